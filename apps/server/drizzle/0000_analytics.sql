@@ -1,0 +1,11 @@
+CREATE TABLE "analytics_events" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"event" text NOT NULL,
+	"properties" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"user_id" bigint,
+	"business_id" bigint,
+	"request_id" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "analytics_events_event_created_idx" ON "analytics_events" USING btree ("event","created_at");

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseConfigEnv } from '../config';
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    parseConfigEnv(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('names PORT when it is not a port number', () => {
+    const problems = problemsOf({ PORT: 'abc' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^PORT: expected a port number \(1-65535\) \(got "abc"\)$/);
+  });
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({
+      PORT: '70000',
+      DATABASE_URL: 'mysql://localhost/x',
+      RUN_WORKERS: 'sometimes',
+      CORS_ORIGINS: 'not a url',
+      LOG_LEVEL: 'loud',
+    });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(
+      ['CORS_ORIGINS', 'DATABASE_URL', 'LOG_LEVEL', 'PORT', 'RUN_WORKERS'].sort(),
+    );
+  });
+
+  it('requires APP_SECRET in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'APP_SECRET: required when NODE_ENV=production (at least 32 characters)',
+    ]);
+    expect(problemsOf({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32) })).toEqual([]);
+  });
+
+  it('applies the documented defaults', () => {
+    const cfg = parseConfigEnv({});
+    expect(cfg).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      AUTH_SITE_URL: '/login',
+      RUN_WORKERS: true,
+      CORS_ORIGINS: [],
+    });
+    expect(cfg.DATABASE_URL).toBeUndefined();
+    expect(parseConfigEnv({ RUN_WORKERS: 'false' }).RUN_WORKERS).toBe(false);
+  });
+
+  it('generates APP_SECRET once into DATA_DIR, private to the owner, and keeps it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titan-cfg-'));
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.APP_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(second.APP_SECRET).toBe(first.APP_SECRET);
+    expect(readFileSync(join(dir, 'app-secret'), 'utf8').trim()).toBe(first.APP_SECRET);
+    expect(statSync(join(dir, 'app-secret')).mode & 0o777).toBe(0o600);
+    expect(first.PUBLIC_URL).toBe('http://localhost:3000');
+  });
+});

@@ -1,0 +1,60 @@
+// buildApp(deps): plugins, then modules. Tests build it without listening and use app.inject.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { defaultWebDistDir } from './paths';
+import type { ChangeFeed } from './platform/change-feed';
+import { registerErrorHandling } from './platform/http';
+import type { Jobs } from './platform/jobs';
+import { registerOpenApi } from './platform/openapi';
+import './platform/route-config';
+import { registerSecurity } from './platform/security';
+import { readIndexHtml, registerWebApp } from './platform/web-app';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  feed: ChangeFeed;
+  jobs: Jobs;
+  logger: Logger;
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // In-flight requests finish on close; idle keep-alive sockets are closed at once.
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+
+  const webDist = config.WEB_DIST_DIR ?? defaultWebDistDir;
+  const indexHtml = readIndexHtml(webDist);
+  await registerSecurity(app, config, indexHtml);
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes, { database });
+  await app.register(analyticsRoutes, { db: database.db });
+
+  await registerWebApp(app, webDist, indexHtml);
+  return app;
+}

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZAnalyticsEvent, ZEnvelope, ZRecordAnalyticsEventRequest } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { created } from '../../platform/http';
+import { recordEvent } from './analytics.service';
+
+export const analyticsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.post(
+    '/api/analytics/events/',
+    {
+      // Error reports come from any visitor's browser, signed in or not; the limit keeps a
+      // crash loop or a script from flooding the table.
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      bodyLimit: 64 * 1024,
+      schema: {
+        tags: ['analytics'],
+        summary: 'Report a client-side error (ERROR event)',
+        body: ZRecordAnalyticsEventRequest,
+        response: { 201: ZEnvelope(ZAnalyticsEvent) },
+      },
+    },
+    async (request, reply) => {
+      const event = await recordEvent(db, {
+        event: request.body.event,
+        properties: { ...request.body.properties, user_agent: request.headers['user-agent'] ?? null },
+        requestId: request.id,
+      });
+      return created(reply, event);
+    },
+  );
+};

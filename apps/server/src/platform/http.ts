@@ -1,0 +1,79 @@
+// The api.md envelope for every answer, success or error, and the one error handler.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { TEnvelope, TFieldErrors } from '@titan/contracts';
+import { AppError } from './errors';
+
+export function ok<T>(result: T, status = 200): TEnvelope<T> {
+  return { status, message: status === 201 ? 'Created' : 'OK', result };
+}
+
+export function created<T>(reply: FastifyReply, result: T): TEnvelope<T> {
+  reply.code(201);
+  return ok(result, 201);
+}
+
+const MESSAGES: Record<number, string> = {
+  400: 'Invalid input.',
+  401: 'Authentication credentials were not provided or are invalid.',
+  402: 'Payment required.',
+  403: 'You do not have permission to perform this action.',
+  404: 'Not found.',
+  405: 'Method not allowed.',
+  409: 'Conflict.',
+  413: 'Request body is too large.',
+  415: 'Unsupported media type.',
+  429: 'Too many requests. Please try again later.',
+  500: 'Something went wrong on our side. Please try again.',
+  503: 'Service unavailable.',
+};
+
+function fieldErrorsOf(error: FastifyError): TFieldErrors {
+  const fields: TFieldErrors = {};
+  for (const v of error.validation ?? []) {
+    const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const key = path === '' ? 'non_field_errors' : path;
+    (fields[key] ??= []).push(v.message ?? 'Invalid value.');
+  }
+  return fields;
+}
+
+function send(reply: FastifyReply, status: number, message: string, result: unknown) {
+  const body: Record<string, unknown> = { status, message, result };
+  if (status >= 500) body.request_id = reply.request.id;
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      return send(reply, error.status, error.message, error.result);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return send(reply, 400, MESSAGES[400]!, fieldErrorsOf(error));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
+      return send(reply, 500, MESSAGES[500]!, null);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return send(reply, 500, MESSAGES[500]!, null);
+    }
+    if (status === 429) return send(reply, 429, MESSAGES[429]!, null);
+    if (status === 400 && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return send(reply, 400, MESSAGES[400]!, { non_field_errors: ['Malformed JSON body.'] });
+    }
+    if (status === 400) {
+      return send(reply, 400, MESSAGES[400]!, { non_field_errors: [error.message] });
+    }
+    // Fastify's own 4xx (413 body too large, 415 media type, …): a known, safe message.
+    return send(reply, status, MESSAGES[status] ?? error.message, null);
+  });
+}
+
+export function notFound(_request: FastifyRequest, reply: FastifyReply) {
+  return send(reply, 404, MESSAGES[404]!, null);
+}

@@ -1,0 +1,65 @@
+// The composition root: database → migrations → change feed → jobs → (app). Closing runs in reverse.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { migrateDatabase } from './db/migrate';
+import { ChangeFeed } from './platform/change-feed';
+import { Jobs, type QueueDefinition } from './platform/jobs';
+
+export type Runtime = {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  feed: ChangeFeed;
+  jobs: Jobs;
+  app: FastifyInstance | null;
+  /** Stops HTTP (in-flight requests finish), workers, the feed, then the database. */
+  close(): Promise<void>;
+};
+
+export type RuntimeOptions = {
+  http: boolean;
+  workers: boolean;
+  /** Extra queues (tests); the product's own queues are registered by their modules. */
+  queues?: QueueDefinition<never>[];
+};
+
+export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
+  const database = await openDatabase(
+    config.DATABASE_URL
+      ? { kind: 'postgres', url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger }
+      : { kind: 'pglite', dataDir: `${config.DATA_DIR}`, logger },
+  );
+  const cleanups: (() => Promise<void>)[] = [() => database.close()];
+  const close = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (err) {
+        logger.error({ err }, 'error while shutting down');
+      }
+    }
+  };
+  try {
+    await migrateDatabase(database);
+    const feed = new ChangeFeed(database, logger);
+    await feed.start();
+    cleanups.push(() => feed.stop());
+    const jobs = await Jobs.start(database, logger, config.DATABASE_URL);
+    cleanups.push(() => jobs.stop());
+    for (const queue of options.queues ?? []) await jobs.define(queue);
+    if (options.workers) await jobs.startWorkers();
+    let app: FastifyInstance | null = null;
+    if (options.http) {
+      app = await buildApp({ config, database, feed, jobs, logger });
+      const built = app;
+      cleanups.push(() => built.close());
+    }
+    return { config, logger, database, feed, jobs, app, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+export default defineConfig({
+  entry: { main: 'src/main.ts', worker: 'src/worker.ts' },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outDir: 'dist',
+  clean: true,
+  sourcemap: true,
+  splitting: true,
+  // Workspace packages are inlined; everything from npm stays a runtime import.
+  noExternal: [/^@titan\//],
+  define: { __TITAN_VERSION__: JSON.stringify(version) },
+});

@@ -1,0 +1,6 @@
+import './zod-messages';
+
+export * from './constants';
+export * from './envelope';
+export * from './health';
+export * from './analytics';
