@@ -33,7 +33,12 @@ export const ZConfigEnv = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url({ message: 'expected a comma-separated list of origins' }))),
   TRUST_PROXY: boolish.default(false),
   WEB_DIST_DIR: z.string().optional(),

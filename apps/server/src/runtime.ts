@@ -26,7 +26,11 @@ export type RuntimeOptions = {
   queues?: QueueDefinition<never>[];
 };
 
-export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions,
+): Promise<Runtime> {
   const database = await openDatabase(
     config.DATABASE_URL
       ? { kind: 'postgres', url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger }

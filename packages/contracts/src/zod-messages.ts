@@ -19,7 +19,8 @@ z.config({
         if (issue.origin === 'number') return `Ensure this value is at least ${issue.minimum}.`;
         return undefined;
       case 'too_big':
-        if (issue.origin === 'string') return `Ensure this field has no more than ${issue.maximum} characters.`;
+        if (issue.origin === 'string')
+          return `Ensure this field has no more than ${issue.maximum} characters.`;
         if (issue.origin === 'number') return `Ensure this value is at most ${issue.maximum}.`;
         return undefined;
       case 'invalid_format':

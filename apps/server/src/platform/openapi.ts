@@ -12,7 +12,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Titan API',
         version,
-        description: 'Every answer is {status, message, result}. Errors use the same envelope; 400 answers map each field to its messages.',
+        description:
+          'Every answer is {status, message, result}. Errors use the same envelope; 400 answers map each field to its messages.',
       },
       components: {
         securitySchemes: {

@@ -13,7 +13,11 @@ export function readIndexHtml(distDir: string): string | null {
 /** Paths the SPA never owns: they answer the JSON 404 instead of index.html. */
 const API_PREFIXES = ['/api/', '/files/', '/assets/'];
 
-export async function registerWebApp(app: FastifyInstance, distDir: string, indexHtml: string | null): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string,
+  indexHtml: string | null,
+): Promise<void> {
   if (indexHtml) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -38,6 +42,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string, inde
       !API_PREFIXES.some((p) => path.startsWith(p) || `${path}/` === p) &&
       (request.headers.accept ?? '').includes('text/html');
     if (!indexHtml || !wantsPage) return notFound(request, reply);
-    return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    return reply
+      .code(200)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(indexHtml);
   });
 }

@@ -17,7 +17,10 @@ export type TestStore = { env: Record<string, string>; destroy(): Promise<void> 
 export async function createTestStore(): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'titan-test-'));
   if (testDbKind === 'pglite') {
-    return { env: { DATA_DIR: dataDir }, destroy: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      env: { DATA_DIR: dataDir },
+      destroy: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs DATABASE_URL');

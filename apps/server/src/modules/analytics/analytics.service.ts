@@ -22,7 +22,11 @@ export async function recordEvent(db: Db, input: RecordEventInput): Promise<TAna
   return toAnalyticsEvent(row);
 }
 
-export async function findRecentEvents(db: Db, event: TAnalyticsEventName, limit = 50): Promise<TAnalyticsEvent[]> {
+export async function findRecentEvents(
+  db: Db,
+  event: TAnalyticsEventName,
+  limit = 50,
+): Promise<TAnalyticsEvent[]> {
   return (await listAnalyticsEvents(db, event, limit)).map(toAnalyticsEvent);
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEnvelope, ZHealth } from '@titan/contracts';
 import type { Database } from '../../db/client';
-import { ok } from '../../platform/http';
 import { checkHealth } from './health.service';
 
 export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {

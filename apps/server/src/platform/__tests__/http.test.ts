@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createTestRuntime, type TestRuntime } from '../../testing/test-runtime';
 
 let rt: TestRuntime;
@@ -61,7 +61,11 @@ describe('response envelope and errors', () => {
   });
 
   it('maps each invalid body field to its own message', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/test/echo/', payload: { email: 'nope', age: 12 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo/',
+      payload: { email: 'nope', age: 12 },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().result).toEqual({
       email: ['Enter a valid email address.'],
@@ -93,13 +97,21 @@ describe('response envelope and errors', () => {
   });
 
   it('answers 404 in the envelope for unknown API routes', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/does-not-exist/', headers: { accept: 'text/html' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/does-not-exist/',
+      headers: { accept: 'text/html' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ status: 404, message: 'Not found.', result: null });
   });
 
   it('answers 500 with a request id and no internals', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/test/boom/', headers: { 'x-request-id': 'req-abc-123' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/test/boom/',
+      headers: { 'x-request-id': 'req-abc-123' },
+    });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({
       status: 500,
@@ -112,7 +124,11 @@ describe('response envelope and errors', () => {
   });
 
   it('replaces an unsafe incoming request id with its own', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/health/', headers: { 'x-request-id': 'bad id\nx' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/health/',
+      headers: { 'x-request-id': 'bad id\nx' },
+    });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

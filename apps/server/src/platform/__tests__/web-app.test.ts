@@ -2,7 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestStore, createTestRuntime, type TestRuntime, type TestStore } from '../../testing/test-runtime';
+import {
+  createTestStore,
+  createTestRuntime,
+  type TestRuntime,
+  type TestStore,
+} from '../../testing/test-runtime';
 
 const THEME_SCRIPT = "document.documentElement.classList.toggle('dark', true)";
 let store: TestStore;

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestRuntime, createTestStore, type TestStore } from '../../testing/test-runtime';
+import type { JobHandler, QueueDefinition } from '../jobs';
+
+let store: TestStore;
+beforeAll(async () => {
+  store = await createTestStore();
+});
+afterAll(() => store.destroy());
+
+function queue<T>(name: string, handler: JobHandler<T>, extra: Partial<QueueDefinition<T>> = {}) {
+  return { name, handler, pollingIntervalSeconds: 0.5, ...extra } as QueueDefinition<never>;
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('jobs', () => {
+  it('runs a job enqueued before a restart once the next process starts its workers', async () => {
+    const unused: JobHandler<{ to: string }> = async () => {
+      throw new Error('the first process runs no workers');
+    };
+    const before = await createTestRuntime({
+      store,
+      workers: false,
+      queues: [queue('test-restart', unused)],
+    });
+    const jobId = await before.jobs.send('test-restart', { to: 'after the restart' });
+    expect(jobId).toBeTruthy();
+    await before.close();
+
+    const ran = deferred<{ to: string }>();
+    const after = await createTestRuntime({
+      store,
+      workers: true,
+      queues: [queue<{ to: string }>('test-restart', async (data) => ran.resolve(data))],
+    });
+    try {
+      expect(await ran.promise).toEqual({ to: 'after the restart' });
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('retries a failing job with growing delays until it succeeds', async () => {
+    const attempts: number[] = [];
+    const done = deferred<void>();
+    const rt = await createTestRuntime({
+      store,
+      workers: true,
+      queues: [
+        queue(
+          'test-flaky',
+          async () => {
+            attempts.push(Date.now());
+            if (attempts.length < 3) throw new Error(`attempt ${attempts.length} fails`);
+            done.resolve();
+          },
+          { retryLimit: 4, retryDelay: 1, retryBackoff: true },
+        ),
+      ],
+    });
+    try {
+      const id = await rt.jobs.send('test-flaky', {});
+      await done.promise;
+      expect(attempts).toHaveLength(3);
+      // pg-boss schedules retry n no earlier than retryDelay·2^(n-1) seconds after the failure.
+      expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(1000);
+      expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(2000);
+      await expect
+        .poll(async () => (await rt.jobs.getJob('test-flaky', id!))?.state, { timeout: 10_000 })
+        .toBe('completed');
+      expect((await rt.jobs.getJob('test-flaky', id!))?.retryCount).toBe(2);
+    } finally {
+      await rt.close();
+    }
+  });
+
+  it('refuses to enqueue into a queue nobody defined', async () => {
+    const rt = await createTestRuntime({ store, http: false });
+    try {
+      await expect(rt.jobs.send('no-such-queue', {})).rejects.toThrow(/not defined/);
+    } finally {
+      await rt.close();
+    }
+  });
+});

@@ -1,0 +1,9 @@
+// Builds the app once so every e2e suite runs what `npm start` serves.
+import { spawnSync } from 'node:child_process';
+import { repoRoot } from './paths';
+
+export function setup(): void {
+  if (process.env.E2E_SKIP_BUILD === '1') return;
+  const res = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
+  if (res.status !== 0) throw new Error('`npm run build` failed; e2e suites need the built app');
+}
