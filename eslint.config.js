@@ -1,6 +1,8 @@
 // One lint setup for the whole monorepo; formatting is Prettier's job (eslint-config-prettier).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -28,6 +30,15 @@ export default tseslint.config(
         { selector: 'TSEnumDeclaration', message: 'Use a string-literal union instead of an enum.' },
         { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
       ],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}', 'apps/widget/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, 'react-refresh': reactRefresh },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'react-refresh/only-export-components': ['warn', { allowExportNames: ['buttonVariants'] }],
     },
   },
   {

@@ -28,6 +28,11 @@ export const ZConfigEnv = z.object({
   DATABASE_POOL_MAX: z.coerce.number({ message: 'expected a number' }).int().min(1).max(500).default(10),
   APP_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   AUTH_SITE_URL: z.string().min(1).default('/login'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, { message: 'expected an smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Titan <no-reply@localhost>'),
   RUN_WORKERS: boolish.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z

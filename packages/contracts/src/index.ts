@@ -4,3 +4,6 @@ export * from './constants';
 export * from './envelope';
 export * from './health';
 export * from './analytics';
+export * from './identity';
+export * from './business';
+export * from './dev';

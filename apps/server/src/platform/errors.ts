@@ -48,6 +48,8 @@ export class AppError extends Error {
     message: string,
     /** Goes to the envelope's `result`: field errors for 400, a dialog for 402. */
     readonly result: unknown = null,
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';

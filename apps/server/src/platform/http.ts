@@ -48,6 +48,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
+      reply.headers(error.headers);
       return send(reply, error.status, error.message, error.result);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

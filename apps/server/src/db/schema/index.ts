@@ -1,1 +1,4 @@
 export * from './analytics';
+export * from './identity';
+export * from './business';
+export * from './platform';

@@ -1,0 +1,126 @@
+// Businesses (tenants), their members, invitations, join requests and API keys.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from './identity';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const userRef = (name: string) =>
+  bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+
+export const businesses = pgTable(
+  'businesses',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    phoneNumber: text('phone_number'),
+    dialCode: text('dial_code'),
+    uniqueCode: text('unique_code').notNull(),
+    smsCount: integer('sms_count').notNull().default(0),
+    emailCount: integer('email_count').notNull().default(0),
+    whatsappCount: integer('whatsapp_count').notNull().default(0),
+    subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    createdOn: ts('created_on').notNull().defaultNow(),
+    createdBy: userRef('created_by'),
+    updatedOn: ts('updated_on').notNull().defaultNow(),
+    updatedBy: userRef('updated_by'),
+  },
+  (t) => [uniqueIndex('businesses_unique_code_key').on(t.uniqueCode)],
+);
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'admin', 'agent'] }).notNull(),
+    joinedAt: ts('joined_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('memberships_business_user_key').on(t.businessId, t.userId),
+    index('memberships_user_idx').on(t.userId),
+  ],
+);
+
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['owner', 'admin', 'agent'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: userRef('invited_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('invitations_token_key').on(t.tokenHash),
+    index('invitations_business_idx').on(t.businessId),
+    // One open invitation per address and business; a new one replaces the old.
+    uniqueIndex('invitations_open_key')
+      .on(t.businessId, sql`lower(${t.email})`)
+      .where(sql`accepted_at is null and revoked_at is null`),
+  ],
+);
+
+export const joinRequests = pgTable(
+  'join_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    decidedAt: ts('decided_at'),
+    decidedBy: userRef('decided_by'),
+  },
+  (t) => [
+    index('join_requests_business_idx').on(t.businessId, t.status),
+    uniqueIndex('join_requests_pending_key')
+      .on(t.businessId, t.userId)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdBy: userRef('created_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastUsedAt: ts('last_used_at'),
+    expiresAt: ts('expires_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash_key').on(t.keyHash), index('api_keys_business_idx').on(t.businessId)],
+);

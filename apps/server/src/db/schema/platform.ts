@@ -1,0 +1,26 @@
+// Platform tables: shared rate-limit windows and the development mail outbox.
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Fixed-window counters shared by every instance (login, register, forgot, verify limits). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: ts('window_start').notNull(),
+  count: integer('count').notNull(),
+});
+
+/** Mail kept instead of sent when no SMTP_URL is set outside production. */
+export const devOutbox = pgTable(
+  'dev_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    links: jsonb('links').$type<string[]>().notNull().default([]),
+    sentAt: ts('sent_at').notNull().defaultNow(),
+  },
+  (t) => [index('dev_outbox_to_idx').on(t.to, t.sentAt)],
+);

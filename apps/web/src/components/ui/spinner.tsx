@@ -1,0 +1,15 @@
+import { LoaderCircleIcon } from 'lucide-react';
+import type { ComponentProps } from 'react';
+
+import { cn } from '../../lib/utils';
+
+export function Spinner({ className, ...props }: ComponentProps<'svg'>) {
+  return (
+    <LoaderCircleIcon
+      role="status"
+      aria-label="Loading"
+      className={cn('size-4 animate-spin', className)}
+      {...props}
+    />
+  );
+}
