@@ -6,13 +6,21 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
+import { registerAuthGuard } from './modules/auth/auth.guard';
+import { authRoutes } from './modules/auth/auth.routes';
+import { AccessTokens } from './modules/auth/tokens';
+import { businessRoutes } from './modules/business/business.routes';
+import { outboxRoutes } from './modules/dev/outbox.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { teamRoutes } from './modules/team/team.routes';
 import { defaultWebDistDir } from './paths';
 import type { ChangeFeed } from './platform/change-feed';
 import { registerErrorHandling } from './platform/http';
 import type { Jobs } from './platform/jobs';
+import type { Mailer } from './platform/mailer';
 import { registerOpenApi } from './platform/openapi';
-import './platform/route-config';
+import { RateLimiter } from './platform/rate-limiter';
 import { registerSecurity } from './platform/security';
 import { readIndexHtml, registerWebApp } from './platform/web-app';
 
@@ -21,6 +29,7 @@ export type AppDeps = {
   database: Database;
   feed: ChangeFeed;
   jobs: Jobs;
+  mailer: Mailer;
   logger: Logger;
 };
 
@@ -52,8 +61,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSecurity(app, config, indexHtml);
   await registerOpenApi(app);
 
+  const db = database.db;
+  const tokens = new AccessTokens(config.APP_SECRET);
+  const limiter = new RateLimiter(db);
+  registerAuthGuard(app, db, tokens);
+
   await app.register(healthRoutes, { database });
-  await app.register(analyticsRoutes, { db: database.db });
+  await app.register(analyticsRoutes, { db });
+  await app.register(authRoutes, { deps: { db, mailer: deps.mailer, limiter, tokens, config } });
+  await app.register(businessRoutes, { db });
+  await app.register(teamRoutes, { deps: { db, mailer: deps.mailer, config } });
+  await app.register(apiKeyRoutes, { db });
+  if (deps.mailer.usesOutbox) await app.register(outboxRoutes, { mailer: deps.mailer });
 
   await registerWebApp(app, webDist, indexHtml);
   return app;

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
+import { Mailer } from './platform/mailer';
 
 export type Runtime = {
   config: Config;
@@ -14,6 +15,7 @@ export type Runtime = {
   database: Database;
   feed: ChangeFeed;
   jobs: Jobs;
+  mailer: Mailer;
   app: FastifyInstance | null;
   /** Stops HTTP (in-flight requests finish), workers, the feed, then the database. */
   close(): Promise<void>;
@@ -53,15 +55,17 @@ export async function startRuntime(
     cleanups.push(() => feed.stop());
     const jobs = await Jobs.start(database, logger, config.DATABASE_URL);
     cleanups.push(() => jobs.stop());
+    const mailer = new Mailer(config, database.db, jobs, logger);
+    await mailer.defineQueue();
     for (const queue of options.queues ?? []) await jobs.define(queue);
     if (options.workers) await jobs.startWorkers();
     let app: FastifyInstance | null = null;
     if (options.http) {
-      app = await buildApp({ config, database, feed, jobs, logger });
+      app = await buildApp({ config, database, feed, jobs, mailer, logger });
       const built = app;
       cleanups.push(() => built.close());
     }
-    return { config, logger, database, feed, jobs, app, close };
+    return { config, logger, database, feed, jobs, mailer, app, close };
   } catch (err) {
     await close();
     throw err;

@@ -1,7 +1,9 @@
 // Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise, outside production,
 // the development outbox (GET /api/dev/outbox/). A delivery that fails is retried from a job.
+import { desc, eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import type { TOutboxMail } from '@titan/contracts';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { devOutbox } from '../db/schema';
@@ -60,6 +62,26 @@ export class Mailer {
       return;
     }
     if (this.config.NODE_ENV === 'production') throw new Error('no SMTP_URL configured');
-    await this.db.insert(devOutbox).values({ ...mail, links: extractLinks(mail.text) });
+    await this.db
+      .insert(devOutbox)
+      .values({ ...mail, to: mail.to.toLowerCase(), links: extractLinks(mail.text) });
+  }
+
+  /** Newest first; only meaningful while `usesOutbox`. */
+  async listOutbox(to?: string): Promise<TOutboxMail[]> {
+    const rows = await this.db
+      .select()
+      .from(devOutbox)
+      .where(to ? eq(devOutbox.to, to.toLowerCase()) : undefined)
+      .orderBy(desc(devOutbox.id))
+      .limit(100);
+    return rows.map((r) => ({
+      to: r.to,
+      subject: r.subject,
+      text: r.text,
+      html: r.html,
+      links: r.links,
+      sent_at: r.sentAt.toISOString(),
+    }));
   }
 }

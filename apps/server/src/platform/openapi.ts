@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { markRoutesPublic } from './public-scope';
 import { version } from './version';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -24,5 +25,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(async (scope) => {
+    markRoutesPublic(scope);
+    await scope.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  });
 }

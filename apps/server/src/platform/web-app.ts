@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from './http';
+import { markRoutesPublic } from './public-scope';
 
 export function readIndexHtml(distDir: string): string | null {
   const file = join(distDir, 'index.html');
@@ -19,17 +20,20 @@ export async function registerWebApp(
   indexHtml: string | null,
 ): Promise<void> {
   if (indexHtml) {
-    await app.register(fastifyStatic, {
-      root: distDir,
-      wildcard: false,
-      index: false,
-      cacheControl: false,
-      setHeaders(res, path) {
-        res.setHeader(
-          'cache-control',
-          path.includes(`${join(distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
+    await app.register(async (scope) => {
+      markRoutesPublic(scope);
+      await scope.register(fastifyStatic, {
+        root: distDir,
+        wildcard: false,
+        index: false,
+        cacheControl: false,
+        setHeaders(res, path) {
+          res.setHeader(
+            'cache-control',
+            path.includes(`${join(distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      });
     });
   } else {
     app.log.warn({ distDir }, 'web app is not built; run `npm run build` to serve it');

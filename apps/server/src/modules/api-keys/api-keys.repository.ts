@@ -1,0 +1,42 @@
+// The only code that touches api_keys.
+import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { apiKeys } from '../../db/schema';
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export async function insertApiKey(db: Db, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+  const [row] = await db.insert(apiKeys).values(values).returning();
+  return row!;
+}
+
+export async function listActiveApiKeys(db: Db, businessId: number): Promise<ApiKeyRow[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.businessId, businessId), isNull(apiKeys.revokedAt)))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+export async function revokeApiKey(db: Db, businessId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.businessId, businessId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length === 1;
+}
+
+export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | null> {
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).limit(1);
+  return row ?? null;
+}
+
+/** Records use at most once a minute per key, so authenticating is not a write per request. */
+export async function touchApiKey(db: Db, id: number): Promise<void> {
+  const minuteAgo = new Date(Date.now() - 60_000);
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, minuteAgo))));
+}

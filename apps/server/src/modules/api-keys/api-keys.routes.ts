@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZApiKey, ZCreateApiKeyRequest, ZCreatedApiKey, ZEnvelope, ZIdParams } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { created, ok } from '../../platform/http';
+import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { createApiKey, findApiKeys, revokeApiKey } from './api-keys.service';
+
+const tags = ['api keys'];
+const config = { business: true, permission: 'api_keys.manage' } as const;
+
+export const apiKeyRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/api/auth/api-keys/',
+    { config, schema: { tags, response: { 200: ZEnvelope(z.array(ZApiKey)) } } },
+    async (request) => ok(await findApiKeys(db, businessOf(request).id)),
+  );
+
+  app.post(
+    '/api/auth/api-keys/',
+    { config, schema: { tags, body: ZCreateApiKeyRequest, response: { 201: ZEnvelope(ZCreatedApiKey) } } },
+    async (request, reply) =>
+      created(reply, await createApiKey(db, businessOf(request).id, actorIdOf(request), request.body)),
+  );
+
+  app.delete(
+    '/api/auth/api-keys/:id/',
+    { config, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.null()) } } },
+    async (request) => {
+      await revokeApiKey(db, businessOf(request).id, request.params.id);
+      return ok(null);
+    },
+  );
+};

@@ -1,0 +1,318 @@
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { findRecentEvents } from '../../analytics/analytics.service';
+import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import { as, keyFromOutbox, PASSWORD, signUp, uniqueEmail } from '../../../testing/identity';
+import { MESSAGES } from '../auth.service';
+
+let rt: TestRuntime;
+let app: FastifyInstance;
+beforeAll(async () => {
+  rt = await createTestRuntime({ env: { PUBLIC_URL: 'https://titan.example.com' } });
+  app = rt.app!;
+  await app.ready();
+});
+afterAll(() => rt.destroy());
+
+const post = (url: string, payload: object, remoteAddress = '192.0.2.1') =>
+  app.inject({ method: 'POST', url, payload, remoteAddress });
+
+describe('registration and email verification', () => {
+  it('registers an unverified user and mails a confirmation link built from PUBLIC_URL', async () => {
+    const email = uniqueEmail('reg');
+    const res = await post('/api/auth/register/', {
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email,
+      password: PASSWORD,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().result.user).toMatchObject({
+      email,
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      is_email_verified: false,
+    });
+
+    const [mail] = await rt.mailer.listOutbox(email);
+    expect(mail!.subject).toBe('Confirm your email address');
+    expect(mail!.links[0]).toMatch(
+      /^https:\/\/titan\.example\.com\/auth\/account-confirm-email\/[\w-]{40,}$/,
+    );
+    expect(mail!.text).toContain(mail!.links[0]);
+    expect(mail!.html).toContain(`href="${mail!.links[0]}"`);
+
+    const [row] = await rt.database.query<{ password_hash: string }>(
+      'select password_hash from users where email = $1',
+      [email],
+    );
+    expect(row!.password_hash).toMatch(/^\$argon2id\$/);
+    expect(row!.password_hash).not.toContain(PASSWORD);
+    const events = await findRecentEvents(rt.database.db, 'user_signed_up');
+    expect(events.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a taken email (any case), a short password and a common password, field by field', async () => {
+    const email = uniqueEmail('dup');
+    expect(
+      (await post('/api/auth/register/', { first_name: 'A', email, password: PASSWORD })).statusCode,
+    ).toBe(201);
+    const dup = await post('/api/auth/register/', {
+      first_name: 'A',
+      email: email.toUpperCase(),
+      password: PASSWORD,
+    });
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json().result).toEqual({ email: [MESSAGES.emailTaken] });
+
+    const short = await post('/api/auth/register/', {
+      first_name: 'A',
+      email: uniqueEmail(),
+      password: 'short',
+    });
+    expect(short.json().result).toEqual({ password: ['Ensure this field has at least 8 characters.'] });
+    const common = await post('/api/auth/register/', {
+      first_name: 'A',
+      email: uniqueEmail(),
+      password: 'password123',
+    });
+    expect(common.json().result).toEqual({ password: [MESSAGES.commonPassword] });
+    const missing = await post('/api/auth/register/', {});
+    expect(Object.keys(missing.json().result).sort()).toEqual(['email', 'first_name', 'password']);
+  });
+
+  it('keeps an unverified account out, verifies once, and rejects a reused key', async () => {
+    const email = uniqueEmail('verify');
+    await post('/api/auth/register/', { first_name: 'V', email, password: PASSWORD });
+    const early = await post('/api/auth/login/', { email, password: PASSWORD });
+    expect(early.statusCode).toBe(403);
+    expect(early.json().message).toBe(MESSAGES.unverified);
+
+    const key = await keyFromOutbox(rt.mailer, email, '/auth/account-confirm-email/');
+    const ok = await post('/api/auth/register/verify-email/', { key });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().result.user.is_email_verified).toBe(true);
+    const again = await post('/api/auth/register/verify-email/', { key });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().result).toEqual({ key: [MESSAGES.badVerifyKey] });
+    expect((await post('/api/auth/login/', { email, password: PASSWORD })).statusCode).toBe(200);
+  });
+});
+
+describe('login and sessions', () => {
+  it('answers the same error for a wrong password and an unknown email', async () => {
+    const s = await signUp(app, rt.mailer);
+    const wrong = await post('/api/auth/login/', { email: s.email, password: 'not the password' });
+    const unknown = await post('/api/auth/login/', {
+      email: uniqueEmail('nobody'),
+      password: 'not the password',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(unknown.statusCode).toBe(400);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json().result).toEqual({ non_field_errors: [MESSAGES.badCredentials] });
+  });
+
+  it('issues an access JWT expiring in 15 minutes and a refresh token, and records the login', async () => {
+    const s = await signUp(app, rt.mailer);
+    const claims = decodeJwt(s.access);
+    const now = Math.floor(Date.now() / 1000);
+    expect(claims.exp! - now).toBeGreaterThan(15 * 60 - 30);
+    expect(claims.exp! - now).toBeLessThanOrEqual(15 * 60);
+    expect(s.refresh.length).toBeGreaterThanOrEqual(40);
+    expect(s.user.email).toBe(s.email);
+    const profile = await app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(s) });
+    expect(profile.statusCode).toBe(200);
+    expect(profile.json().result).toMatchObject({ email: s.email, is_email_verified: true, businesses: [] });
+    expect((await findRecentEvents(rt.database.db, 'user_logged_in')).length).toBeGreaterThan(0);
+  });
+
+  it('rotates refresh tokens, and reuse of a rotated one ends the whole session', async () => {
+    const s = await signUp(app, rt.mailer);
+    const first = await post('/api/auth/refresh/', { refresh: s.refresh });
+    expect(first.statusCode).toBe(200);
+    const pair = first.json().result as { access: string; refresh: string };
+    expect(pair.refresh).not.toBe(s.refresh);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(pair) })).statusCode,
+    ).toBe(200);
+
+    const reuse = await post('/api/auth/refresh/', { refresh: s.refresh });
+    expect(reuse.statusCode).toBe(401);
+    // The family is revoked: the newest refresh token and its access token stop working too.
+    expect((await post('/api/auth/refresh/', { refresh: pair.refresh })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(pair) })).statusCode,
+    ).toBe(401);
+  });
+
+  it('logs out: the refresh token and the access token of that session stop working, other sessions do not', async () => {
+    const s = await signUp(app, rt.mailer);
+    const other = (await post('/api/auth/login/', { email: s.email, password: PASSWORD })).json().result;
+    const out = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout/',
+      payload: { refresh: s.refresh },
+    });
+    expect(out.statusCode).toBe(200);
+    expect((await post('/api/auth/refresh/', { refresh: s.refresh })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(s) })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(other) })).statusCode,
+    ).toBe(200);
+  });
+
+  it('rejects missing, malformed and tampered tokens with 401', async () => {
+    const s = await signUp(app, rt.mailer);
+    const [h, p] = s.access.split('.');
+    const tampered = `${h}.${p}.${'A'.repeat(43)}`;
+    for (const authorization of [undefined, 'Bearer', 'Bearer nonsense', `Bearer ${tampered}`, 'Basic abc']) {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/users/profile/',
+        headers: authorization ? { authorization } : {},
+      });
+      expect(res.statusCode, String(authorization)).toBe(401);
+      expect(res.json().status).toBe(401);
+    }
+  });
+
+  it('updates the profile', async () => {
+    const s = await signUp(app, rt.mailer);
+    const res = await app.inject({
+      method: 'PUT',
+      url: '/api/users/profile/',
+      headers: as(s),
+      payload: { first_name: 'Augusta', last_name: 'King' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result).toMatchObject({ first_name: 'Augusta', last_name: 'King' });
+    const bad = await app.inject({
+      method: 'PUT',
+      url: '/api/users/profile/',
+      headers: as(s),
+      payload: { first_name: '' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().result).sort()).toEqual(['first_name', 'last_name']);
+  });
+});
+
+describe('forgot and reset password', () => {
+  it('answers the same whether or not the email exists, and mails only real accounts', async () => {
+    const s = await signUp(app, rt.mailer);
+    const known = await post('/api/auth/password/forgot/', { email: s.email });
+    const unknownEmail = uniqueEmail('ghost');
+    const unknown = await post('/api/auth/password/forgot/', { email: unknownEmail });
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(known.json()).toEqual(unknown.json());
+    expect(await rt.mailer.listOutbox(unknownEmail)).toEqual([]);
+    const [mail] = await rt.mailer.listOutbox(s.email);
+    expect(mail!.subject).toBe('Reset your password');
+    const encoded = Buffer.from(s.email).toString('base64url');
+    expect(mail!.links[0]).toMatch(
+      new RegExp(`^https://titan\\.example\\.com/forgot-password/${encoded}/[\\w-]{40,}$`),
+    );
+  });
+
+  it('resets with a single-use key, revokes every session, and accepts the new password', async () => {
+    const s = await signUp(app, rt.mailer);
+    await post('/api/auth/password/forgot/', { email: s.email });
+    const key = await keyFromOutbox(rt.mailer, s.email, '/forgot-password/');
+    const newPassword = 'a brand new passphrase';
+    const reset = await post('/api/auth/password/reset/', { email: s.email, key, password: newPassword });
+    expect(reset.statusCode).toBe(200);
+
+    expect((await app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(s) })).statusCode).toBe(
+      401,
+    );
+    expect((await post('/api/auth/refresh/', { refresh: s.refresh })).statusCode).toBe(401);
+    expect((await post('/api/auth/login/', { email: s.email, password: PASSWORD })).statusCode).toBe(400);
+    expect((await post('/api/auth/login/', { email: s.email, password: newPassword })).statusCode).toBe(200);
+
+    const reuse = await post('/api/auth/password/reset/', {
+      email: s.email,
+      key,
+      password: 'yet another passphrase',
+    });
+    expect(reuse.statusCode).toBe(400);
+    expect(reuse.json().result).toEqual({ key: [MESSAGES.badResetKey] });
+  });
+
+  it('refuses an expired key and a key used with another email', async () => {
+    const a = await signUp(app, rt.mailer);
+    const b = await signUp(app, rt.mailer);
+    await post('/api/auth/password/forgot/', { email: a.email });
+    const key = await keyFromOutbox(rt.mailer, a.email, '/forgot-password/');
+    const wrongEmail = await post('/api/auth/password/reset/', {
+      email: b.email,
+      key,
+      password: 'hijacked passphrase',
+    });
+    expect(wrongEmail.statusCode).toBe(400);
+
+    await rt.database.query(
+      "update user_keys set expires_at = now() - interval '1 second' where purpose = 'reset_password' and user_id = $1",
+      [a.user.pk],
+    );
+    const expired = await post('/api/auth/password/reset/', {
+      email: a.email,
+      key,
+      password: 'too late passphrase',
+    });
+    expect(expired.statusCode).toBe(400);
+    expect((await post('/api/auth/login/', { email: a.email, password: PASSWORD })).statusCode).toBe(200);
+  });
+});
+
+describe('abuse limits', () => {
+  it('limits login attempts per account with 429 and Retry-After, without blocking other accounts', async () => {
+    const s = await signUp(app, rt.mailer);
+    const other = await signUp(app, rt.mailer);
+    for (let i = 0; i < 10; i++) {
+      const res = await post(
+        '/api/auth/login/',
+        { email: s.email, password: 'wrong guess' },
+        `198.51.100.${i + 1}`,
+      );
+      expect(res.statusCode).toBe(400);
+    }
+    const limited = await post('/api/auth/login/', { email: s.email, password: PASSWORD }, '198.51.100.200');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().message).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+    expect(
+      (await post('/api/auth/login/', { email: other.email, password: PASSWORD }, '198.51.100.200'))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('limits registrations per IP', async () => {
+    const ip = '203.0.113.77';
+    for (let i = 0; i < 10; i++) {
+      expect(
+        (await post('/api/auth/register/', { first_name: 'R', email: uniqueEmail(), password: PASSWORD }, ip))
+          .statusCode,
+      ).toBe(201);
+    }
+    const limited = await post(
+      '/api/auth/register/',
+      { first_name: 'R', email: uniqueEmail(), password: PASSWORD },
+      ip,
+    );
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('limits password-reset requests per account whether or not it exists', async () => {
+    const email = uniqueEmail('flood');
+    for (let i = 0; i < 5; i++) {
+      expect((await post('/api/auth/password/forgot/', { email }, `198.18.0.${i + 1}`)).statusCode).toBe(200);
+    }
+    expect((await post('/api/auth/password/forgot/', { email }, '198.18.0.99')).statusCode).toBe(429);
+  });
+});

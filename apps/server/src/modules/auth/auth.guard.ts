@@ -1,0 +1,127 @@
+// Who is calling and in which business. Routes declare what they need in `config`
+// (public, business, permission); nothing is inferred from the URL.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BUSINESS_CODE_HEADER, type TPermission, type TRole } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import { authenticateApiKey } from '../api-keys/api-keys.service';
+import { findBusinessByCode, findMembershipByCode } from '../business/business.repository';
+import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS } from '../business/roles';
+import { findLiveSession } from './auth.repository';
+import type { AccessTokens } from './tokens';
+
+export type RequestAuth =
+  | { kind: 'user'; userId: number; sessionId: string }
+  | { kind: 'api_key'; keyId: number; businessId: number };
+
+export type BusinessContext = {
+  id: number;
+  uniqueCode: string;
+  role: TRole | 'api_key';
+  permissions: ReadonlySet<TPermission>;
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without signing in. */
+    public?: boolean;
+    /** Needs X-Business-Code (or an API key) and membership of that business. */
+    business?: boolean;
+    /** A permission the caller's role must hold in that business. */
+    permission?: TPermission;
+  }
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+    business: BusinessContext | null;
+  }
+}
+
+export const AUTH_MESSAGES = {
+  missing: 'Authentication credentials were not provided.',
+  invalid: 'Your session has expired. Please log in again.',
+  badKey: 'The API key is invalid, expired or revoked.',
+  noBusinessHeader: 'The X-Business-Code header is required.',
+  notMember: 'You are not a member of this business.',
+  forbidden: 'You do not have permission to perform this action.',
+  apiKeyNotAllowed: 'API keys cannot be used for this endpoint.',
+} as const;
+
+async function authenticate(request: FastifyRequest, db: Db, tokens: AccessTokens): Promise<RequestAuth> {
+  const header = request.headers.authorization ?? '';
+  const [scheme, credential] = header.split(/\s+/, 2);
+  if (!scheme || !credential) throw new AppError('unauthorized', AUTH_MESSAGES.missing);
+  if (scheme.toLowerCase() === 'bearer') {
+    const claims = await tokens.verify(credential);
+    if (!claims || !(await findLiveSession(db, claims.sessionId, claims.userId))) {
+      throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
+    }
+    return { kind: 'user', userId: claims.userId, sessionId: claims.sessionId };
+  }
+  if (scheme.toLowerCase() === 'api-key') {
+    const key = await authenticateApiKey(db, credential);
+    if (!key) throw new AppError('unauthorized', AUTH_MESSAGES.badKey);
+    return { kind: 'api_key', ...key };
+  }
+  throw new AppError('unauthorized', AUTH_MESSAGES.missing);
+}
+
+async function resolveBusiness(request: FastifyRequest, db: Db, auth: RequestAuth): Promise<BusinessContext> {
+  const header = request.headers[BUSINESS_CODE_HEADER];
+  const code = typeof header === 'string' ? header.trim() : '';
+  if (auth.kind === 'api_key') {
+    const business = code ? await findBusinessByCode(db, code) : null;
+    if (code && business?.id !== auth.businessId) throw new AppError('forbidden', AUTH_MESSAGES.notMember);
+    const uniqueCode = business?.uniqueCode ?? '';
+    return { id: auth.businessId, uniqueCode, role: 'api_key', permissions: new Set(API_KEY_PERMISSIONS) };
+  }
+  if (!code) {
+    throw new AppError('bad_request', AUTH_MESSAGES.noBusinessHeader, {
+      non_field_errors: [AUTH_MESSAGES.noBusinessHeader],
+    });
+  }
+  const membership = await findMembershipByCode(db, auth.userId, code);
+  if (!membership) throw new AppError('forbidden', AUTH_MESSAGES.notMember);
+  return {
+    id: membership.businessId,
+    uniqueCode: membership.uniqueCode,
+    role: membership.role,
+    permissions: new Set(ROLE_PERMISSIONS[membership.role]),
+  };
+}
+
+export function registerAuthGuard(app: FastifyInstance, db: Db, tokens: AccessTokens): void {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('business', null);
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    // Unknown routes (404 handler) and public routes need no credentials.
+    if (!request.routeOptions.url || config.public) return;
+    const auth = await authenticate(request, db, tokens);
+    request.auth = auth;
+    if (!config.business) {
+      if (auth.kind === 'api_key') throw new AppError('forbidden', AUTH_MESSAGES.apiKeyNotAllowed);
+      return;
+    }
+    const business = await resolveBusiness(request, db, auth);
+    if (config.permission && !business.permissions.has(config.permission)) {
+      throw new AppError('forbidden', AUTH_MESSAGES.forbidden);
+    }
+    request.business = business;
+  });
+}
+
+/** The signed-in user's id; routes that run the guard without `public` always have one. */
+export function userIdOf(request: FastifyRequest): number {
+  if (request.auth?.kind !== 'user') throw new AppError('forbidden', AUTH_MESSAGES.apiKeyNotAllowed);
+  return request.auth.userId;
+}
+
+export function businessOf(request: FastifyRequest): BusinessContext {
+  if (!request.business) throw new Error('route is missing config.business');
+  return request.business;
+}
+
+/** The user behind the call, or null for an API key (for created_by / updated_by columns). */
+export function actorIdOf(request: FastifyRequest): number | null {
+  return request.auth?.kind === 'user' ? request.auth.userId : null;
+}

@@ -1,0 +1,180 @@
+// The only code that touches users, sessions, refresh_tokens, user_keys and user_identities.
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  businesses,
+  memberships,
+  refreshTokens,
+  sessions,
+  userIdentities,
+  userKeys,
+  users,
+} from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+export type KeyPurpose = (typeof userKeys.$inferInsert)['purpose'];
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Queryable = Db | Tx;
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findUserById(db: Queryable, id: number): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function insertUser(db: Queryable, values: typeof users.$inferInsert): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning();
+  return row!;
+}
+
+export async function updateUser(
+  db: Queryable,
+  id: number,
+  patch: Partial<typeof users.$inferInsert>,
+): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function insertSession(db: Queryable, values: typeof sessions.$inferInsert) {
+  await db.insert(sessions).values(values);
+}
+
+/** The session behind an access token, if it is still live. */
+export async function findLiveSession(db: Queryable, sessionId: string, userId: number) {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function revokeSession(db: Queryable, sessionId: string, reason: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeUserSessions(db: Queryable, userId: number, reason: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function insertRefreshToken(db: Queryable, values: typeof refreshTokens.$inferInsert) {
+  await db.insert(refreshTokens).values(values);
+}
+
+export async function findRefreshToken(db: Queryable, tokenHash: string) {
+  const [row] = await db
+    .select({
+      id: refreshTokens.id,
+      sessionId: refreshTokens.sessionId,
+      expiresAt: refreshTokens.expiresAt,
+      usedAt: refreshTokens.usedAt,
+      userId: sessions.userId,
+      sessionRevokedAt: sessions.revokedAt,
+      sessionExpiresAt: sessions.expiresAt,
+    })
+    .from(refreshTokens)
+    .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+    .where(eq(refreshTokens.tokenHash, tokenHash))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Marks the token used; false when another request used it first (so this one is a reuse). */
+export async function claimRefreshToken(db: Queryable, id: number): Promise<boolean> {
+  const rows = await db
+    .update(refreshTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt)))
+    .returning({ id: refreshTokens.id });
+  return rows.length === 1;
+}
+
+export async function touchSession(db: Queryable, sessionId: string) {
+  await db.update(sessions).set({ lastUsedAt: new Date() }).where(eq(sessions.id, sessionId));
+}
+
+export async function insertUserKey(db: Queryable, values: typeof userKeys.$inferInsert) {
+  await db.insert(userKeys).values(values);
+}
+
+/** Uses a one-time key: answers its user id once, and never again. */
+export async function consumeUserKey(
+  db: Queryable,
+  keyHash: string,
+  purpose: KeyPurpose,
+): Promise<number | null> {
+  const [row] = await db
+    .update(userKeys)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(userKeys.keyHash, keyHash),
+        eq(userKeys.purpose, purpose),
+        isNull(userKeys.usedAt),
+        gt(userKeys.expiresAt, new Date()),
+      ),
+    )
+    .returning({ userId: userKeys.userId });
+  return row?.userId ?? null;
+}
+
+export async function expireUserKeys(db: Queryable, userId: number, purpose: KeyPurpose) {
+  await db
+    .update(userKeys)
+    .set({ usedAt: new Date() })
+    .where(and(eq(userKeys.userId, userId), eq(userKeys.purpose, purpose), isNull(userKeys.usedAt)));
+}
+
+export async function listMembershipSummaries(db: Queryable, userId: number) {
+  return db
+    .select({
+      id: businesses.id,
+      name: businesses.name,
+      unique_code: businesses.uniqueCode,
+      role: memberships.role,
+      subscription_status: businesses.subscriptionStatus,
+    })
+    .from(memberships)
+    .innerJoin(businesses, eq(businesses.id, memberships.businessId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(memberships.joinedAt, businesses.id);
+}
+
+export async function findIdentity(db: Queryable, provider: string, subject: string) {
+  const [row] = await db
+    .select()
+    .from(userIdentities)
+    .where(and(eq(userIdentities.provider, provider), eq(userIdentities.subject, subject)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertIdentity(db: Queryable, values: typeof userIdentities.$inferInsert) {
+  await db.insert(userIdentities).values(values).onConflictDoNothing();
+}

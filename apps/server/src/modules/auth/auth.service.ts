@@ -1,0 +1,247 @@
+// Accounts and sessions: registration, verification, login, rotation, logout, password reset.
+import { randomUUID } from 'node:crypto';
+import {
+  REFRESH_TOKEN_TTL_SECONDS,
+  type TLoginResult,
+  type TMembershipSummary,
+  type TTokenPair,
+  type TUser,
+} from '@titan/contracts';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { randomToken, sha256 } from '../../platform/crypto';
+import { AppError } from '../../platform/errors';
+import type { Mailer } from '../../platform/mailer';
+import type { RateLimiter } from '../../platform/rate-limiter';
+import { recordEvent } from '../analytics/analytics.service';
+import { passwordResetMail, verificationMail } from './auth.mails';
+import * as repo from './auth.repository';
+import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from './passwords';
+import type { AccessTokens } from './tokens';
+
+export type AuthDeps = {
+  db: Db;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  tokens: AccessTokens;
+  config: Pick<Config, 'PUBLIC_URL'>;
+};
+
+/** Who is calling, for rate limits and the session record. */
+export type ClientInfo = { ip: string; userAgent: string | null; requestId: string };
+
+export const MESSAGES = {
+  emailTaken: 'A user with that email already exists.',
+  commonPassword: 'This password is too common.',
+  badCredentials: 'Unable to log in with provided credentials.',
+  unverified: 'Your email address is not verified yet. Open the link we sent you, or ask for a new one.',
+  badVerifyKey: 'This confirmation link is invalid or has expired.',
+  badResetKey: 'This password reset link is invalid or has expired.',
+  badRefresh: 'Your session has expired. Please log in again.',
+} as const;
+
+const VERIFY_KEY_TTL_MS = 3 * 24 * 60 * 60 * 1000;
+const RESET_KEY_TTL_MS = 60 * 60 * 1000;
+const MINUTE = 60;
+
+export function toUser(row: repo.UserRow): TUser {
+  return {
+    pk: row.id,
+    username: row.username,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    email: row.email,
+    is_email_verified: row.isEmailVerified,
+  };
+}
+
+async function sendVerification(deps: AuthDeps, user: repo.UserRow): Promise<void> {
+  const key = randomToken();
+  await repo.insertUserKey(deps.db, {
+    userId: user.id,
+    purpose: 'verify_email',
+    keyHash: sha256(key),
+    expiresAt: new Date(Date.now() + VERIFY_KEY_TTL_MS),
+  });
+  const url = `${deps.config.PUBLIC_URL}/auth/account-confirm-email/${key}`;
+  await deps.mailer.send(verificationMail(user.email, user.firstName, url));
+}
+
+export async function register(
+  deps: AuthDeps,
+  input: { first_name: string; last_name: string; email: string; password: string },
+  client: ClientInfo,
+): Promise<TUser> {
+  await deps.limiter.hit({ key: `register:ip:${client.ip}`, max: 10, windowSeconds: 60 * MINUTE });
+  if (isCommonPassword(input.password)) throw AppError.fields({ password: [MESSAGES.commonPassword] });
+  if (await repo.findUserByEmail(deps.db, input.email))
+    throw AppError.fields({ email: [MESSAGES.emailTaken] });
+  const passwordHash = await hashPassword(input.password);
+  let user: repo.UserRow;
+  try {
+    user = await repo.insertUser(deps.db, {
+      email: input.email,
+      username: input.email,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      passwordHash,
+    });
+  } catch (err) {
+    // Two registrations racing for one address: the unique index decides.
+    if (await repo.findUserByEmail(deps.db, input.email))
+      throw AppError.fields({ email: [MESSAGES.emailTaken] });
+    throw err;
+  }
+  await sendVerification(deps, user);
+  await recordEvent(deps.db, { event: 'user_signed_up', userId: user.id, requestId: client.requestId });
+  return toUser(user);
+}
+
+export async function verifyEmail(deps: AuthDeps, key: string, client: ClientInfo): Promise<TUser> {
+  await deps.limiter.hit({ key: `verify:ip:${client.ip}`, max: 30, windowSeconds: 15 * MINUTE });
+  const userId = await repo.consumeUserKey(deps.db, sha256(key), 'verify_email');
+  if (!userId) throw AppError.fields({ key: [MESSAGES.badVerifyKey] });
+  const user = await repo.updateUser(deps.db, userId, { isEmailVerified: true });
+  return toUser(user!);
+}
+
+export async function resendVerification(deps: AuthDeps, email: string, client: ClientInfo): Promise<void> {
+  await deps.limiter.hit(
+    { key: `verify:ip:${client.ip}`, max: 30, windowSeconds: 15 * MINUTE },
+    { key: `resend:account:${email}`, max: 3, windowSeconds: 60 * MINUTE },
+  );
+  const user = await repo.findUserByEmail(deps.db, email);
+  if (user && !user.isEmailVerified) await sendVerification(deps, user);
+}
+
+async function startSession(deps: AuthDeps, user: repo.UserRow, client: ClientInfo): Promise<TTokenPair> {
+  const sessionId = randomUUID();
+  const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000);
+  const refresh = randomToken();
+  await deps.db.transaction(async (tx) => {
+    await repo.insertSession(tx, {
+      id: sessionId,
+      userId: user.id,
+      expiresAt,
+      userAgent: client.userAgent,
+      ip: client.ip,
+    });
+    await repo.insertRefreshToken(tx, { sessionId, tokenHash: sha256(refresh), expiresAt });
+  });
+  return { access: await deps.tokens.sign(user.id, sessionId), refresh };
+}
+
+/** Signs a known user in: a new session, tokens, last login and the analytics event. */
+export async function signIn(deps: AuthDeps, user: repo.UserRow, client: ClientInfo): Promise<TLoginResult> {
+  const pair = await startSession(deps, user, client);
+  const updated = await repo.updateUser(deps.db, user.id, { lastLoginAt: new Date() });
+  await recordEvent(deps.db, { event: 'user_logged_in', userId: user.id, requestId: client.requestId });
+  return { ...pair, user: toUser(updated ?? user) };
+}
+
+export async function login(
+  deps: AuthDeps,
+  input: { email: string; password: string },
+  client: ClientInfo,
+): Promise<TLoginResult> {
+  // Every attempt counts against the IP; only failures count against the account, so someone
+  // signing in on several devices is never locked out by their own successes.
+  const accountLimit = { key: `login:account:${input.email}`, max: 10, windowSeconds: 15 * MINUTE };
+  await deps.limiter.hit({ key: `login:ip:${client.ip}`, max: 30, windowSeconds: 15 * MINUTE });
+  await deps.limiter.check(accountLimit);
+  const user = await repo.findUserByEmail(deps.db, input.email);
+  const valid = user?.passwordHash
+    ? await verifyPassword(user.passwordHash, input.password)
+    : await burnPasswordCheck(input.password).then(() => false);
+  if (!user || !valid) {
+    await deps.limiter.hit(accountLimit);
+    throw new AppError('bad_request', MESSAGES.badCredentials, {
+      non_field_errors: [MESSAGES.badCredentials],
+    });
+  }
+  if (!user.isEmailVerified)
+    throw new AppError('forbidden', MESSAGES.unverified, { non_field_errors: [MESSAGES.unverified] });
+  return signIn(deps, user, client);
+}
+
+/** Exchanges a refresh token for a new pair. Presenting a used token ends its whole session. */
+export async function refresh(deps: AuthDeps, token: string): Promise<TTokenPair> {
+  const found = await repo.findRefreshToken(deps.db, sha256(token));
+  const now = new Date();
+  if (!found || found.sessionRevokedAt || found.sessionExpiresAt <= now || found.expiresAt <= now) {
+    throw new AppError('unauthorized', MESSAGES.badRefresh);
+  }
+  if (found.usedAt || !(await repo.claimRefreshToken(deps.db, found.id))) {
+    await repo.revokeSession(deps.db, found.sessionId, 'refresh_token_reuse');
+    throw new AppError('unauthorized', MESSAGES.badRefresh);
+  }
+  const next = randomToken();
+  await repo.insertRefreshToken(deps.db, {
+    sessionId: found.sessionId,
+    tokenHash: sha256(next),
+    expiresAt: found.sessionExpiresAt,
+  });
+  await repo.touchSession(deps.db, found.sessionId);
+  return { access: await deps.tokens.sign(found.userId, found.sessionId), refresh: next };
+}
+
+export async function logout(deps: AuthDeps, token: string): Promise<void> {
+  const found = await repo.findRefreshToken(deps.db, sha256(token));
+  if (found) await repo.revokeSession(deps.db, found.sessionId, 'logout');
+}
+
+export async function forgotPassword(deps: AuthDeps, email: string, client: ClientInfo): Promise<void> {
+  await deps.limiter.hit(
+    { key: `forgot:ip:${client.ip}`, max: 10, windowSeconds: 60 * MINUTE },
+    { key: `forgot:account:${email}`, max: 5, windowSeconds: 60 * MINUTE },
+  );
+  const user = await repo.findUserByEmail(deps.db, email);
+  if (!user) return;
+  const key = randomToken();
+  await repo.insertUserKey(deps.db, {
+    userId: user.id,
+    purpose: 'reset_password',
+    keyHash: sha256(key),
+    expiresAt: new Date(Date.now() + RESET_KEY_TTL_MS),
+  });
+  const url = `${deps.config.PUBLIC_URL}/forgot-password/${Buffer.from(user.email).toString('base64url')}/${key}`;
+  await deps.mailer.send(passwordResetMail(user.email, user.firstName, url));
+}
+
+export async function resetPassword(
+  deps: AuthDeps,
+  input: { email: string; key: string; password: string },
+  client: ClientInfo,
+): Promise<void> {
+  await deps.limiter.hit({ key: `reset:ip:${client.ip}`, max: 20, windowSeconds: 15 * MINUTE });
+  if (isCommonPassword(input.password)) throw AppError.fields({ password: [MESSAGES.commonPassword] });
+  const user = await repo.findUserByEmail(deps.db, input.email);
+  const passwordHash = await hashPassword(input.password);
+  await deps.db.transaction(async (tx) => {
+    const userId = user ? await repo.consumeUserKey(tx, sha256(input.key), 'reset_password') : null;
+    if (!user || userId !== user.id) throw AppError.fields({ key: [MESSAGES.badResetKey] });
+    // Opening the mailed link proves the address, so the account counts as verified too.
+    await repo.updateUser(tx, user.id, { passwordHash, isEmailVerified: true });
+    await repo.expireUserKeys(tx, user.id, 'reset_password');
+    await repo.revokeUserSessions(tx, user.id, 'password_reset');
+  });
+}
+
+export async function getProfile(
+  db: Db,
+  userId: number,
+): Promise<TUser & { businesses: TMembershipSummary[] }> {
+  const user = await repo.findUserById(db, userId);
+  if (!user) throw new AppError('unauthorized', MESSAGES.badRefresh);
+  const businesses = (await repo.listMembershipSummaries(db, userId)) as TMembershipSummary[];
+  return { ...toUser(user), businesses };
+}
+
+export async function updateProfile(
+  db: Db,
+  userId: number,
+  input: { first_name: string; last_name: string },
+): Promise<TUser & { businesses: TMembershipSummary[] }> {
+  await repo.updateUser(db, userId, { firstName: input.first_name, lastName: input.last_name });
+  return getProfile(db, userId);
+}

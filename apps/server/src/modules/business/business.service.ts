@@ -1,0 +1,69 @@
+// Businesses: create (the caller becomes owner), read and update the current one.
+import type { TBusiness, TCreateBusinessRequest, TUpdateBusinessRequest } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { randomCode } from '../../platform/crypto';
+import { AppError } from '../../platform/errors';
+import { recordEvent } from '../analytics/analytics.service';
+import * as repo from './business.repository';
+
+export function toBusiness(row: repo.BusinessRow): TBusiness {
+  return {
+    id: row.id,
+    name: row.name,
+    phone_number: row.phoneNumber,
+    dial_code: row.dialCode,
+    created_on: row.createdOn.toISOString(),
+    created_by: row.createdBy,
+    updated_on: row.updatedOn.toISOString(),
+    updated_by: row.updatedBy,
+    unique_code: row.uniqueCode,
+    sms_count: row.smsCount,
+    email_count: row.emailCount,
+    whatsapp_count: row.whatsappCount,
+    subscription_status: row.subscriptionStatus as TBusiness['subscription_status'],
+  };
+}
+
+export async function createBusiness(
+  db: Db,
+  userId: number,
+  input: TCreateBusinessRequest,
+  requestId: string,
+): Promise<TBusiness> {
+  const business = await db.transaction(async (tx) => {
+    const row = await repo.insertBusiness(tx, {
+      name: input.name,
+      phoneNumber: input.phone_number ?? null,
+      dialCode: input.dial_code ?? null,
+      uniqueCode: randomCode(20),
+      createdBy: userId,
+      updatedBy: userId,
+    });
+    await repo.insertMembership(tx, { businessId: row.id, userId, role: 'owner' });
+    return row;
+  });
+  await recordEvent(db, { event: 'user_created_business', userId, businessId: business.id, requestId });
+  return toBusiness(business);
+}
+
+export async function findBusiness(db: Db, businessId: number): Promise<TBusiness> {
+  const row = await repo.findBusinessById(db, businessId);
+  if (!row) throw AppError.notFound();
+  return toBusiness(row);
+}
+
+export async function updateBusiness(
+  db: Db,
+  businessId: number,
+  userId: number | null,
+  input: TUpdateBusinessRequest,
+): Promise<TBusiness> {
+  const row = await repo.updateBusiness(db, businessId, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.phone_number !== undefined ? { phoneNumber: input.phone_number } : {}),
+    ...(input.dial_code !== undefined ? { dialCode: input.dial_code } : {}),
+    updatedBy: userId,
+  });
+  if (!row) throw AppError.notFound();
+  return toBusiness(row);
+}

@@ -1,0 +1,117 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZAssignRequest,
+  ZAssignResult,
+  ZDecideJoinRequest,
+  ZEnvelope,
+  ZIdParams,
+  ZInvitation,
+  ZInvitationInfo,
+  ZInvitationLookupQuery,
+  ZInviteMemberRequest,
+  ZJoinRequest,
+  ZMember,
+  ZUpdateMemberRequest,
+} from '@titan/contracts';
+import { created, ok } from '../../platform/http';
+import { actorIdOf, businessOf, userIdOf } from '../auth/auth.guard';
+import * as team from './team.service';
+
+const tags = ['team'];
+const manage = { business: true, permission: 'team.manage' } as const;
+
+export const teamRoutes: FastifyPluginAsyncZod<{ deps: team.TeamDeps }> = async (app, { deps }) => {
+  const { db } = deps;
+
+  app.get(
+    '/api/business/users/',
+    { config: { business: true }, schema: { tags, response: { 200: ZEnvelope(z.array(ZMember)) } } },
+    async (request) => ok(await team.findMembers(db, businessOf(request).id)),
+  );
+
+  app.post(
+    '/api/business/users/',
+    {
+      config: manage,
+      schema: { tags, body: ZInviteMemberRequest, response: { 201: ZEnvelope(ZInvitation) } },
+    },
+    async (request, reply) =>
+      created(reply, await team.inviteMember(deps, businessOf(request), actorIdOf(request), request.body)),
+  );
+
+  app.put(
+    '/api/business/users/:id/',
+    {
+      config: manage,
+      schema: { tags, params: ZIdParams, body: ZUpdateMemberRequest, response: { 200: ZEnvelope(ZMember) } },
+    },
+    async (request) =>
+      ok(await team.changeMemberRole(db, businessOf(request), request.params.id, request.body.role)),
+  );
+
+  app.delete(
+    '/api/business/users/:id/',
+    { config: manage, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.null()) } } },
+    async (request) => {
+      await team.removeMember(db, businessOf(request), request.params.id);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/api/business/users/invitations/',
+    { config: manage, schema: { tags, response: { 200: ZEnvelope(z.array(ZInvitation)) } } },
+    async (request) => ok(await team.findInvitations(db, businessOf(request).id)),
+  );
+
+  app.delete(
+    '/api/business/users/invitations/:id/',
+    { config: manage, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.null()) } } },
+    async (request) => {
+      await team.revokeInvitation(db, businessOf(request).id, request.params.id);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/api/business/users/invitation/',
+    {
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { tags, querystring: ZInvitationLookupQuery, response: { 200: ZEnvelope(ZInvitationInfo) } },
+    },
+    async (request) => ok(await team.lookUpInvitation(db, request.query.token)),
+  );
+
+  app.post(
+    '/api/business/users/assign/',
+    { schema: { tags, body: ZAssignRequest, response: { 200: ZEnvelope(ZAssignResult) } } },
+    async (request) => ok(await team.assignToBusiness(db, userIdOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/business/users/join-requests/',
+    { config: manage, schema: { tags, response: { 200: ZEnvelope(z.array(ZJoinRequest)) } } },
+    async (request) => ok(await team.findJoinRequests(db, businessOf(request).id)),
+  );
+
+  app.post(
+    '/api/business/users/join-requests/:id/',
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: ZIdParams,
+        body: ZDecideJoinRequest,
+        response: { 200: ZEnvelope(ZJoinRequest) },
+      },
+    },
+    async (request) =>
+      ok(
+        await team.decideJoinRequest(db, businessOf(request), actorIdOf(request), request.params.id, {
+          approve: request.body.approve,
+          role: request.body.role,
+        }),
+      ),
+  );
+};
