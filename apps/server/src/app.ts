@@ -9,10 +9,15 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
+import { createOidcClient } from './modules/auth/oidc.client';
+import { oidcRoutes } from './modules/auth/oidc.routes';
 import { AccessTokens } from './modules/auth/tokens';
 import { businessRoutes } from './modules/business/business.routes';
+import { conversationRoutes } from './modules/conversations/conversations.routes';
 import { outboxRoutes } from './modules/dev/outbox.routes';
+import { fileRoutes } from './modules/files/files.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { defaultWebDistDir } from './paths';
 import type { ChangeFeed } from './platform/change-feed';
@@ -22,6 +27,7 @@ import type { Mailer } from './platform/mailer';
 import { registerOpenApi } from './platform/openapi';
 import { RateLimiter } from './platform/rate-limiter';
 import { registerSecurity } from './platform/security';
+import { createStorage } from './platform/storage';
 import { readIndexHtml, registerWebApp } from './platform/web-app';
 
 export type AppDeps = {
@@ -69,9 +75,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database });
   await app.register(analyticsRoutes, { db });
   await app.register(authRoutes, { deps: { db, mailer: deps.mailer, limiter, tokens, config } });
+  await app.register(oidcRoutes, {
+    deps: {
+      db,
+      mailer: deps.mailer,
+      limiter,
+      tokens,
+      config,
+      oidc: createOidcClient(config),
+      logger: deps.logger,
+    },
+  });
   await app.register(businessRoutes, { db });
   await app.register(teamRoutes, { deps: { db, mailer: deps.mailer, config } });
   await app.register(apiKeyRoutes, { db });
+  const storage = createStorage(config);
+  await app.register(fileRoutes, { deps: { db, storage } });
+  await app.register(conversationRoutes, { deps: { db, storage } });
+  await app.register(realtimeRoutes, { deps: { db, storage, feed: deps.feed, tokens, logger: deps.logger } });
   if (deps.mailer.usesOutbox) await app.register(outboxRoutes, { mailer: deps.mailer });
 
   await registerWebApp(app, webDist, indexHtml);

@@ -10,6 +10,12 @@ const boolish = z
 
 const optionalUrl = z.url({ message: 'expected a URL' }).optional();
 
+/** localhost, 127.0.0.0/8 and ::1: the only hosts where plain http:// to a provider is acceptable. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 export const ZConfigEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
@@ -33,6 +39,12 @@ export const ZConfigEnv = z.object({
     .regex(/^smtps?:\/\//, { message: 'expected an smtp:// or smtps:// URL' })
     .optional(),
   MAIL_FROM: z.string().min(3).default('Titan <no-reply@localhost>'),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: boolish.default(false),
   RUN_WORKERS: boolish.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z
@@ -47,6 +59,20 @@ export const ZConfigEnv = z.object({
     .pipe(z.array(z.url({ message: 'expected a comma-separated list of origins' }))),
   TRUST_PROXY: boolish.default(false),
   WEB_DIST_DIR: z.string().optional(),
+  OIDC_ISSUER: z
+    .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
+    .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {
+      message: 'expected an https:// URL (http:// only for localhost)',
+    })
+    .optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  OIDC_LABEL: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100, { message: 'must be at most 100 characters' })
+    .default('Single sign-on'),
 });
 
 type ConfigEnv = z.infer<typeof ZConfigEnv>;
@@ -78,9 +104,14 @@ export function parseConfigEnv(env: NodeJS.ProcessEnv): ConfigEnv {
     throw new ConfigError([...new Set(problems)]);
   }
   const cfg = parsed.data;
+  const problems: string[] = [];
   if (cfg.NODE_ENV === 'production' && !cfg.APP_SECRET) {
-    throw new ConfigError(['APP_SECRET: required when NODE_ENV=production (at least 32 characters)']);
+    problems.push('APP_SECRET: required when NODE_ENV=production (at least 32 characters)');
   }
+  if (cfg.OIDC_ISSUER && !cfg.OIDC_CLIENT_ID) {
+    problems.push('OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
   return cfg;
 }
 

@@ -8,6 +8,7 @@ import { migrateDatabase } from './db/migrate';
 import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
+import { pruneChangeLog } from './modules/conversations/conversations.service';
 
 export type Runtime = {
   config: Config;
@@ -57,6 +58,13 @@ export async function startRuntime(
     cleanups.push(() => jobs.stop());
     const mailer = new Mailer(config, database.db, jobs, logger);
     await mailer.defineQueue();
+    await jobs.define({
+      name: 'realtime.prune-change-log',
+      // Realtime resume covers a day of disconnection; older changes are only ever refetched.
+      handler: () => pruneChangeLog(database.db, new Date(Date.now() - 24 * 60 * 60 * 1000)),
+      retryLimit: 2,
+    });
+    await jobs.schedule('realtime.prune-change-log', '17 * * * *');
     for (const queue of options.queues ?? []) await jobs.define(queue);
     if (options.workers) await jobs.startWorkers();
     let app: FastifyInstance | null = null;

@@ -7,3 +7,6 @@ export * from './analytics';
 export * from './identity';
 export * from './business';
 export * from './dev';
+export * from './conversations';
+export * from './files';
+export * from './realtime';

@@ -10,6 +10,10 @@ export type Change = {
   id: string | null;
   business_id: string | null;
   conversation_id: string | null;
+  /** Present for realtime tables (change_log): the event's sequence number. */
+  seq?: number;
+  /** For conversation updates: last_message_at before the change. */
+  old_last_message_at?: string | null;
 };
 export type ChangeHandler = (change: Change) => void;
 

@@ -79,6 +79,12 @@ export class Jobs {
     return this.boss.send(name, data, options);
   }
 
+  /** Runs the queue's job on a cron schedule (UTC); pg-boss makes sure one instance runs it. */
+  async schedule(name: string, cron: string): Promise<void> {
+    if (!this.definitions.has(name)) throw new Error(`job queue "${name}" is not defined`);
+    await this.boss.schedule(name, cron);
+  }
+
   async startWorkers(): Promise<void> {
     if (this.working) return;
     this.working = true;

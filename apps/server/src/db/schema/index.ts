@@ -2,3 +2,4 @@ export * from './analytics';
 export * from './identity';
 export * from './business';
 export * from './platform';
+export * from './inbox';

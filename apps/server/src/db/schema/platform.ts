@@ -1,5 +1,15 @@
 // Platform tables: shared rate-limit windows and the development mail outbox.
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -23,4 +33,19 @@ export const devOutbox = pgTable(
     sentAt: ts('sent_at').notNull().defaultNow(),
   },
   (t) => [index('dev_outbox_to_idx').on(t.to, t.sentAt)],
+);
+
+/** Every uploaded file: who owns it and what it is (type sniffed from its bytes). */
+export const storedFiles = pgTable(
+  'stored_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').notNull(),
+    businessId: bigint('business_id', { mode: 'number' }),
+    fileName: text('file_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    size: integer('size').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('stored_files_key_key').on(t.key), index('stored_files_business_idx').on(t.businessId)],
 );

@@ -129,3 +129,16 @@ export async function countOwnersForUpdate(db: Queryable, businessId: number): P
     .where(and(eq(memberships.businessId, businessId), eq(memberships.role, 'owner')));
   return Number(row?.n ?? 0);
 }
+
+export async function findMembershipRole(
+  db: Db,
+  businessId: number,
+  userId: number,
+): Promise<MembershipRole | null> {
+  const [row] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.businessId, businessId), eq(memberships.userId, userId)))
+    .limit(1);
+  return row?.role ?? null;
+}

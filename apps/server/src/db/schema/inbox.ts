@@ -1,0 +1,171 @@
+// The shared inbox: customers (the visitor directory), chat groups, conversations and messages.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { businesses } from './business';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const businessRef = () =>
+  bigint('business_id', { mode: 'number' })
+    .notNull()
+    .references(() => businesses.id, { onDelete: 'cascade' });
+
+/** People who write to a business: widget visitors, WhatsApp contacts (the visitor directory). */
+export const customers = pgTable(
+  'customers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: businessRef(),
+    name: text('name'),
+    email: text('email'),
+    phone: text('phone'),
+    /** The embedding site's own id for this person (identity verification), or a WhatsApp wa_id. */
+    externalId: text('external_id'),
+    fields: jsonb('fields').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at'),
+  },
+  (t) => [
+    index('customers_business_created_idx').on(t.businessId, t.createdAt),
+    index('customers_business_email_idx').on(t.businessId, sql`lower(${t.email})`),
+    uniqueIndex('customers_business_external_key').on(t.businessId, t.externalId),
+  ],
+);
+
+export const chatGroups = pgTable(
+  'chat_groups',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: businessRef(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('chat_groups_business_slug_key').on(t.businessId, t.slug)],
+);
+
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: businessRef(),
+    title: text('title').notNull().default(''),
+    status: text('status', { enum: ['active', 'resolved'] })
+      .notNull()
+      .default('active'),
+    isRead: boolean('is_read').notNull().default(false),
+    channel: text('channel', { enum: ['whatsapp', 'titan_message'] }).notNull(),
+    initiatorId: bigint('initiator_id', { mode: 'number' }).references(() => customers.id, {
+      onDelete: 'set null',
+    }),
+    assignedChatGroupId: bigint('assigned_chat_group_id', { mode: 'number' }).references(
+      () => chatGroups.id,
+      {
+        onDelete: 'set null',
+      },
+    ),
+    lastMessageAt: ts('last_message_at'),
+    businessReplied: boolean('business_replied').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => {
+    // The list is ordered by last_message_at desc, id desc within a business; each filter column
+    // gets an index leading with it so a filtered page is an index range scan, not a sort.
+    const order = [sql`${t.lastMessageAt} desc nulls last`, sql`${t.id} desc`] as const;
+    return [
+      index('conversations_list_idx').on(t.businessId, ...order),
+      index('conversations_status_idx').on(t.businessId, t.status, ...order),
+      index('conversations_read_idx').on(t.businessId, t.isRead, ...order),
+      index('conversations_replied_idx').on(t.businessId, t.businessReplied, ...order),
+      index('conversations_channel_idx').on(t.businessId, t.channel, ...order),
+      index('conversations_created_idx').on(t.businessId, t.createdAt),
+      index('conversations_initiator_idx').on(t.initiatorId),
+      index('conversations_group_idx').on(t.assignedChatGroupId),
+    ];
+  },
+);
+
+/** Own-channel (Titan Message) messages. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: businessRef(),
+    conversationId: bigint('conversation_id', { mode: 'number' })
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    messageType: text('message_type', { enum: ['text', 'file'] })
+      .notNull()
+      .default('text'),
+    senderType: text('sender_type', { enum: ['customer', 'staff', 'agent', 'system'] }).notNull(),
+    /** A user id for staff, a customer id for customers. */
+    senderId: bigint('sender_id', { mode: 'number' }),
+    isRead: boolean('is_read').notNull().default(false),
+    metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull().default({}),
+    status: text('status', { enum: ['accepted', 'sent', 'delivered', 'read', 'failed'] }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('messages_conversation_idx').on(t.conversationId, t.id)],
+);
+
+/** WhatsApp messages: ids are Meta's wamids; `timestamp` is Meta's, in seconds. */
+export const waMessages = pgTable(
+  'wa_messages',
+  {
+    id: text('id').primaryKey(),
+    businessId: businessRef(),
+    conversationId: bigint('conversation_id', { mode: 'number' })
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    content: text('content').notNull().default(''),
+    messageType: text('message_type', { enum: ['text', 'file'] })
+      .notNull()
+      .default('text'),
+    senderType: text('sender_type', { enum: ['customer', 'staff', 'agent', 'system'] }).notNull(),
+    senderId: bigint('sender_id', { mode: 'number' }),
+    isRead: boolean('is_read').notNull().default(false),
+    metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull().default({}),
+    status: text('status', { enum: ['accepted', 'sent', 'delivered', 'read', 'failed'] }),
+    timestamp: integer('timestamp'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    /** Insertion order, for stable paging (wamids do not sort). */
+    position: bigserial('position', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('wa_messages_conversation_idx').on(t.conversationId, t.position)],
+);
+
+/**
+ * Every change to a realtime table, numbered: the seq of realtime events. Reconnecting clients
+ * resume from the last seq they saw; rows older than a day are pruned.
+ */
+export const changeLog = pgTable(
+  'change_log',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' }).notNull(),
+    tableName: text('table_name').notNull(),
+    op: text('op').notNull(),
+    rowId: text('row_id').notNull(),
+    conversationId: bigint('conversation_id', { mode: 'number' }),
+    oldLastMessageAt: ts('old_last_message_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('change_log_business_seq_idx').on(t.businessId, t.seq),
+    index('change_log_created_idx').on(t.createdAt),
+  ],
+);

@@ -1,0 +1,405 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
+import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import { as, createBusiness, keyFromOutbox, signUp, type Session } from '../../../testing/identity';
+import { createStorage } from '../../../platform/storage';
+import * as repo from '../conversations.repository';
+import { receiveCustomerMessage, startConversation, INBOX_MESSAGES } from '../conversations.service';
+
+let rt: TestRuntime;
+let app: FastifyInstance;
+let owner: Session;
+let business: TBusiness;
+beforeAll(async () => {
+  rt = await createTestRuntime();
+  app = rt.app!;
+  await app.ready();
+  owner = await signUp(app, rt.mailer);
+  business = await createBusiness(app, owner, 'Inbox Co');
+});
+afterAll(() => rt.destroy());
+
+const deps = () => ({ db: rt.database.db, storage: createStorage(rt.config) });
+
+/** A customer starts a conversation and writes `texts`, through the product's write path. */
+async function customerConversation(
+  b: TBusiness,
+  options: { name?: string; texts?: string[]; channel?: 'titan_message' | 'whatsapp'; title?: string } = {},
+) {
+  const customer = await repo.insertCustomer(rt.database.db, {
+    businessId: b.id,
+    name: options.name ?? 'Cora Customer',
+    email: 'cora@example.test',
+  });
+  const conversation = await startConversation(rt.database.db, {
+    businessId: b.id,
+    channel: options.channel ?? 'titan_message',
+    initiatorId: customer.id,
+    title: options.title ?? 'Where is my order?',
+  });
+  for (const text of options.texts ?? ['Hello?']) {
+    if (conversation.channel === 'titan_message') {
+      await receiveCustomerMessage(deps(), {
+        businessId: b.id,
+        conversationId: conversation.id,
+        customerId: customer.id,
+        message: { message_type: 'text', content: text },
+      });
+    }
+  }
+  return { customer, conversation };
+}
+
+const list = async (query = '', s: Session = owner, b: TBusiness = business) => {
+  const res = await app.inject({ method: 'GET', url: `/api/msg/conversations/?${query}`, headers: as(s, b) });
+  return res;
+};
+const ids = (res: { json(): { result: { results: TConversation[] } } }) =>
+  res.json().result.results.map((c) => c.id);
+
+describe('conversation list', () => {
+  let isolated: { owner: Session; business: TBusiness; all: TConversation[] };
+
+  beforeAll(async () => {
+    // A business of its own so counts are exact.
+    const o = await signUp(app, rt.mailer);
+    const b = await createBusiness(app, o, 'List Co');
+    const made: TConversation[] = [];
+    for (let i = 0; i < 13; i++) {
+      made.push(
+        (await customerConversation(b, { name: `Customer ${i}`, texts: [`message ${i}`] })).conversation,
+      );
+    }
+    isolated = { owner: o, business: b, all: made };
+  });
+
+  const iso = (q = '') => list(q, isolated.owner, isolated.business);
+
+  it('answers pages of 10 ordered by last message, newest first, with count and neighbours', async () => {
+    const first = await iso();
+    expect(first.statusCode).toBe(200);
+    const page1 = first.json().result;
+    expect(page1.count).toBe(13);
+    expect(page1.results).toHaveLength(10);
+    expect(page1.next).toBe(2);
+    expect(page1.previous).toBeNull();
+    expect(page1.results[0].id).toBe(isolated.all.at(-1)!.id);
+    const page2 = (await iso('page=2')).json().result;
+    expect(page2.results).toHaveLength(3);
+    expect(page2).toMatchObject({ count: 13, next: null, previous: 1 });
+    const past = (await iso('page=9')).json().result;
+    expect(past).toMatchObject({ count: 13, results: [] });
+    expect((await iso('page_size=5&page=3')).json().result.results).toHaveLength(3);
+  });
+
+  it('enriches rows with the initiator and the chat group', async () => {
+    const row = (await iso('page_size=1')).json().result.results[0] as TConversation;
+    expect(row).toMatchObject({
+      status: 'active',
+      is_read: false,
+      channel: 'titan_message',
+      business_replied: false,
+      engage_business_id: isolated.business.id,
+      initiator: { name: 'Customer 12', email: 'cora@example.test' },
+      assigned_chat_group: null,
+    });
+    expect(row.last_message_at).not.toBeNull();
+  });
+
+  it('filters by status, read state, reply state and channel, alone and combined', async () => {
+    const [a, b, c] = isolated.all;
+    const h = as(isolated.owner, isolated.business);
+    await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${a!.id}/`,
+      headers: h,
+      payload: { status: 'resolved' },
+    });
+    await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${b!.id}/`,
+      headers: h,
+      payload: { is_read: true },
+    });
+    await app.inject({
+      method: 'POST',
+      url: `/api/msg/conversations/${c!.id}/messages/`,
+      headers: h,
+      payload: { message_type: 'text', content: 'On its way!' },
+    });
+    expect(ids(await iso('status=resolved'))).toEqual([a!.id]);
+    expect((await iso('status=active')).json().result.count).toBe(12);
+    expect(ids(await iso('is_read=true')).sort()).toEqual([b!.id, c!.id].sort());
+    expect((await iso('is_read=false')).json().result.count).toBe(11);
+    expect(ids(await iso('business_replied=true'))).toEqual([c!.id]);
+    expect((await iso('business_replied=false')).json().result.count).toBe(12);
+    expect((await iso('channel__in=titan_message')).json().result.count).toBe(13);
+    expect((await iso('channel__in=whatsapp')).json().result.count).toBe(0);
+    expect((await iso('channel__in=whatsapp,titan_message')).json().result.count).toBe(13);
+    expect(ids(await iso('status=active&is_read=true&business_replied=true'))).toEqual([c!.id]);
+    expect((await iso('status=resolved&is_read=true')).json().result.count).toBe(0);
+  });
+
+  it('filters by created and last-message time ranges', async () => {
+    const all = isolated.all;
+    await rt.database.query(`update conversations set created_at = '2025-01-01T00:00:00Z' where id = $1`, [
+      all[0]!.id,
+    ]);
+    await rt.database.query(
+      `update conversations set last_message_at = '2025-06-01T00:00:00Z' where id = $1`,
+      [all[1]!.id],
+    );
+    expect(ids(await iso('created_at__lte=2025-01-02T00:00:00Z'))).toEqual([all[0]!.id]);
+    expect((await iso('created_at__gte=2025-01-02T00:00:00Z')).json().result.count).toBe(12);
+    expect(ids(await iso('last_message_at__lte=2025-06-02'))).toEqual([all[1]!.id]);
+    expect((await iso('last_message_at__gte=2025-06-02')).json().result.count).toBe(12);
+    expect(ids(await iso('last_message_at__gte=2025-05-01&last_message_at__lte=2025-07-01'))).toEqual([
+      all[1]!.id,
+    ]);
+    // The list is ordered by last message: the one moved into 2025 is now last.
+    expect((await iso('page=2')).json().result.results.at(-1).id).toBe(all[1]!.id);
+  });
+
+  it('answers 400 with field messages for bad filter and paging values', async () => {
+    const bad = await iso(
+      'status=open&is_read=maybe&created_at__gte=yesterday-ish&channel__in=sms&page=0&page_size=101',
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().result).toEqual({
+      status: ['Select a valid choice: active, resolved.'],
+      is_read: ['Must be true or false.'],
+      created_at__gte: ['Enter a valid date/time.'],
+      channel__in: ['Select valid channels: whatsapp, titan_message.'],
+      page: ['Ensure this value is at least 1.'],
+      page_size: ['Ensure this value is at most 100.'],
+    });
+  });
+});
+
+describe('conversation state', () => {
+  it('marks resolved and active again, answering the conversation', async () => {
+    const { conversation } = await customerConversation(business);
+    const h = as(owner, business);
+    const resolved = await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${conversation.id}/`,
+      headers: h,
+      payload: { status: 'resolved' },
+    });
+    expect(resolved.json().result).toMatchObject({ id: conversation.id, status: 'resolved' });
+    const active = await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${conversation.id}/`,
+      headers: h,
+      payload: { status: 'active' },
+    });
+    expect(active.json().result.status).toBe('active');
+    const empty = await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${conversation.id}/`,
+      headers: h,
+      payload: {},
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().result).toEqual({ non_field_errors: ['Send status or is_read.'] });
+    const bogus = await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${conversation.id}/`,
+      headers: h,
+      payload: { status: 'archived' },
+    });
+    expect(bogus.statusCode).toBe(400);
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/api/msg/conversations/99999999/',
+          headers: h,
+          payload: { status: 'active' },
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('reading a conversation marks it and its customer messages read; a new customer message makes it unread and reopens it', async () => {
+    const { conversation, customer } = await customerConversation(business, { texts: ['one', 'two'] });
+    const h = as(owner, business);
+    await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${conversation.id}/`,
+      headers: h,
+      payload: { is_read: true, status: 'resolved' },
+    });
+    const msgs = (
+      await app.inject({
+        method: 'GET',
+        url: `/api/msg/conversations/${conversation.id}/messages/`,
+        headers: h,
+      })
+    ).json().result as TMessage[];
+    expect(msgs.every((m) => m.is_read)).toBe(true);
+
+    await receiveCustomerMessage(deps(), {
+      businessId: business.id,
+      conversationId: conversation.id,
+      customerId: customer.id,
+      message: { message_type: 'text', content: 'still there?' },
+    });
+    const after = (
+      await app.inject({ method: 'GET', url: `/api/msg/conversations/${conversation.id}/`, headers: h })
+    ).json().result;
+    expect(after).toMatchObject({ is_read: false, business_replied: false, status: 'active' });
+  });
+});
+
+describe('messages', () => {
+  it('answers the newest messages oldest first and pages back with before', async () => {
+    const texts = Array.from({ length: 7 }, (_, i) => `m${i}`);
+    const { conversation } = await customerConversation(business, { texts });
+    const h = as(owner, business);
+    const url = `/api/msg/conversations/${conversation.id}/messages/`;
+    const all = (await app.inject({ method: 'GET', url, headers: h })).json().result as TMessage[];
+    expect(all.map((m) => m.content)).toEqual(texts);
+    expect(all[0]).toMatchObject({
+      sender_type: 'customer',
+      message_type: 'text',
+      conversation_id: conversation.id,
+      sender: { name: 'Cora Customer', role: 'customer' },
+    });
+    const newest3 = (await app.inject({ method: 'GET', url: `${url}?limit=3`, headers: h })).json()
+      .result as TMessage[];
+    expect(newest3.map((m) => m.content)).toEqual(['m4', 'm5', 'm6']);
+    const older = (
+      await app.inject({ method: 'GET', url: `${url}?limit=3&before=${newest3[0]!.id}`, headers: h })
+    ).json().result as TMessage[];
+    expect(older.map((m) => m.content)).toEqual(['m1', 'm2', 'm3']);
+    const bad = await app.inject({ method: 'GET', url: `${url}?limit=201&before=abc`, headers: h });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().result).toEqual({ limit: ['Ensure this value is at most 200.'] });
+    const badBefore = await app.inject({ method: 'GET', url: `${url}?before=abc`, headers: h });
+    expect(badBefore.json().result).toEqual({ before: [INBOX_MESSAGES.badBefore] });
+  });
+
+  it('sends a staff text: replied, read, last message time moves, sender named with role', async () => {
+    const { conversation } = await customerConversation(business);
+    const h = as(owner, business);
+    const sent = await app.inject({
+      method: 'POST',
+      url: `/api/msg/conversations/${conversation.id}/messages/`,
+      headers: h,
+      payload: { message_type: 'text', content: '  Thanks for writing!  ' },
+    });
+    expect(sent.statusCode).toBe(201);
+    const m = sent.json().result as TMessage;
+    expect(m).toMatchObject({
+      content: 'Thanks for writing!',
+      sender_type: 'staff',
+      sender_id: owner.user.pk,
+      sender: { id: owner.user.pk, email: owner.email, role: 'owner', name: 'Ada Lovelace' },
+    });
+    const after = (
+      await app.inject({ method: 'GET', url: `/api/msg/conversations/${conversation.id}/`, headers: h })
+    ).json().result;
+    expect(after).toMatchObject({ business_replied: true, is_read: true, last_message_at: m.created_at });
+
+    const blank = await app.inject({
+      method: 'POST',
+      url: `/api/msg/conversations/${conversation.id}/messages/`,
+      headers: h,
+      payload: { message_type: 'text', content: '   ' },
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().result).toEqual({ content: ['This field may not be blank.'] });
+  });
+
+  it('refuses own-channel replies on a WhatsApp conversation', async () => {
+    const { conversation } = await customerConversation(business, { channel: 'whatsapp', texts: [] });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/msg/conversations/${conversation.id}/messages/`,
+      headers: as(owner, business),
+      payload: { message_type: 'text', content: 'hi' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(INBOX_MESSAGES.whatsappReply);
+  });
+
+  it('lists WhatsApp messages from wa_messages with wamid ids and second timestamps', async () => {
+    const { conversation, customer } = await customerConversation(business, {
+      channel: 'whatsapp',
+      texts: [],
+    });
+    for (let i = 0; i < 3; i++) {
+      await repo.insertWaMessage(rt.database.db, {
+        id: `wamid.TEST${conversation.id}x${i}`,
+        businessId: business.id,
+        conversationId: conversation.id,
+        content: `wa ${i}`,
+        senderType: 'customer',
+        senderId: customer.id,
+        timestamp: 1_700_000_000 + i,
+        metaData: { type: 'text', text: { body: `wa ${i}` } },
+      });
+    }
+    const url = `/api/msg/conversations/${conversation.id}/messages/`;
+    const msgs = (await app.inject({ method: 'GET', url, headers: as(owner, business) })).json()
+      .result as TMessage[];
+    expect(msgs.map((m) => [m.id, m.timestamp])).toEqual([
+      [`wamid.TEST${conversation.id}x0`, 1_700_000_000],
+      [`wamid.TEST${conversation.id}x1`, 1_700_000_001],
+      [`wamid.TEST${conversation.id}x2`, 1_700_000_002],
+    ]);
+    const older = (
+      await app.inject({
+        method: 'GET',
+        url: `${url}?before=${msgs[2]!.id}&limit=1`,
+        headers: as(owner, business),
+      })
+    ).json().result as TMessage[];
+    expect(older.map((m) => m.id)).toEqual([msgs[1]!.id]);
+  });
+});
+
+describe('tenant isolation and roles', () => {
+  it("refuses another business's member with 404 on every conversation call and never lists its rows", async () => {
+    const { conversation } = await customerConversation(business, { title: 'Secret' });
+    const other = await signUp(app, rt.mailer);
+    const otherBusiness = await createBusiness(app, other, 'Other Co');
+    const h = as(other, otherBusiness);
+    const base = `/api/msg/conversations/${conversation.id}/`;
+    for (const [method, url, payload] of [
+      ['GET', base, undefined],
+      ['PUT', base, { status: 'resolved' }],
+      ['GET', `${base}messages/`, undefined],
+      ['POST', `${base}messages/`, { message_type: 'text', content: 'leak?' }],
+    ] as const) {
+      const res = await app.inject({ method, url, headers: h, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect((await list('', other, otherBusiness)).json().result).toMatchObject({ count: 0, results: [] });
+    // Naming the first business in the header is refused outright.
+    expect((await list('', other, business)).statusCode).toBe(403);
+    const still = (await app.inject({ method: 'GET', url: base, headers: as(owner, business) })).json()
+      .result;
+    expect(still.status).toBe('active');
+  });
+
+  it('lets an agent work the inbox', async () => {
+    const agent = await signUp(app, rt.mailer);
+    await app.inject({
+      method: 'POST',
+      url: '/api/business/users/',
+      headers: as(owner, business),
+      payload: { email: agent.email, role: 'agent' },
+    });
+    const token = await keyFromOutbox(rt.mailer, agent.email, '/invite-user/join/');
+    await app.inject({
+      method: 'POST',
+      url: '/api/business/users/assign/',
+      headers: as(agent),
+      payload: { token },
+    });
+    expect((await list('', agent, business)).statusCode).toBe(200);
+  });
+});

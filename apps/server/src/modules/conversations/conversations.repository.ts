@@ -1,0 +1,237 @@
+// The only code that touches conversations, messages, wa_messages and change_log.
+import { and, count, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { TConversationFilter } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import {
+  changeLog,
+  chatGroups,
+  conversations,
+  customers,
+  memberships,
+  messages,
+  users,
+  waMessages,
+} from '../../db/schema';
+import type { Queryable } from '../auth/auth.repository';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type WaMessageRow = typeof waMessages.$inferSelect;
+
+const enrichedColumns = {
+  conversation: conversations,
+  initiator: { id: customers.id, name: customers.name, email: customers.email },
+  group: { id: chatGroups.id, name: chatGroups.name, slug: chatGroups.slug },
+};
+
+export type EnrichedConversationRow = {
+  conversation: ConversationRow;
+  initiator: { id: number; name: string | null; email: string | null } | null;
+  group: { id: number; name: string; slug: string } | null;
+};
+
+function filterConditions(businessId: number, filter: TConversationFilter): SQL[] {
+  const where: SQL[] = [eq(conversations.businessId, businessId)];
+  if (filter.status) where.push(eq(conversations.status, filter.status));
+  if (filter.is_read !== undefined) where.push(eq(conversations.isRead, filter.is_read));
+  if (filter.business_replied !== undefined)
+    where.push(eq(conversations.businessReplied, filter.business_replied));
+  if (filter.created_at__gte) where.push(gte(conversations.createdAt, filter.created_at__gte));
+  if (filter.created_at__lte) where.push(lte(conversations.createdAt, filter.created_at__lte));
+  if (filter.last_message_at__gte) where.push(gte(conversations.lastMessageAt, filter.last_message_at__gte));
+  if (filter.last_message_at__lte) where.push(lte(conversations.lastMessageAt, filter.last_message_at__lte));
+  if (filter.channel__in) where.push(inArray(conversations.channel, filter.channel__in));
+  return where;
+}
+
+export async function listConversations(
+  db: Db,
+  businessId: number,
+  filter: TConversationFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: EnrichedConversationRow[]; count: number }> {
+  const where = and(...filterConditions(businessId, filter));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(enrichedColumns)
+      .from(conversations)
+      .leftJoin(customers, eq(customers.id, conversations.initiatorId))
+      .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+      .where(where)
+      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(conversations).where(where),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+export async function findConversation(
+  db: Queryable,
+  businessId: number,
+  id: number,
+): Promise<EnrichedConversationRow | null> {
+  const [row] = await db
+    .select(enrichedColumns)
+    .from(conversations)
+    .leftJoin(customers, eq(customers.id, conversations.initiatorId))
+    .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+    .where(and(eq(conversations.businessId, businessId), eq(conversations.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** For the change feed: a conversation by id alone; the caller checks the business. */
+export async function findConversationById(
+  db: Queryable,
+  id: number,
+): Promise<EnrichedConversationRow | null> {
+  const [row] = await db
+    .select(enrichedColumns)
+    .from(conversations)
+    .leftJoin(customers, eq(customers.id, conversations.initiatorId))
+    .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+    .where(eq(conversations.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateConversation(
+  db: Queryable,
+  businessId: number,
+  id: number,
+  patch: Partial<typeof conversations.$inferInsert>,
+): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(conversations.businessId, businessId), eq(conversations.id, id)))
+    .returning({ id: conversations.id });
+  return rows.length === 1;
+}
+
+export async function insertConversation(db: Queryable, values: typeof conversations.$inferInsert) {
+  const [row] = await db.insert(conversations).values(values).returning();
+  return row!;
+}
+
+export async function insertMessage(
+  db: Queryable,
+  values: typeof messages.$inferInsert,
+): Promise<MessageRow> {
+  const [row] = await db.insert(messages).values(values).returning();
+  return row!;
+}
+
+export async function insertWaMessage(
+  db: Queryable,
+  values: typeof waMessages.$inferInsert,
+): Promise<WaMessageRow> {
+  const [row] = await db.insert(waMessages).values(values).returning();
+  return row!;
+}
+
+/** The newest `limit` messages before `beforeId` (exclusive), newest first. */
+export async function listMessages(db: Db, conversationId: number, limit: number, beforeId?: number) {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), beforeId ? lt(messages.id, beforeId) : undefined))
+    .orderBy(desc(messages.id))
+    .limit(limit);
+}
+
+export async function listWaMessages(db: Db, conversationId: number, limit: number, beforePosition?: number) {
+  return db
+    .select()
+    .from(waMessages)
+    .where(
+      and(
+        eq(waMessages.conversationId, conversationId),
+        beforePosition ? lt(waMessages.position, beforePosition) : undefined,
+      ),
+    )
+    .orderBy(desc(waMessages.position))
+    .limit(limit);
+}
+
+export async function findMessage(db: Queryable, id: number): Promise<MessageRow | null> {
+  const [row] = await db.select().from(messages).where(eq(messages.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findWaMessage(db: Queryable, id: string): Promise<WaMessageRow | null> {
+  const [row] = await db.select().from(waMessages).where(eq(waMessages.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Marks the customer's messages read when staff read the conversation. */
+export async function markCustomerMessagesRead(db: Queryable, conversationId: number) {
+  await db
+    .update(messages)
+    .set({ isRead: true })
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.senderType, 'customer'),
+        eq(messages.isRead, false),
+      ),
+    );
+}
+
+export async function latestSeq(db: Db, businessId: number): Promise<number> {
+  const [row] = await db
+    .select({ seq: sql<number>`coalesce(max(${changeLog.seq}), 0)` })
+    .from(changeLog)
+    .where(eq(changeLog.businessId, businessId));
+  return Number(row?.seq ?? 0);
+}
+
+export async function oldestSeq(db: Db): Promise<number> {
+  const [row] = await db.select({ seq: sql<number>`coalesce(min(${changeLog.seq}), 0)` }).from(changeLog);
+  return Number(row?.seq ?? 0);
+}
+
+/** Changes of a business after `afterSeq`, oldest first, for resuming a subscription. */
+export async function changesAfter(db: Db, businessId: number, afterSeq: number, limit: number) {
+  return db
+    .select()
+    .from(changeLog)
+    .where(and(eq(changeLog.businessId, businessId), gt(changeLog.seq, afterSeq)))
+    .orderBy(changeLog.seq)
+    .limit(limit);
+}
+
+export async function pruneChangeLog(db: Db, olderThan: Date): Promise<void> {
+  await db.delete(changeLog).where(lt(changeLog.createdAt, olderThan));
+}
+
+/** Staff senders: name, email and their role in the business. */
+export async function findStaffSenders(db: Db, businessId: number, userIds: number[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      role: memberships.role,
+    })
+    .from(users)
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.businessId, businessId)))
+    .where(inArray(users.id, userIds));
+}
+
+export async function findCustomerSenders(db: Db, businessId: number, customerIds: number[]) {
+  if (customerIds.length === 0) return [];
+  return db
+    .select({ id: customers.id, name: customers.name, email: customers.email })
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), inArray(customers.id, customerIds)));
+}
+
+export async function insertCustomer(db: Queryable, values: typeof customers.$inferInsert) {
+  const [row] = await db.insert(customers).values(values).returning();
+  return row!;
+}

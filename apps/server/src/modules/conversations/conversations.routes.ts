@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZConversation,
+  ZConversationIdParams,
+  ZConversationListQuery,
+  ZEnvelope,
+  ZMessage,
+  ZMessageListQuery,
+  ZPage,
+  ZSendMessageRequest,
+  ZUpdateConversationRequest,
+} from '@titan/contracts';
+import { created, ok } from '../../platform/http';
+import { actorIdOf, businessOf } from '../auth/auth.guard';
+import * as inbox from './conversations.service';
+
+const tags = ['conversations'];
+const config = { business: true, permission: 'inbox.use' } as const;
+
+export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }> = async (app, { deps }) => {
+  app.get(
+    '/api/msg/conversations/',
+    {
+      config,
+      schema: {
+        tags,
+        querystring: ZConversationListQuery,
+        response: { 200: ZEnvelope(ZPage(ZConversation)) },
+      },
+    },
+    async (request) => ok(await inbox.findConversations(deps.db, businessOf(request).id, request.query)),
+  );
+
+  app.get(
+    '/api/msg/conversations/:id/',
+    { config, schema: { tags, params: ZConversationIdParams, response: { 200: ZEnvelope(ZConversation) } } },
+    async (request) => ok(await inbox.findConversation(deps.db, businessOf(request).id, request.params.id)),
+  );
+
+  app.put(
+    '/api/msg/conversations/:id/',
+    {
+      config,
+      schema: {
+        tags,
+        params: ZConversationIdParams,
+        body: ZUpdateConversationRequest,
+        response: { 200: ZEnvelope(ZConversation) },
+      },
+    },
+    async (request) =>
+      ok(await inbox.updateConversation(deps.db, businessOf(request).id, request.params.id, request.body)),
+  );
+
+  app.get(
+    '/api/msg/conversations/:id/messages/',
+    {
+      config,
+      schema: {
+        tags,
+        params: ZConversationIdParams,
+        querystring: ZMessageListQuery,
+        response: { 200: ZEnvelope(z.array(ZMessage)) },
+      },
+    },
+    async (request) =>
+      ok(await inbox.findMessages(deps, businessOf(request).id, request.params.id, request.query)),
+  );
+
+  app.post(
+    '/api/msg/conversations/:id/messages/',
+    {
+      config,
+      schema: {
+        tags,
+        params: ZConversationIdParams,
+        body: ZSendMessageRequest,
+        response: { 201: ZEnvelope(ZMessage) },
+      },
+    },
+    async (request, reply) =>
+      created(
+        reply,
+        await inbox.sendStaffMessage(
+          deps,
+          businessOf(request).id,
+          actorIdOf(request),
+          request.params.id,
+          request.body,
+        ),
+      ),
+  );
+};

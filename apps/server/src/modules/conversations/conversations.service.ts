@@ -1,0 +1,306 @@
+// The shared inbox: list and filter conversations, change their state, read and write messages.
+// The write path keeps last_message_at, is_read and business_replied true to what happened.
+import type {
+  TChannel,
+  TConversation,
+  TConversationFilter,
+  TConversationListQuery,
+  TMessage,
+  TMessageListQuery,
+  TSendMessageRequest,
+  TSender,
+  TUpdateConversationRequest,
+} from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import type { Storage } from '../../platform/storage';
+import { findBusinessFile } from '../files/files.service';
+import * as repo from './conversations.repository';
+
+export type InboxDeps = { db: Db; storage: Storage };
+
+export const INBOX_MESSAGES = {
+  whatsappReply: 'WhatsApp conversations are answered through the WhatsApp channel.',
+  unknownFile: 'Upload the file first and send its key.',
+  badBefore: 'Enter the id of a message in this conversation.',
+} as const;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toConversation(row: repo.EnrichedConversationRow): TConversation {
+  const c = row.conversation;
+  return {
+    id: c.id,
+    title: c.title,
+    status: c.status,
+    is_read: c.isRead,
+    channel: c.channel,
+    initiator: row.initiator,
+    assigned_chat_group: row.group,
+    last_message_at: iso(c.lastMessageAt),
+    created_at: c.createdAt.toISOString(),
+    business_replied: c.businessReplied,
+    engage_business_id: c.businessId,
+  };
+}
+
+type AnyMessageRow = repo.MessageRow | repo.WaMessageRow;
+
+/** Serialises messages with their senders, loading every sender of the batch in two queries. */
+export async function toMessages(
+  deps: InboxDeps,
+  businessId: number,
+  rows: AnyMessageRow[],
+): Promise<TMessage[]> {
+  const staffIds = [
+    ...new Set(rows.filter((r) => r.senderType !== 'customer' && r.senderId).map((r) => r.senderId!)),
+  ];
+  const customerIds = [
+    ...new Set(rows.filter((r) => r.senderType === 'customer' && r.senderId).map((r) => r.senderId!)),
+  ];
+  const [staff, customers] = await Promise.all([
+    repo.findStaffSenders(deps.db, businessId, staffIds),
+    repo.findCustomerSenders(deps.db, businessId, customerIds),
+  ]);
+  const staffById = new Map(staff.map((s) => [s.id, s]));
+  const customerById = new Map(customers.map((c) => [c.id, c]));
+  return Promise.all(
+    rows.map(async (row) => {
+      let sender: TSender | null = null;
+      if (row.senderId && row.senderType === 'customer') {
+        const c = customerById.get(row.senderId);
+        if (c) sender = { id: c.id, name: c.name, email: c.email, role: 'customer', avatar_url: null };
+      } else if (row.senderId) {
+        const s = staffById.get(row.senderId);
+        if (s) {
+          const name = `${s.firstName} ${s.lastName}`.trim() || s.email;
+          sender = { id: s.id, name, email: s.email, role: s.role ?? null, avatar_url: null };
+        }
+      }
+      const meta = row.metaData;
+      const content =
+        row.messageType === 'file' && typeof meta.key === 'string'
+          ? await deps.storage.signedUrl(meta.key, String(meta.file_name ?? 'file'))
+          : row.content;
+      return {
+        id: row.id,
+        conversation_id: row.conversationId,
+        content,
+        created_at: row.createdAt.toISOString(),
+        is_read: row.isRead,
+        sender_id: row.senderId,
+        sender_type: row.senderType,
+        message_type: row.messageType,
+        meta_data: meta,
+        status: row.status,
+        timestamp: 'timestamp' in row ? row.timestamp : Math.floor(row.createdAt.getTime() / 1000),
+        sender,
+      };
+    }),
+  );
+}
+
+export async function findConversations(db: Db, businessId: number, query: TConversationListQuery) {
+  const { page, page_size, ...filter } = query;
+  const { rows, count } = await repo.listConversations(
+    db,
+    businessId,
+    filter,
+    page_size,
+    (page - 1) * page_size,
+  );
+  return {
+    count,
+    next: page * page_size < count ? page + 1 : null,
+    previous: page > 1 ? page - 1 : null,
+    results: rows.map(toConversation),
+  };
+}
+
+async function findOwnConversation(db: Db, businessId: number, id: number) {
+  const row = await repo.findConversation(db, businessId, id);
+  if (!row) throw AppError.notFound();
+  return row;
+}
+
+export async function findConversation(db: Db, businessId: number, id: number): Promise<TConversation> {
+  return toConversation(await findOwnConversation(db, businessId, id));
+}
+
+export async function updateConversation(
+  db: Db,
+  businessId: number,
+  id: number,
+  input: TUpdateConversationRequest,
+): Promise<TConversation> {
+  await db.transaction(async (tx) => {
+    const changed = await repo.updateConversation(tx, businessId, id, {
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      ...(input.is_read !== undefined ? { isRead: input.is_read } : {}),
+    });
+    if (!changed) throw AppError.notFound();
+    if (input.is_read) await repo.markCustomerMessagesRead(tx, id);
+  });
+  return findConversation(db, businessId, id);
+}
+
+export async function findMessages(
+  deps: InboxDeps,
+  businessId: number,
+  conversationId: number,
+  query: TMessageListQuery,
+): Promise<TMessage[]> {
+  const conversation = (await findOwnConversation(deps.db, businessId, conversationId)).conversation;
+  let rows: AnyMessageRow[];
+  if (conversation.channel === 'whatsapp') {
+    let before: number | undefined;
+    if (query.before) {
+      const anchor = await repo.findWaMessage(deps.db, query.before);
+      if (!anchor || anchor.conversationId !== conversationId)
+        throw AppError.fields({ before: [INBOX_MESSAGES.badBefore] });
+      before = anchor.position;
+    }
+    rows = await repo.listWaMessages(deps.db, conversationId, query.limit, before);
+  } else {
+    const before = query.before === undefined ? undefined : Number(query.before);
+    if (before !== undefined && !(Number.isSafeInteger(before) && before > 0)) {
+      throw AppError.fields({ before: [INBOX_MESSAGES.badBefore] });
+    }
+    rows = await repo.listMessages(deps.db, conversationId, query.limit, before);
+  }
+  return toMessages(deps, businessId, rows.reverse());
+}
+
+/** A staff reply on the own channel: marks the conversation replied and read. */
+export async function sendStaffMessage(
+  deps: InboxDeps,
+  businessId: number,
+  userId: number | null,
+  conversationId: number,
+  input: TSendMessageRequest,
+): Promise<TMessage> {
+  const conversation = (await findOwnConversation(deps.db, businessId, conversationId)).conversation;
+  if (conversation.channel === 'whatsapp') throw new AppError('conflict', INBOX_MESSAGES.whatsappReply);
+  const body = await messageBody(deps, businessId, input);
+  const row = await deps.db.transaction(async (tx) => {
+    const message = await repo.insertMessage(tx, {
+      businessId,
+      conversationId,
+      senderType: 'staff',
+      senderId: userId,
+      isRead: true,
+      status: 'sent',
+      ...body,
+    });
+    await repo.updateConversation(tx, businessId, conversationId, {
+      lastMessageAt: message.createdAt,
+      businessReplied: true,
+      isRead: true,
+    });
+    return message;
+  });
+  return (await toMessages(deps, businessId, [row]))[0]!;
+}
+
+async function messageBody(deps: InboxDeps, businessId: number, input: TSendMessageRequest) {
+  if (input.message_type === 'text') {
+    return { messageType: 'text' as const, content: input.content, metaData: {} };
+  }
+  const file = await findBusinessFile(deps.db, businessId, input.content);
+  if (!file) throw AppError.fields({ content: [INBOX_MESSAGES.unknownFile] });
+  return {
+    messageType: 'file' as const,
+    content: file.fileName,
+    metaData: { key: file.key, file_name: file.fileName, mime_type: file.mimeType, size: file.size },
+  };
+}
+
+/** A customer's message: the conversation becomes unread, not replied, and active again. */
+export async function receiveCustomerMessage(
+  deps: InboxDeps,
+  input: { businessId: number; conversationId: number; customerId: number; message: TSendMessageRequest },
+): Promise<TMessage> {
+  const conversation = (await findOwnConversation(deps.db, input.businessId, input.conversationId))
+    .conversation;
+  if (conversation.channel !== 'titan_message') throw new AppError('conflict', INBOX_MESSAGES.whatsappReply);
+  const body = await messageBody(deps, input.businessId, input.message);
+  const row = await deps.db.transaction(async (tx) => {
+    const message = await repo.insertMessage(tx, {
+      businessId: input.businessId,
+      conversationId: input.conversationId,
+      senderType: 'customer',
+      senderId: input.customerId,
+      status: 'sent',
+      ...body,
+    });
+    await repo.updateConversation(tx, input.businessId, input.conversationId, {
+      lastMessageAt: message.createdAt,
+      isRead: false,
+      businessReplied: false,
+      status: 'active',
+    });
+    return message;
+  });
+  return (await toMessages(deps, input.businessId, [row]))[0]!;
+}
+
+export async function startConversation(
+  db: Db,
+  input: {
+    businessId: number;
+    channel: TChannel;
+    initiatorId: number | null;
+    chatGroupId?: number | null;
+    title: string;
+  },
+): Promise<TConversation> {
+  const row = await repo.insertConversation(db, {
+    businessId: input.businessId,
+    channel: input.channel,
+    initiatorId: input.initiatorId,
+    assignedChatGroupId: input.chatGroupId ?? null,
+    title: input.title,
+  });
+  return findConversation(db, input.businessId, row.id);
+}
+
+/** The list filter applied to one conversation: the realtime twin of the SQL in the repository. */
+export function matchesFilter(c: TConversation, filter: TConversationFilter): boolean {
+  const at = (v: string | null) => (v ? Date.parse(v) : null);
+  const created = Date.parse(c.created_at);
+  const last = at(c.last_message_at);
+  if (filter.status && c.status !== filter.status) return false;
+  if (filter.is_read !== undefined && c.is_read !== filter.is_read) return false;
+  if (filter.business_replied !== undefined && c.business_replied !== filter.business_replied) return false;
+  if (filter.channel__in && !filter.channel__in.includes(c.channel)) return false;
+  if (filter.created_at__gte && created < filter.created_at__gte.getTime()) return false;
+  if (filter.created_at__lte && created > filter.created_at__lte.getTime()) return false;
+  if (filter.last_message_at__gte && (last === null || last < filter.last_message_at__gte.getTime()))
+    return false;
+  if (filter.last_message_at__lte && (last === null || last > filter.last_message_at__lte.getTime()))
+    return false;
+  return true;
+}
+
+/** One changed row, loaded and serialised as the REST API would answer it. */
+export async function loadChangedRow(
+  deps: InboxDeps,
+  table: string,
+  id: string,
+): Promise<{ businessId: number; conversationId: number; row: TConversation | TMessage } | null> {
+  if (table === 'conversations') {
+    const row = await repo.findConversationById(deps.db, Number(id));
+    if (!row) return null;
+    const c = row.conversation;
+    return { businessId: c.businessId, conversationId: c.id, row: toConversation(row) };
+  }
+  const message =
+    table === 'messages'
+      ? await repo.findMessage(deps.db, Number(id))
+      : await repo.findWaMessage(deps.db, id);
+  if (!message) return null;
+  const [serialised] = await toMessages(deps, message.businessId, [message]);
+  return { businessId: message.businessId, conversationId: message.conversationId, row: serialised! };
+}
+
+export { latestSeq, oldestSeq, changesAfter, pruneChangeLog } from './conversations.repository';

@@ -1,0 +1,125 @@
+import multipart, { type Multipart } from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  FILE_TOO_LARGE_MESSAGE,
+  OWN_CHANNEL_FILE_LIMIT_BYTES,
+  ZEnvelope,
+  ZUploadPrefix,
+  ZUploadResult,
+} from '@titan/contracts';
+import { AppError } from '../../platform/errors';
+import { created } from '../../platform/http';
+import { LocalStorage } from '../../platform/storage';
+import { businessOf } from '../auth/auth.guard';
+import { findConversation } from '../conversations/conversations.service';
+import * as files from './files.service';
+
+const ZUploadFields = z.object({
+  prefix: ZUploadPrefix,
+  conversation_id: z.coerce.number().int().positive().optional(),
+});
+
+/** Reads one multipart upload: the `file` part (bounded) and the small text fields. */
+async function readUpload(parts: AsyncIterableIterator<Multipart>) {
+  const fields: Record<string, string> = {};
+  let file: { fileName: string; bytes: Buffer } | null = null;
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || file) {
+        part.file.resume();
+        continue;
+      }
+      const bytes = await part.toBuffer();
+      file = { fileName: part.filename, bytes };
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, file };
+}
+
+export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = async (app, { deps }) => {
+  await app.register(multipart, {
+    // One byte over the limit is enough to know the file is too large.
+    limits: { fileSize: OWN_CHANNEL_FILE_LIMIT_BYTES + 1, files: 1, fields: 10, fieldSize: 1000 },
+    throwFileSizeLimit: false,
+  });
+
+  app.post(
+    '/api/upload/',
+    {
+      config: { business: true, permission: 'inbox.use', rateLimit: { max: 120, timeWindow: '1 minute' } },
+      bodyLimit: OWN_CHANNEL_FILE_LIMIT_BYTES + 64 * 1024,
+      schema: {
+        tags: ['files'],
+        summary: 'Upload a file (multipart: file, prefix, conversation_id for chat media)',
+        consumes: ['multipart/form-data'],
+        response: { 201: ZEnvelope(ZUploadResult) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw AppError.fields({ file: ['Send the file as multipart/form-data.'] });
+      }
+      const { fields, file } = await readUpload(request.parts());
+      const parsed = ZUploadFields.safeParse(fields);
+      const errors: Record<string, string[]> = {};
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
+      }
+      if (!file) errors.file = ['No file was submitted.'];
+      if (Object.keys(errors).length > 0 || !parsed.success || !file) throw AppError.fields(errors);
+      if (file.bytes.length > OWN_CHANNEL_FILE_LIMIT_BYTES) {
+        throw new AppError('payload_too_large', FILE_TOO_LARGE_MESSAGE, { file: [FILE_TOO_LARGE_MESSAGE] });
+      }
+      const business = businessOf(request);
+      // Chat media is filed under a conversation of this business only (404 otherwise).
+      if (parsed.data.conversation_id)
+        await findConversation(deps.db, business.id, parsed.data.conversation_id);
+      const folder = files.folderFor(parsed.data.prefix, business.id, parsed.data.conversation_id);
+      return created(
+        reply,
+        await files.storeUpload(deps, business.id, folder, file, OWN_CHANNEL_FILE_LIMIT_BYTES),
+      );
+    },
+  );
+
+  // Local storage serves its signed URLs here; S3 URLs point at the bucket instead.
+  if (deps.storage instanceof LocalStorage) {
+    const storage = deps.storage;
+    app.get(
+      '/files/*',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['files'],
+          summary: 'A stored file, through a signed expiring URL',
+          querystring: z.object({ exp: z.coerce.number().int(), sig: z.string().min(1).max(200) }),
+        },
+      },
+      async (request, reply) => {
+        const key = decodeURIComponent((request.params as { '*': string })['*']);
+        const { exp, sig } = request.query;
+        if (!storage.verify(key, exp, sig))
+          throw new AppError('forbidden', 'This link is invalid or has expired.');
+        const meta = await files.findFile(deps.db, key);
+        const bytes = meta ? await storage.get(key) : null;
+        if (!meta || !bytes) throw AppError.notFound();
+        const inline = /^(image|video|audio)\//.test(meta.mimeType) || meta.mimeType === 'application/pdf';
+        const maxAge = Math.max(0, exp - Math.floor(Date.now() / 1000));
+        return reply
+          .header('content-type', meta.mimeType)
+          .header('content-length', String(bytes.length))
+          .header(
+            'content-disposition',
+            `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(meta.fileName)}`,
+          )
+          .header('cache-control', `private, max-age=${maxAge}`)
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .send(bytes);
+      },
+    );
+  }
+};

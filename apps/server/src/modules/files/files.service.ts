@@ -1,0 +1,72 @@
+// Uploads: the type comes from the bytes (never the client), the key from the server, and
+// every file is recorded with its owning business.
+import { fileTypeFromBuffer } from 'file-type';
+import { FILE_TOO_LARGE_MESSAGE, type TUploadPrefix, type TUploadResult } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import { makeKey, type Storage } from '../../platform/storage';
+import * as repo from './files.repository';
+
+export type FilesDeps = { db: Db; storage: Storage };
+
+const TEXT_TYPES: Record<string, string> = {
+  csv: 'text/csv',
+  txt: 'text/plain',
+  tsv: 'text/tab-separated-values',
+};
+
+/** What the bytes are. Text that is not a known binary format is only ever plain text or CSV. */
+export async function sniffMimeType(bytes: Buffer, fileName: string): Promise<string> {
+  const detected = await fileTypeFromBuffer(bytes);
+  if (detected) return detected.mime;
+  const ext = fileName.split('.').pop()?.toLowerCase() ?? '';
+  const looksLikeText = !bytes.subarray(0, 8192).includes(0);
+  if (looksLikeText) return TEXT_TYPES[ext] ?? 'text/plain';
+  return 'application/octet-stream';
+}
+
+export function folderFor(prefix: TUploadPrefix, businessId: number, conversationId?: number): string {
+  if (prefix === 'public/public_chat_media') {
+    if (!conversationId)
+      throw AppError.fields({ conversation_id: ['This field is required for chat media.'] });
+    return `${prefix}/${businessId}/${conversationId}`;
+  }
+  return `${prefix}/${businessId}`;
+}
+
+export async function storeUpload(
+  deps: FilesDeps,
+  businessId: number | null,
+  folder: string,
+  file: { fileName: string; bytes: Buffer },
+  maxBytes: number,
+): Promise<TUploadResult> {
+  if (file.bytes.length > maxBytes)
+    throw new AppError('payload_too_large', FILE_TOO_LARGE_MESSAGE, { file: [FILE_TOO_LARGE_MESSAGE] });
+  if (file.bytes.length === 0) throw AppError.fields({ file: ['The submitted file is empty.'] });
+  const mimeType = await sniffMimeType(file.bytes, file.fileName);
+  const key = makeKey(folder, file.fileName);
+  await deps.storage.put(key, file.bytes, mimeType);
+  const row = await repo.insertStoredFile(deps.db, {
+    key,
+    businessId,
+    fileName: file.fileName.slice(0, 255) || 'file',
+    mimeType,
+    size: file.bytes.length,
+  });
+  return {
+    presigned_url: await deps.storage.signedUrl(key, row.fileName),
+    key,
+    size: row.size,
+    mime_type: row.mimeType,
+    file_name: row.fileName,
+  };
+}
+
+export async function findBusinessFile(db: Db, businessId: number, key: string) {
+  return repo.findBusinessFile(db, businessId, key);
+}
+
+export async function findFile(db: Db, key: string) {
+  return repo.findStoredFile(db, key);
+}

@@ -1,0 +1,157 @@
+// The shared inbox (spec sections 2, 3, 7; api.md "Conversations").
+import { z } from 'zod';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+
+export const CONVERSATION_STATUSES = ['active', 'resolved'] as const;
+export const ZConversationStatus = z.enum(CONVERSATION_STATUSES);
+export type TConversationStatus = z.infer<typeof ZConversationStatus>;
+
+export const CHANNELS = ['whatsapp', 'titan_message'] as const;
+export const ZChannel = z.enum(CHANNELS);
+export type TChannel = z.infer<typeof ZChannel>;
+
+export const SENDER_TYPES = ['customer', 'staff', 'agent', 'system'] as const;
+export const ZSenderType = z.enum(SENDER_TYPES);
+export type TSenderType = z.infer<typeof ZSenderType>;
+
+export const MESSAGE_TYPES = ['text', 'file'] as const;
+export const ZMessageType = z.enum(MESSAGE_TYPES);
+
+export const DELIVERY_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
+export const ZDeliveryStatus = z.enum(DELIVERY_STATUSES);
+
+export const ZInitiator = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type TInitiator = z.infer<typeof ZInitiator>;
+
+export const ZChatGroupRef = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+});
+export type TChatGroupRef = z.infer<typeof ZChatGroupRef>;
+
+export const ZConversation = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  status: ZConversationStatus,
+  is_read: z.boolean(),
+  channel: ZChannel,
+  initiator: ZInitiator.nullable(),
+  assigned_chat_group: ZChatGroupRef.nullable(),
+  last_message_at: z.string().nullable(),
+  created_at: z.string(),
+  business_replied: z.boolean(),
+  engage_business_id: z.number().int(),
+});
+export type TConversation = z.infer<typeof ZConversation>;
+
+// Query strings carry 'true'/'false'; realtime filters may also send JSON booleans.
+const boolParam = z.union(
+  [
+    z.boolean(),
+    z
+      .enum(['true', 'false', 'True', 'False', '1', '0'])
+      .transform((v) => v === 'true' || v === 'True' || v === '1'),
+  ],
+  { message: 'Must be true or false.' },
+);
+const dateParam = z
+  .string()
+  .refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Enter a valid date/time.' })
+  .transform((v) => new Date(v));
+
+/** The list filters shared by GET /api/msg/conversations/ and the realtime subscription. */
+export const ZConversationFilter = z.object({
+  status: ZConversationStatus.optional(),
+  is_read: boolParam.optional(),
+  business_replied: boolParam.optional(),
+  created_at__gte: dateParam.optional(),
+  created_at__lte: dateParam.optional(),
+  last_message_at__gte: dateParam.optional(),
+  last_message_at__lte: dateParam.optional(),
+  channel__in: z
+    .string()
+    .transform((v, ctx) => {
+      const parts = v
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
+      if (parts.length === 0 || parts.some((p) => !(CHANNELS as readonly string[]).includes(p))) {
+        ctx.addIssue({ code: 'custom', message: 'Select valid channels: whatsapp, titan_message.' });
+        return z.NEVER;
+      }
+      return parts as TChannel[];
+    })
+    .optional(),
+});
+export type TConversationFilter = z.infer<typeof ZConversationFilter>;
+export type TConversationFilterInput = z.input<typeof ZConversationFilter>;
+
+export const ZPageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+});
+
+export const ZConversationListQuery = ZConversationFilter.extend(ZPageQuery.shape);
+export type TConversationListQuery = z.infer<typeof ZConversationListQuery>;
+
+export const ZUpdateConversationRequest = z
+  .object({ status: ZConversationStatus.optional(), is_read: z.boolean().optional() })
+  .refine((v) => v.status !== undefined || v.is_read !== undefined, {
+    message: 'Send status or is_read.',
+    path: ['non_field_errors'],
+  });
+export type TUpdateConversationRequest = z.infer<typeof ZUpdateConversationRequest>;
+
+export const ZSender = z.object({
+  id: z.number().int().nullable(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  role: z.string().nullable(),
+  avatar_url: z.string().nullable(),
+});
+export type TSender = z.infer<typeof ZSender>;
+
+export const ZFileMeta = z.object({ file_name: z.string(), mime_type: z.string(), size: z.number().int() });
+export type TFileMeta = z.infer<typeof ZFileMeta>;
+
+export const ZMessage = z.object({
+  id: z.union([z.number().int(), z.string()]),
+  conversation_id: z.number().int(),
+  content: z.string(),
+  created_at: z.string(),
+  is_read: z.boolean(),
+  sender_id: z.number().int().nullable(),
+  sender_type: ZSenderType,
+  message_type: ZMessageType,
+  meta_data: z.record(z.string(), z.unknown()),
+  status: ZDeliveryStatus.nullable(),
+  timestamp: z.number().int().nullable(),
+  sender: ZSender.nullable(),
+});
+export type TMessage = z.infer<typeof ZMessage>;
+
+export const MESSAGES_LIMIT_DEFAULT = 50;
+export const MESSAGES_LIMIT_MAX = 200;
+
+export const ZMessageListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MESSAGES_LIMIT_MAX).default(MESSAGES_LIMIT_DEFAULT),
+  before: z.string().min(1).max(200).optional(),
+});
+export type TMessageListQuery = z.infer<typeof ZMessageListQuery>;
+
+export const ZSendMessageRequest = z.discriminatedUnion('message_type', [
+  z.object({ message_type: z.literal('text'), content: z.string().trim().min(1).max(10_000) }),
+  z.object({
+    message_type: z.literal('file'),
+    /** The `key` answered by POST /api/upload/. */
+    content: z.string().min(1).max(1000),
+  }),
+]);
+export type TSendMessageRequest = z.infer<typeof ZSendMessageRequest>;
+
+export const ZConversationIdParams = z.object({ id: z.coerce.number().int().positive() });

@@ -1,0 +1,26 @@
+// Uploads (api.md "Files"): storage folders of spec section 3.
+import { z } from 'zod';
+
+export const STORAGE_PREFIXES = [
+  'customer_lists',
+  'agent_images',
+  'public/business/logo',
+  'public/template_images',
+  'public/whatsapp_media',
+  'public/public_chat_media',
+  'chat_media',
+] as const;
+
+export const ZUploadPrefix = z.enum(STORAGE_PREFIXES);
+export type TUploadPrefix = z.infer<typeof ZUploadPrefix>;
+
+export const ZUploadResult = z.object({
+  presigned_url: z.string(),
+  key: z.string(),
+  size: z.number().int(),
+  mime_type: z.string(),
+  file_name: z.string(),
+});
+export type TUploadResult = z.infer<typeof ZUploadResult>;
+
+export const FILE_TOO_LARGE_MESSAGE = 'File size too large. Maximum size is 10MB.';

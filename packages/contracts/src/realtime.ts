@@ -1,0 +1,56 @@
+// The WebSocket protocol at /api/realtime/ (api.md "Realtime").
+import { z } from 'zod';
+import { ZConversation, ZConversationFilter, ZMessage } from './conversations';
+
+export const REALTIME_PATH = '/api/realtime/';
+export const REALTIME_PING_INTERVAL_MS = 25_000;
+export const REALTIME_CLOSE_TOKEN_EXPIRED = 4001;
+export const REALTIME_CLOSE_UNAUTHORIZED = 4003;
+
+const ZSubscribe = z.discriminatedUnion('topic', [
+  z.object({
+    type: z.literal('subscribe'),
+    id: z.string().min(1).max(64),
+    topic: z.literal('conversations'),
+    business_code: z.string().min(1).max(64),
+    filter: ZConversationFilter.optional(),
+    after_seq: z.number().int().min(0).optional(),
+  }),
+  z.object({
+    type: z.literal('subscribe'),
+    id: z.string().min(1).max(64),
+    topic: z.literal('messages'),
+    conversation_id: z.number().int().positive(),
+    business_code: z.string().min(1).max(64).optional(),
+    after_seq: z.number().int().min(0).optional(),
+  }),
+]);
+
+export const ZRealtimeClientMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('auth'), token: z.string().min(1).max(4000) }),
+  ZSubscribe,
+  z.object({ type: z.literal('unsubscribe'), id: z.string().min(1).max(64) }),
+  z.object({ type: z.literal('pong') }),
+]);
+export type TRealtimeClientMessage = z.input<typeof ZRealtimeClientMessage>;
+export type TRealtimeClientMessageParsed = z.infer<typeof ZRealtimeClientMessage>;
+
+export const ZRealtimeChange = z.object({
+  type: z.literal('change'),
+  sub: z.string(),
+  seq: z.number().int(),
+  table: z.enum(['conversations', 'messages', 'wa_messages']),
+  event: z.enum(['INSERT', 'UPDATE']),
+  new: z.union([ZConversation, ZMessage]),
+  old: z.object({ last_message_at: z.string().nullable() }).nullable(),
+});
+export type TRealtimeChange = z.infer<typeof ZRealtimeChange>;
+
+export type TRealtimeServerMessage =
+  | { type: 'ready' }
+  | { type: 'subscribed'; id: string; seq: number }
+  | { type: 'unsubscribed'; id: string }
+  | TRealtimeChange
+  | { type: 'resync'; id: string }
+  | { type: 'error'; id?: string; message: string; errors?: Record<string, string[]> }
+  | { type: 'ping' };
