@@ -10,18 +10,22 @@
 // ctx gives the suite: settings, database() (a fresh database, dropped afterwards),
 // startTitan(database, opts), startBareFastify(), use(server) (stopped after the suite even on
 // failure), defer(fn), measure({ url, ... }) (warm-up + measured autocannon run), note(text),
-// progress(text).
+// progress(text), startWsBroadcast() (bare `ws` fan-out baseline), inboxSeed() (the seeded inbox database of bench/seed/inbox.mjs: seeded once per
+// run on first use, shared by the suites, dropped when the run ends; see lib/inbox-seed.mjs).
 //
 // Env: BENCH_DURATION (measured seconds per target, default 10), BENCH_WARMUP (seconds, default 3),
 // BENCH_CONNECTIONS (default 50), BENCH_SUITES (comma-separated names, default all),
-// DATABASE_URL (admin URL of a PostgreSQL to create the bench databases in).
+// DATABASE_URL (admin URL of a PostgreSQL to create the bench databases in),
+// BENCH_INBOX_DATABASE_URL (a kept database for the seeded inbox; seeded if empty, reused after).
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { provisionDatabase } from './lib/database.mjs';
+import { stopFixedLoad } from './lib/fixed-load.mjs';
+import { prepareInboxSeed } from './lib/inbox-seed.mjs';
 import { measure, stopAllLoad } from './lib/load.mjs';
-import { assertServerBuilt, startBareFastify, startTitan } from './lib/servers.mjs';
+import { assertServerBuilt, startBareFastify, startTitan, startWsBroadcast } from './lib/servers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SUITES_DIR = join(here, 'suites');
@@ -88,8 +92,11 @@ function machineInfo() {
 
 /** Cleanups of the suite running now, run last-in first-out; each runs once. */
 let cleanups = [];
-async function runCleanups() {
+/** Cleanups of what the suites share (the seeded inbox), run when the whole run ends. */
+const runCleanupsList = [];
+async function runCleanups({ all = false } = {}) {
   const pending = cleanups.splice(0).reverse();
+  if (all) pending.push(...runCleanupsList.splice(0).reverse());
   for (const fn of pending) {
     try {
       await fn();
@@ -108,13 +115,27 @@ process.on('SIGINT', () => {
   interrupted = true;
   console.error('\nInterrupted: stopping the load, the servers and removing the bench database…');
   stopAllLoad();
-  runCleanups().finally(() => process.exit(130));
+  stopFixedLoad();
+  runCleanups({ all: true }).finally(() => process.exit(130));
 });
 process.on('SIGTERM', () => {
   interrupted = true;
   stopAllLoad();
-  runCleanups().finally(() => process.exit(143));
+  stopFixedLoad();
+  runCleanups({ all: true }).finally(() => process.exit(143));
 });
+
+/** The seeded inbox, prepared once for the run by the first suite that asks. */
+let inboxSeedPromise = null;
+function inboxSeed(ctx) {
+  inboxSeedPromise ??= prepareInboxSeed({
+    provisionDatabase,
+    startTitan: (database, opts) => ctx.startTitan(database, opts),
+    progress: (text) => ctx.progress(text),
+    deferRun: (fn) => runCleanupsList.push(fn),
+  });
+  return inboxSeedPromise;
+}
 
 // ---------------------------------------------------------------- main
 
@@ -187,6 +208,11 @@ async function main() {
         if (interrupted) throw new Error('interrupted');
         return startTitan(database, opts);
       },
+      inboxSeed: () => inboxSeed(ctx),
+      startWsBroadcast: (opts) => {
+        if (interrupted) throw new Error('interrupted');
+        return startWsBroadcast(opts);
+      },
       startBareFastify: (opts) => {
         if (interrupted) throw new Error('interrupted');
         return startBareFastify(opts);
@@ -226,6 +252,7 @@ async function main() {
     }
   }
 
+  await runCleanups({ all: true });
   report.finishedAt = new Date().toISOString();
   await mkdir(dirname(RESULTS_FILE), { recursive: true });
   await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
@@ -237,7 +264,7 @@ try {
   const failures = await main();
   process.exitCode = failures > 0 ? 1 : 0;
 } catch (err) {
-  await runCleanups();
+  await runCleanups({ all: true });
   // Expected problems (bad settings, server not built) get one line; anything else its stack.
   console.error(`bench: ${err.expected ? err.message : (err.stack ?? err)}`);
   process.exitCode = 1;

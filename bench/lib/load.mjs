@@ -10,7 +10,7 @@ export function stopAllLoad() {
 }
 
 /** Float64 samples that grow by doubling: a few hundred thousand responses cost a few MB. */
-class Samples {
+export class Samples {
   constructor() {
     this.values = new Float64Array(1 << 16);
     this.length = 0;

@@ -11,6 +11,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = join(here, '..', '..');
 export const TITAN_MAIN = join(REPO_ROOT, 'apps', 'server', 'dist', 'main.js');
 const BARE_FASTIFY = join(here, '..', 'servers', 'bare-fastify.mjs');
+const WS_BROADCAST = join(here, '..', 'servers', 'ws-broadcast.mjs');
 const HOST = '127.0.0.1';
 
 export function assertServerBuilt() {
@@ -88,8 +89,21 @@ export async function startTitan(database, { env: extraEnv = {}, readyTimeoutMs 
 }
 
 /** Starts the bare Fastify hello-world (GET / → {hello:'world'}); it binds port 0 itself. */
-export async function startBareFastify({ readyTimeoutMs = 30_000 } = {}) {
-  const proc = spawnNode('bare fastify', BARE_FASTIFY, {
+export function startBareFastify({ readyTimeoutMs = 30_000 } = {}) {
+  return startIpcServer('bare fastify', BARE_FASTIFY, { readyTimeoutMs });
+}
+
+/**
+ * Starts the bare `ws` broadcast server (bench/servers/ws-broadcast.mjs): clients connect to
+ * ws://…/ws, POST /broadcast sends its body to all of them.
+ */
+export function startWsBroadcast({ readyTimeoutMs = 30_000 } = {}) {
+  return startIpcServer('bare ws broadcast', WS_BROADCAST, { readyTimeoutMs });
+}
+
+/** A baseline server script that binds port 0 and reports { type: 'listening', port } over IPC. */
+async function startIpcServer(label, script, { readyTimeoutMs }) {
+  const proc = spawnNode(label, script, {
     env: { ...process.env, HOST },
     cwd: REPO_ROOT,
     ipc: true,
@@ -98,7 +112,7 @@ export async function startBareFastify({ readyTimeoutMs = 30_000 } = {}) {
   try {
     const port = await new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new ProcessFailedError('bare fastify did not report its port', proc.output())),
+        () => reject(new ProcessFailedError(`${label} did not report its port`, proc.output())),
         readyTimeoutMs,
       );
       proc.child.on('message', (m) => {
@@ -110,16 +124,13 @@ export async function startBareFastify({ readyTimeoutMs = 30_000 } = {}) {
       proc.exited.then(({ code, signal }) => {
         clearTimeout(timer);
         reject(
-          new ProcessFailedError(
-            `bare fastify exited (code ${code}, signal ${signal}) before listening`,
-            proc.output(),
-          ),
+          new ProcessFailedError(`${label} exited (code ${code}, signal ${signal}) before listening`, proc.output()),
         );
       });
     });
     const url = `http://${HOST}:${port}`;
     await waitUntilReady(proc, `${url}/`, { timeoutMs: readyTimeoutMs });
-    return { label: 'bare fastify', url, pid: proc.child.pid, stop, output: proc.output };
+    return { label, url, pid: proc.child.pid, stop, output: proc.output };
   } catch (err) {
     await stop();
     throw err;

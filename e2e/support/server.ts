@@ -63,6 +63,8 @@ export async function startTitan(
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    // Links in mail must point at the address the browser uses, so cookies stay on one origin.
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...options.env,
   });
   const url = `http://127.0.0.1:${port}`;

@@ -17,7 +17,7 @@ describe.skipIf(!hasChromium)('web app smoke test in Chromium', () => {
     await server?.stop();
   });
 
-  it('redirects the root to the dashboard and renders it without console errors', async () => {
+  it('sends a signed-out visit of the root to the sign-in screen, without console errors', async () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('console', (msg) => {
@@ -25,8 +25,8 @@ describe.skipIf(!hasChromium)('web app smoke test in Chromium', () => {
     });
     page.on('pageerror', (err) => problems.push(err.message));
     await page.goto(server.url);
-    await page.waitForURL(`${server.url}/engage`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible()).toBe(true);
+    await page.waitForURL(`${server.url}/login?next=%2Fengage`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Log in to Titan' }).isVisible()).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   });

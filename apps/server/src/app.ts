@@ -63,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   const webDist = config.WEB_DIST_DIR ?? defaultWebDistDir;
-  const indexHtml = readIndexHtml(webDist);
+  const indexHtml = readIndexHtml(webDist, { authSiteUrl: config.AUTH_SITE_URL });
   await registerSecurity(app, config, indexHtml);
   await registerOpenApi(app);
 

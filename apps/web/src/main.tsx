@@ -1,4 +1,4 @@
-// Browser entry: mounts the providers and the router into #root.
+// Browser entry: one query cache shared by the providers and the route guards, then the router.
 import './index.css';
 
 import { StrictMode } from 'react';
@@ -7,14 +7,17 @@ import { RouterProvider } from 'react-router/dom';
 
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
+import { createQueryClient } from './lib/query-client';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
+const queryClient = createQueryClient();
+
 createRoot(container).render(
   <StrictMode>
-    <AppProviders>
-      <RouterProvider router={createAppRouter()} />
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={createAppRouter(queryClient)} />
     </AppProviders>
   </StrictMode>,
 );

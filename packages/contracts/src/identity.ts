@@ -1,5 +1,6 @@
 // Accounts and sessions (api.md "Identity").
 import { z } from 'zod';
+import { ZMembershipSummary } from './business';
 
 export const PASSWORD_MIN_LENGTH = 8;
 
@@ -85,3 +86,7 @@ export const ZAccessClaims = z.object({
   typ: z.literal('access'),
 });
 export type TAccessClaims = z.infer<typeof ZAccessClaims>;
+
+/** GET/PUT /api/users/profile/: the user and the businesses they belong to. */
+export const ZProfile = ZUser.extend({ businesses: z.array(ZMembershipSummary) });
+export type TProfile = z.infer<typeof ZProfile>;

@@ -6,9 +6,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from './http';
 import { markRoutesPublic } from './public-scope';
 
-export function readIndexHtml(distDir: string): string | null {
+/** The built index.html, with the server's settings the web app reads at runtime. */
+export function readIndexHtml(distDir: string, settings: { authSiteUrl: string }): string | null {
   const file = join(distDir, 'index.html');
-  return existsSync(file) ? readFileSync(file, 'utf8') : null;
+  if (!existsSync(file)) return null;
+  const meta = `<meta name="titan-auth-site-url" content="${escapeAttribute(settings.authSiteUrl)}" />`;
+  return readFileSync(file, 'utf8').replace('</head>', `    ${meta}\n  </head>`);
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Paths the SPA never owns: they answer the JSON 404 instead of index.html. */

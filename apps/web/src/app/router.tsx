@@ -1,45 +1,171 @@
-// The route table (spec section 2). Every screen is a lazily loaded module; the root route shows
-// the full-screen loader while the first screen loads and the error screen when anything fails.
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+// The route table (spec section 2). Every screen is a lazily loaded module; the root route shows the
+// full-screen loader while the first screen loads and the error screen when anything fails. Guards run
+// as loaders (guards.ts): signed-in screens, and business screens that also need a current business.
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate, redirect, type RouteObject } from 'react-router';
 
 import { FullScreenLoader } from '../components/full-screen-loader';
+import {
+  AGENTS_PATH,
+  AI_TEMPLATE_PATH,
+  AUTH_FLOW_PATH,
+  DASHBOARD_PATH,
+  DIRECTORY_PATH,
+  EVENT_LOGS_PATH,
+  FORGOT_PASSWORD_PATH,
+  JOIN_BUSINESS_PATH,
+  LOGIN_PATH,
+  MESSAGES_PATH,
+  REGISTER_BUSINESS_PATH,
+  safeNextPath,
+  SETTINGS_PATH,
+  settingsPath,
+  SIGNUP_PATH,
+  TEMPLATES_PATH,
+} from '../config/paths';
+import { hasSession } from '../lib/session/tokens';
+import { createBusinessLoader, createSessionLoader } from './guards';
 import { RootLayout } from './layouts/root-layout';
 import { ErrorScreen } from './routes/error-screen';
-import { DASHBOARD_PATH } from './paths';
+import type { TArea } from './strings';
 
-export const routes: RouteObject[] = [
-  {
-    id: 'root',
-    Component: RootLayout,
-    HydrateFallback: FullScreenLoader,
-    errorElement: <ErrorScreen />,
+/** Login and sign-up are for signed-out people: a signed-in one goes where they were heading. */
+function guestLoader({ request }: { request: Request }) {
+  if (!hasSession()) return null;
+  return redirect(safeNextPath(new URL(request.url).searchParams.get('next')) ?? DASHBOARD_PATH);
+}
+
+function comingSoon(path: string, area: TArea): RouteObject {
+  const lazy = async () => {
+    const { ComingSoonRoute } = await import('./routes/coming-soon-route');
+    return { element: <ComingSoonRoute area={area} /> };
+  };
+  // The area's deeper paths (e.g. /engage/agent/create) land on the same placeholder.
+  return {
+    path,
     children: [
-      // Replace, not push: Back from the dashboard must not land on / and bounce forward again.
-      { index: true, element: <Navigate to={DASHBOARD_PATH} replace /> },
-      {
-        path: DASHBOARD_PATH,
-        lazy: async () => ({
-          Component: (await import('./layouts/dashboard-layout')).DashboardLayout,
-        }),
-        children: [
-          {
-            index: true,
-            lazy: async () => ({
-              Component: (await import('../features/dashboard/routes/dashboard-route')).DashboardRoute,
-            }),
-          },
-        ],
-      },
-      {
-        path: '*',
-        lazy: async () => ({
-          Component: (await import('./routes/not-found-route')).NotFoundRoute,
-        }),
-      },
+      { index: true, lazy },
+      { path: '*', lazy },
     ],
-  },
-];
+  };
+}
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      Component: RootLayout,
+      HydrateFallback: FullScreenLoader,
+      errorElement: <ErrorScreen />,
+      children: [
+        // Replace, not push: Back from the dashboard must not land on / and bounce forward again.
+        { index: true, element: <Navigate to={DASHBOARD_PATH} replace /> },
+        {
+          path: LOGIN_PATH,
+          loader: guestLoader,
+          lazy: async () => ({ Component: (await import('../features/auth/routes/login-route')).LoginRoute }),
+        },
+        {
+          path: SIGNUP_PATH,
+          loader: guestLoader,
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/signup-route')).SignupRoute,
+          }),
+        },
+        {
+          path: FORGOT_PASSWORD_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/forgot-password-route')).ForgotPasswordRoute,
+          }),
+        },
+        {
+          path: `${FORGOT_PASSWORD_PATH}/:encodedEmail/:key`,
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/reset-password-route')).ResetPasswordRoute,
+          }),
+        },
+        {
+          path: AUTH_FLOW_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/auth-flow-route')).AuthFlowRoute,
+          }),
+        },
+        {
+          path: '/auth/account-confirm-email/:token',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/confirm-email-route')).ConfirmEmailRoute,
+          }),
+        },
+        {
+          path: '/invite-user/join/:details',
+          lazy: async () => ({
+            Component: (await import('../features/onboarding/routes/invitation-route')).InvitationRoute,
+          }),
+        },
+        {
+          id: 'signed-in',
+          loader: createSessionLoader(queryClient),
+          children: [
+            {
+              path: REGISTER_BUSINESS_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/onboarding/routes/register-business-route'))
+                  .RegisterBusinessRoute,
+              }),
+            },
+            {
+              path: JOIN_BUSINESS_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/onboarding/routes/join-business-route'))
+                  .JoinBusinessRoute,
+              }),
+            },
+            {
+              path: '/confirm-payment/:payment_status',
+              lazy: async () => ({
+                Component: (await import('../features/billing/routes/confirm-payment-route'))
+                  .ConfirmPaymentRoute,
+              }),
+            },
+          ],
+        },
+        {
+          id: 'engage',
+          loader: createBusinessLoader(queryClient),
+          lazy: async () => ({ Component: (await import('./layouts/engage-layout')).EngageLayout }),
+          children: [
+            {
+              path: DASHBOARD_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/dashboard/routes/dashboard-route')).DashboardRoute,
+              }),
+            },
+            comingSoon(MESSAGES_PATH, 'conversations'),
+            comingSoon(AGENTS_PATH, 'agents'),
+            comingSoon(TEMPLATES_PATH, 'templates'),
+            comingSoon(AI_TEMPLATE_PATH, 'aiTemplate'),
+            comingSoon(EVENT_LOGS_PATH, 'eventLogs'),
+            comingSoon(DIRECTORY_PATH, 'directory'),
+            { path: SETTINGS_PATH, element: <Navigate to={settingsPath('business')} replace /> },
+            {
+              path: `${SETTINGS_PATH}/:tab`,
+              lazy: async () => ({
+                Component: (await import('../features/settings/routes/settings-route')).SettingsRoute,
+              }),
+            },
+          ],
+        },
+        {
+          path: '*',
+          lazy: async () => ({
+            Component: (await import('./routes/not-found-route')).NotFoundRoute,
+          }),
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter(createRoutes(queryClient));
 }

@@ -1,4 +1,5 @@
-// User-visible strings of the generic screens (spec section 2), verbatim where the spec gives them.
+// User-visible strings of the generic screens (spec section 2) and the /engage shell, verbatim where
+// the spec gives them.
 export const ERROR_SCREEN_STRINGS = {
   heading: 'Oops!',
   text: 'Sorry, an unexpected error has occurred.',
@@ -11,3 +12,27 @@ export const NOT_FOUND_STRINGS = {
   text: 'The page you are looking for does not exist or has moved.',
   backToDashboard: 'Back to dashboard',
 } as const;
+
+export const SHELL_STRINGS = {
+  productName: 'Titan',
+  navigation: 'Main navigation',
+  areas: {
+    dashboard: 'Dashboard',
+    conversations: 'Conversations',
+    agents: 'Agents',
+    templates: 'Templates',
+    aiTemplate: 'AI template',
+    eventLogs: 'Event logs',
+    directory: 'Visitor directory',
+    settings: 'Settings',
+  },
+  switchBusiness: 'Switch business',
+  businesses: 'Businesses',
+  accountMenu: 'Account menu',
+  profile: 'Profile',
+  logOut: 'Log out',
+  comingSoonTitle: 'Coming soon',
+  comingSoonText: 'This area is not available yet. It arrives in a later release of Titan.',
+} as const;
+
+export type TArea = keyof typeof SHELL_STRINGS.areas;

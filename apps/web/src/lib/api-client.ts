@@ -1,13 +1,39 @@
-// The same-origin HTTP client for the Titan API (spec section 7). Session handling (Bearer token,
-// refresh, X-Business-Code, 401 logout, 402 blocker) is added here when identity lands.
-import { REQUEST_TIMEOUT_MS } from '@titan/contracts';
-import axios from 'axios';
+// The HTTP clients for the Titan API (spec section 7): the public client here, the protected one in
+// protected-client.ts. Both: same origin, 5000 ms timeout, JSON in and out, and a 402 answer with a
+// dialog opens the blocker modal and ends the request as handled (spec section 8).
+import { REQUEST_TIMEOUT_MS, ZPaymentRequiredResult } from '@titan/contracts';
+import axios, { isAxiosError, type AxiosInstance } from 'axios';
 
-export const apiClient = axios.create({
-  baseURL: '',
-  timeout: REQUEST_TIMEOUT_MS,
-  headers: {
-    Accept: 'application/json',
-    'Content-Type': 'application/json',
-  },
-});
+import { useBlockerModalStore } from '../stores/blocker-modal';
+import { HandledApiError } from './api-errors';
+
+const PAYMENT_REQUIRED = 402;
+
+function openBlockerOnPaymentRequired(error: unknown): Promise<never> {
+  if (isAxiosError(error) && error.response?.status === PAYMENT_REQUIRED) {
+    const body: unknown = error.response.data;
+    const result = typeof body === 'object' && body !== null && 'result' in body ? body.result : null;
+    const parsed = ZPaymentRequiredResult.safeParse(result);
+    if (parsed.success) {
+      useBlockerModalStore.getState().show(parsed.data.dialog);
+      return Promise.reject(new HandledApiError('payment_required', { cause: error }));
+    }
+  }
+  return Promise.reject(error);
+}
+
+export function createApiClient(): AxiosInstance {
+  const client = axios.create({
+    // Absolute same-origin base: fetch (unlike XHR) needs it outside a browser, e.g. in tests.
+    baseURL: typeof window === 'undefined' ? '' : window.location.origin,
+    // fetch rather than XHR: timeouts abort the request through an AbortSignal.
+    adapter: 'fetch',
+    timeout: REQUEST_TIMEOUT_MS,
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+  });
+  client.interceptors.response.use(undefined, openBlockerOnPaymentRequired);
+  return client;
+}
+
+/** For calls made without a session: sign-up, login, refresh, password reset, invitation lookup. */
+export const publicClient = createApiClient();

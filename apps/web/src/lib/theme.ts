@@ -4,6 +4,8 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 
+import { registerClientStateReset } from './client-state';
+
 export const THEME_PREFERENCES = ['light', 'dark', 'system'] as const;
 export type TThemePreference = (typeof THEME_PREFERENCES)[number];
 export type TResolvedTheme = 'light' | 'dark';
@@ -66,6 +68,9 @@ export const useThemeStore = create<TThemeState>()((set) => ({
     set(stateFor(preference));
   },
 }));
+
+// Logout clears local storage, so the reset lands on the default preference.
+registerClientStateReset(() => useThemeStore.setState(stateFor(readThemePreference())));
 
 /**
  * Keeps <html> in step with the preference: applies it now, re-applies on every change, follows

@@ -1,18 +1,39 @@
-// Test setup for the web project: DOM matchers, a controllable matchMedia, clean DOM per test.
+// Test setup for the web project: DOM matchers, a controllable matchMedia, the msw network boundary,
+// and a clean DOM, cookie jar and storage per test.
 import '@testing-library/jest-dom/vitest';
 
-import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach } from 'vitest';
+import { act, cleanup } from '@testing-library/react';
+import { toast } from 'sonner';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
+import { resetClientState } from '../lib/client-state';
+import { deleteAllCookies } from '../lib/cookies';
 import { installMatchMedia } from './match-media';
+import { server } from './server';
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+});
 
 beforeEach(() => {
   installMatchMedia(false);
 });
 
 afterEach(() => {
+  // Sonner keeps toasts in module state: without this they reappear in the next test's toaster.
+  act(() => {
+    toast.dismiss();
+  });
   cleanup();
+  server.resetHandlers();
+  resetClientState();
+  deleteAllCookies();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   document.documentElement.className = '';
   document.documentElement.removeAttribute('style');
+});
+
+afterAll(() => {
+  server.close();
 });

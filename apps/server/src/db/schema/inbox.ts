@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -168,4 +169,21 @@ export const changeLog = pgTable(
     index('change_log_business_seq_idx').on(t.businessId, t.seq),
     index('change_log_created_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * Exact conversation counts per business and filter bucket, kept by a trigger on conversations,
+ * so the list's count is a sum over at most 16 rows instead of a scan of every matching row.
+ */
+export const conversationCounts = pgTable(
+  'conversation_counts',
+  {
+    businessId: bigint('business_id', { mode: 'number' }).notNull(),
+    status: text('status').notNull(),
+    isRead: boolean('is_read').notNull(),
+    businessReplied: boolean('business_replied').notNull(),
+    channel: text('channel').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.status, t.isRead, t.businessReplied, t.channel] })],
 );

@@ -15,13 +15,12 @@ import {
   ZUpdateProfileRequest,
   ZUser,
   ZVerifyEmailRequest,
-  ZMembershipSummary,
+  ZProfile,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
 import { userIdOf } from './auth.guard';
 import * as auth from './auth.service';
 
-const ZProfile = ZUser.extend({ businesses: z.array(ZMembershipSummary) });
 const ZNull = ZEnvelope(z.null());
 const tags = ['auth'];
 

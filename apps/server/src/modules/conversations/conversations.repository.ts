@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import {
   changeLog,
   chatGroups,
+  conversationCounts,
   conversations,
   customers,
   memberships,
@@ -52,7 +53,7 @@ export async function listConversations(
   offset: number,
 ): Promise<{ rows: EnrichedConversationRow[]; count: number }> {
   const where = and(...filterConditions(businessId, filter));
-  const [rows, [total]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select(enrichedColumns)
       .from(conversations)
@@ -62,9 +63,41 @@ export async function listConversations(
       .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
       .limit(limit)
       .offset(offset),
-    db.select({ n: count() }).from(conversations).where(where),
+    countConversations(db, businessId, filter, where),
   ]);
-  return { rows, count: Number(total?.n ?? 0) };
+  return { rows, count: total };
+}
+
+/**
+ * Without a date range the count is a sum over conversation_counts (at most 16 rows); a date
+ * range needs the rows themselves, counted through the created_at / last_message_at indexes.
+ */
+async function countConversations(
+  db: Db,
+  businessId: number,
+  filter: TConversationFilter,
+  where: SQL | undefined,
+): Promise<number> {
+  const dated =
+    filter.created_at__gte ||
+    filter.created_at__lte ||
+    filter.last_message_at__gte ||
+    filter.last_message_at__lte;
+  if (dated) {
+    const [row] = await db.select({ n: count() }).from(conversations).where(where);
+    return Number(row?.n ?? 0);
+  }
+  const buckets: SQL[] = [eq(conversationCounts.businessId, businessId)];
+  if (filter.status) buckets.push(eq(conversationCounts.status, filter.status));
+  if (filter.is_read !== undefined) buckets.push(eq(conversationCounts.isRead, filter.is_read));
+  if (filter.business_replied !== undefined)
+    buckets.push(eq(conversationCounts.businessReplied, filter.business_replied));
+  if (filter.channel__in) buckets.push(inArray(conversationCounts.channel, filter.channel__in));
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${conversationCounts.n}), 0)` })
+    .from(conversationCounts)
+    .where(and(...buckets));
+  return Number(row?.n ?? 0);
 }
 
 export async function findConversation(

@@ -23,7 +23,10 @@ beforeAll(async () => {
   );
   writeFileSync(join(dist, 'assets', 'index-Abc123.js'), 'console.log("app")');
   writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
-  rt = await createTestRuntime({ store, env: { WEB_DIST_DIR: dist } });
+  rt = await createTestRuntime({
+    store,
+    env: { WEB_DIST_DIR: dist, AUTH_SITE_URL: 'https://auth.example.com/?a=1&b="2"' },
+  });
 });
 afterAll(async () => {
   await rt.destroy();
@@ -41,6 +44,13 @@ describe('serving the built web app', () => {
       expect(res.body).toContain('<div id="root">');
       expect(res.headers['cache-control']).toBe('no-cache');
     }
+  });
+
+  it('tells the web app where logout lands, escaped', async () => {
+    const res = await page('/');
+    expect(res.body).toContain(
+      '<meta name="titan-auth-site-url" content="https://auth.example.com/?a=1&amp;b=&quot;2&quot;" />',
+    );
   });
 
   it('serves hashed assets with a year-long immutable cache', async () => {

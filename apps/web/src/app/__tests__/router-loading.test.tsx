@@ -1,8 +1,13 @@
 import { act, render, screen } from '@testing-library/react';
+import { http } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { routes } from '../router';
+import { createQueryClient } from '../../lib/query-client';
+import { ok, profile, signIn } from '../../test/api';
+import { server } from '../../test/server';
+import { AppProviders } from '../providers';
+import { createRoutes } from '../router';
 
 // Hold two screen modules back until a test releases them, to see what shows meanwhile.
 const gates = vi.hoisted(() => {
@@ -25,9 +30,25 @@ vi.mock('../routes/not-found-route', async (importOriginal) => {
   return importOriginal();
 });
 
+function renderAt(path: string) {
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(createRoutes(queryClient), { initialEntries: [path] });
+  render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+beforeEach(() => {
+  signIn();
+  server.use(http.get('/api/users/profile/', () => ok(profile())));
+});
+
 describe('lazy screens', () => {
   it('show the full-screen loading indicator until the first screen has loaded', async () => {
-    render(<RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/engage'] })} />);
+    renderAt('/engage');
 
     expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -41,8 +62,7 @@ describe('lazy screens', () => {
   });
 
   it('show the loading indicator while navigating to a screen that is still loading', async () => {
-    const router = createMemoryRouter(routes, { initialEntries: ['/engage'] });
-    render(<RouterProvider router={router} />);
+    const router = renderAt('/engage');
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
 
     act(() => {

@@ -1,24 +1,21 @@
-import { render, screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { AppProviders } from '../providers';
-import { routes } from '../router';
+import { ok, profile, signIn } from '../../test/api';
+import { renderApp } from '../../test/render-app';
+import { server } from '../../test/server';
 
-function renderApp(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
+function signedIn() {
+  signIn();
+  server.use(http.get('/api/users/profile/', () => ok(profile())));
 }
 
 describe('routes', () => {
   it('redirects / to the dashboard root, replacing the history entry', async () => {
-    const router = renderApp('/');
+    signedIn();
+    const { router } = renderApp('/');
 
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/engage');
@@ -26,6 +23,7 @@ describe('routes', () => {
   });
 
   it('shows the dashboard shell with an honest empty state', async () => {
+    signedIn();
     renderApp('/engage');
 
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
@@ -34,8 +32,51 @@ describe('routes', () => {
     expect(screen.getByRole('radiogroup', { name: 'Theme' })).toBeInTheDocument();
   });
 
+  it('links every area of the product from the navigation', async () => {
+    signedIn();
+    renderApp('/engage');
+    const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
+
+    const links = Array.from(nav.querySelectorAll('a')).map((a) => [a.textContent, a.getAttribute('href')]);
+    expect(links).toEqual([
+      ['Dashboard', '/engage'],
+      ['Conversations', '/messages'],
+      ['Agents', '/engage/agent'],
+      ['Templates', '/engage/templates'],
+      ['AI template', '/engage/ai-template'],
+      ['Event logs', '/engage/event-logs'],
+      ['Visitor directory', '/engage/directory'],
+      ['Settings', '/engage/settings/business'],
+    ]);
+  });
+
+  it('shows an honest "coming soon" for areas not built yet', async () => {
+    signedIn();
+    const { router } = renderApp('/engage');
+    await userEvent.click(await screen.findByRole('link', { name: 'Agents' }));
+
+    expect(await screen.findByRole('heading', { name: 'Agents' })).toBeInTheDocument();
+    expect(screen.getByText('Coming soon')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/engage/agent');
+
+    await userEvent.click(screen.getByRole('link', { name: 'Conversations' }));
+    expect(await screen.findByRole('heading', { name: 'Conversations' })).toBeInTheDocument();
+  });
+
+  it('hides the navbar when the navbar store says so', async () => {
+    signedIn();
+    renderApp('/engage');
+    expect(await screen.findByRole('link', { name: 'Titan' })).toBeInTheDocument();
+
+    const { useNavbarStore } = await import('../../stores/navbar');
+    useNavbarStore.getState().setVisible(false);
+
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Titan' })).not.toBeInTheDocument());
+  });
+
   it('shows the not-found page for an unknown path, with a way back to the dashboard', async () => {
-    const router = renderApp('/no/such/page');
+    signedIn();
+    const { router } = renderApp('/no/such/page');
 
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('link', { name: 'Back to dashboard' }));

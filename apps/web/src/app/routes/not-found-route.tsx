@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 
 import { Button } from '../../components/ui/button';
-import { DASHBOARD_PATH } from '../paths';
+import { DASHBOARD_PATH } from '../../config/paths';
 import { NOT_FOUND_STRINGS } from '../strings';
 
 export function NotFoundRoute() {

@@ -141,6 +141,55 @@ describe('conversation list', () => {
     expect((await iso('status=resolved&is_read=true')).json().result.count).toBe(0);
   });
 
+  it('keeps counts equal to the rows for every filter combination as conversations change', async () => {
+    const h = as(isolated.owner, isolated.business);
+    const [d, e] = isolated.all.slice(5);
+    await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${d!.id}/`,
+      headers: h,
+      payload: { status: 'resolved', is_read: true },
+    });
+    await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${d!.id}/`,
+      headers: h,
+      payload: { status: 'active' },
+    });
+    await app.inject({
+      method: 'PUT',
+      url: `/api/msg/conversations/${e!.id}/`,
+      headers: h,
+      payload: { is_read: true },
+    });
+    for (const status of [undefined, 'active', 'resolved']) {
+      for (const isRead of [undefined, true, false]) {
+        for (const replied of [undefined, true, false]) {
+          for (const channel of [undefined, 'titan_message', 'whatsapp']) {
+            const query = new URLSearchParams();
+            const where = ['business_id = $1'];
+            const params: unknown[] = [isolated.business.id];
+            const add = (param: string, column: string, value: string | boolean | undefined) => {
+              if (value === undefined) return;
+              query.set(param, String(value));
+              params.push(value);
+              where.push(`${column} = $${params.length}`);
+            };
+            add('status', 'status', status);
+            add('is_read', 'is_read', isRead);
+            add('business_replied', 'business_replied', replied);
+            add('channel__in', 'channel', channel);
+            const [row] = await rt.database.query<{ n: number }>(
+              `select count(*)::int as n from conversations where ${where.join(' and ')}`,
+              params,
+            );
+            expect((await iso(query.toString())).json().result.count, query.toString()).toBe(row!.n);
+          }
+        }
+      }
+    }
+  });
+
   it('filters by created and last-message time ranges', async () => {
     const all = isolated.all;
     await rt.database.query(`update conversations set created_at = '2025-01-01T00:00:00Z' where id = $1`, [

@@ -1,0 +1,53 @@
+// The signed-in person's menu: who they are, their profile, and "Log out".
+import { LogOutIcon, UserIcon } from 'lucide-react';
+import { useNavigate } from 'react-router';
+
+import { Button } from '../../components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
+import { settingsPath } from '../../config/paths';
+import { logout } from '../../lib/session/logout';
+import type { TProfile } from '../../lib/session/profile';
+import { SHELL_STRINGS } from '../strings';
+
+function initials(user: TProfile): string {
+  const letters = [user.first_name, user.last_name].map((part) => part.trim().charAt(0)).join('');
+  return (letters || user.email.charAt(0)).toUpperCase();
+}
+
+export function UserMenu({ user }: { user: TProfile }) {
+  const navigate = useNavigate();
+  const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" size="icon" className="rounded-full" aria-label={SHELL_STRINGS.accountMenu}>
+          <span aria-hidden="true" className="text-xs font-semibold">
+            {initials(user)}
+          </span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-60">
+        <DropdownMenuLabel className="grid gap-0.5">
+          <span className="truncate">{name || user.email}</span>
+          <span className="truncate text-xs font-normal text-muted-foreground">{user.email}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => void navigate(settingsPath('profile'))}>
+          <UserIcon aria-hidden="true" />
+          {SHELL_STRINGS.profile}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void logout('user')}>
+          <LogOutIcon aria-hidden="true" />
+          {SHELL_STRINGS.logOut}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,43 @@
+// The shell around every signed-in workspace screen: navbar (product, business switcher, theme, user
+// menu), navigation to every area, and the screen. Rendered once the business guard has passed.
+import { Link, Outlet, useLoaderData } from 'react-router';
+
+import { ThemeToggle } from '../../components/theme-toggle';
+import { DASHBOARD_PATH } from '../../config/paths';
+import { useNavbarStore } from '../../stores/navbar';
+import { BusinessSwitcher } from '../components/business-switcher';
+import { SidebarNav } from '../components/sidebar-nav';
+import { UserMenu } from '../components/user-menu';
+import type { TBusinessContext } from '../guards';
+import { SHELL_STRINGS } from '../strings';
+
+export function EngageLayout() {
+  const { profile, membership } = useLoaderData<TBusinessContext>();
+  const navbarVisible = useNavbarStore((state) => state.isVisible);
+  return (
+    <div className="flex min-h-dvh flex-col">
+      {navbarVisible ? (
+        <header className="flex h-14 shrink-0 items-center gap-3 border-b px-4 md:px-6">
+          <Link to={DASHBOARD_PATH} className="text-lg font-semibold tracking-tight">
+            {SHELL_STRINGS.productName}
+          </Link>
+          <span aria-hidden="true" className="text-muted-foreground">
+            /
+          </span>
+          <BusinessSwitcher businesses={profile.businesses} current={membership} />
+          <div className="ml-auto flex items-center gap-3">
+            <ThemeToggle />
+            <UserMenu user={profile} />
+          </div>
+        </header>
+      ) : null}
+      <div className="flex flex-1 flex-col md:flex-row">
+        <SidebarNav />
+        {/* Keyed by business: switching remounts every screen, so nothing of the previous one lingers. */}
+        <main key={membership.unique_code} className="min-w-0 flex-1">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+// A button that asks before doing something that cannot be undone (revoke, remove).
+import type { ReactNode } from 'react';
+
+import { CONFIRM_ACTION_STRINGS } from '../lib/strings';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from './ui/alert-dialog';
+import { Button, buttonVariants } from './ui/button';
+
+export function ConfirmAction({
+  trigger,
+  triggerLabel,
+  title,
+  description,
+  confirmLabel,
+  disabled,
+  onConfirm,
+}: {
+  trigger: ReactNode;
+  /** Accessible name of the trigger when its content is an icon or is ambiguous in a list. */
+  triggerLabel?: string;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  disabled?: boolean;
+  onConfirm: () => void;
+}) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button variant="ghost" size="sm" aria-label={triggerLabel} disabled={disabled}>
+          {trigger}
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>{CONFIRM_ACTION_STRINGS.cancel}</AlertDialogCancel>
+          <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={onConfirm}>
+            {confirmLabel}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,50 @@
+// Paths of the app's screens (spec section 2), so links and redirects never spell them twice.
+// Shared by the app shell and every feature.
+export const DASHBOARD_PATH = '/engage';
+export const LOGIN_PATH = '/login';
+export const SIGNUP_PATH = '/signup';
+export const FORGOT_PASSWORD_PATH = '/forgot-password';
+export const AUTH_FLOW_PATH = '/auth-flow';
+export const REGISTER_BUSINESS_PATH = '/register-business';
+export const JOIN_BUSINESS_PATH = '/join-existing-business';
+export const MESSAGES_PATH = '/messages';
+export const AGENTS_PATH = '/engage/agent';
+export const TEMPLATES_PATH = '/engage/templates';
+export const AI_TEMPLATE_PATH = '/engage/ai-template';
+export const EVENT_LOGS_PATH = '/engage/event-logs';
+export const DIRECTORY_PATH = '/engage/directory';
+export const SETTINGS_PATH = '/engage/settings';
+
+export const SETTINGS_TABS = ['business', 'team', 'api-keys', 'profile'] as const;
+export type TSettingsTab = (typeof SETTINGS_TABS)[number];
+
+export function settingsPath(tab: TSettingsTab): string {
+  return `${SETTINGS_PATH}/${tab}`;
+}
+
+export function resetPasswordPath(encodedEmail: string, key: string): string {
+  return `${FORGOT_PASSWORD_PATH}/${encodeURIComponent(encodedEmail)}/${encodeURIComponent(key)}`;
+}
+
+export function invitationPath(token: string): string {
+  return `/invite-user/join/${encodeURIComponent(token)}`;
+}
+
+/** A path inside this app that is safe to return to after signing in; anything else → null. */
+export function safeNextPath(value: string | null | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
+}
+
+/** /login or /signup, carrying where to return to and an email to prefill. */
+export function authPath(
+  base: typeof LOGIN_PATH | typeof SIGNUP_PATH,
+  options: { next?: string | null; email?: string | null } = {},
+): string {
+  const params = new URLSearchParams();
+  const next = safeNextPath(options.next);
+  if (next) params.set('next', next);
+  if (options.email) params.set('email', options.email);
+  const query = params.toString();
+  return query ? `${base}?${query}` : base;
+}

@@ -1,0 +1,125 @@
+// Settings → Business profile: the current business's name and phone (editable with
+// business.update) and its code, shared with people who should ask to join.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ZUpdateBusinessRequest, type TBusiness, type TUpdateBusinessRequest } from '@titan/contracts';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+
+import { CopyButton } from '../../../components/copy-button';
+import { FormAlert } from '../../../components/form/form-alert';
+import { TextField } from '../../../components/form/text-field';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { applyApiErrorToForm } from '../../../lib/api-errors';
+import { useBusiness } from '../api/get-business';
+import { usePermissions } from '../api/get-roles';
+import { useUpdateBusiness } from '../api/update-business';
+import { SETTINGS_STRINGS } from '../strings';
+import { SectionError, SectionLoading } from './load-state';
+
+const STRINGS = SETTINGS_STRINGS.business;
+const BUSINESS_FIELDS = ['name', 'dial_code', 'phone_number'] as const;
+/** Clearing an optional field removes the value on the server. */
+const emptyToNull = (value: unknown) => (value === '' ? null : value);
+
+function BusinessForm({ business }: { business: TBusiness }) {
+  const form = useForm<TUpdateBusinessRequest>({
+    resolver: zodResolver(ZUpdateBusinessRequest),
+    defaultValues: {
+      name: business.name,
+      dial_code: business.dial_code,
+      phone_number: business.phone_number,
+    },
+  });
+  const update = useUpdateBusiness();
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await update.mutateAsync(values);
+      toast.success(SETTINGS_STRINGS.saved);
+    } catch (error) {
+      applyApiErrorToForm(form, BUSINESS_FIELDS, error);
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid max-w-md gap-4">
+      <FormAlert message={errors.root?.server?.message} />
+      <TextField label={STRINGS.name} registration={form.register('name')} error={errors.name?.message} />
+      <div className="grid grid-cols-[6rem_1fr] gap-3">
+        <TextField
+          label={STRINGS.dialCode}
+          placeholder="+1"
+          registration={form.register('dial_code', { setValueAs: emptyToNull })}
+          error={errors.dial_code?.message}
+        />
+        <TextField
+          label={`${STRINGS.phoneNumber} ${SETTINGS_STRINGS.optional}`}
+          type="tel"
+          registration={form.register('phone_number', { setValueAs: emptyToNull })}
+          error={errors.phone_number?.message}
+        />
+      </div>
+      <div>
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? SETTINGS_STRINGS.saving : SETTINGS_STRINGS.save}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function BusinessDetails({ business }: { business: TBusiness }) {
+  const phone = [business.dial_code, business.phone_number].filter(Boolean).join(' ');
+  return (
+    <dl className="grid max-w-md grid-cols-[10rem_1fr] gap-2 text-sm">
+      <dt className="text-muted-foreground">{STRINGS.name}</dt>
+      <dd>{business.name}</dd>
+      <dt className="text-muted-foreground">{STRINGS.phoneNumber}</dt>
+      <dd>{phone || STRINGS.notSet}</dd>
+    </dl>
+  );
+}
+
+export function BusinessProfileTab() {
+  const business = useBusiness();
+  const { can } = usePermissions();
+  if (business.isPending) return <SectionLoading />;
+  if (business.isError)
+    return <SectionError error={business.error} onRetry={() => void business.refetch()} />;
+  const data = business.data;
+  return (
+    <div className="grid gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>{STRINGS.title}</CardTitle>
+          <CardDescription>{STRINGS.description}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {can('business.update') ? (
+            <BusinessForm key={data.updated_on} business={data} />
+          ) : (
+            <BusinessDetails business={data} />
+          )}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>{STRINGS.codeTitle}</CardTitle>
+          <CardDescription>{STRINGS.codeDescription}</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap items-center gap-3">
+          <code aria-label={STRINGS.codeTitle} className="rounded-md bg-muted px-3 py-1.5 font-mono text-sm">
+            {data.unique_code}
+          </code>
+          <CopyButton value={data.unique_code} />
+          <span className="ml-auto flex items-center gap-2 text-sm text-muted-foreground">
+            {STRINGS.subscription} <Badge variant="secondary">{data.subscription_status}</Badge>
+          </span>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

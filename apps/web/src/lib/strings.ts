@@ -1,0 +1,21 @@
+// User-visible strings of the shared layer: the spec section 8 error catalogue (verbatim) and the
+// shared components.
+export const API_ERROR_STRINGS = {
+  timeout: 'That took longer than expected — wanna try again?',
+  somethingWentWrong: 'Something went wrong',
+  network: 'The server could not be reached. Check your connection and try again.',
+} as const;
+
+export const BLOCKER_MODAL_STRINGS = {
+  close: 'Close',
+} as const;
+
+export const PRODUCT_NAME = 'Titan';
+
+export const CONFIRM_ACTION_STRINGS = { cancel: 'Cancel' } as const;
+
+export const COPY_STRINGS = {
+  copy: 'Copy',
+  copied: 'Copied',
+  failed: 'Could not copy. Select the text and copy it yourself.',
+} as const;

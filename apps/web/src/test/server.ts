@@ -1,0 +1,11 @@
+// The network boundary for unit tests: msw answers the API over the real fetch that axios uses.
+// Requests nobody handles fail the test. The defaults mirror a server with nothing configured.
+import { http } from 'msw';
+import { setupServer } from 'msw/node';
+
+import { ok } from './api';
+
+export const server = setupServer(
+  http.get('/api/auth/oauth/providers/', () => ok([])),
+  http.post('/api/analytics/events/', () => ok(null, 201)),
+);
