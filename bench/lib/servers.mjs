@@ -124,7 +124,10 @@ async function startIpcServer(label, script, { readyTimeoutMs }) {
       proc.exited.then(({ code, signal }) => {
         clearTimeout(timer);
         reject(
-          new ProcessFailedError(`${label} exited (code ${code}, signal ${signal}) before listening`, proc.output()),
+          new ProcessFailedError(
+            `${label} exited (code ${code}, signal ${signal}) before listening`,
+            proc.output(),
+          ),
         );
       });
     });

@@ -20,7 +20,9 @@ const server = http.createServer((req, res) => {
     return;
   }
   if (req.method === 'GET' && req.url === '/') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ clients: wss.clients.size }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ clients: wss.clients.size }));
     return;
   }
   res.writeHead(404).end();

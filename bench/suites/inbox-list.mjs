@@ -66,7 +66,12 @@ function scenarios(now) {
     { query: 'last_message_at__lte=-1 year', params: { last_message_at__lte: ago(365) } },
     {
       query: 'active+unread+titan_message+lma>=-1 month',
-      params: { status: 'active', is_read: 'false', channel__in: 'titan_message', last_message_at__gte: ago(30) },
+      params: {
+        status: 'active',
+        is_read: 'false',
+        channel__in: 'titan_message',
+        last_message_at__gte: ago(30),
+      },
     },
     { query: 'no filter, page=50', params: { page: '50' } },
   ];
@@ -142,7 +147,10 @@ function listStatements(businessId, params, { buckets }) {
     pageText += ` offset $${pageValues.length}`;
   }
   const dated =
-    params.created_at__gte || params.created_at__lte || params.last_message_at__gte || params.last_message_at__lte;
+    params.created_at__gte ||
+    params.created_at__lte ||
+    params.last_message_at__gte ||
+    params.last_message_at__lte;
   const count =
     buckets && !dated
       ? {
@@ -182,9 +190,14 @@ export async function run(ctx) {
   const titan = ctx.use(await ctx.startTitan(database));
   let session = await login(titan.url, seed.email, seed.password);
   let loggedInAt = Date.now();
-  const client = () => httpClient(titan.url, { headers: authHeaders(session.access, seed.businessCode), sockets: concurrency });
+  const client = () =>
+    httpClient(titan.url, { headers: authHeaders(session.access, seed.businessCode), sockets: concurrency });
 
-  const pool = new pg.Pool({ connectionString: database.url, max: POOL_MAX, application_name: 'titan-bench-sql' });
+  const pool = new pg.Pool({
+    connectionString: database.url,
+    max: POOL_MAX,
+    application_name: 'titan-bench-sql',
+  });
   pool.on('error', () => {});
   ctx.defer(() => pool.end());
   const {
@@ -258,7 +271,8 @@ export async function run(ctx) {
       ['titan', t],
       ['sql', s],
     ]) {
-      if (m.errors > 0) notes.push(`WARNING ${sc.query}: ${side} had ${m.errors} failed calls (${m.firstError})`);
+      if (m.errors > 0)
+        notes.push(`WARNING ${sc.query}: ${side} had ${m.errors} failed calls (${m.firstError})`);
       if (m.count === 0) throw new Error(`${sc.query}: no ${side} call succeeded: ${m.firstError}`);
     }
     const ratioP95 = t.p95 / s.p95;

@@ -16,6 +16,10 @@ import { businessRoutes } from './modules/business/business.routes';
 import { conversationRoutes } from './modules/conversations/conversations.routes';
 import { outboxRoutes } from './modules/dev/outbox.routes';
 import { fileRoutes } from './modules/files/files.routes';
+import { registerMultipart } from './modules/files/multipart';
+import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
+import { publicChatRoutes } from './modules/public-chat/public-chat.routes';
+import { VisitorTokens } from './modules/public-chat/visitor-tokens';
 import { healthRoutes } from './modules/health/health.routes';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { teamRoutes } from './modules/team/team.routes';
@@ -28,6 +32,7 @@ import { registerOpenApi } from './platform/openapi';
 import { RateLimiter } from './platform/rate-limiter';
 import { registerSecurity } from './platform/security';
 import { createStorage } from './platform/storage';
+import { createSecretBox } from './platform/crypto';
 import { readIndexHtml, registerWebApp } from './platform/web-app';
 
 export type AppDeps = {
@@ -90,9 +95,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamRoutes, { deps: { db, mailer: deps.mailer, config } });
   await app.register(apiKeyRoutes, { db });
   const storage = createStorage(config);
+  const visitorTokens = new VisitorTokens(config.APP_SECRET);
+  await registerMultipart(app);
   await app.register(fileRoutes, { deps: { db, storage } });
+  const secrets = createSecretBox(config.APP_SECRET);
+  await app.register(chatGroupRoutes, { db, secrets });
+  await app.register(publicChatRoutes, { deps: { db, storage, limiter, visitorTokens, secrets, config } });
   await app.register(conversationRoutes, { deps: { db, storage } });
-  await app.register(realtimeRoutes, { deps: { db, storage, feed: deps.feed, tokens, logger: deps.logger } });
+  await app.register(realtimeRoutes, {
+    deps: { db, storage, feed: deps.feed, tokens, visitorTokens, logger: deps.logger },
+  });
   if (deps.mailer.usesOutbox) await app.register(outboxRoutes, { mailer: deps.mailer });
 
   await registerWebApp(app, webDist, indexHtml);

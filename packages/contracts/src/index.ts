@@ -10,3 +10,4 @@ export * from './dev';
 export * from './conversations';
 export * from './files';
 export * from './realtime';
+export * from './chat';

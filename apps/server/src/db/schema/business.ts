@@ -5,6 +5,7 @@ import {
   bigserial,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -28,6 +29,10 @@ export const businesses = pgTable(
     emailCount: integer('email_count').notNull().default(0),
     whatsappCount: integer('whatsapp_count').notNull().default(0),
     subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    /** Origins allowed to embed the chat widget (empty: any). */
+    widgetAllowedOrigins: jsonb('widget_allowed_origins').$type<string[]>().notNull().default([]),
+    /** HMAC key for visitor identity verification, sealed with APP_SECRET; null = off. */
+    widgetIdentitySecret: text('widget_identity_secret'),
     createdOn: ts('created_on').notNull().defaultNow(),
     createdBy: userRef('created_by'),
     updatedOn: ts('updated_on').notNull().defaultNow(),

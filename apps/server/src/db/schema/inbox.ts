@@ -14,6 +14,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { businesses } from './business';
+import { users } from './identity';
+
+type VisitorFormField = { name: string; label: string; type: string; required: boolean; options?: string[] };
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const businessRef = () =>
@@ -51,10 +54,38 @@ export const chatGroups = pgTable(
     businessId: businessRef(),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
+    greeting: text('greeting').notNull().default(''),
+    color: text('color').notNull().default('#111827'),
+    launcherPosition: text('launcher_position', { enum: ['right', 'left'] })
+      .notNull()
+      .default('right'),
+    visitorForm: jsonb('visitor_form').$type<VisitorFormField[]>().notNull().default([]),
+    /** Origins allowed to embed this group's chat, beside the business's own list. */
+    allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default([]),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('chat_groups_business_slug_key').on(t.businessId, t.slug)],
+);
+
+/** Staff members of a chat group: agents see the conversations of their groups. */
+export const chatGroupMembers = pgTable(
+  'chat_group_members',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: businessRef(),
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => chatGroups.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('chat_group_members_group_user_key').on(t.groupId, t.userId),
+    index('chat_group_members_user_idx').on(t.userId, t.businessId),
+  ],
 );
 
 export const conversations = pgTable(

@@ -1,9 +1,10 @@
 // The only code that touches conversations, messages, wa_messages and change_log.
-import { and, count, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { TConversationFilter } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import {
   changeLog,
+  chatGroupMembers,
   chatGroups,
   conversationCounts,
   conversations,
@@ -31,8 +32,29 @@ export type EnrichedConversationRow = {
   group: { id: number; name: string; slug: string } | null;
 };
 
-function filterConditions(businessId: number, filter: TConversationFilter): SQL[] {
-  const where: SQL[] = [eq(conversations.businessId, businessId)];
+/**
+ * What one viewer may see: a whole business, or (agents) the conversations of their chat groups
+ * plus those assigned to no group.
+ */
+export type InboxScope = { businessId: number; groupIds: number[] | null };
+
+function scopeConditions(scope: InboxScope): SQL[] {
+  const where: SQL[] = [eq(conversations.businessId, scope.businessId)];
+  if (scope.groupIds !== null) {
+    where.push(
+      scope.groupIds.length > 0
+        ? or(
+            isNull(conversations.assignedChatGroupId),
+            inArray(conversations.assignedChatGroupId, scope.groupIds),
+          )!
+        : isNull(conversations.assignedChatGroupId),
+    );
+  }
+  return where;
+}
+
+function filterConditions(scope: InboxScope, filter: TConversationFilter): SQL[] {
+  const where: SQL[] = scopeConditions(scope);
   if (filter.status) where.push(eq(conversations.status, filter.status));
   if (filter.is_read !== undefined) where.push(eq(conversations.isRead, filter.is_read));
   if (filter.business_replied !== undefined)
@@ -47,12 +69,12 @@ function filterConditions(businessId: number, filter: TConversationFilter): SQL[
 
 export async function listConversations(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   filter: TConversationFilter,
   limit: number,
   offset: number,
 ): Promise<{ rows: EnrichedConversationRow[]; count: number }> {
-  const where = and(...filterConditions(businessId, filter));
+  const where = and(...filterConditions(scope, filter));
   const [rows, total] = await Promise.all([
     db
       .select(enrichedColumns)
@@ -63,7 +85,7 @@ export async function listConversations(
       .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
       .limit(limit)
       .offset(offset),
-    countConversations(db, businessId, filter, where),
+    countConversations(db, scope, filter, where),
   ]);
   return { rows, count: total };
 }
@@ -74,7 +96,7 @@ export async function listConversations(
  */
 async function countConversations(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   filter: TConversationFilter,
   where: SQL | undefined,
 ): Promise<number> {
@@ -83,11 +105,12 @@ async function countConversations(
     filter.created_at__lte ||
     filter.last_message_at__gte ||
     filter.last_message_at__lte;
-  if (dated) {
+  // Buckets count whole businesses: a date range or a group-limited viewer counts the rows.
+  if (dated || scope.groupIds !== null) {
     const [row] = await db.select({ n: count() }).from(conversations).where(where);
     return Number(row?.n ?? 0);
   }
-  const buckets: SQL[] = [eq(conversationCounts.businessId, businessId)];
+  const buckets: SQL[] = [eq(conversationCounts.businessId, scope.businessId)];
   if (filter.status) buckets.push(eq(conversationCounts.status, filter.status));
   if (filter.is_read !== undefined) buckets.push(eq(conversationCounts.isRead, filter.is_read));
   if (filter.business_replied !== undefined)
@@ -102,7 +125,7 @@ async function countConversations(
 
 export async function findConversation(
   db: Queryable,
-  businessId: number,
+  scope: InboxScope,
   id: number,
 ): Promise<EnrichedConversationRow | null> {
   const [row] = await db
@@ -110,7 +133,7 @@ export async function findConversation(
     .from(conversations)
     .leftJoin(customers, eq(customers.id, conversations.initiatorId))
     .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
-    .where(and(eq(conversations.businessId, businessId), eq(conversations.id, id)))
+    .where(and(...scopeConditions(scope), eq(conversations.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -267,4 +290,13 @@ export async function findCustomerSenders(db: Db, businessId: number, customerId
 export async function insertCustomer(db: Queryable, values: typeof customers.$inferInsert) {
   const [row] = await db.insert(customers).values(values).returning();
   return row!;
+}
+
+/** The chat groups a user belongs to in a business. */
+export async function findUserGroupIds(db: Db, businessId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: chatGroupMembers.groupId })
+    .from(chatGroupMembers)
+    .where(and(eq(chatGroupMembers.businessId, businessId), eq(chatGroupMembers.userId, userId)));
+  return rows.map((r) => r.id);
 }

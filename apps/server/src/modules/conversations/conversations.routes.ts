@@ -12,7 +12,8 @@ import {
   ZUpdateConversationRequest,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { actorIdOf } from '../auth/auth.guard';
+import { scopeOf } from './inbox-scope';
 import * as inbox from './conversations.service';
 
 const tags = ['conversations'];
@@ -29,13 +30,15 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
         response: { 200: ZEnvelope(ZPage(ZConversation)) },
       },
     },
-    async (request) => ok(await inbox.findConversations(deps.db, businessOf(request).id, request.query)),
+    async (request) =>
+      ok(await inbox.findConversations(deps.db, await scopeOf(deps.db, request), request.query)),
   );
 
   app.get(
     '/api/msg/conversations/:id/',
     { config, schema: { tags, params: ZConversationIdParams, response: { 200: ZEnvelope(ZConversation) } } },
-    async (request) => ok(await inbox.findConversation(deps.db, businessOf(request).id, request.params.id)),
+    async (request) =>
+      ok(await inbox.findConversation(deps.db, await scopeOf(deps.db, request), request.params.id)),
   );
 
   app.put(
@@ -50,7 +53,14 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
       },
     },
     async (request) =>
-      ok(await inbox.updateConversation(deps.db, businessOf(request).id, request.params.id, request.body)),
+      ok(
+        await inbox.updateConversation(
+          deps.db,
+          await scopeOf(deps.db, request),
+          request.params.id,
+          request.body,
+        ),
+      ),
   );
 
   app.get(
@@ -65,7 +75,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
       },
     },
     async (request) =>
-      ok(await inbox.findMessages(deps, businessOf(request).id, request.params.id, request.query)),
+      ok(await inbox.findMessages(deps, await scopeOf(deps.db, request), request.params.id, request.query)),
   );
 
   app.post(
@@ -84,7 +94,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
         reply,
         await inbox.sendStaffMessage(
           deps,
-          businessOf(request).id,
+          await scopeOf(deps.db, request),
           actorIdOf(request),
           request.params.id,
           request.body,

@@ -16,6 +16,9 @@ import { AppError } from '../../platform/errors';
 import type { Storage } from '../../platform/storage';
 import { findBusinessFile } from '../files/files.service';
 import * as repo from './conversations.repository';
+import type { InboxScope } from './conversations.repository';
+
+export type { InboxScope };
 
 export type InboxDeps = { db: Db; storage: Storage };
 
@@ -100,15 +103,9 @@ export async function toMessages(
   );
 }
 
-export async function findConversations(db: Db, businessId: number, query: TConversationListQuery) {
+export async function findConversations(db: Db, scope: InboxScope, query: TConversationListQuery) {
   const { page, page_size, ...filter } = query;
-  const { rows, count } = await repo.listConversations(
-    db,
-    businessId,
-    filter,
-    page_size,
-    (page - 1) * page_size,
-  );
+  const { rows, count } = await repo.listConversations(db, scope, filter, page_size, (page - 1) * page_size);
   return {
     count,
     next: page * page_size < count ? page + 1 : null,
@@ -117,40 +114,45 @@ export async function findConversations(db: Db, businessId: number, query: TConv
   };
 }
 
-async function findOwnConversation(db: Db, businessId: number, id: number) {
-  const row = await repo.findConversation(db, businessId, id);
+/** Whole-business visibility: for the channels' own write paths. */
+export const businessScope = (businessId: number): InboxScope => ({ businessId, groupIds: null });
+
+async function findOwnConversation(db: Db, scope: InboxScope, id: number) {
+  const row = await repo.findConversation(db, scope, id);
   if (!row) throw AppError.notFound();
   return row;
 }
 
-export async function findConversation(db: Db, businessId: number, id: number): Promise<TConversation> {
-  return toConversation(await findOwnConversation(db, businessId, id));
+export async function findConversation(db: Db, scope: InboxScope, id: number): Promise<TConversation> {
+  return toConversation(await findOwnConversation(db, scope, id));
 }
 
 export async function updateConversation(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   id: number,
   input: TUpdateConversationRequest,
 ): Promise<TConversation> {
+  await findOwnConversation(db, scope, id);
   await db.transaction(async (tx) => {
-    const changed = await repo.updateConversation(tx, businessId, id, {
+    const changed = await repo.updateConversation(tx, scope.businessId, id, {
       ...(input.status !== undefined ? { status: input.status } : {}),
       ...(input.is_read !== undefined ? { isRead: input.is_read } : {}),
     });
     if (!changed) throw AppError.notFound();
     if (input.is_read) await repo.markCustomerMessagesRead(tx, id);
   });
-  return findConversation(db, businessId, id);
+  return findConversation(db, scope, id);
 }
 
 export async function findMessages(
   deps: InboxDeps,
-  businessId: number,
+  scope: InboxScope,
   conversationId: number,
   query: TMessageListQuery,
 ): Promise<TMessage[]> {
-  const conversation = (await findOwnConversation(deps.db, businessId, conversationId)).conversation;
+  const businessId = scope.businessId;
+  const conversation = (await findOwnConversation(deps.db, scope, conversationId)).conversation;
   let rows: AnyMessageRow[];
   if (conversation.channel === 'whatsapp') {
     let before: number | undefined;
@@ -174,12 +176,13 @@ export async function findMessages(
 /** A staff reply on the own channel: marks the conversation replied and read. */
 export async function sendStaffMessage(
   deps: InboxDeps,
-  businessId: number,
+  scope: InboxScope,
   userId: number | null,
   conversationId: number,
   input: TSendMessageRequest,
 ): Promise<TMessage> {
-  const conversation = (await findOwnConversation(deps.db, businessId, conversationId)).conversation;
+  const businessId = scope.businessId;
+  const conversation = (await findOwnConversation(deps.db, scope, conversationId)).conversation;
   if (conversation.channel === 'whatsapp') throw new AppError('conflict', INBOX_MESSAGES.whatsappReply);
   const body = await messageBody(deps, businessId, input);
   const row = await deps.db.transaction(async (tx) => {
@@ -220,8 +223,9 @@ export async function receiveCustomerMessage(
   deps: InboxDeps,
   input: { businessId: number; conversationId: number; customerId: number; message: TSendMessageRequest },
 ): Promise<TMessage> {
-  const conversation = (await findOwnConversation(deps.db, input.businessId, input.conversationId))
-    .conversation;
+  const conversation = (
+    await findOwnConversation(deps.db, businessScope(input.businessId), input.conversationId)
+  ).conversation;
   if (conversation.channel !== 'titan_message') throw new AppError('conflict', INBOX_MESSAGES.whatsappReply);
   const body = await messageBody(deps, input.businessId, input.message);
   const row = await deps.db.transaction(async (tx) => {
@@ -261,7 +265,7 @@ export async function startConversation(
     assignedChatGroupId: input.chatGroupId ?? null,
     title: input.title,
   });
-  return findConversation(db, input.businessId, row.id);
+  return findConversation(db, businessScope(input.businessId), row.id);
 }
 
 /** The list filter applied to one conversation: the realtime twin of the SQL in the repository. */
@@ -303,4 +307,10 @@ export async function loadChangedRow(
   return { businessId: message.businessId, conversationId: message.conversationId, row: serialised! };
 }
 
-export { latestSeq, oldestSeq, changesAfter, pruneChangeLog } from './conversations.repository';
+export {
+  latestSeq,
+  oldestSeq,
+  changesAfter,
+  pruneChangeLog,
+  findUserGroupIds,
+} from './conversations.repository';

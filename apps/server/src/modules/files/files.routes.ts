@@ -1,4 +1,3 @@
-import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,39 +12,16 @@ import { created } from '../../platform/http';
 import { LocalStorage } from '../../platform/storage';
 import { businessOf } from '../auth/auth.guard';
 import { findConversation } from '../conversations/conversations.service';
+import { scopeOf } from '../conversations/inbox-scope';
 import * as files from './files.service';
+import { readUpload } from './multipart';
 
 const ZUploadFields = z.object({
   prefix: ZUploadPrefix,
   conversation_id: z.coerce.number().int().positive().optional(),
 });
 
-/** Reads one multipart upload: the `file` part (bounded) and the small text fields. */
-async function readUpload(parts: AsyncIterableIterator<Multipart>) {
-  const fields: Record<string, string> = {};
-  let file: { fileName: string; bytes: Buffer } | null = null;
-  for await (const part of parts) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file' || file) {
-        part.file.resume();
-        continue;
-      }
-      const bytes = await part.toBuffer();
-      file = { fileName: part.filename, bytes };
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
-    }
-  }
-  return { fields, file };
-}
-
 export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = async (app, { deps }) => {
-  await app.register(multipart, {
-    // One byte over the limit is enough to know the file is too large.
-    limits: { fileSize: OWN_CHANNEL_FILE_LIMIT_BYTES + 1, files: 1, fields: 10, fieldSize: 1000 },
-    throwFileSizeLimit: false,
-  });
-
   app.post(
     '/api/upload/',
     {
@@ -75,8 +51,9 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = asyn
       }
       const business = businessOf(request);
       // Chat media is filed under a conversation of this business only (404 otherwise).
-      if (parsed.data.conversation_id)
-        await findConversation(deps.db, business.id, parsed.data.conversation_id);
+      if (parsed.data.conversation_id) {
+        await findConversation(deps.db, await scopeOf(deps.db, request), parsed.data.conversation_id);
+      }
       const folder = files.folderFor(parsed.data.prefix, business.id, parsed.data.conversation_id);
       return created(
         reply,

@@ -16,16 +16,27 @@ import {
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { ChangeFeed, Change } from '../../platform/change-feed';
-import { findMembershipByCode, findMembershipRole } from '../business/business.repository';
+import {
+  findBusinessByCode,
+  findMembershipByCode,
+  findMembershipRole,
+} from '../business/business.repository';
 import { ROLE_PERMISSIONS } from '../business/roles';
 import { findLiveSession } from '../auth/auth.repository';
 import type { AccessTokens } from '../auth/tokens';
+import type { VisitorTokens } from '../public-chat/visitor-tokens';
 import * as inbox from '../conversations/conversations.service';
+import { scopeFor } from '../conversations/inbox-scope';
 
 /** Replays at most this many missed changes; beyond it the client is told to refetch. */
 const REPLAY_LIMIT = 500;
 
-export type RealtimeDeps = inbox.InboxDeps & { feed: ChangeFeed; tokens: AccessTokens; logger: Logger };
+export type RealtimeDeps = inbox.InboxDeps & {
+  feed: ChangeFeed;
+  tokens: AccessTokens;
+  visitorTokens: VisitorTokens;
+  logger: Logger;
+};
 
 type Subscription = {
   id: string;
@@ -33,15 +44,26 @@ type Subscription = {
   businessId: number;
   topic: 'conversations' | 'messages';
   filter: TConversationFilter;
+  /** Agents: the chat groups whose conversations they may see (null = all). */
+  groupIds: number[] | null;
+  /** Visitors: only conversations this customer started. */
+  initiatorId: number | null;
   conversationId: number | null;
   /** Live changes wait here while missed ones are replayed, so order is kept. */
   pending: Change[] | null;
-  lastSeq: number;
+  /**
+   * Seqs already sent. Seqs are taken inside transactions but announced at commit, so they can
+   * arrive out of order: a high-water mark would drop the late ones; a window of seen seqs does not.
+   */
+  seen: Set<number>;
 };
+
+const SEEN_WINDOW = 4096;
 
 type Connection = {
   socket: WebSocket;
   userId: number | null;
+  visitor: { customerId: number; businessId: number } | null;
   subs: Map<string, Subscription>;
   alive: boolean;
   expiry: NodeJS.Timeout | null;
@@ -70,7 +92,14 @@ export class RealtimeHub {
   }
 
   accept(socket: WebSocket): void {
-    const conn: Connection = { socket, userId: null, subs: new Map(), alive: true, expiry: null };
+    const conn: Connection = {
+      socket,
+      userId: null,
+      visitor: null,
+      subs: new Map(),
+      alive: true,
+      expiry: null,
+    };
     this.connections.add(conn);
     socket.on('pong', () => (conn.alive = true));
     socket.on('message', (data) => {
@@ -154,16 +183,24 @@ export class RealtimeHub {
 
   private async authenticate(conn: Connection, token: string): Promise<void> {
     const claims = await this.deps.tokens.verify(token);
-    if (!claims || !(await findLiveSession(this.deps.db, claims.sessionId, claims.userId))) {
-      conn.socket.close(REALTIME_CLOSE_UNAUTHORIZED, 'invalid token');
-      return;
+    let exp: number;
+    if (claims && (await findLiveSession(this.deps.db, claims.sessionId, claims.userId))) {
+      conn.userId = claims.userId;
+      exp = claims.exp;
+    } else {
+      const visitor = await this.deps.visitorTokens.verify(token);
+      if (!visitor) {
+        conn.socket.close(REALTIME_CLOSE_UNAUTHORIZED, 'invalid token');
+        return;
+      }
+      conn.visitor = { customerId: visitor.customerId, businessId: visitor.businessId };
+      exp = visitor.exp;
     }
-    conn.userId = claims.userId;
     if (conn.expiry) clearTimeout(conn.expiry);
     // The socket lives as long as its token: the client reconnects with a fresh one and resumes.
     conn.expiry = setTimeout(
       () => conn.socket.close(REALTIME_CLOSE_TOKEN_EXPIRED, 'token expired'),
-      Math.max(0, claims.exp * 1000 - Date.now()),
+      Math.min(Math.max(0, exp * 1000 - Date.now()), 2 ** 31 - 1),
     );
     conn.expiry.unref();
     send(conn, { type: 'ready' });
@@ -173,21 +210,47 @@ export class RealtimeHub {
     conn: Connection,
     msg: Extract<TRealtimeClientMessageParsed, { type: 'subscribe' }>,
   ): Promise<void> {
-    if (conn.userId === null)
+    if (conn.userId === null && conn.visitor === null) {
       return send(conn, { type: 'error', id: msg.id, message: 'Authenticate first.' });
+    }
     const denied = () =>
       send(conn, { type: 'error', id: msg.id, message: 'You do not have access to this subscription.' });
 
     let businessId: number;
     let conversationId: number | null = null;
-    if (msg.topic === 'conversations') {
-      const membership = await findMembershipByCode(this.deps.db, conn.userId, msg.business_code);
+    let groupIds: number[] | null = null;
+    let initiatorId: number | null = null;
+    if (conn.visitor) {
+      // Visitors reach only the conversations they started.
+      const visitor = conn.visitor;
+      businessId = visitor.businessId;
+      initiatorId = visitor.customerId;
+      if (msg.topic === 'conversations') {
+        const business = await findBusinessByCode(this.deps.db, msg.business_code);
+        if (business?.id !== visitor.businessId) return denied();
+      } else {
+        const loaded = await inbox.loadChangedRow(this.deps, 'conversations', String(msg.conversation_id));
+        const row = loaded?.row as TConversation | undefined;
+        if (
+          !loaded ||
+          loaded.businessId !== visitor.businessId ||
+          row?.initiator?.id !== visitor.customerId
+        ) {
+          return denied();
+        }
+        conversationId = loaded.conversationId;
+      }
+    } else if (msg.topic === 'conversations') {
+      const membership = await findMembershipByCode(this.deps.db, conn.userId!, msg.business_code);
       if (!membership || !ROLE_PERMISSIONS[membership.role].includes(INBOX_PERMISSION)) return denied();
       businessId = membership.businessId;
+      groupIds = (await scopeFor(this.deps.db, businessId, membership.role, conn.userId)).groupIds;
     } else {
       const loaded = await inbox.loadChangedRow(this.deps, 'conversations', String(msg.conversation_id));
-      const role = loaded ? await findMembershipRole(this.deps.db, loaded.businessId, conn.userId) : null;
+      const role = loaded ? await findMembershipRole(this.deps.db, loaded.businessId, conn.userId!) : null;
       if (!loaded || !role || !ROLE_PERMISSIONS[role].includes(INBOX_PERMISSION)) return denied();
+      groupIds = (await scopeFor(this.deps.db, loaded.businessId, role, conn.userId)).groupIds;
+      if (!visibleTo(groupIds, loaded.row as TConversation)) return denied();
       businessId = loaded.businessId;
       conversationId = loaded.conversationId;
     }
@@ -200,9 +263,11 @@ export class RealtimeHub {
       businessId,
       topic: msg.topic,
       filter: msg.topic === 'conversations' ? (msg.filter ?? {}) : {},
+      groupIds,
+      initiatorId,
       conversationId,
       pending: [],
-      lastSeq: 0,
+      seen: new Set(),
     };
     conn.subs.set(msg.id, sub);
     let set = this.byBusiness.get(businessId);
@@ -211,11 +276,7 @@ export class RealtimeHub {
 
     const current = await inbox.latestSeq(this.deps.db, businessId);
     send(conn, { type: 'subscribed', id: msg.id, seq: current });
-    if (msg.after_seq !== undefined && msg.after_seq < current) {
-      await this.replay(sub, msg.after_seq);
-    } else {
-      sub.lastSeq = current;
-    }
+    if (msg.after_seq !== undefined && msg.after_seq < current) await this.replay(sub, msg.after_seq);
     const waiting = sub.pending ?? [];
     sub.pending = null;
     for (const change of waiting) await this.deliver(sub, change);
@@ -226,7 +287,6 @@ export class RealtimeHub {
     const oldest = await inbox.oldestSeq(this.deps.db);
     const missed = await inbox.changesAfter(this.deps.db, sub.businessId, afterSeq, REPLAY_LIMIT + 1);
     if (missed.length > REPLAY_LIMIT || (oldest > 0 && afterSeq < oldest - 1)) {
-      sub.lastSeq = missed.at(-1)?.seq ?? afterSeq;
       send(sub.conn, { type: 'resync', id: sub.id });
       return;
     }
@@ -243,7 +303,23 @@ export class RealtimeHub {
     }
   }
 
-  private async onChange(change: Change): Promise<void> {
+  /** Changes of one row are handled in arrival order, so an older state never overtakes a newer. */
+  private readonly rowQueues = new Map<string, Promise<void>>();
+
+  private onChange(change: Change): Promise<void> {
+    const key = `${change.table}:${change.id}`;
+    const previous = this.rowQueues.get(key) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.handleChange(change))
+      .catch((err: unknown) => this.deps.logger.error({ err, table: change.table }, 'realtime change failed'))
+      .finally(() => {
+        if (this.rowQueues.get(key) === next) this.rowQueues.delete(key);
+      });
+    this.rowQueues.set(key, next);
+    return next;
+  }
+
+  private async handleChange(change: Change): Promise<void> {
     if (change.seq === undefined || !change.id || change.op === 'DELETE') return;
     const subs = this.byBusiness.get(Number(change.business_id));
     if (!subs || subs.size === 0) return;
@@ -254,7 +330,9 @@ export class RealtimeHub {
     if (ready.length === 0) return;
     const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id);
     if (!loaded) return;
-    for (const sub of ready) this.emit(sub, change, loaded.row);
+    // Serialised once for every subscriber of this instance.
+    const body = JSON.stringify(loaded.row);
+    for (const sub of ready) this.emit(sub, change, loaded.row, body);
   }
 
   private wants(sub: Subscription, change: Change): boolean {
@@ -266,37 +344,46 @@ export class RealtimeHub {
   }
 
   private async deliver(sub: Subscription, change: Change): Promise<void> {
-    if (change.seq === undefined || change.seq <= sub.lastSeq || !change.id || !this.wants(sub, change))
+    if (change.seq === undefined || sub.seen.has(change.seq) || !change.id || !this.wants(sub, change))
       return;
     const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id);
-    if (loaded) this.emit(sub, change, loaded.row);
+    if (loaded) this.emit(sub, change, loaded.row, JSON.stringify(loaded.row));
   }
 
-  private emit(sub: Subscription, change: Change, row: TConversation | TMessage): void {
-    if (change.seq! <= sub.lastSeq) return;
-    sub.lastSeq = change.seq!;
+  private emit(sub: Subscription, change: Change, row: TConversation | TMessage, body: string): void {
+    const seq = change.seq!;
+    if (sub.seen.has(seq)) return;
     let matches = true;
     if (sub.topic === 'conversations') {
+      // Rows outside an agent's groups are never sent, not even as "left the filter".
+      if (!visibleTo(sub.groupIds, row as TConversation)) return;
+      if (sub.initiatorId !== null && (row as TConversation).initiator?.id !== sub.initiatorId) return;
       matches = inbox.matchesFilter(row as TConversation, sub.filter);
       // A row that left the filter is still announced (matches: false) so lists can drop it.
       if (!matches && change.op === 'INSERT') return;
     }
-    send(sub.conn, {
-      type: 'change',
-      sub: sub.id,
-      seq: change.seq!,
-      table: change.table as 'conversations' | 'messages' | 'wa_messages',
-      event: change.op as 'INSERT' | 'UPDATE',
-      new: row,
-      old:
-        change.table === 'conversations' && change.op === 'UPDATE'
-          ? { last_message_at: change.old_last_message_at ?? null }
-          : null,
-      ...(sub.topic === 'conversations' ? { matches } : {}),
-    } as TRealtimeServerMessage);
+    sub.seen.add(seq);
+    if (sub.seen.size > SEEN_WINDOW) sub.seen.delete(sub.seen.values().next().value!);
+    const old =
+      change.table === 'conversations' && change.op === 'UPDATE'
+        ? { last_message_at: change.old_last_message_at ?? null }
+        : null;
+    // The row is already JSON; only the envelope around it differs per subscription.
+    const head = JSON.stringify({ type: 'change', sub: sub.id, seq, table: change.table, event: change.op });
+    const tail = `,"new":${body},"old":${JSON.stringify(old)}${sub.topic === 'conversations' ? `,"matches":${matches}` : ''}}`;
+    sendRaw(sub.conn, head.slice(0, -1) + tail);
   }
 }
 
+function visibleTo(groupIds: number[] | null, conversation: TConversation): boolean {
+  const group = conversation.assigned_chat_group;
+  return groupIds === null || group === null || groupIds.includes(group.id);
+}
+
 function send(conn: Connection, message: TRealtimeServerMessage): void {
-  if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(JSON.stringify(message));
+  sendRaw(conn, JSON.stringify(message));
+}
+
+function sendRaw(conn: Connection, json: string): void {
+  if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(json);
 }

@@ -1,0 +1,315 @@
+// The public chat: what a visitor on a widget or the hosted group page may do. A visitor is a
+// customer record plus a signed token; they reach only their own conversations.
+import { createHmac } from 'node:crypto';
+import type {
+  TConversation,
+  TMessage,
+  TPublicChatInfo,
+  TUploadResult,
+  TVisitorSession,
+} from '@titan/contracts';
+import {
+  FILE_TOO_LARGE_MESSAGE,
+  OWN_CHANNEL_FILE_LIMIT_BYTES,
+  type ZCreateVisitorRequest,
+  type ZPublicSendMessageRequest,
+} from '@titan/contracts';
+import type { z } from 'zod';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { safeEqual, type SecretBox } from '../../platform/crypto';
+import { AppError } from '../../platform/errors';
+import type { RateLimiter } from '../../platform/rate-limiter';
+import type { Storage } from '../../platform/storage';
+import { findBusinessByCode, findBusinessById, type BusinessRow } from '../business/business.repository';
+import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/chat-groups.repository';
+import * as inbox from '../conversations/conversations.service';
+import { storeUpload } from '../files/files.service';
+import * as repo from './public-chat.repository';
+import type { VisitorClaims, VisitorTokens } from './visitor-tokens';
+
+export type PublicChatDeps = {
+  db: Db;
+  storage: Storage;
+  limiter: RateLimiter;
+  visitorTokens: VisitorTokens;
+  secrets: SecretBox;
+  config: Pick<Config, 'PUBLIC_URL'>;
+};
+
+export type Caller = { ip: string; origin: string | null };
+
+export const PUBLIC_CHAT_MESSAGES = {
+  unavailable: 'This chat is not available.',
+  originRefused: 'This website is not allowed to use this chat.',
+  identityFailed: 'We could not verify who you are. Please reload the page.',
+  tooManyConversations:
+    'You have started many conversations recently. Please continue in an existing one or try again later.',
+  tooManyMessages: 'You are sending messages too quickly. Please wait a moment and try again.',
+  required: 'This field is required.',
+  notYours: 'Not found.',
+  fileNotYours: 'Upload the file to this conversation first.',
+} as const;
+
+const HOUR = 3600;
+
+async function liveBusiness(db: Db, code: string): Promise<BusinessRow> {
+  const business = await findBusinessByCode(db, code);
+  if (!business) throw new AppError('not_found', PUBLIC_CHAT_MESSAGES.unavailable);
+  return business;
+}
+
+async function liveGroup(db: Db, businessId: number, slug: string): Promise<ChatGroupRow> {
+  const group = await findGroupBySlug(db, businessId, slug);
+  if (!group) throw new AppError('not_found', PUBLIC_CHAT_MESSAGES.unavailable);
+  return group;
+}
+
+/**
+ * Browsers send Origin on cross-site calls; Titan's own pages (the widget frame, the hosted
+ * page) are always allowed, other sites only when listed by the business or the group.
+ */
+export function assertOriginAllowed(
+  deps: Pick<PublicChatDeps, 'config'>,
+  business: BusinessRow,
+  group: ChatGroupRow | null,
+  origin: string | null,
+): void {
+  if (!origin || origin === new URL(deps.config.PUBLIC_URL).origin) return;
+  const allowed = [...business.widgetAllowedOrigins, ...(group?.allowedOrigins ?? [])];
+  if (allowed.length > 0 && !allowed.includes(origin.toLowerCase())) {
+    throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.originRefused);
+  }
+}
+
+export async function chatInfo(
+  deps: PublicChatDeps,
+  code: string,
+  slug: string | null,
+  caller: Caller,
+): Promise<TPublicChatInfo> {
+  const business = await liveBusiness(deps.db, code);
+  const group = slug ? await liveGroup(deps.db, business.id, slug) : null;
+  assertOriginAllowed(deps, business, group, caller.origin);
+  return {
+    business: { name: business.name, logo_url: null },
+    group: group
+      ? {
+          name: group.name,
+          slug: group.slug,
+          greeting: group.greeting,
+          color: group.color,
+          launcher_position: group.launcherPosition,
+          visitor_form: group.visitorForm as NonNullable<TPublicChatInfo['group']>['visitor_form'],
+        }
+      : null,
+    identity_verification: business.widgetIdentitySecret !== null,
+  };
+}
+
+/** The embedding site's HMAC-SHA256(user_id) under the business's widget secret. */
+export function identityHash(secret: string, userId: string): string {
+  return createHmac('sha256', secret).update(userId).digest('hex');
+}
+
+export async function createVisitor(
+  deps: PublicChatDeps,
+  input: z.output<typeof ZCreateVisitorRequest>,
+  caller: Caller,
+): Promise<TVisitorSession> {
+  const business = await liveBusiness(deps.db, input.business_code);
+  const group = input.group_slug ? await liveGroup(deps.db, business.id, input.group_slug) : null;
+  assertOriginAllowed(deps, business, group, caller.origin);
+  await deps.limiter.hit({ key: `visitor:ip:${caller.ip}`, max: 30, windowSeconds: HOUR });
+
+  const fields = { ...(input.fields ?? {}) };
+  const missing: Record<string, string[]> = {};
+  for (const field of (group?.visitorForm ?? []) as { name: string; required: boolean }[]) {
+    const value =
+      field.name === 'name'
+        ? input.name
+        : field.name === 'email'
+          ? input.email
+          : field.name === 'phone'
+            ? input.phone
+            : fields[field.name];
+    if (field.required && (value === undefined || value === '' || value === false))
+      missing[field.name] = [PUBLIC_CHAT_MESSAGES.required];
+  }
+  if (Object.keys(missing).length > 0) throw AppError.fields(missing);
+
+  const values = {
+    businessId: business.id,
+    name: input.name ?? null,
+    email: input.email?.toLowerCase() ?? null,
+    phone: input.phone ?? null,
+    fields,
+    lastSeenAt: new Date(),
+  };
+  let customer: repo.CustomerRow;
+  if (business.widgetIdentitySecret && (input.user_id || input.user_hash)) {
+    // Only a site holding the secret can vouch for user_id; then earlier conversations follow.
+    const secret = deps.secrets.open(business.widgetIdentitySecret);
+    if (
+      !input.user_id ||
+      !input.user_hash ||
+      !safeEqual(identityHash(secret, input.user_id), input.user_hash.toLowerCase())
+    ) {
+      throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.identityFailed);
+    }
+    customer = await repo.upsertVerifiedCustomer(deps.db, { ...values, externalId: input.user_id });
+  } else {
+    // Unverified visitors always get a new record: typing someone's email reveals nothing.
+    customer = await repo.insertCustomer(deps.db, values);
+  }
+  return {
+    customer: { id: customer.id, name: customer.name, email: customer.email },
+    token: await deps.visitorTokens.sign(customer.id, business.id),
+  };
+}
+
+export async function visitorFromToken(
+  deps: PublicChatDeps,
+  token: string | undefined,
+): Promise<VisitorClaims> {
+  const claims = token ? await deps.visitorTokens.verify(token) : null;
+  if (!claims || !(await repo.findCustomer(deps.db, claims.businessId, claims.customerId))) {
+    throw new AppError('unauthorized', 'Your chat session has expired. Please reload the page.');
+  }
+  return claims;
+}
+
+async function visitorBusiness(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  caller: Caller,
+  group: ChatGroupRow | null = null,
+) {
+  const business = await findBusinessById(deps.db, visitor.businessId);
+  if (!business) throw new AppError('unauthorized', PUBLIC_CHAT_MESSAGES.unavailable);
+  assertOriginAllowed(deps, business, group, caller.origin);
+  return business;
+}
+
+export async function findVisitorConversations(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  caller: Caller,
+): Promise<TConversation[]> {
+  await visitorBusiness(deps, visitor, caller);
+  const ids = await repo.listCustomerConversationIds(deps.db, visitor.businessId, visitor.customerId, 50);
+  const scope = inbox.businessScope(visitor.businessId);
+  return Promise.all(ids.map((id) => inbox.findConversation(deps.db, scope, id)));
+}
+
+/** A conversation of this visitor, or 404 exactly as for one that does not exist. */
+export async function ownConversation(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  id: number,
+): Promise<TConversation> {
+  const conversation = await inbox
+    .findConversation(deps.db, inbox.businessScope(visitor.businessId), id)
+    .catch(() => null);
+  if (!conversation || conversation.initiator?.id !== visitor.customerId)
+    throw AppError.notFound(PUBLIC_CHAT_MESSAGES.notYours);
+  return conversation;
+}
+
+export async function startVisitorConversation(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  input: { group_slug?: string; title?: string },
+  caller: Caller,
+): Promise<TConversation> {
+  const business = await findBusinessById(deps.db, visitor.businessId);
+  if (!business) throw new AppError('unauthorized', PUBLIC_CHAT_MESSAGES.unavailable);
+  const group = input.group_slug ? await liveGroup(deps.db, business.id, input.group_slug) : null;
+  assertOriginAllowed(deps, business, group, caller.origin);
+  await limited(deps, PUBLIC_CHAT_MESSAGES.tooManyConversations, [
+    { key: `conv:visitor:${visitor.customerId}`, max: 10, windowSeconds: HOUR },
+    { key: `conv:ip:${caller.ip}`, max: 30, windowSeconds: HOUR },
+  ]);
+  return inbox.startConversation(deps.db, {
+    businessId: business.id,
+    channel: 'titan_message',
+    initiatorId: visitor.customerId,
+    chatGroupId: group?.id ?? null,
+    title: input.title?.trim() || (group ? `Chat with ${group.name}` : `Chat with ${business.name}`),
+  });
+}
+
+export async function findVisitorMessages(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  conversationId: number,
+  query: { limit: number; before?: string },
+  caller: Caller,
+): Promise<TMessage[]> {
+  const conversation = await ownConversation(deps, visitor, conversationId);
+  await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
+  return inbox.findMessages(deps, inbox.businessScope(visitor.businessId), conversationId, query);
+}
+
+export async function sendVisitorMessage(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  conversationId: number,
+  message: z.output<typeof ZPublicSendMessageRequest>,
+  caller: Caller,
+): Promise<TMessage> {
+  const conversation = await ownConversation(deps, visitor, conversationId);
+  await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
+  await limited(deps, PUBLIC_CHAT_MESSAGES.tooManyMessages, [
+    { key: `msg:visitor:${visitor.customerId}`, max: 30, windowSeconds: 60 },
+    { key: `msg:ip:${caller.ip}`, max: 120, windowSeconds: 60 },
+  ]);
+  if (
+    message.message_type === 'file' &&
+    !message.content.startsWith(`public/public_chat_media/${visitor.businessId}/${conversationId}/`)
+  ) {
+    throw AppError.fields({ content: [PUBLIC_CHAT_MESSAGES.fileNotYours] });
+  }
+  return inbox.receiveCustomerMessage(deps, {
+    businessId: visitor.businessId,
+    conversationId,
+    customerId: visitor.customerId,
+    message,
+  });
+}
+
+export async function visitorUpload(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  conversationId: number,
+  file: { fileName: string; bytes: Buffer },
+  caller: Caller,
+): Promise<TUploadResult> {
+  const conversation = await ownConversation(deps, visitor, conversationId);
+  await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
+  await limited(deps, PUBLIC_CHAT_MESSAGES.tooManyMessages, [
+    { key: `upload:visitor:${visitor.customerId}`, max: 20, windowSeconds: HOUR },
+  ]);
+  if (file.bytes.length > OWN_CHANNEL_FILE_LIMIT_BYTES) {
+    throw new AppError('payload_too_large', FILE_TOO_LARGE_MESSAGE, { file: [FILE_TOO_LARGE_MESSAGE] });
+  }
+  const folder = `public/public_chat_media/${visitor.businessId}/${conversationId}`;
+  return storeUpload(deps, visitor.businessId, folder, file, OWN_CHANNEL_FILE_LIMIT_BYTES);
+}
+
+async function groupOf(deps: PublicChatDeps, businessId: number, conversation: TConversation) {
+  return conversation.assigned_chat_group
+    ? findGroup(deps.db, businessId, conversation.assigned_chat_group.id)
+    : null;
+}
+
+/** Rate limits with the visitor-facing message of this action. */
+async function limited(deps: PublicChatDeps, message: string, limits: Parameters<RateLimiter['hit']>) {
+  try {
+    await deps.limiter.hit(...limits);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'rate_limited')
+      throw new AppError('rate_limited', message, null, err.headers);
+    throw err;
+  }
+}
