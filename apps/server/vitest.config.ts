@@ -4,8 +4,9 @@ export default defineProject({
   test: {
     include: ['src/**/__tests__/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a loaded 2-core machine can take tens of seconds to initdb an embedded PGlite.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // PGlite is a WebAssembly PostgreSQL per file; forks keep their memory apart.
     pool: 'forks',
   },
