@@ -15,6 +15,7 @@ import { AccessTokens } from './modules/auth/tokens';
 import { businessRoutes } from './modules/business/business.routes';
 import { conversationRoutes } from './modules/conversations/conversations.routes';
 import { outboxRoutes } from './modules/dev/outbox.routes';
+import { directoryRoutes } from './modules/directory/directory.routes';
 import { fileRoutes } from './modules/files/files.routes';
 import { registerMultipart } from './modules/files/multipart';
 import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fileRoutes, { deps: { db, storage } });
   const secrets = createSecretBox(config.APP_SECRET);
   await app.register(chatGroupRoutes, { db, secrets });
+  await app.register(directoryRoutes, { db });
   await app.register(publicChatRoutes, { deps: { db, storage, limiter, visitorTokens, secrets, config } });
   await app.register(conversationRoutes, { deps: { db, storage } });
   await app.register(realtimeRoutes, {

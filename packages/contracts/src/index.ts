@@ -11,3 +11,4 @@ export * from './conversations';
 export * from './files';
 export * from './realtime';
 export * from './chat';
+export * from './directory';

@@ -1,0 +1,65 @@
+// The visitor directory: find, read, correct and remove the people who wrote to a business.
+import type { TDirectoryQuery, TDirectoryVisitor, TUpdateDirectoryVisitorRequest } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import * as repo from './directory.repository';
+
+function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number }): TDirectoryVisitor {
+  const c = row.customer;
+  return {
+    id: c.id,
+    name: c.name,
+    email: c.email,
+    phone: c.phone,
+    external_id: c.externalId,
+    fields: c.fields,
+    conversation_count: Number(row.conversationCount),
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+    last_seen_at: c.lastSeenAt?.toISOString() ?? null,
+  };
+}
+
+export async function findVisitors(db: Db, businessId: number, query: TDirectoryQuery) {
+  const { rows, count } = await repo.listCustomers(
+    db,
+    businessId,
+    query.search || undefined,
+    query.page_size,
+    (query.page - 1) * query.page_size,
+  );
+  return {
+    count,
+    next: query.page * query.page_size < count ? query.page + 1 : null,
+    previous: query.page > 1 ? query.page - 1 : null,
+    results: rows.map(toVisitor),
+  };
+}
+
+export async function findVisitor(db: Db, businessId: number, id: number): Promise<TDirectoryVisitor> {
+  const row = await repo.findCustomer(db, businessId, id);
+  if (!row) throw AppError.notFound();
+  return toVisitor(row);
+}
+
+export async function updateVisitor(
+  db: Db,
+  businessId: number,
+  id: number,
+  input: TUpdateDirectoryVisitorRequest,
+): Promise<TDirectoryVisitor> {
+  const current = await repo.findCustomer(db, businessId, id);
+  if (!current) throw AppError.notFound();
+  await repo.updateCustomer(db, businessId, id, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.email !== undefined ? { email: input.email?.toLowerCase() ?? null } : {}),
+    ...(input.phone !== undefined ? { phone: input.phone } : {}),
+    ...(input.fields !== undefined ? { fields: { ...current.customer.fields, ...input.fields } } : {}),
+  });
+  return findVisitor(db, businessId, id);
+}
+
+/** Removes the person; their conversations stay, shown as "Anonymous Customer". */
+export async function deleteVisitor(db: Db, businessId: number, id: number): Promise<void> {
+  if (!(await repo.deleteCustomer(db, businessId, id))) throw AppError.notFound();
+}

@@ -1,0 +1,28 @@
+// The visitor (customer) directory: everyone who chatted or filled a visitor form.
+import { z } from 'zod';
+import { ZPageQuery } from './conversations';
+
+export const ZDirectoryVisitor = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  external_id: z.string().nullable(),
+  fields: z.record(z.string(), z.unknown()),
+  conversation_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  last_seen_at: z.string().nullable(),
+});
+export type TDirectoryVisitor = z.infer<typeof ZDirectoryVisitor>;
+
+export const ZDirectoryQuery = ZPageQuery.extend({ search: z.string().trim().max(200).optional() });
+export type TDirectoryQuery = z.infer<typeof ZDirectoryQuery>;
+
+export const ZUpdateDirectoryVisitorRequest = z.object({
+  name: z.string().trim().max(150).nullable().optional(),
+  email: z.email().max(254).nullable().optional(),
+  phone: z.string().trim().max(40).nullable().optional(),
+  fields: z.record(z.string(), z.union([z.string().max(2000), z.number(), z.boolean()])).optional(),
+});
+export type TUpdateDirectoryVisitorRequest = z.infer<typeof ZUpdateDirectoryVisitorRequest>;
