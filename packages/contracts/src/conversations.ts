@@ -19,6 +19,7 @@ export const ZMessageType = z.enum(MESSAGE_TYPES);
 
 export const DELIVERY_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 export const ZDeliveryStatus = z.enum(DELIVERY_STATUSES);
+export type TDeliveryStatus = z.infer<typeof ZDeliveryStatus>;
 
 export const ZInitiator = z.object({
   id: z.number().int(),
@@ -116,7 +117,12 @@ export const ZSender = z.object({
 });
 export type TSender = z.infer<typeof ZSender>;
 
-export const ZFileMeta = z.object({ file_name: z.string(), mime_type: z.string(), size: z.number().int() });
+export const ZFileMeta = z.object({
+  key: z.string().optional(),
+  file_name: z.string(),
+  mime_type: z.string(),
+  size: z.number().int(),
+});
 export type TFileMeta = z.infer<typeof ZFileMeta>;
 
 export const ZMessage = z.object({

@@ -43,6 +43,8 @@ export const ZRealtimeChange = z.object({
   event: z.enum(['INSERT', 'UPDATE']),
   new: z.union([ZConversation, ZMessage]),
   old: z.object({ last_message_at: z.string().nullable() }).nullable(),
+  /** Conversations topic only: false when an updated row no longer fits the subscription's filter. */
+  matches: z.boolean().optional(),
 });
 export type TRealtimeChange = z.infer<typeof ZRealtimeChange>;
 

@@ -140,7 +140,12 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 Component: (await import('../features/dashboard/routes/dashboard-route')).DashboardRoute,
               }),
             },
-            comingSoon(MESSAGES_PATH, 'conversations'),
+            {
+              path: MESSAGES_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/conversations/routes/messages-route')).MessagesRoute,
+              }),
+            },
             comingSoon(AGENTS_PATH, 'agents'),
             comingSoon(TEMPLATES_PATH, 'templates'),
             comingSoon(AI_TEMPLATE_PATH, 'aiTemplate'),

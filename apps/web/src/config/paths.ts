@@ -22,6 +22,11 @@ export function settingsPath(tab: TSettingsTab): string {
   return `${SETTINGS_PATH}/${tab}`;
 }
 
+/** The inbox with one conversation open. */
+export function conversationPath(id: number): string {
+  return `${MESSAGES_PATH}?conversation=${id}`;
+}
+
 export function resetPasswordPath(encodedEmail: string, key: string): string {
   return `${FORGOT_PASSWORD_PATH}/${encodeURIComponent(encodedEmail)}/${encodeURIComponent(key)}`;
 }

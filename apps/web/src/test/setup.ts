@@ -2,7 +2,7 @@
 // and a clean DOM, cookie jar and storage per test.
 import '@testing-library/jest-dom/vitest';
 
-import { act, cleanup } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
@@ -10,6 +10,9 @@ import { resetClientState } from '../lib/client-state';
 import { deleteAllCookies } from '../lib/cookies';
 import { installMatchMedia } from './match-media';
 import { server } from './server';
+
+// findBy*/waitFor wait up to 5 s: a loaded CI machine renders lazy screens slowly.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });

@@ -123,7 +123,8 @@ export const conversations = pgTable(
       index('conversations_read_idx').on(t.businessId, t.isRead, ...order),
       index('conversations_replied_idx').on(t.businessId, t.businessReplied, ...order),
       index('conversations_channel_idx').on(t.businessId, t.channel, ...order),
-      index('conversations_created_idx').on(t.businessId, t.createdAt),
+      // Covering: a created_at range is answered from the index, then only the page is sorted.
+      index('conversations_created_idx').on(t.businessId, t.createdAt, t.lastMessageAt, t.id),
       index('conversations_initiator_idx').on(t.initiatorId),
       index('conversations_group_idx').on(t.assignedChatGroupId),
     ];

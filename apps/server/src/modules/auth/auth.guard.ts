@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors';
 import { authenticateApiKey } from '../api-keys/api-keys.service';
 import { findBusinessByCode, findMembershipByCode } from '../business/business.repository';
 import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS } from '../business/roles';
-import { findLiveSession } from './auth.repository';
+import { findLiveSession, findSessionWithMembership } from './auth.repository';
 import type { AccessTokens } from './tokens';
 
 export type RequestAuth =
@@ -46,28 +46,55 @@ export const AUTH_MESSAGES = {
   apiKeyNotAllowed: 'API keys cannot be used for this endpoint.',
 } as const;
 
-async function authenticate(request: FastifyRequest, db: Db, tokens: AccessTokens): Promise<RequestAuth> {
+type Membership = { businessId: number; uniqueCode: string; role: TRole };
+
+/**
+ * Who is calling. For a staff call naming a business, the session check and the membership
+ * lookup are one query (`membership` is then set, null when not a member).
+ */
+async function authenticate(
+  request: FastifyRequest,
+  db: Db,
+  tokens: AccessTokens,
+  businessCode: string | null,
+): Promise<{ auth: RequestAuth; membership?: Membership | null }> {
   const header = request.headers.authorization ?? '';
   const [scheme, credential] = header.split(/\s+/, 2);
   if (!scheme || !credential) throw new AppError('unauthorized', AUTH_MESSAGES.missing);
   if (scheme.toLowerCase() === 'bearer') {
     const claims = await tokens.verify(credential);
-    if (!claims || !(await findLiveSession(db, claims.sessionId, claims.userId))) {
+    if (!claims) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
+    const auth: RequestAuth = { kind: 'user', userId: claims.userId, sessionId: claims.sessionId };
+    if (businessCode) {
+      const found = await findSessionWithMembership(db, claims.sessionId, claims.userId, businessCode);
+      if (!found) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
+      return { auth, membership: found.membership };
+    }
+    if (!(await findLiveSession(db, claims.sessionId, claims.userId))) {
       throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
     }
-    return { kind: 'user', userId: claims.userId, sessionId: claims.sessionId };
+    return { auth };
   }
   if (scheme.toLowerCase() === 'api-key') {
     const key = await authenticateApiKey(db, credential);
     if (!key) throw new AppError('unauthorized', AUTH_MESSAGES.badKey);
-    return { kind: 'api_key', ...key };
+    return { auth: { kind: 'api_key', ...key } };
   }
   throw new AppError('unauthorized', AUTH_MESSAGES.missing);
 }
 
-async function resolveBusiness(request: FastifyRequest, db: Db, auth: RequestAuth): Promise<BusinessContext> {
+function businessCodeOf(request: FastifyRequest): string {
   const header = request.headers[BUSINESS_CODE_HEADER];
-  const code = typeof header === 'string' ? header.trim() : '';
+  return typeof header === 'string' ? header.trim() : '';
+}
+
+async function resolveBusiness(
+  request: FastifyRequest,
+  db: Db,
+  auth: RequestAuth,
+  known: Membership | null | undefined,
+): Promise<BusinessContext> {
+  const code = businessCodeOf(request);
   if (auth.kind === 'api_key') {
     const business = code ? await findBusinessByCode(db, code) : null;
     if (code && business?.id !== auth.businessId) throw new AppError('forbidden', AUTH_MESSAGES.notMember);
@@ -79,7 +106,7 @@ async function resolveBusiness(request: FastifyRequest, db: Db, auth: RequestAut
       non_field_errors: [AUTH_MESSAGES.noBusinessHeader],
     });
   }
-  const membership = await findMembershipByCode(db, auth.userId, code);
+  const membership = known === undefined ? await findMembershipByCode(db, auth.userId, code) : known;
   if (!membership) throw new AppError('forbidden', AUTH_MESSAGES.notMember);
   return {
     id: membership.businessId,
@@ -96,13 +123,14 @@ export function registerAuthGuard(app: FastifyInstance, db: Db, tokens: AccessTo
     const config = request.routeOptions.config;
     // Unknown routes (404 handler) and public routes need no credentials.
     if (!request.routeOptions.url || config.public) return;
-    const auth = await authenticate(request, db, tokens);
+    const code = config.business ? businessCodeOf(request) : '';
+    const { auth, membership } = await authenticate(request, db, tokens, code || null);
     request.auth = auth;
     if (!config.business) {
       if (auth.kind === 'api_key') throw new AppError('forbidden', AUTH_MESSAGES.apiKeyNotAllowed);
       return;
     }
-    const business = await resolveBusiness(request, db, auth);
+    const business = await resolveBusiness(request, db, auth, membership);
     if (config.permission && !business.permissions.has(config.permission)) {
       throw new AppError('forbidden', AUTH_MESSAGES.forbidden);
     }

@@ -178,3 +178,36 @@ export async function findIdentity(db: Queryable, provider: string, subject: str
 export async function insertIdentity(db: Queryable, values: typeof userIdentities.$inferInsert) {
   await db.insert(userIdentities).values(values).onConflictDoNothing();
 }
+
+/**
+ * One round trip for a staff call: is the session live, and what is the user's role in the
+ * business named by `code` (null when the code is unknown or the user is not a member).
+ */
+export async function findSessionWithMembership(
+  db: Queryable,
+  sessionId: string,
+  userId: number,
+  code: string,
+) {
+  const [row] = await db
+    .select({ businessId: businesses.id, uniqueCode: businesses.uniqueCode, role: memberships.role })
+    .from(sessions)
+    .leftJoin(businesses, eq(businesses.uniqueCode, code))
+    .leftJoin(memberships, and(eq(memberships.businessId, businesses.id), eq(memberships.userId, userId)))
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  return {
+    membership:
+      row.businessId !== null && row.uniqueCode !== null && row.role !== null
+        ? { businessId: row.businessId, uniqueCode: row.uniqueCode, role: row.role }
+        : null,
+  };
+}

@@ -75,16 +75,25 @@ export async function listConversations(
   offset: number,
 ): Promise<{ rows: EnrichedConversationRow[]; count: number }> {
   const where = and(...filterConditions(scope, filter));
-  const [rows, total] = await Promise.all([
+  // The page's ids come from the conversations indexes alone; only those rows are joined.
+  const page = db.$with('page').as(
     db
-      .select(enrichedColumns)
+      .select({ id: conversations.id })
       .from(conversations)
-      .leftJoin(customers, eq(customers.id, conversations.initiatorId))
-      .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
       .where(where)
       .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
       .limit(limit)
       .offset(offset),
+  );
+  const [rows, total] = await Promise.all([
+    db
+      .with(page)
+      .select(enrichedColumns)
+      .from(page)
+      .innerJoin(conversations, eq(conversations.id, page.id))
+      .leftJoin(customers, eq(customers.id, conversations.initiatorId))
+      .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id)),
     countConversations(db, scope, filter, where),
   ]);
   return { rows, count: total };

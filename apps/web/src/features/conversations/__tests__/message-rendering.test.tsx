@@ -1,0 +1,198 @@
+import type { TMessage } from '@titan/contracts';
+import { render, screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+
+import { AppProviders } from '../../../app/providers';
+import { fail, signIn } from '../../../test/api';
+import { server } from '../../../test/server';
+import { MessageItem } from '../components/message-item';
+import { message } from './fixtures';
+
+const CONVERSATION = { initiator: { id: 11, name: 'Grace Hopper', email: null } };
+
+function show(overrides: Partial<TMessage>) {
+  signIn();
+  const view = render(
+    <AppProviders>
+      <ol>
+        <MessageItem message={message(overrides)} conversation={CONVERSATION} />
+      </ol>
+    </AppProviders>,
+  );
+  return { ...view, item: view.container.querySelector('li')! };
+}
+
+const wa = (meta: Record<string, unknown>, overrides: Partial<TMessage> = {}) => ({
+  id: 'wamid.HBgLMTIzNDU2Nzg5MA',
+  meta_data: meta,
+  content: '',
+  ...overrides,
+});
+
+describe('own-channel messages', () => {
+  it('shows text with the sender initials and no delivery ticks', () => {
+    const { item } = show({ content: 'Where is my parcel?' });
+    expect(within(item).getByText('Where is my parcel?')).toBeInTheDocument();
+    expect(within(item).getByRole('img', { name: 'Grace Hopper' })).toHaveTextContent('GH');
+    expect(within(item).queryByRole('img', { name: 'Sent' })).toBeNull();
+  });
+
+  it('shows a file as an "Attachment Added" link with an inline preview for images', () => {
+    const url = '/files/public/public_chat_media/1/2/u/cat.png?exp=1&sig=x';
+    const { item } = show({
+      message_type: 'file',
+      content: url,
+      meta_data: { key: 'k', file_name: 'cat.png', mime_type: 'image/png', size: 2048 },
+    });
+    expect(within(item).getByRole('link', { name: 'Attachment Added' })).toHaveAttribute('href', url);
+    expect(within(item).getByRole('img', { name: 'cat.png' })).toHaveAttribute('src', url);
+  });
+
+  it('previews other files by name and size', () => {
+    const { item } = show({
+      message_type: 'file',
+      content: '/files/x/report.pdf?exp=1&sig=x',
+      meta_data: { key: 'k', file_name: 'report.pdf', mime_type: 'application/pdf', size: 3 * 1024 * 1024 },
+    });
+    expect(within(item).getByRole('link', { name: 'Attachment Added' })).toBeInTheDocument();
+    expect(within(item).getByText('report.pdf')).toBeInTheDocument();
+    expect(within(item).getByText('3.0 MB')).toBeInTheDocument();
+    expect(within(item).queryByRole('img', { name: 'report.pdf' })).toBeNull();
+  });
+
+  it('uses the staff sender name for replies', () => {
+    const { item } = show({
+      sender_type: 'staff',
+      sender: { id: 7, name: 'Ada Lovelace', email: 'ada@example.com', role: 'owner', avatar_url: null },
+    });
+    expect(within(item).getByRole('img', { name: 'Ada Lovelace' })).toHaveTextContent('AL');
+  });
+});
+
+describe('WhatsApp messages', () => {
+  it('renders text from text.body', () => {
+    const { item } = show(wa({ type: 'text', text: { body: 'Hola from WhatsApp' } }));
+    expect(within(item).getByText('Hola from WhatsApp')).toBeInTheDocument();
+  });
+
+  it('renders a template: header text, body, footer and its three kinds of buttons', () => {
+    const { item } = show(
+      wa({
+        type: 'template',
+        template: {
+          name: 'order_update',
+          components: [
+            { type: 'HEADER', format: 'TEXT', text: 'Your order' },
+            { type: 'BODY', text: 'Order 42 has shipped.' },
+            { type: 'FOOTER', text: 'Reply STOP to opt out' },
+            {
+              type: 'BUTTONS',
+              buttons: [
+                { type: 'PHONE_NUMBER', text: 'Call us', phone_number: '+15550100' },
+                { type: 'URL', text: 'Track it', url: 'https://example.com/track/42' },
+                { type: 'QUICK_REPLY', text: 'Thanks' },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(within(item).getByText('Your order')).toBeInTheDocument();
+    expect(within(item).getByText('Order 42 has shipped.')).toBeInTheDocument();
+    expect(within(item).getByText('Reply STOP to opt out')).toBeInTheDocument();
+    const buttons = within(item).getByRole('group', { name: 'Template buttons' });
+    expect(within(buttons).getByRole('link', { name: 'Call us' })).toHaveAttribute('href', 'tel:+15550100');
+    expect(within(buttons).getByRole('link', { name: 'Track it' })).toHaveAttribute(
+      'href',
+      'https://example.com/track/42',
+    );
+    expect(within(buttons).getByText('Thanks')).toBeInTheDocument();
+  });
+
+  it('renders a template whose header is a document', () => {
+    const { item } = show(
+      wa({
+        type: 'template',
+        template: {
+          components: [
+            {
+              type: 'header',
+              parameters: [
+                {
+                  type: 'document',
+                  document: { link: 'https://example.com/i.pdf', filename: 'invoice.pdf' },
+                },
+              ],
+            },
+            { type: 'body', parameters: [{ type: 'text', text: 'Here is your invoice' }] },
+          ],
+        },
+      }),
+    );
+    expect(within(item).getByRole('link', { name: 'invoice.pdf' })).toHaveAttribute(
+      'href',
+      'https://example.com/i.pdf',
+    );
+    expect(within(item).getByText('Here is your invoice')).toBeInTheDocument();
+  });
+
+  it('renders a quick-reply button message from button.text', () => {
+    const { item } = show(wa({ type: 'button', button: { text: 'Yes please', payload: 'YES' } }));
+    expect(within(item).getByText('Yes please')).toBeInTheDocument();
+  });
+
+  it('says "Unsupported message type" for any other type', () => {
+    const { item } = show(wa({ type: 'location', location: { latitude: 1, longitude: 2 } }));
+    expect(within(item).getByText('Unsupported message type')).toBeInTheDocument();
+  });
+
+  it('loads an image through the media endpoint and shows its caption', async () => {
+    // jsdom has no object URLs.
+    const original = URL.createObjectURL;
+    URL.createObjectURL = vi.fn(() => 'blob:http://localhost:3000/abc');
+    onTestFinished(() => {
+      URL.createObjectURL = original;
+    });
+    server.use(
+      http.get('/api/whatsapp/media/media-1/', () =>
+        HttpResponse.arrayBuffer(new Uint8Array([137, 80, 78, 71]).buffer, {
+          headers: { 'content-type': 'image/png' },
+        }),
+      ),
+    );
+    const { item } = show(wa({ type: 'image', image: { id: 'media-1', caption: 'The broken part' } }));
+    expect(await within(item).findByRole('img', { name: 'Image' })).toHaveAttribute(
+      'src',
+      'blob:http://localhost:3000/abc',
+    );
+    expect(within(item).getByText('The broken part')).toBeInTheDocument();
+  });
+
+  it.each(['image', 'video', 'document'] as const)(
+    'shows "Unable to load image, video or document" when a %s cannot be fetched',
+    async (type) => {
+      server.use(http.get('/api/whatsapp/media/:id/', () => fail(404, 'Not found.')));
+      const { item } = show(wa({ type, [type]: { id: `m-${type}`, filename: 'x.pdf' } }));
+      expect(await within(item).findByText('Unable to load image, video or document')).toBeInTheDocument();
+    },
+  );
+
+  it.each([
+    ['accepted', 'Accepted'],
+    ['sent', 'Sent'],
+    ['delivered', 'Delivered'],
+    ['read', 'Read'],
+    ['failed', 'Failed'],
+  ] as const)('marks an outgoing message %s', (status, label) => {
+    const { item } = show(
+      wa({ type: 'text', text: { body: 'On its way' } }, { sender_type: 'staff', status, sender: null }),
+    );
+    expect(within(item).getByRole('img', { name: label })).toHaveAttribute('data-status', status);
+  });
+
+  it('shows no ticks on incoming WhatsApp messages', () => {
+    show(wa({ type: 'text', text: { body: 'Hi' } }, { sender_type: 'customer', status: 'read' }));
+    expect(screen.queryByRole('img', { name: 'Read' })).toBeNull();
+  });
+});

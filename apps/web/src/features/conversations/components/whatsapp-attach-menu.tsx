@@ -1,0 +1,81 @@
+// The WhatsApp attach menu (spec section 2): Image, Video or Document, each picking a file of the
+// kinds WhatsApp takes (spec section 5 type hints); the picked file shows as a removable chip.
+import { FileTextIcon, ImageIcon, PaperclipIcon, VideoIcon, XIcon } from 'lucide-react';
+import { useRef, useState } from 'react';
+
+import { Button } from '../../../components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '../../../components/ui/dropdown-menu';
+import { CONVERSATIONS_STRINGS as S } from '../strings';
+import { WHATSAPP_ACCEPT, type TWhatsAppAttachKind } from '../utils/composer';
+
+const ITEMS = [
+  { kind: 'image', icon: ImageIcon },
+  { kind: 'video', icon: VideoIcon },
+  { kind: 'document', icon: FileTextIcon },
+] as const;
+
+export function WhatsAppAttachMenu({ onAttach }: { onAttach: (file: File) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [kind, setKind] = useState<TWhatsAppAttachKind>('document');
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        className="hidden"
+        accept={WHATSAPP_ACCEPT[kind] || undefined}
+        data-testid="whatsapp-attachment-input"
+        onChange={(event) => {
+          const picked = event.target.files?.[0];
+          event.target.value = '';
+          if (picked) onAttach(picked);
+        }}
+      />
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button type="button" variant="ghost" size="icon" aria-label={S.attach}>
+            <PaperclipIcon aria-hidden="true" />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="start">
+          {ITEMS.map(({ kind: item, icon: Icon }) => (
+            <DropdownMenuItem
+              key={item}
+              onSelect={() => {
+                setKind(item);
+                // The accept list must be in place before the picker opens.
+                if (input.current) input.current.accept = WHATSAPP_ACCEPT[item];
+                input.current?.click();
+              }}
+            >
+              <Icon aria-hidden="true" />
+              {S.whatsappAttach[item]}
+            </DropdownMenuItem>
+          ))}
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </>
+  );
+}
+
+export function AttachmentChip({ file, onRemove }: { file: File; onRemove: () => void }) {
+  return (
+    <span className="inline-flex w-fit max-w-full items-center gap-1.5 rounded-full border bg-muted px-3 py-1 text-xs">
+      <PaperclipIcon aria-hidden="true" className="size-3.5 shrink-0" />
+      <span className="truncate">{file.name}</span>
+      <button
+        type="button"
+        aria-label={S.removeAttachment(file.name)}
+        onClick={onRemove}
+        className="rounded-full p-0.5 hover:bg-accent"
+      >
+        <XIcon aria-hidden="true" className="size-3.5" />
+      </button>
+    </span>
+  );
+}

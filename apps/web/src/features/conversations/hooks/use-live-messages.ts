@@ -1,0 +1,35 @@
+// Keeps the open conversation's messages live (spec section 4): an insert appends, an update replaces
+// the message with the same id. A resync (or a fresh subscription) refetches the loaded pages.
+import { useQueryClient } from '@tanstack/react-query';
+import { ZMessage } from '@titan/contracts';
+import { useEffect } from 'react';
+
+import { realtimeClient } from '../../../lib/realtime';
+import { messagesQueryKey } from '../api/get-messages';
+import { applyMessageChange, type TMessagePages } from '../utils/live-list';
+
+export function useLiveMessages(businessCode: string | null, conversationId: number): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const queryKey = messagesQueryKey(conversationId);
+    return realtimeClient().subscribe(
+      {
+        topic: 'messages',
+        conversation_id: conversationId,
+        ...(businessCode ? { business_code: businessCode } : {}),
+      },
+      {
+        onChange: (change) => {
+          if (change.table !== 'messages' && change.table !== 'wa_messages') return;
+          const parsed = ZMessage.safeParse(change.new);
+          if (!parsed.success || parsed.data.conversation_id !== conversationId) return;
+          const message = parsed.data;
+          queryClient.setQueryData<TMessagePages>(queryKey, (data) =>
+            applyMessageChange(data, { event: change.event, new: message }),
+          );
+        },
+        onResync: () => void queryClient.invalidateQueries({ queryKey, exact: true }),
+      },
+    );
+  }, [businessCode, conversationId, queryClient]);
+}

@@ -1,0 +1,78 @@
+// /messages: the shared inbox (spec section 2). Two panes, list and conversation, 1 to 3; below 768 px
+// one pane at a time: the list, or the open conversation with a way back. The open conversation is in
+// the URL (?conversation=<id>), so Back and reloads keep it.
+import { useLayoutEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+
+import { conversationPath, MESSAGES_PATH } from '../../../config/paths';
+import { useCurrentMembership } from '../../../lib/session/current-business';
+import { readBusinessCode } from '../../../lib/session/tokens';
+import { cn } from '../../../lib/utils';
+import { ConversationPane, NoConversationSelected } from '../components/conversation-pane';
+import { ConversationsList } from '../components/conversations-list';
+import { CONVERSATIONS_STRINGS } from '../strings';
+import { NO_FILTERS, type TFilterChoices } from '../utils/filters';
+
+function selectedConversationId(value: string | null): number | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** The inbox fills the rest of the viewport, so each pane scrolls on its own. */
+function useFillViewport() {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const fit = () => {
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      el.style.height = `calc(100dvh - ${Math.max(0, Math.round(top))}px)`;
+    };
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, []);
+  return ref;
+}
+
+export function MessagesRoute() {
+  const [searchParams] = useSearchParams();
+  const selectedId = selectedConversationId(searchParams.get('conversation'));
+  const [filters, setFilters] = useState<TFilterChoices>(NO_FILTERS);
+  const membership = useCurrentMembership();
+  const businessCode = membership?.unique_code ?? readBusinessCode();
+  const ref = useFillViewport();
+
+  return (
+    <div ref={ref} className="grid min-h-80 grid-cols-1 md:grid-cols-[minmax(16rem,1fr)_3fr]">
+      <section
+        aria-label={CONVERSATIONS_STRINGS.listRegion}
+        className={cn('min-h-0 flex-col border-r', selectedId === null ? 'flex' : 'hidden md:flex')}
+      >
+        <ConversationsList
+          businessCode={businessCode}
+          filters={filters}
+          onFiltersChange={setFilters}
+          selectedId={selectedId}
+          hrefFor={conversationPath}
+        />
+      </section>
+      <section
+        aria-label={CONVERSATIONS_STRINGS.paneRegion}
+        className={cn('min-h-0 min-w-0 flex-col', selectedId === null ? 'hidden md:flex' : 'flex')}
+      >
+        {selectedId === null ? (
+          <NoConversationSelected />
+        ) : (
+          <ConversationPane
+            key={selectedId}
+            conversationId={selectedId}
+            businessCode={businessCode}
+            backHref={MESSAGES_PATH}
+          />
+        )}
+      </section>
+    </div>
+  );
+}
