@@ -15,7 +15,9 @@ export default defineConfig({
       'packages/contracts/vitest.config.ts',
       server('server:pglite', 'pglite'),
       ...(process.env.DATABASE_URL ? [server('server:postgres', 'postgres')] : []),
-      ...['apps/web/vitest.config.ts', 'e2e/vitest.config.ts'].filter((f) => existsSync(f)),
+      ...['apps/web/vitest.config.ts', 'apps/widget/vitest.config.ts', 'e2e/vitest.config.ts'].filter((f) =>
+        existsSync(f),
+      ),
     ],
   },
 });

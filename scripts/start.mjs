@@ -43,6 +43,11 @@ const targets = [
     inputs: [join(root, 'apps/web/src'), join(root, 'apps/web/index.html'), join(root, 'apps/web/public')],
   },
   {
+    name: '@titan/widget',
+    output: join(root, 'apps/widget/dist/widget.js'),
+    inputs: [join(root, 'apps/widget/src'), join(root, 'apps/widget/frame.html')],
+  },
+  {
     name: '@titan/server',
     output: join(root, 'apps/server/dist/main.js'),
     inputs: [join(root, 'apps/server/src'), join(root, 'apps/server/drizzle')],

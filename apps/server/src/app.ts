@@ -24,6 +24,8 @@ import { VisitorTokens } from './modules/public-chat/visitor-tokens';
 import { healthRoutes } from './modules/health/health.routes';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { teamRoutes } from './modules/team/team.routes';
+import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
+import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
 import type { ChangeFeed } from './platform/change-feed';
 import { registerErrorHandling } from './platform/http';
@@ -102,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secrets = createSecretBox(config.APP_SECRET);
   await app.register(chatGroupRoutes, { db, secrets });
   await app.register(directoryRoutes, { db });
+  await app.register(whatsappRoutes, { deps: { db, secrets, jobs: deps.jobs, config } });
   await app.register(publicChatRoutes, { deps: { db, storage, limiter, visitorTokens, secrets, config } });
   await app.register(conversationRoutes, { deps: { db, storage } });
   await app.register(realtimeRoutes, {
@@ -109,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.mailer.usesOutbox) await app.register(outboxRoutes, { mailer: deps.mailer });
 
+  await app.register(widgetRoutes, { db });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -12,3 +12,4 @@ export * from './files';
 export * from './realtime';
 export * from './chat';
 export * from './directory';
+export * from './whatsapp';

@@ -105,6 +105,9 @@ export class S3Storage implements Storage {
       region: config.S3_REGION,
       ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
       forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      // The newer default checksums are not understood by every S3-compatible service.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
         ? {
             credentials: {

@@ -3,3 +3,4 @@ export * from './identity';
 export * from './business';
 export * from './platform';
 export * from './inbox';
+export * from './whatsapp';

@@ -309,3 +309,29 @@ export async function findUserGroupIds(db: Db, businessId: number, userId: numbe
     .where(and(eq(chatGroupMembers.businessId, businessId), eq(chatGroupMembers.userId, userId)));
   return rows.map((r) => r.id);
 }
+
+/** The newest conversation of a customer on a channel (WhatsApp threads continue in it). */
+export async function findLatestConversationOf(
+  db: Queryable,
+  businessId: number,
+  channel: 'whatsapp' | 'titan_message',
+  initiatorId: number,
+) {
+  const [row] = await db
+    .select({
+      id: conversations.id,
+      status: conversations.status,
+      lastMessageAt: conversations.lastMessageAt,
+    })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.businessId, businessId),
+        eq(conversations.channel, channel),
+        eq(conversations.initiatorId, initiatorId),
+      ),
+    )
+    .orderBy(desc(conversations.id))
+    .limit(1);
+  return row ?? null;
+}
