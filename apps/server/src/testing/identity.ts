@@ -75,3 +75,30 @@ export async function createBusiness(
   if (res.statusCode !== 201) throw new Error(`create business failed: ${res.body}`);
   return res.json().result as TBusiness;
 }
+
+/** A new person invited by `owner` with `role` who signs up and accepts: a member of `business`. */
+export async function addMember(
+  app: FastifyInstance,
+  mailer: Mailer,
+  owner: Session,
+  business: TBusiness,
+  role: 'owner' | 'admin' | 'agent',
+): Promise<Session> {
+  const member = await signUp(app, mailer);
+  const invited = await app.inject({
+    method: 'POST',
+    url: '/api/business/users/',
+    headers: as(owner, business),
+    payload: { email: member.email, role },
+  });
+  if (invited.statusCode !== 201) throw new Error(`invite failed: ${invited.body}`);
+  const token = await keyFromOutbox(mailer, member.email, '/invite-user/join/');
+  const joined = await app.inject({
+    method: 'POST',
+    url: '/api/business/users/assign/',
+    headers: as(member),
+    payload: { token },
+  });
+  if (joined.statusCode !== 200) throw new Error(`accept failed: ${joined.body}`);
+  return member;
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { as, createBusiness, keyFromOutbox, signUp, type Session } from '../../../testing/identity';
+import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createStorage } from '../../../platform/storage';
 import * as repo from '../conversations.repository';
 import { receiveCustomerMessage, startConversation, INBOX_MESSAGES } from '../conversations.service';
@@ -435,20 +435,7 @@ describe('tenant isolation and roles', () => {
   });
 
   it('lets an agent work the inbox', async () => {
-    const agent = await signUp(app, rt.mailer);
-    await app.inject({
-      method: 'POST',
-      url: '/api/business/users/',
-      headers: as(owner, business),
-      payload: { email: agent.email, role: 'agent' },
-    });
-    const token = await keyFromOutbox(rt.mailer, agent.email, '/invite-user/join/');
-    await app.inject({
-      method: 'POST',
-      url: '/api/business/users/assign/',
-      headers: as(agent),
-      payload: { token },
-    });
+    const agent = await addMember(app, rt.mailer, owner, business, 'agent');
     expect((await list('', agent, business)).statusCode).toBe(200);
   });
 });

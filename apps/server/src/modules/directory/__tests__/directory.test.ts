@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { TBusiness, TDirectoryVisitor } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { as, createBusiness, keyFromOutbox, signUp, type Session } from '../../../testing/identity';
+import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 
 let rt: TestRuntime;
 let app: FastifyInstance;
@@ -122,20 +122,7 @@ describe('visitor directory', () => {
     }
     expect((await get(`/api/business/customer-directory/${id}/`)).json().result.name).toBe('Bob Baker');
 
-    const agent = await signUp(app, rt.mailer);
-    await app.inject({
-      method: 'POST',
-      url: '/api/business/users/',
-      headers: as(owner, business),
-      payload: { email: agent.email, role: 'agent' },
-    });
-    const token = await keyFromOutbox(rt.mailer, agent.email, '/invite-user/join/');
-    await app.inject({
-      method: 'POST',
-      url: '/api/business/users/assign/',
-      headers: as(agent),
-      payload: { token },
-    });
+    const agent = await addMember(app, rt.mailer, owner, business, 'agent');
     expect((await get('/api/business/customer-directory/', agent)).statusCode).toBe(200);
     const change = await app.inject({
       method: 'PUT',

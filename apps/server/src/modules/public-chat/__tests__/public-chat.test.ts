@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { TBusiness, TChatGroup, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { as, createBusiness, keyFromOutbox, signUp, type Session } from '../../../testing/identity';
+import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { authenticated } from '../../../testing/ws-client';
 import { identityHash, PUBLIC_CHAT_MESSAGES } from '../public-chat.service';
 import { CHAT_GROUP_MESSAGES } from '../../chat-groups/chat-groups.service';
@@ -468,20 +468,7 @@ describe('public chat', () => {
 
 describe('group visibility for agents', () => {
   it('shows agents the conversations of their groups and unassigned ones, nowhere else', async () => {
-    const agent = await signUp(app, rt.mailer);
-    await app.inject({
-      method: 'POST',
-      url: '/api/business/users/',
-      headers: as(owner, business),
-      payload: { email: agent.email, role: 'agent' },
-    });
-    const token = await keyFromOutbox(rt.mailer, agent.email, '/invite-user/join/');
-    await app.inject({
-      method: 'POST',
-      url: '/api/business/users/assign/',
-      headers: as(agent),
-      payload: { token },
-    });
+    const agent = await addMember(app, rt.mailer, owner, business, 'agent');
     await app.inject({
       method: 'POST',
       url: `/api/msg/chat-groups/${sales.id}/users/`,
