@@ -22,5 +22,3 @@ export const ZUploadResult = z.object({
   file_name: z.string(),
 });
 export type TUploadResult = z.infer<typeof ZUploadResult>;
-
-export const FILE_TOO_LARGE_MESSAGE = 'File size too large. Maximum size is 10MB.';

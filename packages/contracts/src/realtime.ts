@@ -2,11 +2,6 @@
 import { z } from 'zod';
 import { ZConversation, ZConversationFilter, ZMessage } from './conversations';
 
-export const REALTIME_PATH = '/api/realtime/';
-export const REALTIME_PING_INTERVAL_MS = 25_000;
-export const REALTIME_CLOSE_TOKEN_EXPIRED = 4001;
-export const REALTIME_CLOSE_UNAUTHORIZED = 4003;
-
 const ZSubscribe = z.discriminatedUnion('topic', [
   z.object({
     type: z.literal('subscribe'),

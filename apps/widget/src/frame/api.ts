@@ -9,7 +9,7 @@ import type {
   TUploadResult,
   TVisitorSession,
 } from '@titan/contracts';
-import { REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from './contract-values';
+import { REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '@titan/contracts/constants';
 import { TEXT } from './text';
 
 export class ApiError extends Error {

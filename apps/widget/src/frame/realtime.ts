@@ -1,7 +1,11 @@
 // The visitor's live feed (api.md "Realtime"): one WebSocket, authenticated with the visitor
 // token, that resubscribes after a reconnect and resumes from the last event it saw.
 import type { TRealtimeChange, TRealtimeServerMessage } from '@titan/contracts';
-import { REALTIME_CLOSE_TOKEN_EXPIRED, REALTIME_CLOSE_UNAUTHORIZED, REALTIME_PATH } from './contract-values';
+import {
+  REALTIME_CLOSE_TOKEN_EXPIRED,
+  REALTIME_CLOSE_UNAUTHORIZED,
+  REALTIME_PATH,
+} from '@titan/contracts/constants';
 
 export type TTopic =
   { topic: 'messages'; conversation_id: number } | { topic: 'conversations'; business_code: string };

@@ -1,7 +1,7 @@
 // Writing: Enter sends, Shift+Enter breaks the line; a file is checked, uploaded, then sent.
 import { useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { errorText } from '../api';
-import { FILE_TOO_LARGE_MESSAGE, OWN_CHANNEL_FILE_LIMIT_BYTES } from '../contract-values';
+import { FILE_TOO_LARGE_MESSAGE, OWN_CHANNEL_FILE_LIMIT_BYTES } from '@titan/contracts/constants';
 import { TEXT } from '../text';
 
 type Props = {
