@@ -60,7 +60,12 @@ for (const target of targets) {
   );
   if (builtAt(target.output) >= sourcesAt) continue;
   console.log(`Building ${target.name}…`);
-  const res = spawnSync('npm', ['run', 'build', '-w', target.name], { cwd: root, stdio: 'inherit' });
+  // Builds are always production builds, whatever NODE_ENV the server itself runs with.
+  const res = spawnSync('npm', ['run', 'build', '-w', target.name], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 

@@ -1,5 +1,6 @@
 // Builds the staff web app into dist/ (served by the API server in production); in development
-// proxies the API, its WebSocket and signed file URLs to the server on port 3000.
+// proxies the API, its WebSocket, signed file URLs and the server-served chat widget (loader, frame,
+// hosted chat page) to the server on port 3000, so embed snippets and links work on either origin.
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -12,6 +13,9 @@ export default defineConfig({
     proxy: {
       '/api': { target: API_ORIGIN, ws: true },
       '/files': { target: API_ORIGIN },
+      '/widget.js': { target: API_ORIGIN },
+      '/widget/': { target: API_ORIGIN },
+      '/messages/chat/': { target: API_ORIGIN },
     },
   },
   build: {

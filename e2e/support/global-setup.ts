@@ -4,6 +4,11 @@ import { repoRoot } from './paths';
 
 export function setup(): void {
   if (process.env.E2E_SKIP_BUILD === '1') return;
-  const res = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
+  // Vitest sets NODE_ENV=test; a build inheriting it would bundle React's development build.
+  const res = spawnSync('npm', ['run', 'build'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (res.status !== 0) throw new Error('`npm run build` failed; e2e suites need the built app');
 }

@@ -11,6 +11,7 @@ import {
   AUTH_FLOW_PATH,
   DASHBOARD_PATH,
   DIRECTORY_PATH,
+  EMBED_SETTINGS_PATH,
   EVENT_LOGS_PATH,
   FORGOT_PASSWORD_PATH,
   JOIN_BUSINESS_PATH,
@@ -150,13 +151,54 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             comingSoon(TEMPLATES_PATH, 'templates'),
             comingSoon(AI_TEMPLATE_PATH, 'aiTemplate'),
             comingSoon(EVENT_LOGS_PATH, 'eventLogs'),
-            comingSoon(DIRECTORY_PATH, 'directory'),
-            { path: SETTINGS_PATH, element: <Navigate to={settingsPath('business')} replace /> },
             {
-              path: `${SETTINGS_PATH}/:tab`,
+              path: DIRECTORY_PATH,
               lazy: async () => ({
-                Component: (await import('../features/settings/routes/settings-route')).SettingsRoute,
+                Component: (await import('../features/directory/routes/directory-route')).DirectoryRoute,
               }),
+            },
+            {
+              path: `${DIRECTORY_PATH}/visitor/:details`,
+              lazy: async () => ({
+                Component: (await import('../features/directory/routes/visitor-route')).VisitorRoute,
+              }),
+            },
+            {
+              path: `${EMBED_SETTINGS_PATH}/b/:businessSlug`,
+              lazy: async () => ({
+                Component: (await import('../features/chat-groups/routes/business-embed-route'))
+                  .BusinessEmbedRoute,
+              }),
+            },
+            {
+              path: `${EMBED_SETTINGS_PATH}/g/:groupSlug`,
+              lazy: async () => ({
+                Component: (await import('../features/chat-groups/routes/group-embed-route')).GroupEmbedRoute,
+              }),
+            },
+            {
+              // The settings shell (heading and tabs) around each tab. Chat groups belong to the Titan
+              // Message feature, which the app composes in here: features never import each other.
+              path: SETTINGS_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/settings/routes/settings-layout')).SettingsLayout,
+              }),
+              children: [
+                { index: true, element: <Navigate to={settingsPath('business')} replace /> },
+                {
+                  path: 'chat-groups',
+                  lazy: async () => ({
+                    Component: (await import('../features/chat-groups/routes/chat-groups-settings-route'))
+                      .ChatGroupsSettingsRoute,
+                  }),
+                },
+                {
+                  path: ':tab',
+                  lazy: async () => ({
+                    Component: (await import('../features/settings/routes/settings-route')).SettingsRoute,
+                  }),
+                },
+              ],
             },
           ],
         },

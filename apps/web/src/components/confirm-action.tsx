@@ -1,4 +1,4 @@
-// A button that asks before doing something that cannot be undone (revoke, remove).
+// A button that asks before doing something that cannot be undone (revoke, remove, delete, rotate).
 import type { ReactNode } from 'react';
 
 import { CONFIRM_ACTION_STRINGS } from '../lib/strings';
@@ -13,7 +13,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from './ui/alert-dialog';
-import { Button, buttonVariants } from './ui/button';
+import { Button, buttonVariants, type TButtonProps } from './ui/button';
 
 export function ConfirmAction({
   trigger,
@@ -22,6 +22,7 @@ export function ConfirmAction({
   description,
   confirmLabel,
   disabled,
+  variant = 'ghost',
   onConfirm,
 }: {
   trigger: ReactNode;
@@ -31,12 +32,14 @@ export function ConfirmAction({
   description: string;
   confirmLabel: string;
   disabled?: boolean;
+  /** How the trigger looks: quiet in a table row by default, louder as a page's own action. */
+  variant?: TButtonProps['variant'];
   onConfirm: () => void;
 }) {
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={triggerLabel} disabled={disabled}>
+        <Button variant={variant} size="sm" aria-label={triggerLabel} disabled={disabled}>
           {trigger}
         </Button>
       </AlertDialogTrigger>

@@ -15,7 +15,10 @@ export const EVENT_LOGS_PATH = '/engage/event-logs';
 export const DIRECTORY_PATH = '/engage/directory';
 export const SETTINGS_PATH = '/engage/settings';
 
-export const SETTINGS_TABS = ['business', 'team', 'api-keys', 'profile'] as const;
+/** Embed settings of the Titan Message widget (spec section 2); the trailing slash is the spec's. */
+export const EMBED_SETTINGS_PATH = '/messages/settings/embed';
+
+export const SETTINGS_TABS = ['business', 'team', 'chat-groups', 'api-keys', 'profile'] as const;
 export type TSettingsTab = (typeof SETTINGS_TABS)[number];
 
 export function settingsPath(tab: TSettingsTab): string {
@@ -25,6 +28,25 @@ export function settingsPath(tab: TSettingsTab): string {
 /** The inbox with one conversation open. */
 export function conversationPath(id: number): string {
   return `${MESSAGES_PATH}?conversation=${id}`;
+}
+
+/** A visitor's page in the directory ({details} of spec section 2 is the visitor id). */
+export function visitorPath(id: number): string {
+  return `${DIRECTORY_PATH}/visitor/${id}`;
+}
+
+/** Embed settings of the business-wide widget ({businessSlug} is the business unique_code). */
+export function businessEmbedPath(businessCode: string): string {
+  return `${EMBED_SETTINGS_PATH}/b/${encodeURIComponent(businessCode)}/`;
+}
+
+export function groupEmbedPath(groupSlug: string): string {
+  return `${EMBED_SETTINGS_PATH}/g/${encodeURIComponent(groupSlug)}/`;
+}
+
+/** The hosted full-page group chat. The server serves it, not this app: link with a plain <a href>. */
+export function hostedChatPath(businessCode: string, groupSlug: string): string {
+  return `/messages/chat/${encodeURIComponent(businessCode)}/g/${encodeURIComponent(groupSlug)}`;
 }
 
 export function resetPasswordPath(encodedEmail: string, key: string): string {

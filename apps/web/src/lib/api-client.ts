@@ -2,7 +2,7 @@
 // protected-client.ts. Both: same origin, 5000 ms timeout, JSON in and out, and a 402 answer with a
 // dialog opens the blocker modal and ends the request as handled (spec section 8).
 import { REQUEST_TIMEOUT_MS, ZPaymentRequiredResult } from '@titan/contracts';
-import axios, { isAxiosError, type AxiosInstance } from 'axios';
+import axios, { isAxiosError, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
 
 import { useBlockerModalStore } from '../stores/blocker-modal';
 import { HandledApiError } from './api-errors';
@@ -22,6 +22,13 @@ function openBlockerOnPaymentRequired(error: unknown): Promise<never> {
   return Promise.reject(error);
 }
 
+/** A request without a body must not claim a JSON one: the server refuses an empty JSON body (400),
+ * so DELETEs and bodyless POSTs would fail. `false` keeps axios from adding a default type too. */
+function noContentTypeWithoutBody(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
+  if (config.data === undefined || config.data === null) config.headers.set('Content-Type', false);
+  return config;
+}
+
 export function createApiClient(): AxiosInstance {
   const client = axios.create({
     // Absolute same-origin base: fetch (unlike XHR) needs it outside a browser, e.g. in tests.
@@ -31,6 +38,7 @@ export function createApiClient(): AxiosInstance {
     timeout: REQUEST_TIMEOUT_MS,
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
   });
+  client.interceptors.request.use(noContentTypeWithoutBody);
   client.interceptors.response.use(undefined, openBlockerOnPaymentRequired);
   return client;
 }

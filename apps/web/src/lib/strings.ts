@@ -19,3 +19,8 @@ export const COPY_STRINGS = {
   copied: 'Copied',
   failed: 'Could not copy. Select the text and copy it yourself.',
 } as const;
+
+export const LOAD_STATE_STRINGS = {
+  loadFailed: 'This could not be loaded.',
+  retry: 'Try again',
+} as const;

@@ -1,5 +1,5 @@
 // Builders for API answers (the api.md envelope) and session fixtures shared by the unit tests.
-import type { TMembershipSummary, TRoleInfo } from '@titan/contracts';
+import type { TMembershipSummary, TPermission, TRoleInfo } from '@titan/contracts';
 import { HttpResponse } from 'msw';
 
 import type { TProfile } from '../lib/session/profile';
@@ -80,23 +80,22 @@ export function profile(overrides: Partial<TProfile> = {}): TProfile {
   };
 }
 
+/** The roles as the server's table grants them (apps/server business/roles.ts). */
+const AGENT_PERMISSIONS: TPermission[] = ['inbox.use', 'engage.read'];
+const ADMIN_PERMISSIONS: TPermission[] = [
+  ...AGENT_PERMISSIONS,
+  'engage.write',
+  'engage.send',
+  'team.manage',
+  'business.update',
+  'api_keys.manage',
+];
 export const ROLES_INFO: TRoleInfo[] = [
   {
     value: 'owner',
     label: 'Owner',
-    permissions: [
-      'inbox.use',
-      'engage.read',
-      'team.manage',
-      'business.update',
-      'api_keys.manage',
-      'billing.manage',
-    ],
+    permissions: [...ADMIN_PERMISSIONS, 'billing.manage', 'business.delete', 'ownership.transfer'],
   },
-  {
-    value: 'admin',
-    label: 'Admin',
-    permissions: ['inbox.use', 'engage.read', 'team.manage', 'business.update', 'api_keys.manage'],
-  },
-  { value: 'agent', label: 'Agent', permissions: ['inbox.use', 'engage.read'] },
+  { value: 'admin', label: 'Admin', permissions: ADMIN_PERMISSIONS },
+  { value: 'agent', label: 'Agent', permissions: AGENT_PERMISSIONS },
 ];

@@ -1,11 +1,13 @@
 // The network boundary for unit tests: msw answers the API over the real fetch that axios uses.
-// Requests nobody handles fail the test. The defaults mirror a server with nothing configured.
+// Requests nobody handles fail the test. The defaults mirror a server with nothing configured (the
+// roles table is fixed on the server, so every screen that asks gets it).
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 
-import { ok } from './api';
+import { ok, ROLES_INFO } from './api';
 
 export const server = setupServer(
+  http.get('/api/business/roles/', () => ok(ROLES_INFO)),
   http.get('/api/auth/oauth/providers/', () => ok([])),
   http.post('/api/analytics/events/', () => ok(null, 201)),
 );

@@ -12,6 +12,7 @@ export const DELIVERY_STATUS_LABELS = {
 
 export const CONVERSATIONS_STRINGS = {
   title: 'Conversations',
+  embedSettings: 'Embed settings',
 
   // Filters (spec section 2).
   filter: 'Filter',

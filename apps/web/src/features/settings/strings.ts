@@ -6,11 +6,10 @@ export const SETTINGS_STRINGS = {
   tabs: {
     business: 'Business profile',
     team: 'Team',
+    'chat-groups': 'Chat groups',
     'api-keys': 'API keys',
     profile: 'Profile',
   } satisfies Record<TSettingsTab, string>,
-  loadFailed: 'This could not be loaded.',
-  retry: 'Try again',
   save: 'Save changes',
   saving: 'Saving…',
   saved: 'Changes saved',

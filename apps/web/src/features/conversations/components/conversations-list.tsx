@@ -1,7 +1,7 @@
 // The list pane (spec section 2): title, filters, the rows, and infinite scroll that loads the next
 // page while fewer rows are loaded than the total. The list stays live through the realtime feed.
 import { InboxIcon } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -19,12 +19,15 @@ export function ConversationsList({
   onFiltersChange,
   selectedId,
   hrefFor,
+  actions,
 }: {
   businessCode: string | null;
   filters: TFilterChoices;
   onFiltersChange: (filters: TFilterChoices) => void;
   selectedId: number | null;
   hrefFor: (id: number) => string;
+  /** Extra links in the list header, next to the filter (e.g. embed settings for managers). */
+  actions?: ReactNode;
 }) {
   const params = toQueryParams(filters);
   const query = useConversations(params);
@@ -49,9 +52,12 @@ export function ConversationsList({
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b px-4 py-3">
         <h1 className="text-lg font-semibold tracking-tight">{S.title}</h1>
-        <FilterPanel applied={filters} onApply={onFiltersChange} />
+        <div className="flex items-center gap-1">
+          {actions}
+          <FilterPanel applied={filters} onApply={onFiltersChange} />
+        </div>
       </div>
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto">
         {query.isPending ? (

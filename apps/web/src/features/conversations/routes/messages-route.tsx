@@ -1,10 +1,13 @@
 // /messages: the shared inbox (spec section 2). Two panes, list and conversation, 1 to 3; below 768 px
 // one pane at a time: the list, or the open conversation with a way back. The open conversation is in
 // the URL (?conversation=<id>), so Back and reloads keep it.
+import { CodeIcon } from 'lucide-react';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
-import { conversationPath, MESSAGES_PATH } from '../../../config/paths';
+import { Button } from '../../../components/ui/button';
+import { businessEmbedPath, conversationPath, MESSAGES_PATH } from '../../../config/paths';
+import { usePermissions } from '../../../lib/business/roles';
 import { useCurrentMembership } from '../../../lib/session/current-business';
 import { readBusinessCode } from '../../../lib/session/tokens';
 import { cn } from '../../../lib/utils';
@@ -36,6 +39,24 @@ function useFillViewport() {
   return ref;
 }
 
+/** For roles that manage the chat widget (team.manage): the way to its embed settings. */
+function EmbedSettingsLink({ businessCode }: { businessCode: string | null }) {
+  const { can } = usePermissions();
+  if (!businessCode || !can('team.manage')) return null;
+  return (
+    // An icon: the list pane can be as narrow as 16rem and the filter button must keep its place.
+    <Button asChild variant="ghost" size="icon" className="size-8">
+      <Link
+        to={businessEmbedPath(businessCode)}
+        aria-label={CONVERSATIONS_STRINGS.embedSettings}
+        title={CONVERSATIONS_STRINGS.embedSettings}
+      >
+        <CodeIcon aria-hidden="true" />
+      </Link>
+    </Button>
+  );
+}
+
 export function MessagesRoute() {
   const [searchParams] = useSearchParams();
   const selectedId = selectedConversationId(searchParams.get('conversation'));
@@ -56,6 +77,7 @@ export function MessagesRoute() {
           onFiltersChange={setFilters}
           selectedId={selectedId}
           hrefFor={conversationPath}
+          actions={<EmbedSettingsLink businessCode={businessCode} />}
         />
       </section>
       <section

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ZEnvelope, ZJoinRequest, type TDecideJoinRequest, type TJoinRequest } from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { membersQueryOptions } from './get-members';
+import { membersQueryOptions } from '../../../lib/business/members';
 import { JOIN_REQUESTS_PATH, joinRequestsQueryOptions } from './get-join-requests';
 
 export async function decideJoinRequest({

@@ -4,7 +4,7 @@ import { ZEnvelope, ZInvitation, type TInvitation, type TInviteMemberRequest } f
 
 import { protectedClient } from '../../../lib/protected-client';
 import { invitationsQueryOptions } from './get-invitations';
-import { MEMBERS_PATH } from './get-members';
+import { MEMBERS_PATH } from '../../../lib/business/members';
 
 export async function inviteMember(body: TInviteMemberRequest): Promise<TInvitation> {
   const { data } = await protectedClient.post(MEMBERS_PATH, body);

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { MEMBERS_PATH, membersQueryOptions } from './get-members';
+import { MEMBERS_PATH, membersQueryOptions } from '../../../lib/business/members';
 
 export async function removeMember(id: number): Promise<void> {
   await protectedClient.delete(`${MEMBERS_PATH}${id}/`);

@@ -4,7 +4,7 @@ import { ZEnvelope, ZMember, type TMember, type TUpdateMemberRequest } from '@ti
 
 import { protectedClient } from '../../../lib/protected-client';
 import { profileQueryOptions } from '../../../lib/session/profile';
-import { MEMBERS_PATH, membersQueryOptions } from './get-members';
+import { MEMBERS_PATH, membersQueryOptions } from '../../../lib/business/members';
 
 export async function updateMember({ id, ...body }: TUpdateMemberRequest & { id: number }): Promise<TMember> {
   const { data } = await protectedClient.put(`${MEMBERS_PATH}${id}/`, body);

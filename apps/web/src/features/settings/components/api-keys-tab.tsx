@@ -15,11 +15,11 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { reportApiError } from '../../../lib/api-errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useApiKeys } from '../api/get-api-keys';
-import { usePermissions } from '../api/get-roles';
+import { usePermissions } from '../../../lib/business/roles';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { SETTINGS_STRINGS } from '../strings';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
-import { SectionError, SectionLoading } from './load-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
 
 const STRINGS = SETTINGS_STRINGS.apiKeys;
 

@@ -13,10 +13,10 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
 import { useBusiness } from '../api/get-business';
-import { usePermissions } from '../api/get-roles';
+import { usePermissions } from '../../../lib/business/roles';
 import { useUpdateBusiness } from '../api/update-business';
 import { SETTINGS_STRINGS } from '../strings';
-import { SectionError, SectionLoading } from './load-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
 
 const STRINGS = SETTINGS_STRINGS.business;
 const BUSINESS_FIELDS = ['name', 'dial_code', 'phone_number'] as const;

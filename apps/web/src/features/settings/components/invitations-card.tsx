@@ -10,7 +10,7 @@ import { formatDate } from '../../../lib/format';
 import { useInvitations } from '../api/get-invitations';
 import { useRevokeInvitation } from '../api/revoke-invitation';
 import { SETTINGS_STRINGS } from '../strings';
-import { SectionError, SectionLoading } from './load-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
 import { memberName, roleLabel } from '../utils/display';
 
 const STRINGS = SETTINGS_STRINGS.team;

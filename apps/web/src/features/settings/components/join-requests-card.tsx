@@ -13,7 +13,7 @@ import { useDecideJoinRequest } from '../api/decide-join-request';
 import { useJoinRequests } from '../api/get-join-requests';
 import { SETTINGS_STRINGS } from '../strings';
 import { memberName, roleOptions } from '../utils/display';
-import { SectionError, SectionLoading } from './load-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
 
 const STRINGS = SETTINGS_STRINGS.team;
 

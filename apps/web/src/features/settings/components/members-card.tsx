@@ -8,11 +8,11 @@ import { NativeSelect } from '../../../components/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { reportApiError } from '../../../lib/api-errors';
 import { formatDate } from '../../../lib/format';
-import { useMembers } from '../api/get-members';
+import { useMembers } from '../../../lib/business/members';
 import { useRemoveMember } from '../api/remove-member';
 import { useUpdateMember } from '../api/update-member';
 import { SETTINGS_STRINGS } from '../strings';
-import { SectionError, SectionLoading } from './load-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
 import { memberName, roleLabel, roleOptions } from '../utils/display';
 
 const STRINGS = SETTINGS_STRINGS.team;

@@ -13,7 +13,7 @@ import { applyApiErrorToForm } from '../../../lib/api-errors';
 import { useProfile, type TProfile } from '../../../lib/session/profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { SETTINGS_STRINGS } from '../strings';
-import { SectionError, SectionLoading } from './load-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
 
 const STRINGS = SETTINGS_STRINGS.profile;
 const PROFILE_FIELDS = ['first_name', 'last_name'] as const;

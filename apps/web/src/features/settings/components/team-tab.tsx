@@ -1,6 +1,6 @@
 // Settings → Team: members for everyone; inviting, invitations and join requests with team.manage.
 import { useProfile } from '../../../lib/session/profile';
-import { usePermissions, useRoles } from '../api/get-roles';
+import { usePermissions, useRoles } from '../../../lib/business/roles';
 import { InvitationsCard } from './invitations-card';
 import { InviteMemberCard } from './invite-member-card';
 import { JoinRequestsCard } from './join-requests-card';

@@ -1,10 +1,10 @@
-// GET /api/business/users/ → the business's members and their roles.
+// GET /api/business/users/ → the business's members and their roles (Team settings, chat group staff).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ZEnvelope, ZMember, type TMember } from '@titan/contracts';
 import { z } from 'zod';
 
-import { protectedClient } from '../../../lib/protected-client';
-import { BUSINESS_SCOPE } from '../../../lib/query-client';
+import { protectedClient } from '../protected-client';
+import { BUSINESS_SCOPE } from '../query-client';
 
 export const MEMBERS_PATH = '/api/business/users/';
 
@@ -14,7 +14,7 @@ export async function getMembers(): Promise<TMember[]> {
 }
 
 export function membersQueryOptions() {
-  // Shown by the settings section that uses it, with a retry button.
+  // Every screen that lists members shows a failure itself, with a retry button.
   return queryOptions({
     queryKey: [BUSINESS_SCOPE, 'members'],
     queryFn: getMembers,

@@ -1,12 +1,12 @@
 // GET /api/business/roles/ → each role with its permissions; usePermissions() answers what the
-// signed-in member's role may do in the current business (to show or hide settings actions).
+// signed-in member's role may do in the current business, so any screen can show or hide its actions.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ZEnvelope, ZRoleInfo, type TPermission, type TRoleInfo } from '@titan/contracts';
 import { z } from 'zod';
 
-import { protectedClient } from '../../../lib/protected-client';
-import { BUSINESS_SCOPE } from '../../../lib/query-client';
-import { useCurrentMembership } from '../../../lib/session/current-business';
+import { protectedClient } from '../protected-client';
+import { BUSINESS_SCOPE } from '../query-client';
+import { useCurrentMembership } from '../session/current-business';
 
 export const ROLES_PATH = '/api/business/roles/';
 

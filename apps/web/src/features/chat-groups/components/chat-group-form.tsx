@@ -1,0 +1,109 @@
+// Create or edit a chat group: name and slug (suggested from the name while creating), look, allowed
+// origins and visitor form. The contract validates before sending; the server's errors land on fields.
+import type { TChatGroup } from '@titan/contracts';
+import { useState } from 'react';
+
+import { FormAlert } from '../../../components/form/form-alert';
+import { TextField } from '../../../components/form/text-field';
+import { Button } from '../../../components/ui/button';
+import { applyApiErrorToForm } from '../../../lib/api-errors';
+import { useCreateChatGroup } from '../api/create-chat-group';
+import { useUpdateChatGroup } from '../api/update-chat-group';
+import { useGroupForm } from '../hooks/use-group-form';
+import { CHAT_GROUPS_STRINGS } from '../strings';
+import { groupFormFieldPaths } from '../utils/group-form';
+import { slugFromName } from '../utils/slug';
+import { AppearanceFields } from './appearance-fields';
+import { FormSection } from './form-section';
+import { GroupOriginsField } from './group-origins-field';
+import { VisitorFormBuilder } from './visitor-form-builder';
+
+const S = CHAT_GROUPS_STRINGS;
+
+export function ChatGroupForm({
+  group,
+  onSaved,
+  onCancel,
+}: {
+  group?: TChatGroup;
+  onSaved: (group: TChatGroup) => void;
+  onCancel: () => void;
+}) {
+  const form = useGroupForm(group);
+  const create = useCreateChatGroup();
+  const update = useUpdateChatGroup();
+  // A new group's slug follows its name until someone types a slug; a saved slug never moves by itself.
+  const [slugFollowsName, setSlugFollowsName] = useState(!group);
+  const { errors, isSubmitting, isSubmitted } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (request) => {
+    try {
+      const saved = group
+        ? await update.mutateAsync({ id: group.id, ...request })
+        : await create.mutateAsync(request);
+      form.reset(form.getValues());
+      onSaved(saved);
+    } catch (error) {
+      applyApiErrorToForm(form, groupFormFieldPaths(form.getValues()), error);
+    }
+  });
+
+  return (
+    <form
+      noValidate
+      aria-label={S.form.label}
+      onSubmit={(event) => void onSubmit(event)}
+      className="grid gap-6"
+    >
+      <FormAlert message={errors.root?.server?.message} />
+      <FormSection title={S.form.detailsTitle}>
+        <div className="grid max-w-xl gap-4">
+          <TextField
+            label={S.form.name}
+            autoComplete="off"
+            registration={form.register('name', {
+              onChange: (event: { target: { value: string } }) => {
+                if (slugFollowsName)
+                  form.setValue('slug', slugFromName(event.target.value), { shouldValidate: isSubmitted });
+              },
+            })}
+            error={errors.name?.message}
+          />
+          <TextField
+            label={S.form.slug}
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            hint={group ? S.form.slugHint : S.form.slugHintNew}
+            registration={form.register('slug', {
+              onChange: (event: { target: { value: string } }) =>
+                setSlugFollowsName(!group && event.target.value === ''),
+            })}
+            error={errors.slug?.message}
+          />
+        </div>
+      </FormSection>
+      <FormSection title={S.appearance.title}>
+        <div className="max-w-xl">
+          <AppearanceFields form={form} />
+        </div>
+      </FormSection>
+      <FormSection title={S.origins.title}>
+        <div className="max-w-xl">
+          <GroupOriginsField form={form} />
+        </div>
+      </FormSection>
+      <FormSection title={S.visitorForm.title} description={S.visitorForm.description}>
+        <VisitorFormBuilder form={form} />
+      </FormSection>
+      <div className="flex gap-2">
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? S.form.saving : group ? S.form.save : S.form.create}
+        </Button>
+        <Button type="button" variant="outline" onClick={onCancel}>
+          {S.form.cancel}
+        </Button>
+      </div>
+    </form>
+  );
+}

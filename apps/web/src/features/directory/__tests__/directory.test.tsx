@@ -1,0 +1,302 @@
+import type { TDirectoryVisitor } from '@titan/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { ACME, fail, ok, profile, signIn } from '../../../test/api';
+import { renderApp } from '../../../test/render-app';
+import { server } from '../../../test/server';
+
+function visitor(overrides: Partial<TDirectoryVisitor> = {}): TDirectoryVisitor {
+  return {
+    id: 1,
+    name: 'Grace Hopper',
+    email: 'grace@example.com',
+    phone: '+1 555 0100',
+    external_id: null,
+    fields: {},
+    conversation_count: 2,
+    created_at: '2026-03-01T09:00:00.000Z',
+    updated_at: '2026-03-01T09:00:00.000Z',
+    last_seen_at: '2026-03-02T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const GRACE = visitor({
+  id: 5,
+  external_id: 'user-77',
+  fields: { company: 'Navy', newsletter: true, seats: 12 },
+});
+const ANON = visitor({
+  id: 6,
+  name: null,
+  email: null,
+  phone: null,
+  conversation_count: 0,
+  last_seen_at: null,
+});
+
+/** 45 visitors, answered page by page and filtered by search like the server does. */
+const CROWD = Array.from({ length: 45 }, (_, i) =>
+  visitor({ id: 100 + i, name: `Visitor ${String(i + 1).padStart(2, '0')}`, email: `v${i + 1}@example.com` }),
+);
+
+type TCall = Record<string, string>;
+
+function directory(people: TDirectoryVisitor[], role: 'owner' | 'agent' = 'owner') {
+  signIn();
+  const calls: TCall[] = [];
+  server.use(
+    http.get('/api/users/profile/', () => ok(profile({ businesses: [{ ...ACME, role }] }))),
+    http.get('/api/business/customer-directory/', ({ request }) => {
+      const params = Object.fromEntries(new URL(request.url).searchParams);
+      calls.push(params);
+      const search = (params.search ?? '').toLowerCase();
+      const found = people.filter(
+        (p) => !search || [p.name, p.email, p.phone].some((value) => value?.toLowerCase().includes(search)),
+      );
+      const size = Number(params.page_size);
+      const page = Number(params.page);
+      return ok({
+        count: found.length,
+        next: page * size < found.length ? page + 1 : null,
+        previous: page > 1 ? page - 1 : null,
+        results: found.slice((page - 1) * size, page * size),
+      });
+    }),
+    http.get('/api/business/customer-directory/:id/', ({ params }) => {
+      const found = people.find((p) => p.id === Number(params.id));
+      return found ? ok(found) : fail(404, 'Not found.');
+    }),
+  );
+  return calls;
+}
+
+describe('visitor directory', () => {
+  it('lists visitors with their details, and "Anonymous Customer" for a visitor without a name', async () => {
+    directory([GRACE, ANON]);
+    renderApp('/engage/directory');
+
+    const table = await screen.findByRole('table', { name: 'Visitors' });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
+    expect(headers).toEqual(['Name', 'Email', 'Phone', 'Conversations', 'Last seen', 'Created']);
+    const [, graceRow, anonRow] = within(table).getAllByRole('row');
+    expect(within(graceRow!).getByRole('link', { name: 'Grace Hopper' })).toHaveAttribute(
+      'href',
+      '/engage/directory/visitor/5',
+    );
+    expect(graceRow).toHaveTextContent('grace@example.com');
+    expect(graceRow).toHaveTextContent('+1 555 0100');
+    expect(within(anonRow!).getByRole('link', { name: 'Anonymous Customer' })).toBeInTheDocument();
+    expect(anonRow).toHaveTextContent('Never');
+    expect(screen.getByText('1–2 of 2')).toBeInTheDocument();
+  });
+
+  it('searches once the typing pauses, not on every key', async () => {
+    const calls = directory([GRACE, ANON, ...CROWD]);
+    const { router } = renderApp('/engage/directory');
+    await screen.findByRole('table', { name: 'Visitors' });
+
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search visitors' }), 'grace');
+
+    const table = await screen.findByRole('table', { name: 'Visitors' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    expect(within(table).getByText('Grace Hopper')).toBeInTheDocument();
+    expect(calls.map((c) => c.search ?? '')).toEqual(['', 'grace']);
+    expect(calls[1]).toEqual({ search: 'grace', page: '1', page_size: '20' });
+    expect(router.state.location.search).toBe('?search=grace');
+  });
+
+  it('pages through the visitors, and a new search starts again on the first page', async () => {
+    const calls = directory(CROWD);
+    renderApp('/engage/directory');
+
+    expect(await screen.findByText('1–20 of 45')).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('21–40 of 45')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Visitor 21' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('41–45 of 45')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search visitors' }), 'Visitor 1');
+    expect(await screen.findByText('1–10 of 10')).toBeInTheDocument();
+    expect(calls.map((c) => c.page)).toEqual(['1', '2', '3', '1']);
+  });
+
+  it('says so when there are no visitors, or nobody matches the search', async () => {
+    directory([]);
+    renderApp('/engage/directory');
+    expect(await screen.findByText('No visitors yet')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search visitors' }), 'zed');
+    expect(await screen.findByText('No visitors found')).toBeInTheDocument();
+    expect(screen.getByText('Nobody matches “zed”.')).toBeInTheDocument();
+    const clear = screen.getAllByRole('button', { name: 'Clear search' }).at(-1)!;
+    await userEvent.click(clear);
+    expect(await screen.findByText('No visitors yet')).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'Search visitors' })).toHaveValue('');
+  });
+
+  it('opens a visitor from their row and shows every field, the custom ones included', async () => {
+    directory([GRACE, ANON]);
+    const { router } = renderApp('/engage/directory');
+    const table = await screen.findByRole('table', { name: 'Visitors' });
+    // Any cell of the row opens the visitor, not only the name.
+    await userEvent.click(within(table).getByText('grace@example.com'));
+
+    expect(await screen.findByRole('heading', { name: 'Grace Hopper', level: 1 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/engage/directory/visitor/5');
+    const details = screen.getByLabelText('Details');
+    expect(details).toHaveTextContent('User id on your site');
+    expect(details).toHaveTextContent('user-77');
+    const answers = screen.getByLabelText('Visitor form answers');
+    expect(answers).toHaveTextContent('company');
+    expect(answers).toHaveTextContent('Navy');
+    expect(answers).toHaveTextContent('newsletter');
+    expect(answers).toHaveTextContent('Yes');
+    expect(answers).toHaveTextContent('12');
+    expect(screen.getByText('2 conversations with this visitor.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the inbox' })).toHaveAttribute('href', '/messages');
+  });
+
+  it('says when a visitor does not exist', async () => {
+    directory([GRACE]);
+    renderApp('/engage/directory/visitor/999');
+    expect(await screen.findByText('Visitor not found')).toBeInTheDocument();
+  });
+});
+
+describe('editing and deleting a visitor', () => {
+  it('saves name, email and phone, and clearing a field sends null', async () => {
+    directory([GRACE]);
+    const bodies: unknown[] = [];
+    server.use(
+      http.put('/api/business/customer-directory/5/', async ({ request }) => {
+        const body = (await request.json()) as Partial<TDirectoryVisitor>;
+        bodies.push(body);
+        return ok({ ...GRACE, ...body, updated_at: '2026-04-01T00:00:00.000Z' });
+      }),
+    );
+    renderApp('/engage/directory/visitor/5');
+
+    const form = await screen.findByRole('form', { name: 'Edit visitor' });
+    const name = within(form).getByLabelText('Name (optional)');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Grace B. Hopper');
+    await userEvent.clear(within(form).getByLabelText('Phone (optional)'));
+    await userEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+
+    expect(await screen.findByText('Visitor updated')).toBeInTheDocument();
+    expect(bodies).toEqual([{ name: 'Grace B. Hopper', email: 'grace@example.com', phone: null }]);
+    expect(await screen.findByRole('heading', { name: 'Grace B. Hopper', level: 1 })).toBeInTheDocument();
+  });
+
+  it('puts the server’s field errors on the fields and focuses the first', async () => {
+    directory([GRACE]);
+    server.use(
+      http.put('/api/business/customer-directory/5/', () =>
+        fail(400, 'Invalid input.', {
+          email: ['Another visitor already uses this email.'],
+          phone: ['Enter a phone number with its country code.', 'Second message'],
+        }),
+      ),
+    );
+    renderApp('/engage/directory/visitor/5');
+
+    const form = await screen.findByRole('form', { name: 'Edit visitor' });
+    await userEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+
+    const email = within(form).getByLabelText('Email (optional)');
+    expect(await within(form).findByText('Another visitor already uses this email.')).toBeInTheDocument();
+    expect(within(form).getByText('Enter a phone number with its country code.')).toBeInTheDocument();
+    expect(within(form).queryByText('Second message')).not.toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveFocus();
+  });
+
+  it('checks the email before sending, with the contract’s message', async () => {
+    directory([GRACE]);
+    let puts = 0;
+    server.use(
+      http.put('/api/business/customer-directory/5/', () => {
+        puts += 1;
+        return ok(GRACE);
+      }),
+    );
+    renderApp('/engage/directory/visitor/5');
+    const form = await screen.findByRole('form', { name: 'Edit visitor' });
+    const email = within(form).getByLabelText('Email (optional)');
+    await userEvent.clear(email);
+    await userEvent.type(email, 'not-an-email');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+
+    expect(await within(form).findByText('Enter a valid email address.')).toBeInTheDocument();
+    expect(puts).toBe(0);
+  });
+
+  it('deletes a visitor only after confirming, then returns to the directory', async () => {
+    const people = [GRACE, ANON];
+    directory(people);
+    const deleted: string[] = [];
+    server.use(
+      http.delete('/api/business/customer-directory/5/', ({ request }) => {
+        deleted.push(new URL(request.url).pathname);
+        people.splice(0, 1);
+        return ok(null);
+      }),
+    );
+    const { router } = renderApp('/engage/directory/visitor/5');
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete visitor' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete Grace Hopper?' });
+    expect(dialog).toHaveTextContent('Their conversations stay in the inbox');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(deleted).toEqual([]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete visitor' }));
+    await userEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
+
+    expect(await screen.findByText('Grace Hopper was deleted.')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/engage/directory'));
+    const table = await screen.findByRole('table', { name: 'Visitors' });
+    await waitFor(() => expect(within(table).queryByText('Grace Hopper')).not.toBeInTheDocument());
+    expect(deleted).toEqual(['/api/business/customer-directory/5/']);
+  });
+
+  it('shows a refused delete as a toast and stays on the visitor', async () => {
+    directory([GRACE]);
+    server.use(
+      http.delete('/api/business/customer-directory/5/', () =>
+        fail(403, 'You do not have permission to perform this action.'),
+      ),
+    );
+    const { router } = renderApp('/engage/directory/visitor/5');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete visitor' }));
+    await userEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
+    expect(await screen.findByText('You do not have permission to perform this action.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/engage/directory/visitor/5');
+  });
+
+  it('hides editing and deleting from a role without engage.write', async () => {
+    directory([GRACE], 'agent');
+    renderApp('/engage/directory/visitor/5');
+
+    expect(await screen.findByRole('heading', { name: 'Grace Hopper', level: 1 })).toBeInTheDocument();
+    expect(await screen.findByText('Your role can see visitors but not change them.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete visitor' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Edit visitor' })).not.toBeInTheDocument();
+  });
+});

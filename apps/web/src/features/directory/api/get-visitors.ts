@@ -1,0 +1,45 @@
+// GET /api/business/customer-directory/?search&page&page_size → one page of visitors, newest first.
+// The previous page stays on screen while the next one (or a new search) loads.
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { ZDirectoryVisitor, ZEnvelope, ZPage } from '@titan/contracts';
+import type { z } from 'zod';
+
+import { protectedClient } from '../../../lib/protected-client';
+import { BUSINESS_SCOPE } from '../../../lib/query-client';
+
+export const DIRECTORY_API_PATH = '/api/business/customer-directory/';
+export const DIRECTORY_PAGE_SIZE = 20;
+
+/** Every directory query of the business starts with this key. */
+export const DIRECTORY_KEY = [BUSINESS_SCOPE, 'directory'] as const;
+export const DIRECTORY_LISTS_KEY = [...DIRECTORY_KEY, 'list'] as const;
+
+const ZVisitorPage = ZPage(ZDirectoryVisitor);
+export type TVisitorListParams = { search: string; page: number };
+/** A page of the answer, with the page number it is: while the next page loads, the previous one
+ * stays on screen and must still say which rows it holds. */
+export type TVisitorPage = z.infer<typeof ZVisitorPage> & { page: number };
+
+export async function getVisitors(
+  { search, page }: TVisitorListParams,
+  signal?: AbortSignal,
+): Promise<TVisitorPage> {
+  const { data } = await protectedClient.get(DIRECTORY_API_PATH, {
+    params: { ...(search ? { search } : {}), page, page_size: DIRECTORY_PAGE_SIZE },
+    signal,
+  });
+  return { ...ZEnvelope(ZVisitorPage).parse(data).result, page };
+}
+
+export function visitorsQueryOptions(params: TVisitorListParams) {
+  return queryOptions({
+    queryKey: [...DIRECTORY_LISTS_KEY, params],
+    queryFn: ({ signal }) => getVisitors(params, signal),
+    placeholderData: keepPreviousData,
+    meta: { errorShownOnScreen: true },
+  });
+}
+
+export function useVisitors(params: TVisitorListParams) {
+  return useQuery(visitorsQueryOptions(params));
+}

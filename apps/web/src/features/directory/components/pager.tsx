@@ -1,0 +1,38 @@
+// Previous / next under a paged list, with where the shown rows sit in the total.
+import { ChevronLeftIcon, ChevronRightIcon } from 'lucide-react';
+
+import { Button } from '../../../components/ui/button';
+import { DIRECTORY_STRINGS as S } from '../strings';
+
+export function Pager({
+  page,
+  pageSize,
+  count,
+  shown,
+  onPage,
+}: {
+  page: number;
+  pageSize: number;
+  count: number;
+  shown: number;
+  onPage: (page: number) => void;
+}) {
+  const pages = Math.max(1, Math.ceil(count / pageSize));
+  const from = (page - 1) * pageSize + 1;
+  return (
+    <nav aria-label={S.pagination} className="flex flex-wrap items-center justify-between gap-3 text-sm">
+      <p className="text-muted-foreground">{S.range(from, from + shown - 1, count)}</p>
+      <div className="flex items-center gap-2">
+        <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          <ChevronLeftIcon aria-hidden="true" />
+          {S.previous}
+        </Button>
+        <span className="tabular-nums">{S.pageOf(page, pages)}</span>
+        <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+          {S.next}
+          <ChevronRightIcon aria-hidden="true" />
+        </Button>
+      </div>
+    </nav>
+  );
+}

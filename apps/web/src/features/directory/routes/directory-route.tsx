@@ -1,0 +1,93 @@
+// /engage/directory: everyone who chatted or filled a visitor form, searchable and paged. The search
+// and the page live in the URL (?search=&page=), so Back from a visitor returns to the same rows.
+import { UsersIcon } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+
+import { EmptyState } from '../../../components/empty-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
+import { Button } from '../../../components/ui/button';
+import { DIRECTORY_PAGE_SIZE, useVisitors } from '../api/get-visitors';
+import { Pager } from '../components/pager';
+import { VisitorSearch } from '../components/visitor-search';
+import { VisitorsTable } from '../components/visitors-table';
+import { DIRECTORY_STRINGS as S } from '../strings';
+
+function pageFrom(value: string | null): number {
+  const page = Number(value);
+  return Number.isSafeInteger(page) && page > 0 ? page : 1;
+}
+
+export function DirectoryRoute() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const search = searchParams.get('search')?.trim() ?? '';
+  const page = pageFrom(searchParams.get('page'));
+  const visitors = useVisitors({ search, page });
+
+  const show = (next: { search?: string; page?: number }) => {
+    const params = new URLSearchParams();
+    const nextSearch = next.search ?? search;
+    const nextPage = next.page ?? 1;
+    if (nextSearch) params.set('search', nextSearch);
+    if (nextPage > 1) params.set('page', String(nextPage));
+    // Typing must not flood the history; paging is a step Back can undo.
+    setSearchParams(params, { replace: next.page === undefined });
+  };
+
+  const content = () => {
+    if (visitors.isPending) return <SectionLoading />;
+    if (visitors.isError)
+      return (
+        <SectionError
+          error={visitors.error}
+          onRetry={() => void visitors.refetch()}
+          fallback={S.loadFailed}
+        />
+      );
+    const { results, count, page: shownPage } = visitors.data;
+    if (results.length === 0) {
+      if (search)
+        return (
+          <EmptyState icon={UsersIcon} title={S.noMatchesTitle} text={S.noMatchesText(search)}>
+            <Button variant="outline" size="sm" onClick={() => show({ search: '' })}>
+              {S.clearSearch}
+            </Button>
+          </EmptyState>
+        );
+      if (count > 0)
+        return (
+          <EmptyState icon={UsersIcon} title={S.noMatchesTitle} text={S.pageEmptyText}>
+            <Button variant="outline" size="sm" onClick={() => show({ page: 1 })}>
+              {S.firstPage}
+            </Button>
+          </EmptyState>
+        );
+      return <EmptyState icon={UsersIcon} title={S.emptyTitle} text={S.emptyText} />;
+    }
+    return (
+      <div className="grid gap-4">
+        <VisitorsTable visitors={results} stale={visitors.isPlaceholderData} />
+        <Pager
+          page={shownPage}
+          pageSize={DIRECTORY_PAGE_SIZE}
+          count={count}
+          shown={results.length}
+          onPage={(next) => show({ page: next })}
+        />
+      </div>
+    );
+  };
+
+  return (
+    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+      <div className="grid gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
+        <p className="text-sm text-muted-foreground">{S.description}</p>
+      </div>
+      <VisitorSearch
+        value={search}
+        onSearch={(next) => (next === search ? undefined : show({ search: next }))}
+      />
+      {content()}
+    </section>
+  );
+}

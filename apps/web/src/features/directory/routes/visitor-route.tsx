@@ -1,0 +1,201 @@
+// /engage/directory/visitor/{details}: one visitor ({details} is their id) with every recorded field.
+// Roles with engage.write also edit their name, email and phone, and delete them after confirming.
+import type { TDirectoryVisitor } from '@titan/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeftIcon, MessagesSquareIcon, UserXIcon } from 'lucide-react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'sonner';
+
+import { ConfirmAction } from '../../../components/confirm-action';
+import { EmptyState } from '../../../components/empty-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { DIRECTORY_PATH, MESSAGES_PATH } from '../../../config/paths';
+import { apiErrorStatus, reportApiError } from '../../../lib/api-errors';
+import { usePermissions } from '../../../lib/business/roles';
+import { formatDateTime } from '../../../lib/format';
+import { forgetVisitor, useDeleteVisitor } from '../api/delete-visitor';
+import { useVisitor } from '../api/get-visitor';
+import { VisitorEditForm } from '../components/visitor-edit-form';
+import { DIRECTORY_STRINGS as S } from '../strings';
+import { fieldValueText, visitorName } from '../utils/display';
+
+function visitorIdFrom(value: string | undefined): number | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+function DetailsCard({ visitor }: { visitor: TDirectoryVisitor }) {
+  const rows: [string, string][] = [
+    [S.name, visitorName(visitor)],
+    [S.email, visitor.email ?? S.none],
+    [S.phone, visitor.phone ?? S.none],
+    [S.externalId, visitor.external_id ?? S.none],
+    [S.columns.lastSeen, visitor.last_seen_at ? formatDateTime(visitor.last_seen_at) : S.never],
+    [S.columns.created, formatDateTime(visitor.created_at)],
+    [S.updated, formatDateTime(visitor.updated_at)],
+  ];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{S.detailsTitle}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl aria-label={S.detailsTitle} className="grid grid-cols-[10rem_1fr] gap-2 text-sm">
+          {rows.map(([term, value]) => (
+            <div key={term} className="contents">
+              <dt className="text-muted-foreground">{term}</dt>
+              <dd className="break-words">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function FieldsCard({ fields }: { fields: TDirectoryVisitor['fields'] }) {
+  const entries = Object.entries(fields);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{S.fieldsTitle}</CardTitle>
+        <CardDescription>{S.fieldsDescription}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {entries.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{S.noFields}</p>
+        ) : (
+          <dl aria-label={S.fieldsTitle} className="grid grid-cols-[10rem_1fr] gap-2 text-sm">
+            {entries.map(([name, value]) => (
+              <div key={name} className="contents">
+                <dt className="font-mono text-xs leading-5 text-muted-foreground">{name}</dt>
+                <dd className="break-words whitespace-pre-wrap">{fieldValueText(value)}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ConversationsCard({ count }: { count: number }) {
+  // The API cannot list one visitor's conversations yet: the count, and the way to the inbox.
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{S.conversationsTitle}</CardTitle>
+        <CardDescription>{S.conversationCount(count)}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid justify-items-start gap-3">
+        <p className="text-sm text-muted-foreground">{S.conversationsNote}</p>
+        <Button asChild variant="outline" size="sm">
+          <Link to={MESSAGES_PATH}>
+            <MessagesSquareIcon aria-hidden="true" />
+            {S.openInbox}
+          </Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
+  const { can, ready } = usePermissions();
+  const canWrite = can('engage.write');
+  const remove = useDeleteVisitor();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const name = visitorName(visitor);
+
+  const onDelete = () =>
+    remove.mutate(visitor.id, {
+      onSuccess: async () => {
+        toast.success(S.deleted(name));
+        await navigate(DIRECTORY_PATH);
+        forgetVisitor(queryClient, visitor.id);
+      },
+      onError: (error) => reportApiError(error, { toast: true }),
+    });
+
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">{name}</h1>
+        {canWrite ? (
+          <div className="ml-auto">
+            <ConfirmAction
+              trigger={S.delete}
+              variant="outline"
+              title={S.deleteTitle(name)}
+              description={S.deleteText}
+              confirmLabel={S.deleteConfirm}
+              disabled={remove.isPending}
+              onConfirm={onDelete}
+            />
+          </div>
+        ) : null}
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <DetailsCard visitor={visitor} />
+        <FieldsCard fields={visitor.fields} />
+        <ConversationsCard count={visitor.conversation_count} />
+        {/* Until the role is known, neither the form nor "read only" would be true. */}
+        {ready ? (
+          <Card>
+            <CardHeader>
+              <CardTitle>{S.editTitle}</CardTitle>
+              <CardDescription>{canWrite ? S.editDescription : S.readOnly}</CardDescription>
+            </CardHeader>
+            {canWrite ? (
+              <CardContent>
+                {/* A saved answer resets the form to what the server kept. */}
+                <VisitorEditForm key={visitor.updated_at} visitor={visitor} />
+              </CardContent>
+            ) : null}
+          </Card>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+function VisitorContent({ id }: { id: number }) {
+  const visitor = useVisitor(id);
+  if (visitor.isPending) return <SectionLoading />;
+  if (visitor.isError) {
+    if (apiErrorStatus(visitor.error) === 404)
+      return <EmptyState icon={UserXIcon} title={S.notFoundTitle} text={S.notFoundText} />;
+    return (
+      <SectionError
+        error={visitor.error}
+        onRetry={() => void visitor.refetch()}
+        fallback={S.visitorLoadFailed}
+      />
+    );
+  }
+  return <VisitorPage visitor={visitor.data} />;
+}
+
+export function VisitorRoute() {
+  const id = visitorIdFrom(useParams().details);
+  return (
+    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+      <Link
+        to={DIRECTORY_PATH}
+        className="flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+      >
+        <ArrowLeftIcon aria-hidden="true" className="size-4" />
+        {S.back}
+      </Link>
+      {id === null ? (
+        <EmptyState icon={UserXIcon} title={S.notFoundTitle} text={S.notFoundText} />
+      ) : (
+        <VisitorContent key={id} id={id} />
+      )}
+    </section>
+  );
+}
