@@ -107,6 +107,41 @@ export async function chatInfo(
   };
 }
 
+type FormField = { name: string; type: string; required: boolean; options?: string[] };
+
+/** The group's visitor form, field by field: required answers present, and each of its type. */
+export function checkVisitorForm(
+  form: FormField[],
+  answers: Record<string, unknown>,
+): Record<string, string[]> {
+  const problems: Record<string, string[]> = {};
+  for (const field of form) {
+    const value = answers[field.name];
+    const empty = value === undefined || value === null || value === '' || value === false;
+    if (empty) {
+      if (field.required) problems[field.name] = [PUBLIC_CHAT_MESSAGES.required];
+      continue;
+    }
+    const text = typeof value === 'string' ? value.trim() : String(value);
+    const wrong =
+      (field.type === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) ||
+      (field.type === 'number' && !Number.isFinite(Number(text))) ||
+      (field.type === 'phone' && !/^\+?[0-9 ()-]{4,30}$/.test(text)) ||
+      (field.type === 'checkbox' && typeof value !== 'boolean') ||
+      (field.type === 'select' && !(field.options ?? []).includes(text));
+    if (wrong) problems[field.name] = [FIELD_MESSAGES[field.type] ?? 'Enter a valid value.'];
+  }
+  return problems;
+}
+
+const FIELD_MESSAGES: Record<string, string> = {
+  email: 'Enter a valid email address.',
+  number: 'A valid number is required.',
+  phone: 'Enter a valid phone number.',
+  checkbox: 'Must be true or false.',
+  select: 'Select one of the offered choices.',
+};
+
 /** The embedding site's HMAC-SHA256(user_id) under the business's widget secret. */
 export function identityHash(secret: string, userId: string): string {
   return createHmac('sha256', secret).update(userId).digest('hex');
@@ -123,20 +158,13 @@ export async function createVisitor(
   await deps.limiter.hit({ key: `visitor:ip:${caller.ip}`, max: 30, windowSeconds: HOUR });
 
   const fields = { ...(input.fields ?? {}) };
-  const missing: Record<string, string[]> = {};
-  for (const field of (group?.visitorForm ?? []) as { name: string; required: boolean }[]) {
-    const value =
-      field.name === 'name'
-        ? input.name
-        : field.name === 'email'
-          ? input.email
-          : field.name === 'phone'
-            ? input.phone
-            : fields[field.name];
-    if (field.required && (value === undefined || value === '' || value === false))
-      missing[field.name] = [PUBLIC_CHAT_MESSAGES.required];
-  }
-  if (Object.keys(missing).length > 0) throw AppError.fields(missing);
+  const problems = checkVisitorForm((group?.visitorForm ?? []) as FormField[], {
+    ...fields,
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.email !== undefined ? { email: input.email } : {}),
+    ...(input.phone !== undefined ? { phone: input.phone } : {}),
+  });
+  if (Object.keys(problems).length > 0) throw AppError.fields(problems);
 
   const values = {
     businessId: business.id,

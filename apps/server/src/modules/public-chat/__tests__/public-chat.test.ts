@@ -4,7 +4,7 @@ import type { TBusiness, TChatGroup, TConversation, TMessage } from '@titan/cont
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { authenticated } from '../../../testing/ws-client';
-import { identityHash, PUBLIC_CHAT_MESSAGES } from '../public-chat.service';
+import { checkVisitorForm, identityHash, PUBLIC_CHAT_MESSAGES } from '../public-chat.service';
 import { CHAT_GROUP_MESSAGES } from '../../chat-groups/chat-groups.service';
 
 let rt: TestRuntime;
@@ -224,6 +224,31 @@ describe('public chat', () => {
     });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe(PUBLIC_CHAT_MESSAGES.unavailable);
+  });
+
+  it('checks each visitor-form answer against its type', () => {
+    const form = [
+      { name: 'email', type: 'email', required: true },
+      { name: 'age', type: 'number', required: false },
+      { name: 'plan', type: 'select', required: true, options: ['free', 'pro'] },
+      { name: 'terms', type: 'checkbox', required: true },
+      { name: 'phone', type: 'phone', required: false },
+    ];
+    expect(
+      checkVisitorForm(form, { email: 'nope', age: 'old', plan: 'gold', terms: 'yes', phone: 'call me' }),
+    ).toEqual({
+      email: ['Enter a valid email address.'],
+      age: ['A valid number is required.'],
+      plan: ['Select one of the offered choices.'],
+      terms: ['Must be true or false.'],
+      phone: ['Enter a valid phone number.'],
+    });
+    expect(checkVisitorForm(form, { email: 'a@b.co', plan: 'pro', terms: true })).toEqual({});
+    expect(checkVisitorForm(form, {})).toEqual({
+      email: [PUBLIC_CHAT_MESSAGES.required],
+      plan: [PUBLIC_CHAT_MESSAGES.required],
+      terms: [PUBLIC_CHAT_MESSAGES.required],
+    });
   });
 
   it("enforces the group's visitor form", async () => {
