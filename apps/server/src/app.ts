@@ -28,7 +28,7 @@ import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
 import type { ChangeFeed } from './platform/change-feed';
-import { registerErrorHandling } from './platform/http';
+import { registerErrorHandling, registerJsonParser } from './platform/http';
 import type { Jobs } from './platform/jobs';
 import type { Mailer } from './platform/mailer';
 import { registerOpenApi } from './platform/openapi';
@@ -69,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerJsonParser(app);
 
   const webDist = config.WEB_DIST_DIR ?? defaultWebDistDir;
   const indexHtml = readIndexHtml(webDist, { authSiteUrl: config.AUTH_SITE_URL });

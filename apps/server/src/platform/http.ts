@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { TEnvelope, TFieldErrors } from '@titan/contracts';
+import sjson from 'secure-json-parse';
 import { AppError } from './errors';
 
 export function ok<T>(result: T, status = 200): TEnvelope<T> {
@@ -72,6 +73,26 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     // Fastify's own 4xx (413 body too large, 415 media type, …): a known, safe message.
     return send(reply, status, MESSAGES[status] ?? error.message, null);
+  });
+}
+
+/**
+ * JSON bodies: an empty body with a JSON content type (many clients send one on DELETE) means
+ * "no body" instead of an error; prototype poisoning is refused as in Fastify's own parser.
+ */
+export function registerJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(
+        new AppError('bad_request', MESSAGES[400]!, { non_field_errors: ['Malformed JSON body.'] }),
+        undefined,
+      );
+    }
   });
 }
 

@@ -44,6 +44,7 @@ export const whatsappRoutes: FastifyPluginAsyncZod<{ deps: whatsapp.WhatsappDeps
 
   // The signature covers the raw bytes, so this scope keeps JSON bodies as they arrived.
   await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser(
       'application/json',
       { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },

@@ -85,6 +85,25 @@ describe('response envelope and errors', () => {
     expect(res.json().result).toEqual({ non_field_errors: ['Malformed JSON body.'] });
   });
 
+  it('treats an empty JSON body as no body, and refuses prototype poisoning', async () => {
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo/',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().result).toEqual({ non_field_errors: ['This field is required.'] });
+    const poisoned = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo/',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":"a@b.co","age":30,"name":"x","__proto__":{"admin":true}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
+    expect(poisoned.json().result).toEqual({ non_field_errors: ['Malformed JSON body.'] });
+  });
+
   it('answers 413 for a body over the limit', async () => {
     const res = await app.inject({
       method: 'POST',
