@@ -5,9 +5,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser } from '../support/browser';
+import { signUpOwner } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
-type TMail = { to: string; links: string[] };
 type TVisitor = { id: number; name: string | null; email: string | null; fields: Record<string, unknown> };
 type TGroup = { id: number; name: string; slug: string; visitor_form: unknown[] };
 
@@ -45,32 +45,7 @@ describe.skipIf(!hasChromium)('visitor directory and chat groups in Chromium', (
   }
 
   /** Signs up, verifies and logs in an owner of a new business; answers the session. */
-  async function createOwnerSession(): Promise<{ access: string; refresh: string; businessCode: string }> {
-    const registered = await api('/api/auth/register/', {
-      body: { first_name: owner.first, last_name: owner.last, email: owner.email, password: PASSWORD },
-    });
-    expect(registered.status).toBe(201);
-    const outbox = await api<TMail[]>(`/api/dev/outbox/?to=${encodeURIComponent(owner.email)}`);
-    const link = outbox.result
-      .flatMap((m) => m.links)
-      .find((l) => l.includes('/auth/account-confirm-email/'));
-    const key = decodeURIComponent(
-      new URL(link ?? 'http://x/').pathname.split('/').filter(Boolean).at(-1) ?? '',
-    );
-    expect((await api('/api/auth/register/verify-email/', { body: { key } })).status).toBe(200);
-    const login = await api<{ access: string; refresh: string }>('/api/auth/login/', {
-      body: { email: owner.email, password: PASSWORD },
-    });
-    expect(login.status).toBe(200);
-    const res = await fetch(`${server.url}/api/business/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${login.result.access}` },
-      body: JSON.stringify({ name: 'Directory Browser Test' }),
-    });
-    expect(res.status).toBe(201);
-    const business = (await res.json()) as { result: { unique_code: string } };
-    return { ...login.result, businessCode: business.result.unique_code };
-  }
+  const createOwnerSession = () => signUpOwner(server.url, owner, PASSWORD, 'Directory Browser Test');
 
   function visitorsTable() {
     return page.getByRole('table', { name: 'Visitors' });

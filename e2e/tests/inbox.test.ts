@@ -5,9 +5,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser } from '../support/browser';
+import { signUpOwner } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
-type TMail = { to: string; links: string[] };
 type TMessage = {
   id: number | string;
   content: string;
@@ -49,30 +49,7 @@ describe.skipIf(!hasChromium)('shared inbox in Chromium', () => {
   }
 
   /** Signs up, verifies and logs in a staff member who owns a new business; answers the session. */
-  async function createStaffSession(): Promise<{ access: string; refresh: string; businessCode: string }> {
-    const registered = await api('/api/auth/register/', {
-      body: { first_name: staff.first, last_name: staff.last, email: staff.email, password: PASSWORD },
-    });
-    expect(registered.status).toBe(201);
-    const outbox = await api<TMail[]>(`/api/dev/outbox/?to=${encodeURIComponent(staff.email)}`);
-    const link = outbox.result
-      .flatMap((m) => m.links)
-      .find((l) => l.includes('/auth/account-confirm-email/'));
-    const key = decodeURIComponent(
-      new URL(link ?? 'http://x/').pathname.split('/').filter(Boolean).at(-1) ?? '',
-    );
-    expect((await api('/api/auth/register/verify-email/', { body: { key } })).status).toBe(200);
-    const login = await api<{ access: string; refresh: string }>('/api/auth/login/', {
-      body: { email: staff.email, password: PASSWORD },
-    });
-    expect(login.status).toBe(200);
-    const business = await api<{ unique_code: string }>('/api/business/', {
-      body: { name: 'Inbox Browser Test' },
-      auth: `Bearer ${login.result.access}`,
-    });
-    expect(business.status).toBe(201);
-    return { ...login.result, businessCode: business.result.unique_code };
-  }
+  const createStaffSession = () => signUpOwner(server.url, staff, PASSWORD, 'Inbox Browser Test');
 
   async function newPage(ctx: BrowserContext): Promise<Page> {
     const p = await ctx.newPage();
