@@ -75,16 +75,28 @@ export async function listConversations(
   offset: number,
 ): Promise<{ rows: EnrichedConversationRow[]; count: number }> {
   const where = and(...filterConditions(scope, filter));
+  // With an upper bound on created_at the matches are old conversations, which sit at the far end
+  // of the last-message index: walking it discards most rows (2.3 s at 1M). Ordering by an
+  // expression that index cannot serve makes the planner read the created_at range from its
+  // covering index and sort just the top of it (0.4 s). A lower bound alone keeps the walk: recent
+  // conversations are at the front of the index, so it finds them at once.
+  const createdRange =
+    Boolean(filter.created_at__lte) && !filter.last_message_at__gte && !filter.last_message_at__lte;
+  const pageOrder = createdRange
+    ? sql`(${conversations.lastMessageAt} + interval '0 seconds') desc nulls last`
+    : sql`${conversations.lastMessageAt} desc nulls last`;
   // The page's ids come from the conversations indexes alone; only those rows are joined.
-  const page = db.$with('page').as(
-    db
-      .select({ id: conversations.id })
-      .from(conversations)
-      .where(where)
-      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  const page = db
+    .$with('page')
+    .as(
+      db
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(where)
+        .orderBy(pageOrder, desc(conversations.id))
+        .limit(limit)
+        .offset(offset),
+    );
   const [rows, total] = await Promise.all([
     db
       .with(page)
