@@ -1,19 +1,9 @@
 // Businesses (tenants), their members, invitations, join requests and API keys.
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
 import { users } from './identity';
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const userRef = (name: string) =>
   bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
 

@@ -10,15 +10,14 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
 import { businesses } from './business';
 import { users } from './identity';
 
 type VisitorFormField = { name: string; label: string; type: string; required: boolean; options?: string[] };
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const businessRef = () =>
   bigint('business_id', { mode: 'number' })
     .notNull()

@@ -1,17 +1,6 @@
 // Platform tables: shared rate-limit windows and the development mail outbox.
-import {
-  bigint,
-  bigserial,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
 
 /** Fixed-window counters shared by every instance (login, register, forgot, verify limits). */
 export const rateLimits = pgTable('rate_limits', {

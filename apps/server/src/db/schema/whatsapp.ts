@@ -1,8 +1,7 @@
 // The WhatsApp Business channel: connected numbers, received webhook deliveries, status events.
-import { bigint, bigserial, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
 import { businesses } from './business';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** One connected number per business; tokens are sealed with APP_SECRET and never answered. */
 export const whatsappAccounts = pgTable(
