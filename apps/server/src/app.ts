@@ -24,6 +24,7 @@ import { VisitorTokens } from './modules/public-chat/visitor-tokens';
 import { healthRoutes } from './modules/health/health.routes';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { teamRoutes } from './modules/team/team.routes';
+import { createWhatsappDeps } from './modules/whatsapp/whatsapp.queues';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
@@ -105,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secrets = createSecretBox(config.APP_SECRET);
   await app.register(chatGroupRoutes, { db, secrets });
   await app.register(directoryRoutes, { db });
-  await app.register(whatsappRoutes, { deps: { db, secrets, jobs: deps.jobs, config } });
+  await app.register(whatsappRoutes, { deps: createWhatsappDeps(config, db, deps.jobs) });
   await app.register(publicChatRoutes, { deps: { db, storage, limiter, visitorTokens, secrets, config } });
   await app.register(conversationRoutes, { deps: { db, storage } });
   await app.register(realtimeRoutes, {

@@ -59,6 +59,15 @@ export const ZConfigEnv = z.object({
     .pipe(z.array(z.url({ message: 'expected a comma-separated list of origins' }))),
   TRUST_PROXY: boolish.default(false),
   WEB_DIST_DIR: z.string().optional(),
+  WHATSAPP_GRAPH_URL: z
+    .url({ protocol: /^https?$/, message: 'expected an http(s):// URL' })
+    .default('https://graph.facebook.com/v21.0')
+    .transform((v) => v.replace(/\/+$/, '')),
+  WHATSAPP_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, { message: 'expected comma-separated milliseconds, e.g. 1000,4000,16000' })
+    .default('1000,4000,16000')
+    .transform((v) => v.split(',').map(Number)),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {

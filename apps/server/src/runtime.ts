@@ -9,8 +9,7 @@ import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
 import { pruneChangeLog } from './modules/conversations/conversations.service';
-import { processWebhookEvent, WEBHOOK_QUEUE } from './modules/whatsapp/whatsapp.service';
-import { createSecretBox } from './platform/crypto';
+import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
 
 export type Runtime = {
   config: Config;
@@ -67,15 +66,7 @@ export async function startRuntime(
       retryLimit: 2,
     });
     await jobs.schedule('realtime.prune-change-log', '17 * * * *');
-    const whatsappDeps = { db: database.db, secrets: createSecretBox(config.APP_SECRET), jobs, config };
-    await jobs.define<{ event_id: number }>({
-      name: WEBHOOK_QUEUE,
-      handler: (data) => processWebhookEvent(whatsappDeps, data.event_id),
-      retryLimit: 10,
-      retryDelay: 2,
-      concurrency: 4,
-      pollingIntervalSeconds: 0.5,
-    });
+    await defineWhatsappQueues(jobs, createWhatsappDeps(config, database.db, jobs));
     for (const queue of options.queues ?? []) await jobs.define(queue);
     if (options.workers) await jobs.startWorkers();
     let app: FastifyInstance | null = null;

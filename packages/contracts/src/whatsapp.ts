@@ -34,3 +34,256 @@ export const ZWebhookVerifyQuery = z.object({
   'hub.verify_token': z.string().optional(),
   'hub.challenge': z.string().optional(),
 });
+
+// ---- Sending (api.md: POST /api/whatsapp/conversations/{id}/messages/) ----
+
+export const WHATSAPP_MEDIA_TYPES = ['image', 'audio', 'video', 'document'] as const;
+export type TWhatsappMediaType = (typeof WHATSAPP_MEDIA_TYPES)[number];
+
+const mediaId = z.string().trim().min(1, { message: 'Upload the file first and send its id.' }).max(200);
+const caption = z.string().max(1024, { message: 'Captions are at most 1024 characters.' }).optional();
+const context = z.object({ message_id: z.string().trim().min(1).max(200) }).optional();
+
+const base = { recipient_type: z.literal('individual').default('individual'), context };
+const media = z.object({ id: mediaId, caption });
+
+/** The spec's send body: text, or uploaded media by id; `context` replies to an earlier message. */
+export const ZWhatsappSendRequest = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      ...base,
+      type: z.literal('text'),
+      text: z.object({
+        body: z
+          .string()
+          .trim()
+          .min(1, { message: 'Type a message.' })
+          .max(4096, { message: 'WhatsApp messages are at most 4096 characters.' }),
+        preview_url: z.boolean().optional(),
+      }),
+    }),
+    z.object({ ...base, type: z.literal('image'), image: media }),
+    z.object({ ...base, type: z.literal('audio'), audio: media }),
+    z.object({ ...base, type: z.literal('video'), video: media }),
+    z.object({
+      ...base,
+      type: z.literal('document'),
+      document: media.extend({ filename: z.string().trim().max(240).optional() }),
+    }),
+  ],
+  { message: 'Choose a message type: text, image, audio, video or document.' },
+);
+export type TWhatsappSendRequest = z.infer<typeof ZWhatsappSendRequest>;
+
+/** POST /api/whatsapp/media/ answers the Graph media id to send with the next message. */
+export const ZWhatsappMediaUpload = z.object({
+  id: z.string(),
+  mime_type: z.string(),
+  size: z.number().int(),
+  file_name: z.string(),
+  type: z.enum(WHATSAPP_MEDIA_TYPES),
+});
+export type TWhatsappMediaUpload = z.infer<typeof ZWhatsappMediaUpload>;
+
+export const ZWhatsappMediaParams = z.object({ id: z.string().min(1).max(200) });
+
+/** Whether free-form messages may be sent: the customer wrote within the last 24 hours. */
+export const ZWhatsappWindow = z.object({
+  open: z.boolean(),
+  /** When the window closes (null when it is closed or never opened). */
+  expires_at: z.string().nullable(),
+  last_customer_message_at: z.string().nullable(),
+});
+export type TWhatsappWindow = z.infer<typeof ZWhatsappWindow>;
+
+// ---- Templates ----
+
+export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
+
+export const ZTemplateButton = z.object({
+  type: z.string(),
+  text: z.string().optional(),
+  url: z.string().optional(),
+  phone_number: z.string().optional(),
+  example: z.unknown().optional(),
+});
+
+export const ZTemplateComponent = z
+  .object({
+    type: z.string(),
+    format: z.string().optional(),
+    text: z.string().optional(),
+    buttons: z.array(ZTemplateButton).optional(),
+    example: z.unknown().optional(),
+  })
+  .passthrough();
+export type TTemplateComponent = z.infer<typeof ZTemplateComponent>;
+
+export const ZWhatsappTemplate = z.object({
+  id: z.number().int(),
+  meta_id: z.string(),
+  name: z.string(),
+  language: z.string(),
+  status: z.string(),
+  category: z.string(),
+  parameter_format: z.string().nullable(),
+  components: z.array(ZTemplateComponent),
+  /** How many {{n}} parameters the body and header take, so a form can ask for them. */
+  body_parameters: z.number().int(),
+  header_parameters: z.number().int(),
+  synced_at: z.string(),
+});
+export type TWhatsappTemplate = z.infer<typeof ZWhatsappTemplate>;
+
+export const ZTemplateListQuery = z.object({
+  status: z.enum(TEMPLATE_STATUSES).optional(),
+  search: z.string().trim().max(100).optional(),
+});
+
+export const ZTemplateNameParams = z.object({ name: z.string().min(1).max(512) });
+export const ZTemplateNameQuery = z.object({ language: z.string().trim().max(20).optional() });
+
+export const ZTemplateSyncResult = z.object({ synced: z.number().int(), removed: z.number().int() });
+
+const templateParameter = z.union([
+  z.object({
+    type: z.literal('text'),
+    text: z.string().min(1).max(1024),
+    parameter_name: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('document'),
+    document: z.object({
+      id: z.string().optional(),
+      link: z.string().url().optional(),
+      filename: z.string().optional(),
+    }),
+  }),
+  z.object({
+    type: z.literal('image'),
+    image: z.object({ id: z.string().optional(), link: z.string().url().optional() }),
+  }),
+  z.object({
+    type: z.literal('video'),
+    video: z.object({ id: z.string().optional(), link: z.string().url().optional() }),
+  }),
+  z.object({ type: z.literal('payload'), payload: z.string().max(1000) }),
+]);
+
+export const ZSendTemplateRequest = z
+  .object({
+    conversation_id: z.number().int().positive().optional(),
+    /** A phone number in international format; digits only are sent to Meta. */
+    to: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9][0-9 ()-]{5,20}$/, { message: 'Enter a phone number in international format.' })
+      .optional(),
+    name: z.string().trim().min(1, { message: 'Choose a template.' }).max(512),
+    language: z.string().trim().min(2).max(20),
+    components: z
+      .array(
+        z.object({
+          type: z.enum(['header', 'body', 'button']),
+          sub_type: z.string().optional(),
+          index: z.union([z.number().int(), z.string()]).optional(),
+          parameters: z.array(templateParameter).max(20),
+        }),
+      )
+      .max(10)
+      .default([]),
+  })
+  .superRefine((v, ctx) => {
+    if ((v.conversation_id === undefined) === (v.to === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: 'Give either a conversation or a phone number.',
+      });
+    }
+  });
+export type TSendTemplateRequest = z.input<typeof ZSendTemplateRequest>;
+
+// ---- Logs (/api/whatsapp/events/) ----
+
+export const WHATSAPP_LOG_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed', 'error'] as const;
+
+export const ZWhatsappLog = z.object({
+  tracking_id: z.string(),
+  wamid: z.string().nullable(),
+  conversation_id: z.number().int().nullable(),
+  to: z.string(),
+  type: z.string(),
+  template_name: z.string().nullable(),
+  status: z.enum(WHATSAPP_LOG_STATUSES),
+  error_code: z.number().int().nullable(),
+  error_message: z.string().nullable(),
+  pricing_category: z.string().nullable(),
+  billable: z.boolean().nullable(),
+  sent_by: z.object({ id: z.number().int(), name: z.string().nullable() }).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TWhatsappLog = z.infer<typeof ZWhatsappLog>;
+
+export const ZWhatsappLogEvent = z.object({
+  status: z.string(),
+  timestamp: z.string().nullable(),
+  received_at: z.string(),
+  error: z
+    .object({
+      code: z.number().int().nullable(),
+      title: z.string().nullable(),
+      details: z.string().nullable(),
+    })
+    .nullable(),
+});
+
+export const ZWhatsappLogDetail = ZWhatsappLog.extend({
+  request: z.record(z.string(), z.unknown()),
+  response: z.record(z.string(), z.unknown()).nullable(),
+  events: z.array(ZWhatsappLogEvent),
+});
+export type TWhatsappLogDetail = z.infer<typeof ZWhatsappLogDetail>;
+
+export const ZWhatsappLogListQuery = z.object({
+  status: z.enum(WHATSAPP_LOG_STATUSES).optional(),
+  search: z.string().trim().max(100).optional(),
+  created_at__gte: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Enter a valid date/time.' })
+    .optional(),
+  created_at__lte: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Enter a valid date/time.' })
+    .optional(),
+  page: z.coerce.number({ message: 'Must be a whole number.' }).int().min(1).default(1),
+  page_size: z.coerce.number({ message: 'Must be a whole number.' }).int().min(1).max(100).default(20),
+});
+export type TWhatsappLogListQuery = z.infer<typeof ZWhatsappLogListQuery>;
+
+export const ZTrackingIdParams = z.object({
+  trackingId: z.string().uuid({ message: 'Unknown tracking id.' }),
+});
+
+// ---- Balance (GET /api/whatsapp/client/balance/) ----
+
+export const ZWhatsappBalance = z.object({
+  currency: z.string(),
+  period_start: z.string(),
+  period_end: z.string(),
+  messages_sent: z.number().int(),
+  billable_messages: z.number().int(),
+  spent: z.number(),
+  by_category: z.array(
+    z.object({
+      category: z.string(),
+      messages: z.number().int(),
+      billable: z.number().int(),
+      rate: z.number(),
+      cost: z.number(),
+    }),
+  ),
+});
+export type TWhatsappBalance = z.infer<typeof ZWhatsappBalance>;

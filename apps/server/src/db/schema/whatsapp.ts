@@ -1,5 +1,16 @@
 // The WhatsApp Business channel: connected numbers, received webhook deliveries, status events.
-import { bigint, bigserial, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { businesses } from './business';
 
@@ -54,4 +65,83 @@ export const whatsappStatusEvents = pgTable(
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('whatsapp_status_events_message_status_key').on(t.messageId, t.status)],
+);
+
+/**
+ * Media known by its Graph id: uploaded by staff to send, or received from a customer and fetched
+ * by a job. `storageKey` is set once the bytes are kept under public/whatsapp_media/{id}.
+ */
+export const whatsappMedia = pgTable(
+  'whatsapp_media',
+  {
+    id: text('id').primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    direction: text('direction', { enum: ['inbound', 'outbound'] }).notNull(),
+    mimeType: text('mime_type').notNull(),
+    sha256: text('sha256'),
+    fileSize: bigint('file_size', { mode: 'number' }),
+    fileName: text('file_name'),
+    storageKey: text('storage_key'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    storedAt: ts('stored_at'),
+  },
+  (t) => [index('whatsapp_media_business_idx').on(t.businessId)],
+);
+
+/** The business's message templates as last synced from Meta (one row per name × language). */
+export const whatsappTemplates = pgTable(
+  'whatsapp_templates',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    metaId: text('meta_id').notNull(),
+    name: text('name').notNull(),
+    language: text('language').notNull(),
+    status: text('status').notNull(),
+    category: text('category').notNull(),
+    parameterFormat: text('parameter_format'),
+    components: jsonb('components').$type<Record<string, unknown>[]>().notNull().default([]),
+    syncedAt: ts('synced_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('whatsapp_templates_name_key').on(t.businessId, t.name, t.language)],
+);
+
+/**
+ * One row per send attempt to WhatsApp: what was asked, what Meta answered, and the strongest
+ * status reported since. The timeline of statuses is read from whatsapp_status_events by wamid.
+ */
+export const whatsappLogs = pgTable(
+  'whatsapp_logs',
+  {
+    trackingId: uuid('tracking_id').primaryKey().defaultRandom(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    conversationId: bigint('conversation_id', { mode: 'number' }),
+    wamid: text('wamid'),
+    recipient: text('recipient').notNull(),
+    type: text('type').notNull(),
+    templateName: text('template_name'),
+    /** accepted | sent | delivered | read | failed, or error when Meta refused the call. */
+    status: text('status').notNull(),
+    errorCode: integer('error_code'),
+    errorMessage: text('error_message'),
+    pricingCategory: text('pricing_category'),
+    billable: boolean('billable'),
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    response: jsonb('response').$type<Record<string, unknown>>(),
+    sentBy: bigint('sent_by', { mode: 'number' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('whatsapp_logs_wamid_key').on(t.wamid),
+    index('whatsapp_logs_business_created_idx').on(t.businessId, t.createdAt),
+  ],
 );

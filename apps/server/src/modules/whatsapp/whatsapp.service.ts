@@ -3,16 +3,16 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { TSaveWhatsappAccountRequest, TWhatsappAccount } from '@titan/contracts';
-import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { safeEqual, type SecretBox } from '../../platform/crypto';
+import { safeEqual } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import type { Jobs } from '../../platform/jobs';
 import * as conversationsRepo from '../conversations/conversations.repository';
 import { upsertVerifiedCustomer } from '../public-chat/public-chat.repository';
 import * as repo from './whatsapp.repository';
 
-export type WhatsappDeps = { db: Db; secrets: SecretBox; jobs: Jobs; config: Pick<Config, 'PUBLIC_URL'> };
+import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
+
+export type { WhatsappDeps };
 
 export const WEBHOOK_QUEUE = 'whatsapp.webhook';
 
@@ -206,7 +206,7 @@ export async function processWebhookEvent(deps: WhatsappDeps, eventId: number): 
             timestamp: status.timestamp ? Number(status.timestamp) : null,
             payload: status as Record<string, unknown>,
           });
-          await repo.applyBestStatus(tx, status.id!);
+          await applyStatuses(tx, status.id!);
         });
       }
     }
