@@ -26,6 +26,8 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { createWhatsappDeps } from './modules/whatsapp/whatsapp.queues';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
+import { whatsappSendRoutes } from './modules/whatsapp/whatsapp.send.routes';
+import { whatsappTemplatesRoutes } from './modules/whatsapp/whatsapp.templates.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
 import type { ChangeFeed } from './platform/change-feed';
@@ -106,7 +108,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secrets = createSecretBox(config.APP_SECRET);
   await app.register(chatGroupRoutes, { db, secrets });
   await app.register(directoryRoutes, { db });
-  await app.register(whatsappRoutes, { deps: createWhatsappDeps(config, db, deps.jobs) });
+  const whatsappDeps = createWhatsappDeps(config, db, deps.jobs);
+  await app.register(whatsappRoutes, { deps: whatsappDeps });
+  await app.register(whatsappSendRoutes, { deps: whatsappDeps });
+  await app.register(whatsappTemplatesRoutes, { deps: whatsappDeps });
   await app.register(publicChatRoutes, { deps: { db, storage, limiter, visitorTokens, secrets, config } });
   await app.register(conversationRoutes, { deps: { db, storage } });
   await app.register(realtimeRoutes, {
