@@ -4,6 +4,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -217,4 +218,29 @@ export const conversationCounts = pgTable(
     n: bigint('n', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.businessId, t.status, t.isRead, t.businessReplied, t.channel] })],
+);
+
+/**
+ * Conversations per UTC day of created_at and of last_message_at, by the same filter columns, so
+ * a date-range count sums whole days and counts only the rows of its two edge days. Kept exact by
+ * a trigger (migration 0012).
+ */
+export const conversationDayCounts = pgTable(
+  'conversation_day_counts',
+  {
+    businessId: bigint('business_id', { mode: 'number' }).notNull(),
+    /** 'c': the day of created_at; 'l': the day of last_message_at. */
+    axis: text('axis', { enum: ['c', 'l'] }).notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    isRead: boolean('is_read').notNull(),
+    businessReplied: boolean('business_replied').notNull(),
+    channel: text('channel').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({
+      columns: [t.businessId, t.axis, t.day, t.status, t.isRead, t.businessReplied, t.channel],
+    }),
+  ],
 );

@@ -7,6 +7,7 @@ import {
   chatGroupMembers,
   chatGroups,
   conversationCounts,
+  conversationDayCounts,
   conversations,
   customers,
   memberships,
@@ -75,28 +76,32 @@ export async function listConversations(
   offset: number,
 ): Promise<{ rows: EnrichedConversationRow[]; count: number }> {
   const where = and(...filterConditions(scope, filter));
-  // With an upper bound on created_at the matches are old conversations, which sit at the far end
-  // of the last-message index: walking it discards most rows (2.3 s at 1M). Ordering by an
-  // expression that index cannot serve makes the planner read the created_at range from its
-  // covering index and sort just the top of it (0.4 s). A lower bound alone keeps the walk: recent
-  // conversations are at the front of the index, so it finds them at once.
-  const createdRange =
-    Boolean(filter.created_at__lte) && !filter.last_message_at__gte && !filter.last_message_at__lte;
-  const pageOrder = createdRange
-    ? sql`(${conversations.lastMessageAt} + interval '0 seconds') desc nulls last`
-    : sql`${conversations.lastMessageAt} desc nulls last`;
+  const created = Boolean(filter.created_at__gte || filter.created_at__lte);
+  if (created) {
+    const [ids, total] = await Promise.all([
+      pageIdsByCreatedMonth(db, scope, filter, where, limit, offset),
+      countConversations(db, scope, filter, where),
+    ]);
+    if (ids.length === 0) return { rows: [], count: total };
+    const rows = await db
+      .select(enrichedColumns)
+      .from(conversations)
+      .leftJoin(customers, eq(customers.id, conversations.initiatorId))
+      .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+      .where(inArray(conversations.id, ids))
+      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id));
+    return { rows, count: total };
+  }
   // The page's ids come from the conversations indexes alone; only those rows are joined.
-  const page = db
-    .$with('page')
-    .as(
-      db
-        .select({ id: conversations.id })
-        .from(conversations)
-        .where(where)
-        .orderBy(pageOrder, desc(conversations.id))
-        .limit(limit)
-        .offset(offset),
-    );
+  const page = db.$with('page').as(
+    db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(where)
+      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
+      .limit(limit)
+      .offset(offset),
+  );
   const [rows, total] = await Promise.all([
     db
       .with(page)
@@ -112,8 +117,52 @@ export async function listConversations(
 }
 
 /**
- * Without a date range the count is a sum over conversation_counts (at most 16 rows); a date
- * range needs the rows themselves, counted through the created_at / last_message_at indexes.
+ * A page of a created_at range in last-message order. Conversations of any age can have the
+ * newest messages, so neither index order serves it: walking last-message order discards rows of
+ * the wrong age, reading the created range sorts all of it. Instead, for each month of created_at
+ * in the range take the month's top `offset + limit` from conversations_created_month_idx
+ * (index-only), and order those few. Months span the bounds, or the business's oldest / newest
+ * conversation where a bound is open.
+ */
+async function pageIdsByCreatedMonth(
+  db: Db,
+  scope: InboxScope,
+  filter: TConversationFilter,
+  where: SQL | undefined,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  const edge = (fn: 'min' | 'max') =>
+    sql
+      .raw(`(select ${fn}(created_at) from conversations where business_id = `)
+      .append(sql`${scope.businessId})`);
+  const from = filter.created_at__gte
+    ? sql`${filter.created_at__gte.toISOString()}::timestamptz`
+    : edge('min');
+  const to = filter.created_at__lte ? sql`${filter.created_at__lte.toISOString()}::timestamptz` : edge('max');
+  const rows = await db.execute(sql`
+    select c.id from generate_series(
+      date_trunc('month', ${from} at time zone 'UTC'),
+      date_trunc('month', ${to} at time zone 'UTC'),
+      interval '1 month') as m(month)
+    cross join lateral (
+      select ${conversations.id} as id, ${conversations.lastMessageAt} as last_message_at
+      from ${conversations}
+      where ${where} and date_trunc('month', ${conversations.createdAt} at time zone 'UTC') = m.month
+      order by ${conversations.lastMessageAt} desc nulls last, ${conversations.id} desc
+      limit ${offset + limit}
+    ) as c
+    order by c.last_message_at desc nulls last, c.id desc
+    limit ${limit} offset ${offset}`);
+  // node-postgres and PGlite both answer { rows }.
+  return (rows as unknown as { rows: { id: string | number }[] }).rows.map((r) => Number(r.id));
+}
+
+/**
+ * The count without reading the matching rows. Without a date range: a sum over
+ * conversation_counts (at most 16 rows). With a range on one of created_at / last_message_at: a
+ * sum over conversation_day_counts for the whole days inside it, plus the rows of its edge days
+ * counted through the index. Group-limited viewers and ranges on both columns count the rows.
  */
 async function countConversations(
   db: Db,
@@ -121,28 +170,83 @@ async function countConversations(
   filter: TConversationFilter,
   where: SQL | undefined,
 ): Promise<number> {
-  const dated =
-    filter.created_at__gte ||
-    filter.created_at__lte ||
-    filter.last_message_at__gte ||
-    filter.last_message_at__lte;
-  // Buckets count whole businesses: a date range or a group-limited viewer counts the rows.
-  if (dated || scope.groupIds !== null) {
-    const [row] = await db.select({ n: count() }).from(conversations).where(where);
+  const created = Boolean(filter.created_at__gte || filter.created_at__lte);
+  const lastMessage = Boolean(filter.last_message_at__gte || filter.last_message_at__lte);
+  if (scope.groupIds !== null || (created && lastMessage)) return countRows(db, where);
+  if (!created && !lastMessage) {
+    const [row] = await db
+      .select({ n: sql<string>`coalesce(sum(${conversationCounts.n}), 0)` })
+      .from(conversationCounts)
+      .where(
+        and(
+          eq(conversationCounts.businessId, scope.businessId),
+          ...bucketConditions(conversationCounts, filter),
+        ),
+      );
     return Number(row?.n ?? 0);
   }
-  const buckets: SQL[] = [eq(conversationCounts.businessId, scope.businessId)];
-  if (filter.status) buckets.push(eq(conversationCounts.status, filter.status));
-  if (filter.is_read !== undefined) buckets.push(eq(conversationCounts.isRead, filter.is_read));
-  if (filter.business_replied !== undefined)
-    buckets.push(eq(conversationCounts.businessReplied, filter.business_replied));
-  if (filter.channel__in) buckets.push(inArray(conversationCounts.channel, filter.channel__in));
-  const [row] = await db
-    .select({ n: sql<string>`coalesce(sum(${conversationCounts.n}), 0)` })
-    .from(conversationCounts)
-    .where(and(...buckets));
+  const axis = created ? 'c' : 'l';
+  const column = created ? conversations.createdAt : conversations.lastMessageAt;
+  const lo = created ? filter.created_at__gte : filter.last_message_at__gte;
+  const hi = created ? filter.created_at__lte : filter.last_message_at__lte;
+  if (lo && hi && lo > hi) return 0;
+  const loDay = lo ? utcDay(lo) : null;
+  const hiDay = hi ? utcDay(hi) : null;
+  // Within one day the range is small: count its rows.
+  if (loDay && hiDay && loDay.getTime() === hiDay.getTime()) return countRows(db, where);
+
+  const dims = and(
+    ...filterConditions(scope, {
+      ...filter,
+      created_at__gte: undefined,
+      created_at__lte: undefined,
+      last_message_at__gte: undefined,
+      last_message_at__lte: undefined,
+    }),
+  );
+  const parts: Promise<number>[] = [];
+  const days: SQL[] = [
+    eq(conversationDayCounts.businessId, scope.businessId),
+    eq(conversationDayCounts.axis, axis),
+  ];
+  if (loDay) days.push(sql`${conversationDayCounts.day} > ${isoDay(loDay)}`);
+  if (hiDay) days.push(sql`${conversationDayCounts.day} < ${isoDay(hiDay)}`);
+  parts.push(
+    db
+      .select({ n: sql<string>`coalesce(sum(${conversationDayCounts.n}), 0)` })
+      .from(conversationDayCounts)
+      .where(and(...days, ...bucketConditions(conversationDayCounts, filter)))
+      .then(([row]) => Number(row?.n ?? 0)),
+  );
+  // The edge days: from the bound to the end of its day, and from the start of its day to the bound.
+  if (lo && loDay) parts.push(countRows(db, and(dims, gte(column, lo), lt(column, addDays(loDay, 1)))));
+  if (hi && hiDay) parts.push(countRows(db, and(dims, gte(column, hiDay), lte(column, hi))));
+  const counts = await Promise.all(parts);
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+async function countRows(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(conversations).where(where);
   return Number(row?.n ?? 0);
 }
+
+/** The status / read / replied / channel filters on a bucket table. */
+function bucketConditions(
+  table: typeof conversationCounts | typeof conversationDayCounts,
+  filter: TConversationFilter,
+): SQL[] {
+  const where: SQL[] = [];
+  if (filter.status) where.push(eq(table.status, filter.status));
+  if (filter.is_read !== undefined) where.push(eq(table.isRead, filter.is_read));
+  if (filter.business_replied !== undefined) where.push(eq(table.businessReplied, filter.business_replied));
+  if (filter.channel__in) where.push(inArray(table.channel, filter.channel__in));
+  return where;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const utcDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+const addDays = (d: Date, n: number) => new Date(d.getTime() + n * DAY_MS);
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function findConversation(
   db: Queryable,

@@ -59,6 +59,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
           await scopeOf(deps.db, request),
           request.params.id,
           request.body,
+          deps.onConversationRead,
         ),
       ),
   );

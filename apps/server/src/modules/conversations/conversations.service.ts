@@ -20,7 +20,14 @@ import type { InboxScope } from './conversations.repository';
 
 export type { InboxScope };
 
-export type InboxDeps = { db: Db; storage: Storage };
+export type InboxDeps = {
+  db: Db;
+  storage: Storage;
+  /** Told when staff mark a conversation read (WhatsApp sends the customer a read receipt). */
+  onConversationRead?: OnConversationRead;
+};
+
+export type OnConversationRead = (conversation: repo.ConversationRow) => Promise<void>;
 
 export const INBOX_MESSAGES = {
   whatsappReply: 'WhatsApp conversations are answered through the WhatsApp channel.',
@@ -132,8 +139,9 @@ export async function updateConversation(
   scope: InboxScope,
   id: number,
   input: TUpdateConversationRequest,
+  onRead?: OnConversationRead,
 ): Promise<TConversation> {
-  await findOwnConversation(db, scope, id);
+  const { conversation } = await findOwnConversation(db, scope, id);
   await db.transaction(async (tx) => {
     const changed = await repo.updateConversation(tx, scope.businessId, id, {
       ...(input.status !== undefined ? { status: input.status } : {}),
@@ -142,6 +150,7 @@ export async function updateConversation(
     if (!changed) throw AppError.notFound();
     if (input.is_read) await repo.markCustomerMessagesRead(tx, id);
   });
+  if (input.is_read && onRead) await onRead(conversation);
   return findConversation(db, scope, id);
 }
 

@@ -210,6 +210,75 @@ describe('conversation list', () => {
     expect((await iso('page=2')).json().result.results.at(-1).id).toBe(all[1]!.id);
   });
 
+  it('answers date ranges exactly: counts from day buckets and edge days, pages by created month', async () => {
+    const o = await signUp(app, rt.mailer);
+    const b = await createBusiness(app, o, 'Days Co');
+    const made: TConversation[] = [];
+    for (let i = 0; i < 24; i++) made.push((await customerConversation(b, { texts: [`m${i}`] })).conversation);
+    // Spread over ten days at varied hours, through plain updates (the trigger keeps the buckets).
+    for (const [i, c] of made.entries()) {
+      await rt.database.query(
+        `update conversations set created_at = $2, last_message_at = $3, status = $4, is_read = $5 where id = $1`,
+        [
+          c.id,
+          new Date(Date.UTC(2025, 1 + (i % 3), 1 + (i % 10), (i * 7) % 24, 30)),
+          i % 5 === 0 ? null : new Date(Date.UTC(2025, 2, 3 + (i % 9), (i * 5) % 24, 15)),
+          i % 3 === 0 ? 'resolved' : 'active',
+          i % 2 === 0,
+        ],
+      );
+    }
+    await rt.database.query(`delete from conversations where id = $1`, [made[7]!.id]);
+    const bounds = [
+      undefined,
+      '2025-03-01T00:00:00Z',
+      '2025-03-02T12:00:00Z',
+      '2025-03-04T00:00:00Z',
+      '2025-03-04T23:59:59Z',
+      '2025-03-06T07:30:00Z',
+      '2025-03-11T18:00:00Z',
+      '2025-02-28T23:59:59.999Z',
+      '2025-04-05T06:00:00Z',
+    ];
+    for (const column of ['created_at', 'last_message_at']) {
+      for (const lo of bounds) {
+        for (const hi of bounds) {
+          for (const status of [undefined, 'resolved']) {
+            const query = new URLSearchParams();
+            const where = ['business_id = $1'];
+            const params: unknown[] = [b.id];
+            const add = (param: string, clause: string, value: string | undefined) => {
+              if (value === undefined) return;
+              query.set(param, value);
+              params.push(value);
+              where.push(clause.replace('?', `$${params.length}`));
+            };
+            add(`${column}__gte`, `${column} >= ?`, lo);
+            add(`${column}__lte`, `${column} <= ?`, hi);
+            add('status', 'status = ?', status);
+            const [row] = await rt.database.query<{ n: number }>(
+              `select count(*)::int as n from conversations where ${where.join(' and ')}`,
+              params,
+            );
+            const res = await list(query.toString(), o, b);
+            expect(res.json().result.count, query.toString()).toBe(row!.n);
+            // And the rows: second page of 4, in last-message order.
+            const page = await rt.database.query<{ id: number }>(
+              `select id from conversations where ${where.join(' and ')}
+               order by last_message_at desc nulls last, id desc limit 4 offset 4`,
+              params,
+            );
+            query.set('page', '2');
+            query.set('page_size', '4');
+            expect(ids(await list(query.toString(), o, b)), query.toString()).toEqual(
+              page.map((r) => Number(r.id)),
+            );
+          }
+        }
+      }
+    }
+  });
+
   it('answers 400 with field messages for bad filter and paging values', async () => {
     const bad = await iso(
       'status=open&is_read=maybe&created_at__gte=yesterday-ish&channel__in=sms&page=0&page_size=101',
