@@ -87,81 +87,214 @@ const PAGE_COLUMNS =
   '"customers"."id", "customers"."name", "customers"."email", "chat_groups"."id", "chat_groups"."name", ' +
   '"chat_groups"."slug"';
 
+const DAY_MS = 24 * 3600 * 1000;
+const utcDay = (iso) => new Date(Math.floor(Date.parse(iso) / DAY_MS) * DAY_MS);
+const isoDay = (d) => d.toISOString().slice(0, 10);
+
 /**
- * The statements drizzle generates for the list (checked with toSQL() against the repository):
- * { page: {text, values}, count: {text, values}, countKind }. `buckets` mirrors the repository's
- * conversation_counts sum, used when that table exists and the filter has no date range.
+ * The statements the repository (apps/server/src/modules/conversations/conversations.repository.ts)
+ * runs for one list request, by hand: { page: [statements run one after the other, the last
+ * answering the rows], counts: [statements run beside the page, summed], countKind }.
+ * - page: the ids of the page from the indexes, joined to customers and chat_groups; with a
+ *   created_at range, the ids come from a per-created-month walk first, then the rows by id.
+ * - count: without a date range the sum over conversation_counts; with a range on one of the two
+ *   date columns the sum over conversation_day_counts for its whole days plus count(*) of its edge
+ *   days; count(*) for ranges on both columns or within one day.
  */
-function listStatements(businessId, params, { buckets }) {
-  const conds = ['"conversations"."business_id" = $1'];
-  const values = [businessId];
-  const bucketConds = ['"conversation_counts"."business_id" = $1'];
-  const bucketValues = [businessId];
-  const add = (col, op, v) => {
-    values.push(v);
-    conds.push(`"conversations"."${col}" ${op} $${values.length}`);
-  };
-  const addBucket = (col, v) => {
+function listStatements(businessId, params) {
+  const dims = ['"conversations"."business_id" = $1'];
+  const dimValues = [businessId];
+  const bucketConds = [];
+  const bucketValues = [];
+  const addDim = (col, v) => {
+    dimValues.push(v);
+    dims.push(`"conversations"."${col}" = $${dimValues.length}`);
     bucketValues.push(v);
-    bucketConds.push(`"conversation_counts"."${col}" = $${bucketValues.length}`);
+    bucketConds.push({ col, v });
   };
-  if (params.status) {
-    add('status', '=', params.status);
-    addBucket('status', params.status);
-  }
-  if (params.is_read !== undefined) {
-    add('is_read', '=', params.is_read === 'true');
-    addBucket('is_read', params.is_read === 'true');
-  }
-  if (params.business_replied !== undefined) {
-    add('business_replied', '=', params.business_replied === 'true');
-    addBucket('business_replied', params.business_replied === 'true');
-  }
-  if (params.created_at__gte) add('created_at', '>=', params.created_at__gte);
-  if (params.created_at__lte) add('created_at', '<=', params.created_at__lte);
-  if (params.last_message_at__gte) add('last_message_at', '>=', params.last_message_at__gte);
-  if (params.last_message_at__lte) add('last_message_at', '<=', params.last_message_at__lte);
-  if (params.channel__in) {
-    const channels = params.channel__in.split(',');
-    const first = values.length + 1;
-    values.push(...channels);
-    conds.push(`"conversations"."channel" in (${channels.map((_, i) => `$${first + i}`).join(', ')})`);
-    const bfirst = bucketValues.length + 1;
-    bucketValues.push(...channels);
-    bucketConds.push(
-      `"conversation_counts"."channel" in (${channels.map((_, i) => `$${bfirst + i}`).join(', ')})`,
-    );
-  }
-  const where = `where (${conds.join(' and ')})`;
-  const page = Number(params.page ?? 1);
-  const offset = (page - 1) * PAGE_SIZE;
-  const pageValues = [...values, PAGE_SIZE];
-  let pageText =
-    `select ${PAGE_COLUMNS} from "conversations" ` +
+  if (params.status) addDim('status', params.status);
+  if (params.is_read !== undefined) addDim('is_read', params.is_read === 'true');
+  if (params.business_replied !== undefined) addDim('business_replied', params.business_replied === 'true');
+  const channels = params.channel__in ? params.channel__in.split(',') : null;
+
+  /** WHERE over conversations: the dims, the channels, then the given ranges. */
+  const conversationsWhere = (ranges) => {
+    const conds = [...dims];
+    const values = [...dimValues];
+    for (const [col, op, v] of ranges) {
+      values.push(v);
+      conds.push(`"conversations"."${col}" ${op} $${values.length}`);
+    }
+    if (channels) {
+      const first = values.length + 1;
+      values.push(...channels);
+      conds.push(`"conversations"."channel" in (${channels.map((_, i) => `$${first + i}`).join(', ')})`);
+    }
+    return { text: `(${conds.join(' and ')})`, values };
+  };
+  const bucketWhere = (table, extra, extraValues) => {
+    const conds = [`"${table}"."business_id" = $1`, ...extra];
+    const values = [businessId, ...extraValues];
+    for (const { col, v } of bucketConds) {
+      values.push(v);
+      conds.push(`"${table}"."${col}" = $${values.length}`);
+    }
+    if (channels) {
+      const first = values.length + 1;
+      values.push(...channels);
+      conds.push(`"${table}"."channel" in (${channels.map((_, i) => `$${first + i}`).join(', ')})`);
+    }
+    return { text: conds.join(' and '), values };
+  };
+
+  const ranges = [];
+  if (params.created_at__gte) ranges.push(['created_at', '>=', params.created_at__gte]);
+  if (params.created_at__lte) ranges.push(['created_at', '<=', params.created_at__lte]);
+  if (params.last_message_at__gte) ranges.push(['last_message_at', '>=', params.last_message_at__gte]);
+  if (params.last_message_at__lte) ranges.push(['last_message_at', '<=', params.last_message_at__lte]);
+  const where = conversationsWhere(ranges);
+  const pageNo = Number(params.page ?? 1);
+  const offset = (pageNo - 1) * PAGE_SIZE;
+  const order = `"conversations"."last_message_at" desc nulls last, "conversations"."id" desc`;
+  const joins =
     `left join "customers" on "customers"."id" = "conversations"."initiator_id" ` +
-    `left join "chat_groups" on "chat_groups"."id" = "conversations"."assigned_chat_group_id" ` +
-    `${where} order by "conversations"."last_message_at" desc nulls last, "conversations"."id" desc ` +
-    `limit $${pageValues.length}`;
-  if (offset > 0) {
-    pageValues.push(offset);
-    pageText += ` offset $${pageValues.length}`;
+    `left join "chat_groups" on "chat_groups"."id" = "conversations"."assigned_chat_group_id"`;
+
+  const created = Boolean(params.created_at__gte || params.created_at__lte);
+  const lastMessage = Boolean(params.last_message_at__gte || params.last_message_at__lte);
+  let page;
+  if (created) {
+    const v = [...where.values];
+    const edge = (fn) => {
+      v.push(businessId);
+      return `(select ${fn}(created_at) from conversations where business_id = $${v.length})`;
+    };
+    const bound = (iso, fn) => {
+      if (!iso) return edge(fn);
+      v.push(iso);
+      return `$${v.length}::timestamptz`;
+    };
+    const from = bound(params.created_at__gte, 'min');
+    const to = bound(params.created_at__lte, 'max');
+    v.push(offset + PAGE_SIZE, PAGE_SIZE, offset);
+    const n = v.length;
+    page = [
+      {
+        text:
+          `select c.id from generate_series(date_trunc('month', ${from} at time zone 'UTC'), ` +
+          `date_trunc('month', ${to} at time zone 'UTC'), interval '1 month') as m(month) ` +
+          `cross join lateral (select "conversations"."id" as id, "conversations"."last_message_at" as last_message_at ` +
+          `from "conversations" where ${where.text} and date_trunc('month', "conversations"."created_at" at time zone 'UTC') = m.month ` +
+          `order by ${order} limit $${n - 2}) as c order by c.last_message_at desc nulls last, c.id desc limit $${n - 1} offset $${n}`,
+        values: v,
+        rowMode: 'array',
+      },
+      (ids) => ({
+        text: `select ${PAGE_COLUMNS} from "conversations" ${joins} where "conversations"."id" = any($1) order by ${order}`,
+        values: [ids],
+        rowMode: 'array',
+      }),
+    ];
+  } else {
+    const v = [...where.values, PAGE_SIZE];
+    let inner = `select "conversations"."id" from "conversations" where ${where.text} order by ${order} limit $${v.length}`;
+    if (offset > 0) {
+      v.push(offset);
+      inner += ` offset $${v.length}`;
+    }
+    page = [
+      {
+        text:
+          `with "page" as (${inner}) select ${PAGE_COLUMNS} from "page" ` +
+          `inner join "conversations" on "conversations"."id" = "page"."id" ${joins} order by ${order}`,
+        values: v,
+        rowMode: 'array',
+      },
+    ];
   }
-  const dated =
-    params.created_at__gte ||
-    params.created_at__lte ||
-    params.last_message_at__gte ||
-    params.last_message_at__lte;
-  const count =
-    buckets && !dated
-      ? {
-          text: `select coalesce(sum("n"), 0) from "conversation_counts" where (${bucketConds.join(' and ')})`,
-          values: bucketValues,
-        }
-      : { text: `select count(*) from "conversations" ${where}`, values };
+
+  let counts;
+  let countKind;
+  const countAll = (w) => ({
+    text: `select count(*) from "conversations" where ${w.text}`,
+    values: w.values,
+    rowMode: 'array',
+  });
+  if (!created && !lastMessage) {
+    const b = bucketWhere('conversation_counts', [], []);
+    counts = [
+      {
+        text: `select coalesce(sum("n"), 0) from "conversation_counts" where ${b.text}`,
+        values: b.values,
+        rowMode: 'array',
+      },
+    ];
+    countKind = 'conversation_counts sum';
+  } else {
+    const col = created ? 'created_at' : 'last_message_at';
+    const lo = created ? params.created_at__gte : params.last_message_at__gte;
+    const hi = created ? params.created_at__lte : params.last_message_at__lte;
+    const loDay = lo ? utcDay(lo) : null;
+    const hiDay = hi ? utcDay(hi) : null;
+    if ((created && lastMessage) || (loDay && hiDay && loDay.getTime() === hiDay.getTime())) {
+      counts = [countAll(where)];
+      countKind = 'count(*)';
+    } else {
+      const extra = [`"conversation_day_counts"."axis" = $2`];
+      const extraValues = [created ? 'c' : 'l'];
+      if (loDay) {
+        extraValues.push(isoDay(loDay));
+        extra.push(`"conversation_day_counts"."day" > $${extraValues.length + 1}`);
+      }
+      if (hiDay) {
+        extraValues.push(isoDay(hiDay));
+        extra.push(`"conversation_day_counts"."day" < $${extraValues.length + 1}`);
+      }
+      const b = bucketWhere('conversation_day_counts', extra, extraValues);
+      counts = [
+        {
+          text: `select coalesce(sum("n"), 0) from "conversation_day_counts" where ${b.text}`,
+          values: b.values,
+          rowMode: 'array',
+        },
+      ];
+      if (lo)
+        counts.push(
+          countAll(
+            conversationsWhere([
+              [col, '>=', lo],
+              [col, '<', new Date(loDay.getTime() + DAY_MS).toISOString()],
+            ]),
+          ),
+        );
+      if (hi)
+        counts.push(
+          countAll(
+            conversationsWhere([
+              [col, '>=', hiDay.toISOString()],
+              [col, '<=', hi],
+            ]),
+          ),
+        );
+      countKind = `conversation_day_counts sum + ${counts.length - 1} edge-day count(*)`;
+    }
+  }
+  return { page, counts, countKind };
+}
+
+/** Runs one request's statements on the pool as the repository does: { ids, count }. */
+async function runList(pool, stmts) {
+  const [rows, ...counts] = await Promise.all([
+    (async () => {
+      let res = await pool.query(stmts.page[0]);
+      if (stmts.page[1]) res = await pool.query(stmts.page[1](res.rows.map((r) => r[0])));
+      return res.rows;
+    })(),
+    ...stmts.counts.map((c) => pool.query(c)),
+  ]);
   return {
-    page: { text: pageText, values: pageValues, rowMode: 'array' },
-    count: { ...count, rowMode: 'array' },
-    countKind: buckets && !dated ? 'conversation_counts sum' : 'count(*)',
+    ids: rows.map((r) => Number(r[0])),
+    count: counts.reduce((sum, res) => sum + Number(res.rows[0][0]), 0),
   };
 }
 
@@ -197,41 +330,38 @@ export async function run(ctx) {
     connectionString: database.url,
     max: POOL_MAX,
     application_name: 'titan-bench-sql',
+    options: '-c jit=off', // as Titan's pool
   });
   pool.on('error', () => {});
   ctx.defer(() => pool.end());
   const {
     rows: [meta],
-  } = await pool.query(
-    `select max(last_message_at) as now, to_regclass('conversation_counts') is not null as buckets
-       from conversations where business_id = $1`,
-    [seed.businessId],
-  );
+  } = await pool.query(`select max(last_message_at) as now from conversations where business_id = $1`, [
+    seed.businessId,
+  ]);
   const now = new Date(meta.now);
-  const buckets = meta.buckets;
   notes.push(
     `titan: apps/server/dist/main.js, NODE_ENV=production, default pool (10); ${concurrency} concurrent ` +
       `keep-alive connections, ${GLOBAL_WARMUP} warm-up requests, then per row ${warmup} warm-up + ${requests} ` +
       `measured requests, page_size ${PAGE_SIZE}`,
-    `sql: the same page query (joins customers, chat_groups) and count query in parallel (Promise.all) on a ` +
-      `pg pool of ${POOL_MAX}, ${concurrency} concurrent callers, same counts; count = ` +
-      (buckets
-        ? 'the sum over conversation_counts for filters without a date range (as the repository does now), count(*) with one'
-        : 'count(*) over conversations') +
-      `; dates relative to the seed's newest last_message_at (${now.toISOString()})`,
+    `sql: the repository's statements by hand on a pg pool of ${POOL_MAX}, ${concurrency} concurrent callers: ` +
+      `the page (ids from the indexes joined to customers and chat_groups; with a created_at range the ids ` +
+      `from a walk per created month, then the rows) beside the count (conversation_counts sum without a date ` +
+      `range; conversation_day_counts sum + edge-day count(*) with one; count(*) otherwise), in parallel; ` +
+      `dates relative to the seed's newest last_message_at (${now.toISOString()})`,
   );
 
   // One warm-up for the whole suite (JIT, pools, caches), on the unfiltered list.
   {
     const warm = scenarios(now)[0];
     const http = client();
-    const stmts = listStatements(seed.businessId, warm.params, { buckets });
+    const stmts = listStatements(seed.businessId, warm.params);
     ctx.progress(`warming up: ${GLOBAL_WARMUP} unfiltered list requests on each side`);
     await fixedLoad({ total: GLOBAL_WARMUP, concurrency, fn: () => http.get('/api/msg/conversations/') });
     await fixedLoad({
       total: GLOBAL_WARMUP,
       concurrency,
-      fn: () => Promise.all([pool.query(stmts.page), pool.query(stmts.count)]),
+      fn: () => runList(pool, stmts),
     });
     http.close();
   }
@@ -245,16 +375,14 @@ export async function run(ctx) {
     }
     const qs = new URLSearchParams(sc.params).toString();
     const path = `/api/msg/conversations/${qs ? `?${qs}` : ''}`;
-    const stmts = listStatements(seed.businessId, sc.params, { buckets });
-    const sqlOnce = () => Promise.all([pool.query(stmts.page), pool.query(stmts.count)]);
+    const stmts = listStatements(seed.businessId, sc.params);
+    const sqlOnce = () => runList(pool, stmts);
 
     // Same answer from both sides: the count and the ids of the page.
     const http = client();
     const first = JSON.parse((await http.get(path)).body).result;
-    const [pageRes, countRes] = await sqlOnce();
-    const sqlIds = pageRes.rows.map((r) => Number(r[0]));
+    const { ids: sqlIds, count: sqlCount } = await sqlOnce();
     const apiIds = first.results.map((c) => c.id);
-    const sqlCount = Number(countRes.rows[0][0]);
     if (first.count !== sqlCount || JSON.stringify(apiIds) !== JSON.stringify(sqlIds)) {
       notes.push(
         `WARNING ${sc.query}: titan answered count ${first.count}, ids ${apiIds.join(',')}; ` +
@@ -311,19 +439,27 @@ export async function run(ctx) {
       '',
     ];
     for (const { sc, stmts, row } of slow) {
-      for (const [label, st] of [
-        ['page', stmts.page],
-        [`count (${stmts.countKind})`, stmts.count],
-      ]) {
+      const firstIds = (await pool.query(stmts.page[0])).rows.map((r) => r[0]);
+      const explained = [
+        ...stmts.page.map((st, i) => [
+          `page ${i + 1}/${stmts.page.length}`,
+          typeof st === 'function' ? st(firstIds) : st,
+        ]),
+        ...stmts.counts.map((st, i) => [`count ${i + 1}/${stmts.counts.length} (${stmts.countKind})`, st]),
+      ];
+      row.explainPageMs = 0;
+      row.explainCountMs = 0;
+      for (const [label, st] of explained) {
         const { rows: plan } = await pool.query({
           text: `explain (analyze, buffers) ${st.text}`,
           values: st.values,
         });
         const lines = plan.map((r) => r['QUERY PLAN']);
         const exec = lines.find((l) => l.startsWith('Execution Time')) ?? '';
-        row[label.startsWith('page') ? 'explainPageMs' : 'explainCountMs'] = Number(
-          exec.replace(/[^\d.]/g, ''),
-        );
+        // Page statements run one after the other (summed); counts in parallel (the slowest).
+        const took = Number(exec.replace(/[^\d.]/g, ''));
+        if (label.startsWith('page')) row.explainPageMs += took;
+        else row.explainCountMs = Math.max(row.explainCountMs, took);
         out.push(`=== ${sc.query} — ${label} (titan p95 ${ms(row.titanP95)} ms, ${row.verdict})`);
         out.push(`-- ${st.text}`);
         out.push(`-- params ${JSON.stringify(st.values)}`);
