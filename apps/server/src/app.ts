@@ -26,6 +26,7 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { createWhatsappDeps } from './modules/whatsapp/whatsapp.queues';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
+import { requestMarkRead } from './modules/whatsapp/whatsapp.send';
 import { whatsappSendRoutes } from './modules/whatsapp/whatsapp.send.routes';
 import { whatsappTemplatesRoutes } from './modules/whatsapp/whatsapp.templates.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
@@ -113,7 +114,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(whatsappSendRoutes, { deps: whatsappDeps });
   await app.register(whatsappTemplatesRoutes, { deps: whatsappDeps });
   await app.register(publicChatRoutes, { deps: { db, storage, limiter, visitorTokens, secrets, config } });
-  await app.register(conversationRoutes, { deps: { db, storage } });
+  await app.register(conversationRoutes, {
+    deps: { db, storage, onConversationRead: (c) => requestMarkRead(whatsappDeps, c) },
+  });
   await app.register(realtimeRoutes, {
     deps: { db, storage, feed: deps.feed, tokens, visitorTokens, logger: deps.logger },
   });

@@ -6,6 +6,7 @@ import type { Jobs } from '../../platform/jobs';
 import { createStorage } from '../../platform/storage';
 import { GraphClient } from './whatsapp.graph';
 import type { WhatsappDeps } from './whatsapp.outbound';
+import { fetchMedia, MARK_READ_QUEUE, markConversationRead, MEDIA_QUEUE } from './whatsapp.send';
 import { processWebhookEvent, WEBHOOK_QUEUE } from './whatsapp.service';
 
 export function createWhatsappDeps(config: Config, db: Db, jobs: Jobs): WhatsappDeps {
@@ -29,6 +30,27 @@ export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps): Prom
     retryLimit: 10,
     retryDelay: 2,
     concurrency: 4,
+    pollingIntervalSeconds: 0.5,
+  });
+  // A customer's photo or document: Meta keeps it for weeks, so retries can be patient.
+  await jobs.define<{ media_id: string }>({
+    name: MEDIA_QUEUE,
+    handler: async (data) => {
+      await fetchMedia(deps, data.media_id);
+    },
+    retryLimit: 8,
+    retryDelay: 5,
+    retryBackoff: true,
+    concurrency: 2,
+    pollingIntervalSeconds: 0.5,
+  });
+  // Read receipts are a courtesy: a few tries, then let it go.
+  await jobs.define<{ business_id: number; conversation_id: number }>({
+    name: MARK_READ_QUEUE,
+    handler: (data) => markConversationRead(deps, data.business_id, data.conversation_id),
+    retryLimit: 3,
+    retryDelay: 5,
+    retryBackoff: true,
     pollingIntervalSeconds: 0.5,
   });
 }

@@ -11,6 +11,7 @@ import { upsertVerifiedCustomer } from '../public-chat/public-chat.repository';
 import * as repo from './whatsapp.repository';
 
 import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
+import { enqueueMediaFetch, recordInboundMedia } from './whatsapp.send';
 
 export type { WhatsappDeps };
 
@@ -222,7 +223,7 @@ async function receiveMessage(
   message: WaMessage,
 ): Promise<void> {
   const at = message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date();
-  await deps.db.transaction(async (tx) => {
+  const mediaId = await deps.db.transaction(async (tx) => {
     // One writer per contact at a time, so concurrent deliveries never open two conversations.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wa:${businessId}:${waId}`}))`);
     const customer = await upsertVerifiedCustomer(tx as unknown as Db, {
@@ -258,7 +259,7 @@ async function receiveMessage(
       timestamp: message.timestamp ? Number(message.timestamp) : null,
       createdAt: at,
     });
-    if (!inserted) return; // a redelivery: already stored
+    if (!inserted) return null; // a redelivery: already stored
     await conversationsRepo.updateConversation(tx, businessId, conversation.id, {
       status: 'active',
       isRead: false,
@@ -266,5 +267,8 @@ async function receiveMessage(
       lastMessageAt:
         conversation.lastMessageAt && conversation.lastMessageAt > at ? conversation.lastMessageAt : at,
     });
+    return recordInboundMedia(tx, businessId, message);
   });
+  // Only once committed: the job must find the media row.
+  if (mediaId) await enqueueMediaFetch(deps, mediaId);
 }

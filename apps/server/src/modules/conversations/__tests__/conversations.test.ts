@@ -214,7 +214,8 @@ describe('conversation list', () => {
     const o = await signUp(app, rt.mailer);
     const b = await createBusiness(app, o, 'Days Co');
     const made: TConversation[] = [];
-    for (let i = 0; i < 24; i++) made.push((await customerConversation(b, { texts: [`m${i}`] })).conversation);
+    for (let i = 0; i < 24; i++)
+      made.push((await customerConversation(b, { texts: [`m${i}`] })).conversation);
     // Spread over ten days at varied hours, through plain updates (the trigger keeps the buckets).
     for (const [i, c] of made.entries()) {
       await rt.database.query(
