@@ -28,7 +28,7 @@ import { hasSession } from '../lib/session/tokens';
 import { createBusinessLoader, createSessionLoader } from './guards';
 import { RootLayout } from './layouts/root-layout';
 import { ErrorScreen } from './routes/error-screen';
-import type { TArea } from './strings';
+import { SHELL_STRINGS, type TArea } from './strings';
 
 /** Login and sign-up are for signed-out people: a signed-in one goes where they were heading. */
 function guestLoader({ request }: { request: Request }) {
@@ -36,11 +36,15 @@ function guestLoader({ request }: { request: Request }) {
   return redirect(safeNextPath(new URL(request.url).searchParams.get('next')) ?? DASHBOARD_PATH);
 }
 
-function comingSoon(path: string, area: TArea): RouteObject {
-  const lazy = async () => {
+function comingSoonLazy(area: TArea) {
+  return async () => {
     const { ComingSoonRoute } = await import('./routes/coming-soon-route');
     return { element: <ComingSoonRoute area={area} /> };
   };
+}
+
+function comingSoon(path: string, area: TArea): RouteObject {
+  const lazy = comingSoonLazy(area);
   // The area's deeper paths (e.g. /engage/agent/create) land on the same placeholder.
   return {
     path,
@@ -48,6 +52,18 @@ function comingSoon(path: string, area: TArea): RouteObject {
       { index: true, lazy },
       { path: '*', lazy },
     ],
+  };
+}
+
+/** The heading and channel tabs of an area split by channel; only WhatsApp is built so far. */
+function areaTabs(area: TArea, path: string) {
+  return async () => {
+    const { AreaTabsLayout } = await import('./layouts/area-tabs-layout');
+    return {
+      element: (
+        <AreaTabsLayout area={area} tabs={[{ label: SHELL_STRINGS.channelTabs.whatsapp, to: path }]} />
+      ),
+    };
   };
 }
 
@@ -148,9 +164,52 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               }),
             },
             comingSoon(AGENTS_PATH, 'agents'),
-            comingSoon(TEMPLATES_PATH, 'templates'),
+            {
+              // WhatsApp templates; email templates and the deeper paths are not built yet.
+              path: TEMPLATES_PATH,
+              children: [
+                {
+                  lazy: areaTabs('templates', TEMPLATES_PATH),
+                  children: [
+                    {
+                      index: true,
+                      lazy: async () => ({
+                        Component: (await import('../features/whatsapp/routes/whatsapp-templates-route'))
+                          .WhatsappTemplatesRoute,
+                      }),
+                    },
+                  ],
+                },
+                { path: '*', lazy: comingSoonLazy('templates') },
+              ],
+            },
             comingSoon(AI_TEMPLATE_PATH, 'aiTemplate'),
-            comingSoon(EVENT_LOGS_PATH, 'eventLogs'),
+            {
+              // WhatsApp logs and a message's entry; email and agent logs are not built yet.
+              path: EVENT_LOGS_PATH,
+              children: [
+                {
+                  lazy: areaTabs('eventLogs', EVENT_LOGS_PATH),
+                  children: [
+                    {
+                      index: true,
+                      lazy: async () => ({
+                        Component: (await import('../features/whatsapp/routes/whatsapp-logs-route'))
+                          .WhatsappLogsRoute,
+                      }),
+                    },
+                  ],
+                },
+                {
+                  path: 'whatsapp/:trackingId',
+                  lazy: async () => ({
+                    Component: (await import('../features/whatsapp/routes/whatsapp-log-route'))
+                      .WhatsappLogRoute,
+                  }),
+                },
+                { path: '*', lazy: comingSoonLazy('eventLogs') },
+              ],
+            },
             {
               path: DIRECTORY_PATH,
               lazy: async () => ({
@@ -177,8 +236,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               }),
             },
             {
-              // The settings shell (heading and tabs) around each tab. Chat groups belong to the Titan
-              // Message feature, which the app composes in here: features never import each other.
+              // The settings shell (heading and tabs) around each tab. Chat groups (the Titan Message
+              // feature) and WhatsApp are composed in here: features never import each other.
               path: SETTINGS_PATH,
               lazy: async () => ({
                 Component: (await import('../features/settings/routes/settings-layout')).SettingsLayout,
@@ -190,6 +249,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({
                     Component: (await import('../features/chat-groups/routes/chat-groups-settings-route'))
                       .ChatGroupsSettingsRoute,
+                  }),
+                },
+                {
+                  path: 'whatsapp',
+                  lazy: async () => ({
+                    Component: (await import('../features/whatsapp/routes/whatsapp-settings-route'))
+                      .WhatsappSettingsRoute,
                   }),
                 },
                 {

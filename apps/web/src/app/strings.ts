@@ -31,6 +31,8 @@ export const SHELL_STRINGS = {
   accountMenu: 'Account menu',
   profile: 'Profile',
   logOut: 'Log out',
+  /** The channels an area's tabs show (event logs, templates). */
+  channelTabs: { whatsapp: 'WhatsApp' },
   comingSoonTitle: 'Coming soon',
   comingSoonText: 'This area is not available yet. It arrives in a later release of Titan.',
 } as const;

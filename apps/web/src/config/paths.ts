@@ -18,7 +18,7 @@ export const SETTINGS_PATH = '/engage/settings';
 /** Embed settings of the Titan Message widget (spec section 2); the trailing slash is the spec's. */
 export const EMBED_SETTINGS_PATH = '/messages/settings/embed';
 
-export const SETTINGS_TABS = ['business', 'team', 'chat-groups', 'api-keys', 'profile'] as const;
+export const SETTINGS_TABS = ['business', 'team', 'chat-groups', 'whatsapp', 'api-keys', 'profile'] as const;
 export type TSettingsTab = (typeof SETTINGS_TABS)[number];
 
 export function settingsPath(tab: TSettingsTab): string {
@@ -28,6 +28,11 @@ export function settingsPath(tab: TSettingsTab): string {
 /** The inbox with one conversation open. */
 export function conversationPath(id: number): string {
   return `${MESSAGES_PATH}?conversation=${id}`;
+}
+
+/** One WhatsApp message's log entry (spec: /engage/event-logs/whatsapp/{trackingId}). */
+export function whatsappLogPath(trackingId: string): string {
+  return `${EVENT_LOGS_PATH}/whatsapp/${encodeURIComponent(trackingId)}`;
 }
 
 /** A visitor's page in the directory ({details} of spec section 2 is the visitor id). */

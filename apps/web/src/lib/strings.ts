@@ -24,3 +24,11 @@ export const LOAD_STATE_STRINGS = {
   loadFailed: 'This could not be loaded.',
   retry: 'Try again',
 } as const;
+
+export const PAGER_STRINGS = {
+  pagination: 'Pages',
+  range: (from: number, to: number, count: number) => `${from}–${to} of ${count}`,
+  previous: 'Previous page',
+  next: 'Next page',
+  pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
+} as const;

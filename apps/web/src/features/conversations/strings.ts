@@ -81,8 +81,32 @@ export const CONVERSATIONS_STRINGS = {
   fileTooLarge: FILE_TOO_LARGE_MESSAGE,
   whatsappAttach: { image: 'Image', video: 'Video', document: 'Document' },
   removeAttachment: (name: string) => `Remove ${name}`,
-  whatsappNotYet:
-    'Replying to WhatsApp conversations from Titan arrives in a later release. You can read this conversation here.',
+  uploadingAttachment: (name: string) => `Uploading ${name}`,
+  whatsappUploadFailed: 'Unable to upload file',
+
+  // Replies (WhatsApp context).
+  reply: 'Reply',
+  replyTo: (name: string) => `Reply to ${name}`,
+  replyingTo: (name: string) => `Replying to ${name}`,
+  cancelReply: 'Cancel reply',
+  quotedMessage: 'Replied message',
+
+  // The 24-hour window and templates.
+  windowClosed: 'The 24-hour window has closed. Send an approved template to restart the conversation.',
+  sendTemplateRegion: 'Send a template',
+  template: 'Template',
+  chooseTemplate: 'Choose a template',
+  templateOption: (name: string, language: string) => `${name} (${language})`,
+  headerParameter: (name: string) => `Header {{${name}}}`,
+  bodyParameter: (name: string) => `Body {{${name}}}`,
+  buttonParameter: (text: string) => `Link of the “${text}” button`,
+  headerLink: { image: 'Header image URL', video: 'Header video URL', document: 'Header document URL' },
+  preview: 'Preview',
+  sendTemplate: 'Send template',
+  noTemplates: 'No approved templates yet. Sync your templates from WhatsApp first.',
+  openTemplates: 'Open templates',
+  templatesFailed: 'The templates could not be loaded.',
+  retry: 'Try again',
 
   // Message rendering.
   attachmentAdded: 'Attachment Added',
@@ -90,4 +114,6 @@ export const CONVERSATIONS_STRINGS = {
   mediaFailed: 'Unable to load image, video or document',
   deliveryStatus: DELIVERY_STATUS_LABELS,
   templateButtons: 'Template buttons',
+  failedReason: 'Why it failed',
+  errorCode: (code: string) => `Error ${code}`,
 } as const;

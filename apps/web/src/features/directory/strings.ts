@@ -24,11 +24,6 @@ export const DIRECTORY_STRINGS = {
   noMatchesText: (search: string) => `Nobody matches “${search}”.`,
   pageEmptyText: 'This page is empty now.',
   firstPage: 'Go to the first page',
-  range: (from: number, to: number, count: number) => `${from}–${to} of ${count}`,
-  pagination: 'Pages',
-  previous: 'Previous page',
-  next: 'Next page',
-  pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
   loadFailed: 'The visitors could not be loaded.',
   retry: 'Try again',
 

@@ -7,6 +7,7 @@ export const SETTINGS_STRINGS = {
     business: 'Business profile',
     team: 'Team',
     'chat-groups': 'Chat groups',
+    whatsapp: 'WhatsApp',
     'api-keys': 'API keys',
     profile: 'Profile',
   } satisfies Record<TSettingsTab, string>,

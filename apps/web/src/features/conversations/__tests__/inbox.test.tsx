@@ -648,30 +648,4 @@ describe('composer', () => {
     expect(screen.queryByText('File uploaded successfully')).toBeNull();
     expect(posts).toEqual([]);
   });
-
-  it('says WhatsApp replies are not available yet, and keeps the attach menu and its chip', async () => {
-    const waConversation = { ...ANON, id: 2, is_read: true };
-    inbox([waConversation]);
-    server.use(http.get('/api/msg/conversations/2/messages/', () => ok([])));
-    renderApp('/messages?conversation=2');
-
-    expect(await screen.findByRole('note')).toHaveTextContent('Replying to WhatsApp conversations');
-    expect(screen.getByPlaceholderText('Type a message...')).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
-
-    await userEvent.click(screen.getByRole('button', { name: 'Attach a file' }));
-    const menu = await screen.findByRole('menu');
-    expect(
-      within(menu)
-        .getAllByRole('menuitem')
-        .map((i) => i.textContent),
-    ).toEqual(['Image', 'Video', 'Document']);
-    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Image' }));
-    const input = screen.getByTestId('whatsapp-attachment-input');
-    expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/jpg,image/webp');
-    await userEvent.upload(input, new File(['png'], 'photo.png', { type: 'image/png' }));
-    expect(await screen.findByText('photo.png')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Remove photo.png' }));
-    expect(screen.queryByText('photo.png')).toBeNull();
-  });
 });

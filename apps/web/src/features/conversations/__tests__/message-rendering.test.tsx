@@ -191,6 +191,40 @@ describe('WhatsApp messages', () => {
     expect(within(item).getByRole('img', { name: label })).toHaveAttribute('data-status', status);
   });
 
+  it('shows why a failed message was not delivered, under the bubble', () => {
+    const { item } = show(
+      wa(
+        {
+          type: 'text',
+          text: { body: 'Are you there?' },
+          errors: [
+            {
+              code: 131047,
+              title: 'Re-engagement message',
+              message: 'Re-engagement message',
+              error_data: { details: 'More than 24 hours have passed since the customer last replied.' },
+            },
+          ],
+        },
+        { sender_type: 'staff', status: 'failed', sender: null },
+      ),
+    );
+    expect(within(item).getByRole('img', { name: 'Failed' })).toHaveAttribute('data-status', 'failed');
+    const reason = within(item).getByRole('note', { name: 'Why it failed' });
+    expect(reason).toHaveTextContent(
+      'Re-engagement message — More than 24 hours have passed since the customer last replied. (131047)',
+    );
+    expect(reason).toHaveClass('text-destructive');
+  });
+
+  it('shows no reason when a failed message carries none, nor for delivered ones', () => {
+    const { item } = show(
+      wa({ type: 'text', text: { body: 'Hi' } }, { sender_type: 'staff', status: 'failed', sender: null }),
+    );
+    expect(within(item).getByRole('img', { name: 'Failed' })).toBeInTheDocument();
+    expect(within(item).queryByRole('note')).toBeNull();
+  });
+
   it('shows no ticks on incoming WhatsApp messages', () => {
     show(wa({ type: 'text', text: { body: 'Hi' } }, { sender_type: 'customer', status: 'read' }));
     expect(screen.queryByRole('img', { name: 'Read' })).toBeNull();

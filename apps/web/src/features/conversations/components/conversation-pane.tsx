@@ -1,11 +1,14 @@
 // The right pane (spec sections 2 and 4): nothing selected → the empty state; otherwise the header,
-// the live messages and the composer. Opening an unread conversation marks it read.
+// the live messages and the composer. Opening an unread conversation marks it read. A WhatsApp
+// message's "Reply" puts it above the composer, which sends the reply with its context.
 import { MessageSquareIcon } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import type { TMessage } from '@titan/contracts';
+import { useEffect, useRef, useState } from 'react';
 
 import { Spinner } from '../../../components/ui/spinner';
 import { reportApiError } from '../../../lib/api-errors';
 import { useConversation } from '../api/get-conversation';
+import { useWhatsappWindow } from '../api/get-whatsapp-window';
 import { useUpdateConversation } from '../api/update-conversation';
 import { useLiveMessages } from '../hooks/use-live-messages';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
@@ -35,6 +38,11 @@ export function ConversationPane({
   const query = useConversation(conversationId);
   useLiveMessages(businessCode, conversationId);
   const conversation = query.data;
+  // The WhatsApp message the next send replies to; replies need the 24-hour window open.
+  const [replyTo, setReplyTo] = useState<TMessage | null>(null);
+  const whatsapp = conversation?.channel === 'whatsapp';
+  const serviceWindow = useWhatsappWindow(conversationId, whatsapp);
+  const canReply = whatsapp && serviceWindow.data?.open !== false;
 
   // Read once per unread state: a new customer message while it is open makes it unread again.
   const markRead = useUpdateConversation();
@@ -63,8 +71,8 @@ export function ConversationPane({
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <ConversationHeader conversation={conversation} backHref={backHref} />
-      <MessageList conversation={conversation} />
-      <Composer conversation={conversation} />
+      <MessageList conversation={conversation} onReply={canReply ? setReplyTo : undefined} />
+      <Composer conversation={conversation} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
     </div>
   );
 }

@@ -1,9 +1,20 @@
 // One message in the conversation pane: the sender's avatar with initials, the body by channel and
-// type, the time, and for outgoing WhatsApp messages the delivery status.
+// type, the time, and for outgoing WhatsApp messages the delivery status (with the reason under the
+// bubble when it failed). A WhatsApp reply quotes the message it answers when that one is loaded.
 import type { TConversation, TMessage } from '@titan/contracts';
+import { ReplyIcon } from 'lucide-react';
 
+import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/utils';
-import { initiatorName, initials, isOutgoing, isWhatsAppMessage } from '../utils/display';
+import { CONVERSATIONS_STRINGS as S } from '../strings';
+import {
+  failureReason,
+  initials,
+  isOutgoing,
+  isWhatsAppMessage,
+  messageSummary,
+  senderName,
+} from '../utils/display';
 import { formatMessageTime } from '../utils/format-time';
 import { OwnChannelContent } from './own-channel-content';
 import { StatusTicks } from './status-ticks';
@@ -22,41 +33,82 @@ export function Avatar({ name }: { name: string }) {
   );
 }
 
-function senderName(message: TMessage, conversation: Pick<TConversation, 'initiator'>): string {
-  const name = message.sender?.name?.trim();
-  if (name) return name;
-  return message.sender_type === 'customer' ? initiatorName(conversation) : (message.sender?.email ?? '');
-}
-
-export function MessageItem({
+function Quote({
   message,
   conversation,
 }: {
   message: TMessage;
   conversation: Pick<TConversation, 'initiator'>;
 }) {
+  return (
+    <blockquote
+      aria-label={S.quotedMessage}
+      className="rounded border-l-2 border-primary/60 bg-background/60 px-2 py-1 text-xs"
+    >
+      <p className="font-medium">{senderName(message, conversation)}</p>
+      <p className="line-clamp-2 text-muted-foreground">{messageSummary(message)}</p>
+    </blockquote>
+  );
+}
+
+export function MessageItem({
+  message,
+  conversation,
+  quoted = null,
+  onReply,
+}: {
+  message: TMessage;
+  conversation: Pick<TConversation, 'initiator'>;
+  /** The loaded message this one replies to (WhatsApp context). */
+  quoted?: TMessage | null;
+  /** Offers a "Reply" action (WhatsApp messages while replies can be sent). */
+  onReply?: (message: TMessage) => void;
+}) {
   const outgoing = isOutgoing(message);
   const whatsapp = isWhatsAppMessage(message);
+  const name = senderName(message, conversation);
+  const failure = whatsapp && outgoing && message.status === 'failed' ? failureReason(message) : null;
   return (
     <li
       data-message-id={String(message.id)}
-      className={cn('flex items-end gap-2', outgoing ? 'flex-row-reverse' : 'flex-row')}
+      className={cn('group flex items-end gap-2', outgoing ? 'flex-row-reverse' : 'flex-row')}
     >
-      <Avatar name={senderName(message, conversation)} />
-      <div
-        className={cn(
-          'flex max-w-[75%] min-w-0 flex-col gap-1 rounded-lg px-3 py-2',
-          outgoing ? 'bg-primary/10' : 'bg-muted',
-        )}
-      >
-        {whatsapp ? <WhatsAppContent message={message} /> : <OwnChannelContent message={message} />}
+      <Avatar name={name} />
+      <div className={cn('flex max-w-[75%] min-w-0 flex-col gap-1', outgoing ? 'items-end' : 'items-start')}>
         <div
-          className={cn('flex items-center gap-1 text-xs text-muted-foreground', outgoing && 'justify-end')}
+          className={cn(
+            'flex max-w-full min-w-0 flex-col gap-1 rounded-lg px-3 py-2',
+            outgoing ? 'bg-primary/10' : 'bg-muted',
+          )}
         >
-          <time dateTime={message.created_at}>{formatMessageTime(message.created_at)}</time>
-          {whatsapp && outgoing && message.status ? <StatusTicks status={message.status} /> : null}
+          {quoted ? <Quote message={quoted} conversation={conversation} /> : null}
+          {whatsapp ? <WhatsAppContent message={message} /> : <OwnChannelContent message={message} />}
+          <div
+            className={cn('flex items-center gap-1 text-xs text-muted-foreground', outgoing && 'justify-end')}
+          >
+            <time dateTime={message.created_at}>{formatMessageTime(message.created_at)}</time>
+            {whatsapp && outgoing && message.status ? <StatusTicks status={message.status} /> : null}
+          </div>
         </div>
+        {failure ? (
+          <p role="note" aria-label={S.failedReason} className="text-xs break-words text-destructive">
+            {failure}
+          </p>
+        ) : null}
       </div>
+      {whatsapp && onReply ? (
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          aria-label={S.replyTo(name)}
+          title={S.reply}
+          onClick={() => onReply(message)}
+          className="size-7 self-center opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100"
+        >
+          <ReplyIcon aria-hidden="true" />
+        </Button>
+      ) : null}
     </li>
   );
 }

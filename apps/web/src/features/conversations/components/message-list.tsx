@@ -1,12 +1,13 @@
 // The conversation's messages, grouped by day under date dividers and kept scrolled to the newest
 // while the reader is at the bottom; "Load older messages" pages back without moving what is shown.
-import type { TConversation } from '@titan/contracts';
+import type { TConversation, TMessage } from '@titan/contracts';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { useMessages } from '../api/get-messages';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
+import { repliedMessageId } from '../utils/display';
 import { dayKey, formatDayDivider } from '../utils/format-time';
 import { flattenMessages } from '../utils/live-list';
 import { MessageItem } from './message-item';
@@ -25,9 +26,21 @@ function groupByDay<T extends { created_at: string }>(items: T[]): { key: string
   return groups;
 }
 
-export function MessageList({ conversation }: { conversation: TConversation }) {
+export function MessageList({
+  conversation,
+  onReply,
+}: {
+  conversation: TConversation;
+  /** Offers "Reply" on WhatsApp messages. */
+  onReply?: (message: TMessage) => void;
+}) {
   const query = useMessages(conversation.id);
   const messages = flattenMessages(query.data);
+  const byId = new Map(messages.map((m) => [String(m.id), m]));
+  const quotedOf = (message: TMessage) => {
+    const id = repliedMessageId(message);
+    return id ? (byId.get(id) ?? null) : null;
+  };
   const groups = groupByDay(messages);
   const newest = messages.at(-1);
   const newestId = newest?.id;
@@ -113,7 +126,13 @@ export function MessageList({ conversation }: { conversation: TConversation }) {
               </div>
               <ol className="flex flex-col gap-3">
                 {group.items.map((message) => (
-                  <MessageItem key={String(message.id)} message={message} conversation={conversation} />
+                  <MessageItem
+                    key={String(message.id)}
+                    message={message}
+                    conversation={conversation}
+                    quoted={quotedOf(message)}
+                    onReply={onReply}
+                  />
                 ))}
               </ol>
             </section>

@@ -1,5 +1,7 @@
 // The WhatsApp attach menu (spec section 2): Image, Video or Document, each picking a file of the
-// kinds WhatsApp takes (spec section 5 type hints); the picked file shows as a removable chip.
+// kinds WhatsApp takes (spec section 5 type hints); the picked file shows as a removable chip. The
+// input is emptied after every pick, so a failed upload leaves it reset and the same file can be
+// picked again.
 import { FileTextIcon, ImageIcon, PaperclipIcon, VideoIcon, XIcon } from 'lucide-react';
 import { useRef, useState } from 'react';
 
@@ -10,6 +12,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
+import { Spinner } from '../../../components/ui/spinner';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { WHATSAPP_ACCEPT, type TWhatsAppAttachKind } from '../utils/composer';
 
@@ -63,14 +66,29 @@ export function WhatsAppAttachMenu({ onAttach }: { onAttach: (file: File) => voi
   );
 }
 
-export function AttachmentChip({ file, onRemove }: { file: File; onRemove: () => void }) {
+export function AttachmentChip({
+  name,
+  uploading = false,
+  onRemove,
+}: {
+  name: string;
+  uploading?: boolean;
+  onRemove: () => void;
+}) {
   return (
-    <span className="inline-flex w-fit max-w-full items-center gap-1.5 rounded-full border bg-muted px-3 py-1 text-xs">
-      <PaperclipIcon aria-hidden="true" className="size-3.5 shrink-0" />
-      <span className="truncate">{file.name}</span>
+    <span
+      aria-busy={uploading || undefined}
+      className="inline-flex w-fit max-w-full items-center gap-1.5 rounded-full border bg-muted px-3 py-1 text-xs"
+    >
+      {uploading ? (
+        <Spinner aria-label={S.uploadingAttachment(name)} className="size-3.5 shrink-0" />
+      ) : (
+        <PaperclipIcon aria-hidden="true" className="size-3.5 shrink-0" />
+      )}
+      <span className="truncate">{name}</span>
       <button
         type="button"
-        aria-label={S.removeAttachment(file.name)}
+        aria-label={S.removeAttachment(name)}
         onClick={onRemove}
         className="rounded-full p-0.5 hover:bg-accent"
       >

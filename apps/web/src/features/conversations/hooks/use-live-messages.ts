@@ -1,11 +1,13 @@
 // Keeps the open conversation's messages live (spec section 4): an insert appends, an update replaces
-// the message with the same id. A resync (or a fresh subscription) refetches the loaded pages.
+// the message with the same id; a new customer WhatsApp message refetches the 24-hour window. A resync (or a fresh subscription) refetches the loaded pages.
 import { useQueryClient } from '@tanstack/react-query';
 import { ZMessage } from '@titan/contracts';
 import { useEffect } from 'react';
 
 import { realtimeClient } from '../../../lib/realtime';
 import { messagesQueryKey } from '../api/get-messages';
+import { whatsappWindowQueryKey } from '../api/get-whatsapp-window';
+import { isWhatsAppMessage } from '../utils/display';
 import { applyMessageChange, type TMessagePages } from '../utils/live-list';
 
 export function useLiveMessages(businessCode: string | null, conversationId: number): void {
@@ -27,6 +29,9 @@ export function useLiveMessages(businessCode: string | null, conversationId: num
           queryClient.setQueryData<TMessagePages>(queryKey, (data) =>
             applyMessageChange(data, { event: change.event, new: message }),
           );
+          // A customer's WhatsApp message opens (or renews) the 24-hour window.
+          if (change.event === 'INSERT' && message.sender_type === 'customer' && isWhatsAppMessage(message))
+            void queryClient.invalidateQueries({ queryKey: whatsappWindowQueryKey(conversationId) });
         },
         onResync: () => void queryClient.invalidateQueries({ queryKey, exact: true }),
       },

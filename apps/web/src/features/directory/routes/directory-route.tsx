@@ -5,9 +5,9 @@ import { useSearchParams } from 'react-router';
 
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
+import { Pager } from '../../../components/pager';
 import { Button } from '../../../components/ui/button';
 import { DIRECTORY_PAGE_SIZE, useVisitors } from '../api/get-visitors';
-import { Pager } from '../components/pager';
 import { VisitorSearch } from '../components/visitor-search';
 import { VisitorsTable } from '../components/visitors-table';
 import { DIRECTORY_STRINGS as S } from '../strings';

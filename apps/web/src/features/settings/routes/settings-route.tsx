@@ -1,5 +1,5 @@
-// /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups is its own route,
-// composed in by the app). An unknown tab opens the first.
+// /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups and WhatsApp are
+// their features' own routes, composed in by the app). An unknown tab opens the first.
 import { Navigate, useParams } from 'react-router';
 
 import { SETTINGS_TABS, settingsPath, type TSettingsTab } from '../../../config/paths';
@@ -8,11 +8,13 @@ import { BusinessProfileTab } from '../components/business-profile-tab';
 import { ProfileTab } from '../components/profile-tab';
 import { TeamTab } from '../components/team-tab';
 
+/** The tabs other features draw. */
+const COMPOSED_TABS = ['chat-groups', 'whatsapp'] as const;
 /** The tabs this feature draws itself. */
-type TOwnTab = Exclude<TSettingsTab, 'chat-groups'>;
+type TOwnTab = Exclude<TSettingsTab, (typeof COMPOSED_TABS)[number]>;
 
 function isOwnTab(value: string | undefined): value is TOwnTab {
-  return SETTINGS_TABS.some((tab) => tab === value && tab !== 'chat-groups');
+  return SETTINGS_TABS.some((tab) => tab === value && !(COMPOSED_TABS as readonly string[]).includes(tab));
 }
 
 function TabContent({ tab }: { tab: TOwnTab }) {

@@ -1,8 +1,8 @@
 // Previous / next under a paged list, with where the shown rows sit in the total.
 import { ChevronLeftIcon, ChevronRightIcon } from 'lucide-react';
 
-import { Button } from '../../../components/ui/button';
-import { DIRECTORY_STRINGS as S } from '../strings';
+import { PAGER_STRINGS as S } from '../lib/strings';
+import { Button } from './ui/button';
 
 export function Pager({
   page,

@@ -1,0 +1,97 @@
+// /engage/event-logs (WhatsApp tab): this month's spend, then every WhatsApp message sent, filtered by
+// status, a search and a day range, paged, and downloadable as CSV with the same filters. Filters and
+// page live in the URL, so Back from a log entry returns to the same rows.
+import { DownloadIcon, ScrollTextIcon } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+
+import { EmptyState } from '../../../components/empty-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
+import { Pager } from '../../../components/pager';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
+import { useDownloadWhatsappLogs } from '../api/download-whatsapp-logs';
+import { useWhatsappLogs, WHATSAPP_LOGS_PAGE_SIZE } from '../api/get-whatsapp-logs';
+import { BalanceSummary } from '../components/balance-summary';
+import { LogsFilters } from '../components/logs-filters';
+import { LogsTable } from '../components/logs-table';
+import { WHATSAPP_STRINGS } from '../strings';
+import {
+  filtersFromParams,
+  hasLogFilters,
+  logQuery,
+  NO_LOG_FILTERS,
+  pageFromParams,
+  paramsFromFilters,
+  type TLogFilters,
+} from '../utils/log-filters';
+
+const S = WHATSAPP_STRINGS.logs;
+
+export function WhatsappLogsRoute() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = filtersFromParams(searchParams);
+  const page = pageFromParams(searchParams);
+  const query = logQuery(filters);
+  const logs = useWhatsappLogs(query, page);
+  const download = useDownloadWhatsappLogs();
+
+  // Filtering (typing included) must not flood the history; paging is a step Back can undo.
+  const filter = (next: TLogFilters) => setSearchParams(paramsFromFilters(next), { replace: true });
+  const goTo = (nextPage: number) => setSearchParams(paramsFromFilters(filters, nextPage));
+
+  const content = () => {
+    if (logs.isPending) return <SectionLoading />;
+    if (logs.isError)
+      return <SectionError error={logs.error} onRetry={() => void logs.refetch()} fallback={S.loadFailed} />;
+    const { results, count, page: shownPage } = logs.data;
+    if (results.length === 0) {
+      return hasLogFilters(filters) || count > 0 ? (
+        <EmptyState icon={ScrollTextIcon} title={S.noMatchesTitle} text={S.noMatchesText}>
+          <Button variant="outline" size="sm" onClick={() => filter(NO_LOG_FILTERS)}>
+            {S.clearFilters}
+          </Button>
+        </EmptyState>
+      ) : (
+        <EmptyState icon={ScrollTextIcon} title={S.emptyTitle} text={S.emptyText} />
+      );
+    }
+    return (
+      <div className="grid gap-4">
+        <LogsTable logs={results} stale={logs.isPlaceholderData} />
+        <Pager
+          page={shownPage}
+          pageSize={WHATSAPP_LOGS_PAGE_SIZE}
+          count={count}
+          shown={results.length}
+          onPage={goTo}
+        />
+      </div>
+    );
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <BalanceSummary />
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <LogsFilters filters={filters} onChange={filter} />
+        <Button
+          variant="outline"
+          disabled={download.isPending}
+          onClick={() =>
+            download.mutate(query, {
+              onError: (error) => {
+                if (!isHandledApiError(error)) toast.error(apiErrorMessage(error, S.downloadFailed));
+              },
+            })
+          }
+        >
+          {download.isPending ? <Spinner /> : <DownloadIcon aria-hidden="true" />}
+          {download.isPending ? S.downloading : S.downloadCsv}
+        </Button>
+      </div>
+      {content()}
+    </div>
+  );
+}

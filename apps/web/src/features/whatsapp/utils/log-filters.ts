@@ -1,0 +1,78 @@
+// The WhatsApp log filters as they live in the URL (?status&search&from&to&page: Back and reloads
+// keep them) and as the API takes them: a day range becomes created_at bounds from the start of the
+// first day to the end of the last, in the viewer's time zone.
+import { WHATSAPP_LOG_STATUSES } from '@titan/contracts';
+
+export type TLogStatus = (typeof WHATSAPP_LOG_STATUSES)[number];
+
+export type TLogFilters = {
+  status: TLogStatus | '';
+  search: string;
+  /** yyyy-mm-dd, or '' for no bound. */
+  from: string;
+  to: string;
+};
+
+export type TLogQuery = {
+  status?: TLogStatus;
+  search?: string;
+  created_at__gte?: string;
+  created_at__lte?: string;
+};
+
+export const NO_LOG_FILTERS: TLogFilters = { status: '', search: '', from: '', to: '' };
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function isStatus(value: string | null): value is TLogStatus {
+  return (WHATSAPP_LOG_STATUSES as readonly string[]).includes(value ?? '');
+}
+
+function day(value: string | null): string {
+  return value && DAY.test(value) && !Number.isNaN(Date.parse(value)) ? value : '';
+}
+
+export function filtersFromParams(params: URLSearchParams): TLogFilters {
+  const status = params.get('status');
+  return {
+    status: isStatus(status) ? status : '',
+    search: params.get('search')?.trim() ?? '',
+    from: day(params.get('from')),
+    to: day(params.get('to')),
+  };
+}
+
+export function pageFromParams(params: URLSearchParams): number {
+  const page = Number(params.get('page'));
+  return Number.isSafeInteger(page) && page > 0 ? page : 1;
+}
+
+export function paramsFromFilters(filters: TLogFilters, page = 1): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.status) params.set('status', filters.status);
+  if (filters.search) params.set('search', filters.search);
+  if (filters.from) params.set('from', filters.from);
+  if (filters.to) params.set('to', filters.to);
+  if (page > 1) params.set('page', String(page));
+  return params;
+}
+
+export function hasLogFilters(filters: TLogFilters): boolean {
+  return Boolean(filters.status || filters.search || filters.from || filters.to);
+}
+
+/** Local midnight at the start of the day, or the last millisecond of it, as an ISO instant. */
+function dayBound(value: string, end: boolean): string {
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = end ? new Date(y, m - 1, d, 23, 59, 59, 999) : new Date(y, m - 1, d);
+  return date.toISOString();
+}
+
+export function logQuery(filters: TLogFilters): TLogQuery {
+  return {
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.from ? { created_at__gte: dayBound(filters.from, false) } : {}),
+    ...(filters.to ? { created_at__lte: dayBound(filters.to, true) } : {}),
+  };
+}
