@@ -434,7 +434,7 @@ export async function startWhatsappCloudSim(opts: SimOptions): Promise<WhatsappC
       form = await new Request('http://sim.local/', {
         method: 'POST',
         headers: { 'content-type': contentType },
-        body,
+        body: new Uint8Array(body),
       }).formData();
     } catch {
       throw invalidParameter('The multipart body could not be parsed');

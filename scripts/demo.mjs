@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// `npm run demo`: Titan with its own embedded database (./data/demo) beside the local WhatsApp
+// Cloud API simulator, seeded through the real API on first run (scripts/demo-seed.mjs), so the
+// inbox, the WhatsApp channel and the customer's phone page can be tried by hand.
+//
+// Titan runs through scripts/start.mjs (config check, stale bundles rebuilt) with NODE_ENV=
+// development for the mail outbox. Env: PORT (Titan, 3000), DEMO_SIM_PORT (simulator, 4010),
+// DEMO_PASSWORD (the owner's, on first run), LOG_LEVEL (warn), the simulator's SIM_* credentials.
+// Ctrl-C stops both.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { seedDemo } from './demo-seed.mjs';
+
+const root = join(import.meta.dirname, '..');
+const DATA_DIR = './data/demo';
+
+function portFromEnv(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error(`${name}: expected a port number (1-65535) (got ${JSON.stringify(raw)})`);
+    process.exit(1);
+  }
+  return port;
+}
+
+const titanPort = portFromEnv('PORT', 3000);
+const simPort = portFromEnv('DEMO_SIM_PORT', 4010);
+const env = process.env;
+const sim = {
+  accessToken: env.SIM_ACCESS_TOKEN || 'sim-access-token-for-the-demo',
+  appSecret: env.SIM_APP_SECRET || 'sim-app-secret-for-the-demo',
+  phoneNumberId: env.SIM_PHONE_NUMBER_ID || '100000000000001',
+  wabaId: env.SIM_WABA_ID || '200000000000001',
+  displayPhoneNumber: env.SIM_DISPLAY_PHONE_NUMBER || '15550100100',
+};
+
+/** The children, each leading its own process group: Ctrl-C reaches only this process, which
+ * then stops each child exactly once (a second signal makes Titan skip its graceful close). */
+const children = [];
+let stopping = false;
+
+function startChild(label, args, childEnv, { pipeOutput }) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: childEnv,
+    detached: true,
+    stdio: ['ignore', pipeOutput ? 'pipe' : 'inherit', pipeOutput ? 'pipe' : 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const entry = { label, child, exited, running: true };
+  exited.then(({ code, signal }) => {
+    entry.running = false;
+    if (!stopping) {
+      console.error(`\n${label} exited (code ${code}, signal ${signal}); stopping the demo.`);
+      void shutdown(1);
+    }
+  });
+  children.push(entry);
+  return entry;
+}
+
+/** SIGTERM to the child's whole group (a build start.mjs runs included); SIGKILL after 30 s. */
+async function stopChild(entry) {
+  if (!entry.running) return;
+  try {
+    process.kill(-entry.child.pid, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  const timer = setTimeout(() => {
+    console.error(`${entry.label} did not stop after 30 s: killing it`);
+    try {
+      process.kill(-entry.child.pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }, 30_000);
+  await entry.exited;
+  clearTimeout(timer);
+}
+
+/** Stops both children and exits; when a stop is already under way, waits for it (never returns). */
+async function shutdown(code) {
+  if (stopping) return new Promise(() => {});
+  stopping = true;
+  console.log('\nStopping Titan and the simulator…');
+  // Titan first: it may be posting to the simulator.
+  for (const entry of [...children].reverse()) await stopChild(entry);
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+// If this process dies another way, the children must not linger.
+process.on('exit', () => {
+  for (const entry of children) {
+    if (!entry.running) continue;
+    try {
+      process.kill(-entry.child.pid, 'SIGTERM');
+    } catch {
+      // gone
+    }
+  }
+});
+
+// ---- the simulator: its CLI prints the URLs Titan needs
+const simProc = startChild(
+  'the WhatsApp simulator',
+  ['--import', 'tsx', 'tools/whatsapp-cloud-sim/src/cli.ts'],
+  {
+    ...env,
+    SIM_PORT: String(simPort),
+    SIM_HOST: '127.0.0.1',
+    SIM_ACCESS_TOKEN: sim.accessToken,
+    SIM_APP_SECRET: sim.appSecret,
+    SIM_PHONE_NUMBER_ID: sim.phoneNumberId,
+    SIM_WABA_ID: sim.wabaId,
+    SIM_DISPLAY_PHONE_NUMBER: sim.displayPhoneNumber,
+    SIM_WEBHOOK_URL: '', // set once Titan is up
+  },
+  { pipeOutput: true },
+);
+const printed = await new Promise((resolve) => {
+  let text = '';
+  const onData = (chunk) => {
+    text += chunk;
+    for (const line of String(chunk).split('\n')) if (line.trim()) console.log(`[sim] ${line}`);
+    const graph = /Graph URL:\s+(\S+)/.exec(text);
+    const phone = /Phone page:\s+(\S+)/.exec(text);
+    const base = /simulator on (\S+)/.exec(text);
+    if (graph && phone && base) resolve({ graphUrl: graph[1], phoneUrl: phone[1], url: base[1] });
+  };
+  simProc.child.stdout.on('data', onData);
+  simProc.child.stderr.on('data', (chunk) => process.stderr.write(`[sim] ${chunk}`));
+  simProc.exited.then(() => resolve(null));
+});
+if (!printed) await shutdown(1);
+Object.assign(sim, printed);
+
+// ---- Titan, on its own embedded database, with the outbox (development) and fast WhatsApp retries
+const titanEnv = { ...env };
+// The demo's database, secret and URLs are its own, whatever the shell has for the normal server.
+for (const key of ['DATABASE_URL', 'APP_SECRET', 'PUBLIC_URL', 'SMTP_URL', 'HOST', 'RUN_WORKERS']) {
+  delete titanEnv[key];
+}
+Object.assign(titanEnv, {
+  PORT: String(titanPort),
+  DATA_DIR,
+  NODE_ENV: 'development',
+  // Request logs would bury the summary below; LOG_LEVEL=info brings them back.
+  LOG_LEVEL: env.LOG_LEVEL || 'warn',
+  WHATSAPP_GRAPH_URL: sim.graphUrl,
+  WHATSAPP_RETRY_DELAYS_MS: '200,500,1000',
+});
+const titanUrl = `http://localhost:${titanPort}`;
+console.log(`Starting Titan on ${titanUrl} (DATA_DIR=${DATA_DIR}; stale bundles are built first)…`);
+const titanProc = startChild('Titan', ['scripts/start.mjs'], titanEnv, { pipeOutput: false });
+
+// Probed on 127.0.0.1: Titan binds IPv4 0.0.0.0, and "localhost" may resolve to ::1 first.
+const probeUrl = `http://127.0.0.1:${titanPort}`;
+for (;;) {
+  if (!titanProc.running) await shutdown(1);
+  try {
+    const res = await fetch(`${probeUrl}/api/health/`, { signal: AbortSignal.timeout(2_000) });
+    if (res.ok) break;
+  } catch {
+    // building or starting
+  }
+  await new Promise((r) => setTimeout(r, 300));
+}
+
+let seeded;
+try {
+  seeded = await seedDemo({ titanUrl: probeUrl, sim, log: (text) => console.log(`[demo] ${text}`) });
+} catch (err) {
+  console.error(`\nSeeding the demo failed: ${err.message}`);
+  await shutdown(1);
+}
+
+const customer = seeded.customers[0];
+const phonePage = customer
+  ? `${sim.phoneUrl}?wa_id=${customer.from}&name=${encodeURIComponent(customer.name)}`
+  : sim.phoneUrl;
+console.log(`
+Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
+  Titan:       ${titanUrl}
+  Log in:      ${seeded.owner.email} / ${seeded.owner.password}   (business "${seeded.business.name}")
+  Phone page:  ${phonePage}   (a customer chatting with the business on WhatsApp)
+  Simulator:   ${sim.url}/sim/state
+  WhatsApp conversations in the inbox: ${seeded.conversations.length}${seeded.warnings.map((w) => `\n  Warning: ${w}`).join('')}
+  Data: ${DATA_DIR} (delete it to start over). Ctrl-C stops both.
+`);
