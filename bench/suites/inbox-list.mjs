@@ -1,10 +1,10 @@
 // GET /api/msg/conversations/ on the seeded inbox (bench/seed/inbox.mjs: one business with
 // 1,000,000 conversations, 5,000,000 messages) — latency percentiles per filter, beside the raw SQL
-// of the same request: the page query with its joins and the count query, in parallel on a pg pool
-// of the server's default size (10), as apps/server/src/modules/conversations/conversations.repository.ts
-// does; same fixed number of calls, same concurrency, timed the same way.
+// of the same request: the one statement (page, count and joins) that
+// apps/server/src/modules/conversations/conversations.repository.ts runs, on a pg pool of the
+// server's default size (10); same fixed number of calls, same concurrency, timed the same way.
 // Targets: p95 <= 20 ms and p95 <= 2x the raw SQL. Rows missing them get EXPLAIN (ANALYZE, BUFFERS)
-// of their page and count queries in bench/results/inbox-list-plans.txt.
+// of their statement in bench/results/inbox-list-plans.txt.
 //
 // Env: BENCH_INBOX_REQUESTS (measured calls per row and side, default 200), BENCH_INBOX_WARMUP
 // (default 20), BENCH_INBOX_CONCURRENCY (default 10), BENCH_INBOX_DATABASE_URL (see lib/inbox-seed.mjs).
@@ -51,7 +51,7 @@ function intFromEnv(key, fallback, min = 1) {
 }
 
 /** The rows: a label and the list's query parameters. `now` = the seed's newest last_message_at. */
-function scenarios(now) {
+export function scenarios(now) {
   const ago = (days) => new Date(now.getTime() - days * DAY).toISOString();
   return [
     { query: 'no filter', params: {} },
@@ -92,209 +92,165 @@ const utcDay = (iso) => new Date(Math.floor(Date.parse(iso) / DAY_MS) * DAY_MS);
 const isoDay = (d) => d.toISOString().slice(0, 10);
 
 /**
- * The statements the repository (apps/server/src/modules/conversations/conversations.repository.ts)
- * runs for one list request, by hand: { page: [statements run one after the other, the last
- * answering the rows], counts: [statements run beside the page, summed], countKind }.
- * - page: the ids of the page from the indexes, joined to customers and chat_groups; with a
- *   created_at range, the ids come from a per-created-month walk first, then the rows by id.
- * - count: without a date range the sum over conversation_counts; with a range on one of the two
- *   date columns the sum over conversation_day_counts for its whole days plus count(*) of its edge
- *   days; count(*) for ranges on both columns or within one day.
+ * The one statement the repository (apps/server/src/modules/conversations/conversations.repository.ts)
+ * runs for a list request, by hand: { statement, countKind }. Its CTE "page" holds the page's ids
+ * (from the indexes; with a created_at range from a walk per created month), its CTE "total" the
+ * count (without a date range the sum over conversation_counts; with a range on one of the two
+ * date columns the sum over conversation_day_counts for its whole days plus count(*) of its edge
+ * days; count(*) for ranges on both columns or within one day), and it answers the page's rows
+ * joined to customers and chat_groups — or one row of nulls beside the count when the page is
+ * empty. Same text, values and statement name as the server (a named statement on a page without
+ * offset runs on a generic plan after five calls). `node bench/profile/check-list-sql.mjs` checks
+ * it against the repository.
  */
-function listStatements(businessId, params) {
-  const dims = ['"conversations"."business_id" = $1'];
-  const dimValues = [businessId];
-  const bucketConds = [];
-  const bucketValues = [];
-  const addDim = (col, v) => {
-    dimValues.push(v);
-    dims.push(`"conversations"."${col}" = $${dimValues.length}`);
-    bucketValues.push(v);
-    bucketConds.push({ col, v });
+export function listStatements(businessId, params) {
+  const values = [];
+  const $ = (v) => {
+    values.push(v);
+    return `$${values.length}`;
   };
-  if (params.status) addDim('status', params.status);
-  if (params.is_read !== undefined) addDim('is_read', params.is_read === 'true');
-  if (params.business_replied !== undefined) addDim('business_replied', params.business_replied === 'true');
-  const channels = params.channel__in ? params.channel__in.split(',') : null;
-
-  /** WHERE over conversations: the dims, the channels, then the given ranges. */
-  const conversationsWhere = (ranges) => {
-    const conds = [...dims];
-    const values = [...dimValues];
-    for (const [col, op, v] of ranges) {
-      values.push(v);
-      conds.push(`"conversations"."${col}" ${op} $${values.length}`);
-    }
-    if (channels) {
-      const first = values.length + 1;
-      values.push(...channels);
-      conds.push(`"conversations"."channel" in (${channels.map((_, i) => `$${first + i}`).join(', ')})`);
-    }
-    return { text: `(${conds.join(' and ')})`, values };
-  };
-  const bucketWhere = (table, extra, extraValues) => {
-    const conds = [`"${table}"."business_id" = $1`, ...extra];
-    const values = [businessId, ...extraValues];
-    for (const { col, v } of bucketConds) {
-      values.push(v);
-      conds.push(`"${table}"."${col}" = $${values.length}`);
-    }
-    if (channels) {
-      const first = values.length + 1;
-      values.push(...channels);
-      conds.push(`"${table}"."channel" in (${channels.map((_, i) => `$${first + i}`).join(', ')})`);
-    }
-    return { text: conds.join(' and '), values };
-  };
-
+  const and = (conds) => (conds.length === 1 ? conds[0] : `(${conds.join(' and ')})`);
+  const channels = params.channel__in ? [...new Set(params.channel__in.split(','))] : [];
+  const isRead = params.is_read === undefined ? undefined : params.is_read === 'true';
+  const replied = params.business_replied === undefined ? undefined : params.business_replied === 'true';
   const ranges = [];
   if (params.created_at__gte) ranges.push(['created_at', '>=', params.created_at__gte]);
   if (params.created_at__lte) ranges.push(['created_at', '<=', params.created_at__lte]);
   if (params.last_message_at__gte) ranges.push(['last_message_at', '>=', params.last_message_at__gte]);
   if (params.last_message_at__lte) ranges.push(['last_message_at', '<=', params.last_message_at__lte]);
-  const where = conversationsWhere(ranges);
+
+  /** Conditions on the given table: business, status, read, replied, then `extra`, then channels. */
+  const conds = (table, extra = () => []) => {
+    const out = [`"${table}"."business_id" = ${$(businessId)}`];
+    if (params.status) out.push(`"${table}"."status" = ${$(params.status)}`);
+    if (isRead !== undefined) out.push(`"${table}"."is_read" = ${$(isRead)}`);
+    if (replied !== undefined) out.push(`"${table}"."business_replied" = ${$(replied)}`);
+    out.push(...extra());
+    if (channels.length) out.push(`"${table}"."channel" in (${channels.map((c) => $(c)).join(', ')})`);
+    return out;
+  };
+  const rangeConds = (rs) => () => rs.map(([col, op, v]) => `"conversations"."${col}" ${op} ${$(v)}`);
+  const where = () => and(conds('conversations', rangeConds(ranges)));
+
   const pageNo = Number(params.page ?? 1);
   const offset = (pageNo - 1) * PAGE_SIZE;
   const order = `"conversations"."last_message_at" desc nulls last, "conversations"."id" desc`;
-  const joins =
-    `left join "customers" on "customers"."id" = "conversations"."initiator_id" ` +
-    `left join "chat_groups" on "chat_groups"."id" = "conversations"."assigned_chat_group_id"`;
-
   const created = Boolean(params.created_at__gte || params.created_at__lte);
   const lastMessage = Boolean(params.last_message_at__gte || params.last_message_at__lte);
+
   let page;
   if (created) {
-    const v = [...where.values];
-    const edge = (fn) => {
-      v.push(businessId);
-      return `(select ${fn}(created_at) from conversations where business_id = $${v.length})`;
-    };
-    const bound = (iso, fn) => {
-      if (!iso) return edge(fn);
-      v.push(iso);
-      return `$${v.length}::timestamptz`;
-    };
-    const from = bound(params.created_at__gte, 'min');
-    const to = bound(params.created_at__lte, 'max');
-    v.push(offset + PAGE_SIZE, PAGE_SIZE, offset);
-    const n = v.length;
-    page = [
-      {
-        text:
-          `select c.id from generate_series(date_trunc('month', ${from} at time zone 'UTC'), ` +
-          `date_trunc('month', ${to} at time zone 'UTC'), interval '1 month') as m(month) ` +
-          `cross join lateral (select "conversations"."id" as id, "conversations"."last_message_at" as last_message_at ` +
-          `from "conversations" where ${where.text} and date_trunc('month', "conversations"."created_at" at time zone 'UTC') = m.month ` +
-          `order by ${order} limit $${n - 2}) as c order by c.last_message_at desc nulls last, c.id desc limit $${n - 1} offset $${n}`,
-        values: v,
-        rowMode: 'array',
-      },
-      (ids) => ({
-        text: `select ${PAGE_COLUMNS} from "conversations" ${joins} where "conversations"."id" = any($1) order by ${order}`,
-        values: [ids],
-        rowMode: 'array',
-      }),
-    ];
+    const edge = (fn) =>
+      `(select ${fn}("conversations"."created_at") from "conversations" where "conversations"."business_id" = ${$(businessId)})`;
+    const from = params.created_at__gte ? `${$(params.created_at__gte)}::timestamptz` : edge('min');
+    const to = params.created_at__lte ? `${$(params.created_at__lte)}::timestamptz` : edge('max');
+    page = `select c.id from generate_series(
+      date_trunc('month', ${from} at time zone 'UTC'),
+      date_trunc('month', ${to} at time zone 'UTC'),
+      interval '1 month') as m(month)
+    cross join lateral (
+      select "conversations"."id" as id, "conversations"."last_message_at" as last_message_at
+      from "conversations"
+      where ${where()}
+        and date_trunc('month', "conversations"."created_at" at time zone 'UTC') = m.month
+      order by ${order}
+      limit ${offset > 0 ? $(offset + PAGE_SIZE) : PAGE_SIZE}
+    ) as c
+    order by c.last_message_at desc nulls last, c.id desc
+    limit ${PAGE_SIZE}${offset > 0 ? ` offset ${$(offset)}` : ''}`;
   } else {
-    const v = [...where.values, PAGE_SIZE];
-    let inner = `select "conversations"."id" from "conversations" where ${where.text} order by ${order} limit $${v.length}`;
-    if (offset > 0) {
-      v.push(offset);
-      inner += ` offset $${v.length}`;
-    }
-    page = [
-      {
-        text:
-          `with "page" as (${inner}) select ${PAGE_COLUMNS} from "page" ` +
-          `inner join "conversations" on "conversations"."id" = "page"."id" ${joins} order by ${order}`,
-        values: v,
-        rowMode: 'array',
-      },
-    ];
+    page = `select "conversations"."id" from "conversations" where ${where()}
+    order by ${order} limit ${PAGE_SIZE}${offset > 0 ? ` offset ${$(offset)}` : ''}`;
   }
 
-  let counts;
+  let count;
   let countKind;
-  const countAll = (w) => ({
-    text: `select count(*) from "conversations" where ${w.text}`,
-    values: w.values,
-    rowMode: 'array',
-  });
+  const countRows = (w) => `(select count(*) from "conversations" where ${w})`;
+  const col = created ? 'created_at' : 'last_message_at';
+  const lo = created ? params.created_at__gte : params.last_message_at__gte;
+  const hi = created ? params.created_at__lte : params.last_message_at__lte;
+  const loDay = lo ? utcDay(lo) : null;
+  const hiDay = hi ? utcDay(hi) : null;
   if (!created && !lastMessage) {
-    const b = bucketWhere('conversation_counts', [], []);
-    counts = [
-      {
-        text: `select coalesce(sum("n"), 0) from "conversation_counts" where ${b.text}`,
-        values: b.values,
-        rowMode: 'array',
-      },
-    ];
-    countKind = 'conversation_counts sum';
+    count = `(select coalesce(sum("conversation_counts"."n"), 0) from "conversation_counts" where ${and(conds('conversation_counts'))})`;
+    countKind = 'buckets';
+  } else if (created && lastMessage) {
+    count = countRows(where());
+    countKind = 'rows';
+  } else if (lo && hi && Date.parse(lo) > Date.parse(hi)) {
+    count = '0';
+    countKind = 'zero';
+  } else if (loDay && hiDay && loDay.getTime() === hiDay.getTime()) {
+    count = countRows(where());
+    countKind = 'rows';
   } else {
-    const col = created ? 'created_at' : 'last_message_at';
-    const lo = created ? params.created_at__gte : params.last_message_at__gte;
-    const hi = created ? params.created_at__lte : params.last_message_at__lte;
-    const loDay = lo ? utcDay(lo) : null;
-    const hiDay = hi ? utcDay(hi) : null;
-    if ((created && lastMessage) || (loDay && hiDay && loDay.getTime() === hiDay.getTime())) {
-      counts = [countAll(where)];
-      countKind = 'count(*)';
-    } else {
-      const extra = [`"conversation_day_counts"."axis" = $2`];
-      const extraValues = [created ? 'c' : 'l'];
-      if (loDay) {
-        extraValues.push(isoDay(loDay));
-        extra.push(`"conversation_day_counts"."day" > $${extraValues.length + 1}`);
-      }
-      if (hiDay) {
-        extraValues.push(isoDay(hiDay));
-        extra.push(`"conversation_day_counts"."day" < $${extraValues.length + 1}`);
-      }
-      const b = bucketWhere('conversation_day_counts', extra, extraValues);
-      counts = [
-        {
-          text: `select coalesce(sum("n"), 0) from "conversation_day_counts" where ${b.text}`,
-          values: b.values,
-          rowMode: 'array',
-        },
-      ];
-      if (lo)
-        counts.push(
-          countAll(
-            conversationsWhere([
-              [col, '>=', lo],
-              [col, '<', new Date(loDay.getTime() + DAY_MS).toISOString()],
-            ]),
-          ),
-        );
-      if (hi)
-        counts.push(
-          countAll(
-            conversationsWhere([
-              [col, '>=', hiDay.toISOString()],
-              [col, '<=', hi],
-            ]),
-          ),
-        );
-      countKind = `conversation_day_counts sum + ${counts.length - 1} edge-day count(*)`;
-    }
+    const t = 'conversation_day_counts';
+    const days = () => [
+      `"${t}"."axis" = ${$(created ? 'c' : 'l')}`,
+      ...(loDay ? [`"${t}"."day" > ${$(isoDay(loDay))}`] : []),
+      ...(hiDay ? [`"${t}"."day" < ${$(isoDay(hiDay))}`] : []),
+    ];
+    // conds() puts the business first, then its extra: here the axis and days go before the
+    // filters, as in the repository.
+    const dayConds = () => {
+      const out = [`"${t}"."business_id" = ${$(businessId)}`, ...days()];
+      if (params.status) out.push(`"${t}"."status" = ${$(params.status)}`);
+      if (isRead !== undefined) out.push(`"${t}"."is_read" = ${$(isRead)}`);
+      if (replied !== undefined) out.push(`"${t}"."business_replied" = ${$(replied)}`);
+      if (channels.length) out.push(`"${t}"."channel" in (${channels.map((c) => $(c)).join(', ')})`);
+      return out;
+    };
+    const parts = [`(select coalesce(sum("${t}"."n"), 0) from "${t}" where ${and(dayConds())})`];
+    /** The conversations conditions without date ranges, then the edge day's range. */
+    const edgeDay = (from, fromOp, to, toOp) => {
+      const out = conds('conversations');
+      out.push(`"conversations"."${col}" ${fromOp} ${$(from)}`, `"conversations"."${col}" ${toOp} ${$(to)}`);
+      return and(out);
+    };
+    if (lo) parts.push(countRows(edgeDay(lo, '>=', new Date(loDay.getTime() + DAY_MS).toISOString(), '<')));
+    if (hi) parts.push(countRows(edgeDay(hiDay.toISOString(), '>=', hi, '<=')));
+    count = parts.join(' + ');
+    countKind = `days: conversation_day_counts sum + ${parts.length - 1} edge-day count(*)`;
   }
-  return { page, counts, countKind };
+
+  const name = [
+    params.status && 's',
+    isRead !== undefined && 'r',
+    replied !== undefined && 'b',
+    channels.length > 0 && `c${channels.length}`,
+    params.created_at__gte && 'cg',
+    params.created_at__lte && 'cl',
+    params.last_message_at__gte && 'lg',
+    params.last_message_at__lte && 'll',
+    countKind.split(':')[0],
+    `l${PAGE_SIZE}`,
+    offset > 0 && 'o',
+  ]
+    .filter(Boolean)
+    .join('_');
+  const joins =
+    `left join "conversations" on "conversations"."id" = "page"."id" ` +
+    `left join "customers" on "customers"."id" = "conversations"."initiator_id" ` +
+    `left join "chat_groups" on "chat_groups"."id" = "conversations"."assigned_chat_group_id"`;
+  return {
+    statement: {
+      name: `conversations_list_${name}`,
+      text:
+        `with "page" as (${page}), "total" as (select ${count} as n) ` +
+        `select "total"."n", ${PAGE_COLUMNS} from "total" left join "page" on true ${joins} order by ${order}`,
+      values,
+      rowMode: 'array',
+    },
+    countKind,
+  };
 }
 
-/** Runs one request's statements on the pool as the repository does: { ids, count }. */
+/** Runs one request's statement on the pool: { ids, count }. */
 async function runList(pool, stmts) {
-  const [rows, ...counts] = await Promise.all([
-    (async () => {
-      let res = await pool.query(stmts.page[0]);
-      if (stmts.page[1]) res = await pool.query(stmts.page[1](res.rows.map((r) => r[0])));
-      return res.rows;
-    })(),
-    ...stmts.counts.map((c) => pool.query(c)),
-  ]);
+  const { rows } = await pool.query(stmts.statement);
   return {
-    ids: rows.map((r) => Number(r[0])),
-    count: counts.reduce((sum, res) => sum + Number(res.rows[0][0]), 0),
+    ids: rows.filter((r) => r[1] !== null).map((r) => Number(r[1])),
+    count: Number(rows[0][0]),
   };
 }
 
@@ -344,11 +300,11 @@ export async function run(ctx) {
     `titan: apps/server/dist/main.js, NODE_ENV=production, default pool (10); ${concurrency} concurrent ` +
       `keep-alive connections, ${GLOBAL_WARMUP} warm-up requests, then per row ${warmup} warm-up + ${requests} ` +
       `measured requests, page_size ${PAGE_SIZE}`,
-    `sql: the repository's statements by hand on a pg pool of ${POOL_MAX}, ${concurrency} concurrent callers: ` +
-      `the page (ids from the indexes joined to customers and chat_groups; with a created_at range the ids ` +
-      `from a walk per created month, then the rows) beside the count (conversation_counts sum without a date ` +
-      `range; conversation_day_counts sum + edge-day count(*) with one; count(*) otherwise), in parallel; ` +
-      `dates relative to the seed's newest last_message_at (${now.toISOString()})`,
+    `sql: the repository's statement by hand (same text, values and name) on a pg pool of ${POOL_MAX}, ` +
+      `${concurrency} concurrent callers: the page's ids (from the indexes; with a created_at range from a ` +
+      `walk per created month) and the count (conversation_counts sum without a date range; ` +
+      `conversation_day_counts sum + edge-day count(*) with one; count(*) otherwise) in CTEs, joined to ` +
+      `customers and chat_groups; dates relative to the seed's newest last_message_at (${now.toISOString()})`,
   );
 
   // One warm-up for the whole suite (JIT, pools, caches), on the unfiltered list.
@@ -393,7 +349,7 @@ export async function run(ctx) {
     ctx.progress(`${sc.query}: titan GET ${path}`);
     const t = await fixedLoad({ total: requests, concurrency, warmup, fn: () => http.get(path) });
     http.close();
-    ctx.progress(`${sc.query}: sql (page + ${stmts.countKind})`);
+    ctx.progress(`${sc.query}: sql (count: ${stmts.countKind})`);
     const s = await fixedLoad({ total: requests, concurrency, warmup, fn: sqlOnce });
     for (const [side, m] of [
       ['titan', t],
@@ -439,35 +395,21 @@ export async function run(ctx) {
       '',
     ];
     for (const { sc, stmts, row } of slow) {
-      const firstIds = (await pool.query(stmts.page[0])).rows.map((r) => r[0]);
-      const explained = [
-        ...stmts.page.map((st, i) => [
-          `page ${i + 1}/${stmts.page.length}`,
-          typeof st === 'function' ? st(firstIds) : st,
-        ]),
-        ...stmts.counts.map((st, i) => [`count ${i + 1}/${stmts.counts.length} (${stmts.countKind})`, st]),
-      ];
-      row.explainPageMs = 0;
-      row.explainCountMs = 0;
-      for (const [label, st] of explained) {
-        const { rows: plan } = await pool.query({
-          text: `explain (analyze, buffers) ${st.text}`,
-          values: st.values,
-        });
-        const lines = plan.map((r) => r['QUERY PLAN']);
-        const exec = lines.find((l) => l.startsWith('Execution Time')) ?? '';
-        // Page statements run one after the other (summed); counts in parallel (the slowest).
-        const took = Number(exec.replace(/[^\d.]/g, ''));
-        if (label.startsWith('page')) row.explainPageMs += took;
-        else row.explainCountMs = Math.max(row.explainCountMs, took);
-        out.push(`=== ${sc.query} — ${label} (titan p95 ${ms(row.titanP95)} ms, ${row.verdict})`);
-        out.push(`-- ${st.text}`);
-        out.push(`-- params ${JSON.stringify(st.values)}`);
-        out.push(...lines, '');
-      }
-      notes.push(
-        `${sc.query}: alone, the page query takes ${ms(row.explainPageMs)} ms and the count ${ms(row.explainCountMs)} ms (EXPLAIN ANALYZE)`,
+      const st = stmts.statement;
+      const { rows: plan } = await pool.query({
+        text: `explain (analyze, buffers) ${st.text}`,
+        values: st.values,
+      });
+      const lines = plan.map((r) => r['QUERY PLAN']);
+      const exec = lines.find((l) => l.startsWith('Execution Time')) ?? '';
+      row.explainMs = Number(exec.replace(/[^\d.]/g, ''));
+      out.push(
+        `=== ${sc.query} — count: ${stmts.countKind} (titan p95 ${ms(row.titanP95)} ms, ${row.verdict})`,
       );
+      out.push(`-- ${st.text}`);
+      out.push(`-- params ${JSON.stringify(st.values)}`);
+      out.push(...lines, '');
+      notes.push(`${sc.query}: alone, the statement takes ${ms(row.explainMs)} ms (EXPLAIN ANALYZE)`);
     }
     await mkdir(dirname(PLANS_FILE), { recursive: true });
     await writeFile(PLANS_FILE, `${out.join('\n')}\n`);

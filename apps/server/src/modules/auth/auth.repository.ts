@@ -54,19 +54,53 @@ export async function insertSession(db: Queryable, values: typeof sessions.$infe
 
 /** The session behind an access token, if it is still live. */
 export async function findLiveSession(db: Queryable, sessionId: string, userId: number) {
-  const [row] = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.id, sessionId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, new Date()),
-      ),
-    )
-    .limit(1);
+  const [row] = await prepared(db, 'live', prepareLiveSession).execute({
+    sessionId,
+    userId,
+    now: new Date().toISOString(),
+  });
   return row ?? null;
+}
+
+// Every authenticated request looks its session up: these statements are built and prepared once
+// per database (named, so PostgreSQL parses and plans them once per connection). No LIMIT: the
+// session id, a business code and a (business, user) membership are each unique.
+const liveSession = and(
+  eq(sessions.id, sql.placeholder('sessionId')),
+  eq(sessions.userId, sql.placeholder('userId')),
+  isNull(sessions.revokedAt),
+  gt(sessions.expiresAt, sql.placeholder('now')),
+);
+
+const prepareLiveSession = (db: Queryable) =>
+  db.select({ id: sessions.id }).from(sessions).where(liveSession).prepare('auth_live_session');
+
+const prepareSessionWithMembership = (db: Queryable) =>
+  db
+    .select({ businessId: businesses.id, uniqueCode: businesses.uniqueCode, role: memberships.role })
+    .from(sessions)
+    .leftJoin(businesses, eq(businesses.uniqueCode, sql.placeholder('code')))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.businessId, businesses.id), eq(memberships.userId, sql.placeholder('userId'))),
+    )
+    .where(liveSession)
+    .prepare('auth_session_with_membership');
+
+type SessionStatements = {
+  live?: ReturnType<typeof prepareLiveSession>;
+  withMembership?: ReturnType<typeof prepareSessionWithMembership>;
+};
+const sessionStatements = new WeakMap<Queryable, SessionStatements>();
+
+function prepared<K extends keyof SessionStatements>(
+  db: Queryable,
+  key: K,
+  prepare: (db: Queryable) => NonNullable<SessionStatements[K]>,
+): NonNullable<SessionStatements[K]> {
+  let statements = sessionStatements.get(db);
+  if (!statements) sessionStatements.set(db, (statements = {}));
+  return (statements[key] ??= prepare(db));
 }
 
 export async function revokeSession(db: Queryable, sessionId: string, reason: string) {
@@ -189,20 +223,12 @@ export async function findSessionWithMembership(
   userId: number,
   code: string,
 ) {
-  const [row] = await db
-    .select({ businessId: businesses.id, uniqueCode: businesses.uniqueCode, role: memberships.role })
-    .from(sessions)
-    .leftJoin(businesses, eq(businesses.uniqueCode, code))
-    .leftJoin(memberships, and(eq(memberships.businessId, businesses.id), eq(memberships.userId, userId)))
-    .where(
-      and(
-        eq(sessions.id, sessionId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, new Date()),
-      ),
-    )
-    .limit(1);
+  const [row] = await prepared(db, 'withMembership', prepareSessionWithMembership).execute({
+    sessionId,
+    userId,
+    code,
+    now: new Date().toISOString(),
+  });
   if (!row) return null;
   return {
     membership:

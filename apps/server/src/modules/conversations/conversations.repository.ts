@@ -1,5 +1,5 @@
 // The only code that touches conversations, messages, wa_messages and change_log.
-import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { TConversationFilter } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import {
@@ -54,19 +54,192 @@ function scopeConditions(scope: InboxScope): SQL[] {
   return where;
 }
 
-function filterConditions(scope: InboxScope, filter: TConversationFilter): SQL[] {
-  const where: SQL[] = scopeConditions(scope);
-  if (filter.status) where.push(eq(conversations.status, filter.status));
-  if (filter.is_read !== undefined) where.push(eq(conversations.isRead, filter.is_read));
-  if (filter.business_replied !== undefined)
-    where.push(eq(conversations.businessReplied, filter.business_replied));
-  if (filter.created_at__gte) where.push(gte(conversations.createdAt, filter.created_at__gte));
-  if (filter.created_at__lte) where.push(lte(conversations.createdAt, filter.created_at__lte));
-  if (filter.last_message_at__gte) where.push(gte(conversations.lastMessageAt, filter.last_message_at__gte));
-  if (filter.last_message_at__lte) where.push(lte(conversations.lastMessageAt, filter.last_message_at__lte));
-  if (filter.channel__in) where.push(inArray(conversations.channel, filter.channel__in));
+/**
+ * What one list statement depends on besides its values. Each shape is built and prepared once
+ * per database (named, so PostgreSQL parses it once per connection), then run with its values.
+ */
+type ListShape = {
+  groups: boolean;
+  status: boolean;
+  isRead: boolean;
+  replied: boolean;
+  /** How many distinct channels `channel__in` names; 0 without the filter. */
+  channels: number;
+  createdGte: boolean;
+  createdLte: boolean;
+  lastGte: boolean;
+  lastLte: boolean;
+  count: CountKind;
+  /**
+   * The page size is written into the statement: with a constant LIMIT and no OFFSET PostgreSQL
+   * can keep one generic plan instead of planning every call (a parameter there makes it guess
+   * that 10% of the rows are wanted, so it never settles on the generic plan).
+   */
+  limit: number;
+  offset: boolean;
+};
+
+/**
+ * buckets: a sum over conversation_counts (no date range). days: a sum over
+ * conversation_day_counts for the whole days of a range on one date column, plus the rows of its
+ * edge days. rows: count(*) (group-limited viewers, ranges on both columns, within one day).
+ * zero: an empty range.
+ */
+type CountKind = 'buckets' | 'days' | 'rows' | 'zero';
+
+type ListValues = Record<string, unknown>;
+
+const param = (name: string) => sql.placeholder(name);
+const listOrder = sql`${conversations.lastMessageAt} desc nulls last, ${conversations.id} desc`;
+
+/** The shape of a list request and its statement's values. */
+function listRequest(
+  scope: InboxScope,
+  filter: TConversationFilter,
+  limit: number,
+  offset: number,
+): { shape: ListShape; values: ListValues } {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`bad page size ${limit}`);
+  const channels = [...new Set(filter.channel__in ?? [])];
+  const values: ListValues = { businessId: scope.businessId, offset, walk: offset + limit };
+  if (scope.groupIds !== null) values.groupIds = scope.groupIds;
+  if (filter.status) values.status = filter.status;
+  if (filter.is_read !== undefined) values.isRead = filter.is_read;
+  if (filter.business_replied !== undefined) values.replied = filter.business_replied;
+  channels.forEach((channel, i) => (values[`channel${i}`] = channel));
+  const dates = {
+    createdGte: filter.created_at__gte,
+    createdLte: filter.created_at__lte,
+    lastGte: filter.last_message_at__gte,
+    lastLte: filter.last_message_at__lte,
+  };
+  for (const [name, date] of Object.entries(dates)) if (date) values[name] = date.toISOString();
+
+  const created = Boolean(dates.createdGte || dates.createdLte);
+  const lastMessage = Boolean(dates.lastGte || dates.lastLte);
+  let count: CountKind;
+  if (scope.groupIds !== null || (created && lastMessage)) count = 'rows';
+  else if (!created && !lastMessage) count = 'buckets';
+  else {
+    const lo = created ? dates.createdGte : dates.lastGte;
+    const hi = created ? dates.createdLte : dates.lastLte;
+    const loDay = lo ? utcDay(lo) : null;
+    const hiDay = hi ? utcDay(hi) : null;
+    if (lo && hi && lo > hi) count = 'zero';
+    // Within one day the range is small: count its rows.
+    else if (loDay && hiDay && loDay.getTime() === hiDay.getTime()) count = 'rows';
+    else {
+      count = 'days';
+      if (loDay) Object.assign(values, { loDay: isoDay(loDay), loNext: addDays(loDay, 1).toISOString() });
+      if (hiDay) Object.assign(values, { hiDay: isoDay(hiDay), hiStart: hiDay.toISOString() });
+    }
+  }
+  const shape: ListShape = {
+    groups: scope.groupIds !== null,
+    status: 'status' in values,
+    isRead: 'isRead' in values,
+    replied: 'replied' in values,
+    channels: channels.length,
+    createdGte: Boolean(dates.createdGte),
+    createdLte: Boolean(dates.createdLte),
+    lastGte: Boolean(dates.lastGte),
+    lastLte: Boolean(dates.lastLte),
+    count,
+    limit,
+    offset: offset > 0,
+  };
+  return { shape, values };
+}
+
+/** A short, unique statement name per shape (PostgreSQL keeps 63 bytes of it). */
+function shapeName(s: ListShape): string {
+  const parts = [
+    s.groups && 'g',
+    s.status && 's',
+    s.isRead && 'r',
+    s.replied && 'b',
+    s.channels > 0 && `c${s.channels}`,
+    s.createdGte && 'cg',
+    s.createdLte && 'cl',
+    s.lastGte && 'lg',
+    s.lastLte && 'll',
+    s.count,
+    `l${s.limit}`,
+    s.offset && 'o',
+  ];
+  return `conversations_list_${parts.filter(Boolean).join('_')}`;
+}
+
+/** The list's conditions on conversations: the scope, the filters and (unless left out) the ranges. */
+function listConditions(shape: ListShape, ranges = true): SQL[] {
+  const c = conversations;
+  const where: SQL[] = [eq(c.businessId, param('businessId'))];
+  // An empty groupIds array matches no group: only the unassigned conversations.
+  if (shape.groups)
+    where.push(or(isNull(c.assignedChatGroupId), sql`${c.assignedChatGroupId} = any(${param('groupIds')})`)!);
+  if (shape.status) where.push(eq(c.status, param('status')));
+  if (shape.isRead) where.push(eq(c.isRead, param('isRead')));
+  if (shape.replied) where.push(eq(c.businessReplied, param('replied')));
+  if (ranges) {
+    if (shape.createdGte) where.push(gte(c.createdAt, param('createdGte')));
+    if (shape.createdLte) where.push(lte(c.createdAt, param('createdLte')));
+    if (shape.lastGte) where.push(gte(c.lastMessageAt, param('lastGte')));
+    if (shape.lastLte) where.push(lte(c.lastMessageAt, param('lastLte')));
+  }
+  // One value per channel, not `= any(array)`: PostgreSQL 15 reads an index in order only for
+  // equality on its leading columns, and `channel in ($1)` is `channel = $1`.
+  if (shape.channels > 0) where.push(inArray(c.channel, channelParams(shape)));
   return where;
 }
+
+const channelParams = (shape: ListShape) =>
+  Array.from({ length: shape.channels }, (_, i) => param(`channel${i}`));
+
+/** The status / read / replied / channel filters on a bucket table. */
+function bucketConditions(
+  table: typeof conversationCounts | typeof conversationDayCounts,
+  shape: ListShape,
+): SQL[] {
+  const where: SQL[] = [];
+  if (shape.status) where.push(eq(table.status, param('status')));
+  if (shape.isRead) where.push(eq(table.isRead, param('isRead')));
+  if (shape.replied) where.push(eq(table.businessReplied, param('replied')));
+  if (shape.channels > 0) where.push(inArray(table.channel, channelParams(shape)));
+  return where;
+}
+
+/**
+ * One statement answers a list request: the page's ids (CTE "page"), its count (CTE "total", a
+ * single row, so an empty page still carries the count), and the page's rows joined to their
+ * initiator and chat group.
+ */
+function prepareList(db: Db, shape: ListShape, name: string) {
+  const created = shape.createdGte || shape.createdLte;
+  // Raw CTEs name their columns by the table columns they carry (so they map the same way).
+  const page = db
+    .$with('page', { id: conversations.id })
+    .as(created ? pageByCreatedMonth(shape) : pageByIndex(shape));
+  const total = db.$with('total', { n: conversationCounts.n }).as(sql`select ${countOf(shape)} as n`);
+  return db
+    .with(page, total)
+    .select({ total: total.n, ...enrichedColumns })
+    .from(total)
+    .leftJoin(page, sql`true`)
+    .leftJoin(conversations, eq(conversations.id, page.id))
+    .leftJoin(customers, eq(customers.id, conversations.initiatorId))
+    .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+    .orderBy(listOrder)
+    .prepare(name);
+}
+
+type PreparedList = ReturnType<typeof prepareList>;
+const preparedLists = new WeakMap<Db, Map<string, PreparedList>>();
+/**
+ * A named statement stays on every pooled connection (~180 kB of PostgreSQL memory each with its
+ * plan), and page sizes times filter mixes are many: past this many shapes, a new shape is built
+ * per call and runs unnamed, as any query.
+ */
+const MAX_NAMED_LISTS = 32;
 
 export async function listConversations(
   db: Db,
@@ -75,45 +248,29 @@ export async function listConversations(
   limit: number,
   offset: number,
 ): Promise<{ rows: EnrichedConversationRow[]; count: number }> {
-  const where = and(...filterConditions(scope, filter));
-  const created = Boolean(filter.created_at__gte || filter.created_at__lte);
-  if (created) {
-    const [ids, total] = await Promise.all([
-      pageIdsByCreatedMonth(db, scope, filter, where, limit, offset),
-      countConversations(db, scope, filter, where),
-    ]);
-    if (ids.length === 0) return { rows: [], count: total };
-    const rows = await db
-      .select(enrichedColumns)
-      .from(conversations)
-      .leftJoin(customers, eq(customers.id, conversations.initiatorId))
-      .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
-      .where(inArray(conversations.id, ids))
-      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id));
-    return { rows, count: total };
+  const { shape, values } = listRequest(scope, filter, limit, offset);
+  const name = shapeName(shape);
+  let statements = preparedLists.get(db);
+  if (!statements) preparedLists.set(db, (statements = new Map()));
+  let statement = statements.get(name);
+  if (!statement) {
+    const named = statements.size < MAX_NAMED_LISTS;
+    statement = prepareList(db, shape, named ? name : ''); // '' is the unnamed statement
+    if (named) statements.set(name, statement);
   }
-  // The page's ids come from the conversations indexes alone; only those rows are joined.
-  const page = db.$with('page').as(
-    db
-      .select({ id: conversations.id })
-      .from(conversations)
-      .where(where)
-      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
-      .limit(limit)
-      .offset(offset),
-  );
-  const [rows, total] = await Promise.all([
-    db
-      .with(page)
-      .select(enrichedColumns)
-      .from(page)
-      .innerJoin(conversations, eq(conversations.id, page.id))
-      .leftJoin(customers, eq(customers.id, conversations.initiatorId))
-      .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
-      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id)),
-    countConversations(db, scope, filter, where),
-  ]);
-  return { rows, count: total };
+  const result = await statement.execute(values);
+  const rows: EnrichedConversationRow[] = [];
+  for (const { conversation, initiator, group } of result) {
+    if (conversation) rows.push({ conversation, initiator, group });
+  }
+  return { rows, count: Number(result[0]?.total ?? 0) };
+}
+
+/** The page's ids straight from the conversations indexes, in list order. */
+function pageByIndex(shape: ListShape): SQL {
+  const offset = shape.offset ? sql` offset ${param('offset')}` : sql``;
+  return sql`select ${conversations.id} from ${conversations} where ${and(...listConditions(shape))}
+    order by ${listOrder} limit ${sql.raw(String(shape.limit))}${offset}`;
 }
 
 /**
@@ -124,123 +281,65 @@ export async function listConversations(
  * (index-only), and order those few. Months span the bounds, or the business's oldest / newest
  * conversation where a bound is open.
  */
-async function pageIdsByCreatedMonth(
-  db: Db,
-  scope: InboxScope,
-  filter: TConversationFilter,
-  where: SQL | undefined,
-  limit: number,
-  offset: number,
-): Promise<number[]> {
+function pageByCreatedMonth(shape: ListShape): SQL {
   const edge = (fn: 'min' | 'max') =>
-    sql
-      .raw(`(select ${fn}(created_at) from conversations where business_id = `)
-      .append(sql`${scope.businessId})`);
-  const from = filter.created_at__gte
-    ? sql`${filter.created_at__gte.toISOString()}::timestamptz`
-    : edge('min');
-  const to = filter.created_at__lte ? sql`${filter.created_at__lte.toISOString()}::timestamptz` : edge('max');
-  const rows = await db.execute(sql`
-    select c.id from generate_series(
+    sql`(select ${sql.raw(fn)}(${conversations.createdAt}) from ${conversations} where ${eq(conversations.businessId, param('businessId'))})`;
+  const from = shape.createdGte ? sql`${param('createdGte')}::timestamptz` : edge('min');
+  const to = shape.createdLte ? sql`${param('createdLte')}::timestamptz` : edge('max');
+  const limit = sql.raw(String(shape.limit));
+  const offset = shape.offset ? sql` offset ${param('offset')}` : sql``;
+  return sql`select c.id from generate_series(
       date_trunc('month', ${from} at time zone 'UTC'),
       date_trunc('month', ${to} at time zone 'UTC'),
       interval '1 month') as m(month)
     cross join lateral (
       select ${conversations.id} as id, ${conversations.lastMessageAt} as last_message_at
       from ${conversations}
-      where ${where} and date_trunc('month', ${conversations.createdAt} at time zone 'UTC') = m.month
-      order by ${conversations.lastMessageAt} desc nulls last, ${conversations.id} desc
-      limit ${offset + limit}
+      where ${and(...listConditions(shape))}
+        and date_trunc('month', ${conversations.createdAt} at time zone 'UTC') = m.month
+      order by ${listOrder}
+      limit ${shape.offset ? param('walk') : limit}
     ) as c
     order by c.last_message_at desc nulls last, c.id desc
-    limit ${limit} offset ${offset}`);
-  // node-postgres and PGlite both answer { rows }.
-  return (rows as unknown as { rows: { id: string | number }[] }).rows.map((r) => Number(r.id));
+    limit ${limit}${offset}`;
 }
 
-/**
- * The count without reading the matching rows. Without a date range: a sum over
- * conversation_counts (at most 16 rows). With a range on one of created_at / last_message_at: a
- * sum over conversation_day_counts for the whole days inside it, plus the rows of its edge days
- * counted through the index. Group-limited viewers and ranges on both columns count the rows.
- */
-async function countConversations(
-  db: Db,
-  scope: InboxScope,
-  filter: TConversationFilter,
-  where: SQL | undefined,
-): Promise<number> {
-  const created = Boolean(filter.created_at__gte || filter.created_at__lte);
-  const lastMessage = Boolean(filter.last_message_at__gte || filter.last_message_at__lte);
-  if (scope.groupIds !== null || (created && lastMessage)) return countRows(db, where);
-  if (!created && !lastMessage) {
-    const [row] = await db
-      .select({ n: sql<string>`coalesce(sum(${conversationCounts.n}), 0)` })
-      .from(conversationCounts)
-      .where(
-        and(
-          eq(conversationCounts.businessId, scope.businessId),
-          ...bucketConditions(conversationCounts, filter),
-        ),
+/** The count of the matching rows without reading them where the bucket tables answer it. */
+function countOf(shape: ListShape): SQL {
+  const rows = (where: SQL[]) => sql`(select count(*) from ${conversations} where ${and(...where)})`;
+  switch (shape.count) {
+    case 'zero':
+      return sql`0`;
+    case 'rows':
+      return rows(listConditions(shape));
+    case 'buckets': {
+      const t = conversationCounts;
+      const where = and(eq(t.businessId, param('businessId')), ...bucketConditions(t, shape));
+      return sql`(select coalesce(sum(${t.n}), 0) from ${t} where ${where})`;
+    }
+    case 'days': {
+      const t = conversationDayCounts;
+      const created = shape.createdGte || shape.createdLte;
+      const column = created ? conversations.createdAt : conversations.lastMessageAt;
+      const lo = created ? shape.createdGte && 'createdGte' : shape.lastGte && 'lastGte';
+      const hi = created ? shape.createdLte && 'createdLte' : shape.lastLte && 'lastLte';
+      const days = and(
+        eq(t.businessId, param('businessId')),
+        eq(t.axis, created ? 'c' : 'l'),
+        lo ? gt(t.day, param('loDay')) : undefined,
+        hi ? lt(t.day, param('hiDay')) : undefined,
+        ...bucketConditions(t, shape),
       );
-    return Number(row?.n ?? 0);
+      const parts = [sql`(select coalesce(sum(${t.n}), 0) from ${t} where ${days})`];
+      // The edge days: from the bound to the end of its day, and from the start of its day to the bound.
+      const dims = listConditions(shape, false);
+      if (lo) parts.push(rows([...dims, gte(column, param(lo)), lt(column, param('loNext'))]));
+      if (hi) parts.push(rows([...dims, gte(column, param('hiStart')), lte(column, param(hi))]));
+      return sql.join(parts, sql` + `);
+    }
+    default:
+      return shape.count satisfies never;
   }
-  const axis = created ? 'c' : 'l';
-  const column = created ? conversations.createdAt : conversations.lastMessageAt;
-  const lo = created ? filter.created_at__gte : filter.last_message_at__gte;
-  const hi = created ? filter.created_at__lte : filter.last_message_at__lte;
-  if (lo && hi && lo > hi) return 0;
-  const loDay = lo ? utcDay(lo) : null;
-  const hiDay = hi ? utcDay(hi) : null;
-  // Within one day the range is small: count its rows.
-  if (loDay && hiDay && loDay.getTime() === hiDay.getTime()) return countRows(db, where);
-
-  const dims = and(
-    ...filterConditions(scope, {
-      ...filter,
-      created_at__gte: undefined,
-      created_at__lte: undefined,
-      last_message_at__gte: undefined,
-      last_message_at__lte: undefined,
-    }),
-  );
-  const parts: Promise<number>[] = [];
-  const days: SQL[] = [
-    eq(conversationDayCounts.businessId, scope.businessId),
-    eq(conversationDayCounts.axis, axis),
-  ];
-  if (loDay) days.push(sql`${conversationDayCounts.day} > ${isoDay(loDay)}`);
-  if (hiDay) days.push(sql`${conversationDayCounts.day} < ${isoDay(hiDay)}`);
-  parts.push(
-    db
-      .select({ n: sql<string>`coalesce(sum(${conversationDayCounts.n}), 0)` })
-      .from(conversationDayCounts)
-      .where(and(...days, ...bucketConditions(conversationDayCounts, filter)))
-      .then(([row]) => Number(row?.n ?? 0)),
-  );
-  // The edge days: from the bound to the end of its day, and from the start of its day to the bound.
-  if (lo && loDay) parts.push(countRows(db, and(dims, gte(column, lo), lt(column, addDays(loDay, 1)))));
-  if (hi && hiDay) parts.push(countRows(db, and(dims, gte(column, hiDay), lte(column, hi))));
-  const counts = await Promise.all(parts);
-  return counts.reduce((a, b) => a + b, 0);
-}
-
-async function countRows(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(conversations).where(where);
-  return Number(row?.n ?? 0);
-}
-
-/** The status / read / replied / channel filters on a bucket table. */
-function bucketConditions(
-  table: typeof conversationCounts | typeof conversationDayCounts,
-  filter: TConversationFilter,
-): SQL[] {
-  const where: SQL[] = [];
-  if (filter.status) where.push(eq(table.status, filter.status));
-  if (filter.is_read !== undefined) where.push(eq(table.isRead, filter.is_read));
-  if (filter.business_replied !== undefined) where.push(eq(table.businessReplied, filter.business_replied));
-  if (filter.channel__in) where.push(inArray(table.channel, filter.channel__in));
-  return where;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

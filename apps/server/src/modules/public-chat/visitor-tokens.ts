@@ -1,16 +1,18 @@
 // Visitor tokens: HS256 JWTs naming one customer of one business, for the public chat API.
-import { SignJWT, errors, jwtVerify } from 'jose';
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { deriveKey } from '../../platform/crypto';
+import { verifyHs256Jwt } from '../auth/tokens';
 
 export const VISITOR_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 export type VisitorClaims = { customerId: number; businessId: number; exp: number };
 
 export class VisitorTokens {
-  private readonly key: Uint8Array;
+  private readonly key: KeyObject;
 
   constructor(appSecret: string) {
-    this.key = deriveKey(appSecret, 'visitor-jwt');
+    this.key = createSecretKey(deriveKey(appSecret, 'visitor-jwt'));
   }
 
   async sign(customerId: number, businessId: number): Promise<string> {
@@ -24,16 +26,12 @@ export class VisitorTokens {
   }
 
   async verify(token: string): Promise<VisitorClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      const customerId = Number(payload.sub);
-      const businessId = Number(payload.bid);
-      if (payload.typ !== 'visitor' || !Number.isSafeInteger(customerId) || !Number.isSafeInteger(businessId))
-        return null;
-      return { customerId, businessId, exp: payload.exp! };
-    } catch (err) {
-      if (err instanceof errors.JOSEError) return null;
-      throw err;
-    }
+    const payload = verifyHs256Jwt(token, this.key);
+    if (!payload) return null;
+    const customerId = Number(payload.sub);
+    const businessId = Number(payload.bid);
+    if (payload.typ !== 'visitor' || !Number.isSafeInteger(customerId) || !Number.isSafeInteger(businessId))
+      return null;
+    return { customerId, businessId, exp: payload.exp as number };
   }
 }
