@@ -2,17 +2,15 @@
 // every inbound type to Titan listening on a port; each lands in the customer's conversation with
 // its payload kept and a summary a person can read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWhatsappCloudSim, type InboundSpec, type WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
+import type { InboundSpec, WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
 import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
-import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
+import type { TestRuntime } from '../../../testing/test-runtime';
+import { startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
+import { as, type Session } from '../../../testing/identity';
 
-const ACCESS_TOKEN = 'EAAG-simulated-access-token-inbound-0001';
-const APP_SECRET = 'sim-app-secret-inbound-0123456789';
-const PHONE_NUMBER_ID = '106540352249999';
-const WABA_ID = '102290129349999';
 const CUSTOMER = '4915700000001';
 
+let bench: WhatsappBench;
 let sim: WhatsappCloudSim;
 let rt: TestRuntime;
 let base: string;
@@ -26,38 +24,10 @@ async function get<T>(path: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  sim = await startWhatsappCloudSim({
-    accessToken: ACCESS_TOKEN,
-    appSecret: APP_SECRET,
-    phoneNumberId: PHONE_NUMBER_ID,
-    wabaId: WABA_ID,
-    displayPhoneNumber: '+1 555 0199',
-  });
-  rt = await createTestRuntime({ workers: true, env: { WHATSAPP_GRAPH_URL: sim.graphUrl } });
-  await rt.app!.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(rt.app!.server.address() as { port: number }).port}`;
-  sim.setWebhookUrl(`${base}/api/whatsapp/webhook/`);
-  owner = await signUp(rt.app!, rt.mailer);
-  business = await createBusiness(rt.app!, owner, 'Inbound Co');
-  const res = await rt.app!.inject({
-    method: 'PUT',
-    url: '/api/whatsapp/account/',
-    headers: as(owner, business),
-    payload: {
-      phone_number_id: PHONE_NUMBER_ID,
-      waba_id: WABA_ID,
-      display_phone_number: '+1 555 0199',
-      verify_token: 'verify-me-inbound',
-      access_token: ACCESS_TOKEN,
-      app_secret: APP_SECRET,
-    },
-  });
-  expect(res.statusCode).toBe(200);
+  bench = await startWhatsappBench({ businessName: 'Inbound Co' });
+  ({ sim, rt, base, owner, business } = bench);
 }, 60_000);
-afterAll(async () => {
-  await sim?.close();
-  await rt?.destroy();
-});
+afterAll(() => bench?.close());
 
 /** Sends one inbound message from the phone and answers it as the inbox shows it. */
 async function receive(spec: Omit<InboundSpec, 'from'> & { from?: string }): Promise<TMessage> {

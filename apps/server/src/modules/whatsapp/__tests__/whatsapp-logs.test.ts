@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWhatsappCloudSim, type WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
+import type { WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
 import type {
   TBusiness,
   TConversation,
@@ -8,15 +8,12 @@ import type {
   TWhatsappLog,
   TWhatsappLogDetail,
 } from '@titan/contracts';
-import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import type { TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
+import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 import { csvCell } from '../whatsapp.logs';
 
-const ACCESS_TOKEN = 'EAAG-sim-access-token-logs-0000000000';
-const APP_SECRET = 'sim-app-secret-logs-0123456789abcd';
-const PHONE_NUMBER_ID = '109000000000888';
-const WABA_ID = '200000000000888';
-
+let bench: WhatsappBench;
 let sim: WhatsappCloudSim;
 let rt: TestRuntime;
 let base: string;
@@ -27,25 +24,13 @@ let stranger: Session;
 let strangerBusiness: TBusiness;
 let conversation: TConversation;
 
-type Reply<T = unknown> = { status: number; body: { status: number; message: string; result: T } };
-
-async function call<T = unknown>(
+const call = <T = unknown>(
   method: string,
   path: string,
   who: Session,
   inBusiness: TBusiness,
   payload?: unknown,
-): Promise<Reply<T>> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...as(who, inBusiness),
-      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: payload === undefined ? undefined : JSON.stringify(payload),
-  });
-  return { status: res.status, body: (await res.json()) as Reply<T>['body'] };
-}
+) => callAs<T>(base, method, path, who, inBusiness, payload);
 
 const sendTemplate = (payload: object) =>
   call<TMessage>('POST', '/api/whatsapp/message/send-template/', owner, business, payload);
@@ -110,35 +95,11 @@ function parseCsv(text: string): string[][] {
 }
 
 beforeAll(async () => {
-  sim = await startWhatsappCloudSim({
-    accessToken: ACCESS_TOKEN,
-    appSecret: APP_SECRET,
-    phoneNumberId: PHONE_NUMBER_ID,
-    wabaId: WABA_ID,
-    displayPhoneNumber: '+1 555 0111',
-    statusDelayMs: 5,
-  });
-  rt = await createTestRuntime({
-    workers: true,
-    env: { WHATSAPP_GRAPH_URL: sim.graphUrl, WHATSAPP_RETRY_DELAYS_MS: '10' },
-  });
-  await rt.app!.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(rt.app!.server.address() as { port: number }).port}`;
-  sim.setWebhookUrl(`${base}/api/whatsapp/webhook/`);
-  owner = await signUp(rt.app!, rt.mailer);
-  business = await createBusiness(rt.app!, owner, 'Logs Co');
+  bench = await startWhatsappBench({ businessName: 'Logs Co' });
+  ({ sim, rt, base, owner, business } = bench);
   agent = await addMember(rt.app!, rt.mailer, owner, business, 'agent');
   stranger = await signUp(rt.app!, rt.mailer);
   strangerBusiness = await createBusiness(rt.app!, stranger, 'Elsewhere');
-  const connected = await call('PUT', '/api/whatsapp/account/', owner, business, {
-    phone_number_id: PHONE_NUMBER_ID,
-    waba_id: WABA_ID,
-    display_phone_number: '+1 555 0111',
-    verify_token: 'verify-logs-token',
-    access_token: ACCESS_TOKEN,
-    app_secret: APP_SECRET,
-  });
-  expect(connected.status).toBe(200);
   expect((await call('POST', '/api/whatsapp/template/sync/', owner, business)).status).toBe(200);
   await sim.sendInbound({ from: '15550002001', name: 'Lou Logs', type: 'text', text: 'hi' });
   const deadline = Date.now() + 15_000;
@@ -156,10 +117,7 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-afterAll(async () => {
-  await sim?.close();
-  await rt?.destroy();
-});
+afterAll(() => bench?.close());
 
 describe('log list and detail', () => {
   it('shows a send with its whole status timeline, pricing and bodies without credentials', async () => {
@@ -205,8 +163,8 @@ describe('log list and detail', () => {
     });
     expect((d.response as { messages: { id: string }[] }).messages[0]!.id).toBe(wamid);
     const raw = JSON.stringify(d);
-    expect(raw).not.toContain(ACCESS_TOKEN);
-    expect(raw).not.toContain(APP_SECRET);
+    expect(raw).not.toContain(bench.account.access_token);
+    expect(raw).not.toContain(bench.account.app_secret);
   });
 
   it('orders the timeline by status rank even when reports arrive out of order', async () => {

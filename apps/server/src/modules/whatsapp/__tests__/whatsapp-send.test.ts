@@ -1,19 +1,16 @@
 // Sending on WhatsApp end to end: Titan listens on a port, the Cloud API simulator plays Meta
 // (Graph calls in, signed webhooks out), and every call goes over real HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startWhatsappCloudSim, type InboundSpec, type WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
+import type { InboundSpec, WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
 import type { TBusiness, TMessage, TWhatsappMediaUpload, TWhatsappWindow } from '@titan/contracts';
-import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import type { TestRuntime } from '../../../testing/test-runtime';
+import { startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { startConversation } from '../../conversations/conversations.service';
 import { describeGraphError } from '../whatsapp.graph';
 import { WHATSAPP_SEND_MESSAGES, WINDOW_CLOSED_MESSAGE } from '../whatsapp.send';
 
-const ACCESS_TOKEN = 'EAAG-simulated-access-token-0123456789';
-const APP_SECRET = 'sim-app-secret-0123456789abcdef';
-const PHONE_NUMBER_ID = '106540352242922';
-const WABA_ID = '102290129340398';
-
+let bench: WhatsappBench;
 let sim: WhatsappCloudSim;
 let rt: TestRuntime;
 let base: string;
@@ -40,42 +37,17 @@ async function api(
 const body = async <T>(res: Response) => (await res.json()) as Envelope<T>;
 
 beforeAll(async () => {
-  sim = await startWhatsappCloudSim({
-    accessToken: ACCESS_TOKEN,
-    appSecret: APP_SECRET,
-    phoneNumberId: PHONE_NUMBER_ID,
-    wabaId: WABA_ID,
-    displayPhoneNumber: '+1 555 0100',
-    // Slow enough to see each status step in the inbox.
+  // Statuses slow enough to see each step in the inbox.
+  bench = await startWhatsappBench({
+    businessName: 'Sim Co',
     statusDelayMs: 120,
+    env: { WHATSAPP_RETRY_DELAYS_MS: '50,100,200' },
   });
-  rt = await createTestRuntime({
-    workers: true,
-    env: { WHATSAPP_GRAPH_URL: sim.graphUrl, WHATSAPP_RETRY_DELAYS_MS: '50,100,200' },
-  });
-  await rt.app!.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(rt.app!.server.address() as { port: number }).port}`;
-  sim.setWebhookUrl(`${base}/api/whatsapp/webhook/`);
-  owner = await signUp(rt.app!, rt.mailer);
-  business = await createBusiness(rt.app!, owner, 'Sim Co');
-  const res = await api('PUT', '/api/whatsapp/account/', {
-    json: {
-      phone_number_id: PHONE_NUMBER_ID,
-      waba_id: WABA_ID,
-      display_phone_number: '+1 555 0100',
-      verify_token: 'verify-me-please',
-      access_token: ACCESS_TOKEN,
-      app_secret: APP_SECRET,
-    },
-  });
-  expect(res.status).toBe(200);
+  ({ sim, rt, base, owner, business } = bench);
 }, 60_000);
 
 afterEach(() => sim.reset());
-afterAll(async () => {
-  await sim?.close();
-  await rt?.destroy();
-});
+afterAll(() => bench?.close());
 
 let counter = 0;
 /** A fresh customer number per test: its own window and its own conversation. */

@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  SEED_TEMPLATES,
-  startWhatsappCloudSim,
-  type SimTemplate,
-  type WhatsappCloudSim,
-} from '@titan/whatsapp-cloud-sim';
+import { SEED_TEMPLATES, type SimTemplate, type WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
 import type { TBusiness, TConversation, TMessage, TWhatsappTemplate } from '@titan/contracts';
-import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
-
-const ACCESS_TOKEN = 'EAAG-sim-access-token-templates-000000';
-const APP_SECRET = 'sim-app-secret-templates-0123456789';
-const PHONE_NUMBER_ID = '109000000000777';
-const WABA_ID = '200000000000777';
+import type { TestRuntime } from '../../../testing/test-runtime';
+import { addMember, createBusiness, signUp, type Session } from '../../../testing/identity';
+import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 
 /** Enough extra templates that Meta's list (100 a page) takes three pages. */
 const EXTRA: SimTemplate[] = Array.from({ length: 250 }, (_, i) => ({
@@ -24,6 +15,7 @@ const EXTRA: SimTemplate[] = Array.from({ length: 250 }, (_, i) => ({
 }));
 const ALL = [...SEED_TEMPLATES, ...EXTRA];
 
+let bench: WhatsappBench;
 let sim: WhatsappCloudSim;
 let rt: TestRuntime;
 let base: string;
@@ -33,25 +25,13 @@ let business: TBusiness;
 let stranger: Session;
 let strangerBusiness: TBusiness;
 
-type Reply<T = unknown> = { status: number; body: { status: number; message: string; result: T } };
-
-async function call<T = unknown>(
+const call = <T = unknown>(
   method: string,
   path: string,
   who: Session,
   inBusiness: TBusiness,
   payload?: unknown,
-): Promise<Reply<T>> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...as(who, inBusiness),
-      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: payload === undefined ? undefined : JSON.stringify(payload),
-  });
-  return { status: res.status, body: (await res.json()) as Reply<T>['body'] };
-}
+) => callAs<T>(base, method, path, who, inBusiness, payload);
 
 const sendTemplate = (payload: object, who: Session = owner) =>
   call<TMessage>('POST', '/api/whatsapp/message/send-template/', who, business, payload);
@@ -87,42 +67,14 @@ async function customerWrites(from: string, name: string, secondsAgo = 0): Promi
 }
 
 beforeAll(async () => {
-  sim = await startWhatsappCloudSim({
-    accessToken: ACCESS_TOKEN,
-    appSecret: APP_SECRET,
-    phoneNumberId: PHONE_NUMBER_ID,
-    wabaId: WABA_ID,
-    displayPhoneNumber: '+1 555 0100',
-    templates: ALL,
-    statusDelayMs: 5,
-  });
-  rt = await createTestRuntime({
-    workers: true,
-    env: { WHATSAPP_GRAPH_URL: sim.graphUrl, WHATSAPP_RETRY_DELAYS_MS: '10' },
-  });
-  await rt.app!.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(rt.app!.server.address() as { port: number }).port}`;
-  sim.setWebhookUrl(`${base}/api/whatsapp/webhook/`);
-  owner = await signUp(rt.app!, rt.mailer);
-  business = await createBusiness(rt.app!, owner, 'Templates Co');
+  bench = await startWhatsappBench({ businessName: 'Templates Co', templates: ALL });
+  ({ sim, rt, base, owner, business } = bench);
   agent = await addMember(rt.app!, rt.mailer, owner, business, 'agent');
   stranger = await signUp(rt.app!, rt.mailer);
   strangerBusiness = await createBusiness(rt.app!, stranger, 'Elsewhere');
-  const connected = await call('PUT', '/api/whatsapp/account/', owner, business, {
-    phone_number_id: PHONE_NUMBER_ID,
-    waba_id: WABA_ID,
-    display_phone_number: '+1 555 0100',
-    verify_token: 'verify-templates-token',
-    access_token: ACCESS_TOKEN,
-    app_secret: APP_SECRET,
-  });
-  expect(connected.status).toBe(200);
 }, 60_000);
 
-afterAll(async () => {
-  await sim?.close();
-  await rt?.destroy();
-});
+afterAll(() => bench?.close());
 
 describe('sync', () => {
   it('follows every page of Meta’s list and removes templates Meta no longer has', async () => {
