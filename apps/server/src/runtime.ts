@@ -66,7 +66,7 @@ export async function startRuntime(
       retryLimit: 2,
     });
     await jobs.schedule('realtime.prune-change-log', '17 * * * *');
-    await defineWhatsappQueues(jobs, createWhatsappDeps(config, database.db, jobs));
+    await defineWhatsappQueues(jobs, createWhatsappDeps(config, database.db, jobs), logger);
     for (const queue of options.queues ?? []) await jobs.define(queue);
     if (options.workers) await jobs.startWorkers();
     let app: FastifyInstance | null = null;

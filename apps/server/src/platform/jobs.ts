@@ -19,6 +19,20 @@ export type QueueDefinition<T> = {
   pollingIntervalSeconds?: number;
 };
 
+/**
+ * Work that is not a job per row: `run` does one pass (e.g. claims and processes a batch from a
+ * table of its own) and answers how much it did. The loop runs again at once while there was work,
+ * else sleeps until `wake(name)` in this process or `pollIntervalMs` (work stored by other
+ * instances). Runs only where workers run, like the queues.
+ */
+export type LoopDefinition = {
+  name: string;
+  run: () => Promise<number>;
+  /** Passes running at once in this process. */
+  concurrency?: number;
+  pollIntervalMs?: number;
+};
+
 export type SendOptions = {
   /** A job with the same key is not enqueued twice while one is waiting. */
   singletonKey?: string;
@@ -43,8 +57,86 @@ function bossOptions(database: Database, url: string | undefined): PgBoss.Constr
   };
 }
 
+/** A LoopDefinition running: `concurrency` passes, each sleeping when it found nothing to do. */
+class Loop {
+  private readonly sleepers = new Set<() => void>();
+  /** A wake-up that came while every pass was busy: the next one to go idle looks again first. */
+  private woken = false;
+  private stopping = false;
+  private passes: Promise<void>[] = [];
+
+  constructor(
+    readonly definition: LoopDefinition,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    const n = this.definition.concurrency ?? 1;
+    for (let i = 0; i < n; i++) this.passes.push(this.spin());
+  }
+
+  wake(): void {
+    const [sleeper] = this.sleepers;
+    if (!sleeper) {
+      this.woken = true;
+      return;
+    }
+    this.sleepers.delete(sleeper);
+    sleeper();
+  }
+
+  /** Lets the passes under way finish (up to `timeoutMs`). */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    for (const sleeper of this.sleepers) sleeper();
+    this.sleepers.clear();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.passes),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private async spin(): Promise<void> {
+    const poll = this.definition.pollIntervalMs ?? 1000;
+    let failures = 0;
+    while (!this.stopping) {
+      let done = 0;
+      try {
+        done = await this.definition.run();
+        failures = 0;
+      } catch (err) {
+        failures++;
+        this.logger.error({ err, loop: this.definition.name }, 'background loop failed; trying again');
+      }
+      if (this.stopping) break;
+      // The database may be down: back off.
+      if (failures > 0) await this.idle(Math.min(30_000, poll * 2 ** failures));
+      else if (this.woken) this.woken = false;
+      else if (done === 0) await this.idle(poll);
+    }
+  }
+
+  /** Sleeps `ms`, or less when woken or stopped. */
+  private idle(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wakeUp = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wakeUp);
+        resolve();
+      };
+      const timer = setTimeout(wakeUp, ms);
+      this.sleepers.add(wakeUp);
+    });
+  }
+}
+
 export class Jobs {
   private readonly definitions = new Map<string, QueueDefinition<never>>();
+  private readonly loops = new Map<string, Loop>();
+  /** pg-boss worker ids per queue in this process, to wake them when a job is sent from here. */
+  private readonly workerIds = new Map<string, string[]>();
   private working = false;
 
   private constructor(
@@ -74,9 +166,29 @@ export class Jobs {
     if (this.working) await this.work(definition as QueueDefinition<never>);
   }
 
+  /** Registers a loop; it starts with the workers (at once if they already run). */
+  defineLoop(definition: LoopDefinition): void {
+    if (this.loops.has(definition.name)) throw new Error(`loop "${definition.name}" is already defined`);
+    const loop = new Loop(definition, this.logger);
+    this.loops.set(definition.name, loop);
+    if (this.working) loop.start();
+  }
+
   async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
     if (!this.definitions.has(name)) throw new Error(`job queue "${name}" is not defined`);
-    return this.boss.send(name, data, options);
+    const id = await this.boss.send(name, data, options);
+    if (!options.startAfter) this.wake(name);
+    return id;
+  }
+
+  /**
+   * New work for `name` (a queue or a loop) was stored: an idle worker of this process looks now
+   * instead of at its next poll. Does nothing where workers do not run.
+   */
+  wake(name: string): void {
+    if (!this.working) return;
+    this.loops.get(name)?.wake();
+    for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
   }
 
   /** Runs the queue's job on a cron schedule (UTC); pg-boss makes sure one instance runs it. */
@@ -89,12 +201,16 @@ export class Jobs {
     if (this.working) return;
     this.working = true;
     for (const definition of this.definitions.values()) await this.work(definition);
+    for (const loop of this.loops.values()) loop.start();
   }
 
   private async work(definition: QueueDefinition<never>): Promise<void> {
     const workers = definition.concurrency ?? 1;
+    const ids = this.workerIds.get(definition.name) ?? [];
+    this.workerIds.set(definition.name, ids);
     for (let i = 0; i < workers; i++) {
-      await this.boss.work<never>(
+      const worker = { id: '' };
+      worker.id = await this.boss.work<never>(
         definition.name,
         { batchSize: 1, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 1 },
         async ([job]) => {
@@ -106,8 +222,12 @@ export class Jobs {
             log.warn({ err }, 'job failed; it will be retried while retries remain');
             throw err;
           }
+          // pg-boss would wait out the polling interval after every job: while jobs are there,
+          // fetch the next one at once (a failed job still waits, so retries cannot spin).
+          this.boss.notifyWorker(worker.id);
         },
       );
+      ids.push(worker.id);
     }
   }
 
@@ -115,8 +235,10 @@ export class Jobs {
     return this.boss.getJobById(name, id, { includeArchive: true });
   }
 
-  /** Stops fetching, lets running jobs finish (up to `timeoutMs`), then closes the queue. */
+  /** Stops fetching, lets running jobs and loop passes finish (up to `timeoutMs`), then closes the queue. */
   async stop(timeoutMs = 20_000): Promise<void> {
+    this.working = false;
+    await Promise.all([...this.loops.values()].map((loop) => loop.stop(timeoutMs)));
     await this.boss.stop({ graceful: true, wait: true, close: true, timeout: timeoutMs });
   }
 }

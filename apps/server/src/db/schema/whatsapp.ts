@@ -1,4 +1,5 @@
 // The WhatsApp Business channel: connected numbers, received webhook deliveries, status events.
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -37,7 +38,11 @@ export const whatsappAccounts = pgTable(
   ],
 );
 
-/** Every signed delivery, stored before Meta gets its 200, processed by a job afterwards. */
+/**
+ * Every signed delivery, stored before Meta gets its 200. The table is also the processing queue:
+ * pending rows (processed_at null) are claimed in batches once next_attempt_at has come; a row
+ * that failed on its own keeps its error and waits longer after each attempt.
+ */
 export const whatsappWebhookEvents = pgTable(
   'whatsapp_webhook_events',
   {
@@ -48,8 +53,17 @@ export const whatsappWebhookEvents = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     receivedAt: ts('received_at').notNull().defaultNow(),
     processedAt: ts('processed_at'),
+    /** Failed attempts at processing this delivery on its own. */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** When the processor may take it; null once it failed its last allowed attempt. */
+    nextAttemptAt: ts('next_attempt_at').defaultNow(),
   },
-  (t) => [index('whatsapp_webhook_events_unprocessed_idx').on(t.receivedAt)],
+  (t) => [
+    index('whatsapp_webhook_events_pending_idx')
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.processedAt} is null`),
+  ],
 );
 
 /** Each status Meta reported, once per (message, status), kept even before the message is known. */

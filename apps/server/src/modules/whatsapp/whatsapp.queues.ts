@@ -1,13 +1,14 @@
 // The WhatsApp channel's durable jobs, defined in one place for the runtime (and `npm run worker`).
+import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { createSecretBox } from '../../platform/crypto';
 import type { Jobs } from '../../platform/jobs';
 import { createStorage } from '../../platform/storage';
 import { GraphClient } from './whatsapp.graph';
+import { WEBHOOK_QUEUE, WebhookProcessor } from './whatsapp.inbound';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import { fetchMedia, MARK_READ_QUEUE, markConversationRead, MEDIA_QUEUE } from './whatsapp.send';
-import { processWebhookEvent, WEBHOOK_QUEUE } from './whatsapp.service';
 
 export function createWhatsappDeps(config: Config, db: Db, jobs: Jobs): WhatsappDeps {
   return {
@@ -23,15 +24,11 @@ export function createWhatsappDeps(config: Config, db: Db, jobs: Jobs): Whatsapp
   };
 }
 
-export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps): Promise<void> {
-  await jobs.define<{ event_id: number }>({
-    name: WEBHOOK_QUEUE,
-    handler: (data) => processWebhookEvent(deps, data.event_id),
-    retryLimit: 10,
-    retryDelay: 2,
-    concurrency: 4,
-    pollingIntervalSeconds: 0.5,
-  });
+export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps, logger: Logger): Promise<void> {
+  // Deliveries are their own queue (whatsapp_webhook_events), processed in batches: woken by
+  // acceptWebhook in this process, polled for those stored by instances without workers.
+  const processor = new WebhookProcessor(deps, logger);
+  jobs.defineLoop({ name: WEBHOOK_QUEUE, run: () => processor.run(), concurrency: 2, pollIntervalMs: 250 });
   // A customer's photo or document: Meta keeps it for weeks, so retries can be patient.
   await jobs.define<{ media_id: string }>({
     name: MEDIA_QUEUE,

@@ -27,7 +27,6 @@ import {
   whatsappMedia,
   whatsappStatusEvents,
   whatsappTemplates,
-  whatsappWebhookEvents,
   waMessages,
 } from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
@@ -59,11 +58,6 @@ export async function findAccountsByVerifyToken(db: Db, token: string): Promise<
   return db.select().from(whatsappAccounts).where(eq(whatsappAccounts.verifyToken, token)).limit(2);
 }
 
-export async function findAccountById(db: Queryable, id: number): Promise<WhatsappAccountRow | null> {
-  const [row] = await db.select().from(whatsappAccounts).where(eq(whatsappAccounts.id, id)).limit(1);
-  return row ?? null;
-}
-
 export async function upsertAccount(
   db: Db,
   values: typeof whatsappAccounts.$inferInsert,
@@ -87,36 +81,284 @@ export async function upsertAccount(
   return row!;
 }
 
-export async function insertWebhookEvent(
+// ---- Receiving side: the webhook queue and set-based processing (whatsapp.inbound.ts) ----
+
+/** Both drivers answer `{ rows }`; the generic PgDatabase type cannot say so. */
+async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** Rows (or values) travel as one jsonb document: one parameter whatever the batch size, on both drivers. */
+const recordset = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+/**
+ * Deliveries as Meta sent them, in one statement: each raw body is cast to jsonb by PostgreSQL,
+ * not re-serialised.
+ */
+export async function insertWebhookEvents(
   db: Db,
-  accountId: number,
-  payload: Record<string, unknown>,
-): Promise<number> {
-  const [row] = await db
-    .insert(whatsappWebhookEvents)
-    .values({ accountId, payload })
-    .returning({ id: whatsappWebhookEvents.id });
-  return row!.id;
+  events: { accountId: number; rawBody: string }[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((e) => sql`(${e.accountId}, ${e.rawBody}::jsonb)`);
+  await db.execute(
+    sql`insert into whatsapp_webhook_events (account_id, payload) values ${sql.join(rows, sql`, `)}`,
+  );
 }
 
-export async function findWebhookEvent(db: Db, id: number) {
-  const [row] = await db
-    .select()
-    .from(whatsappWebhookEvents)
-    .where(eq(whatsappWebhookEvents.id, id))
-    .limit(1);
-  return row ?? null;
+export type PendingWebhookEvent = { id: number; businessId: number; payload: Record<string, unknown> };
+
+/**
+ * Locks up to `limit` deliveries that are due, oldest first, skipping those another processor
+ * holds; `onlyId` claims that one delivery (when it is still pending and free).
+ */
+export async function claimWebhookEvents(
+  db: Queryable,
+  limit: number,
+  onlyId?: number,
+): Promise<PendingWebhookEvent[]> {
+  const rows = await rowsOf<{ id: string | number; business_id: string | number; payload: unknown }>(
+    db,
+    sql`select e.id, a.business_id, e.payload
+      from whatsapp_webhook_events e join whatsapp_accounts a on a.id = e.account_id
+      where e.processed_at is null
+        and ${onlyId === undefined ? sql`e.next_attempt_at <= now()` : sql`e.id = ${onlyId}`}
+      order by e.next_attempt_at, e.id
+      limit ${limit}
+      for update of e skip locked`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    businessId: Number(r.business_id),
+    payload: (r.payload ?? {}) as Record<string, unknown>,
+  }));
 }
 
-export async function markWebhookEventProcessed(db: Queryable, id: number) {
-  await db
-    .update(whatsappWebhookEvents)
-    .set({ processedAt: new Date() })
-    .where(eq(whatsappWebhookEvents.id, id));
+export async function markWebhookEventsProcessed(db: Queryable, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`update whatsapp_webhook_events set processed_at = now(), last_error = null
+    where id in (select (jsonb_array_elements_text(${recordset(ids)}))::bigint)`);
 }
 
-export async function insertStatusEvent(db: Queryable, values: typeof whatsappStatusEvents.$inferInsert) {
-  await db.insert(whatsappStatusEvents).values(values).onConflictDoNothing();
+/**
+ * A delivery that failed on its own: counted, its error kept, and put off for `retryDelaySeconds`
+ * doubled per earlier attempt (at most `maxDelaySeconds`); after `maxAttempts` it is no longer due.
+ */
+export async function recordWebhookEventFailure(
+  db: Queryable,
+  id: number,
+  error: string,
+  policy: { retryDelaySeconds: number; maxDelaySeconds: number; maxAttempts: number },
+): Promise<void> {
+  await db.execute(sql`update whatsapp_webhook_events set
+      attempts = attempts + 1,
+      last_error = ${error.slice(0, 2000)},
+      next_attempt_at = case when attempts + 1 >= ${policy.maxAttempts} then null
+        else now() + make_interval(secs => least(${policy.maxDelaySeconds}::float8,
+          ${policy.retryDelaySeconds}::float8 * power(2, attempts))) end
+    where id = ${id} and processed_at is null`);
+}
+
+/**
+ * Takes the per-contact locks of a batch in one order every processor shares (the lock keys
+ * sorted), so two batches with contacts in common wait for each other instead of deadlocking.
+ */
+export async function lockContacts(db: Queryable, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  // pg_advisory_xact_lock is volatile, so it runs after the sort, in key order.
+  await db.execute(sql`select pg_advisory_xact_lock(k)
+    from (select distinct hashtext(v) as k from jsonb_array_elements_text(${recordset(keys)}) v) keys
+    order by k`);
+}
+
+export type ContactValues = {
+  businessId: number;
+  externalId: string;
+  name: string | null;
+  phone: string | null;
+};
+
+/**
+ * Each contact as a customer, in one statement, as `upsertVerifiedCustomer` does one: a new name
+ * or phone replaces the stored one, a missing one keeps it. Answers the customer ids.
+ */
+export async function upsertContacts(
+  db: Queryable,
+  contacts: ContactValues[],
+): Promise<{ id: number; businessId: number; externalId: string }[]> {
+  if (contacts.length === 0) return [];
+  const rows = await rowsOf<{ id: string | number; business_id: string | number; external_id: string }>(
+    db,
+    sql`insert into customers as c (business_id, external_id, name, phone)
+      select business_id, external_id, name, phone
+      from jsonb_to_recordset(${recordset(
+        contacts.map((k) => ({
+          business_id: k.businessId,
+          external_id: k.externalId,
+          name: k.name,
+          phone: k.phone,
+        })),
+      )}) as v(business_id bigint, external_id text, name text, phone text)
+      order by business_id, external_id
+      on conflict (business_id, external_id) do update set
+        name = coalesce(excluded.name, c.name),
+        phone = coalesce(excluded.phone, c.phone),
+        last_seen_at = now(),
+        updated_at = now()
+      returning c.id, c.business_id, c.external_id`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    businessId: Number(r.business_id),
+    externalId: r.external_id,
+  }));
+}
+
+/** The wamids of `ids` already stored (redeliveries). */
+export async function findStoredWamids(db: Queryable, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`select id from wa_messages where id in (select jsonb_array_elements_text(${recordset(ids)}))`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Each customer's newest WhatsApp conversation (where their thread continues), by customer id. */
+export async function findLatestWhatsappConversations(
+  db: Queryable,
+  customers: { businessId: number; customerId: number }[],
+): Promise<Map<number, number>> {
+  if (customers.length === 0) return new Map();
+  const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
+    db,
+    sql`select distinct on (c.initiator_id) c.initiator_id, c.id
+      from jsonb_to_recordset(${recordset(
+        customers.map((k) => ({ business_id: k.businessId, customer_id: k.customerId })),
+      )}) as k(business_id bigint, customer_id bigint)
+      join conversations c
+        on c.initiator_id = k.customer_id and c.business_id = k.business_id and c.channel = 'whatsapp'
+      order by c.initiator_id, c.id desc`,
+  );
+  return new Map(rows.map((r) => [Number(r.initiator_id), Number(r.id)]));
+}
+
+/** New WhatsApp conversations, written in their final state (open, unread, last message set). */
+export async function insertWhatsappConversations(
+  db: Queryable,
+  values: { businessId: number; initiatorId: number; title: string; lastMessageAt: Date }[],
+): Promise<Map<number, number>> {
+  if (values.length === 0) return new Map();
+  const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
+    db,
+    sql`insert into conversations
+        (business_id, channel, initiator_id, title, status, is_read, business_replied, last_message_at)
+      select business_id, 'whatsapp', initiator_id, title, 'active', false, false, last_message_at
+      from jsonb_to_recordset(${recordset(
+        values.map((v) => ({
+          business_id: v.businessId,
+          initiator_id: v.initiatorId,
+          title: v.title,
+          last_message_at: v.lastMessageAt.toISOString(),
+        })),
+      )}) as v(business_id bigint, initiator_id bigint, title text, last_message_at timestamptz)
+      order by initiator_id
+      returning id, initiator_id`,
+  );
+  return new Map(rows.map((r) => [Number(r.initiator_id), Number(r.id)]));
+}
+
+export type InboundMessageValues = {
+  id: string;
+  businessId: number;
+  conversationId: number;
+  content: string;
+  senderId: number;
+  metaData: Record<string, unknown>;
+  timestamp: number | null;
+  createdAt: Date;
+};
+
+/** Customers' messages in delivery order; a wamid already stored is skipped. Answers those stored. */
+export async function insertInboundMessages(
+  db: Queryable,
+  values: InboundMessageValues[],
+): Promise<Set<string>> {
+  if (values.length === 0) return new Set();
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`insert into wa_messages
+        (id, business_id, conversation_id, content, sender_type, sender_id, meta_data, timestamp, created_at)
+      select id, business_id, conversation_id, content, 'customer', sender_id, meta_data, ts, created_at
+      from jsonb_to_recordset(${recordset(
+        values.map((v, n) => ({
+          n,
+          id: v.id,
+          business_id: v.businessId,
+          conversation_id: v.conversationId,
+          content: v.content,
+          sender_id: v.senderId,
+          meta_data: v.metaData,
+          ts: v.timestamp,
+          created_at: v.createdAt.toISOString(),
+        })),
+      )}) as v(n int, id text, business_id bigint, conversation_id bigint, content text, sender_id bigint,
+               meta_data jsonb, ts integer, created_at timestamptz)
+      order by n
+      on conflict do nothing
+      returning id`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Conversations that received messages: open again, unread, awaiting a reply, and last_message_at
+ * moved forward (never back: a late redelivery keeps the newer time).
+ */
+export async function touchWhatsappConversations(
+  db: Queryable,
+  values: { id: number; lastMessageAt: Date }[],
+): Promise<void> {
+  if (values.length === 0) return;
+  await db.execute(sql`update conversations c set
+      status = 'active',
+      is_read = false,
+      business_replied = false,
+      last_message_at = greatest(c.last_message_at, v.at),
+      updated_at = now()
+    from jsonb_to_recordset(${recordset(
+      values.map((v) => ({ id: v.id, at: v.lastMessageAt.toISOString() })),
+    )}) as v(id bigint, at timestamptz)
+    where c.id = v.id`);
+}
+
+export type StatusEventValues = {
+  businessId: number;
+  messageId: string;
+  status: string;
+  timestamp: number | null;
+  payload: Record<string, unknown>;
+};
+
+/**
+ * Meta's status reports, each (wamid, status) kept once however often it is redelivered; inserted
+ * in one order for every batch, so two batches reporting the same statuses cannot deadlock.
+ */
+export async function insertStatusEvents(db: Queryable, values: StatusEventValues[]): Promise<void> {
+  if (values.length === 0) return;
+  await db.execute(sql`insert into whatsapp_status_events (business_id, message_id, status, timestamp, payload)
+    select business_id, message_id, status, ts, payload
+    from jsonb_to_recordset(${recordset(
+      values.map((v) => ({
+        business_id: v.businessId,
+        message_id: v.messageId,
+        status: v.status,
+        ts: v.timestamp,
+        payload: v.payload,
+      })),
+    )}) as v(business_id bigint, message_id text, status text, ts bigint, payload jsonb)
+    order by message_id, status
+    on conflict do nothing`);
 }
 
 const RANK = sql`(case status when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)`;

@@ -1,21 +1,15 @@
-// WhatsApp Cloud API, receiving side: the connected number, Meta's webhook handshake, signed
-// deliveries stored before the 200, and a job that turns them into conversations and statuses.
+// WhatsApp Cloud API, receiving side: the connected number, Meta's webhook handshake, and signed
+// deliveries stored before the 200 (whatsapp.inbound.ts turns them into conversations and statuses).
 import { createHmac } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { TSaveWhatsappAccountRequest, TWhatsappAccount } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { safeEqual } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import * as conversationsRepo from '../conversations/conversations.repository';
-import { upsertVerifiedCustomer } from '../public-chat/public-chat.repository';
+import { WEBHOOK_QUEUE } from './whatsapp.inbound';
+import type { WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
 
-import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
-import { enqueueMediaFetch, recordInboundMedia } from './whatsapp.send';
-
 export type { WhatsappDeps };
-
-export const WEBHOOK_QUEUE = 'whatsapp.webhook';
 
 export const WHATSAPP_MESSAGES = {
   secretsRequired: 'Enter the access token and the app secret to connect the number.',
@@ -32,6 +26,33 @@ function toAccount(row: repo.WhatsappAccountRow, publicUrl: string): TWhatsappAc
     has_access_token: row.accessTokenSealed.length > 0,
     has_app_secret: row.appSecretSealed.length > 0,
   };
+}
+
+type SigningAccount = { id: number; appSecret: string };
+
+/**
+ * The account and opened app secret per phone_number_id, per process (keyed by the database
+ * handle). Saving an account clears it here; another instance's save is seen within the TTL, the
+ * only time a delivery signed with a just-changed secret can be refused (and Meta retries).
+ */
+const SIGNING_TTL_MS = 10_000;
+const SIGNING_MAX_ENTRIES = 1_000;
+const signingCaches = new WeakMap<Db, Map<string, { account: SigningAccount; expires: number }>>();
+
+async function signingAccount(deps: WhatsappDeps, phoneNumberId: string): Promise<SigningAccount | null> {
+  let cache = signingCaches.get(deps.db);
+  if (!cache) signingCaches.set(deps.db, (cache = new Map()));
+  const hit = cache.get(phoneNumberId);
+  if (hit && hit.expires > Date.now()) return hit.account;
+  const row = await repo.findAccountByPhoneNumberId(deps.db, phoneNumberId);
+  if (!row) {
+    cache.delete(phoneNumberId);
+    return null;
+  }
+  const account = { id: row.id, appSecret: deps.secrets.open(row.appSecretSealed) };
+  if (cache.size >= SIGNING_MAX_ENTRIES) cache.clear();
+  cache.set(phoneNumberId, { account, expires: Date.now() + SIGNING_TTL_MS });
+  return account;
 }
 
 export async function findAccount(deps: WhatsappDeps, businessId: number): Promise<TWhatsappAccount> {
@@ -66,6 +87,8 @@ export async function saveAccount(
       : current!.accessTokenSealed,
     appSecretSealed: input.app_secret ? deps.secrets.seal(input.app_secret) : current!.appSecretSealed,
   });
+  // The next delivery is checked with what was just saved (the number or its secret may have changed).
+  signingCaches.get(deps.db)?.clear();
   return toAccount(row, deps.config.PUBLIC_URL);
 }
 
@@ -82,193 +105,131 @@ export async function verifySubscription(
   return query['hub.challenge'];
 }
 
-function phoneNumberIdOf(payload: unknown): string | null {
-  const entries = (
-    payload as { entry?: { changes?: { value?: { metadata?: { phone_number_id?: unknown } } }[] }[] }
-  )?.entry;
-  for (const entry of entries ?? []) {
-    for (const change of entry.changes ?? []) {
-      const id = change.value?.metadata?.phone_number_id;
+/** Where a delivery is for: the first phone_number_id in Meta's compact body, read without parsing 3 MB. */
+function phoneNumberIdOf(body: string): string | null {
+  const found = /"phone_number_id"\s*:\s*"([^"\\]+)"/.exec(body);
+  if (found) return found[1]!;
+  // Not Meta's usual bytes: find it the long way.
+  let payload: { entry?: { changes?: { value?: { metadata?: { phone_number_id?: unknown } } }[] }[] };
+  try {
+    payload = JSON.parse(body) as typeof payload;
+  } catch {
+    return null;
+  }
+  for (const entry of Array.isArray(payload?.entry) ? payload.entry : []) {
+    for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
+      const id = change?.value?.metadata?.phone_number_id;
       if (typeof id === 'string') return id;
     }
   }
   return null;
 }
 
+/** PostgreSQL refusing the stored body: not JSON (22P02, 22P05), or the account just went (23503). */
+function refusedBody(err: unknown): 'invalid' | 'gone' | null {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '22P02' || e.code === '22P05' || e.code === '22032') return 'invalid';
+    if (e.code === '23503') return 'gone';
+  }
+  return null;
+}
+
+/** Deliveries stored at once by one process: more wait and then share the next insert. */
+const EVENT_WRITES_AT_ONCE = 2;
+const EVENT_WRITE_MAX_ROWS = 100;
+const EVENT_WRITE_MAX_CHARS = 4 * 1024 * 1024;
+
+type EventWrite = { accountId: number; rawBody: string; done: (err?: unknown) => void };
+
 /**
- * A signed delivery: checked over the raw bytes with the number's app secret, stored, queued.
- * Anything unsigned, mis-signed or for an unknown number is refused and nothing is kept.
+ * Deliveries that arrive together share one insert: one round trip and one commit for all of
+ * them, each answered only once that commit is done. A shared insert that fails is retried row
+ * by row, so a bad body fails alone.
+ */
+class EventWriter {
+  private readonly waiting: EventWrite[] = [];
+  private writing = 0;
+
+  constructor(private readonly db: Db) {}
+
+  write(accountId: number, rawBody: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ accountId, rawBody, done: (err) => (err ? reject(err) : resolve()) });
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.writing < EVENT_WRITES_AT_ONCE && this.waiting.length > 0) {
+      let n = 1;
+      let chars = this.waiting[0]!.rawBody.length;
+      while (n < this.waiting.length && n < EVENT_WRITE_MAX_ROWS) {
+        chars += this.waiting[n]!.rawBody.length;
+        if (chars > EVENT_WRITE_MAX_CHARS) break;
+        n++;
+      }
+      const batch = this.waiting.splice(0, n);
+      this.writing++;
+      void this.insert(batch).finally(() => {
+        this.writing--;
+        this.flush();
+      });
+    }
+  }
+
+  private async insert(batch: EventWrite[]): Promise<void> {
+    try {
+      await repo.insertWebhookEvents(this.db, batch);
+      for (const write of batch) write.done();
+    } catch (err) {
+      if (batch.length === 1) return batch[0]!.done(err);
+      await Promise.all(
+        batch.map((write) =>
+          repo.insertWebhookEvents(this.db, [write]).then(
+            () => write.done(),
+            (e: unknown) => write.done(e),
+          ),
+        ),
+      );
+    }
+  }
+}
+
+const eventWriters = new WeakMap<Db, EventWriter>();
+
+function eventWriterOf(db: Db): EventWriter {
+  let writer = eventWriters.get(db);
+  if (!writer) eventWriters.set(db, (writer = new EventWriter(db)));
+  return writer;
+}
+
+const invalidSignature = () => new AppError('unauthorized', 'Invalid signature.');
+
+/**
+ * A signed delivery: checked over the raw bytes with the number's app secret, then stored as is
+ * (committed before the 200) for the webhook processor, which is woken in this process and polls
+ * for deliveries other instances stored. Anything unsigned, mis-signed or for an unknown number
+ * is refused and nothing is kept.
  */
 export async function acceptWebhook(
   deps: WhatsappDeps,
   raw: Buffer,
   signatureHeader: string | undefined,
 ): Promise<void> {
-  const unauthorized = new AppError('unauthorized', 'Invalid signature.');
-  if (!signatureHeader?.startsWith('sha256=')) throw unauthorized;
-  let payload: Record<string, unknown>;
+  if (!signatureHeader?.startsWith('sha256=')) throw invalidSignature();
+  const body = raw.toString('utf8');
+  const phoneNumberId = phoneNumberIdOf(body);
+  const account = phoneNumberId ? await signingAccount(deps, phoneNumberId) : null;
+  if (!account) throw invalidSignature();
+  const expected = createHmac('sha256', account.appSecret).update(raw).digest('hex');
+  if (!safeEqual(`sha256=${expected}`, signatureHeader.toLowerCase())) throw invalidSignature();
   try {
-    payload = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    throw unauthorized;
+    await eventWriterOf(deps.db).write(account.id, body);
+  } catch (err) {
+    const refused = refusedBody(err);
+    if (refused === 'gone') throw invalidSignature();
+    if (refused === 'invalid') throw new AppError('bad_request', 'The delivery is not valid JSON.');
+    throw err;
   }
-  const phoneNumberId = phoneNumberIdOf(payload);
-  const account = phoneNumberId ? await repo.findAccountByPhoneNumberId(deps.db, phoneNumberId) : null;
-  if (!account) throw unauthorized;
-  const expected = createHmac('sha256', deps.secrets.open(account.appSecretSealed)).update(raw).digest('hex');
-  if (!safeEqual(`sha256=${expected}`, signatureHeader.toLowerCase())) throw unauthorized;
-  const eventId = await repo.insertWebhookEvent(deps.db, account.id, payload);
-  await deps.jobs.send(WEBHOOK_QUEUE, { event_id: eventId });
-}
-
-type WaMessage = Record<string, unknown> & { id?: string; from?: string; timestamp?: string; type?: string };
-type WaStatus = { id?: string; status?: string; timestamp?: string; errors?: unknown };
-type WaValue = {
-  metadata?: { phone_number_id?: string };
-  contacts?: { wa_id?: string; user_id?: string; profile?: { name?: string } }[];
-  messages?: WaMessage[];
-  statuses?: WaStatus[];
-};
-
-/** What a person reads in the list for each inbound type; the whole payload stays in meta_data. */
-export function summarize(message: WaMessage): string {
-  const part = (key: string) => (message[key] ?? {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  switch (message.type) {
-    case 'text':
-      return str(part('text').body);
-    case 'image':
-    case 'video':
-    case 'audio':
-    case 'sticker':
-      return str(part(message.type).caption) || `[${message.type}]`;
-    case 'document':
-      return str(part('document').caption) || str(part('document').filename) || '[document]';
-    case 'location': {
-      const l = part('location');
-      return str(l.name) || str(l.address) || `[location ${l.latitude}, ${l.longitude}]`;
-    }
-    case 'contacts':
-      return (
-        ((message.contacts as { name?: { formatted_name?: string } }[]) ?? [])
-          .map((c) => c.name?.formatted_name ?? '')
-          .filter(Boolean)
-          .join(', ') || '[contacts]'
-      );
-    case 'interactive': {
-      const i = part('interactive');
-      return (
-        str((i.button_reply as Record<string, unknown>)?.title) ||
-        str((i.list_reply as Record<string, unknown>)?.title) ||
-        '[interactive]'
-      );
-    }
-    case 'button':
-      return str(part('button').text);
-    case 'reaction':
-      return str(part('reaction').emoji) || '[reaction removed]';
-    case 'order':
-      return '[order]';
-    default:
-      return '[unsupported message]';
-  }
-}
-
-const RANKS: Record<string, number> = { accepted: 1, sent: 2, delivered: 3, read: 4, failed: 5 };
-
-/** The job: every entry × change × message and status of one delivery, idempotently. */
-export async function processWebhookEvent(deps: WhatsappDeps, eventId: number): Promise<void> {
-  const event = await repo.findWebhookEvent(deps.db, eventId);
-  if (!event || event.processedAt) return;
-  const account = await repo.findAccountById(deps.db, event.accountId);
-  if (!account) return;
-  const businessId = account.businessId;
-  const entries = (event.payload.entry as { changes?: { field?: string; value?: WaValue }[] }[]) ?? [];
-
-  for (const entry of entries) {
-    for (const change of entry.changes ?? []) {
-      const value = change.value;
-      if (change.field !== 'messages' || !value) continue;
-      const names = new Map(
-        (value.contacts ?? []).map((c) => [c.wa_id ?? c.user_id ?? '', c.profile?.name ?? null]),
-      );
-      for (const message of value.messages ?? []) {
-        const sender = message.from ?? (message.from_user_id as string | undefined);
-        if (!message.id || !sender) continue;
-        await receiveMessage(deps, businessId, sender, names.get(sender) ?? null, message);
-      }
-      for (const status of value.statuses ?? []) {
-        if (!status.id || !status.status || !(status.status in RANKS)) continue;
-        await deps.db.transaction(async (tx) => {
-          await repo.insertStatusEvent(tx, {
-            businessId,
-            messageId: status.id!,
-            status: status.status!,
-            timestamp: status.timestamp ? Number(status.timestamp) : null,
-            payload: status as Record<string, unknown>,
-          });
-          await applyStatuses(tx, status.id!);
-        });
-      }
-    }
-  }
-  await repo.markWebhookEventProcessed(deps.db, eventId);
-}
-
-async function receiveMessage(
-  deps: WhatsappDeps,
-  businessId: number,
-  waId: string,
-  name: string | null,
-  message: WaMessage,
-): Promise<void> {
-  const at = message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date();
-  const mediaId = await deps.db.transaction(async (tx) => {
-    // One writer per contact at a time, so concurrent deliveries never open two conversations.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wa:${businessId}:${waId}`}))`);
-    const customer = await upsertVerifiedCustomer(tx as unknown as Db, {
-      businessId,
-      externalId: `wa:${waId}`,
-      name,
-      phone: /^\d+$/.test(waId) ? `+${waId}` : null,
-      fields: {},
-    });
-    let conversation = await conversationsRepo.findLatestConversationOf(
-      tx,
-      businessId,
-      'whatsapp',
-      customer.id,
-    );
-    if (!conversation) {
-      const created = await conversationsRepo.insertConversation(tx, {
-        businessId,
-        channel: 'whatsapp',
-        initiatorId: customer.id,
-        title: name ? `WhatsApp with ${name}` : `WhatsApp +${waId}`,
-      });
-      conversation = { id: created.id, status: created.status, lastMessageAt: created.lastMessageAt };
-    }
-    const inserted = await repo.insertInboundMessage(tx, {
-      id: message.id!,
-      businessId,
-      conversationId: conversation.id,
-      content: summarize(message),
-      senderType: 'customer',
-      senderId: customer.id,
-      metaData: message,
-      timestamp: message.timestamp ? Number(message.timestamp) : null,
-      createdAt: at,
-    });
-    if (!inserted) return null; // a redelivery: already stored
-    await conversationsRepo.updateConversation(tx, businessId, conversation.id, {
-      status: 'active',
-      isRead: false,
-      businessReplied: false,
-      lastMessageAt:
-        conversation.lastMessageAt && conversation.lastMessageAt > at ? conversation.lastMessageAt : at,
-    });
-    return recordInboundMedia(tx, businessId, message);
-  });
-  // Only once committed: the job must find the media row.
-  if (mediaId) await enqueueMediaFetch(deps, mediaId);
+  deps.jobs.wake(WEBHOOK_QUEUE);
 }

@@ -4,7 +4,7 @@ import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { applyBestStatus, insertInboundMessage } from '../whatsapp.repository';
-import { summarize } from '../whatsapp.service';
+import { summarize } from '../whatsapp.inbound';
 
 const APP_SECRET = 'meta-app-secret-0123456789abcdef';
 const PHONE_NUMBER_ID = '109876543210';
