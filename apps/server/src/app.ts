@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
+import { authCacheFor } from './modules/auth/auth-cache';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createOidcClient } from './modules/auth/oidc.client';
@@ -83,7 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const db = database.db;
   const tokens = new AccessTokens(config.APP_SECRET);
   const limiter = new RateLimiter(db);
-  registerAuthGuard(app, db, tokens);
+  const authCache = authCacheFor(db);
+  const detachAuthCache = authCache.attach(deps.feed);
+  app.addHook('onClose', async () => detachAuthCache());
+  registerAuthGuard(app, db, tokens, authCache);
 
   await app.register(healthRoutes, { database });
   await app.register(analyticsRoutes, { db });

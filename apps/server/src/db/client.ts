@@ -23,8 +23,15 @@ export type Database = {
   query<T extends Row = Row>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Parameterless SQL that may hold several statements; answers the last statement's rows. */
   exec(sql: string): Promise<Row[]>;
-  /** LISTEN on a channel; resolves once listening. The returned function stops it. */
-  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel; resolves once listening. The returned function stops it. `onReconnect`
+   * runs each time a dropped connection is listening again (notifications in between are lost).
+   */
+  listen(
+    channel: string,
+    handler: NotificationHandler,
+    onReconnect?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -104,8 +111,8 @@ async function openPostgres(options: { url: string; poolMax?: number; logger?: L
       const res: pg.QueryResult | pg.QueryResult[] = await pool.query(sql);
       return (Array.isArray(res) ? (res.at(-1)?.rows ?? []) : res.rows) as Row[];
     },
-    async listen(channel, handler) {
-      const listener = new PgListener(options.url, channel, handler, options.logger);
+    async listen(channel, handler, onReconnect) {
+      const listener = new PgListener(options.url, channel, handler, options.logger, onReconnect);
       listeners.add(listener);
       await listener.start();
       return async () => {
@@ -132,7 +139,9 @@ class PgListener {
     private readonly channel: string,
     private readonly handler: NotificationHandler,
     private readonly logger?: Logger,
+    private readonly onReconnect?: () => void,
     private attempt = 0,
+    private dropped = false,
   ) {}
 
   async start(): Promise<void> {
@@ -148,9 +157,14 @@ class PgListener {
     await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
     this.client = client;
     this.attempt = 0;
+    if (this.dropped) {
+      this.dropped = false;
+      this.onReconnect?.();
+    }
   }
 
   private reconnect(): void {
+    this.dropped = true;
     const dead = this.client;
     this.client = null;
     dead?.end().catch(() => {});

@@ -1,4 +1,7 @@
 // One LISTEN per instance on "titan_changes" (see the change-feed migration), fanned out in-process.
+// On PostgreSQL that connection can drop and reconnect, losing what was announced in between, so the
+// feed pings itself on the channel and tells `onReset` handlers when a ping went missing.
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client';
 
@@ -14,25 +17,127 @@ export type Change = {
   seq?: number;
   /** For conversation updates: last_message_at before the change. */
   old_last_message_at?: string | null;
+  /** For the auth tables (sessions, memberships): the row's user. */
+  user_id?: string | null;
 };
 export type ChangeHandler = (change: Change) => void;
 
+export type ChangeFeedOptions = {
+  /** How often the feed checks it still hears its own announcements (PostgreSQL only). */
+  heartbeatMs?: number;
+  /** A ping unheard for this long means the feed is not delivering. */
+  timeoutMs?: number;
+};
+
+/** Heartbeat announcements on the channel; never passed to subscribers. */
+const PING_TABLE = 'titan_feed_ping';
+const MAX_PINGS = 100;
+
+type Ping = { sentAt: number; committed: boolean };
+
 export class ChangeFeed {
   private readonly handlers = new Set<ChangeHandler>();
+  private readonly resetHandlers = new Set<() => void>();
   private unlisten: (() => Promise<void>) | null = null;
+  private readonly heartbeatMs: number;
+  private readonly timeoutMs: number;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly instanceId = randomUUID();
+  private pingSeq = 0;
+  private pinging = false;
+  /** Pings sent and not yet heard back, oldest first. */
+  private readonly pings = new Map<number, Ping>();
+  private lost = false;
 
   constructor(
     private readonly database: Database,
     private readonly logger: Logger,
-  ) {}
+    options: ChangeFeedOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? 1_000;
+    this.timeoutMs = options.timeoutMs ?? 3_000;
+  }
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(CHANGE_CHANNEL, (payload) => this.dispatch(payload));
+    this.unlisten = await this.database.listen(
+      CHANGE_CHANNEL,
+      (payload) => this.dispatch(payload),
+      () => this.reset(),
+    );
+    // PGlite's listener lives in-process and cannot drop.
+    if (this.database.kind === 'postgres') {
+      this.heartbeat = setInterval(() => void this.ping(), this.heartbeatMs);
+      this.heartbeat.unref();
+    }
   }
 
   subscribe(handler: ChangeHandler): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
+  }
+
+  /** Called when changes may have gone undelivered (the connection dropped, or came back). */
+  onReset(handler: () => void): () => void {
+    this.resetHandlers.add(handler);
+    return () => this.resetHandlers.delete(handler);
+  }
+
+  /** False while the feed is known not to be delivering (its own pings do not come back). */
+  get healthy(): boolean {
+    return !this.lost;
+  }
+
+  private async ping(): Promise<void> {
+    const oldest = this.pings.values().next().value;
+    if (oldest && Date.now() - oldest.sentAt > this.timeoutMs && !this.lost) {
+      this.lost = true;
+      this.logger.warn('change feed is not delivering; caches fed by it are off until it is');
+      this.reset();
+    }
+    // One ping at a time: each is committed before the next is sent, so they arrive in order.
+    if (this.pinging) return;
+    this.pinging = true;
+    const seq = ++this.pingSeq;
+    const ping: Ping = { sentAt: Date.now(), committed: false };
+    this.pings.set(seq, ping);
+    if (this.pings.size > MAX_PINGS) this.pings.delete(this.pings.keys().next().value!);
+    const payload = JSON.stringify({ table: PING_TABLE, op: 'INSERT', id: `${this.instanceId}:${seq}` });
+    try {
+      await this.database.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
+      ping.committed = true;
+    } catch {
+      this.pings.delete(seq);
+    } finally {
+      this.pinging = false;
+    }
+  }
+
+  private heard(id: string | null): void {
+    const [instance, seqText] = (id ?? '').split(':');
+    const seq = Number(seqText);
+    if (instance !== this.instanceId || !this.pings.has(seq)) return;
+    // An earlier ping that was committed yet never arrived: the connection dropped in between.
+    let missed = false;
+    for (const [s, ping] of this.pings) {
+      if (s > seq) break;
+      if (s < seq && ping.committed) missed = true;
+      this.pings.delete(s);
+    }
+    if (this.lost || missed) {
+      this.lost = false;
+      this.logger.warn('change feed missed announcements; caches fed by it start over');
+      this.reset();
+    }
+  }
+
+  private reset(): void {
+    for (const handler of this.resetHandlers) {
+      try {
+        handler();
+      } catch (err) {
+        this.logger.error({ err }, 'change feed reset handler failed');
+      }
+    }
   }
 
   private dispatch(payload: string): void {
@@ -43,6 +148,7 @@ export class ChangeFeed {
       this.logger.error({ err }, 'unreadable change notification');
       return;
     }
+    if (change.table === PING_TABLE) return this.heard(change.id);
     for (const handler of this.handlers) {
       try {
         handler(change);
@@ -53,7 +159,10 @@ export class ChangeFeed {
   }
 
   async stop(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     this.handlers.clear();
+    this.resetHandlers.clear();
     const unlisten = this.unlisten;
     this.unlisten = null;
     await unlisten?.();

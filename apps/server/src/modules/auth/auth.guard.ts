@@ -7,6 +7,7 @@ import { AppError } from '../../platform/errors';
 import { authenticateApiKey } from '../api-keys/api-keys.service';
 import { findBusinessByCode, findMembershipByCode } from '../business/business.repository';
 import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS } from '../business/roles';
+import type { AuthCache, Membership } from './auth-cache';
 import { findLiveSession, findSessionWithMembership } from './auth.repository';
 import type { AccessTokens } from './tokens';
 
@@ -46,16 +47,16 @@ export const AUTH_MESSAGES = {
   apiKeyNotAllowed: 'API keys cannot be used for this endpoint.',
 } as const;
 
-type Membership = { businessId: number; uniqueCode: string; role: TRole };
-
 /**
  * Who is calling. For a staff call naming a business, the session check and the membership
- * lookup are one query (`membership` is then set, null when not a member).
+ * lookup are one query (`membership` is then set, null when not a member), remembered briefly
+ * in `cache` so repeated calls with one token cost no round trip.
  */
 async function authenticate(
   request: FastifyRequest,
   db: Db,
   tokens: AccessTokens,
+  cache: AuthCache,
   businessCode: string | null,
 ): Promise<{ auth: RequestAuth; membership?: Membership | null }> {
   const header = request.headers.authorization ?? '';
@@ -64,16 +65,17 @@ async function authenticate(
   if (scheme.toLowerCase() === 'bearer') {
     const claims = await tokens.verify(credential);
     if (!claims) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
-    const auth: RequestAuth = { kind: 'user', userId: claims.userId, sessionId: claims.sessionId };
-    if (businessCode) {
-      const found = await findSessionWithMembership(db, claims.sessionId, claims.userId, businessCode);
-      if (!found) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
-      return { auth, membership: found.membership };
-    }
-    if (!(await findLiveSession(db, claims.sessionId, claims.userId))) {
-      throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
-    }
-    return { auth };
+    const { sessionId, userId } = claims;
+    const auth: RequestAuth = { kind: 'user', userId, sessionId };
+    const found = await cache.lookup(sessionId, userId, businessCode, () =>
+      businessCode
+        ? findSessionWithMembership(db, sessionId, userId, businessCode)
+        : findLiveSession(db, sessionId, userId).then(
+            (row) => row && { expiresAt: row.expiresAt, membership: null },
+          ),
+    );
+    if (!found) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
+    return businessCode ? { auth, membership: found.membership } : { auth };
   }
   if (scheme.toLowerCase() === 'api-key') {
     const key = await authenticateApiKey(db, credential);
@@ -116,7 +118,12 @@ async function resolveBusiness(
   };
 }
 
-export function registerAuthGuard(app: FastifyInstance, db: Db, tokens: AccessTokens): void {
+export function registerAuthGuard(
+  app: FastifyInstance,
+  db: Db,
+  tokens: AccessTokens,
+  cache: AuthCache,
+): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('business', null);
   app.addHook('onRequest', async (request) => {
@@ -124,7 +131,7 @@ export function registerAuthGuard(app: FastifyInstance, db: Db, tokens: AccessTo
     // Unknown routes (404 handler) and public routes need no credentials.
     if (!request.routeOptions.url || config.public) return;
     const code = config.business ? businessCodeOf(request) : '';
-    const { auth, membership } = await authenticate(request, db, tokens, code || null);
+    const { auth, membership } = await authenticate(request, db, tokens, cache, code || null);
     request.auth = auth;
     if (!config.business) {
       if (auth.kind === 'api_key') throw new AppError('forbidden', AUTH_MESSAGES.apiKeyNotAllowed);

@@ -73,11 +73,20 @@ const liveSession = and(
 );
 
 const prepareLiveSession = (db: Queryable) =>
-  db.select({ id: sessions.id }).from(sessions).where(liveSession).prepare('auth_live_session');
+  db
+    .select({ id: sessions.id, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(liveSession)
+    .prepare('auth_live_session');
 
 const prepareSessionWithMembership = (db: Queryable) =>
   db
-    .select({ businessId: businesses.id, uniqueCode: businesses.uniqueCode, role: memberships.role })
+    .select({
+      expiresAt: sessions.expiresAt,
+      businessId: businesses.id,
+      uniqueCode: businesses.uniqueCode,
+      role: memberships.role,
+    })
     .from(sessions)
     .leftJoin(businesses, eq(businesses.uniqueCode, sql.placeholder('code')))
     .leftJoin(
@@ -231,6 +240,7 @@ export async function findSessionWithMembership(
   });
   if (!row) return null;
   return {
+    expiresAt: row.expiresAt,
     membership:
       row.businessId !== null && row.uniqueCode !== null && row.role !== null
         ? { businessId: row.businessId, uniqueCode: row.uniqueCode, role: row.role }

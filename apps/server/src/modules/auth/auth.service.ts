@@ -14,6 +14,7 @@ import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import { recordEvent } from '../analytics/analytics.service';
+import { forgetSession, forgetUser } from './auth-cache';
 import { passwordResetMail, verificationMail } from './auth.mails';
 import * as repo from './auth.repository';
 import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from './passwords';
@@ -173,6 +174,7 @@ export async function refresh(deps: AuthDeps, token: string): Promise<TTokenPair
   }
   if (found.usedAt || !(await repo.claimRefreshToken(deps.db, found.id))) {
     await repo.revokeSession(deps.db, found.sessionId, 'refresh_token_reuse');
+    forgetSession(deps.db, found.sessionId);
     throw new AppError('unauthorized', MESSAGES.badRefresh);
   }
   const next = randomToken();
@@ -187,7 +189,9 @@ export async function refresh(deps: AuthDeps, token: string): Promise<TTokenPair
 
 export async function logout(deps: AuthDeps, token: string): Promise<void> {
   const found = await repo.findRefreshToken(deps.db, sha256(token));
-  if (found) await repo.revokeSession(deps.db, found.sessionId, 'logout');
+  if (!found) return;
+  await repo.revokeSession(deps.db, found.sessionId, 'logout');
+  forgetSession(deps.db, found.sessionId);
 }
 
 export async function forgotPassword(deps: AuthDeps, email: string, client: ClientInfo): Promise<void> {
@@ -217,14 +221,16 @@ export async function resetPassword(
   if (isCommonPassword(input.password)) throw AppError.fields({ password: [MESSAGES.commonPassword] });
   const user = await repo.findUserByEmail(deps.db, input.email);
   const passwordHash = await hashPassword(input.password);
-  await deps.db.transaction(async (tx) => {
+  const resetUserId = await deps.db.transaction(async (tx) => {
     const userId = user ? await repo.consumeUserKey(tx, sha256(input.key), 'reset_password') : null;
     if (!user || userId !== user.id) throw AppError.fields({ key: [MESSAGES.badResetKey] });
     // Opening the mailed link proves the address, so the account counts as verified too.
     await repo.updateUser(tx, user.id, { passwordHash, isEmailVerified: true });
     await repo.expireUserKeys(tx, user.id, 'reset_password');
     await repo.revokeUserSessions(tx, user.id, 'password_reset');
+    return user.id;
   });
+  forgetUser(deps.db, resetUserId);
 }
 
 export async function getProfile(

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { recordEvent } from '../analytics/analytics.service';
 import * as repo from './auth.repository';
+import { forgetUser } from './auth-cache';
 import { signIn, type AuthDeps, type ClientInfo } from './auth.service';
 import { OidcExchangeError, type OidcClaims, type OidcClient } from './oidc.client';
 
@@ -118,6 +119,7 @@ async function findOrCreateUser(
         await repo.revokeUserSessions(tx, existing.id, 'oidc_link');
         return repo.updateUser(tx, existing.id, { isEmailVerified: true, passwordHash: null });
       });
+      forgetUser(deps.db, existing.id);
       return { user: user ?? existing, created: false };
     }
     const user = await deps.db.transaction(async (tx) => {

@@ -13,6 +13,7 @@ import type { Db } from '../../db/client';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
+import { forgetMembership } from '../auth/auth-cache';
 import { findUserById, findUserByEmail } from '../auth/auth.repository';
 import { invitationMail } from '../auth/auth.mails';
 import type { BusinessContext } from '../auth/auth.guard';
@@ -212,7 +213,7 @@ export async function changeMemberRole(
   membershipId: number,
   role: TRole,
 ): Promise<TMember> {
-  return db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const member = await businessRepo.findMember(tx, actor.id, membershipId);
     if (!member) throw AppError.notFound();
     assertMayTouchRole(actor, member.role, role);
@@ -224,12 +225,14 @@ export async function changeMemberRole(
       throw new AppError('conflict', TEAM_MESSAGES.lastOwner);
     }
     await businessRepo.setMemberRole(tx, actor.id, membershipId, role);
-    return toMember({ ...member, role });
+    return { ...member, role };
   });
+  forgetMembership(db, actor.id, changed.userId);
+  return toMember(changed);
 }
 
 export async function removeMember(db: Db, actor: BusinessContext, membershipId: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  const removed = await db.transaction(async (tx) => {
     const member = await businessRepo.findMember(tx, actor.id, membershipId);
     if (!member) throw AppError.notFound();
     assertMayTouchRole(actor, member.role);
@@ -237,5 +240,7 @@ export async function removeMember(db: Db, actor: BusinessContext, membershipId:
       throw new AppError('conflict', TEAM_MESSAGES.lastOwner);
     }
     await businessRepo.deleteMember(tx, actor.id, membershipId);
+    return member;
   });
+  forgetMembership(db, actor.id, removed.userId);
 }
