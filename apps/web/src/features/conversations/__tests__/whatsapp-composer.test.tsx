@@ -9,6 +9,7 @@ import { fakeRealtime } from '../../../test/realtime';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
 import { conversation, message, page } from './fixtures';
+import { ORDER_UPDATE_TEMPLATE } from '../../../test/whatsapp';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -39,27 +40,7 @@ const CLOSED: TWhatsappWindow = {
   last_customer_message_at: '2026-01-01T10:00:00.000Z',
 };
 
-const ORDER_UPDATE: TWhatsappTemplate = {
-  id: 1,
-  meta_id: '9001',
-  name: 'order_update',
-  language: 'en_US',
-  status: 'APPROVED',
-  category: 'UTILITY',
-  parameter_format: 'POSITIONAL',
-  components: [
-    { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' },
-    { type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' },
-    { type: 'FOOTER', text: 'Acme' },
-  ],
-  header_format: 'TEXT',
-  body_parameters: 2,
-  header_parameters: 1,
-  body_parameter_names: ['1', '2'],
-  header_parameter_names: ['1'],
-  button_parameters: [],
-  synced_at: '2026-03-01T00:00:00.000Z',
-};
+const ORDER_UPDATE = ORDER_UPDATE_TEMPLATE;
 const WELCOME: TWhatsappTemplate = {
   ...ORDER_UPDATE,
   id: 2,

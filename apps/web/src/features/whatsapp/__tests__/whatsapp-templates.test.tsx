@@ -7,27 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { ACME, fail, ok, profile, signIn } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
+import { ORDER_UPDATE_TEMPLATE } from '../../../test/whatsapp';
 
-const ORDER_UPDATE: TWhatsappTemplate = {
-  id: 1,
-  meta_id: '9001',
-  name: 'order_update',
-  language: 'en_US',
-  status: 'APPROVED',
-  category: 'UTILITY',
-  parameter_format: 'POSITIONAL',
-  components: [
-    { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' },
-    { type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' },
-  ],
-  header_format: 'TEXT',
-  body_parameters: 2,
-  header_parameters: 1,
-  body_parameter_names: ['1', '2'],
-  header_parameter_names: ['1'],
-  button_parameters: [],
-  synced_at: '2026-03-01T00:00:00.000Z',
-};
+const ORDER_UPDATE = ORDER_UPDATE_TEMPLATE;
 const SPRING_SALE: TWhatsappTemplate = {
   ...ORDER_UPDATE,
   id: 2,
