@@ -52,7 +52,14 @@ export async function fixedLoad({ total, concurrency, warmup = 0, fn }) {
       firstError ??= error;
     }
   });
-  const wallS = (performance.now() - t0) / 1000;
+  return {
+    ...loadSummary(samples, { errors, firstError, wallS: (performance.now() - t0) / 1000 }),
+    mean: samples.length ? sum / samples.length : NaN,
+  };
+}
+
+/** The figures of a measured load: counts, rate and latency percentiles (ms) of its samples. */
+export function loadSummary(samples, { errors, firstError, wallS }) {
   const [p50, p90, p95, p99, max] = samples.percentiles(50, 90, 95, 99, 100);
   return {
     count: samples.length,
@@ -65,7 +72,6 @@ export async function fixedLoad({ total, concurrency, warmup = 0, fn }) {
     p95,
     p99,
     max,
-    mean: samples.length ? sum / samples.length : NaN,
   };
 }
 

@@ -32,7 +32,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { fixedLoad } from '../lib/fixed-load.mjs';
+import { fixedLoad, loadSummary } from '../lib/fixed-load.mjs';
 import { Samples } from '../lib/load.mjs';
 import { apiCall, authHeaders, createBusiness, login, signUp } from '../lib/identity.mjs';
 
@@ -264,19 +264,8 @@ async function postAtRate(client, deliveries, rate, concurrency) {
     void call.finally(() => inFlight.delete(call));
   }
   await Promise.all(inFlight);
-  const wallS = (performance.now() - t0) / 1000;
-  const [p50, p90, p95, p99, max] = samples.percentiles(50, 90, 95, 99, 100);
   return {
-    count: samples.length,
-    errors,
-    firstError: firstError ? String(firstError.message ?? firstError) : null,
-    wallS,
-    callsPerSec: samples.length / wallS,
-    p50,
-    p90,
-    p95,
-    p99,
-    max,
+    ...loadSummary(samples, { errors, firstError, wallS: (performance.now() - t0) / 1000 }),
     late,
   };
 }
