@@ -3,7 +3,8 @@
 // concurrency 1, and prints latency percentiles and the server's CPU ms per request (from
 // /proc/<pid>/stat, so start-up and warm-up are left out).
 // Env: P (path, or several separated by spaces, taken in turn), LL (log level), C (concurrency),
-// PORT (3999), PROF_DIR (/tmp/prof), N (3000), MAIN (apps/server/dist/main.js).
+// PORT (3999), PROF_DIR (/tmp/prof), PROF (0: no profile, for true CPU figures), N (3000),
+// MAIN (apps/server/dist/main.js), SPLIT (1: print user and system CPU ticks).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -16,7 +17,10 @@ const port = process.env.PORT ?? '3999';
 const profDir = process.env.PROF_DIR ?? '/tmp/prof';
 const proc = spawn(
   process.execPath,
-  ['--cpu-prof', `--cpu-prof-dir=${profDir}`, process.env.MAIN ?? 'apps/server/dist/main.js'],
+  [
+    ...(process.env.PROF === '0' ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]),
+    process.env.MAIN ?? 'apps/server/dist/main.js',
+  ],
   {
     env: {
       ...process.env,
@@ -55,6 +59,7 @@ let i = 0;
 const get = () => http.get(paths[i++ % paths.length]);
 const ticks = () => {
   const f = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  if (process.env.SPLIT) console.log('utime', f[11], 'stime', f[12]);
   return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks (100/s)
 };
 const first = JSON.parse((await http.get(paths[0])).body);

@@ -79,13 +79,24 @@ export function scenarios(now) {
 
 // ---------------------------------------------------------------- the server's SQL, by hand
 
-const PAGE_COLUMNS =
-  '"conversations"."id", "conversations"."business_id", "conversations"."title", "conversations"."status", ' +
-  '"conversations"."is_read", "conversations"."channel", "conversations"."initiator_id", ' +
-  '"conversations"."assigned_chat_group_id", "conversations"."last_message_at", ' +
-  '"conversations"."business_replied", "conversations"."created_at", "conversations"."updated_at", ' +
-  '"customers"."id", "customers"."name", "customers"."email", "chat_groups"."id", "chat_groups"."name", ' +
-  '"chat_groups"."slug"';
+const iso = (column) =>
+  `to_char("conversations"."${column}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** The page's conversations as one JSON array text, in the API's shape and list order. */
+const PAGE_JSON =
+  `coalesce((select json_agg(json_build_object('id', "conversations"."id", 'title', "conversations"."title", ` +
+  `'status', "conversations"."status", 'is_read', "conversations"."is_read", 'channel', "conversations"."channel", ` +
+  `'initiator', case when "customers"."id" is null then null else json_build_object('id', "customers"."id", ` +
+  `'name', "customers"."name", 'email', "customers"."email") end, ` +
+  `'assigned_chat_group', case when "chat_groups"."id" is null then null else json_build_object(` +
+  `'id', "chat_groups"."id", 'name', "chat_groups"."name", 'slug', "chat_groups"."slug") end, ` +
+  `'last_message_at', ${iso('last_message_at')}, 'created_at', ${iso('created_at')}, ` +
+  `'business_replied', "conversations"."business_replied", 'engage_business_id', "conversations"."business_id") ` +
+  `order by "conversations"."last_message_at" desc nulls last, "conversations"."id" desc)
+  from page
+  join "conversations" on "conversations"."id" = page.id
+  left join "customers" on "customers"."id" = "conversations"."initiator_id"
+  left join "chat_groups" on "chat_groups"."id" = "conversations"."assigned_chat_group_id"
+), '[]')::text`;
 
 const DAY_MS = 24 * 3600 * 1000;
 const utcDay = (iso) => new Date(Math.floor(Date.parse(iso) / DAY_MS) * DAY_MS);
@@ -228,16 +239,10 @@ export function listStatements(businessId, params) {
   ]
     .filter(Boolean)
     .join('_');
-  const joins =
-    `left join "conversations" on "conversations"."id" = "page"."id" ` +
-    `left join "customers" on "customers"."id" = "conversations"."initiator_id" ` +
-    `left join "chat_groups" on "chat_groups"."id" = "conversations"."assigned_chat_group_id"`;
   return {
     statement: {
       name: `conversations_list_${name}`,
-      text:
-        `with "page" as (${page}), "total" as (select ${count} as n) ` +
-        `select "total"."n", ${PAGE_COLUMNS} from "total" left join "page" on true ${joins} order by ${order}`,
+      text: `with "page" as (${page}), "total" as (select ${count} as n) select "n", ${PAGE_JSON} from "total"`,
       values,
       rowMode: 'array',
     },
@@ -245,14 +250,14 @@ export function listStatements(businessId, params) {
   };
 }
 
-/** Runs one request's statement on the pool: { ids, count }. */
+/** Runs one request's statement on the pool, as the server does: one row, [count, page JSON text]. */
 async function runList(pool, stmts) {
   const { rows } = await pool.query(stmts.statement);
-  return {
-    ids: rows.filter((r) => r[1] !== null).map((r) => Number(r[1])),
-    count: Number(rows[0][0]),
-  };
+  return rows[0];
 }
+
+/** The count and the page's ids of runList's row (for the check that both sides agree). */
+const answerOf = ([count, json]) => ({ count: Number(count), ids: JSON.parse(json).map((c) => c.id) });
 
 // ---------------------------------------------------------------- the suite
 
@@ -337,7 +342,7 @@ export async function run(ctx) {
     // Same answer from both sides: the count and the ids of the page.
     const http = client();
     const first = JSON.parse((await http.get(path)).body).result;
-    const { ids: sqlIds, count: sqlCount } = await sqlOnce();
+    const { ids: sqlIds, count: sqlCount } = answerOf(await sqlOnce());
     const apiIds = first.results.map((c) => c.id);
     if (first.count !== sqlCount || JSON.stringify(apiIds) !== JSON.stringify(sqlIds)) {
       notes.push(

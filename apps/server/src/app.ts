@@ -67,11 +67,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
+    // One line per request, when it completes (below), instead of Fastify's two.
+    disableRequestLogging: true,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
   });
   registerErrorHandling(app);
   registerJsonParser(app);

@@ -30,5 +30,9 @@ export function loggerOptions(config: Pick<Config, 'NODE_ENV' | 'LOG_LEVEL'>): p
 }
 
 export function createLogger(config: Pick<Config, 'NODE_ENV' | 'LOG_LEVEL'>): Logger {
-  return pino(loggerOptions(config));
+  const options = loggerOptions(config);
+  if (options.transport) return pino(options);
+  // Asynchronous writes: lines logged while one write is under way go out together in the next,
+  // instead of a blocking write per line. Pino flushes what is left when the process exits.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }

@@ -1,11 +1,36 @@
 // Security headers, CORS closed unless origins are listed, and a rate limiter routes opt into.
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config';
 import { AppError } from './errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** This route's changes to the security headers (helmet's options, over the app's). */
+    helmet?: HelmetOptions;
+  }
+}
+
+/**
+ * The headers helmet sets for `options`, worked out once. Helmet's middleware only sets and
+ * removes response headers, and its options are fixed per route, so every request of a route
+ * gets the same set (@fastify/helmet rebuilds the middleware, CSP parsing included, per request).
+ */
+export function securityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number) => (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => delete headers[name.toLowerCase()],
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
 
 /** CSP hashes for the inline scripts of the built index.html (the theme bootstrap). */
 export function inlineScriptHashes(html: string): string[] {
@@ -22,7 +47,7 @@ export async function registerSecurity(
   config: Pick<Config, 'CORS_ORIGINS' | 'PUBLIC_URL'>,
   indexHtml: string | null,
 ): Promise<void> {
-  await app.register(helmet, {
+  const options: HelmetOptions = {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -42,6 +67,19 @@ export async function registerSecurity(
     // The API is same-origin by default; the widget's pages set their own embedding rules later.
     crossOriginEmbedderPolicy: false,
     hsts: config.PUBLIC_URL.startsWith('https://'),
+  };
+  const appHeaders = securityHeaders(options);
+  const routeHeaders = new Map<HelmetOptions, Record<string, string>>();
+  app.addHook('onRoute', (route) => {
+    const own = route.config?.helmet;
+    if (own && !routeHeaders.has(own))
+      routeHeaders.set(own, securityHeaders({ ...options, ...own } as HelmetOptions));
+  });
+  // onRequest, so errors and not-found answers carry them too.
+  app.addHook('onRequest', (request, reply, done) => {
+    const own = request.routeOptions.config.helmet;
+    reply.headers((own && routeHeaders.get(own)) ?? appHeaders);
+    done();
   });
   await app.register(cors, {
     origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,

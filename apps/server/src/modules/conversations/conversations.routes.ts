@@ -11,7 +11,7 @@ import {
   ZSendMessageRequest,
   ZUpdateConversationRequest,
 } from '@titan/contracts';
-import { created, ok } from '../../platform/http';
+import { created, ok, sendOkJson } from '../../platform/http';
 import { actorIdOf } from '../auth/auth.guard';
 import { scopeOf } from './inbox-scope';
 import * as inbox from './conversations.service';
@@ -30,8 +30,11 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
         response: { 200: ZEnvelope(ZPage(ZConversation)) },
       },
     },
-    async (request) =>
-      ok(await inbox.findConversations(deps.db, await scopeOf(deps.db, request), request.query)),
+    async (request, reply) =>
+      sendOkJson(
+        reply,
+        await inbox.findConversations(deps.db, await scopeOf(deps.db, request), request.query),
+      ),
   );
 
   app.get(

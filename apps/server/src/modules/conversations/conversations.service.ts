@@ -13,6 +13,7 @@ import type {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
 import { findBusinessFile } from '../files/files.service';
 import * as repo from './conversations.repository';
@@ -110,15 +111,26 @@ export async function toMessages(
   );
 }
 
-export async function findConversations(db: Db, scope: InboxScope, query: TConversationListQuery) {
+/**
+ * A page of the list as the JSON text of TPage<TConversation>: the rows arrive from the
+ * repository already encoded (see repository.listConversations), and are passed through.
+ */
+export async function findConversations(
+  db: Db,
+  scope: InboxScope,
+  query: TConversationListQuery,
+): Promise<JsonText> {
   const { page, page_size, ...filter } = query;
-  const { rows, count } = await repo.listConversations(db, scope, filter, page_size, (page - 1) * page_size);
-  return {
-    count,
-    next: page * page_size < count ? page + 1 : null,
-    previous: page > 1 ? page - 1 : null,
-    results: rows.map(toConversation),
-  };
+  const { count, resultsJson } = await repo.listConversations(
+    db,
+    scope,
+    filter,
+    page_size,
+    (page - 1) * page_size,
+  );
+  const next = page * page_size < count ? page + 1 : null;
+  const previous = page > 1 ? page - 1 : null;
+  return jsonText(`{"count":${count},"next":${next},"previous":${previous},"results":${resultsJson}}`);
 }
 
 /** Whole-business visibility: for the channels' own write paths. */

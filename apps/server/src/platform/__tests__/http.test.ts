@@ -161,6 +161,27 @@ describe('security', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
   });
 
+  it('sends the same security headers on not-found and refused answers', async () => {
+    const ok = await app.inject({ method: 'GET', url: '/api/health/' });
+    const names = [
+      'content-security-policy',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+      'referrer-policy',
+      'x-content-type-options',
+      'x-frame-options',
+      'x-permitted-cross-domain-policies',
+    ];
+    const pick = (headers: Record<string, unknown>) => Object.fromEntries(names.map((n) => [n, headers[n]]));
+    expect(Object.values(pick(ok.headers)).every((v) => typeof v === 'string')).toBe(true);
+    expect(ok.headers['x-powered-by']).toBeUndefined();
+    for (const url of ['/api/no-such-route/', '/api/msg/conversations/']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(pick(res.headers), url).toEqual(pick(ok.headers));
+    }
+  });
+
   it('keeps CORS closed to origins that are not listed', async () => {
     const res = await app.inject({
       method: 'OPTIONS',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { ZConversation, ZEnvelope, ZPage } from '@titan/contracts';
 import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
@@ -105,6 +106,60 @@ describe('conversation list', () => {
       assigned_chat_group: null,
     });
     expect(row.last_message_at).not.toBeNull();
+  });
+
+  it("answers every row exactly as the conversation itself, in the contract's shape", async () => {
+    const o = await signUp(app, rt.mailer);
+    const b = await createBusiness(app, o, 'Shape Co');
+    const { conversation: plain } = await customerConversation(b, {
+      name: 'Zoë "Q" O\'Brien \\ 😀',
+      title: 'Line one\nline "two" — ünïcode',
+    });
+    const { conversation: grouped } = await customerConversation(b, { texts: [] });
+    const { conversation: anonymous } = await customerConversation(b);
+    const [group] = await rt.database.query<{ id: number }>(
+      `insert into chat_groups (business_id, name, slug) values ($1, 'Support <EU>', 'support-eu') returning id`,
+      [b.id],
+    );
+    // Microseconds past the millisecond: the list truncates them as the rest of the API does.
+    await rt.database.query(
+      `update conversations set assigned_chat_group_id = $2, created_at = '2025-03-04T05:06:07.123999Z'
+       where id = $1`,
+      [grouped.id, group!.id],
+    );
+    await rt.database.query(`update conversations set initiator_id = null where id = $1`, [anonymous.id]);
+    await rt.database.query(
+      `update customers set name = null, email = null where business_id = $1 and id =
+      (select initiator_id from conversations where id = $2)`,
+      [b.id, plain.id],
+    );
+    const res = await list('', o, b);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = ZEnvelope(ZPage(ZConversation.strict())).parse(res.json());
+    expect(body).toMatchObject({
+      status: 200,
+      message: 'OK',
+      result: { count: 3, next: null, previous: null },
+    });
+    for (const row of body.result.results) {
+      const one = await app.inject({
+        method: 'GET',
+        url: `/api/msg/conversations/${row.id}/`,
+        headers: as(o, b),
+      });
+      expect(row).toEqual(one.json().result);
+    }
+    const byId = new Map(body.result.results.map((r) => [r.id, r]));
+    expect(byId.get(grouped.id)).toMatchObject({
+      last_message_at: null,
+      created_at: '2025-03-04T05:06:07.123Z',
+      assigned_chat_group: { id: group!.id, name: 'Support <EU>', slug: 'support-eu' },
+    });
+    expect(byId.get(anonymous.id)!.initiator).toBeNull();
+    expect(byId.get(plain.id)).toMatchObject({
+      title: 'Line one\nline "two" — ünïcode',
+      initiator: { name: null, email: null },
+    });
   });
 
   it('filters by status, read state, reply state and channel, alone and combined', async () => {
