@@ -9,8 +9,9 @@ import type { Database } from './client';
 // Serialises instances that start together against one PostgreSQL; any constant works.
 const MIGRATION_LOCK_KEY = 7_146_521_903;
 
-export async function migrateDatabase(database: Database): Promise<void> {
-  const config = { migrationsFolder: migrationsDir };
+/** `migrationsFolder`: another folder, for tests that start from an older schema. */
+export async function migrateDatabase(database: Database, migrationsFolder = migrationsDir): Promise<void> {
+  const config = { migrationsFolder };
   if (database.kind === 'pglite') {
     await migratePglite(database.db as unknown as PgliteDatabase, config);
     return;

@@ -221,16 +221,19 @@ export const conversationCounts = pgTable(
 );
 
 /**
- * Conversations per UTC day of created_at and of last_message_at, by the same filter columns, so
- * a date-range count sums whole days and counts only the rows of its two edge days. Kept exact by
- * a trigger (migration 0012).
+ * Conversations per UTC day and per UTC month of created_at and of last_message_at, by the same
+ * filter columns, so a date-range count sums whole months and days and counts only the rows of its
+ * two edge days. Kept exact by a trigger (migrations 0012, 0015).
  */
 export const conversationDayCounts = pgTable(
   'conversation_day_counts',
   {
     businessId: bigint('business_id', { mode: 'number' }).notNull(),
-    /** 'c': the day of created_at; 'l': the day of last_message_at. */
-    axis: text('axis', { enum: ['c', 'l'] }).notNull(),
+    /**
+     * 'c': the day of created_at; 'l': the day of last_message_at; 'cm' and 'lm': their months,
+     * `day` being the month's first day.
+     */
+    axis: text('axis', { enum: ['c', 'l', 'cm', 'lm'] }).notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     status: text('status').notNull(),
     isRead: boolean('is_read').notNull(),

@@ -96,9 +96,9 @@ type ListShape = {
 };
 
 /**
- * buckets: a sum over conversation_counts (no date range). days: a sum over
- * conversation_day_counts for the whole days of a range on one date column, plus the rows of its
- * edge days. rows: count(*) (group-limited viewers, ranges on both columns, within one day).
+ * buckets: a sum over conversation_counts (no date range). days: for a range on one date column,
+ * sums over conversation_day_counts (its whole months from month rows, its other whole days from
+ * day rows) plus the rows of its two edge days. rows: count(*) (group-limited viewers, ranges on both columns, within one day).
  * zero: an empty range.
  */
 type CountKind = 'buckets' | 'days' | 'rows' | 'zero';
@@ -146,8 +146,24 @@ function listRequest(
     else if (loDay && hiDay && loDay.getTime() === hiDay.getTime()) count = 'rows';
     else {
       count = 'days';
-      if (loDay) Object.assign(values, { loDay: isoDay(loDay), loNext: addDays(loDay, 1).toISOString() });
-      if (hiDay) Object.assign(values, { hiDay: isoDay(hiDay), hiStart: hiDay.toISOString() });
+      // Whole months between the bounds' months come from month buckets; the whole days left
+      // in the bounds' own months from day buckets (all of them from the low bound's side when
+      // both bounds fall in one month); the bounds' own days from their rows.
+      const sameMonth = loDay && hiDay && utcMonth(loDay).getTime() === utcMonth(hiDay).getTime();
+      if (loDay)
+        Object.assign(values, {
+          loDay: isoDay(loDay),
+          loNext: addDays(loDay, 1).toISOString(),
+          loDaysEnd: isoDay(sameMonth ? hiDay : nextMonth(loDay)),
+          loMonth: isoDay(utcMonth(loDay)),
+        });
+      if (hiDay)
+        Object.assign(values, {
+          hiDay: isoDay(hiDay),
+          hiStart: hiDay.toISOString(),
+          hiDaysStart: isoDay(sameMonth ? hiDay : utcMonth(hiDay)),
+          hiMonth: isoDay(utcMonth(hiDay)),
+        });
     }
   }
   const shape: ListShape = {
@@ -376,14 +392,24 @@ function countOf(shape: ListShape): SQL {
       const column = created ? conversations.createdAt : conversations.lastMessageAt;
       const lo = created ? shape.createdGte && 'createdGte' : shape.lastGte && 'lastGte';
       const hi = created ? shape.createdLte && 'createdLte' : shape.lastLte && 'lastLte';
-      const days = and(
-        eq(t.businessId, param('businessId')),
-        eq(t.axis, created ? 'c' : 'l'),
-        lo ? gt(t.day, param('loDay')) : undefined,
-        hi ? lt(t.day, param('hiDay')) : undefined,
-        ...bucketConditions(t, shape),
+      const sum = (axis: 'c' | 'l' | 'cm' | 'lm', ...range: SQL[]) =>
+        sql`(select coalesce(sum(${t.n}), 0) from ${t} where ${and(
+          eq(t.businessId, param('businessId')),
+          eq(t.axis, axis),
+          ...range,
+          ...bucketConditions(t, shape),
+        )})`;
+      const parts: SQL[] = [];
+      if (lo) parts.push(sum(created ? 'c' : 'l', gt(t.day, param('loDay')), lt(t.day, param('loDaysEnd'))));
+      parts.push(
+        sum(
+          created ? 'cm' : 'lm',
+          ...(lo ? [gt(t.day, param('loMonth'))] : []),
+          ...(hi ? [lt(t.day, param('hiMonth'))] : []),
+        ),
       );
-      const parts = [sql`(select coalesce(sum(${t.n}), 0) from ${t} where ${days})`];
+      if (hi)
+        parts.push(sum(created ? 'c' : 'l', gte(t.day, param('hiDaysStart')), lt(t.day, param('hiDay'))));
       // The edge days: from the bound to the end of its day, and from the start of its day to the bound.
       const dims = listConditions(shape, false);
       if (lo) parts.push(rows([...dims, gte(column, param(lo)), lt(column, param('loNext'))]));
@@ -399,6 +425,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const utcDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
 const addDays = (d: Date, n: number) => new Date(d.getTime() + n * DAY_MS);
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const utcMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+const nextMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
 
 export async function findConversation(
   db: Queryable,

@@ -118,7 +118,8 @@ describe('conversation list', () => {
     const { conversation: grouped } = await customerConversation(b, { texts: [] });
     const { conversation: anonymous } = await customerConversation(b);
     const [group] = await rt.database.query<{ id: number }>(
-      `insert into chat_groups (business_id, name, slug) values ($1, 'Support <EU>', 'support-eu') returning id`,
+      `insert into chat_groups (business_id, name, slug) values ($1, 'Support <EU>', 'support-eu')
+       returning id::int`,
       [b.id],
     );
     // Microseconds past the millisecond: the list truncates them as the rest of the API does.
@@ -265,36 +266,44 @@ describe('conversation list', () => {
     expect((await iso('page=2')).json().result.results.at(-1).id).toBe(all[1]!.id);
   });
 
-  it('answers date ranges exactly: counts from day buckets and edge days, pages by created month', async () => {
+  it('answers date ranges exactly: counts from month and day buckets and edge days, pages by created month', async () => {
     const o = await signUp(app, rt.mailer);
     const b = await createBusiness(app, o, 'Days Co');
     const made: TConversation[] = [];
     for (let i = 0; i < 24; i++)
       made.push((await customerConversation(b, { texts: [`m${i}`] })).conversation);
-    // Spread over ten days at varied hours, through plain updates (the trigger keeps the buckets).
+    // Spread over two years at varied days and hours, a third of them crowded into March 2025,
+    // through plain updates (the trigger keeps the buckets).
+    const when = (i: number, crowded: boolean, year: number, day: number, hour: number, minute: number) =>
+      crowded
+        ? new Date(Date.UTC(2025, 2, 1 + (i % 10), hour, minute))
+        : new Date(Date.UTC(year, (i * 5) % 12, day, hour, minute));
     for (const [i, c] of made.entries()) {
       await rt.database.query(
         `update conversations set created_at = $2, last_message_at = $3, status = $4, is_read = $5 where id = $1`,
         [
           c.id,
-          new Date(Date.UTC(2025, 1 + (i % 3), 1 + (i % 10), (i * 7) % 24, 30)),
-          i % 5 === 0 ? null : new Date(Date.UTC(2025, 2, 3 + (i % 9), (i * 5) % 24, 15)),
+          when(i, i % 3 === 0, 2024 + (i % 2), 1 + ((i * 3) % 28), (i * 7) % 24, 30),
+          i % 5 === 0 ? null : when(i + 2, i % 3 === 1, 2025, 1 + ((i * 11) % 28), (i * 5) % 24, 15),
           i % 3 === 0 ? 'resolved' : 'active',
           i % 2 === 0,
         ],
       );
     }
     await rt.database.query(`delete from conversations where id = $1`, [made[7]!.id]);
+    // Open, in one day, in one month, across month and year ends, and at day and month edges.
     const bounds = [
       undefined,
-      '2025-03-01T00:00:00Z',
+      '2024-03-01T00:00:00Z',
+      '2024-06-15T10:00:00Z',
+      '2025-01-31T23:59:59.999Z',
+      '2025-02-01T00:00:00Z',
       '2025-03-02T12:00:00Z',
-      '2025-03-04T00:00:00Z',
       '2025-03-04T23:59:59Z',
       '2025-03-06T07:30:00Z',
       '2025-03-11T18:00:00Z',
-      '2025-02-28T23:59:59.999Z',
-      '2025-04-05T06:00:00Z',
+      '2025-07-16T06:00:00Z',
+      '2025-12-31T12:00:00Z',
     ];
     for (const column of ['created_at', 'last_message_at']) {
       for (const lo of bounds) {
