@@ -1,12 +1,6 @@
 // buildApp(deps): plugins, then modules. Tests build it without listening and use app.inject.
 import { randomUUID } from 'node:crypto';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Config } from './config';
@@ -44,6 +38,7 @@ import type { Jobs } from './platform/jobs';
 import type { Mailer } from './platform/mailer';
 import { registerOpenApi } from './platform/openapi';
 import { RateLimiter } from './platform/rate-limiter';
+import { AccessLogController } from './platform/logger';
 import { registerSecurity } from './platform/security';
 import { createStorage } from './platform/storage';
 import { createSecretBox } from './platform/crypto';
@@ -60,17 +55,6 @@ export type AppDeps = {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** One line per request, when it completes, with the request in it: Fastify logs two. */
-class OneLineLogController extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) request.log.error({ ...line, err: error }, 'request errored');
-    else request.log.info(line, 'request completed');
-  }
-}
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
@@ -84,12 +68,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
-    logController: new OneLineLogController(),
+    logController: new AccessLogController(deps.logger),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerErrorHandling(app);
   registerJsonParser(app);

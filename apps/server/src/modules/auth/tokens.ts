@@ -8,8 +8,17 @@ import { deriveKey } from '../../platform/crypto';
 
 export type AccessClaims = { userId: number; sessionId: string; exp: number };
 
+/** How many verified tokens AccessTokens remembers (about 1 MB at most). */
+const VERIFIED_MAX = 4096;
+
 export class AccessTokens {
   private readonly key: KeyObject;
+  /**
+   * Tokens already verified, by their exact text, with their claims: a token's signature stays
+   * good until it expires, and a client sends the same token with every call for 15 minutes.
+   * Whether its session is still live is checked per call elsewhere (auth cache and database).
+   */
+  private readonly verified = new Map<string, AccessClaims>();
 
   constructor(appSecret: string) {
     this.key = createSecretKey(deriveKey(appSecret, 'access-jwt'));
@@ -27,12 +36,23 @@ export class AccessTokens {
 
   /** Null for anything not a valid, unexpired access token of ours. */
   async verify(token: string): Promise<AccessClaims | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp > Date.now() / 1000) return known;
+      this.verified.delete(token);
+      return null;
+    }
     const payload = verifyHs256Jwt(token, this.key);
     if (!payload) return null;
     const userId = Number(payload.sub);
     if (payload.typ !== 'access' || typeof payload.sid !== 'string' || !Number.isSafeInteger(userId))
       return null;
-    return { userId, sessionId: payload.sid, exp: payload.exp as number };
+    if (typeof payload.exp !== 'number') return null; // ours always expire
+    const claims = { userId, sessionId: payload.sid, exp: payload.exp };
+    // Oldest first out: a Map iterates in insertion order.
+    if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, claims);
+    return claims;
   }
 }
 

@@ -1,6 +1,7 @@
 import { createSecretKey } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ACCESS_TOKEN_TTL_SECONDS } from '@titan/contracts';
 import { AccessTokens, verifyHs256Jwt } from '../tokens';
 
 const SECRET = 'a-test-app-secret-that-is-long-enough-000';
@@ -34,5 +35,39 @@ describe('HS256 verification without jose', () => {
     expect(verifyHs256Jwt(none, key)).toBeNull();
     expect(verifyHs256Jwt('not.a.jwt', key)).toBeNull();
     expect(verifyHs256Jwt(good.split('.').slice(0, 2).join('.'), key)).toBeNull();
+  });
+});
+
+describe('remembered verifications', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('answers a token seen before until it expires, and never one that failed', async () => {
+    const tokens = new AccessTokens(SECRET);
+    const token = await tokens.sign(7, 'session-7');
+    const first = await tokens.verify(token);
+    expect(first).toMatchObject({ userId: 7, sessionId: 'session-7' });
+    expect(await tokens.verify(token)).toEqual(first);
+    // The remembered answer still expires with the token.
+    vi.useFakeTimers({ now: (first!.exp + 1) * 1000 });
+    expect(await tokens.verify(token)).toBeNull();
+    vi.useRealTimers();
+    // A tampered token is refused every time, before and after its genuine twin was seen.
+    const [h, p, s] = token.split('.');
+    const forged = `${h}.${p}.${s!.slice(0, -2)}${s!.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect(await tokens.verify(forged)).toBeNull();
+    expect(await tokens.verify(forged)).toBeNull();
+  });
+
+  it('stays right past its limit (the oldest are verified afresh) and expires them all', async () => {
+    const tokens = new AccessTokens(SECRET);
+    const issued = Date.now();
+    const many = await Promise.all(
+      Array.from({ length: 4100 }, (_, i) => tokens.sign(i + 1, `s-${i}`, issued)),
+    );
+    for (const t of many) expect(await tokens.verify(t)).not.toBeNull();
+    expect(await tokens.verify(many[0]!)).toMatchObject({ userId: 1 });
+    vi.useFakeTimers({ now: issued + (ACCESS_TOKEN_TTL_SECONDS + 1) * 1000 });
+    expect(await tokens.verify(many[0]!)).toBeNull();
+    expect(await tokens.verify(many.at(-1)!)).toBeNull();
   });
 });
