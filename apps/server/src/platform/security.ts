@@ -69,6 +69,18 @@ export async function registerSecurity(
     hsts: config.PUBLIC_URL.startsWith('https://'),
   };
   const appHeaders = securityHeaders(options);
+  // The API answers JSON and files, never pages: OWASP's set for REST responses, with nothing
+  // allowed to run or frame them (the browser-page headers above only matter to documents).
+  const apiHeaders: Record<string, string> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'cross-origin-resource-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
+    ...(appHeaders['strict-transport-security']
+      ? { 'strict-transport-security': appHeaders['strict-transport-security'] }
+      : {}),
+  };
   const routeHeaders = new Map<HelmetOptions, Record<string, string>>();
   app.addHook('onRoute', (route) => {
     const own = route.config?.helmet;
@@ -78,7 +90,9 @@ export async function registerSecurity(
   // onRequest, so errors and not-found answers carry them too.
   app.addHook('onRequest', (request, reply, done) => {
     const own = request.routeOptions.config.helmet;
-    reply.headers((own && routeHeaders.get(own)) ?? appHeaders);
+    reply.headers(
+      (own && routeHeaders.get(own)) ?? (request.url.startsWith('/api/') ? apiHeaders : appHeaders),
+    );
     done();
   });
   await app.register(cors, {

@@ -153,24 +153,33 @@ describe('response envelope and errors', () => {
 });
 
 describe('security', () => {
-  it('sends security headers', async () => {
+  it('sends the API strict security headers: nothing may run in or frame an answer', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/health/' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it("sends the browser page's security headers outside the API", async () => {
+    const res = await app.inject({ method: 'GET', url: '/no-such-page', headers: { accept: 'text/html' } });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
   it('sends the same security headers on not-found and refused answers', async () => {
     const ok = await app.inject({ method: 'GET', url: '/api/health/' });
     const names = [
       'content-security-policy',
-      'cross-origin-opener-policy',
       'cross-origin-resource-policy',
       'referrer-policy',
       'x-content-type-options',
       'x-frame-options',
-      'x-permitted-cross-domain-policies',
     ];
     const pick = (headers: Record<string, unknown>) => Object.fromEntries(names.map((n) => [n, headers[n]]));
     expect(Object.values(pick(ok.headers)).every((v) => typeof v === 'string')).toBe(true);
