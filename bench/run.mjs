@@ -10,7 +10,8 @@
 // ctx gives the suite: settings, database() (a fresh database, dropped afterwards),
 // startTitan(database, opts), startBareFastify(), use(server) (stopped after the suite even on
 // failure), defer(fn), measure({ url, ... }) (warm-up + measured autocannon run), note(text),
-// progress(text), startWsBroadcast() (bare `ws` fan-out baseline), inboxSeed() (the seeded inbox database of bench/seed/inbox.mjs: seeded once per
+// progress(text), startWsBroadcast() (bare `ws` fan-out baseline), startBareList(databaseUrl) (bare
+// Fastify + pg running one registered statement: the inbox list's floor), inboxSeed() (the seeded inbox database of bench/seed/inbox.mjs: seeded once per
 // run on first use, shared by the suites, dropped when the run ends; see lib/inbox-seed.mjs).
 //
 // Env: BENCH_DURATION (measured seconds per target, default 10), BENCH_WARMUP (seconds, default 3),
@@ -25,7 +26,13 @@ import { provisionDatabase } from './lib/database.mjs';
 import { stopFixedLoad } from './lib/fixed-load.mjs';
 import { prepareInboxSeed } from './lib/inbox-seed.mjs';
 import { measure, stopAllLoad } from './lib/load.mjs';
-import { assertServerBuilt, startBareFastify, startTitan, startWsBroadcast } from './lib/servers.mjs';
+import {
+  assertServerBuilt,
+  startBareFastify,
+  startBareList,
+  startTitan,
+  startWsBroadcast,
+} from './lib/servers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SUITES_DIR = join(here, 'suites');
@@ -216,6 +223,10 @@ async function main() {
       startBareFastify: (opts) => {
         if (interrupted) throw new Error('interrupted');
         return startBareFastify(opts);
+      },
+      startBareList: (databaseUrl, opts) => {
+        if (interrupted) throw new Error('interrupted');
+        return startBareList(databaseUrl, opts);
       },
       measure: async (opts) => {
         if (interrupted) throw new Error('interrupted');

@@ -1,8 +1,8 @@
 // A closed-loop load of a fixed number of calls: `concurrency` workers each await `fn()` in turn
 // until `total` calls are done; each call's latency is measured here with performance.now(), so
 // HTTP requests and raw SQL queries are timed the same way.
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
 import { Samples } from './load.mjs';
 
 let stopped = false;
@@ -58,6 +58,44 @@ export async function fixedLoad({ total, concurrency, warmup = 0, fn }) {
   };
 }
 
+/**
+ * Like fixedLoad for several sides compared with each other ({ name: fn }): after `warmup` calls
+ * of each, their `total` calls each are run in `rounds` alternating rounds (the sides' order
+ * rotating), so a drift of the machine's speed during the run falls on every side alike instead of
+ * on whichever ran in the slow minute. Returns { name: fixedLoad's figures }.
+ */
+export async function interleavedLoads({ sides, total, rounds, concurrency, warmup = 0 }) {
+  const names = Object.keys(sides);
+  const state = Object.fromEntries(
+    names.map((n) => [n, { samples: new Samples(), errors: 0, firstError: null, sum: 0, wallMs: 0 }]),
+  );
+  for (const n of names) if (warmup > 0) await runCalls(warmup, concurrency, sides[n], () => {});
+  for (let round = 0; round < rounds; round++) {
+    const calls = Math.floor(total / rounds) + (round < total % rounds ? 1 : 0);
+    for (let i = 0; i < names.length; i++) {
+      const st = state[names[(round + i) % names.length]];
+      const t0 = performance.now();
+      await runCalls(calls, concurrency, sides[names[(round + i) % names.length]], (ms, ok, error) => {
+        if (ok) {
+          st.samples.push(ms);
+          st.sum += ms;
+        } else {
+          st.errors++;
+          st.firstError ??= error;
+        }
+      });
+      st.wallMs += performance.now() - t0;
+    }
+  }
+  return Object.fromEntries(
+    names.map((n) => {
+      const st = state[n];
+      const figures = loadSummary(st.samples, { ...st, wallS: st.wallMs / 1000 });
+      return [n, { ...figures, mean: st.samples.length ? st.sum / st.samples.length : NaN }];
+    }),
+  );
+}
+
 /** The figures of a measured load: counts, rate and latency percentiles (ms) of its samples. */
 export function loadSummary(samples, { errors, firstError, wallS }) {
   const [p50, p90, p95, p99, max] = samples.percentiles(50, 90, 95, 99, 100);
@@ -76,30 +114,24 @@ export function loadSummary(samples, { errors, firstError, wallS }) {
 }
 
 /**
- * A GET client on keep-alive sockets (at most `sockets`): `get(path)` resolves with
- * { status, body } once the whole response is read, and rejects unless the status is 2xx.
+ * A GET client on keep-alive connections (at most `sockets`): `get(path)` resolves with
+ * { status, body } once the whole response is read, and rejects unless the status is 2xx. It is
+ * undici's (the client Node's fetch is built on): node:http's client costs the bench process
+ * several times what the pg client beside it costs per call, on the same two cores as the servers.
  */
 export function httpClient(baseUrl, { headers = {}, sockets = 10 } = {}) {
-  const url = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
-  const get = (path) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        { host: url.hostname, port: url.port, path, method: 'GET', headers, agent },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            const body = Buffer.concat(chunks).toString('utf8');
-            if (res.statusCode >= 200 && res.statusCode < 300) resolve({ status: res.statusCode, body });
-            else reject(new Error(`GET ${path} answered HTTP ${res.statusCode}: ${body.slice(0, 300)}`));
-          });
-          res.on('error', reject);
-        },
-      );
-      req.setTimeout(30_000, () => req.destroy(new Error(`GET ${path} timed out after 30 s`)));
-      req.on('error', reject);
-      req.end();
+  const pool = new Pool(baseUrl, { connections: sockets, pipelining: 1 });
+  const get = async (path) => {
+    const res = await pool.request({
+      path,
+      method: 'GET',
+      headers,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
     });
-  return { get, close: () => agent.destroy() };
+    const body = await res.body.text();
+    if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, body };
+    throw new Error(`GET ${path} answered HTTP ${res.statusCode}: ${body.slice(0, 300)}`);
+  };
+  return { get, close: () => pool.destroy() };
 }

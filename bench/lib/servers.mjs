@@ -11,6 +11,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = join(here, '..', '..');
 export const TITAN_MAIN = join(REPO_ROOT, 'apps', 'server', 'dist', 'main.js');
 const BARE_FASTIFY = join(here, '..', 'servers', 'bare-fastify.mjs');
+const BARE_LIST = join(here, '..', 'servers', 'bare-list.mjs');
 const WS_BROADCAST = join(here, '..', 'servers', 'ws-broadcast.mjs');
 const HOST = '127.0.0.1';
 
@@ -94,6 +95,17 @@ export function startBareFastify({ readyTimeoutMs = 30_000 } = {}) {
 }
 
 /**
+ * Starts the inbox list's floor (bench/servers/bare-list.mjs): bare Fastify running one
+ * registered SQL statement per GET on a pg pool over `databaseUrl`.
+ */
+export function startBareList(databaseUrl, { readyTimeoutMs = 30_000 } = {}) {
+  return startIpcServer('bare list', BARE_LIST, {
+    readyTimeoutMs,
+    env: { BENCH_BARE_DATABASE_URL: databaseUrl },
+  });
+}
+
+/**
  * Starts the bare `ws` broadcast server (bench/servers/ws-broadcast.mjs): clients connect to
  * ws://…/ws, POST /broadcast sends its body to all of them.
  */
@@ -102,9 +114,9 @@ export function startWsBroadcast({ readyTimeoutMs = 30_000 } = {}) {
 }
 
 /** A baseline server script that binds port 0 and reports { type: 'listening', port } over IPC. */
-async function startIpcServer(label, script, { readyTimeoutMs }) {
+async function startIpcServer(label, script, { readyTimeoutMs, env = {} }) {
   const proc = spawnNode(label, script, {
-    env: { ...process.env, HOST },
+    env: { ...process.env, ...env, HOST },
     cwd: REPO_ROOT,
     ipc: true,
   });

@@ -6,13 +6,14 @@
 // Targets: p95 <= 20 ms and p95 <= 2x the raw SQL. Rows missing them get EXPLAIN (ANALYZE, BUFFERS)
 // of their statement in bench/results/inbox-list-plans.txt.
 //
-// Env: BENCH_INBOX_REQUESTS (measured calls per row and side, default 200), BENCH_INBOX_WARMUP
-// (default 20), BENCH_INBOX_CONCURRENCY (default 10), BENCH_INBOX_DATABASE_URL (see lib/inbox-seed.mjs).
+// Env: BENCH_INBOX_REQUESTS (measured calls per row and side, default 1000), BENCH_INBOX_ROUNDS
+// (the sides alternate in this many rounds, default 5), BENCH_INBOX_WARMUP (per row and side,
+// default 100), BENCH_INBOX_CONCURRENCY (default 10), BENCH_INBOX_DATABASE_URL (see lib/inbox-seed.mjs).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { fixedLoad, httpClient } from '../lib/fixed-load.mjs';
+import { fixedLoad, httpClient, interleavedLoads } from '../lib/fixed-load.mjs';
 import { authHeaders, login } from '../lib/identity.mjs';
 
 export const name = 'inbox-list';
@@ -23,7 +24,7 @@ const TARGET_P95_MS = 20;
 const TARGET_RATIO = 2;
 const PAGE_SIZE = 10; // the API's default page_size
 const POOL_MAX = 10; // Titan's DATABASE_POOL_MAX default
-const GLOBAL_WARMUP = 300;
+const GLOBAL_WARMUP = 1000;
 
 const DAY = 24 * 3600 * 1000;
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(v < 10 ? 2 : 1) : '—');
@@ -39,6 +40,8 @@ export const columns = [
   { key: 'sqlP95', label: 'p95', align: 'right', format: ms },
   { key: 'sqlP99', label: 'p99', align: 'right', format: ms },
   { key: 'ratioP95', label: 'p95 ratio', align: 'right', format: x },
+  { key: 'floorP95', label: 'floor p95', align: 'right', format: ms },
+  { key: 'floorRatioP95', label: 'floor/sql', align: 'right', format: x },
   { key: 'verdict', label: 'target (p95 <= 20 ms, <= 2x)' },
 ];
 
@@ -101,6 +104,8 @@ const PAGE_JSON =
 const DAY_MS = 24 * 3600 * 1000;
 const utcDay = (iso) => new Date(Math.floor(Date.parse(iso) / DAY_MS) * DAY_MS);
 const isoDay = (d) => d.toISOString().slice(0, 10);
+const utcMonth = (d) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+const nextMonth = (d) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
 
 /**
  * The one statement the repository (apps/server/src/modules/conversations/conversations.repository.ts)
@@ -196,22 +201,40 @@ export function listStatements(businessId, params) {
     countKind = 'rows';
   } else {
     const t = 'conversation_day_counts';
-    const days = () => [
-      `"${t}"."axis" = ${$(created ? 'c' : 'l')}`,
-      ...(loDay ? [`"${t}"."day" > ${$(isoDay(loDay))}`] : []),
-      ...(hiDay ? [`"${t}"."day" < ${$(isoDay(hiDay))}`] : []),
-    ];
-    // conds() puts the business first, then its extra: here the axis and days go before the
-    // filters, as in the repository.
-    const dayConds = () => {
-      const out = [`"${t}"."business_id" = ${$(businessId)}`, ...days()];
+    // Whole months between the bounds' months from month rows ('cm' / 'lm'), the whole days left
+    // in the bounds' own months from day rows ('c' / 'l'), as the repository splits the range.
+    const sameMonth = loDay && hiDay && utcMonth(loDay).getTime() === utcMonth(hiDay).getTime();
+    /** conds() puts the business first, then its extra: here the axis and days go before the filters. */
+    const sum = (axis, range) => {
+      const out = [`"${t}"."business_id" = ${$(businessId)}`, `"${t}"."axis" = ${$(axis)}`, ...range()];
       if (params.status) out.push(`"${t}"."status" = ${$(params.status)}`);
       if (isRead !== undefined) out.push(`"${t}"."is_read" = ${$(isRead)}`);
       if (replied !== undefined) out.push(`"${t}"."business_replied" = ${$(replied)}`);
       if (channels.length) out.push(`"${t}"."channel" in (${channels.map((c) => $(c)).join(', ')})`);
-      return out;
+      return `(select coalesce(sum("${t}"."n"), 0) from "${t}" where ${and(out)})`;
     };
-    const parts = [`(select coalesce(sum("${t}"."n"), 0) from "${t}" where ${and(dayConds())})`];
+    const day = created ? 'c' : 'l';
+    const parts = [];
+    if (loDay)
+      parts.push(
+        sum(day, () => [
+          `"${t}"."day" > ${$(isoDay(loDay))}`,
+          `"${t}"."day" < ${$(isoDay(sameMonth ? hiDay : nextMonth(loDay)))}`,
+        ]),
+      );
+    parts.push(
+      sum(`${day}m`, () => [
+        ...(loDay ? [`"${t}"."day" > ${$(isoDay(utcMonth(loDay)))}`] : []),
+        ...(hiDay ? [`"${t}"."day" < ${$(isoDay(utcMonth(hiDay)))}`] : []),
+      ]),
+    );
+    if (hiDay)
+      parts.push(
+        sum(day, () => [
+          `"${t}"."day" >= ${$(isoDay(sameMonth ? hiDay : utcMonth(hiDay)))}`,
+          `"${t}"."day" < ${$(isoDay(hiDay))}`,
+        ]),
+      );
     /** The conversations conditions without date ranges, then the edge day's range. */
     const edgeDay = (from, fromOp, to, toOp) => {
       const out = conds('conversations');
@@ -221,7 +244,8 @@ export function listStatements(businessId, params) {
     if (lo) parts.push(countRows(edgeDay(lo, '>=', new Date(loDay.getTime() + DAY_MS).toISOString(), '<')));
     if (hi) parts.push(countRows(edgeDay(hiDay.toISOString(), '>=', hi, '<=')));
     count = parts.join(' + ');
-    countKind = `days: conversation_day_counts sum + ${parts.length - 1} edge-day count(*)`;
+    const edges = (lo ? 1 : 0) + (hi ? 1 : 0);
+    countKind = `days: conversation_day_counts month + day sums + ${edges} edge-day count(*)`;
   }
 
   const name = [
@@ -262,8 +286,9 @@ const answerOf = ([count, json]) => ({ count: Number(count), ids: JSON.parse(jso
 // ---------------------------------------------------------------- the suite
 
 export async function run(ctx) {
-  const requests = intFromEnv('BENCH_INBOX_REQUESTS', 200);
-  const warmup = intFromEnv('BENCH_INBOX_WARMUP', 20, 0);
+  const requests = intFromEnv('BENCH_INBOX_REQUESTS', 1000);
+  const rounds = Math.min(requests, intFromEnv('BENCH_INBOX_ROUNDS', 5));
+  const warmup = intFromEnv('BENCH_INBOX_WARMUP', 100, 0);
   const concurrency = intFromEnv('BENCH_INBOX_CONCURRENCY', 10);
 
   const { database, seed, seeded, seedSeconds, timings } = await ctx.inboxSeed();
@@ -282,6 +307,9 @@ export async function run(ctx) {
 
   ctx.progress('starting titan (production) on the seeded database');
   const titan = ctx.use(await ctx.startTitan(database));
+  const floor = ctx.use(await ctx.startBareList(database.url));
+  const floorHttp = httpClient(floor.url, { sockets: concurrency });
+  ctx.defer(() => floorHttp.close());
   let session = await login(titan.url, seed.email, seed.password);
   let loggedInAt = Date.now();
   const client = () =>
@@ -304,12 +332,16 @@ export async function run(ctx) {
   notes.push(
     `titan: apps/server/dist/main.js, NODE_ENV=production, default pool (10); ${concurrency} concurrent ` +
       `keep-alive connections, ${GLOBAL_WARMUP} warm-up requests, then per row ${warmup} warm-up + ${requests} ` +
-      `measured requests, page_size ${PAGE_SIZE}`,
+      `measured requests (in ${rounds} rounds alternating with the sql and floor sides), page_size ${PAGE_SIZE}`,
     `sql: the repository's statement by hand (same text, values and name) on a pg pool of ${POOL_MAX}, ` +
       `${concurrency} concurrent callers: the page's ids (from the indexes; with a created_at range from a ` +
       `walk per created month) and the count (conversation_counts sum without a date range; ` +
       `conversation_day_counts sum + edge-day count(*) with one; count(*) otherwise) in CTEs, joined to ` +
       `customers and chat_groups; dates relative to the seed's newest last_message_at (${now.toISOString()})`,
+    `floor: bare Fastify (no authentication, validation, hooks or logging; bench/servers/bare-list.mjs) ` +
+      `running the same statement on its own pg pool of ${POOL_MAX} and sending its JSON text in Titan's ` +
+      `envelope — the same bytes as Titan's answer (checked) —, loaded like the other two: what any HTTP ` +
+      `API over this statement costs on this machine; floor/sql is the part of the ratio that is HTTP alone`,
   );
 
   // One warm-up for the whole suite (JIT, pools, caches), on the unfiltered list.
@@ -324,6 +356,12 @@ export async function run(ctx) {
       concurrency,
       fn: () => runList(pool, stmts),
     });
+    await fetch(`${floor.url}/statements/warm-up`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...stmts.statement, page: 1, pageSize: PAGE_SIZE }),
+    });
+    await fixedLoad({ total: GLOBAL_WARMUP, concurrency, fn: () => floorHttp.get('/list/warm-up') });
     http.close();
   }
 
@@ -351,14 +389,37 @@ export async function run(ctx) {
       );
     }
 
-    ctx.progress(`${sc.query}: titan GET ${path}`);
-    const t = await fixedLoad({ total: requests, concurrency, warmup, fn: () => http.get(path) });
+    const floorPath = `/list/${rows.length}`;
+    const registered = await fetch(`${floor.url}/statements/${rows.length}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...stmts.statement, page: Number(sc.params.page ?? 1), pageSize: PAGE_SIZE }),
+    });
+    if (!registered.ok) throw new Error(`the floor refused the statement: HTTP ${registered.status}`);
+    // The floor sends what Titan sends, byte for byte.
+    const [titanBody, floorBody] = [(await http.get(path)).body, (await floorHttp.get(floorPath)).body];
+    if (titanBody !== floorBody)
+      notes.push(`WARNING ${sc.query}: the floor's answer differs from Titan's: ${floorBody.slice(0, 200)}`);
+
+    ctx.progress(
+      `${sc.query}: titan GET ${path}, sql (count: ${stmts.countKind}) and floor, in ${rounds} rounds`,
+    );
+    const {
+      titan: t,
+      sql: s,
+      floor: f,
+    } = await interleavedLoads({
+      sides: { titan: () => http.get(path), sql: sqlOnce, floor: () => floorHttp.get(floorPath) },
+      total: requests,
+      rounds,
+      concurrency,
+      warmup,
+    });
     http.close();
-    ctx.progress(`${sc.query}: sql (count: ${stmts.countKind})`);
-    const s = await fixedLoad({ total: requests, concurrency, warmup, fn: sqlOnce });
     for (const [side, m] of [
       ['titan', t],
       ['sql', s],
+      ['floor', f],
     ]) {
       if (m.errors > 0)
         notes.push(`WARNING ${sc.query}: ${side} had ${m.errors} failed calls (${m.firstError})`);
@@ -381,9 +442,14 @@ export async function run(ctx) {
       sqlP99: s.p99,
       ratioP95,
       ratioP50: t.p50 / s.p50,
+      floorP50: f.p50,
+      floorP95: f.p95,
+      floorP99: f.p99,
+      floorRatioP95: f.p95 / s.p95,
       verdict: misses.length ? `MISS: ${misses.join(', ')}` : 'ok',
       titan: t,
       sql: s,
+      floor: f,
     };
     rows.push(row);
     ctx.progress(
