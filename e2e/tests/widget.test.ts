@@ -154,7 +154,8 @@ describe.skipIf(!hasChromium)('chat widget embedded on another site, in Chromium
 
   /** The staff member's live feed: a WebSocket opened in a page on Titan's origin. */
   async function openStaffFeed(): Promise<void> {
-    await staffPage.goto(`${server.url}/api/health/`);
+    // A page of Titan's app (API answers forbid scripts their own connections: CSP default-src 'none').
+    await staffPage.goto(`${server.url}/login`);
     await staffPage.evaluate(
       ({ token, code }) =>
         new Promise<void>((resolve, reject) => {

@@ -18,6 +18,14 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * The Titan mark (as index.html's icon), for the pages that name no icon of their own — the
+ * hosted chat, the widget's frames —: browsers then ask for /favicon.ico.
+ */
+const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#171717"/>' +
+  '<path d="M9 10h14v3.2h-5.4V23h-3.2v-9.8H9z" fill="#fafafa"/></svg>';
+
 /** Paths the SPA never owns: they answer the JSON 404 instead of index.html. */
 const API_PREFIXES = ['/api/', '/files/', '/assets/'];
 
@@ -44,6 +52,13 @@ export async function registerWebApp(
     });
   } else {
     app.log.warn({ distDir }, 'web app is not built; run `npm run build` to serve it');
+  }
+
+  // A favicon.ico in the build is served as a file above.
+  if (!indexHtml || !existsSync(join(distDir, 'favicon.ico'))) {
+    app.get('/favicon.ico', { config: { public: true }, schema: { hide: true } }, (_request, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON_SVG),
+    );
   }
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

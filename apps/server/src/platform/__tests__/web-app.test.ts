@@ -66,6 +66,13 @@ describe('serving the built web app', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 
+  it('answers /favicon.ico with the Titan mark, for pages that name no icon', async () => {
+    const res = await page('/favicon.ico');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  });
+
   it('answers a JSON 404, not the app, for missing assets and API paths', async () => {
     for (const url of ['/assets/missing-123.js', '/api/nothing/', '/api']) {
       const res = await page(url);
