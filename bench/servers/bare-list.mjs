@@ -1,11 +1,12 @@
 // The floor under the inbox list: a bare Fastify (logger off) that answers GET /list/:id by running
 // one registered statement on a pg pool of Titan's size and sending its JSON text in Titan's
 // envelope — HTTP plus the same single SQL round trip, without authentication, validation, hooks
-// or logging. Started by bench/lib/servers.mjs with an IPC channel; it binds a free port and
-// reports it. BENCH_BARE_DATABASE_URL names the database.
-// PUT /statements/:id { name, text, values } registers a statement (the list's, built by
-// bench/suites/inbox-list.mjs); GET /list/:id?page=N runs it. GET / answers for readiness.
+// or logging. Started by bench/lib/servers.mjs with an IPC channel (serve.mjs).
+// BENCH_BARE_DATABASE_URL names the database.
+// PUT /statements/:id { name, text, values, page, pageSize } registers a statement (the list's, built by
+// bench/suites/inbox-list.mjs); GET /list/:id runs it. GET / answers for readiness.
 import Fastify from 'fastify';
+import { serveBaseline } from './serve.mjs';
 import pg from 'pg';
 
 const pool = new pg.Pool({
@@ -39,18 +40,4 @@ app.get('/list/:id', async (request, reply) => {
     );
 });
 
-const close = async () => {
-  try {
-    await app.close();
-    await pool.end();
-  } finally {
-    process.exit(0);
-  }
-};
-process.once('SIGTERM', close);
-process.once('SIGINT', close);
-// The parent went away: do not linger.
-process.on('disconnect', close);
-
-await app.listen({ port: 0, host: process.env.HOST ?? '127.0.0.1' });
-process.send?.({ type: 'listening', port: app.server.address().port });
+await serveBaseline(app, () => pool.end());
