@@ -68,6 +68,12 @@ export const ZConfigEnv = z.object({
     .regex(/^\d+(,\d+)*$/, { message: 'expected comma-separated milliseconds, e.g. 1000,4000,16000' })
     .default('1000,4000,16000')
     .transform((v) => v.split(',').map(Number)),
+  WHATSAPP_EVENTS_RETENTION_DAYS: z.coerce
+    .number({ message: 'expected a whole number of days (1-3650)' })
+    .int({ message: 'expected a whole number of days (1-3650)' })
+    .min(1, { message: 'expected a whole number of days (1-3650)' })
+    .max(3650, { message: 'expected a whole number of days (1-3650)' })
+    .default(30),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {

@@ -12,6 +12,7 @@ import {
   primaryKey,
   text,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { businesses } from './business';
@@ -155,6 +156,24 @@ export const messages = pgTable(
   (t) => [index('messages_conversation_idx').on(t.conversationId, t.id)],
 );
 
+/**
+ * The WhatsApp media a message holds, read from its payload (meta_data): the id of an image, video,
+ * audio, document or sticker message, or of a template's media header (rendered first among the
+ * template's components). Null for every other message. Indexed (wa_messages_media_idx): a query
+ * finds the messages holding a media through this same expression.
+ */
+export const waMessageMediaId = (metaData: AnyPgColumn) =>
+  sql`(case
+    when ${metaData} ->> 'type' in ('image', 'video', 'audio', 'document', 'sticker')
+      then ${metaData} -> (${metaData} ->> 'type') ->> 'id'
+    when ${metaData} ->> 'type' = 'template'
+      then coalesce(
+        ${metaData} #>> '{template,components,0,image,id}',
+        ${metaData} #>> '{template,components,0,video,id}',
+        ${metaData} #>> '{template,components,0,document,id}'
+      )
+  end)`;
+
 /** WhatsApp messages: ids are Meta's wamids; `timestamp` is Meta's, in seconds. */
 export const waMessages = pgTable(
   'wa_messages',
@@ -178,7 +197,13 @@ export const waMessages = pgTable(
     /** Insertion order, for stable paging (wamids do not sort). */
     position: bigserial('position', { mode: 'number' }).notNull(),
   },
-  (t) => [index('wa_messages_conversation_idx').on(t.conversationId, t.position)],
+  (t) => [
+    index('wa_messages_conversation_idx').on(t.conversationId, t.position),
+    // Who may see a media: the conversations holding it (most messages hold none).
+    index('wa_messages_media_idx')
+      .on(waMessageMediaId(t.metaData))
+      .where(sql`${waMessageMediaId(t.metaData)} is not null`),
+  ],
 );
 
 /**

@@ -41,7 +41,8 @@ export const whatsappAccounts = pgTable(
 /**
  * Every signed delivery, stored before Meta gets its 200. The table is also the processing queue:
  * pending rows (processed_at null) are claimed in batches once next_attempt_at has come; a row
- * that failed on its own keeps its error and waits longer after each attempt.
+ * that failed on its own keeps its error and waits longer after each attempt. Processed and
+ * given-up rows are deleted WHATSAPP_EVENTS_RETENTION_DAYS after receipt (whatsapp.retention.ts).
  */
 export const whatsappWebhookEvents = pgTable(
   'whatsapp_webhook_events',
@@ -63,10 +64,19 @@ export const whatsappWebhookEvents = pgTable(
     index('whatsapp_webhook_events_pending_idx')
       .on(t.nextAttemptAt, t.id)
       .where(sql`${t.processedAt} is null`),
+    // Retention walks the rows it may delete, oldest first; pending rows are not in it, so the
+    // insert before Meta's 200 does not write this index.
+    index('whatsapp_webhook_events_done_idx')
+      .on(t.receivedAt, t.id)
+      .where(sql`${t.processedAt} is not null or ${t.nextAttemptAt} is null`),
   ],
 );
 
-/** Each status Meta reported, once per (message, status), kept even before the message is known. */
+/**
+ * Each status Meta reported, once per (message, status), kept even before the message is known.
+ * Kept as long as the whatsapp_logs row of its wamid (the log's status timeline); a status with
+ * no log is deleted with the delivery that reported it (whatsapp.retention.ts).
+ */
 export const whatsappStatusEvents = pgTable(
   'whatsapp_status_events',
   {
@@ -98,6 +108,8 @@ export const whatsappMedia = pgTable(
     fileSize: bigint('file_size', { mode: 'number' }),
     fileName: text('file_name'),
     storageKey: text('storage_key'),
+    /** The user who uploaded it to send (null: a customer's media, or uploaded with an API key). */
+    uploadedBy: bigint('uploaded_by', { mode: 'number' }),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: ts('created_at').notNull().defaultNow(),

@@ -55,7 +55,8 @@ export type EnrichedConversationRow = {
  */
 export type InboxScope = { businessId: number; groupIds: number[] | null };
 
-function scopeConditions(scope: InboxScope): SQL[] {
+/** The conditions on `conversations` that keep a statement to what the scope's viewer may see. */
+export function scopeConditions(scope: InboxScope): SQL[] {
   const where: SQL[] = [eq(conversations.businessId, scope.businessId)];
   if (scope.groupIds !== null) {
     where.push(

@@ -18,7 +18,7 @@ export type WhatsappDeps = {
   db: Db;
   secrets: SecretBox;
   jobs: Jobs;
-  config: Pick<Config, 'PUBLIC_URL'>;
+  config: Pick<Config, 'PUBLIC_URL' | 'WHATSAPP_EVENTS_RETENTION_DAYS'>;
   graph: GraphClient;
   storage: Storage;
 };

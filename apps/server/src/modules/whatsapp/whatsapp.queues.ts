@@ -8,6 +8,7 @@ import { createStorage } from '../../platform/storage';
 import { GraphClient } from './whatsapp.graph';
 import { WEBHOOK_QUEUE, WebhookProcessor } from './whatsapp.inbound';
 import type { WhatsappDeps } from './whatsapp.outbound';
+import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './whatsapp.retention';
 import { fetchMedia, MARK_READ_QUEUE, markConversationRead, MEDIA_QUEUE } from './whatsapp.send';
 
 export function createWhatsappDeps(config: Config, db: Db, jobs: Jobs): WhatsappDeps {
@@ -50,4 +51,13 @@ export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps, logge
     retryBackoff: true,
     pollingIntervalSeconds: 0.5,
   });
+  // Old processed deliveries: a pg-boss schedule, so one instance of the set runs it each hour.
+  await jobs.define({
+    name: RETENTION_QUEUE,
+    handler: async () => {
+      await runRetention(deps.db, deps.config.WHATSAPP_EVENTS_RETENTION_DAYS, logger);
+    },
+    retryLimit: 2,
+  });
+  await jobs.schedule(RETENTION_QUEUE, RETENTION_CRON);
 }

@@ -5,6 +5,7 @@ import {
   count,
   desc,
   eq,
+  exists,
   gte,
   ilike,
   inArray,
@@ -13,6 +14,7 @@ import {
   lt,
   lte,
   max,
+  notExists,
   or,
   sql,
   type SQL,
@@ -27,9 +29,11 @@ import {
   whatsappMedia,
   whatsappStatusEvents,
   whatsappTemplates,
+  waMessageMediaId,
   waMessages,
 } from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
+import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
 
 export type WhatsappAccountRow = typeof whatsappAccounts.$inferSelect;
 
@@ -157,6 +161,47 @@ export async function recordWebhookEventFailure(
         else now() + make_interval(secs => least(${policy.maxDelaySeconds}::float8,
           ${policy.retryDelaySeconds}::float8 * power(2, attempts))) end
     where id = ${id} and processed_at is null`);
+}
+
+/**
+ * Retention, one batch in one statement: up to `limit` deliveries received before `cutoff` that are
+ * processed or given up (next_attempt_at null), oldest first by whatsapp_webhook_events_done_idx,
+ * skipping rows a processor holds; pending ones are never touched. With a processed delivery go
+ * the statuses it reported whose wamid has no whatsapp_logs row (not sent by Titan, or never
+ * stored): nothing reads them any more. A logged send's statuses are its timeline in the logs and
+ * stay as long as the log. Given-up deliveries stored no statuses, so none are taken with them.
+ */
+export async function deleteExpiredWebhookEvents(
+  db: Queryable,
+  cutoff: Date,
+  limit: number,
+): Promise<{ events: number; statuses: number }> {
+  const [row] = await rowsOf<{ events: number | string; statuses: number | string }>(
+    db,
+    sql`with doomed as (
+        select id from whatsapp_webhook_events
+        where (processed_at is not null or next_attempt_at is null)
+          and received_at < ${cutoff.toISOString()}::timestamptz
+        order by received_at, id
+        limit ${limit}
+        for update skip locked
+      ), deleted as (
+        delete from whatsapp_webhook_events where id = any(array(select id from doomed))
+        returning processed_at, payload
+      ), reported as (
+        select distinct st.item->>'id' as message_id, st.item->>'status' as status
+        from deleted, jsonb_path_query(deleted.payload,
+          '$.entry[*].changes[*] ? (@.field == "messages").value.statuses[*]') as st(item)
+        where deleted.processed_at is not null
+      ), orphaned as (
+        delete from whatsapp_status_events se using reported r
+        where se.message_id = r.message_id and se.status = r.status
+          and not exists (select 1 from whatsapp_logs l where l.wamid = se.message_id)
+        returning se.id
+      )
+      select (select count(*) from deleted)::int as events, (select count(*) from orphaned)::int as statuses`,
+  );
+  return { events: Number(row?.events ?? 0), statuses: Number(row?.statuses ?? 0) };
 }
 
 /**
@@ -696,6 +741,52 @@ export async function findBusinessMedia(
     .select()
     .from(whatsappMedia)
     .where(and(eq(whatsappMedia.businessId, businessId), eq(whatsappMedia.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * A media of the scope's business that its viewer may see. A whole-business scope (owners, admins,
+ * API keys) sees them all. An agent sees a media held by a message of a conversation they may see;
+ * and, of the files uploaded to send, their own uploads and those no message holds yet (the file
+ * in a composer, before its send). One statement, through wa_messages_media_idx.
+ */
+export async function findVisibleMedia(
+  db: Queryable,
+  scope: InboxScope,
+  userId: number | null,
+  id: string,
+): Promise<WhatsappMediaRow | null> {
+  if (scope.groupIds === null) return findBusinessMedia(db, scope.businessId, id);
+  const holds = and(
+    sql`${waMessageMediaId(waMessages.metaData)} = ${id}`,
+    eq(waMessages.businessId, scope.businessId),
+  );
+  const heldInScope = db
+    .select({ one: sql`1` })
+    .from(waMessages)
+    .innerJoin(conversations, eq(conversations.id, waMessages.conversationId))
+    .where(and(holds, ...scopeConditions(scope)));
+  const heldAnywhere = db
+    .select({ one: sql`1` })
+    .from(waMessages)
+    .where(holds);
+  const [row] = await db
+    .select()
+    .from(whatsappMedia)
+    .where(
+      and(
+        eq(whatsappMedia.businessId, scope.businessId),
+        eq(whatsappMedia.id, id),
+        or(
+          exists(heldInScope),
+          and(
+            eq(whatsappMedia.direction, 'outbound'),
+            or(userId === null ? undefined : eq(whatsappMedia.uploadedBy, userId), notExists(heldAnywhere)),
+          ),
+        ),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }

@@ -78,7 +78,7 @@ export const whatsappSendRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps }> =
         request.parts({ limits: { fileSize: send.WHATSAPP_UPLOAD_LIMIT_BYTES + 1, files: 1 } }),
       );
       if (!file) throw AppError.fields({ file: [send.WHATSAPP_SEND_MESSAGES.noFile] });
-      return created(reply, await send.uploadMedia(deps, businessOf(request).id, file));
+      return created(reply, await send.uploadMedia(deps, businessOf(request).id, actorIdOf(request), file));
     },
   );
 
@@ -89,7 +89,12 @@ export const whatsappSendRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps }> =
       schema: { tags, summary: 'The bytes of a WhatsApp media file', params: ZWhatsappMediaParams },
     },
     async (request, reply) => {
-      const media = await send.findMediaBytes(deps, businessOf(request).id, request.params.id);
+      const media = await send.findMediaBytes(
+        deps,
+        await scopeOf(deps.db, request),
+        actorIdOf(request),
+        request.params.id,
+      );
       return reply
         .header('content-type', media.contentType)
         .header('content-length', String(media.bytes.length))

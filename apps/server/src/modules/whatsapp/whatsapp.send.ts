@@ -181,7 +181,8 @@ export async function sendMessage(
 
   const errors: Record<string, string[]> = {};
   const part = mediaOf(input);
-  const media = part ? await repo.findBusinessMedia(deps.db, businessId, part.id) : null;
+  // Only a file the sender may see: sending someone else's media must not make it theirs to fetch.
+  const media = part ? await repo.findVisibleMedia(deps.db, scope, userId, part.id) : null;
   if (part && (!media || media.direction !== 'outbound' || ruleFor(media.mimeType)?.type !== input.type)) {
     errors[`${input.type}.id`] = [WHATSAPP_SEND_MESSAGES.unknownMedia];
   }
@@ -255,6 +256,7 @@ function stripEmpty(part: MediaPart): MediaPart {
 export async function uploadMedia(
   deps: WhatsappDeps,
   businessId: number,
+  uploadedBy: number | null,
   file: { fileName: string; bytes: Buffer },
 ): Promise<TWhatsappMediaUpload> {
   if (file.bytes.length === 0) throw AppError.fields({ file: [WHATSAPP_SEND_MESSAGES.emptyFile] });
@@ -297,6 +299,7 @@ export async function uploadMedia(
     fileName,
     storageKey,
     storedAt: new Date(),
+    uploadedBy,
   });
   return { id, mime_type: mimeType, size: file.bytes.length, file_name: fileName, type: rule.type };
 }
@@ -403,15 +406,18 @@ export type ServedMedia = {
 };
 
 /**
- * A media file of the business for the inbox: the kept copy, or (not fetched yet) one fetch from
- * Meta right now. Another business's media is not found.
+ * A media file for the inbox: the kept copy, or (not fetched yet) one fetch from Meta right now.
+ * Only a media the viewer may see (repo.findVisibleMedia): one held in a conversation of their
+ * scope, or a file uploaded to send that is theirs or not sent yet. Any other media, of this
+ * business or another, is not found, so its id is not confirmed to exist.
  */
 export async function findMediaBytes(
   deps: WhatsappDeps,
-  businessId: number,
+  scope: InboxScope,
+  userId: number | null,
   mediaId: string,
 ): Promise<ServedMedia> {
-  let media = await repo.findBusinessMedia(deps.db, businessId, mediaId);
+  let media = await repo.findVisibleMedia(deps.db, scope, userId, mediaId);
   if (!media) throw AppError.notFound(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
   if (!media.storageKey) {
     try {

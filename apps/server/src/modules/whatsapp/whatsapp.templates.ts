@@ -35,6 +35,7 @@ export const TEMPLATE_MESSAGES = {
   twice: (part: string) => `Send the ${part}'s parameters in one component.`,
   headerMedia: (format: string) => `The header takes one ${format.toLowerCase()}.`,
   noLocation: 'Templates with a location header cannot be sent from Titan.',
+  headerMediaUnknown: 'Upload the header file first and send the id it was given.',
   button: (text: string) => `The "${text}" button takes one text parameter.`,
   noSuchButton: (index: number | undefined) =>
     index === undefined
@@ -368,6 +369,24 @@ async function targetNumber(deps: WhatsappDeps, businessId: number, to: string):
 export type TemplateSender = { scope: InboxScope; userId: number | null };
 
 /**
+ * A header media given by id that Titan knows (uploaded or received by this business) must be one
+ * the sender may see: sending it would otherwise put it in a conversation of theirs, and so make
+ * it theirs to fetch. Ids Titan does not know go to Meta as given.
+ */
+async function checkHeaderMedia(
+  deps: WhatsappDeps,
+  sender: TemplateSender,
+  given: TSendTemplateComponent[],
+): Promise<void> {
+  if (sender.scope.groupIds === null) return;
+  const id = mediaOf(given.find((c) => c.type === 'header')?.parameters[0])?.id;
+  if (!id) return;
+  if (await repo.findVisibleMedia(deps.db, sender.scope, sender.userId, id)) return;
+  if (await repo.findBusinessMedia(deps.db, sender.scope.businessId, id))
+    throw AppError.fields({ components: [TEMPLATE_MESSAGES.headerMediaUnknown] });
+}
+
+/**
  * Sends an approved template (allowed outside the 24-hour window) into a WhatsApp conversation,
  * or to a number, opening its conversation. Answers the stored message.
  */
@@ -388,6 +407,7 @@ export async function sendTemplate(
     throw new AppError('conflict', TEMPLATE_MESSAGES.notApproved(template.status));
   const errors = checkParameters(template, input.components);
   if (errors.length > 0) throw AppError.fields({ components: errors });
+  await checkHeaderMedia(deps, sender, input.components);
   const account = await connectedAccount(deps, businessId);
   // Only a send that passed every check opens a conversation with a new number.
   const target = inConversation ?? (await targetNumber(deps, businessId, input.to!));

@@ -621,6 +621,134 @@ describe('who may send', () => {
   });
 });
 
+describe('who may see media', () => {
+  // Agents see their chat groups' conversations and those of no group; owners and admins see all.
+  let groupA: number;
+  let groupB: number;
+  let agentA: Session;
+  let agentB: Session;
+  let admin: Session;
+  let stranger: Session;
+  let strangersBusiness: TBusiness;
+
+  async function newGroup(name: string) {
+    const [row] = await query<{ id: number }>(
+      'insert into chat_groups (business_id, name, slug) values ($1, $2, $3) returning id',
+      [business.id, name, `${name.toLowerCase()}-${Date.now()}-${++counter}`],
+    );
+    return Number(row!.id);
+  }
+
+  async function agentOf(groupId: number) {
+    const agent = await addMember(rt.app!, rt.mailer, owner, business, 'agent');
+    await query(
+      `insert into chat_group_members (business_id, group_id, user_id)
+       select $1, $2, id from users where email = $3`,
+      [business.id, groupId, agent.email],
+    );
+    return agent;
+  }
+
+  const assign = (conversationId: number, groupId: number | null) =>
+    query('update conversations set assigned_chat_group_id = $1 where id = $2', [groupId, conversationId]);
+
+  /** A customer's image in a new conversation of `groupId` (null: no group). */
+  async function inboundImage(groupId: number | null) {
+    const { wamid, conversationId } = await inbound(customer(), { type: 'image' });
+    const [row] = await query<{ meta_data: { image: { id: string } } }>(
+      'select meta_data from wa_messages where id = $1',
+      [wamid],
+    );
+    await assign(conversationId, groupId);
+    return { conversationId, mediaId: row!.meta_data.image.id };
+  }
+
+  const fetchAs = (mediaId: string, session: Session, asBusiness: TBusiness = business) =>
+    api('GET', `/api/whatsapp/media/${mediaId}/`, { session, business: asBusiness });
+
+  /** Each caller's status for the media, in order. */
+  const statuses = async (mediaId: string, callers: Session[]) => {
+    const out: number[] = [];
+    for (const who of callers) out.push((await fetchAs(mediaId, who)).status);
+    return out;
+  };
+
+  beforeAll(async () => {
+    groupA = await newGroup('Sales');
+    groupB = await newGroup('Support');
+    agentA = await agentOf(groupA);
+    agentB = await agentOf(groupB);
+    admin = await addMember(rt.app!, rt.mailer, owner, business, 'admin');
+    stranger = await signUp(rt.app!, rt.mailer);
+    strangersBusiness = await createBusiness(rt.app!, stranger, 'Other Co');
+  }, 60_000);
+
+  it("serves a customer's media to who may see its conversation, and 404 to anyone else", async () => {
+    const ofA = await inboundImage(groupA);
+    const unassigned = await inboundImage(null);
+
+    expect(await statuses(ofA.mediaId, [owner, admin, agentA, agentB])).toEqual([200, 200, 200, 404]);
+    expect(await statuses(unassigned.mediaId, [owner, admin, agentA, agentB])).toEqual([200, 200, 200, 200]);
+    const hidden = await fetchAs(ofA.mediaId, agentB);
+    // The same answer as for an id that does not exist: nothing tells the media is there.
+    expect((await body(hidden)).message).toBe(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
+    const served = await fetchAs(ofA.mediaId, agentA);
+    expect(Buffer.from(await served.arrayBuffer()).equals(sim.uploads.get(ofA.mediaId)!.bytes)).toBe(true);
+
+    // Another business's owner sees none of it.
+    expect((await fetchAs(ofA.mediaId, stranger, strangersBusiness)).status).toBe(404);
+    expect((await fetchAs(unassigned.mediaId, stranger, strangersBusiness)).status).toBe(404);
+
+    // Access follows the conversation when it moves to another group.
+    await assign(ofA.conversationId, groupB);
+    expect(await statuses(ofA.mediaId, [owner, admin, agentA, agentB])).toEqual([200, 200, 404, 200]);
+  });
+
+  it('lets staff fetch an upload until it is sent, then who may see its conversation and the uploader', async () => {
+    const { conversationId } = await inbound(customer());
+    await assign(conversationId, groupA);
+    const uploaded = await upload(PNG, 'quote.png', agentA);
+    expect(uploaded.status).toBe(201);
+    const media = (await body<TWhatsappMediaUpload>(uploaded)).result;
+
+    // In the composer, before the send: any staff of the business, nobody else.
+    const preview = await fetchAs(media.id, agentA);
+    expect(preview.status).toBe(200);
+    expect(Buffer.from(await preview.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(await statuses(media.id, [owner, admin, agentB])).toEqual([200, 200, 200]);
+    expect((await fetchAs(media.id, stranger, strangersBusiness)).status).toBe(404);
+
+    const sent = await send(conversationId, { type: 'image', image: { id: media.id } }, { session: agentA });
+    expect(sent.status).toBe(201);
+    // The message the inbox draws: its media is served to whoever sees the conversation.
+    expect(await statuses(media.id, [owner, admin, agentA, agentB])).toEqual([200, 200, 200, 404]);
+
+    // Out of the uploader's groups, their own file stays theirs.
+    await assign(conversationId, groupB);
+    expect(await statuses(media.id, [agentA, agentB])).toEqual([200, 200]);
+    const otherOfA = await agentOf(groupA);
+    expect((await fetchAs(media.id, otherOfA)).status).toBe(404);
+  });
+
+  it('does not let an agent send a media they may not see (it would become theirs)', async () => {
+    const ofA = await inbound(customer());
+    await assign(ofA.conversationId, groupA);
+    const media = (await body<TWhatsappMediaUpload>(await upload(PNG, 'private.png'))).result;
+    expect((await send(ofA.conversationId, { type: 'image', image: { id: media.id } })).status).toBe(201);
+
+    const { conversationId: ofB } = await inbound(customer());
+    await assign(ofB, groupB);
+    const calls = graphSends();
+    const res = await send(ofB, { type: 'image', image: { id: media.id } }, { session: agentB });
+    expect(res.status).toBe(400);
+    expect((await body<Record<string, string[]>>(res)).result).toEqual({
+      'image.id': [WHATSAPP_SEND_MESSAGES.unknownMedia],
+    });
+    expect(graphSends()).toBe(calls);
+    expect((await fetchAs(media.id, agentB)).status).toBe(404);
+  });
+});
+
 describe('read receipts', () => {
   it('marks the newest customer message read at Meta when staff open the conversation', async () => {
     const from = customer();

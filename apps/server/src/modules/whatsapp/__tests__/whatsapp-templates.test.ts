@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_TEMPLATES, type SimTemplate, type WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
-import type { TBusiness, TConversation, TMessage, TWhatsappTemplate } from '@titan/contracts';
+import type {
+  TBusiness,
+  TConversation,
+  TMessage,
+  TWhatsappMediaUpload,
+  TWhatsappTemplate,
+} from '@titan/contracts';
 import type { TestRuntime } from '../../../testing/test-runtime';
-import { addMember, createBusiness, signUp, type Session } from '../../../testing/identity';
+import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
+import { TEMPLATE_MESSAGES } from '../whatsapp.templates';
 
 /** Enough extra templates that Meta's list (100 a page) takes three pages. */
 const EXTRA: SimTemplate[] = Array.from({ length: 250 }, (_, i) => ({
@@ -510,6 +517,67 @@ describe('sending a template', () => {
     );
     expect(toNumber.status).toBe(403);
     expect(sim.outbound.length).toBe(sends);
+  });
+
+  it('serves a document header sent by id to who sees the conversation; agents send none they may not see', async () => {
+    const form = new FormData();
+    const pdf = Buffer.from(
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+    );
+    form.append('file', new Blob([new Uint8Array(pdf)]), 'inv-9.pdf');
+    const uploaded = await fetch(`${base}/api/whatsapp/media/`, {
+      method: 'POST',
+      headers: as(owner, business),
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const media = ((await uploaded.json()) as { result: TWhatsappMediaUpload }).result;
+    const fetchAs = async (who: Session) =>
+      (await fetch(`${base}/api/whatsapp/media/${media.id}/`, { headers: as(who, business) })).status;
+    const invoice = (conversationId: number) => ({
+      conversation_id: conversationId,
+      name: 'invoice_ready',
+      language: 'en_US',
+      components: [
+        { type: 'header', parameters: [{ type: 'document', document: { id: media.id } }] },
+        { type: 'body', parameters: [{ type: 'text', text: 'Gus' }] },
+      ],
+    });
+
+    // A conversation of a chat group the agent is not in.
+    const grouped = await customerWrites('15550001010', 'Grouped Gus');
+    const [group] = await rt.database.query<{ id: number }>(
+      "insert into chat_groups (business_id, name, slug) values ($1, 'Billing', 'billing') returning id",
+      [business.id],
+    );
+    await rt.database.query('update conversations set assigned_chat_group_id = $1 where id = $2', [
+      group!.id,
+      grouped.id,
+    ]);
+    const sent = await sendTemplate(invoice(grouped.id));
+    expect(sent.status).toBe(201);
+    expect((sent.body.result.meta_data.template as { components: unknown[] }).components[0]).toEqual({
+      type: 'HEADER',
+      format: 'DOCUMENT',
+      document: { id: media.id },
+    });
+    expect(await fetchAs(owner)).toBe(200);
+    expect(await fetchAs(agent)).toBe(404);
+
+    // Sending it where the agent may look would hand it over: refused, nothing sent.
+    const open = await customerWrites('15550001011', 'Open Olga');
+    const sends = sim.outbound.length;
+    const refused = await sendTemplate(invoice(open.id), agent);
+    expect(refused.status).toBe(400);
+    expect(refused.body.result).toEqual({ components: [TEMPLATE_MESSAGES.headerMediaUnknown] });
+    expect(sim.outbound.length).toBe(sends);
+    expect(await fetchAs(agent)).toBe(404);
+
+    // Out of the group, the conversation (and its header) is the agent's to see.
+    await rt.database.query('update conversations set assigned_chat_group_id = null where id = $1', [
+      grouped.id,
+    ]);
+    expect(await fetchAs(agent)).toBe(200);
   });
 
   it('gives another business nothing: not the conversation, not the number', async () => {
