@@ -77,6 +77,8 @@ export async function registerSecurity(
     'x-frame-options': 'DENY',
     'cross-origin-resource-policy': 'same-origin',
     'referrer-policy': 'no-referrer',
+    // Customer data: no cache keeps a copy (downloads that may be cached say so themselves).
+    'cache-control': 'no-store',
     ...(appHeaders['strict-transport-security']
       ? { 'strict-transport-security': appHeaders['strict-transport-security'] }
       : {}),

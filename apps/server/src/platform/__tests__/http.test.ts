@@ -175,6 +175,7 @@ describe('security', () => {
   it('sends the same security headers on not-found and refused answers', async () => {
     const ok = await app.inject({ method: 'GET', url: '/api/health/' });
     const names = [
+      'cache-control',
       'content-security-policy',
       'cross-origin-resource-policy',
       'referrer-policy',
