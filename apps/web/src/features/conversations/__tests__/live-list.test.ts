@@ -6,6 +6,8 @@ import {
   applyMessageChange,
   flattenConversations,
   flattenMessages,
+  nextConversationPage,
+  type TConversationPage,
   type TConversationPages,
   type TMessagePages,
 } from '../utils/live-list';
@@ -127,6 +129,67 @@ describe('live conversation list', () => {
 
   it('shows each row once when pages overlap', () => {
     expect(ids(pages([a, b], [b, c], 3))).toEqual([1, 2, 3]);
+  });
+});
+
+describe('infinite scroll under live changes', () => {
+  /** A server's list of `n` conversations, answering pages of 10 as the API does. */
+  function serverOf(n: number) {
+    const rows = Array.from({ length: n }, (_, i) => conversation({ id: i + 1, title: `C${i + 1}` }));
+    const page = (p: number): TConversationPage => ({
+      count: rows.length,
+      next: null,
+      previous: null,
+      results: rows.slice((p - 1) * 10, p * 10),
+    });
+    return { rows, page };
+  }
+  /** Scrolls to the end: asks for pages as the list does until it says there is no more. */
+  function scrollToEnd(server: ReturnType<typeof serverOf>, data: TConversationPages<number>) {
+    for (let guard = 0; guard < 50; guard++) {
+      const next = nextConversationPage(data.pages, 10);
+      if (next === undefined) return data;
+      data = { pages: [...data.pages, server.page(next)], pageParams: [...data.pageParams, next] };
+    }
+    throw new Error('never finished');
+  }
+  const loaded = (server: ReturnType<typeof serverOf>, pageCount: number): TConversationPages<number> => ({
+    pages: Array.from({ length: pageCount }, (_, i) => server.page(i + 1)),
+    pageParams: Array.from({ length: pageCount }, (_, i) => i + 1),
+  });
+
+  it('shows every row once when rows leave the list live between pages', () => {
+    const server = serverOf(35);
+    let data = loaded(server, 2);
+    // Two loaded rows are resolved while the list shows active ones: they leave both lists.
+    for (const index of [12, 3]) {
+      const [gone] = server.rows.splice(index, 1);
+      data = applyConversationChange(data, { event: 'UPDATE', new: gone!, old: null, matches: false })!;
+    }
+    expect(ids(scrollToEnd(server, data))).toEqual(server.rows.map((row) => row.id));
+  });
+
+  it('shows every row once when rows arrive at the top live between pages', () => {
+    const server = serverOf(25);
+    let data = loaded(server, 1);
+    for (const id of [100, 101, 102]) {
+      const fresh = conversation({ id, title: `New ${id}` });
+      server.rows.unshift(fresh);
+      data = applyConversationChange(data, { event: 'INSERT', new: fresh, old: null })!;
+    }
+    expect(ids(scrollToEnd(server, data))).toEqual(server.rows.map((row) => row.id));
+  });
+
+  it('stops when a page brings nothing new, whatever the count says', () => {
+    const server = serverOf(20);
+    const data = loaded(server, 2);
+    const stale = { ...data, pages: data.pages.map((p) => ({ ...p, count: 25 })) };
+    // It asks once more (page 3, empty) and stops there.
+    expect(nextConversationPage(stale.pages, 10)).toBe(3);
+    const withEmpty = [...stale.pages, { ...server.page(3), count: 25 }];
+    expect(nextConversationPage(withEmpty, 10)).toBeUndefined();
+    const repeated = [...stale.pages, { ...server.page(2), count: 25 }];
+    expect(nextConversationPage(repeated, 10)).toBeUndefined();
   });
 });
 

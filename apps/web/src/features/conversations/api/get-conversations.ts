@@ -7,7 +7,7 @@ import { protectedClient } from '../../../lib/protected-client';
 import { BUSINESS_SCOPE } from '../../../lib/query-client';
 import { CONVERSATIONS_STRINGS } from '../strings';
 import type { TConversationQueryParams } from '../utils/filters';
-import { flattenConversations, type TConversationPage } from '../utils/live-list';
+import { nextConversationPage, type TConversationPage } from '../utils/live-list';
 
 export const CONVERSATIONS_PATH = '/api/msg/conversations/';
 
@@ -31,13 +31,9 @@ export function conversationsQueryOptions(params: TConversationQueryParams) {
     queryKey: [...CONVERSATION_LISTS_KEY, params],
     queryFn: ({ pageParam, signal }) => getConversations({ ...params, page: pageParam }, signal),
     initialPageParam: 1,
-    getNextPageParam: (lastPage, allPages, lastPageParam) => {
-      // Live inserts shift the server's pages: duplicates are dropped when flattening, and an empty
-      // page means nothing is left whatever the count says.
-      if (lastPage.results.length === 0) return undefined;
-      const loaded = flattenConversations({ pages: allPages, pageParams: [] }).length;
-      return loaded < lastPage.count ? lastPageParam + 1 : undefined;
-    },
+    // Live changes shift the server's pages: duplicates are dropped when flattening, and the next
+    // page is the one holding the row after the loaded ones.
+    getNextPageParam: (_lastPage, allPages) => nextConversationPage(allPages, PAGE_SIZE_DEFAULT),
     meta: { errorToast: CONVERSATIONS_STRINGS.listFailed },
   });
 }

@@ -1,8 +1,8 @@
 // Applies realtime changes to the cached lists (spec section 4). Conversations: an INSERT goes to the
 // top; an UPDATE whose last_message_at is unchanged replaces the row in place (or goes to the top when
 // the list lacks it); an UPDATE whose last_message_at changed moves the row to the top; a change that
-// no longer fits the list's filter (matches: false) removes the row. The total count follows, so
-// infinite scroll keeps asking for exactly what is left. Messages: an insert appends, an update
+// no longer fits the list's filter (matches: false) removes the row. The total count follows, and
+// infinite scroll asks for the page holding the next row (nextConversationPage). Messages: an insert appends, an update
 // replaces the message with the same id.
 import type { InfiniteData } from '@tanstack/react-query';
 import type { TConversation, TMessage } from '@titan/contracts';
@@ -38,6 +38,23 @@ export function flattenConversations<P>(data: TConversationPages<P> | undefined)
     }
   }
   return rows;
+}
+
+/**
+ * The page to ask for next, or undefined when the list is complete. The loaded rows, kept live,
+ * are the server's first rows, so the next row is at offset `loaded`: ask for the page holding it
+ * (the rows before it on that page are dropped as duplicates). Counting pages instead skips a row
+ * for each one that left the list live, since the server's later pages move up by one.
+ */
+export function nextConversationPage(pages: TConversationPage[], pageSize: number): number | undefined {
+  const last = pages.at(-1);
+  if (!last || last.results.length === 0) return undefined;
+  const loaded = flattenConversations({ pages, pageParams: [] }).length;
+  if (loaded >= last.count) return undefined;
+  // A page that brought nothing new: the server holds no more than is loaded (the count ran ahead).
+  const before = flattenConversations({ pages: pages.slice(0, -1), pageParams: [] }).length;
+  if (pages.length > 1 && before === loaded) return undefined;
+  return Math.floor(loaded / pageSize) + 1;
 }
 
 function sameInstant(a: string | null | undefined, b: string | null | undefined): boolean {
