@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const webDist = config.WEB_DIST_DIR ?? defaultWebDistDir;
   const indexHtml = readIndexHtml(webDist, { authSiteUrl: config.AUTH_SITE_URL });
-  await registerSecurity(app, config, indexHtml);
+  await registerSecurity(app, config, indexHtml, database.db);
   await registerOpenApi(app);
 
   const db = database.db;

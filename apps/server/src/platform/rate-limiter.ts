@@ -30,23 +30,65 @@ export class RateLimiter {
   async hit(...limits: Limit[]): Promise<void> {
     let retryAfter = 0;
     for (const limit of limits) {
-      const window = limit.windowSeconds;
-      const result = await this.db.execute(sql`
-        insert into rate_limits as r (key, window_start, count)
-        values (${limit.key}, to_timestamp(floor(extract(epoch from now()) / ${window}) * ${window}), 1)
-        on conflict (key) do update set
-          count = case when r.window_start = excluded.window_start then r.count + 1 else 1 end,
-          window_start = excluded.window_start
-        returning count, window_start`);
-      // Both drivers answer { rows }; the generic PgDatabase type cannot say so.
-      const row = (result as unknown as { rows: { count: number; window_start: string | Date }[] }).rows[0]!;
-      if (row.count > limit.max) {
-        const ends = new Date(row.window_start).getTime() + window * 1000;
-        retryAfter = Math.max(retryAfter, Math.ceil((ends - Date.now()) / 1000), 1);
-      }
+      const { count, endsAt } = await countHit(this.db, limit.key, limit.windowSeconds);
+      if (count > limit.max) retryAfter = Math.max(retryAfter, Math.ceil((endsAt - Date.now()) / 1000), 1);
     }
     if (retryAfter > 0) throw tooMany(retryAfter);
   }
+}
+
+/**
+ * Counts one hit on `key` in its current fixed window of `windowSeconds` (windows are aligned to
+ * the epoch, so every instance agrees on them): the hits so far, this one included, and when the
+ * window ends (epoch milliseconds).
+ */
+export async function countHit(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+): Promise<{ count: number; endsAt: number }> {
+  const result = await db.execute(sql`
+    insert into rate_limits as r (key, window_start, count)
+    values (${key}, to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds}), 1)
+    on conflict (key) do update set
+      count = case when r.window_start = excluded.window_start then r.count + 1 else 1 end,
+      window_start = excluded.window_start
+    returning count, window_start`);
+  // Both drivers answer { rows }; the generic PgDatabase type cannot say so.
+  const row = (result as unknown as { rows: { count: number; window_start: string | Date }[] }).rows[0]!;
+  return { count: row.count, endsAt: new Date(row.window_start).getTime() + windowSeconds * 1000 };
+}
+
+type StoreResult = { current: number; ttl: number };
+/** What the plugin passes a route's store: its merged limit settings, the route among them. */
+type RouteParams = { routeInfo?: { method?: string | string[]; url?: string } };
+
+/**
+ * A store for @fastify/rate-limit that counts in rate_limits too: its default store counts per
+ * process, which multiplies every route's limit by the number of instances. One store per route
+ * (the plugin asks each route for its `child`), keyed by the route and the client's key.
+ */
+export function sharedRateLimitStore(db: Db) {
+  return class SharedRateLimitStore {
+    private readonly route: string;
+
+    constructor(params?: unknown) {
+      const info = (params as RouteParams | undefined)?.routeInfo ?? {};
+      this.route = `route:${[info.method ?? ''].flat().join(',')} ${info.url ?? ''}`;
+    }
+
+    incr(key: string, done: (error: Error | null, result?: StoreResult) => void, timeWindow: number): void {
+      const windowSeconds = Math.max(1, Math.ceil(timeWindow / 1000));
+      countHit(db, `${this.route}|${key}`, windowSeconds).then(
+        ({ count, endsAt }) => done(null, { current: count, ttl: Math.max(0, endsAt - Date.now()) }),
+        (error: Error) => done(error),
+      );
+    }
+
+    child(params: unknown): SharedRateLimitStore {
+      return new SharedRateLimitStore(params);
+    }
+  };
 }
 
 function tooMany(retryAfter: number): AppError {

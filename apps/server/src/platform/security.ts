@@ -6,6 +6,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { sharedRateLimitStore } from './rate-limiter';
 import { AppError } from './errors';
 
 declare module 'fastify' {
@@ -46,6 +48,7 @@ export async function registerSecurity(
   app: FastifyInstance,
   config: Pick<Config, 'CORS_ORIGINS' | 'PUBLIC_URL'>,
   indexHtml: string | null,
+  db: Db,
 ): Promise<void> {
   const options: HelmetOptions = {
     contentSecurityPolicy: {
@@ -104,6 +107,7 @@ export async function registerSecurity(
   });
   await app.register(rateLimit, {
     global: false,
+    store: sharedRateLimitStore(db),
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'rate_limited',
