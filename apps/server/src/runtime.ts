@@ -9,6 +9,7 @@ import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
 import { pruneChangeLog } from './modules/conversations/conversations.service';
+import { pruneRateLimits } from './platform/rate-limiter';
 import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
 
 export type Runtime = {
@@ -66,6 +67,12 @@ export async function startRuntime(
       retryLimit: 2,
     });
     await jobs.schedule('realtime.prune-change-log', '17 * * * *');
+    await jobs.define({
+      name: 'platform.prune-rate-limits',
+      handler: () => pruneRateLimits(database.db, new Date(Date.now() - 24 * 60 * 60 * 1000)),
+      retryLimit: 2,
+    });
+    await jobs.schedule('platform.prune-rate-limits', '23 * * * *');
     await defineWhatsappQueues(jobs, createWhatsappDeps(config, database.db, jobs), logger);
     for (const queue of options.queues ?? []) await jobs.define(queue);
     if (options.workers) await jobs.startWorkers();

@@ -59,6 +59,14 @@ export async function countHit(
   return { count: row.count, endsAt: new Date(row.window_start).getTime() + windowSeconds * 1000 };
 }
 
+/**
+ * Forgets windows that started before `olderThan`. Limits use windows of an hour at most, so rows
+ * a day old count nothing any more: without this the table keeps a row per client address ever seen.
+ */
+export async function pruneRateLimits(db: Db, olderThan: Date): Promise<void> {
+  await db.execute(sql`delete from rate_limits where window_start < ${olderThan.toISOString()}::timestamptz`);
+}
+
 type StoreResult = { current: number; ttl: number };
 /** What the plugin passes a route's store: its merged limit settings, the route among them. */
 type RouteParams = { routeInfo?: { method?: string | string[]; url?: string } };

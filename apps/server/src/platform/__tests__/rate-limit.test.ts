@@ -7,6 +7,7 @@ import {
   type TestRuntime,
   type TestStore,
 } from '../../testing/test-runtime';
+import { pruneRateLimits } from '../rate-limiter';
 
 let store: TestStore;
 let rt: TestRuntime;
@@ -41,6 +42,28 @@ describe('route rate limits', () => {
       { key: 'route:POST /api/analytics/events/|198.51.100.1', count: 3 },
       { key: 'route:POST /api/analytics/events/|198.51.100.2', count: 1 },
     ]);
+  });
+});
+
+describe('pruning', () => {
+  it('forgets windows that started before the cut-off and keeps the others', async () => {
+    await rt.database.query(
+      `insert into rate_limits (key, window_start, count) values
+         ('prune-test:old', now() - interval '2 days', 5),
+         ('prune-test:recent', now() - interval '10 minutes', 5)`,
+    );
+    await pruneRateLimits(rt.database.db, new Date(Date.now() - 24 * 60 * 60 * 1000));
+    const left = await rt.database.query<{ key: string }>(
+      `select key from rate_limits where key like 'prune-test:%' order by key`,
+    );
+    expect(left).toEqual([{ key: 'prune-test:recent' }]);
+  });
+
+  it('runs hourly on the job schedule', async () => {
+    const rows = await rt.database.query<{ cron: string }>(
+      `select cron from pgboss.schedule where name = 'platform.prune-rate-limits'`,
+    );
+    expect(rows).toEqual([{ cron: '23 * * * *' }]);
   });
 });
 
