@@ -29,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createBusiness, login, signUp } from '../lib/identity.mjs';
+import { intFromEnv } from '../lib/env.mjs';
 
 export const OWNER = {
   email: 'bench.owner@example.test',
@@ -46,14 +47,6 @@ const LOREM =
   'change the plan to yearly billing and keep my discount? The app logs me out every few minutes on my ' +
   'phone. Sure, I can send a screenshot of the error message. We would like a demo for our support team ' +
   'next week, any afternoon works. Your colleague already fixed it, you can close this conversation now.';
-
-function intFromEnv(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer (got ${raw})`);
-  return v;
-}
 
 export function seedSizes() {
   return {

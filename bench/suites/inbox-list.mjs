@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { fixedLoad, httpClient, interleavedLoads } from '../lib/fixed-load.mjs';
 import { authHeaders, login } from '../lib/identity.mjs';
+import { intFromEnv } from '../lib/env.mjs';
 
 export const name = 'inbox-list';
 
@@ -44,14 +45,6 @@ export const columns = [
   { key: 'floorRatioP95', label: 'floor/sql', align: 'right', format: x },
   { key: 'verdict', label: 'target (p95 <= 20 ms, <= 2x)' },
 ];
-
-function intFromEnv(key, fallback, min = 1) {
-  const raw = process.env[key];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min) throw new Error(`${key} must be an integer >= ${min} (got ${raw})`);
-  return v;
-}
 
 /** The rows: a label and the list's query parameters. `now` = the seed's newest last_message_at. */
 export function scenarios(now) {

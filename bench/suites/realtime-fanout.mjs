@@ -18,6 +18,7 @@ import WebSocket from 'ws';
 import pg from 'pg';
 import { Samples } from '../lib/load.mjs';
 import { authHeaders, login } from '../lib/identity.mjs';
+import { intFromEnv } from '../lib/env.mjs';
 
 export const name = 'realtime-fanout';
 
@@ -41,14 +42,6 @@ export const columns = [
   { key: 'postP50', label: 'POST p50 ms', align: 'right', format: fmt },
   { key: 'verdict', label: 'target (p99 <= 100 ms)' },
 ];
-
-function intFromEnv(key, fallback, min = 1) {
-  const raw = process.env[key];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min) throw new Error(`${key} must be an integer >= ${min} (got ${raw})`);
-  return v;
-}
 
 const sleep = (msec) => new Promise((r) => setTimeout(r, msec));
 

@@ -35,6 +35,7 @@ import pg from 'pg';
 import { fixedLoad, loadSummary } from '../lib/fixed-load.mjs';
 import { Samples } from '../lib/load.mjs';
 import { apiCall, authHeaders, createBusiness, login, signUp } from '../lib/identity.mjs';
+import { intFromEnv } from '../lib/env.mjs';
 
 export const name = 'whatsapp-webhook';
 
@@ -68,14 +69,6 @@ export const columns = [
   { key: 'allProcessed', label: 'all processed' },
   { key: 'verdict', label: `target (>= ${TARGET_MSGS_PER_S} msgs/s, ack p99 <= ${TARGET_ACK_P99_MS} ms)` },
 ];
-
-function intFromEnv(key, fallback, min = 1) {
-  const raw = process.env[key];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min) throw new Error(`${key} must be an integer >= ${min} (got ${raw})`);
-  return v;
-}
 
 const sleep = (msec) => new Promise((r) => setTimeout(r, msec));
 
