@@ -15,8 +15,7 @@ export class RateLimiter {
       const window = limit.windowSeconds;
       const result = await this.db.execute(sql`
         select count, window_start from rate_limits
-        where key = ${limit.key}
-          and window_start = to_timestamp(floor(extract(epoch from now()) / ${window}) * ${window})`);
+        where key = ${limit.key} and window_start = ${windowStart(window)}`);
       const row = (result as unknown as { rows: { count: number; window_start: string | Date }[] }).rows[0];
       if (row && row.count >= limit.max) {
         const ends = new Date(row.window_start).getTime() + window * 1000;
@@ -37,10 +36,13 @@ export class RateLimiter {
   }
 }
 
+/** The start of the current fixed window: windows are aligned to the epoch, so instances agree. */
+const windowStart = (seconds: number) =>
+  sql`to_timestamp(floor(extract(epoch from now()) / ${seconds}) * ${seconds})`;
+
 /**
- * Counts one hit on `key` in its current fixed window of `windowSeconds` (windows are aligned to
- * the epoch, so every instance agrees on them): the hits so far, this one included, and when the
- * window ends (epoch milliseconds).
+ * Counts one hit on `key` in its current fixed window of `windowSeconds`: the hits so far, this
+ * one included, and when the window ends (epoch milliseconds).
  */
 export async function countHit(
   db: Db,
@@ -49,7 +51,7 @@ export async function countHit(
 ): Promise<{ count: number; endsAt: number }> {
   const result = await db.execute(sql`
     insert into rate_limits as r (key, window_start, count)
-    values (${key}, to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds}), 1)
+    values (${key}, ${windowStart(windowSeconds)}, 1)
     on conflict (key) do update set
       count = case when r.window_start = excluded.window_start then r.count + 1 else 1 end,
       window_start = excluded.window_start
