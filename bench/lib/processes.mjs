@@ -34,7 +34,9 @@ export function freePort(host = '127.0.0.1') {
  * Returns { child, output(), exited } where `exited` resolves with { code, signal }.
  */
 export function spawnNode(label, script, { args = [], env, cwd, ipc = false } = {}) {
-  const child = spawn(process.execPath, [script, ...args], {
+  // CHILD_NODE_ARGS: node flags for every server the bench starts (profiling: see profile/account.mjs).
+  const nodeArgs = process.env.CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],

@@ -15,7 +15,7 @@ for (const [id, t] of self) {
   if (n.callFrame.functionName !== target) continue;
   let chain = [];
   let cur = parent.get(id);
-  for (let d = 0; d < 8 && cur; d++) {
+  for (let d = 0; d < Number(process.env.DEPTH ?? 8) && cur; d++) {
     const c = nodes.get(cur).callFrame;
     chain.push(`${c.functionName || '(anon)'}@${c.url.split('/').slice(-1)[0]}:${c.lineNumber}`);
     cur = parent.get(cur);

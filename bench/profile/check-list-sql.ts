@@ -16,11 +16,14 @@ type Statement = { name: string; text: string; values: unknown[]; rowMode: 'arra
 const url = process.argv[2] ?? 'postgres://root@127.0.0.1:5432/titan_inbox_seed';
 const pool = new pg.Pool({ connectionString: url, max: 1 });
 let lastParams: unknown[] = [];
-const db = drizzle({
-  client: pool,
-  schema,
-  logger: { logQuery: (_text: string, params: unknown[]) => (lastParams = params) },
-}) as unknown as Db;
+// The repository runs its list statement on the pool itself (past drizzle): note its values there.
+const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+(pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+  const config = args[0] as { values?: unknown[] } | string;
+  if (typeof config === 'object' && config.values) lastParams = config.values;
+  return query(...args);
+};
+const db = drizzle({ client: pool, schema }) as unknown as Db;
 const {
   rows: [meta],
 } = await pool.query(

@@ -18,7 +18,6 @@ import { conversationRoutes } from './modules/conversations/conversations.routes
 import { outboxRoutes } from './modules/dev/outbox.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { fileRoutes } from './modules/files/files.routes';
-import { registerMultipart } from './modules/files/multipart';
 import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
 import { publicChatRoutes } from './modules/public-chat/public-chat.routes';
 import { VisitorTokens } from './modules/public-chat/visitor-tokens';
@@ -38,7 +37,7 @@ import type { Jobs } from './platform/jobs';
 import type { Mailer } from './platform/mailer';
 import { registerOpenApi } from './platform/openapi';
 import { RateLimiter } from './platform/rate-limiter';
-import { AccessLogController } from './platform/logger';
+import { AccessLogController, lazyChildLoggerFactory } from './platform/logger';
 import { registerSecurity } from './platform/security';
 import { createStorage } from './platform/storage';
 import { createSecretBox } from './platform/crypto';
@@ -69,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     logController: new AccessLogController(deps.logger),
+    childLoggerFactory: lazyChildLoggerFactory,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -111,7 +111,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, { db });
   const storage = createStorage(config);
   const visitorTokens = new VisitorTokens(config.APP_SECRET);
-  await registerMultipart(app);
   await app.register(fileRoutes, { deps: { db, storage } });
   const secrets = createSecretBox(config.APP_SECRET);
   await app.register(chatGroupRoutes, { db, secrets });

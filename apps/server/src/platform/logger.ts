@@ -1,6 +1,6 @@
 // pino: readable lines in development, JSON in production, nothing secret ever.
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import { pino, type Bindings, type ChildLoggerOptions, type Level, type Logger } from 'pino';
 import type { Config } from '../config';
 
 export const REDACT_PATHS = [
@@ -59,6 +59,7 @@ export class AccessLogController extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (!error && !this.access.isLevelEnabled('info')) return;
     if (error) {
       request.log.error(
         { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
@@ -83,3 +84,68 @@ export class AccessLogController extends LogController {
     );
   }
 }
+
+/**
+ * A request's logger (bound to its request id), made on its first enabled line: most requests log
+ * nothing past the access line, and a pino child builds and redacts its bindings when made.
+ */
+class LazyChildLogger {
+  private made: FastifyBaseLogger | null = null;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private real(): FastifyBaseLogger {
+    return (this.made ??= this.parent.child(this.bindings, this.options) as FastifyBaseLogger);
+  }
+
+  get level(): string {
+    return this.made ? this.made.level : this.parent.level;
+  }
+
+  set level(level: string) {
+    this.real().level = level;
+  }
+
+  private write(level: Level, args: unknown[]): void {
+    if (!this.made && !this.parent.isLevelEnabled(level)) return;
+    (this.real()[level] as (...a: unknown[]) => void)(...args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real().child(bindings, options);
+  }
+}
+
+/** Fastify's per-request child logger, made lazily (a route's own log level makes it at once). */
+export const lazyChildLoggerFactory = (
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger =>
+  options.level
+    ? logger.child(bindings, options)
+    : (new LazyChildLogger(logger as unknown as Logger, bindings, options) as unknown as FastifyBaseLogger);

@@ -100,11 +100,14 @@ export async function registerSecurity(
     );
     done();
   });
-  await app.register(cors, {
-    origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,
-    credentials: true,
-    exposedHeaders: ['x-request-id', 'retry-after'],
-  });
+  // Same-origin only unless origins are listed: then no CORS hook runs on every request at all.
+  if (config.CORS_ORIGINS.length > 0) {
+    await app.register(cors, {
+      origin: config.CORS_ORIGINS,
+      credentials: true,
+      exposedHeaders: ['x-request-id', 'retry-after'],
+    });
+  }
   await app.register(rateLimit, {
     global: false,
     store: sharedRateLimitStore(db),

@@ -22,6 +22,9 @@ type Entry = {
 
 export type AuthCacheOptions = { ttlMs?: number; maxEntries?: number; now?: () => number };
 
+const keyOf = (sessionId: string, userId: number, code: string | null) =>
+  `${sessionId}|${userId}|${code ?? ''}`;
+
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
   private readonly ttlMs: number;
@@ -44,6 +47,17 @@ export class AuthCache {
     return this.entries.size;
   }
 
+  /** The remembered answer for (session, user, business code), if any: synchronously. */
+  peek(sessionId: string, userId: number, code: string | null): SessionLookup | undefined {
+    const key = keyOf(sessionId, userId, code);
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    this.entries.delete(key);
+    if (hit.staleAt <= this.now()) return undefined;
+    this.entries.set(key, hit); // most recently used goes last
+    return hit.value;
+  }
+
   /**
    * The remembered answer for (session, user, business code), or `load()`'s. Only positive answers
    * are kept: an unknown session or a non-member is asked again every time.
@@ -54,16 +68,10 @@ export class AuthCache {
     code: string | null,
     load: () => Promise<SessionLookup | null>,
   ): Promise<SessionLookup | null> {
-    const key = `${sessionId}|${userId}|${code ?? ''}`;
+    const remembered = this.peek(sessionId, userId, code);
+    if (remembered) return remembered;
+    const key = keyOf(sessionId, userId, code);
     const now = this.now();
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      if (hit.staleAt > now) {
-        this.entries.set(key, hit); // most recently used goes last
-        return hit.value;
-      }
-    }
     const epoch = this.epoch;
     const value = await load();
     if (!value || (code !== null && !value.membership)) return value;

@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors';
 import { authenticateApiKey } from '../api-keys/api-keys.service';
 import { findBusinessByCode, findMembershipByCode } from '../business/business.repository';
 import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS } from '../business/roles';
-import type { AuthCache, Membership } from './auth-cache';
+import type { AuthCache, Membership, SessionLookup } from './auth-cache';
 import { findLiveSession, findSessionWithMembership } from './auth.repository';
 import type { AccessTokens } from './tokens';
 
@@ -47,43 +47,60 @@ export const AUTH_MESSAGES = {
   apiKeyNotAllowed: 'API keys cannot be used for this endpoint.',
 } as const;
 
+type Authenticated = { auth: RequestAuth; membership?: Membership | null };
+
 /**
  * Who is calling. For a staff call naming a business, the session check and the membership
  * lookup are one query (`membership` is then set, null when not a member), remembered briefly
- * in `cache` so repeated calls with one token cost no round trip.
+ * in `cache` so repeated calls with one token cost no round trip. A remembered answer comes back
+ * synchronously (most calls), anything else as a promise.
  */
-async function authenticate(
+function authenticate(
   request: FastifyRequest,
   db: Db,
   tokens: AccessTokens,
   cache: AuthCache,
   businessCode: string | null,
-): Promise<{ auth: RequestAuth; membership?: Membership | null }> {
+): Authenticated | Promise<Authenticated> {
   const header = request.headers.authorization ?? '';
   const [scheme, credential] = header.split(/\s+/, 2);
   if (!scheme || !credential) throw new AppError('unauthorized', AUTH_MESSAGES.missing);
   if (scheme.toLowerCase() === 'bearer') {
-    const claims = await tokens.verify(credential);
+    const claims = tokens.verify(credential);
     if (!claims) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
     const { sessionId, userId } = claims;
     const auth: RequestAuth = { kind: 'user', userId, sessionId };
-    const found = await cache.lookup(sessionId, userId, businessCode, () =>
-      businessCode
-        ? findSessionWithMembership(db, sessionId, userId, businessCode)
-        : findLiveSession(db, sessionId, userId).then(
-            (row) => row && { expiresAt: row.expiresAt, membership: null },
-          ),
-    );
-    if (!found) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
-    return businessCode ? { auth, membership: found.membership } : { auth };
+    const answer = (found: SessionLookup | null | undefined): Authenticated => {
+      if (!found) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
+      return businessCode ? { auth, membership: found.membership } : { auth };
+    };
+    const remembered = cache.peek(sessionId, userId, businessCode);
+    if (remembered) return answer(remembered);
+    return cache
+      .lookup(sessionId, userId, businessCode, () =>
+        businessCode
+          ? findSessionWithMembership(db, sessionId, userId, businessCode)
+          : findLiveSession(db, sessionId, userId).then(
+              (row) => row && { expiresAt: row.expiresAt, membership: null },
+            ),
+      )
+      .then(answer);
   }
   if (scheme.toLowerCase() === 'api-key') {
-    const key = await authenticateApiKey(db, credential);
-    if (!key) throw new AppError('unauthorized', AUTH_MESSAGES.badKey);
-    return { auth: { kind: 'api_key', ...key } };
+    return authenticateApiKey(db, credential).then((key) => {
+      if (!key) throw new AppError('unauthorized', AUTH_MESSAGES.badKey);
+      return { auth: { kind: 'api_key', ...key } };
+    });
   }
   throw new AppError('unauthorized', AUTH_MESSAGES.missing);
 }
+
+const API_KEY_PERMISSION_SET: ReadonlySet<TPermission> = new Set(API_KEY_PERMISSIONS);
+const ROLE_PERMISSION_SETS: Record<TRole, ReadonlySet<TPermission>> = {
+  owner: new Set(ROLE_PERMISSIONS.owner),
+  admin: new Set(ROLE_PERMISSIONS.admin),
+  agent: new Set(ROLE_PERMISSIONS.agent),
+};
 
 function businessCodeOf(request: FastifyRequest): string {
   const header = request.headers[BUSINESS_CODE_HEADER];
@@ -101,7 +118,7 @@ async function resolveBusiness(
     const business = code ? await findBusinessByCode(db, code) : null;
     if (code && business?.id !== auth.businessId) throw new AppError('forbidden', AUTH_MESSAGES.notMember);
     const uniqueCode = business?.uniqueCode ?? '';
-    return { id: auth.businessId, uniqueCode, role: 'api_key', permissions: new Set(API_KEY_PERMISSIONS) };
+    return { id: auth.businessId, uniqueCode, role: 'api_key', permissions: API_KEY_PERMISSION_SET };
   }
   if (!code) {
     throw new AppError('bad_request', AUTH_MESSAGES.noBusinessHeader, {
@@ -110,13 +127,15 @@ async function resolveBusiness(
   }
   const membership = known === undefined ? await findMembershipByCode(db, auth.userId, code) : known;
   if (!membership) throw new AppError('forbidden', AUTH_MESSAGES.notMember);
-  return {
-    id: membership.businessId,
-    uniqueCode: membership.uniqueCode,
-    role: membership.role,
-    permissions: new Set(ROLE_PERMISSIONS[membership.role]),
-  };
+  return memberContext(membership);
 }
+
+const memberContext = (membership: Membership): BusinessContext => ({
+  id: membership.businessId,
+  uniqueCode: membership.uniqueCode,
+  role: membership.role,
+  permissions: ROLE_PERMISSION_SETS[membership.role],
+});
 
 export function registerAuthGuard(
   app: FastifyInstance,
@@ -127,17 +146,22 @@ export function registerAuthGuard(
   app.decorateRequest('auth', null);
   app.decorateRequest('business', null);
   app.addHook('onRequest', async (request) => {
-    const config = request.routeOptions.config;
+    const { config, url } = request.routeOptions; // a getter that builds an object: read once
     // Unknown routes (404 handler) and public routes need no credentials.
-    if (!request.routeOptions.url || config.public) return;
+    if (!url || config.public) return;
     const code = config.business ? businessCodeOf(request) : '';
-    const { auth, membership } = await authenticate(request, db, tokens, cache, code || null);
+    // A remembered caller awaits nothing here: most requests, at no cost of promise hops.
+    const authenticated = authenticate(request, db, tokens, cache, code || null);
+    const { auth, membership } = authenticated instanceof Promise ? await authenticated : authenticated;
     request.auth = auth;
     if (!config.business) {
       if (auth.kind === 'api_key') throw new AppError('forbidden', AUTH_MESSAGES.apiKeyNotAllowed);
       return;
     }
-    const business = await resolveBusiness(request, db, auth, membership);
+    const business =
+      auth.kind === 'user' && membership
+        ? memberContext(membership)
+        : await resolveBusiness(request, db, auth, membership);
     if (config.permission && !business.permissions.has(config.permission)) {
       throw new AppError('forbidden', AUTH_MESSAGES.forbidden);
     }

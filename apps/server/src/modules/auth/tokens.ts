@@ -34,8 +34,8 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** Null for anything not a valid, unexpired access token of ours. */
-  async verify(token: string): Promise<AccessClaims | null> {
+  /** Null for anything not a valid, unexpired access token of ours (synchronous: it does no I/O). */
+  verify(token: string): AccessClaims | null {
     const known = this.verified.get(token);
     if (known) {
       if (known.exp > Date.now() / 1000) return known;

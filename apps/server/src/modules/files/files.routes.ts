@@ -14,7 +14,7 @@ import { businessOf } from '../auth/auth.guard';
 import { findConversation } from '../conversations/conversations.service';
 import { scopeOf } from '../conversations/inbox-scope';
 import * as files from './files.service';
-import { readUpload } from './multipart';
+import { readUpload, registerMultipart } from './multipart';
 
 const ZUploadFields = z.object({
   prefix: ZUploadPrefix,
@@ -22,6 +22,7 @@ const ZUploadFields = z.object({
 });
 
 export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = async (app, { deps }) => {
+  await registerMultipart(app);
   app.post(
     '/api/upload/',
     {

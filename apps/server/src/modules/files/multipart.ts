@@ -1,4 +1,5 @@
-// Multipart uploads: registered once for the app; each route reads one bounded file part.
+// Multipart uploads: registered in each plugin that has an upload route, not for the whole app
+// (the plugin adds hooks to every request of its scope); each route reads one bounded file part.
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { OWN_CHANNEL_FILE_LIMIT_BYTES } from '@titan/contracts';

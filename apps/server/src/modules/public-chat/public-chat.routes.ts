@@ -18,7 +18,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
-import { readUpload } from '../files/multipart';
+import { readUpload, registerMultipart } from '../files/multipart';
 import * as chat from './public-chat.service';
 
 const tags = ['public chat'];
@@ -39,6 +39,7 @@ export const publicChatRoutes: FastifyPluginAsyncZod<{ deps: chat.PublicChatDeps
   app,
   { deps },
 ) => {
+  await registerMultipart(app);
   const visitorOf = (request: FastifyRequest) => chat.visitorFromToken(deps, visitorToken(request));
 
   app.get(

@@ -182,7 +182,7 @@ export class RealtimeHub {
   }
 
   private async authenticate(conn: Connection, token: string): Promise<void> {
-    const claims = await this.deps.tokens.verify(token);
+    const claims = this.deps.tokens.verify(token);
     let exp: number;
     if (claims && (await findLiveSession(this.deps.db, claims.sessionId, claims.userId))) {
       conn.userId = claims.userId;

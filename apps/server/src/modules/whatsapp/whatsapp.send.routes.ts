@@ -13,7 +13,7 @@ import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
 import { scopeOf } from '../conversations/inbox-scope';
-import { readUpload } from '../files/multipart';
+import { readUpload, registerMultipart } from '../files/multipart';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import * as send from './whatsapp.send';
 
@@ -23,6 +23,7 @@ const config = { business: true, permission: 'inbox.use' } as const;
 const MEDIA_MAX_AGE_SECONDS = 24 * 60 * 60;
 
 export const whatsappSendRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps }> = async (app, { deps }) => {
+  await registerMultipart(app);
   app.post(
     '/api/whatsapp/conversations/:id/messages/',
     {
