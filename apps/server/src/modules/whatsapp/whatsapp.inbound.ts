@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Queryable } from '../auth/auth.repository';
 import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
-import { enqueueMediaFetch, recordInboundMedia } from './whatsapp.send';
+import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from './whatsapp.send';
 
 export const WEBHOOK_QUEUE = 'whatsapp.webhook';
 
@@ -205,6 +205,7 @@ async function writeItems(tx: Queryable, items: Items): Promise<string[]> {
           businessId: m.businessId,
           conversationId: conversationOf(m.customerId),
           content: summarize(m.message),
+          messageType: isInboundMedia(m.message) ? 'file' : 'text',
           senderId: m.customerId,
           metaData: m.message,
           timestamp: m.timestamp,

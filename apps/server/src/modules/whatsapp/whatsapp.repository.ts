@@ -318,6 +318,8 @@ export type InboundMessageValues = {
   businessId: number;
   conversationId: number;
   content: string;
+  /** 'file' for the media kinds (image, video, audio, document, sticker). */
+  messageType: 'text' | 'file';
   senderId: number;
   metaData: Record<string, unknown>;
   timestamp: number | null;
@@ -333,8 +335,10 @@ export async function insertInboundMessages(
   const rows = await rowsOf<{ id: string }>(
     db,
     sql`insert into wa_messages
-        (id, business_id, conversation_id, content, sender_type, sender_id, meta_data, timestamp, created_at)
-      select id, business_id, conversation_id, content, 'customer', sender_id, meta_data, ts, created_at
+        (id, business_id, conversation_id, content, message_type, sender_type, sender_id, meta_data, timestamp,
+         created_at)
+      select id, business_id, conversation_id, content, message_type, 'customer', sender_id, meta_data, ts,
+        created_at
       from jsonb_to_recordset(${recordset(
         values.map((v, n) => ({
           n,
@@ -342,13 +346,14 @@ export async function insertInboundMessages(
           business_id: v.businessId,
           conversation_id: v.conversationId,
           content: v.content,
+          message_type: v.messageType,
           sender_id: v.senderId,
           meta_data: v.metaData,
           ts: v.timestamp,
           created_at: v.createdAt.toISOString(),
         })),
-      )}) as v(n int, id text, business_id bigint, conversation_id bigint, content text, sender_id bigint,
-               meta_data jsonb, ts integer, created_at timestamptz)
+      )}) as v(n int, id text, business_id bigint, conversation_id bigint, content text, message_type text,
+               sender_id bigint, meta_data jsonb, ts integer, created_at timestamptz)
       order by n
       on conflict do nothing
       returning id`,

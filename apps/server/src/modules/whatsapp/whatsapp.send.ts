@@ -308,6 +308,10 @@ export async function uploadMedia(
 
 const INBOUND_MEDIA_TYPES = new Set(['image', 'video', 'audio', 'document', 'sticker']);
 
+/** A customer's message carrying a file (stored with message_type 'file'). */
+export const isInboundMedia = (message: Record<string, unknown>) =>
+  typeof message.type === 'string' && INBOUND_MEDIA_TYPES.has(message.type);
+
 /**
  * Records the media of a just-stored inbound message (inside its transaction) and answers its id
  * when the bytes still have to be fetched; the caller enqueues the fetch once committed.
@@ -317,8 +321,8 @@ export async function recordInboundMedia(
   businessId: number,
   message: Record<string, unknown>,
 ): Promise<string | null> {
-  const type = typeof message.type === 'string' ? message.type : '';
-  if (!INBOUND_MEDIA_TYPES.has(type)) return null;
+  if (!isInboundMedia(message)) return null;
+  const type = message.type as string;
   const part = (message[type] ?? {}) as Record<string, unknown>;
   if (typeof part.id !== 'string' || part.id === '') return null;
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);

@@ -103,6 +103,8 @@ describe('every inbound type from the simulator', () => {
       expect(message.sender_type).toBe('customer');
       expect(message.meta_data.type).toBe(spec.type);
       expect(message.content).toMatch(summary);
+      const media = ['image', 'video', 'audio', 'document', 'sticker'].includes(spec.type);
+      expect(message.message_type).toBe(media ? 'file' : 'text');
       expect(typeof message.timestamp).toBe('number');
       if (spec.type === 'unsupported') {
         expect((message.meta_data.errors as { code: number }[])[0]!.code).toBe(131051);
