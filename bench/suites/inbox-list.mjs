@@ -6,8 +6,8 @@
 // Targets: p95 <= 20 ms and p95 <= 2x the raw SQL. Rows missing them get EXPLAIN (ANALYZE, BUFFERS)
 // of their statement in bench/results/inbox-list-plans.txt.
 //
-// Env: BENCH_INBOX_REQUESTS (measured calls per row and side, default 1000), BENCH_INBOX_ROUNDS
-// (the sides alternate in this many rounds, default 5), BENCH_INBOX_WARMUP (per row and side,
+// Env: BENCH_INBOX_REQUESTS (measured calls per row and side, default 2000), BENCH_INBOX_ROUNDS
+// (the sides alternate in this many rounds, default 10), BENCH_INBOX_WARMUP (per row and side,
 // default 100), BENCH_INBOX_CONCURRENCY (default 10), BENCH_INBOX_DATABASE_URL (see lib/inbox-seed.mjs).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -281,8 +281,8 @@ const answerOf = ([count, json]) => ({ count: Number(count), ids: JSON.parse(jso
 // ---------------------------------------------------------------- the suite
 
 export async function run(ctx) {
-  const requests = intFromEnv('BENCH_INBOX_REQUESTS', 1000);
-  const rounds = Math.min(requests, intFromEnv('BENCH_INBOX_ROUNDS', 5));
+  const requests = intFromEnv('BENCH_INBOX_REQUESTS', 2000);
+  const rounds = Math.min(requests, intFromEnv('BENCH_INBOX_ROUNDS', 10));
   const warmup = intFromEnv('BENCH_INBOX_WARMUP', 100, 0);
   const concurrency = intFromEnv('BENCH_INBOX_CONCURRENCY', 10);
 

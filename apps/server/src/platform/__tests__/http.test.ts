@@ -175,12 +175,7 @@ describe('security', () => {
 
   it('sends the same security headers on not-found and refused answers', async () => {
     const ok = await app.inject({ method: 'GET', url: '/api/health/' });
-    const names = [
-      'cache-control',
-      'content-security-policy',
-      'x-content-type-options',
-      'x-frame-options',
-    ];
+    const names = ['cache-control', 'content-security-policy', 'x-content-type-options', 'x-frame-options'];
     const pick = (headers: Record<string, unknown>) => Object.fromEntries(names.map((n) => [n, headers[n]]));
     expect(Object.values(pick(ok.headers)).every((v) => typeof v === 'string')).toBe(true);
     expect(ok.headers['x-powered-by']).toBeUndefined();
