@@ -112,6 +112,7 @@ export const CONVERSATIONS_STRINGS = {
   attachmentAdded: 'Attachment Added',
   unsupported: 'Unsupported message type',
   mediaFailed: 'Unable to load image, video or document',
+  templateHeaderImage: 'Template header image',
   deliveryStatus: DELIVERY_STATUS_LABELS,
   templateButtons: 'Template buttons',
   failedReason: 'Why it failed',

@@ -1,5 +1,5 @@
 import type { TMessage } from '@titan/contracts';
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 
@@ -135,6 +135,56 @@ describe('WhatsApp messages', () => {
       'https://example.com/i.pdf',
     );
     expect(within(item).getByText('Here is your invoice')).toBeInTheDocument();
+  });
+
+  it('renders a template whose header is an image or a video link', () => {
+    const template = (type: 'image' | 'video', link: string) =>
+      wa({
+        type: 'template',
+        template: {
+          components: [
+            { type: 'header', parameters: [{ type, [type]: { link } }] },
+            { type: 'body', parameters: [{ type: 'text', text: `A ${type} header` }] },
+          ],
+        },
+      });
+    const image = show(template('image', 'https://example.com/sale.png')).item;
+    expect(within(image).getByRole('img', { name: 'Template header image' })).toHaveAttribute(
+      'src',
+      'https://example.com/sale.png',
+    );
+    expect(within(image).getByText('A image header')).toBeInTheDocument();
+    cleanup();
+    const video = show(template('video', 'https://example.com/tour.mp4')).item;
+    expect(video.querySelector('video')).toHaveAttribute('src', 'https://example.com/tour.mp4');
+    expect(within(video).getByText('A video header')).toBeInTheDocument();
+  });
+
+  it('renders a template whose image header was uploaded, through the media endpoint', async () => {
+    const original = URL.createObjectURL;
+    URL.createObjectURL = vi.fn(() => 'blob:http://localhost:3000/header');
+    onTestFinished(() => {
+      URL.createObjectURL = original;
+    });
+    server.use(
+      http.get('/api/whatsapp/media/header-1/', () =>
+        HttpResponse.arrayBuffer(new Uint8Array([137, 80, 78, 71]).buffer, {
+          headers: { 'content-type': 'image/png' },
+        }),
+      ),
+    );
+    const { item } = show(
+      wa({
+        type: 'template',
+        template: {
+          components: [{ type: 'header', parameters: [{ type: 'image', image: { id: 'header-1' } }] }],
+        },
+      }),
+    );
+    expect(await within(item).findByRole('img', { name: 'Image' })).toHaveAttribute(
+      'src',
+      'blob:http://localhost:3000/header',
+    );
   });
 
   it('renders a quick-reply button message from button.text', () => {

@@ -1,7 +1,7 @@
 // The body of a WhatsApp message (spec section 2), read from meta_data, which holds the WhatsApp
-// payload: text (text.body); template (template.components: a header of text or a document, body,
-// footer, and buttons of phone number, URL or quick reply); image, video and document ({id, caption,
-// filename}); button (button.text). Any other type says "Unsupported message type". The payload is
+// payload: text (text.body); template (template.components: a header of text, an image, a video or
+// a document, body, footer, and buttons of phone number, URL or quick reply); image, video and
+// document ({id, caption, filename}); button (button.text). Any other type says "Unsupported message type". The payload is
 // read defensively: a field that is missing or of another shape is simply not shown.
 import type { TMessage } from '@titan/contracts';
 import { ExternalLinkIcon, FileTextIcon, PhoneIcon, ReplyIcon } from 'lucide-react';
@@ -50,17 +50,33 @@ function componentText(component: TRecord): string | null {
   return parts.length > 0 ? parts.join(' ') : null;
 }
 
+const HEADER_MEDIA: readonly TMediaKind[] = ['image', 'video', 'document'];
+
+/** A template's header: its text, or its image, video or document (an uploaded id or a link). */
 function TemplateHeader({ component }: { component: TRecord }) {
-  const format = asString(component.format)?.toUpperCase();
-  const documentParam = asArray(component.parameters)
+  const format = asString(component.format)?.toLowerCase();
+  const param = asArray(component.parameters)
     .map(asRecord)
-    .find((p) => p?.type === 'document');
-  const document = asRecord(component.document) ?? asRecord(documentParam?.document);
-  if (format === 'DOCUMENT' || document) {
-    const id = asString(document?.id);
-    const link = asString(document?.link);
-    const fileName = asString(document?.filename);
-    if (id) return <WhatsAppMedia kind="document" mediaId={id} fileName={fileName} />;
+    .find((p) => HEADER_MEDIA.includes(p?.type as TMediaKind));
+  const kind = HEADER_MEDIA.find((k) => k === format || k === param?.type || asRecord(component[k]));
+  if (kind) {
+    const media = asRecord(component[kind]) ?? asRecord(param?.[kind]);
+    const id = asString(media?.id);
+    const link = asString(media?.link);
+    const fileName = asString(media?.filename);
+    if (id) return <WhatsAppMedia kind={kind} mediaId={id} fileName={fileName} />;
+    if (link && kind === 'image') {
+      return (
+        <img
+          src={link}
+          alt={S.templateHeaderImage}
+          className="max-h-72 max-w-full rounded-md object-contain"
+        />
+      );
+    }
+    if (link && kind === 'video') {
+      return <video src={link} controls preload="metadata" className="max-h-72 max-w-full rounded-md" />;
+    }
     if (link) {
       return (
         <a
