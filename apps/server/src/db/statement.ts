@@ -22,35 +22,48 @@ export function rawStatement(
   const fill = placeholderFiller(params);
   const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
   if (client instanceof pg.Pool) {
-    return async (values) => {
-      const config = { text, values: fill(values), rowMode: 'array' as const };
-      const { rows } = await client.query<unknown[]>(name ? { ...config, name } : config);
-      return rows;
-    };
+    const statementName = name || undefined; // undefined: the unnamed statement
+    return (values) =>
+      client
+        .query<unknown[]>({ name: statementName, text, values: fill(values), rowMode: 'array' })
+        .then(rowsOf);
   }
-  return async (values) => {
-    const { rows } = await client.query<unknown[]>(text, fill(values), { rowMode: 'array' });
-    return rows;
-  };
+  return (values) => client.query<unknown[]>(text, fill(values), { rowMode: 'array' }).then(rowsOf);
 }
 
-type Slot = { value: unknown } | { placeholder: string; encode: (value: unknown) => unknown };
+const rowsOf = (result: { rows: unknown[][] }) => result.rows;
 
-/** drizzle's fillPlaceholders, with the parameters' kinds sorted out once instead of per call. */
+/**
+ * drizzle's fillPlaceholders, with the parameters sorted out once instead of per call: a constant,
+ * or the name of a placeholder and the encoder of the column it is compared with.
+ */
 function placeholderFiller(params: unknown[]): (values: Record<string, unknown>) => unknown[] {
-  const slots: Slot[] = params.map((p) => {
-    if (is(p, Placeholder)) return { placeholder: p.name, encode: (v) => v };
-    if (is(p, Param) && is(p.value, Placeholder)) {
+  const names: (string | null)[] = [];
+  const constants: unknown[] = [];
+  const encoders: ((value: unknown) => unknown)[] = [];
+  const asIs = (value: unknown) => value;
+  for (const p of params) {
+    if (is(p, Placeholder)) {
+      names.push(p.name);
+      encoders.push(asIs);
+    } else if (is(p, Param) && is(p.value, Placeholder)) {
       const encoder = p.encoder;
-      return { placeholder: p.value.name, encode: (v) => encoder.mapToDriverValue(v) };
+      names.push(p.value.name);
+      encoders.push((value) => encoder.mapToDriverValue(value));
+    } else {
+      names.push(null);
+      encoders.push(asIs);
     }
-    return { value: p };
-  });
-  return (values) =>
-    slots.map((slot) => {
-      if ('value' in slot) return slot.value;
-      if (!(slot.placeholder in values))
-        throw new Error(`No value for placeholder "${slot.placeholder}" was provided`);
-      return slot.encode(values[slot.placeholder]);
-    });
+    constants.push(p);
+  }
+  return (values) => {
+    const out = new Array<unknown>(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const placeholder = names[i]!;
+      if (placeholder === null) out[i] = constants[i];
+      else if (placeholder in values) out[i] = encoders[i]!(values[placeholder]);
+      else throw new Error(`No value for placeholder "${placeholder}" was provided`);
+    }
+    return out;
+  };
 }

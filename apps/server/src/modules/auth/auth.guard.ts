@@ -62,8 +62,10 @@ function authenticate(
   cache: AuthCache,
   businessCode: string | null,
 ): Authenticated | Promise<Authenticated> {
-  const header = request.headers.authorization ?? '';
-  const [scheme, credential] = header.split(/\s+/, 2);
+  const header = (request.headers.authorization ?? '').trim();
+  const space = header.search(/\s/);
+  const scheme = space > 0 ? header.slice(0, space) : '';
+  const credential = space > 0 ? header.slice(space + 1).trimStart() : '';
   if (!scheme || !credential) throw new AppError('unauthorized', AUTH_MESSAGES.missing);
   if (scheme.toLowerCase() === 'bearer') {
     const claims = tokens.verify(credential);
