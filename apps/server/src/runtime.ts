@@ -56,7 +56,10 @@ export async function startRuntime(
     const feed = new ChangeFeed(database, logger);
     await feed.start();
     cleanups.push(() => feed.stop());
-    const jobs = await Jobs.start(database, logger, config.DATABASE_URL);
+    const jobs = await Jobs.start(database, logger, {
+      url: config.DATABASE_URL,
+      background: options.workers,
+    });
     cleanups.push(() => jobs.stop());
     const mailer = new Mailer(config, database.db, jobs, logger);
     await mailer.defineQueue();

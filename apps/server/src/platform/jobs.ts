@@ -42,8 +42,22 @@ export type SendOptions = {
 const DEFAULTS = { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60 };
 
 /** pg-boss speaks to PGlite through this adapter; on PostgreSQL it opens its own small pool. */
-function bossOptions(database: Database, url: string | undefined): PgBoss.ConstructorOptions {
-  const common = { schema: 'pgboss', application_name: 'titan-jobs' };
+/**
+ * `background`: this process also keeps the queues (pg-boss's maintenance) and turns schedules
+ * into jobs. Processes that run no workers (RUN_WORKERS=false, API instances) only send jobs: the
+ * worker processes keep the rest, and an API instance spends no time on it between requests.
+ */
+function bossOptions(
+  database: Database,
+  url: string | undefined,
+  background: boolean,
+): PgBoss.ConstructorOptions {
+  const common = {
+    schema: 'pgboss',
+    application_name: 'titan-jobs',
+    supervise: background,
+    schedule: background,
+  };
   if (database.kind === 'postgres') return { ...common, connectionString: url, max: 4 };
   return {
     ...common,
@@ -144,8 +158,12 @@ export class Jobs {
     private readonly logger: Logger,
   ) {}
 
-  static async start(database: Database, logger: Logger, url?: string): Promise<Jobs> {
-    const boss = new PgBoss(bossOptions(database, url));
+  static async start(
+    database: Database,
+    logger: Logger,
+    { url, background }: { url?: string; background: boolean },
+  ): Promise<Jobs> {
+    const boss = new PgBoss(bossOptions(database, url, background));
     boss.on('error', (err) => logger.error({ err }, 'job queue error'));
     await boss.start();
     return new Jobs(boss, logger);

@@ -45,6 +45,33 @@ describe('jobs', () => {
     }
   });
 
+  it('leaves queue maintenance and schedules to the processes that run workers', async () => {
+    const fresh = await createTestStore();
+    // pg-boss turns schedules into jobs through its own queue, made by the process that does it.
+    const cronQueues = async (rt: Awaited<ReturnType<typeof createTestRuntime>>) =>
+      (
+        await rt.database.query<{ n: number }>(
+          `select count(*)::int as n from pgboss.queue where name = '__pgboss__send-it'`,
+        )
+      )[0]!.n;
+    try {
+      const api = await createTestRuntime({ store: fresh, workers: false });
+      try {
+        expect(await cronQueues(api)).toBe(0);
+      } finally {
+        await api.close();
+      }
+      const worker = await createTestRuntime({ store: fresh, workers: true });
+      try {
+        expect(await cronQueues(worker)).toBe(1);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await fresh.destroy();
+    }
+  });
+
   it('retries a failing job with growing delays until it succeeds', async () => {
     const attempts: number[] = [];
     const done = deferred<void>();
