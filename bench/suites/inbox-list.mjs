@@ -8,7 +8,7 @@
 //
 // Env: BENCH_INBOX_REQUESTS (measured calls per row and side, default 2000), BENCH_INBOX_ROUNDS
 // (the sides alternate in this many rounds, default 10), BENCH_INBOX_WARMUP (per row and side,
-// default 100), BENCH_INBOX_CONCURRENCY (default 10), BENCH_INBOX_DATABASE_URL (see lib/inbox-seed.mjs).
+// default 500: each row runs code paths and a statement the ones before did not), BENCH_INBOX_CONCURRENCY (default 10), BENCH_INBOX_DATABASE_URL (see lib/inbox-seed.mjs).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -283,7 +283,7 @@ const answerOf = ([count, json]) => ({ count: Number(count), ids: JSON.parse(jso
 export async function run(ctx) {
   const requests = intFromEnv('BENCH_INBOX_REQUESTS', 2000);
   const rounds = Math.min(requests, intFromEnv('BENCH_INBOX_ROUNDS', 10));
-  const warmup = intFromEnv('BENCH_INBOX_WARMUP', 100, 0);
+  const warmup = intFromEnv('BENCH_INBOX_WARMUP', 500, 0);
   const concurrency = intFromEnv('BENCH_INBOX_CONCURRENCY', 10);
 
   const { database, seed, seeded, seedSeconds, timings } = await ctx.inboxSeed();
