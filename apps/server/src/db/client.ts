@@ -32,6 +32,11 @@ export type Database = {
     handler: NotificationHandler,
     onReconnect?: () => void,
   ): Promise<() => Promise<void>>;
+  /**
+   * NOTIFY on a channel. On PostgreSQL over a connection of its own, outside the pool: a pool
+   * busy with requests never holds a notification (the change feed's heartbeat) up.
+   */
+  notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -71,6 +76,9 @@ async function openPglite(options: { dataDir?: string }): Promise<Database> {
       const results = await pglite.exec(sql);
       return (results.at(-1)?.rows ?? []) as Row[];
     },
+    async notify(channel, payload) {
+      await pglite.query('select pg_notify($1, $2)', [channel, payload]);
+    },
     async listen(channel, handler) {
       const unlisten = await pglite.listen(channel, handler);
       return async () => {
@@ -100,6 +108,8 @@ async function openPostgres(options: { url: string; poolMax?: number; logger?: L
   await pool.query('select 1'); // fail at boot, not on the first request
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const listeners = new Set<PgListener>();
+  // One connection, made on first use and replaced by the pool if it drops.
+  let notifier: pg.Pool | null = null;
   return {
     kind: 'postgres',
     db,
@@ -110,6 +120,13 @@ async function openPostgres(options: { url: string; poolMax?: number; logger?: L
     async exec(sql) {
       const res: pg.QueryResult | pg.QueryResult[] = await pool.query(sql);
       return (Array.isArray(res) ? (res.at(-1)?.rows ?? []) : res.rows) as Row[];
+    },
+    async notify(channel, payload) {
+      if (!notifier) {
+        notifier = new pg.Pool({ connectionString: options.url, max: 1, application_name: 'titan-notify' });
+        notifier.on('error', (err) => options.logger?.warn({ err }, 'notify connection lost'));
+      }
+      await notifier.query('select pg_notify($1, $2)', [channel, payload]);
     },
     async listen(channel, handler, onReconnect) {
       const listener = new PgListener(options.url, channel, handler, options.logger, onReconnect);
@@ -123,6 +140,8 @@ async function openPostgres(options: { url: string; poolMax?: number; logger?: L
     async close() {
       await Promise.all([...listeners].map((l) => l.stop()));
       listeners.clear();
+      await notifier?.end();
+      notifier = null;
       await pool.end();
     },
   };

@@ -103,7 +103,9 @@ export class ChangeFeed {
     if (this.pings.size > MAX_PINGS) this.pings.delete(this.pings.keys().next().value!);
     const payload = JSON.stringify({ table: PING_TABLE, op: 'INSERT', id: `${this.instanceId}:${seq}` });
     try {
-      await this.database.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
+      // Not through the request pool: a saturated pool would delay the ping past the timeout
+      // and switch the caches fed by this feed off exactly when the instance is busiest.
+      await this.database.notify(CHANGE_CHANNEL, payload);
       ping.committed = true;
     } catch {
       this.pings.delete(seq);

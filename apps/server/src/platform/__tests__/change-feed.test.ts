@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../../db/client';
 import {
   createTestRuntime,
   createTestStore,
@@ -6,7 +8,7 @@ import {
   type TestRuntime,
   type TestStore,
 } from '../../testing/test-runtime';
-import type { Change } from '../change-feed';
+import { ChangeFeed, type Change } from '../change-feed';
 
 // A realtime-style table made only for this test, using the product's trigger function.
 const PROBE_TABLE = `
@@ -99,6 +101,26 @@ describe('change feed', () => {
         expect(row!.body).toBe('from instance a');
       } finally {
         await b.close();
+      }
+    },
+  );
+
+  it.runIf(testDbKind === 'postgres')(
+    'stays healthy while every pooled connection is busy for longer than its timeout',
+    async () => {
+      const database = await openDatabase({ kind: 'postgres', url: store.env.DATABASE_URL!, poolMax: 2 });
+      const feed = new ChangeFeed(database, pino({ level: 'silent' }), { heartbeatMs: 50, timeoutMs: 500 });
+      await feed.start();
+      const resets = vi.fn();
+      feed.onReset(resets);
+      try {
+        // Requests hold the whole pool for three of the feed's timeouts.
+        await Promise.all([database.query('select pg_sleep(1.5)'), database.query('select pg_sleep(1.5)')]);
+        expect(feed.healthy).toBe(true);
+        expect(resets).not.toHaveBeenCalled();
+      } finally {
+        await feed.stop();
+        await database.close();
       }
     },
   );
