@@ -23,6 +23,22 @@ function show(overrides: Partial<TMessage>) {
   return { ...view, item: view.container.querySelector('li')! };
 }
 
+/** The media endpoint answers a PNG for `id`, shown at `objectUrl` (jsdom has no object URLs). */
+function servePng(id: string, objectUrl: string) {
+  const original = URL.createObjectURL;
+  URL.createObjectURL = vi.fn(() => objectUrl);
+  onTestFinished(() => {
+    URL.createObjectURL = original;
+  });
+  server.use(
+    http.get(`/api/whatsapp/media/${id}/`, () =>
+      HttpResponse.arrayBuffer(new Uint8Array([137, 80, 78, 71]).buffer, {
+        headers: { 'content-type': 'image/png' },
+      }),
+    ),
+  );
+}
+
 const wa = (meta: Record<string, unknown>, overrides: Partial<TMessage> = {}) => ({
   id: 'wamid.HBgLMTIzNDU2Nzg5MA',
   meta_data: meta,
@@ -161,18 +177,7 @@ describe('WhatsApp messages', () => {
   });
 
   it('renders a template whose image header was uploaded, through the media endpoint', async () => {
-    const original = URL.createObjectURL;
-    URL.createObjectURL = vi.fn(() => 'blob:http://localhost:3000/header');
-    onTestFinished(() => {
-      URL.createObjectURL = original;
-    });
-    server.use(
-      http.get('/api/whatsapp/media/header-1/', () =>
-        HttpResponse.arrayBuffer(new Uint8Array([137, 80, 78, 71]).buffer, {
-          headers: { 'content-type': 'image/png' },
-        }),
-      ),
-    );
+    servePng('header-1', 'blob:http://localhost:3000/header');
     const { item } = show(
       wa({
         type: 'template',
@@ -198,19 +203,7 @@ describe('WhatsApp messages', () => {
   });
 
   it('loads an image through the media endpoint and shows its caption', async () => {
-    // jsdom has no object URLs.
-    const original = URL.createObjectURL;
-    URL.createObjectURL = vi.fn(() => 'blob:http://localhost:3000/abc');
-    onTestFinished(() => {
-      URL.createObjectURL = original;
-    });
-    server.use(
-      http.get('/api/whatsapp/media/media-1/', () =>
-        HttpResponse.arrayBuffer(new Uint8Array([137, 80, 78, 71]).buffer, {
-          headers: { 'content-type': 'image/png' },
-        }),
-      ),
-    );
+    servePng('media-1', 'blob:http://localhost:3000/abc');
     const { item } = show(wa({ type: 'image', image: { id: 'media-1', caption: 'The broken part' } }));
     expect(await within(item).findByRole('img', { name: 'Image' })).toHaveAttribute(
       'src',
