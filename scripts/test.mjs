@@ -1,33 +1,44 @@
 #!/usr/bin/env node
-// `npm test`: every suite in one Vitest run (see vitest.config.ts), then one summary line.
+// `npm test`: every suite in one Vitest run (see vitest.config.ts), then the tests skipped and why,
+// and one summary line: `N passed, N failed, N skipped`.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { summaryFile } from './summary-reporter.mjs';
 
-const resultsDir = join(import.meta.dirname, '..', 'test-results');
-const resultsFile = join(resultsDir, 'vitest.json');
-mkdirSync(resultsDir, { recursive: true });
-rmSync(resultsFile, { force: true });
+/** Why a project skips tests by design, so a skipped count is never a silent gap. */
+const SKIP_REASONS = {
+  'server:pglite': 'the multi-instance suites need a PostgreSQL server; they run in server:postgres',
+  'server:postgres': 'the embedded data-dir lock suites run on PGlite only; they run in server:pglite',
+  e2e: 'browser suites need Chromium at /usr/bin/chromium (apt-get install chromium); CI fails without it',
+};
 
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`];
+rmSync(summaryFile, { force: true });
+const args = ['vitest', 'run', '--reporter=default', '--reporter=./scripts/summary-reporter.mjs'];
 const child = spawn('npx', [...args, ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 
 child.on('exit', (code, signal) => {
-  let passed = 0;
-  let failed = 0;
+  let projects = {};
+  let unhandled = 0;
   try {
-    const report = JSON.parse(readFileSync(resultsFile, 'utf8'));
-    passed = report.numPassedTests;
-    // A file that fails to load counts as a failure even though none of its tests ran.
-    failed =
-      report.numFailedTests +
-      report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+    ({ projects, unhandledErrors: unhandled } = JSON.parse(readFileSync(summaryFile, 'utf8')));
   } catch {
-    failed = 1;
+    unhandled = 1;
+  }
+  const total = { passed: 0, failed: unhandled, skipped: 0 };
+  console.log('\nSuites:');
+  for (const [name, counts] of Object.entries(projects)) {
+    for (const key of Object.keys(total)) total[key] += counts[key];
+    const skipped = counts.skipped ? `, ${counts.skipped} skipped (${SKIP_REASONS[name] ?? 'see the suite'})` : '';
+    console.log(`  ${name}: ${counts.passed} passed, ${counts.failed} failed${skipped}`);
+  }
+  if (!process.env.DATABASE_URL) {
+    console.log(
+      '  server:postgres: not run — set DATABASE_URL=postgres://… to run every server suite on PostgreSQL too, the multi-instance ones included (CI does)',
+    );
   }
   const exitCode = code ?? (signal ? 1 : 0);
-  if (exitCode !== 0 && failed === 0) failed = 1;
-  console.log(`${passed} passed, ${failed} failed`);
+  if (exitCode !== 0 && total.failed === 0) total.failed = 1;
+  console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
   process.exit(exitCode);
 });

@@ -1,4 +1,5 @@
-// Debian's Chromium driven by playwright-core; browser suites skip when it is not installed.
+// Debian's Chromium driven by playwright-core; browser suites skip when it is not installed
+// (and CI fails: see global-setup.ts).
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 

@@ -63,10 +63,10 @@ export async function registerWebApp(
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
+    // Any GET outside the API, files and assets is an app route, whatever it accepts (`curl /`).
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !API_PREFIXES.some((p) => path.startsWith(p) || `${path}/` === p) &&
-      (request.headers.accept ?? '').includes('text/html');
+      !API_PREFIXES.some((p) => path.startsWith(p) || `${path}/` === p);
     if (!indexHtml || !wantsPage) return notFound(request, reply);
     return reply
       .code(200)

@@ -73,6 +73,19 @@ describe('serving the built web app', () => {
     expect(res.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   });
 
+  it('serves the app to a GET of / or an app route that asks for no HTML, as curl does', async () => {
+    for (const url of ['/', '/login', '/inbox/conversations/12']) {
+      for (const headers of [{}, { accept: '*/*' }, { accept: 'application/json' }]) {
+        const res = await rt.app!.inject({ method: 'GET', url, headers });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.body).toContain('<div id="root">');
+      }
+    }
+    const post = await rt.app!.inject({ method: 'POST', url: '/login', payload: {} });
+    expect(post.statusCode).toBe(404);
+  });
+
   it('answers a JSON 404, not the app, for missing assets and API paths', async () => {
     for (const url of ['/assets/missing-123.js', '/api/nothing/', '/api']) {
       const res = await page(url);
