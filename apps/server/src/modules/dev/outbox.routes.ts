@@ -31,7 +31,12 @@ function clientAddresses(request: FastifyRequest): string[] {
     .flatMap((v) => v.split(/[,;]/))
     .map((pair) => /^\s*for\s*=\s*(.*)$/i.exec(pair)?.[1])
     .filter((v): v is string => v !== undefined);
-  return [request.raw.socket.remoteAddress ?? '', ...forwardedFor, ...forwarded, ...headerValues('x-real-ip')];
+  return [
+    request.raw.socket.remoteAddress ?? '',
+    ...forwardedFor,
+    ...forwarded,
+    ...headerValues('x-real-ip'),
+  ];
 }
 
 /**

@@ -57,7 +57,12 @@ describe('registration and email verification', () => {
     const owner = await signUp(app, rt.mailer, { firstName: 'Olive' });
     const fresh = uniqueEmail('fresh');
     const attempt = (email: string) =>
-      post('/api/auth/register/', { first_name: 'Mallory', last_name: 'M', email, password: 'another password 42' });
+      post('/api/auth/register/', {
+        first_name: 'Mallory',
+        last_name: 'M',
+        email,
+        password: 'another password 42',
+      });
 
     const forNew = await attempt(fresh);
     const forTaken = await attempt(owner.email.toUpperCase());
@@ -71,7 +76,11 @@ describe('registration and email verification', () => {
       return { ...body, result: { user: { ...body.result.user, pk: 0, email: '', username: '' } } };
     };
     expect(withoutAddress(forTaken, owner.email)).toEqual(withoutAddress(forNew, fresh));
-    expect(forTaken.json().result.user).toMatchObject({ first_name: 'Mallory', last_name: 'M', is_email_verified: false });
+    expect(forTaken.json().result.user).toMatchObject({
+      first_name: 'Mallory',
+      last_name: 'M',
+      is_email_verified: false,
+    });
     // The pk comes from the same sequence as a new account's: the next one, no gap giving it away.
     const next = await attempt(uniqueEmail('after'));
     expect(next.json().result.user.pk).toBe(forTaken.json().result.user.pk + 1);
@@ -79,7 +88,10 @@ describe('registration and email verification', () => {
 
     const [mail] = await rt.mailer.listOutbox(owner.email);
     expect(mail!.subject).toBe('Someone tried to sign up with your email address');
-    expect(mail!.links).toEqual(['https://titan.example.com/forgot-password', 'https://titan.example.com/login']);
+    expect(mail!.links).toEqual([
+      'https://titan.example.com/forgot-password',
+      'https://titan.example.com/login',
+    ]);
     const [{ n }] = await rt.database.query<{ n: number }>(
       'select count(*)::int as n from users where lower(email) = lower($1)',
       [owner.email],
