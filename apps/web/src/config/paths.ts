@@ -62,9 +62,30 @@ export function invitationPath(token: string): string {
   return `/invite-user/join/${encodeURIComponent(token)}`;
 }
 
-/** A path inside this app that is safe to return to after signing in; anything else → null. */
+/** Control characters (C0, DEL, C1) and whitespace but the plain space, which a query may hold encoded. */
+const UNSAFE_DECODED = /[\u0000-\u001f\u007f-\u009f]|(?! )\s/u;
+
+/**
+ * A path inside this app that is safe to return to after signing in; anything else → null.
+ * Browsers drop tabs and newlines from URLs and read `\` as `/`, so "/\t/evil.com" or "/\\evil.com"
+ * would leave the app: the raw value may hold no whitespace, control character or backslash, and
+ * its percent-decoded form no control character and no second leading slash ("/%09/", "/%2F/").
+ */
 export function safeNextPath(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (!value || !value.startsWith('/') || /[\s\\\u0000-\u001f\u007f-\u009f]/u.test(value)) return null;
+  let decoded = value;
+  // Decoded until stable (a few rounds at most), so double encoding hides nothing either.
+  for (let round = 0; round < 3; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      return null;
+    }
+    if (next === decoded) break;
+    decoded = next;
+  }
+  if (UNSAFE_DECODED.test(decoded) || /^\/[/\\]/.test(decoded)) return null;
   return value;
 }
 
