@@ -62,8 +62,12 @@ export function invitationPath(token: string): string {
   return `/invite-user/join/${encodeURIComponent(token)}`;
 }
 
-/** Control characters (C0, DEL, C1) and whitespace but the plain space, which a query may hold encoded. */
-const UNSAFE_DECODED = /[\u0000-\u001f\u007f-\u009f]|(?! )\s/u;
+/** C0 controls, DEL and C1 controls. */
+function hasControlCharacter(value: string): boolean {
+  return [...value].some(
+    (c) => c.charCodeAt(0) <= 0x1f || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f),
+  );
+}
 
 /**
  * A path inside this app that is safe to return to after signing in; anything else → null.
@@ -72,7 +76,7 @@ const UNSAFE_DECODED = /[\u0000-\u001f\u007f-\u009f]|(?! )\s/u;
  * its percent-decoded form no control character and no second leading slash ("/%09/", "/%2F/").
  */
 export function safeNextPath(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith('/') || /[\s\\\u0000-\u001f\u007f-\u009f]/u.test(value)) return null;
+  if (!value || !value.startsWith('/') || /[\s\\]/u.test(value) || hasControlCharacter(value)) return null;
   let decoded = value;
   // Decoded until stable (a few rounds at most), so double encoding hides nothing either.
   for (let round = 0; round < 3; round++) {
@@ -85,7 +89,8 @@ export function safeNextPath(value: string | null | undefined): string | null {
     if (next === decoded) break;
     decoded = next;
   }
-  if (UNSAFE_DECODED.test(decoded) || /^\/[/\\]/.test(decoded)) return null;
+  // Decoded, a plain space may stay: a query can hold one (%20).
+  if (/(?! )\s/u.test(decoded) || hasControlCharacter(decoded) || /^\/[/\\]/.test(decoded)) return null;
   return value;
 }
 
