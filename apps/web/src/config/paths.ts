@@ -15,6 +15,13 @@ export const EVENT_LOGS_PATH = '/engage/event-logs';
 export const DIRECTORY_PATH = '/engage/directory';
 export const SETTINGS_PATH = '/engage/settings';
 
+/** The development outbox page (not in the spec): mail kept instead of sent, on the machine running Titan. */
+export const DEV_OUTBOX_PATH = '/dev/outbox';
+
+export function devOutboxPath(email?: string | null): string {
+  return email ? `${DEV_OUTBOX_PATH}?${new URLSearchParams({ to: email }).toString()}` : DEV_OUTBOX_PATH;
+}
+
 /** Embed settings of the Titan Message widget (spec section 2); the trailing slash is the spec's. */
 export const EMBED_SETTINGS_PATH = '/messages/settings/embed';
 
