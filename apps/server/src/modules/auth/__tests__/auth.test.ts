@@ -92,11 +92,11 @@ describe('registration and email verification', () => {
       'https://titan.example.com/forgot-password',
       'https://titan.example.com/login',
     ]);
-    const [{ n }] = await rt.database.query<{ n: number }>(
+    const [row] = await rt.database.query<{ n: number }>(
       'select count(*)::int as n from users where lower(email) = lower($1)',
       [owner.email],
     );
-    expect(n).toBe(1);
+    expect(row!.n).toBe(1);
     expect((await post('/api/auth/login/', { email: owner.email, password: PASSWORD })).statusCode).toBe(200);
     expect(
       (await post('/api/auth/login/', { email: owner.email, password: 'another password 42' })).statusCode,
