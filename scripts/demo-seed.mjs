@@ -49,7 +49,7 @@ const bearer = (access, businessCode) => ({
   ...(businessCode ? { 'x-business-code': businessCode } : {}),
 });
 
-/** Confirms the address from the development outbox (NODE_ENV other than production, no SMTP_URL). */
+/** Confirms the address from the development outbox (not production, no SMTP_URL, loopback HOST). */
 async function verifyFromOutbox(titanUrl, email) {
   const { status, json } = await call(titanUrl, 'GET', `/api/dev/outbox/?to=${encodeURIComponent(email)}`, {
     expect: [200, 404],

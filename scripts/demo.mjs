@@ -157,7 +157,7 @@ const titanUrl = `http://localhost:${titanPort}`;
 console.log(`Starting Titan on ${titanUrl} (DATA_DIR=${DATA_DIR}; stale bundles are built first)…`);
 const titanProc = startChild('Titan', ['scripts/start.mjs'], titanEnv, { pipeOutput: false });
 
-// Probed on 127.0.0.1: Titan binds IPv4 0.0.0.0, and "localhost" may resolve to ::1 first.
+// Probed on 127.0.0.1: Titan binds IPv4 127.0.0.1, and "localhost" may resolve to ::1 first.
 const probeUrl = `http://127.0.0.1:${titanPort}`;
 for (;;) {
   if (!titanProc.running) await shutdown(1);

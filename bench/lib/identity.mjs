@@ -1,7 +1,8 @@
 // Signing up and logging in through Titan's real HTTP API (as apps/server/src/testing/identity.ts
 // does in-process): register → verification key from the development outbox → verify → login.
-// The outbox exists only when Titan runs with NODE_ENV other than production and no SMTP_URL, so
-// sign-up needs a Titan started with { env: { NODE_ENV: 'development' } }; login works on any.
+// The outbox exists only when Titan runs with NODE_ENV other than production, no SMTP_URL and a
+// loopback HOST, and answers only requests from that machine, so sign-up needs a Titan started
+// with { env: { NODE_ENV: 'development' } } on 127.0.0.1; login works on any.
 
 async function call(baseUrl, method, path, { body, headers = {}, expect = [200] } = {}) {
   const res = await fetch(`${baseUrl}${path}`, {

@@ -80,7 +80,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonParser(app);
 
   const webDist = config.WEB_DIST_DIR ?? defaultWebDistDir;
-  const indexHtml = readIndexHtml(webDist, { authSiteUrl: config.AUTH_SITE_URL });
+  const indexHtml = readIndexHtml(webDist, {
+    authSiteUrl: config.AUTH_SITE_URL,
+    devOutbox: deps.mailer.usesOutbox,
+  });
   await registerSecurity(app, config, indexHtml, database.db);
   await registerOpenApi(app);
 
@@ -126,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(realtimeRoutes, {
     deps: { db, storage, feed: deps.feed, tokens, visitorTokens, logger: deps.logger },
   });
-  if (deps.mailer.usesOutbox) await app.register(outboxRoutes, { mailer: deps.mailer });
+  if (deps.mailer.usesOutbox) await app.register(outboxRoutes, { mailer: deps.mailer, config });
 
   await app.register(widgetRoutes, { db });
   await registerWebApp(app, webDist, indexHtml);

@@ -16,6 +16,10 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+function defaultHost(nodeEnv: 'development' | 'production' | 'test'): string {
+  return nodeEnv === 'production' ? '0.0.0.0' : '127.0.0.1';
+}
+
 export const ZConfigEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
@@ -24,7 +28,8 @@ export const ZConfigEnv = z.object({
     .min(1, { message: 'expected a port number (1-65535)' })
     .max(65535, { message: 'expected a port number (1-65535)' })
     .default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Unset: 127.0.0.1 outside production, 0.0.0.0 in production (resolved in parseConfigEnv).
+  HOST: z.string().min(1).optional(),
   PUBLIC_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -90,7 +95,7 @@ export const ZConfigEnv = z.object({
     .default('Single sign-on'),
 });
 
-type ConfigEnv = z.infer<typeof ZConfigEnv>;
+type ConfigEnv = Omit<z.infer<typeof ZConfigEnv>, 'HOST'> & { HOST: string };
 
 export type Config = Omit<ConfigEnv, 'PUBLIC_URL' | 'APP_SECRET' | 'DATA_DIR'> & {
   PUBLIC_URL: string;
@@ -118,10 +123,20 @@ export function parseConfigEnv(env: NodeJS.ProcessEnv): ConfigEnv {
     });
     throw new ConfigError([...new Set(problems)]);
   }
-  const cfg = parsed.data;
+  // Outside production Titan is reachable only from this machine unless HOST says otherwise.
+  const cfg = { ...parsed.data, HOST: parsed.data.HOST ?? defaultHost(parsed.data.NODE_ENV) };
   const problems: string[] = [];
   if (cfg.NODE_ENV === 'production' && !cfg.APP_SECRET) {
     problems.push('APP_SECRET: required when NODE_ENV=production (at least 32 characters)');
+  }
+  if (cfg.NODE_ENV !== 'production' && !cfg.SMTP_URL && !isLoopbackHost(cfg.HOST)) {
+    // The development outbox must never be reachable from another machine: mail holds sign-in and
+    // password reset links.
+    problems.push(
+      `SMTP_URL: required when HOST is not a loopback address (HOST=${cfg.HOST}): without it mail is kept in ` +
+        'the development outbox, readable only on this machine; set SMTP_URL, or HOST=127.0.0.1 to keep ' +
+        'mail in the local outbox',
+    );
   }
   if (cfg.OIDC_ISSUER && !cfg.OIDC_CLIENT_ID) {
     problems.push('OIDC_CLIENT_ID: required when OIDC_ISSUER is set');

@@ -29,6 +29,8 @@ try {
     { url: config.PUBLIC_URL, database: runtime.database.kind, workers: config.RUN_WORKERS },
     `Titan is running on ${config.PUBLIC_URL}`,
   );
+  // Where mail goes and who can read it: in a default install, only the person at this machine.
+  logger.info({ host: config.HOST }, runtime.mailer.describeDelivery(config.PUBLIC_URL));
 } catch (err) {
   if (err instanceof DataDirInUseError) logger.fatal(err.message);
   else logger.fatal({ err }, 'Titan could not start');

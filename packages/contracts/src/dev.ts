@@ -1,7 +1,18 @@
 // The development outbox (api.md): mail kept instead of sent when no SMTP server is configured.
 import { z } from 'zod';
 
-export const ZOutboxQuery = z.object({ to: z.email().optional() });
+export const OUTBOX_MESSAGES = {
+  toRequired: 'Name the address whose mail to show: ?to=<email>.',
+  notLocal: 'The development outbox answers only requests made on the machine running Titan.',
+} as const;
+
+/** `to` is required: the outbox shows one address's mail, never everybody's. */
+export const ZOutboxQuery = z.object({
+  to: z.email({
+    error: (issue) => (issue.input === undefined ? OUTBOX_MESSAGES.toRequired : undefined),
+  }),
+});
+export type TOutboxQuery = z.infer<typeof ZOutboxQuery>;
 export const ZOutboxMail = z.object({
   to: z.string(),
   subject: z.string(),

@@ -54,6 +54,31 @@ describe('configuration', () => {
     expect(parseConfigEnv({ RUN_WORKERS: 'false' }).RUN_WORKERS).toBe(false);
   });
 
+  it('binds to 127.0.0.1 outside production unless HOST says otherwise, to every address in production', () => {
+    expect(parseConfigEnv({}).HOST).toBe('127.0.0.1');
+    expect(parseConfigEnv({ NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
+    expect(parseConfigEnv({ HOST: '' }).HOST).toBe('127.0.0.1');
+    expect(parseConfigEnv({ HOST: '::1' }).HOST).toBe('::1');
+    expect(parseConfigEnv({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32) }).HOST).toBe('0.0.0.0');
+  });
+
+  it('refuses a bind other than loopback without SMTP_URL outside production, naming the fix', () => {
+    const problem =
+      'SMTP_URL: required when HOST is not a loopback address (HOST=0.0.0.0): without it mail is kept in ' +
+      'the development outbox, readable only on this machine; set SMTP_URL, or HOST=127.0.0.1 to keep ' +
+      'mail in the local outbox';
+    expect(problemsOf({ HOST: '0.0.0.0' })).toEqual([problem]);
+    expect(problemsOf({ NODE_ENV: 'test', HOST: '0.0.0.0' })).toEqual([problem]);
+    expect(problemsOf({ HOST: '192.168.1.20' })[0]).toMatch(
+      /^SMTP_URL: required when HOST is not a loopback/,
+    );
+    expect(problemsOf({ HOST: '0.0.0.0', SMTP_URL: 'smtp://127.0.0.1:2525' })).toEqual([]);
+    for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2'])
+      expect(problemsOf({ HOST: host })).toEqual([]);
+    // Production has no outbox at all; it warns about a missing SMTP_URL at start instead.
+    expect(problemsOf({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32), HOST: '0.0.0.0' })).toEqual([]);
+  });
+
   it('generates APP_SECRET once into DATA_DIR, private to the owner, and keeps it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'titan-cfg-'));
     const first = loadConfig({ DATA_DIR: dir });

@@ -1,10 +1,11 @@
-// Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise, outside production,
-// the development outbox (GET /api/dev/outbox/). A delivery that fails is retried from a job.
+// Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise, outside production and on
+// a loopback bind, the development outbox (GET /api/dev/outbox/, printed to the log as well). A
+// delivery that fails is retried from a job.
 import { desc, eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { TOutboxMail } from '@titan/contracts';
-import type { Config } from '../config';
+import { isLoopbackHost, type Config } from '../config';
 import type { Db } from '../db/client';
 import { devOutbox } from '../db/schema';
 import type { Jobs } from './jobs';
@@ -21,7 +22,7 @@ export class Mailer {
   private readonly transport: Transporter | null;
 
   constructor(
-    private readonly config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'NODE_ENV'>,
+    private readonly config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'NODE_ENV' | 'HOST'>,
     private readonly db: Db,
     private readonly jobs: Jobs,
     private readonly logger: Logger,
@@ -32,8 +33,28 @@ export class Mailer {
     }
   }
 
+  /**
+   * The outbox holds sign-in and password reset links, so it exists only where nobody but the
+   * person at this machine can reach Titan: no SMTP_URL, not production, and a loopback bind
+   * (config refuses the other case; this keeps a hand-made config from opening it).
+   */
   get usesOutbox(): boolean {
-    return !this.transport && this.config.NODE_ENV !== 'production';
+    return !this.transport && this.config.NODE_ENV !== 'production' && isLoopbackHost(this.config.HOST);
+  }
+
+  /** Where mail goes and who can read it, for the start-up log; never the SMTP credentials. */
+  describeDelivery(publicUrl: string): string {
+    if (this.config.SMTP_URL) {
+      const server = new URL(this.config.SMTP_URL);
+      return `Mail is sent through the SMTP server ${server.host} (SMTP_URL).`;
+    }
+    if (this.usesOutbox) {
+      return (
+        'Mail is not sent: it is kept in the development outbox, readable only on this machine — ' +
+        `printed below as it is sent, and at ${publicUrl}/dev/outbox. Set SMTP_URL to send mail.`
+      );
+    }
+    return 'Mail cannot be delivered: SMTP_URL is not set.';
   }
 
   async defineQueue(): Promise<void> {
@@ -61,18 +82,23 @@ export class Mailer {
       await this.transport.sendMail({ from: this.config.MAIL_FROM, ...mail });
       return;
     }
-    if (this.config.NODE_ENV === 'production') throw new Error('no SMTP_URL configured');
-    await this.db
-      .insert(devOutbox)
-      .values({ ...mail, to: mail.to.toLowerCase(), links: extractLinks(mail.text) });
+    if (!this.usesOutbox) throw new Error('no SMTP_URL configured');
+    const links = extractLinks(mail.text);
+    await this.db.insert(devOutbox).values({ ...mail, to: mail.to.toLowerCase(), links });
+    // The person running Titan reads their verification mail here, without calling the API.
+    this.logger.info(
+      ['Mail kept in the development outbox', `  To:      ${mail.to}`, `  Subject: ${mail.subject}`]
+        .concat(links.map((link) => `  Link:    ${link}`))
+        .join('\n'),
+    );
   }
 
-  /** Newest first; only meaningful while `usesOutbox`. */
-  async listOutbox(to?: string): Promise<TOutboxMail[]> {
+  /** One address's mail, newest first; only meaningful while `usesOutbox`. */
+  async listOutbox(to: string): Promise<TOutboxMail[]> {
     const rows = await this.db
       .select()
       .from(devOutbox)
-      .where(to ? eq(devOutbox.to, to.toLowerCase()) : undefined)
+      .where(eq(devOutbox.to, to.toLowerCase()))
       .orderBy(desc(devOutbox.id))
       .limit(100);
     return rows.map((r) => ({

@@ -7,11 +7,16 @@ import { notFound } from './http';
 import { markRoutesPublic } from './public-scope';
 
 /** The built index.html, with the server's settings the web app reads at runtime. */
-export function readIndexHtml(distDir: string, settings: { authSiteUrl: string }): string | null {
+export function readIndexHtml(
+  distDir: string,
+  settings: { authSiteUrl: string; devOutbox: boolean },
+): string | null {
   const file = join(distDir, 'index.html');
   if (!existsSync(file)) return null;
-  const meta = `<meta name="titan-auth-site-url" content="${escapeAttribute(settings.authSiteUrl)}" />`;
-  return readFileSync(file, 'utf8').replace('</head>', `    ${meta}\n  </head>`);
+  const metas = [`<meta name="titan-auth-site-url" content="${escapeAttribute(settings.authSiteUrl)}" />`];
+  // The sign-up screen links to the outbox page only when mail really goes there.
+  if (settings.devOutbox) metas.push('<meta name="titan-dev-outbox" content="on" />');
+  return readFileSync(file, 'utf8').replace('</head>', `${metas.map((m) => `    ${m}\n`).join('')}  </head>`);
 }
 
 function escapeAttribute(value: string): string {

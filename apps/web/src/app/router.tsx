@@ -10,6 +10,7 @@ import {
   AI_TEMPLATE_PATH,
   AUTH_FLOW_PATH,
   DASHBOARD_PATH,
+  DEV_OUTBOX_PATH,
   DIRECTORY_PATH,
   EMBED_SETTINGS_PATH,
   EVENT_LOGS_PATH,
@@ -111,6 +112,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           path: '/auth/account-confirm-email/:token',
           lazy: async () => ({
             Component: (await import('../features/auth/routes/confirm-email-route')).ConfirmEmailRoute,
+          }),
+        },
+        {
+          // Development only: the page itself says so when the server keeps no outbox.
+          path: DEV_OUTBOX_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/dev-outbox/routes/outbox-route')).OutboxRoute,
           }),
         },
         {

@@ -15,6 +15,13 @@ export const EVENT_LOGS_PATH = '/engage/event-logs';
 export const DIRECTORY_PATH = '/engage/directory';
 export const SETTINGS_PATH = '/engage/settings';
 
+/** The development outbox page (not in the spec): mail kept instead of sent, on the machine running Titan. */
+export const DEV_OUTBOX_PATH = '/dev/outbox';
+
+export function devOutboxPath(email?: string | null): string {
+  return email ? `${DEV_OUTBOX_PATH}?${new URLSearchParams({ to: email }).toString()}` : DEV_OUTBOX_PATH;
+}
+
 /** Embed settings of the Titan Message widget (spec section 2); the trailing slash is the spec's. */
 export const EMBED_SETTINGS_PATH = '/messages/settings/embed';
 
@@ -62,9 +69,35 @@ export function invitationPath(token: string): string {
   return `/invite-user/join/${encodeURIComponent(token)}`;
 }
 
-/** A path inside this app that is safe to return to after signing in; anything else → null. */
+/** C0 controls, DEL and C1 controls. */
+function hasControlCharacter(value: string): boolean {
+  return [...value].some(
+    (c) => c.charCodeAt(0) <= 0x1f || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f),
+  );
+}
+
+/**
+ * A path inside this app that is safe to return to after signing in; anything else → null.
+ * Browsers drop tabs and newlines from URLs and read `\` as `/`, so "/\t/evil.com" or "/\\evil.com"
+ * would leave the app: the raw value may hold no whitespace, control character or backslash, and
+ * its percent-decoded form no control character and no second leading slash ("/%09/", "/%2F/").
+ */
 export function safeNextPath(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (!value || !value.startsWith('/') || /[\s\\]/u.test(value) || hasControlCharacter(value)) return null;
+  let decoded = value;
+  // Decoded until stable (a few rounds at most), so double encoding hides nothing either.
+  for (let round = 0; round < 3; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      return null;
+    }
+    if (next === decoded) break;
+    decoded = next;
+  }
+  // Decoded, a plain space may stay: a query can hold one (%20).
+  if (/(?! )\s/u.test(decoded) || hasControlCharacter(decoded) || /^\/[/\\]/.test(decoded)) return null;
   return value;
 }
 

@@ -27,6 +27,20 @@ export function verificationMail(to: string, firstName: string, url: string): Ma
   );
 }
 
+export function accountExistsMail(to: string, firstName: string, loginUrl: string, resetUrl: string): Mail {
+  return layout(
+    to,
+    'Someone tried to sign up with your email address',
+    [
+      `Hi ${firstName},`,
+      'Someone tried to create a Titan account with this email address, but you already have one. Your account has not been changed.',
+      `If it was you, log in instead. Forgot your password? Choose a new one: ${resetUrl}`,
+      'If it was not you, ignore this mail.',
+    ],
+    { label: 'Log in', url: loginUrl },
+  );
+}
+
 export function passwordResetMail(to: string, firstName: string, url: string): Mail {
   return layout(
     to,

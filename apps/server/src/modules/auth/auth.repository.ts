@@ -25,6 +25,13 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return row ?? null;
 }
 
+/** Draws an id from the users sequence as an insert would, for an answer that must look like one. */
+export async function reserveUserId(db: Queryable): Promise<number> {
+  const result = await db.execute(sql`select nextval(pg_get_serial_sequence('users', 'id')) as id`);
+  const [row] = (result as unknown as { rows: { id: string | number }[] }).rows;
+  return Number(row!.id);
+}
+
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row ?? null;

@@ -12,10 +12,10 @@ import type { Db } from '../../db/client';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
-import type { RateLimiter } from '../../platform/rate-limiter';
+import { countHit, type RateLimiter } from '../../platform/rate-limiter';
 import { recordEvent } from '../analytics/analytics.service';
 import { forgetSession, forgetUser } from './auth-cache';
-import { passwordResetMail, verificationMail } from './auth.mails';
+import { accountExistsMail, passwordResetMail, verificationMail } from './auth.mails';
 import * as repo from './auth.repository';
 import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from './passwords';
 import type { AccessTokens } from './tokens';
@@ -32,7 +32,6 @@ export type AuthDeps = {
 export type ClientInfo = { ip: string; userAgent: string | null; requestId: string };
 
 export const MESSAGES = {
-  emailTaken: 'A user with that email already exists.',
   commonPassword: 'This password is too common.',
   badCredentials: 'Unable to log in with provided credentials.',
   unverified: 'Your email address is not verified yet. Open the link we sent you, or ask for a new one.',
@@ -75,9 +74,10 @@ export async function register(
 ): Promise<TUser> {
   await deps.limiter.hit({ key: `register:ip:${client.ip}`, max: 10, windowSeconds: 60 * MINUTE });
   if (isCommonPassword(input.password)) throw AppError.fields({ password: [MESSAGES.commonPassword] });
-  if (await repo.findUserByEmail(deps.db, input.email))
-    throw AppError.fields({ email: [MESSAGES.emailTaken] });
+  // Hashed before the address is looked up, so a taken address answers in the same time.
   const passwordHash = await hashPassword(input.password);
+  const owner = await repo.findUserByEmail(deps.db, input.email);
+  if (owner) return answerForTakenEmail(deps, owner, input);
   let user: repo.UserRow;
   try {
     user = await repo.insertUser(deps.db, {
@@ -89,13 +89,49 @@ export async function register(
     });
   } catch (err) {
     // Two registrations racing for one address: the unique index decides.
-    if (await repo.findUserByEmail(deps.db, input.email))
-      throw AppError.fields({ email: [MESSAGES.emailTaken] });
+    const winner = await repo.findUserByEmail(deps.db, input.email);
+    if (winner) return answerForTakenEmail(deps, winner, input);
     throw err;
   }
   await sendVerification(deps, user);
   await recordEvent(deps.db, { event: 'user_signed_up', userId: user.id, requestId: client.requestId });
   return toUser(user);
+}
+
+/** Mails to the owner of an address someone tried to register again, at most this many an hour. */
+const TAKEN_EMAIL_MAILS_PER_HOUR = 3;
+
+/**
+ * Registering a taken address answers exactly as for a new one — the answer must not tell anyone
+ * whose address has an account — and the owner hears of it by mail: an unverified owner gets a
+ * fresh confirmation link, a verified one a note pointing at log in and password reset. The
+ * account itself is left as it was.
+ */
+async function answerForTakenEmail(
+  deps: AuthDeps,
+  owner: repo.UserRow,
+  input: { first_name: string; last_name: string; email: string },
+): Promise<TUser> {
+  const { count } = await countHit(deps.db, `register:taken:${owner.id}`, 60 * MINUTE);
+  if (count <= TAKEN_EMAIL_MAILS_PER_HOUR) {
+    if (owner.isEmailVerified) {
+      const base = deps.config.PUBLIC_URL;
+      await deps.mailer.send(
+        accountExistsMail(owner.email, owner.firstName, `${base}/login`, `${base}/forgot-password`),
+      );
+    } else {
+      await sendVerification(deps, owner);
+    }
+  }
+  // A new account's pk comes from the users sequence: so does this one, so the numbers show no gap.
+  return {
+    pk: await repo.reserveUserId(deps.db),
+    username: input.email,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    email: input.email,
+    is_email_verified: false,
+  };
 }
 
 export async function verifyEmail(deps: AuthDeps, key: string, client: ClientInfo): Promise<TUser> {

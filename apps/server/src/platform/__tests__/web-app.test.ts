@@ -8,6 +8,7 @@ import {
   type TestRuntime,
   type TestStore,
 } from '../../testing/test-runtime';
+import { readIndexHtml } from '../web-app';
 
 const THEME_SCRIPT = "document.documentElement.classList.toggle('dark', true)";
 let store: TestStore;
@@ -50,6 +51,15 @@ describe('serving the built web app', () => {
     const res = await page('/');
     expect(res.body).toContain(
       '<meta name="titan-auth-site-url" content="https://auth.example.com/?a=1&amp;b=&quot;2&quot;" />',
+    );
+  });
+
+  it('tells the web app the development outbox is on only when it is', async () => {
+    // This runtime keeps mail in the outbox (test, no SMTP_URL, loopback bind).
+    expect((await page('/signup')).body).toContain('<meta name="titan-dev-outbox" content="on" />');
+    const dist = join(store.env.DATA_DIR!, 'web-dist');
+    expect(readIndexHtml(dist, { authSiteUrl: '/login', devOutbox: false })).not.toContain(
+      'titan-dev-outbox',
     );
   });
 

@@ -30,6 +30,9 @@ export const AUTH_STRINGS = {
   checkInboxTitle: 'Check your inbox',
   checkInboxText: (email: string) =>
     `We sent a verification link to ${email}. Open it to activate your account, then log in.`,
+  // Development only (not in the spec): shown when the server keeps mail in its outbox.
+  devOutboxNote: 'This Titan has no mail server: its mail is kept in the development outbox.',
+  devOutboxLink: 'Open the development outbox',
 
   forgotTitle: 'Reset your password',
   forgotDescription: "Enter your account's email and we will send you a link to choose a new password.",

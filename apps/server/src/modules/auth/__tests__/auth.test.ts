@@ -53,19 +53,67 @@ describe('registration and email verification', () => {
     expect(events.length).toBeGreaterThan(0);
   });
 
-  it('refuses a taken email (any case), a short password and a common password, field by field', async () => {
-    const email = uniqueEmail('dup');
-    expect(
-      (await post('/api/auth/register/', { first_name: 'A', email, password: PASSWORD })).statusCode,
-    ).toBe(201);
-    const dup = await post('/api/auth/register/', {
-      first_name: 'A',
-      email: email.toUpperCase(),
-      password: PASSWORD,
-    });
-    expect(dup.statusCode).toBe(400);
-    expect(dup.json().result).toEqual({ email: [MESSAGES.emailTaken] });
+  it('answers a taken email (any case) exactly as a new one, mails the owner and leaves the account alone', async () => {
+    const owner = await signUp(app, rt.mailer, { firstName: 'Olive' });
+    const fresh = uniqueEmail('fresh');
+    const attempt = (email: string) =>
+      post('/api/auth/register/', {
+        first_name: 'Mallory',
+        last_name: 'M',
+        email,
+        password: 'another password 42',
+      });
 
+    const forNew = await attempt(fresh);
+    const forTaken = await attempt(owner.email.toUpperCase());
+    expect(forTaken.statusCode).toBe(forNew.statusCode);
+    expect(forTaken.statusCode).toBe(201);
+    // Same envelope and fields; the values differ only by the address typed and the pk.
+    const withoutAddress = (res: typeof forNew, email: string) => {
+      const body = res.json();
+      expect(body.result.user).toMatchObject({ email, username: email });
+      expect(typeof body.result.user.pk).toBe('number');
+      return { ...body, result: { user: { ...body.result.user, pk: 0, email: '', username: '' } } };
+    };
+    expect(withoutAddress(forTaken, owner.email)).toEqual(withoutAddress(forNew, fresh));
+    expect(forTaken.json().result.user).toMatchObject({
+      first_name: 'Mallory',
+      last_name: 'M',
+      is_email_verified: false,
+    });
+    // The pk comes from the same sequence as a new account's: the next one, no gap giving it away.
+    const next = await attempt(uniqueEmail('after'));
+    expect(next.json().result.user.pk).toBe(forTaken.json().result.user.pk + 1);
+    expect(forTaken.json().result.user.pk).toBe(forNew.json().result.user.pk + 1);
+
+    const [mail] = await rt.mailer.listOutbox(owner.email);
+    expect(mail!.subject).toBe('Someone tried to sign up with your email address');
+    expect(mail!.links).toEqual([
+      'https://titan.example.com/forgot-password',
+      'https://titan.example.com/login',
+    ]);
+    const [row] = await rt.database.query<{ n: number }>(
+      'select count(*)::int as n from users where lower(email) = lower($1)',
+      [owner.email],
+    );
+    expect(row!.n).toBe(1);
+    expect((await post('/api/auth/login/', { email: owner.email, password: PASSWORD })).statusCode).toBe(200);
+    expect(
+      (await post('/api/auth/login/', { email: owner.email, password: 'another password 42' })).statusCode,
+    ).toBe(400);
+  });
+
+  it('sends an unverified owner a fresh confirmation link when their address is registered again', async () => {
+    const email = uniqueEmail('again');
+    await post('/api/auth/register/', { first_name: 'Una', email, password: PASSWORD });
+    const again = await post('/api/auth/register/', { first_name: 'Una', email, password: PASSWORD });
+    expect(again.statusCode).toBe(201);
+    const mails = await rt.mailer.listOutbox(email);
+    expect(mails.map((m) => m.subject)).toEqual(['Confirm your email address', 'Confirm your email address']);
+    expect(mails[0]!.links[0]).not.toBe(mails[1]!.links[0]);
+  });
+
+  it('refuses a short password and a common password, field by field', async () => {
     const short = await post('/api/auth/register/', {
       first_name: 'A',
       email: uniqueEmail(),
