@@ -174,11 +174,15 @@ export const waMessageMediaId = (metaData: AnyPgColumn) =>
       )
   end)`;
 
-/** WhatsApp messages: ids are Meta's wamids; `timestamp` is Meta's, in seconds. */
+/**
+ * WhatsApp messages: ids are Meta's wamids, unique per business (the business whose number sent or
+ * received them): a wamid another business reports never names this one's message. `timestamp` is
+ * Meta's, in seconds.
+ */
 export const waMessages = pgTable(
   'wa_messages',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     businessId: businessRef(),
     conversationId: bigint('conversation_id', { mode: 'number' })
       .notNull()
@@ -198,6 +202,7 @@ export const waMessages = pgTable(
     position: bigserial('position', { mode: 'number' }).notNull(),
   },
   (t) => [
+    primaryKey({ columns: [t.businessId, t.id] }),
     index('wa_messages_conversation_idx').on(t.conversationId, t.position),
     // Who may see a media: the conversations holding it (most messages hold none).
     index('wa_messages_media_idx')

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
@@ -73,9 +74,10 @@ export const whatsappWebhookEvents = pgTable(
 );
 
 /**
- * Each status Meta reported, once per (message, status), kept even before the message is known.
- * Kept as long as the whatsapp_logs row of its wamid (the log's status timeline); a status with
- * no log is deleted with the delivery that reported it (whatsapp.retention.ts).
+ * Each status Meta reported, once per (business, message, status), kept even before the message is
+ * known. The business is the one whose number reported it: a status only ever applies to that
+ * business's message and log. Kept as long as the whatsapp_logs row of its wamid (the log's status
+ * timeline); a status with no log is deleted with the delivery that reported it (whatsapp.retention.ts).
  */
 export const whatsappStatusEvents = pgTable(
   'whatsapp_status_events',
@@ -88,17 +90,20 @@ export const whatsappStatusEvents = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('whatsapp_status_events_message_status_key').on(t.messageId, t.status)],
+  (t) => [
+    uniqueIndex('whatsapp_status_events_business_message_status_key').on(t.businessId, t.messageId, t.status),
+  ],
 );
 
 /**
- * Media known by its Graph id: uploaded by staff to send, or received from a customer and fetched
- * by a job. `storageKey` is set once the bytes are kept under public/whatsapp_media/{id}.
+ * Media known by its Graph id within a business (another business naming the same id never touches
+ * this row): uploaded by staff to send, or received from a customer and fetched by a job.
+ * `storageKey` is set once the bytes are kept under public/whatsapp_media/{id}.
  */
 export const whatsappMedia = pgTable(
   'whatsapp_media',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     businessId: bigint('business_id', { mode: 'number' })
       .notNull()
       .references(() => businesses.id, { onDelete: 'cascade' }),
@@ -115,7 +120,7 @@ export const whatsappMedia = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     storedAt: ts('stored_at'),
   },
-  (t) => [index('whatsapp_media_business_idx').on(t.businessId)],
+  (t) => [primaryKey({ columns: [t.businessId, t.id] })],
 );
 
 /** The business's message templates as last synced from Meta (one row per name × language). */
@@ -140,7 +145,8 @@ export const whatsappTemplates = pgTable(
 
 /**
  * One row per send attempt to WhatsApp: what was asked, what Meta answered, and the strongest
- * status reported since. The timeline of statuses is read from whatsapp_status_events by wamid.
+ * status reported since. The timeline of statuses is read from whatsapp_status_events by
+ * (business, wamid).
  */
 export const whatsappLogs = pgTable(
   'whatsapp_logs',
@@ -167,7 +173,7 @@ export const whatsappLogs = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('whatsapp_logs_wamid_key').on(t.wamid),
+    uniqueIndex('whatsapp_logs_business_wamid_key').on(t.businessId, t.wamid),
     index('whatsapp_logs_business_created_idx').on(t.businessId, t.createdAt),
   ],
 );

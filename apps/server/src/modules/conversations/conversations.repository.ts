@@ -525,8 +525,17 @@ export async function findMessage(db: Queryable, id: number): Promise<MessageRow
   return row ?? null;
 }
 
-export async function findWaMessage(db: Queryable, id: string): Promise<WaMessageRow | null> {
-  const [row] = await db.select().from(waMessages).where(eq(waMessages.id, id)).limit(1);
+/** A WhatsApp message by its wamid, which is unique within a business only. */
+export async function findWaMessage(
+  db: Queryable,
+  businessId: number,
+  id: string,
+): Promise<WaMessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(waMessages)
+    .where(and(eq(waMessages.businessId, businessId), eq(waMessages.id, id)))
+    .limit(1);
   return row ?? null;
 }
 

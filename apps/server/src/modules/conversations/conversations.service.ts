@@ -178,7 +178,7 @@ export async function findMessages(
   if (conversation.channel === 'whatsapp') {
     let before: number | undefined;
     if (query.before) {
-      const anchor = await repo.findWaMessage(deps.db, query.before);
+      const anchor = await repo.findWaMessage(deps.db, businessId, query.before);
       if (!anchor || anchor.conversationId !== conversationId)
         throw AppError.fields({ before: [INBOX_MESSAGES.badBefore] });
       before = anchor.position;
@@ -307,11 +307,15 @@ export function matchesFilter(c: TConversation, filter: TConversationFilter): bo
   return true;
 }
 
-/** One changed row, loaded and serialised as the REST API would answer it. */
+/**
+ * One changed row, loaded and serialised as the REST API would answer it. A wa_messages row is
+ * named by its business and wamid (wamids are unique within a business only).
+ */
 export async function loadChangedRow(
   deps: InboxDeps,
   table: string,
   id: string,
+  businessId?: number,
 ): Promise<{ businessId: number; conversationId: number; row: TConversation | TMessage } | null> {
   if (table === 'conversations') {
     const row = await repo.findConversationById(deps.db, Number(id));
@@ -322,7 +326,9 @@ export async function loadChangedRow(
   const message =
     table === 'messages'
       ? await repo.findMessage(deps.db, Number(id))
-      : await repo.findWaMessage(deps.db, id);
+      : businessId === undefined
+        ? null
+        : await repo.findWaMessage(deps.db, businessId, id);
   if (!message) return null;
   const [serialised] = await toMessages(deps, message.businessId, [message]);
   return { businessId: message.businessId, conversationId: message.conversationId, row: serialised! };

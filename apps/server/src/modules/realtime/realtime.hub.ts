@@ -71,6 +71,9 @@ type Connection = {
 
 const INBOX_PERMISSION: TPermission = 'inbox.use';
 
+/** The business a change belongs to (a wamid names a message within its business only). */
+const businessOf = (change: Change) => (change.business_id === null ? undefined : Number(change.business_id));
+
 export class RealtimeHub {
   private readonly connections = new Set<Connection>();
   private readonly byBusiness = new Map<number, Set<Subscription>>();
@@ -328,7 +331,7 @@ export class RealtimeHub {
     }
     const ready = [...subs].filter((s) => !s.pending && this.wants(s, change));
     if (ready.length === 0) return;
-    const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id);
+    const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id, businessOf(change));
     if (!loaded) return;
     // Serialised once for every subscriber of this instance.
     const body = JSON.stringify(loaded.row);
@@ -346,7 +349,7 @@ export class RealtimeHub {
   private async deliver(sub: Subscription, change: Change): Promise<void> {
     if (change.seq === undefined || sub.seen.has(change.seq) || !change.id || !this.wants(sub, change))
       return;
-    const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id);
+    const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id, businessOf(change));
     if (loaded) this.emit(sub, change, loaded.row, JSON.stringify(loaded.row));
   }
 

@@ -92,13 +92,46 @@ export type GraphClientOptions = {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Where Meta answers media download URLs (`GET /{media-id}` → `url`, e.g.
+ * https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=…): the only hosts, besides the
+ * configured Graph origin (the simulator in development and tests), the bearer token goes to.
+ */
+export const META_MEDIA_HOSTS: ReadonlySet<string> = new Set(['lookaside.fbsbx.com']);
+
+/** Redirects a media download follows, each checked like the first URL. */
+const MEDIA_REDIRECTS = 3;
+
+/** Whether the bearer token may go to `url`: https on Meta's media host, or the Graph origin itself. */
+export function isTrustedMediaUrl(url: URL, graphOrigin: string): boolean {
+  if (url.origin === graphOrigin) return true;
+  return url.protocol === 'https:' && url.port === '' && META_MEDIA_HOSTS.has(url.hostname);
+}
+
+/** A media URL Titan will not send the token to: named by its host only (the rest may be signed). */
+export class UntrustedMediaUrlError extends GraphError {
+  constructor(readonly host: string) {
+    super(
+      100,
+      `WhatsApp answered a media URL on a host that is not Meta's (${host}); not downloaded.`,
+      host,
+      0,
+      null,
+    );
+    this.name = 'UntrustedMediaUrlError';
+  }
+}
+
 export class GraphClient {
   private readonly timeoutMs: number;
   readonly retryDelaysMs: number[];
 
+  private readonly graphOrigin: string;
+
   constructor(private readonly options: GraphClientOptions) {
     this.timeoutMs = options.timeoutMs ?? WHATSAPP_TIMEOUT_MS;
     this.retryDelaysMs = options.retryDelaysMs ?? [1_000, 4_000, 16_000];
+    this.graphOrigin = new URL(options.baseUrl).origin;
   }
 
   private async call(
@@ -106,7 +139,10 @@ export class GraphClient {
     path: string,
     init: { method?: string; json?: unknown; form?: FormData } = {},
   ): Promise<Record<string, unknown>> {
-    const url = path.startsWith('http') ? path : `${this.options.baseUrl}/${path}`;
+    const url = /^https?:\/\//.test(path) ? path : `${this.options.baseUrl}/${path}`;
+    // The bearer token only ever goes to the configured Graph host.
+    if (new URL(url).origin !== this.graphOrigin)
+      throw new GraphError(100, 'Refusing a Graph call to another host.', new URL(url).host, 0, null);
     let res: Response;
     try {
       res = await fetch(url, {
@@ -200,16 +236,37 @@ export class GraphClient {
     };
   }
 
-  /** The media URL's bytes; the download needs the bearer token too. */
+  /**
+   * The media URL's bytes; the download needs the bearer token too, so it is only sent to Meta's
+   * media host or the Graph origin (isTrustedMediaUrl), redirects included: any other URL is refused
+   * before a request is made.
+   */
   async download(creds: GraphCredentials, url: string): Promise<Buffer> {
     let res: Response;
-    try {
-      res = await fetch(url, {
-        headers: { authorization: `Bearer ${creds.accessToken}` },
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (err) {
-      throw new GraphError(131000, 'WhatsApp media could not be reached.', (err as Error).message, 0, null);
+    let target = url;
+    for (let hop = 0; ; hop++) {
+      let parsed: URL;
+      try {
+        parsed = new URL(target);
+      } catch {
+        throw new UntrustedMediaUrlError('(not a URL)');
+      }
+      if (!isTrustedMediaUrl(parsed, this.graphOrigin)) throw new UntrustedMediaUrlError(parsed.host);
+      try {
+        res = await fetch(parsed, {
+          headers: { authorization: `Bearer ${creds.accessToken}` },
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (err) {
+        throw new GraphError(131000, 'WhatsApp media could not be reached.', (err as Error).message, 0, null);
+      }
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || !location) break;
+      await res.body?.cancel();
+      if (hop >= MEDIA_REDIRECTS)
+        throw new GraphError(131000, 'Media download redirected too often.', null, res.status, null);
+      target = new URL(location, parsed).href;
     }
     if (!res.ok)
       throw new GraphError(

@@ -78,6 +78,7 @@ type InboundItem = {
 };
 
 type Items = { messages: InboundItem[]; statuses: repo.StatusEventValues[] };
+type MediaToFetch = { businessId: number; mediaId: string };
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
@@ -139,12 +140,14 @@ const contactKey = (businessId: number, sender: string) => `wa:${businessId}:${s
 /**
  * Writes the items of claimed deliveries in the caller's transaction, the way one message at a
  * time would: contacts become customers, each continues (or opens) their latest WhatsApp
- * conversation, which is reopened and marked unread; redelivered wamids are skipped; statuses are
- * kept and applied monotonically. Answers the media still to fetch once committed.
+ * conversation, which is reopened and marked unread; wamids the business already stored are skipped;
+ * statuses are kept and applied monotonically. Every wamid is a key within the business whose number
+ * reported it, so one business's deliveries never drop, or change, another's messages. Answers the
+ * media still to fetch once committed.
  */
-async function writeItems(tx: Queryable, items: Items): Promise<string[]> {
+async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> {
   const { messages, statuses } = items;
-  const mediaToFetch: string[] = [];
+  const mediaToFetch: MediaToFetch[] = [];
   if (messages.length > 0) {
     // One writer per contact at a time, so concurrent batches never open two conversations.
     const contacts = new Map<string, repo.ContactValues>();
@@ -165,11 +168,13 @@ async function writeItems(tx: Queryable, items: Items): Promise<string[]> {
     const customers = await repo.upsertContacts(tx, [...contacts.values()]);
     const customerOf = new Map(customers.map((c) => [`${c.businessId}:${c.externalId}`, c.id]));
 
-    const stored = await repo.findStoredWamids(tx, [...new Set(messages.map((m) => m.message.id))]);
+    const keyOf = (m: InboundItem) => repo.wamidKey(m.businessId, m.message.id);
+    const unique = new Map(messages.map((m) => [keyOf(m), { businessId: m.businessId, id: m.message.id }]));
+    const stored = await repo.findStoredWamids(tx, [...unique.values()]);
     const fresh: (InboundItem & { customerId: number })[] = [];
     for (const m of messages) {
-      if (stored.has(m.message.id)) continue;
-      stored.add(m.message.id); // a wamid twice in the batch is stored once, the first time
+      if (stored.has(keyOf(m))) continue;
+      stored.add(keyOf(m)); // a wamid twice in the batch is stored once, the first time
       fresh.push({ ...m, customerId: customerOf.get(`${m.businessId}:wa:${m.sender}`)! });
     }
 
@@ -215,9 +220,9 @@ async function writeItems(tx: Queryable, items: Items): Promise<string[]> {
 
       const touched = new Map<number, Date>();
       for (const m of fresh) {
-        if (!inserted.has(m.message.id)) continue;
+        if (!inserted.has(keyOf(m))) continue;
         const mediaId = await recordInboundMedia(tx, m.businessId, m.message);
-        if (mediaId) mediaToFetch.push(mediaId);
+        if (mediaId) mediaToFetch.push({ businessId: m.businessId, mediaId });
         if (!existing.has(m.customerId)) continue; // created in its final state
         const id = existing.get(m.customerId)!;
         const at = touched.get(id);
@@ -232,7 +237,13 @@ async function writeItems(tx: Queryable, items: Items): Promise<string[]> {
   if (statuses.length > 0) {
     await repo.insertStatusEvents(tx, statuses);
     // A status may also arrive before the send stored its wamid: `deliver` applies it then.
-    for (const wamid of [...new Set(statuses.map((s) => s.messageId))].sort()) await applyStatuses(tx, wamid);
+    // In one order for every batch (business, then wamid), as the rows are locked.
+    const reported = new Map(statuses.map((s) => [repo.wamidKey(s.businessId, s.messageId), s]));
+    const targets = [...reported.values()].sort(
+      (a, b) =>
+        a.businessId - b.businessId || (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0),
+    );
+    for (const s of targets) await applyStatuses(tx, s.businessId, s.messageId);
   }
   return mediaToFetch;
 }
@@ -254,7 +265,7 @@ async function processClaimed(
     return { events, items: items.messages.length + items.statuses.length, media };
   });
   // Only once committed: the media job must find the row.
-  for (const mediaId of media) await enqueueMediaFetch(deps, mediaId);
+  for (const m of media) await enqueueMediaFetch(deps, m.businessId, m.mediaId);
   return { events, items };
 }
 

@@ -133,19 +133,22 @@ export async function deliver(deps: WhatsappDeps, account: ConnectedAccount, d: 
       sentBy: d.senderId,
     });
     // A status may have been delivered before this wamid was stored: apply it now.
-    await applyStatuses(tx, result.wamid);
+    await applyStatuses(tx, d.businessId, result.wamid);
     await conversationsRepo.updateConversation(tx, d.businessId, d.conversationId, {
       lastMessageAt: now,
       businessReplied: true,
       isRead: true,
     });
-    return (await conversationsRepo.findWaMessage(tx, result.wamid)) ?? row!;
+    return (await conversationsRepo.findWaMessage(tx, d.businessId, result.wamid)) ?? row!;
   });
 }
 
-/** The strongest known status onto the message and its log row (pricing from any status). */
-export async function applyStatuses(db: Queryable, wamid: string): Promise<void> {
-  await repo.applyBestStatus(db, wamid);
+/**
+ * The strongest status the business's number reported onto the business's message and log row
+ * (pricing from any of them). Another business reporting the same wamid changes nothing here.
+ */
+export async function applyStatuses(db: Queryable, businessId: number, wamid: string): Promise<void> {
+  await repo.applyBestStatus(db, businessId, wamid);
   await db.execute(sql`
     update whatsapp_logs l set
       status = coalesce(m.status, l.status),
@@ -157,8 +160,10 @@ export async function applyStatuses(db: Queryable, wamid: string): Promise<void>
     from wa_messages m
     left join lateral (
       select payload->'pricing'->>'category' as category, (payload->'pricing'->>'billable')::boolean as billable
-      from whatsapp_status_events where message_id = ${wamid} and payload ? 'pricing'
+      from whatsapp_status_events
+      where business_id = ${businessId} and message_id = ${wamid} and payload ? 'pricing'
       order by received_at desc limit 1
     ) p on true
-    where l.wamid = ${wamid} and m.id = ${wamid}`);
+    where l.business_id = ${businessId} and l.wamid = ${wamid}
+      and m.business_id = ${businessId} and m.id = ${wamid}`);
 }

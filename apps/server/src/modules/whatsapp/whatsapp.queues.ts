@@ -9,7 +9,13 @@ import { GraphClient } from './whatsapp.graph';
 import { WEBHOOK_QUEUE, WebhookProcessor } from './whatsapp.inbound';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './whatsapp.retention';
-import { fetchMedia, MARK_READ_QUEUE, markConversationRead, MEDIA_QUEUE } from './whatsapp.send';
+import {
+  MARK_READ_QUEUE,
+  markConversationRead,
+  MEDIA_QUEUE,
+  runMediaFetch,
+  type MediaFetchJob,
+} from './whatsapp.send';
 
 export function createWhatsappDeps(config: Config, db: Db, jobs: Jobs): WhatsappDeps {
   return {
@@ -31,11 +37,9 @@ export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps, logge
   const processor = new WebhookProcessor(deps, logger);
   jobs.defineLoop({ name: WEBHOOK_QUEUE, run: () => processor.run(), concurrency: 2, pollIntervalMs: 250 });
   // A customer's photo or document: Meta keeps it for weeks, so retries can be patient.
-  await jobs.define<{ media_id: string }>({
+  await jobs.define<MediaFetchJob>({
     name: MEDIA_QUEUE,
-    handler: async (data) => {
-      await fetchMedia(deps, data.media_id);
-    },
+    handler: (data) => runMediaFetch(deps, data),
     retryLimit: 8,
     retryDelay: 5,
     retryBackoff: true,

@@ -167,8 +167,9 @@ export async function recordWebhookEventFailure(
  * Retention, one batch in one statement: up to `limit` deliveries received before `cutoff` that are
  * processed or given up (next_attempt_at null), oldest first by whatsapp_webhook_events_done_idx,
  * skipping rows a processor holds; pending ones are never touched. With a processed delivery go
- * the statuses it reported whose wamid has no whatsapp_logs row (not sent by Titan, or never
- * stored): nothing reads them any more. A logged send's statuses are its timeline in the logs and
+ * the statuses it reported (kept under the business of the number that reported them) whose wamid
+ * has no whatsapp_logs row of that business (not sent by Titan, or never stored): nothing reads
+ * them any more. A logged send's statuses are its timeline in the logs and
  * stay as long as the log. Given-up deliveries stored no statuses, so none are taken with them.
  */
 export async function deleteExpiredWebhookEvents(
@@ -187,16 +188,18 @@ export async function deleteExpiredWebhookEvents(
         for update skip locked
       ), deleted as (
         delete from whatsapp_webhook_events where id = any(array(select id from doomed))
-        returning processed_at, payload
+        returning account_id, processed_at, payload
       ), reported as (
-        select distinct st.item->>'id' as message_id, st.item->>'status' as status
-        from deleted, jsonb_path_query(deleted.payload,
-          '$.entry[*].changes[*] ? (@.field == "messages").value.statuses[*]') as st(item)
+        select distinct a.business_id, st.item->>'id' as message_id, st.item->>'status' as status
+        from deleted join whatsapp_accounts a on a.id = deleted.account_id,
+          jsonb_path_query(deleted.payload,
+            '$.entry[*].changes[*] ? (@.field == "messages").value.statuses[*]') as st(item)
         where deleted.processed_at is not null
       ), orphaned as (
         delete from whatsapp_status_events se using reported r
-        where se.message_id = r.message_id and se.status = r.status
-          and not exists (select 1 from whatsapp_logs l where l.wamid = se.message_id)
+        where se.business_id = r.business_id and se.message_id = r.message_id and se.status = r.status
+          and not exists (select 1 from whatsapp_logs l
+            where l.business_id = se.business_id and l.wamid = se.message_id)
         returning se.id
       )
       select (select count(*) from deleted)::int as events, (select count(*) from orphaned)::int as statuses`,
@@ -259,14 +262,24 @@ export async function upsertContacts(
   }));
 }
 
-/** The wamids of `ids` already stored (redeliveries). */
-export async function findStoredWamids(db: Queryable, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await rowsOf<{ id: string }>(
+/** A wamid as a key within its business: the same wamid in two businesses is two messages. */
+export const wamidKey = (businessId: number, id: string) => `${businessId}:${id}`;
+
+/** Which of `keys` are already stored in their business (redeliveries), as `wamidKey`s. */
+export async function findStoredWamids(
+  db: Queryable,
+  keys: { businessId: number; id: string }[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await rowsOf<{ business_id: string | number; id: string }>(
     db,
-    sql`select id from wa_messages where id in (select jsonb_array_elements_text(${recordset(ids)}))`,
+    sql`select m.business_id, m.id
+      from jsonb_to_recordset(${recordset(
+        keys.map((k) => ({ business_id: k.businessId, id: k.id })),
+      )}) as k(business_id bigint, id text)
+      join wa_messages m on m.business_id = k.business_id and m.id = k.id`,
   );
-  return new Set(rows.map((r) => r.id));
+  return new Set(rows.map((r) => wamidKey(Number(r.business_id), r.id)));
 }
 
 /** Each customer's newest WhatsApp conversation (where their thread continues), by customer id. */
@@ -326,13 +339,16 @@ export type InboundMessageValues = {
   createdAt: Date;
 };
 
-/** Customers' messages in delivery order; a wamid already stored is skipped. Answers those stored. */
+/**
+ * Customers' messages in delivery order; a wamid its business already stored is skipped. Answers
+ * those stored, as `wamidKey`s.
+ */
 export async function insertInboundMessages(
   db: Queryable,
   values: InboundMessageValues[],
 ): Promise<Set<string>> {
   if (values.length === 0) return new Set();
-  const rows = await rowsOf<{ id: string }>(
+  const rows = await rowsOf<{ business_id: string | number; id: string }>(
     db,
     sql`insert into wa_messages
         (id, business_id, conversation_id, content, message_type, sender_type, sender_id, meta_data, timestamp,
@@ -355,10 +371,10 @@ export async function insertInboundMessages(
       )}) as v(n int, id text, business_id bigint, conversation_id bigint, content text, message_type text,
                sender_id bigint, meta_data jsonb, ts integer, created_at timestamptz)
       order by n
-      on conflict do nothing
-      returning id`,
+      on conflict (business_id, id) do nothing
+      returning business_id, id`,
   );
-  return new Set(rows.map((r) => r.id));
+  return new Set(rows.map((r) => wamidKey(Number(r.business_id), r.id)));
 }
 
 /**
@@ -391,8 +407,8 @@ export type StatusEventValues = {
 };
 
 /**
- * Meta's status reports, each (wamid, status) kept once however often it is redelivered; inserted
- * in one order for every batch, so two batches reporting the same statuses cannot deadlock.
+ * Meta's status reports, each (business, wamid, status) kept once however often it is redelivered;
+ * inserted in one order for every batch, so two batches reporting the same statuses cannot deadlock.
  */
 export async function insertStatusEvents(db: Queryable, values: StatusEventValues[]): Promise<void> {
   if (values.length === 0) return;
@@ -407,27 +423,27 @@ export async function insertStatusEvents(db: Queryable, values: StatusEventValue
         payload: v.payload,
       })),
     )}) as v(business_id bigint, message_id text, status text, ts bigint, payload jsonb)
-    order by message_id, status
-    on conflict do nothing`);
+    order by business_id, message_id, status
+    on conflict (business_id, message_id, status) do nothing`);
 }
 
 const RANK = sql`(case status when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)`;
 
 /**
- * Applies the strongest known status to a stored message: accepted < sent < delivered < read,
- * failed terminal; an older report never lowers it.
+ * Applies the strongest status the business's number reported to the business's message:
+ * accepted < sent < delivered < read, failed terminal; an older report never lowers it.
  */
-export async function applyBestStatus(db: Queryable, messageId: string) {
+export async function applyBestStatus(db: Queryable, businessId: number, messageId: string) {
   await db.execute(sql`
     update wa_messages m set status = best.status,
       meta_data = case when best.status = 'failed'
         then m.meta_data || jsonb_build_object('errors', best.payload->'errors') else m.meta_data end
     from (
       select status, payload from whatsapp_status_events
-      where message_id = ${messageId}
+      where business_id = ${businessId} and message_id = ${messageId}
       order by ${RANK} desc limit 1
     ) best
-    where m.id = ${messageId}
+    where m.business_id = ${businessId} and m.id = ${messageId}
       and (m.status is distinct from best.status)
       and coalesce(m.status, '') <> 'failed'
       and (case best.status when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)
@@ -727,14 +743,22 @@ export async function insertMedia(db: Queryable, values: typeof whatsappMedia.$i
   return row!;
 }
 
-/** A customer's media, recorded once however often Meta redelivers the message. */
+/** A customer's media, recorded once per business however often Meta redelivers the message. */
 export async function insertInboundMedia(db: Queryable, values: typeof whatsappMedia.$inferInsert) {
-  await db.insert(whatsappMedia).values(values).onConflictDoNothing();
+  await db
+    .insert(whatsappMedia)
+    .values(values)
+    .onConflictDoNothing({ target: [whatsappMedia.businessId, whatsappMedia.id] });
 }
 
-export async function findMedia(db: Queryable, id: string): Promise<WhatsappMediaRow | null> {
-  const [row] = await db.select().from(whatsappMedia).where(eq(whatsappMedia.id, id)).limit(1);
-  return row ?? null;
+/** The businesses holding a media id (a fetch queued before media were keyed by business). */
+export async function findMediaBusinesses(db: Queryable, id: string): Promise<number[]> {
+  const rows = await db
+    .select({ businessId: whatsappMedia.businessId })
+    .from(whatsappMedia)
+    .where(eq(whatsappMedia.id, id))
+    .limit(2);
+  return rows.map((r) => r.businessId);
 }
 
 export async function findBusinessMedia(
@@ -796,30 +820,37 @@ export async function findVisibleMedia(
   return row ?? null;
 }
 
-export async function countMediaAttempt(db: Queryable, id: string) {
+export async function countMediaAttempt(db: Queryable, businessId: number, id: string) {
   await db
     .update(whatsappMedia)
     .set({ attempts: sql`${whatsappMedia.attempts} + 1` })
-    .where(eq(whatsappMedia.id, id));
+    .where(and(eq(whatsappMedia.businessId, businessId), eq(whatsappMedia.id, id)));
 }
 
-export async function recordMediaError(db: Queryable, id: string, message: string) {
+export async function recordMediaError(db: Queryable, businessId: number, id: string, message: string) {
   await db
     .update(whatsappMedia)
     .set({ lastError: message.slice(0, 1000) })
-    .where(eq(whatsappMedia.id, id));
+    .where(and(eq(whatsappMedia.businessId, businessId), eq(whatsappMedia.id, id)));
 }
 
 /** Sets where the bytes are kept; false when another fetch stored them first. */
 export async function markMediaStored(
   db: Queryable,
+  businessId: number,
   id: string,
   values: { storageKey: string; mimeType: string; fileSize: number },
 ): Promise<boolean> {
   const rows = await db
     .update(whatsappMedia)
     .set({ ...values, storedAt: new Date(), lastError: null })
-    .where(and(eq(whatsappMedia.id, id), isNull(whatsappMedia.storageKey)))
+    .where(
+      and(
+        eq(whatsappMedia.businessId, businessId),
+        eq(whatsappMedia.id, id),
+        isNull(whatsappMedia.storageKey),
+      ),
+    )
     .returning({ id: whatsappMedia.id });
   return rows.length === 1;
 }

@@ -190,8 +190,8 @@ export async function sendMessage(
     errors['audio.caption'] = [WHATSAPP_SEND_MESSAGES.audioCaption];
   }
   if (input.context) {
-    const target = await conversationsRepo.findWaMessage(deps.db, input.context.message_id);
-    if (!target || target.conversationId !== conversationId || target.businessId !== businessId) {
+    const target = await conversationsRepo.findWaMessage(deps.db, businessId, input.context.message_id);
+    if (!target || target.conversationId !== conversationId) {
       errors['context.message_id'] = [WHATSAPP_SEND_MESSAGES.unknownContext];
     }
   }
@@ -334,13 +334,35 @@ export async function recordInboundMedia(
     sha256: str(part.sha256),
     fileName: str(part.filename)?.slice(0, 240) ?? null,
   });
-  const row = await repo.findMedia(db, part.id);
-  return row && row.businessId === businessId && !row.storageKey ? row.id : null;
+  const row = await repo.findBusinessMedia(db, businessId, part.id);
+  return row && !row.storageKey ? row.id : null;
 }
 
+/** What a media fetch job carries; jobs queued before media were keyed by business lack business_id. */
+export type MediaFetchJob = { business_id?: number; media_id: string };
+
 /** No singleton key: a fetch that failed must never stand in the way of the next one. */
-export async function enqueueMediaFetch(deps: WhatsappDeps, mediaId: string): Promise<void> {
-  await deps.jobs.send(MEDIA_QUEUE, { media_id: mediaId });
+export async function enqueueMediaFetch(
+  deps: WhatsappDeps,
+  businessId: number,
+  mediaId: string,
+): Promise<void> {
+  const job: MediaFetchJob = { business_id: businessId, media_id: mediaId };
+  await deps.jobs.send(MEDIA_QUEUE, job);
+}
+
+/**
+ * The media job's work. A job queued before media were keyed by business names the id alone: it is
+ * fetched when exactly one business holds that id, and left alone otherwise.
+ */
+export async function runMediaFetch(deps: WhatsappDeps, job: MediaFetchJob): Promise<void> {
+  let businessId = job.business_id;
+  if (businessId === undefined) {
+    const holders = await repo.findMediaBusinesses(deps.db, job.media_id);
+    if (holders.length !== 1) return;
+    businessId = holders[0]!;
+  }
+  await fetchMedia(deps, businessId, job.media_id);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -359,16 +381,20 @@ function sha256Matches(bytes: Buffer, expected: string): boolean {
  * the checksum, then the bytes kept under public/whatsapp_media/{id}. Counted and its error kept.
  * The job and the media route both fetch through here.
  */
-export async function fetchMedia(deps: WhatsappDeps, mediaId: string): Promise<repo.WhatsappMediaRow | null> {
-  const media = await repo.findMedia(deps.db, mediaId);
+export async function fetchMedia(
+  deps: WhatsappDeps,
+  businessId: number,
+  mediaId: string,
+): Promise<repo.WhatsappMediaRow | null> {
+  const media = await repo.findBusinessMedia(deps.db, businessId, mediaId);
   if (!media || media.storageKey) return media;
-  const account = await repo.findAccountByBusiness(deps.db, media.businessId);
+  const account = await repo.findAccountByBusiness(deps.db, businessId);
   if (!account || !account.accessTokenSealed) {
-    await repo.recordMediaError(deps.db, mediaId, 'No WhatsApp number is connected.');
+    await repo.recordMediaError(deps.db, businessId, mediaId, 'No WhatsApp number is connected.');
     return media;
   }
   const creds = credentialsOf(deps, account);
-  await repo.countMediaAttempt(deps.db, mediaId);
+  await repo.countMediaAttempt(deps.db, businessId, mediaId);
   try {
     let bytes: Buffer | null = null;
     let mimeType = media.mimeType;
@@ -391,10 +417,19 @@ export async function fetchMedia(deps: WhatsappDeps, mediaId: string): Promise<r
       media.fileName ?? `${mediaId}.${mimeType.split(';')[0]!.split('/')[1]?.replace(/\W/g, '') || 'bin'}`;
     const storageKey = makeKey(mediaFolder(mediaId), fileName);
     await deps.storage.put(storageKey, bytes, mimeType);
-    await repo.markMediaStored(deps.db, mediaId, { storageKey, mimeType, fileSize: bytes.length });
-    return repo.findMedia(deps.db, mediaId);
+    await repo.markMediaStored(deps.db, businessId, mediaId, {
+      storageKey,
+      mimeType,
+      fileSize: bytes.length,
+    });
+    return repo.findBusinessMedia(deps.db, businessId, mediaId);
   } catch (err) {
-    await repo.recordMediaError(deps.db, mediaId, err instanceof Error ? err.message : String(err));
+    await repo.recordMediaError(
+      deps.db,
+      businessId,
+      mediaId,
+      err instanceof Error ? err.message : String(err),
+    );
     throw err;
   }
 }
@@ -425,7 +460,7 @@ export async function findMediaBytes(
   if (!media) throw AppError.notFound(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
   if (!media.storageKey) {
     try {
-      media = await fetchMedia(deps, mediaId);
+      media = await fetchMedia(deps, media.businessId, mediaId);
     } catch {
       throw AppError.notFound(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
     }

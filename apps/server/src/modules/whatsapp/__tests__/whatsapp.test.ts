@@ -385,7 +385,7 @@ describe('statuses', () => {
       senderType: 'staff',
       status: 'accepted',
     });
-    await applyBestStatus(rt.database.db, early);
+    await applyBestStatus(rt.database.db, business.id, early);
     expect(await statusOf(early)).toBe('delivered');
   });
 });
