@@ -2,6 +2,7 @@
 // encoding in each place it takes text: none may answer 5xx (a security audit found 22 that did).
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NUL_CHARACTER_MESSAGE } from '@titan/contracts';
 import { as, createBusiness, signUp } from '../testing/identity';
 import { createTestRuntime, type TestRuntime } from '../testing/test-runtime';
 
@@ -226,5 +227,32 @@ describe('bad input never answers 5xx', () => {
       }
     }
     expect(offenders, offenders.join('\n')).toEqual([]);
+  });
+});
+
+describe('NUL characters are refused with a message naming the field', () => {
+  it('in a multipart part name, value or file name', async () => {
+    const answers = [];
+    for (const part of ['name', 'value', 'filename'] as const) {
+      const { body, contentType } = multipart(part);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/upload/',
+        headers: { ...ownerHeaders, 'content-type': contentType },
+        payload: body,
+      });
+      answers.push([res.statusCode, res.json().result]);
+    }
+    expect(answers).toEqual([
+      [400, { non_field_errors: [NUL_CHARACTER_MESSAGE] }],
+      [400, { prefix: [NUL_CHARACTER_MESSAGE] }],
+      [400, { file: [NUL_CHARACTER_MESSAGE] }],
+    ]);
+  });
+
+  it('in a public path parameter, before anything reads it', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/public/business/a%00b/' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().result).toEqual({ business_code: [NUL_CHARACTER_MESSAGE] });
   });
 });
