@@ -32,7 +32,8 @@ import { whatsappTemplatesRoutes } from './modules/whatsapp/whatsapp.templates.r
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
 import type { ChangeFeed } from './platform/change-feed';
-import { registerErrorHandling, registerJsonParser } from './platform/http';
+import { nulInUrl } from './platform/bad-input';
+import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
 import type { Jobs } from './platform/jobs';
 import type { Mailer } from './platform/mailer';
 import { registerOpenApi } from './platform/openapi';
@@ -69,12 +70,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     logController: new AccessLogController(deps.logger),
     childLoggerFactory: lazyChildLoggerFactory,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done();
+    // A NUL in a path or query parameter is refused here, before any route reads it (bodies: in
+    // their parsers); one hook for both, as every hook costs each request a call.
+    done(nulInUrl(request) ?? undefined);
   });
   registerErrorHandling(app);
   registerJsonParser(app);

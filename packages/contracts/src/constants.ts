@@ -15,3 +15,5 @@ export const REALTIME_PATH = '/api/realtime/';
 export const REALTIME_PING_INTERVAL_MS = 25_000;
 export const REALTIME_CLOSE_TOKEN_EXPIRED = 4001;
 export const REALTIME_CLOSE_UNAUTHORIZED = 4003;
+/** The field message for text holding U+0000, which PostgreSQL cannot store. */
+export const NUL_CHARACTER_MESSAGE = 'Null characters are not allowed.';

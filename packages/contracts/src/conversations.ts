@@ -1,6 +1,7 @@
 // The shared inbox (spec sections 2, 3, 7; api.md "Conversations").
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+import { ZDateTimeParam } from './dates';
 
 export const CONVERSATION_STATUSES = ['active', 'resolved'] as const;
 export const ZConversationStatus = z.enum(CONVERSATION_STATUSES);
@@ -60,20 +61,15 @@ const boolParam = z.union(
   ],
   { message: 'Must be true or false.' },
 );
-const dateParam = z
-  .string()
-  .refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Enter a valid date/time.' })
-  .transform((v) => new Date(v));
-
 /** The list filters shared by GET /api/msg/conversations/ and the realtime subscription. */
 export const ZConversationFilter = z.object({
   status: ZConversationStatus.optional(),
   is_read: boolParam.optional(),
   business_replied: boolParam.optional(),
-  created_at__gte: dateParam.optional(),
-  created_at__lte: dateParam.optional(),
-  last_message_at__gte: dateParam.optional(),
-  last_message_at__lte: dateParam.optional(),
+  created_at__gte: ZDateTimeParam.optional(),
+  created_at__lte: ZDateTimeParam.optional(),
+  last_message_at__gte: ZDateTimeParam.optional(),
+  last_message_at__lte: ZDateTimeParam.optional(),
   channel__in: z
     .string()
     .transform((v, ctx) => {

@@ -2,6 +2,7 @@ import './zod-messages';
 
 export * from './constants';
 export * from './envelope';
+export * from './dates';
 export * from './health';
 export * from './analytics';
 export * from './identity';

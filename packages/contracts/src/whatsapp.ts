@@ -1,6 +1,7 @@
 // The WhatsApp Business channel (api.md "WhatsApp").
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+import { ZDateTimeParam } from './dates';
 
 export const ZWhatsappAccount = z.object({
   phone_number_id: z.string(),
@@ -293,11 +294,6 @@ export const ZWhatsappLogDetail = ZWhatsappLog.extend({
 });
 export type TWhatsappLogDetail = z.infer<typeof ZWhatsappLogDetail>;
 
-const logDate = z
-  .string()
-  .refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Enter a valid date/time.' })
-  .transform((v) => new Date(v));
-
 /** The filters of the log list and its CSV download. */
 export const ZWhatsappLogFilter = z.object({
   status: z
@@ -305,8 +301,8 @@ export const ZWhatsappLogFilter = z.object({
     .optional(),
   /** Matches the recipient, the template name or the wamid. */
   search: z.string().trim().max(100).optional(),
-  created_at__gte: logDate.optional(),
-  created_at__lte: logDate.optional(),
+  created_at__gte: ZDateTimeParam.optional(),
+  created_at__lte: ZDateTimeParam.optional(),
 });
 export type TWhatsappLogFilter = z.infer<typeof ZWhatsappLogFilter>;
 

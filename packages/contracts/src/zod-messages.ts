@@ -16,12 +16,19 @@ z.config({
             ? 'This field may not be blank.'
             : `Ensure this field has at least ${issue.minimum} characters.`;
         }
-        if (issue.origin === 'number') return `Ensure this value is at least ${issue.minimum}.`;
+        // positive() is "greater than 0": "at least 0" would be false of the 0 it refuses.
+        if (issue.origin === 'number')
+          return issue.inclusive === false
+            ? `Ensure this value is greater than ${issue.minimum}.`
+            : `Ensure this value is at least ${issue.minimum}.`;
         return undefined;
       case 'too_big':
         if (issue.origin === 'string')
           return `Ensure this field has no more than ${issue.maximum} characters.`;
-        if (issue.origin === 'number') return `Ensure this value is at most ${issue.maximum}.`;
+        if (issue.origin === 'number')
+          return issue.inclusive === false
+            ? `Ensure this value is less than ${issue.maximum}.`
+            : `Ensure this value is at most ${issue.maximum}.`;
         return undefined;
       case 'invalid_format':
         if (issue.format === 'email') return 'Enter a valid email address.';

@@ -5,6 +5,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { is, Param, Placeholder } from 'drizzle-orm';
 import pg from 'pg';
+import { STATEMENT, statementSummary } from '../platform/db-errors';
 import type { Db } from './client';
 
 export type RawStatement = (values: Record<string, unknown>) => Promise<unknown[][]>;
@@ -21,14 +22,20 @@ export function rawStatement(
   const { sql: text, params } = query.toSQL();
   const fill = placeholderFiller(params);
   const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
+  // A failure is logged by this name, not by the driver's text, which holds the values.
+  const label = name || statementSummary(text);
+  const failed = (err: unknown): never => {
+    if (err instanceof Error) Object.defineProperty(err, STATEMENT, { value: label });
+    throw err;
+  };
   if (client instanceof pg.Pool) {
     const statementName = name || undefined; // undefined: the unnamed statement
     return (values) =>
       client
         .query<unknown[]>({ name: statementName, text, values: fill(values), rowMode: 'array' })
-        .then(rowsOf);
+        .then(rowsOf, failed);
   }
-  return (values) => client.query<unknown[]>(text, fill(values), { rowMode: 'array' }).then(rowsOf);
+  return (values) => client.query<unknown[]>(text, fill(values), { rowMode: 'array' }).then(rowsOf, failed);
 }
 
 const rowsOf = (result: { rows: unknown[][] }) => result.rows;

@@ -3,6 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { TEnvelope, TFieldErrors } from '@titan/contracts';
 import sjson from 'secure-json-parse';
+import { nulInJson } from './bad-input';
+import { sqlStateOf } from './db-errors';
 import { AppError } from './errors';
 
 export function ok<T>(result: T, status = 200): TEnvelope<T> {
@@ -44,6 +46,9 @@ const MESSAGES: Record<number, string> = {
   503: 'Service unavailable.',
 };
 
+export const INVALID_VALUE_MESSAGE = 'A value in this request is not valid.';
+export const BAD_URL_MESSAGE = 'The address is not validly percent-encoded.';
+
 function fieldErrorsOf(error: FastifyError): TFieldErrors {
   const fields: TFieldErrors = {};
   for (const v of error.validation ?? []) {
@@ -74,6 +79,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
       return send(reply, 500, MESSAGES[500]!, null);
     }
+    // Last resort for input the checks in front let through: a data exception (SQLSTATE class 22:
+    // a bad value for its type, out of range, invalid text…) is the request's fault, not ours.
+    if (error.statusCode === undefined && sqlStateOf(error)?.startsWith('22')) {
+      request.log.warn({ err: error }, 'the database refused a value of the request');
+      return send(reply, 400, MESSAGES[400]!, { non_field_errors: [INVALID_VALUE_MESSAGE] });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unhandled error');
@@ -92,22 +103,40 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 /**
+ * Errors Fastify meets before routing (Fastify's `frameworkErrors`), in the envelope: a path that is
+ * not validly percent-encoded, a path parameter too long.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return send(reply, 400, MESSAGES[400]!, { non_field_errors: [BAD_URL_MESSAGE] });
+  }
+  const status = error.statusCode ?? 500;
+  return send(reply, status, MESSAGES[status] ?? MESSAGES[500]!, null);
+}
+
+/**
  * JSON bodies: an empty body with a JSON content type (many clients send one on DELETE) means
- * "no body" instead of an error; prototype poisoning is refused as in Fastify's own parser.
+ * "no body" instead of an error; prototype poisoning is refused as in Fastify's own parser, and
+ * text holding NUL characters with a 400 naming its fields.
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, sjson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = sjson.parse(text, { protoAction: 'error', constructorAction: 'error' });
     } catch {
       done(
         new AppError('bad_request', MESSAGES[400]!, { non_field_errors: ['Malformed JSON body.'] }),
         undefined,
       );
+      return;
     }
+    const nul = nulInJson(text, parsed);
+    if (nul) done(nul, undefined);
+    else done(null, parsed);
   });
 }
 

@@ -2,6 +2,7 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino, type Bindings, type ChildLoggerOptions, type Level, type Logger } from 'pino';
 import type { Config } from '../config';
+import { describeDatabaseError, driverErrorOf } from './db-errors';
 
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -14,11 +15,52 @@ export const REDACT_PATHS = [
   '*.app_secret',
 ];
 
+/** Query parameters whose values are secrets: invitation tokens, file signatures, Meta's token. */
+const SECRET_QUERY = /([?&](?:token|sig|signature|key|code|state|hub\.verify_token|access_token)=)[^&#]*/gi;
+/** Pages whose last path segments are secrets (the links of api.md's mails). */
+const SECRET_PATH = /^(\/auth\/account-confirm-email\/|\/invite-user\/join\/|\/forgot-password\/)[^?#]+/;
+const REDACTED = '[redacted]';
+
+/**
+ * A URL fit for a log line: the values of secret query parameters and the token segments of mailed
+ * links replaced. Most URLs pass on two substring checks and a regular expression test.
+ */
+export function redactUrl(url: string): string {
+  let out = url;
+  if (out.startsWith('/auth/') || out.startsWith('/invite-user/') || out.startsWith('/forgot-password/'))
+    out = out.replace(SECRET_PATH, `$1${REDACTED}`);
+  if (out.includes('?')) out = out.replace(SECRET_QUERY, `$1${REDACTED}`);
+  return out;
+}
+
+/** Errors as pino writes them, except that a failed statement is described without its values. */
+export function serializeError(err: unknown): unknown {
+  const driver = err instanceof Error ? driverErrorOf(err) : null;
+  return driver ? describeDatabaseError(err as Error, driver) : pino.stdSerializers.err(err as Error);
+}
+
+/**
+ * Fastify's request serializer, with the URL redacted; the access line's own `req` (plain fields,
+ * already redacted) passes as it is.
+ */
+function serializeRequest(value: FastifyRequest | Record<string, unknown>) {
+  if (!('raw' in value)) return value;
+  const request = value as FastifyRequest;
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 export function loggerOptions(config: Pick<Config, 'NODE_ENV' | 'LOG_LEVEL'>): pino.LoggerOptions {
   const pretty = config.NODE_ENV === 'development';
   return {
     level: config.LOG_LEVEL,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: { err: serializeError, req: serializeRequest },
     ...(pretty
       ? {
           transport: {
@@ -72,7 +114,7 @@ export class AccessLogController extends LogController {
         reqId: request.id,
         req: {
           method: request.method,
-          url: request.url,
+          url: redactUrl(request.url),
           host: request.host,
           remoteAddress: request.ip,
           remotePort: request.socket?.remotePort,

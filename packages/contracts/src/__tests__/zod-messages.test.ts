@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ZEnvelope, ZRecordAnalyticsEventRequest } from '../index';
+import {
+  DATE_MESSAGE,
+  DATE_RANGE_MESSAGE,
+  ZConversationFilter,
+  ZEnvelope,
+  ZIdParams,
+  ZRecordAnalyticsEventRequest,
+  ZWhatsappLogFilter,
+} from '../index';
 
 const messages = (schema: z.ZodType, value: unknown) =>
   schema.safeParse(value).error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [];
@@ -56,5 +64,26 @@ describe('shared schemas', () => {
       message: 'OK',
       result: { id: 1 },
     });
+  });
+});
+
+describe('bounds and dates', () => {
+  it('says "greater than" of an exclusive minimum, so id=0 is not told to be at least 0', () => {
+    expect(messages(ZIdParams, { id: '0' })).toEqual([['id', 'Ensure this value is greater than 0.']]);
+    expect(messages(z.number().lt(5), 5)).toEqual([['', 'Ensure this value is less than 5.']]);
+  });
+
+  it('refuses date filters outside the years 1 to 9999, which PostgreSQL cannot compare with', () => {
+    for (const bad of ['99999-01-01', '+010000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z']) {
+      expect(messages(ZConversationFilter, { created_at__gte: bad })).toEqual([
+        ['created_at__gte', DATE_RANGE_MESSAGE],
+      ]);
+    }
+    expect(messages(ZWhatsappLogFilter, { created_at__lte: 'yesterday' })).toEqual([
+      ['created_at__lte', DATE_MESSAGE],
+    ]);
+    expect(ZConversationFilter.parse({ created_at__lte: '9999-12-31T23:59:59Z' }).created_at__lte).toEqual(
+      new Date('9999-12-31T23:59:59Z'),
+    );
   });
 });

@@ -16,6 +16,19 @@ import { scopeOf } from '../conversations/inbox-scope';
 import * as files from './files.service';
 import { readUpload, registerMultipart } from './multipart';
 
+/**
+ * The stored key of a `/files/` path. The router has decoded the path once; keys are signed in
+ * their encoded form (`storage.urlFor` encodes each segment), so it is decoded again, and a
+ * second encoding that is not valid (`%E0%A4%A`, from `%25E0%25A4%25A`) answers 400.
+ */
+function keyOf(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw AppError.fields({ path: ['The file path is not validly percent-encoded.'] });
+  }
+}
+
 const ZUploadFields = z.object({
   prefix: ZUploadPrefix,
   conversation_id: z.coerce.number().int().positive().optional(),
@@ -77,7 +90,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = asyn
         },
       },
       async (request, reply) => {
-        const key = decodeURIComponent((request.params as { '*': string })['*']);
+        const key = keyOf((request.params as { '*': string })['*']);
         const { exp, sig } = request.query;
         if (!storage.verify(key, exp, sig))
           throw new AppError('forbidden', 'This link is invalid or has expired.');

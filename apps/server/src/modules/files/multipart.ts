@@ -3,6 +3,7 @@
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { OWN_CHANNEL_FILE_LIMIT_BYTES } from '@titan/contracts';
+import { nulError } from '../../platform/bad-input';
 
 export async function registerMultipart(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
@@ -12,11 +13,23 @@ export async function registerMultipart(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** Reads one multipart upload: the `file` part (bounded) and the small text fields. */
+/**
+ * Reads one multipart upload: the `file` part (bounded) and the small text fields. A NUL in a part's
+ * name, value or file name is refused with a 400 naming the part, once the body is read.
+ */
 export async function readUpload(parts: AsyncIterableIterator<Multipart>) {
   const fields: Record<string, string> = {};
   let file: { fileName: string; bytes: Buffer } | null = null;
+  const withNul: string[] = [];
   for await (const part of parts) {
+    const nulIn =
+      part.fieldname.includes('\u0000') ||
+      (part.type === 'file' ? part.filename.includes('\u0000') : String(part.value).includes('\u0000'));
+    if (nulIn) {
+      withNul.push(part.fieldname);
+      if (part.type === 'file') part.file.resume();
+      continue;
+    }
     if (part.type === 'file') {
       if (part.fieldname !== 'file' || file) {
         part.file.resume();
@@ -28,5 +41,6 @@ export async function readUpload(parts: AsyncIterableIterator<Multipart>) {
       fields[part.fieldname] = part.value;
     }
   }
+  if (withNul.length > 0) throw nulError(withNul);
   return { fields, file };
 }

@@ -16,6 +16,7 @@ import {
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { ChangeFeed, Change } from '../../platform/change-feed';
+import { nulInJson } from '../../platform/bad-input';
 import {
   findBusinessByCode,
   findMembershipByCode,
@@ -147,6 +148,14 @@ export class RealtimeHub {
     } catch {
       return send(conn, { type: 'error', message: 'Messages must be JSON.' });
     }
+    // Text PostgreSQL cannot store (a NUL in a business code) is refused as over HTTP.
+    const nul = nulInJson(raw, json);
+    if (nul)
+      return send(conn, {
+        type: 'error',
+        message: 'Invalid message.',
+        errors: nul.result as Record<string, string[]>,
+      });
     const parsed = ZRealtimeClientMessage.safeParse(json);
     if (!parsed.success) {
       const errors: Record<string, string[]> = {};

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import { NUL_CHARACTER_MESSAGE } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../testing/test-runtime';
 
 let rt: TestRuntime;
@@ -25,6 +27,19 @@ beforeAll(async () => {
     },
     async (request) => ({ status: 200, message: 'OK', result: request.body }),
   );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/test/things/:name/',
+    {
+      config: { public: true },
+      schema: { params: z.object({ name: z.string() }), querystring: z.object({ q: z.string().optional() }) },
+    },
+    async (request) => ({ status: 200, message: 'OK', result: { ...request.params, ...request.query } }),
+  );
+  // A value the checks in front let through and the database refuses (SQLSTATE 22P02).
+  app.get('/api/test/bad-cast/', { config: { public: true } }, async () => {
+    await rt.database.db.execute(sql`select ${'someone@example.test'}::int`);
+    return null;
+  });
   await app.ready();
 });
 afterAll(() => rt.destroy());
@@ -149,6 +164,64 @@ describe('response envelope and errors', () => {
       headers: { 'x-request-id': 'bad id\nx' },
     });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('input PostgreSQL cannot take', () => {
+  const nul = { status: 400, message: 'Invalid input.' };
+
+  it('refuses a NUL in a JSON body with 400 naming each field that holds one', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo/',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": "a@b.co", "age": 30, "name": "Ad\\u0000a", "tags": [{"x": "\\u0000"}]}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      ...nul,
+      result: { name: [NUL_CHARACTER_MESSAGE], 'tags.0.x': [NUL_CHARACTER_MESSAGE] },
+    });
+  });
+
+  it('takes an escaped backslash followed by u0000 as the text it is', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo/',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": "a@b.co", "age": 30, "name": "C:\\\\u0000"}',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.name).toBe('C:\\u0000');
+  });
+
+  it('refuses a NUL in a path or query parameter, encoded or raw, naming the parameter', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/things/a%00b/?q=c%00d' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      ...nul,
+      result: { name: [NUL_CHARACTER_MESSAGE], q: [NUL_CHARACTER_MESSAGE] },
+    });
+    const ok = await app.inject({ method: 'GET', url: '/api/test/things/a%2500b/?q=%2500' });
+    expect(ok.json().result).toEqual({ name: 'a%00b', q: '%00' });
+  });
+
+  it('answers a path that is not validly percent-encoded with 400 in the envelope', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/things/%E0%A4%A/' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      ...nul,
+      result: { non_field_errors: ['The address is not validly percent-encoded.'] },
+    });
+  });
+
+  it('answers a value the database refuses as invalid (SQLSTATE class 22) with 400, not 500', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/bad-cast/' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      ...nul,
+      result: { non_field_errors: ['A value in this request is not valid.'] },
+    });
   });
 });
 

@@ -1,8 +1,12 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
-import { AccessLogController, loggerOptions } from '../logger';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawStatement } from '../../db/statement';
+import { createTestRuntime, type TestRuntime } from '../../testing/test-runtime';
+import { registerErrorHandling } from '../http';
+import { AccessLogController, loggerOptions, redactUrl } from '../logger';
 
 /** A Fastify app logging as Titan does in production, into `lines`. */
 function appLogging(lines: Record<string, unknown>[]) {
@@ -15,12 +19,19 @@ function appLogging(lines: Record<string, unknown>[]) {
   const logger = pino(loggerOptions({ NODE_ENV: 'production', LOG_LEVEL: 'info' }), sink);
   const app = Fastify({ loggerInstance: logger, logController: new AccessLogController(logger) });
   app.get('/ok', async () => ({ ok: true }));
+  app.get('/invite-user/join/:token', async () => ({ ok: true }));
   app.post('/fails', async (request) => {
     request.log.warn({ body: request.body }, 'about to fail');
     throw new Error('boom');
   });
   return app;
 }
+
+let rt: TestRuntime;
+beforeAll(async () => {
+  rt = await createTestRuntime({ http: false });
+});
+afterAll(() => rt.destroy());
 
 describe('access log', () => {
   it('writes one line per request, on completion, with who asked what and the outcome', async () => {
@@ -60,5 +71,77 @@ describe('access log', () => {
     });
     expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({ res: { statusCode: 500 } });
     expect(JSON.stringify(lines)).not.toContain('hunter2');
+  });
+});
+
+describe('access log redaction', () => {
+  it('leaves out tokens and signatures carried in URLs', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const app = appLogging(lines);
+    await app.inject({ method: 'GET', url: '/ok?token=invite-secret&page=2' });
+    await app.inject({ method: 'GET', url: '/invite-user/join/join-secret' });
+    await app.close();
+    const urls = lines
+      .filter((l) => l.msg === 'request completed')
+      .map((l) => (l.req as { url: string }).url);
+    expect(urls).toEqual(['/ok?token=[redacted]&page=2', '/invite-user/join/[redacted]']);
+    expect(JSON.stringify(lines)).not.toContain('secret');
+  });
+
+  it.each([
+    ['/api/business/users/invitation/?token=abc', '/api/business/users/invitation/?token=[redacted]'],
+    ['/files/chat_media/1/u/a.png?exp=123&sig=abc', '/files/chat_media/1/u/a.png?exp=123&sig=[redacted]'],
+    [
+      '/api/whatsapp/webhook/?hub.mode=subscribe&hub.verify_token=abc&hub.challenge=1',
+      '/api/whatsapp/webhook/?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=1',
+    ],
+    ['/auth/account-confirm-email/abc', '/auth/account-confirm-email/[redacted]'],
+    ['/forgot-password/ZW1haWw/abc?x=1', '/forgot-password/[redacted]?x=1'],
+    ['/api/msg/conversations/?page=2', '/api/msg/conversations/?page=2'],
+  ])('redacts %s', (url, logged) => {
+    expect(redactUrl(url)).toBe(logged);
+  });
+});
+
+describe('failed statements in the log', () => {
+  const email = 'private.person@example.test';
+  const hash = '$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA';
+
+  /** Runs `fail` in a route of an app logging as in production; answers the log's lines. */
+  async function logOf(fail: () => Promise<unknown>) {
+    const lines: Record<string, unknown>[] = [];
+    const app = appLogging(lines);
+    registerErrorHandling(app as unknown as FastifyInstance);
+    app.get('/query', async () => fail());
+    const res = await app.inject({ method: 'GET', url: '/query' });
+    await app.close();
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(email);
+    expect(text).not.toContain('argon2');
+    return { status: res.statusCode, err: lines.find((l) => l.err)!.err as Record<string, unknown> };
+  }
+
+  it('logs the SQLSTATE and the statement of a failed drizzle query, never its values', async () => {
+    const { status, err } = await logOf(() =>
+      rt.database.db.execute(sql`select id from users where email = ${email} and no_such = ${hash}`),
+    );
+    expect(status).toBe(500);
+    expect(err).toMatchObject({
+      sqlstate: '42703',
+      statement: 'select … from users',
+      message: 'database error 42703 in select … from users',
+    });
+    expect(err).not.toHaveProperty('params');
+  });
+
+  it('logs a failed prepared statement by its name', async () => {
+    const statement = rawStatement(
+      rt.database.db,
+      { toSQL: () => ({ sql: 'select $1::int', params: [email] }) },
+      'titan_test_cast',
+    );
+    const { status, err } = await logOf(() => statement({}));
+    expect(status).toBe(400);
+    expect(err).toMatchObject({ sqlstate: '22P02', statement: 'titan_test_cast' });
   });
 });

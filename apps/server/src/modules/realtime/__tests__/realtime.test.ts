@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATE_RANGE_MESSAGE, NUL_CHARACTER_MESSAGE } from '@titan/contracts';
 import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import {
   createTestRuntime,
@@ -78,6 +79,26 @@ describe('realtime conversations', () => {
     });
     anon.send({ type: 'auth', token: 'not-a-jwt' });
     expect((await anon.closed).code).toBe(4003);
+  });
+
+  it('refuses a NUL in a business code and a year PostgreSQL cannot compare, naming the field', async () => {
+    const c = await client();
+    c.send({ type: 'subscribe', id: 'nul', topic: 'conversations', business_code: 'a\u0000b' });
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({
+      message: 'Invalid message.',
+      errors: { business_code: [NUL_CHARACTER_MESSAGE] },
+    });
+    c.send({
+      type: 'subscribe',
+      id: 'year',
+      topic: 'conversations',
+      business_code: business.unique_code,
+      filter: { created_at__gte: '99999-01-01' },
+    });
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({
+      id: 'year',
+      errors: { 'filter.created_at__gte': [DATE_RANGE_MESSAGE] },
+    });
   });
 
   it('pushes new conversations and customer messages enriched like the REST list, with old last_message_at', async () => {
