@@ -1,6 +1,6 @@
 // buildApp(deps): plugins, then modules. Tests build it without listening and use app.inject.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Config } from './config';
@@ -51,6 +51,8 @@ export type AppDeps = {
   jobs: Jobs;
   mailer: Mailer;
   logger: Logger;
+  /** Sees every route as it is registered, before any module (tests: the tenancy route matrix). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -72,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     childLoggerFactory: lazyChildLoggerFactory,
     frameworkErrors,
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {

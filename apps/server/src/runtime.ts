@@ -1,5 +1,5 @@
 // The composition root: database → migrations → change feed → jobs → (app). Closing runs in reverse.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
 import type { Config } from './config';
@@ -29,6 +29,8 @@ export type RuntimeOptions = {
   workers: boolean;
   /** Extra queues (tests); the product's own queues are registered by their modules. */
   queues?: QueueDefinition<never>[];
+  /** Sees every route as the app registers it (tests). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 export async function startRuntime(
@@ -81,7 +83,7 @@ export async function startRuntime(
     if (options.workers) await jobs.startWorkers();
     let app: FastifyInstance | null = null;
     if (options.http) {
-      app = await buildApp({ config, database, feed, jobs, mailer, logger });
+      app = await buildApp({ config, database, feed, jobs, mailer, logger, onRoute: options.onRoute });
       const built = app;
       cleanups.push(() => built.close());
     }

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config';
 import type { QueueDefinition } from '../platform/jobs';
-import { startRuntime, type Runtime } from '../runtime';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../runtime';
 
 export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -49,6 +49,7 @@ export type TestRuntimeOptions = {
   http?: boolean;
   workers?: boolean;
   queues?: QueueDefinition<never>[];
+  onRoute?: RuntimeOptions['onRoute'];
 };
 
 export type TestRuntime = Runtime & { store: TestStore; destroy(): Promise<void> };
@@ -73,6 +74,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     http: options.http ?? true,
     workers: options.workers ?? false,
     queues: options.queues ?? [],
+    onRoute: options.onRoute,
   });
   return {
     ...runtime,

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { startWhatsappCloudSim, type SimOptions, type WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
 import type { TBusiness } from '@titan/contracts';
 import { as, createBusiness, signUp, type Session } from './identity';
-import { createTestRuntime, type TestRuntime } from './test-runtime';
+import { createTestRuntime, type TestRuntime, type TestRuntimeOptions } from './test-runtime';
 
 export type WhatsappBench = {
   sim: WhatsappCloudSim;
@@ -22,9 +22,11 @@ export type Reply<T = unknown> = { status: number; body: { status: number; messa
 let benches = 0;
 
 export async function startWhatsappBench(
-  options: { businessName?: string; env?: Record<string, string> } & Partial<
-    Pick<SimOptions, 'templates' | 'statusDelayMs'>
-  > = {},
+  options: {
+    businessName?: string;
+    env?: Record<string, string>;
+    onRoute?: TestRuntimeOptions['onRoute'];
+  } & Partial<Pick<SimOptions, 'templates' | 'statusDelayMs'>> = {},
 ): Promise<WhatsappBench> {
   const n = String(++benches).padStart(3, '0');
   const account = {
@@ -47,6 +49,7 @@ export async function startWhatsappBench(
   const rt = await createTestRuntime({
     workers: true,
     env: { WHATSAPP_GRAPH_URL: sim.graphUrl, WHATSAPP_RETRY_DELAYS_MS: '10', ...options.env },
+    onRoute: options.onRoute,
   });
   await rt.app!.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(rt.app!.server.address() as { port: number }).port}`;

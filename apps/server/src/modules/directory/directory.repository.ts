@@ -1,15 +1,30 @@
 // The visitor directory's reads and writes of customers.
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { customers } from '../../db/schema';
+import { conversations, customers } from '../../db/schema';
+import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
 
 export type CustomerRow = typeof customers.$inferSelect;
 
-// Qualified by hand: inside the subquery an unqualified "id" would bind to conversations.id.
-const conversationCount = sql<number>`(select count(*)::int from conversations c where c.initiator_id = "customers"."id")`;
+/** The customer's conversations the viewer may see (drizzle qualifies every column). */
+const visibleConversations = (scope: InboxScope) =>
+  and(eq(conversations.initiatorId, customers.id), ...scopeConditions(scope))!;
 
-function searchCondition(businessId: number, search: string | undefined): SQL {
-  const base = eq(customers.businessId, businessId);
+const conversationCount = (scope: InboxScope) =>
+  sql<number>`(select count(*)::int from ${conversations} where ${visibleConversations(scope)})`;
+
+/**
+ * The customers a viewer may see: a whole business, or (agents) the people who started a
+ * conversation the agent may see — a directory entry shows nothing its inbox would not.
+ */
+function visibleCustomers(scope: InboxScope): SQL {
+  const base = eq(customers.businessId, scope.businessId);
+  if (scope.groupIds === null) return base;
+  return and(base, sql`exists (select 1 from ${conversations} where ${visibleConversations(scope)})`)!;
+}
+
+function searchCondition(scope: InboxScope, search: string | undefined): SQL {
+  const base = visibleCustomers(scope);
   if (!search) return base;
   const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return and(
@@ -20,15 +35,15 @@ function searchCondition(businessId: number, search: string | undefined): SQL {
 
 export async function listCustomers(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   search: string | undefined,
   limit: number,
   offset: number,
 ) {
-  const where = searchCondition(businessId, search);
+  const where = searchCondition(scope, search);
   const [rows, [total]] = await Promise.all([
     db
-      .select({ customer: customers, conversationCount })
+      .select({ customer: customers, conversationCount: conversationCount(scope) })
       .from(customers)
       .where(where)
       .orderBy(desc(customers.createdAt), desc(customers.id))
@@ -39,11 +54,11 @@ export async function listCustomers(
   return { rows, count: Number(total?.n ?? 0) };
 }
 
-export async function findCustomer(db: Db, businessId: number, id: number) {
+export async function findCustomer(db: Db, scope: InboxScope, id: number) {
   const [row] = await db
-    .select({ customer: customers, conversationCount })
+    .select({ customer: customers, conversationCount: conversationCount(scope) })
     .from(customers)
-    .where(and(eq(customers.businessId, businessId), eq(customers.id, id)))
+    .where(and(visibleCustomers(scope), eq(customers.id, id)))
     .limit(1);
   return row ?? null;
 }

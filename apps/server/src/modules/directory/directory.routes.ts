@@ -11,6 +11,7 @@ import {
 import type { Db } from '../../db/client';
 import { ok } from '../../platform/http';
 import { businessOf } from '../auth/auth.guard';
+import { scopeOf } from '../conversations/inbox-scope';
 import * as directory from './directory.service';
 
 const tags = ['visitor directory'];
@@ -25,12 +26,12 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       config: read,
       schema: { tags, querystring: ZDirectoryQuery, response: { 200: ZEnvelope(ZPage(ZDirectoryVisitor)) } },
     },
-    async (request) => ok(await directory.findVisitors(db, businessOf(request).id, request.query)),
+    async (request) => ok(await directory.findVisitors(db, await scopeOf(db, request), request.query)),
   );
   app.get(
     `${base}:id/`,
     { config: read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZDirectoryVisitor) } } },
-    async (request) => ok(await directory.findVisitor(db, businessOf(request).id, request.params.id)),
+    async (request) => ok(await directory.findVisitor(db, await scopeOf(db, request), request.params.id)),
   );
   app.put(
     `${base}:id/`,

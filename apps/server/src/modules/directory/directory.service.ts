@@ -2,6 +2,8 @@
 import type { TDirectoryQuery, TDirectoryVisitor, TUpdateDirectoryVisitorRequest } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import type { InboxScope } from '../conversations/conversations.repository';
+import { businessScope } from '../conversations/conversations.service';
 import * as repo from './directory.repository';
 
 function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number }): TDirectoryVisitor {
@@ -20,10 +22,11 @@ function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number 
   };
 }
 
-export async function findVisitors(db: Db, businessId: number, query: TDirectoryQuery) {
+/** Agents see the people behind the conversations they may see (README "Who sees which conversation"). */
+export async function findVisitors(db: Db, scope: InboxScope, query: TDirectoryQuery) {
   const { rows, count } = await repo.listCustomers(
     db,
-    businessId,
+    scope,
     query.search || undefined,
     query.page_size,
     (query.page - 1) * query.page_size,
@@ -36,8 +39,8 @@ export async function findVisitors(db: Db, businessId: number, query: TDirectory
   };
 }
 
-export async function findVisitor(db: Db, businessId: number, id: number): Promise<TDirectoryVisitor> {
-  const row = await repo.findCustomer(db, businessId, id);
+export async function findVisitor(db: Db, scope: InboxScope, id: number): Promise<TDirectoryVisitor> {
+  const row = await repo.findCustomer(db, scope, id);
   if (!row) throw AppError.notFound();
   return toVisitor(row);
 }
@@ -48,7 +51,7 @@ export async function updateVisitor(
   id: number,
   input: TUpdateDirectoryVisitorRequest,
 ): Promise<TDirectoryVisitor> {
-  const current = await repo.findCustomer(db, businessId, id);
+  const current = await repo.findCustomer(db, businessScope(businessId), id);
   if (!current) throw AppError.notFound();
   await repo.updateCustomer(db, businessId, id, {
     ...(input.name !== undefined ? { name: input.name } : {}),
@@ -56,7 +59,7 @@ export async function updateVisitor(
     ...(input.phone !== undefined ? { phone: input.phone } : {}),
     ...(input.fields !== undefined ? { fields: { ...current.customer.fields, ...input.fields } } : {}),
   });
-  return findVisitor(db, businessId, id);
+  return findVisitor(db, businessScope(businessId), id);
 }
 
 /** Removes the person; their conversations stay, shown as "Anonymous Customer". */

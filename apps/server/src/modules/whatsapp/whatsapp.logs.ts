@@ -10,6 +10,7 @@ import type {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import type { InboxScope } from '../conversations/conversations.repository';
 import { credentialsOf, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
 
@@ -42,9 +43,10 @@ function toLog({ log, sender }: repo.WhatsappLogRow): TWhatsappLog {
   };
 }
 
-export async function findLogs(db: Db, businessId: number, query: TWhatsappLogListQuery) {
+/** Agents see the sends in conversations their inbox shows (README "Who sees which conversation"). */
+export async function findLogs(db: Db, scope: InboxScope, query: TWhatsappLogListQuery) {
   const { page, page_size, ...filter } = query;
-  const { rows, count } = await repo.listLogs(db, businessId, filter, page_size, (page - 1) * page_size);
+  const { rows, count } = await repo.listLogs(db, scope, filter, page_size, (page - 1) * page_size);
   return {
     count,
     next: page * page_size < count ? page + 1 : null,
@@ -100,11 +102,12 @@ function toEvent(row: Awaited<ReturnType<typeof repo.listStatusEvents>>[number])
 
 export async function findLogDetail(
   deps: Pick<WhatsappDeps, 'db' | 'secrets'>,
-  businessId: number,
+  scope: InboxScope,
   trackingId: string,
 ): Promise<TWhatsappLogDetail> {
-  const row = await repo.findLog(deps.db, businessId, trackingId);
+  const row = await repo.findLog(deps.db, scope, trackingId);
   if (!row) throw AppError.notFound(LOG_MESSAGES.notFound);
+  const businessId = scope.businessId;
   const [events, account] = await Promise.all([
     row.log.wamid ? repo.listStatusEvents(deps.db, businessId, row.log.wamid) : [],
     repo.findAccountByBusiness(deps.db, businessId),
@@ -159,7 +162,7 @@ export const exportFileName = (now = new Date()) => `whatsapp-logs-${now.toISOSt
 /** The filtered logs as CSV lines, newest first, read in batches (at most EXPORT_MAX_ROWS rows). */
 export async function* exportLogs(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   filter: TWhatsappLogFilter,
 ): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS.map(([name]) => name));
@@ -168,7 +171,7 @@ export async function* exportLogs(
   do {
     const batch = await repo.listLogsAfter(
       db,
-      businessId,
+      scope,
       filter,
       cursor,
       Math.min(EXPORT_BATCH, EXPORT_MAX_ROWS - written),

@@ -598,8 +598,17 @@ export type WhatsappLogFilter = {
   created_at__lte?: Date;
 };
 
-function logConditions(businessId: number, filter: WhatsappLogFilter): SQL[] {
-  const where: SQL[] = [eq(whatsappLogs.businessId, businessId)];
+/**
+ * The logs a viewer may see: a whole business, or (agents) the sends in conversations their inbox
+ * shows. Sends to a bare number belong to no conversation, and to no agent.
+ */
+function logConditions(scope: InboxScope, filter: WhatsappLogFilter): SQL[] {
+  const where: SQL[] = [eq(whatsappLogs.businessId, scope.businessId)];
+  if (scope.groupIds !== null) {
+    where.push(
+      sql`exists (select 1 from ${conversations} where ${conversations.id} = ${whatsappLogs.conversationId} and ${and(...scopeConditions(scope))})`,
+    );
+  }
   if (filter.status) where.push(eq(whatsappLogs.status, filter.status));
   if (filter.created_at__gte) where.push(gte(whatsappLogs.createdAt, filter.created_at__gte));
   if (filter.created_at__lte) where.push(lte(whatsappLogs.createdAt, filter.created_at__lte));
@@ -632,12 +641,12 @@ export type WhatsappLogRow = {
 /** A page of logs, newest first, with the total. */
 export async function listLogs(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   filter: WhatsappLogFilter,
   limit: number,
   offset: number,
 ): Promise<{ rows: WhatsappLogRow[]; count: number }> {
-  const where = and(...logConditions(businessId, filter));
+  const where = and(...logConditions(scope, filter));
   const [rows, [total]] = await Promise.all([
     db
       .select(logColumns)
@@ -658,12 +667,12 @@ export type LogCursor = { createdAt: string; trackingId: string };
 /** The next `limit` logs after `cursor`, newest first (keyset paging for the CSV export). */
 export async function listLogsAfter(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   filter: WhatsappLogFilter,
   cursor: LogCursor | null,
   limit: number,
 ): Promise<{ rows: WhatsappLogRow[]; next: LogCursor | null }> {
-  const where = logConditions(businessId, filter);
+  const where = logConditions(scope, filter);
   if (cursor)
     where.push(
       sql`(${whatsappLogs.createdAt}, ${whatsappLogs.trackingId}) < (${cursor.createdAt}::timestamptz, ${cursor.trackingId}::uuid)`,
@@ -682,16 +691,12 @@ export async function listLogsAfter(
   };
 }
 
-export async function findLog(
-  db: Db,
-  businessId: number,
-  trackingId: string,
-): Promise<WhatsappLogRow | null> {
+export async function findLog(db: Db, scope: InboxScope, trackingId: string): Promise<WhatsappLogRow | null> {
   const [row] = await db
     .select(logColumns)
     .from(whatsappLogs)
     .leftJoin(users, eq(users.id, whatsappLogs.sentBy))
-    .where(and(eq(whatsappLogs.businessId, businessId), eq(whatsappLogs.trackingId, trackingId)))
+    .where(and(...logConditions(scope, {}), eq(whatsappLogs.trackingId, trackingId)))
     .limit(1);
   return row ?? null;
 }

@@ -103,7 +103,7 @@ export const whatsappTemplatesRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps
       config: read,
       schema: { tags, querystring: ZWhatsappLogListQuery, response: { 200: ZEnvelope(ZPage(ZWhatsappLog)) } },
     },
-    async (request) => ok(await logs.findLogs(deps.db, businessOf(request).id, request.query)),
+    async (request) => ok(await logs.findLogs(deps.db, await scopeOf(deps.db, request), request.query)),
   );
 
   // A static segment, so it wins over :trackingId.
@@ -113,12 +113,14 @@ export const whatsappTemplatesRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps
       config: read,
       schema: { tags, summary: 'The filtered logs as CSV', querystring: ZWhatsappLogFilter },
     },
-    async (request, reply) =>
-      reply
+    async (request, reply) => {
+      const scope = await scopeOf(deps.db, request);
+      return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${logs.exportFileName()}"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(logs.exportLogs(deps.db, businessOf(request).id, request.query))),
+        .send(Readable.from(logs.exportLogs(deps.db, scope, request.query)));
+    },
   );
 
   app.get(
@@ -127,7 +129,8 @@ export const whatsappTemplatesRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps
       config: read,
       schema: { tags, params: ZTrackingIdParams, response: { 200: ZEnvelope(ZWhatsappLogDetail) } },
     },
-    async (request) => ok(await logs.findLogDetail(deps, businessOf(request).id, request.params.trackingId)),
+    async (request) =>
+      ok(await logs.findLogDetail(deps, await scopeOf(deps.db, request), request.params.trackingId)),
   );
 
   app.get(

@@ -133,3 +133,82 @@ describe('visitor directory', () => {
     expect(change.statusCode).toBe(403);
   });
 });
+
+describe("agents' directory", () => {
+  it('shows an agent only the people behind conversations their inbox shows; owners see everyone', async () => {
+    const boss = await signUp(app, rt.mailer);
+    const shop = await createBusiness(app, boss, 'Groups Co');
+    const groupIds: Record<string, number> = {};
+    for (const slug of ['support', 'sales']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/msg/chat-groups/',
+        headers: as(boss, shop),
+        payload: { name: slug, slug },
+      });
+      groupIds[slug] = res.json().result.id;
+    }
+    const agent = await addMember(app, rt.mailer, boss, shop, 'agent');
+    const added = await app.inject({
+      method: 'POST',
+      url: `/api/msg/chat-groups/${groupIds.support}/users/`,
+      headers: as(boss, shop),
+      payload: { user_id: agent.user.pk },
+    });
+    expect(added.statusCode).toBe(201);
+
+    /** A visitor with one conversation per slug given (none: a record without conversations). */
+    async function visitor(name: string, slugs: (string | null)[]): Promise<number> {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/public/customers/',
+        payload: { business_code: shop.unique_code, name },
+      });
+      const { customer, token } = res.json().result;
+      for (const slug of slugs) {
+        const started = await app.inject({
+          method: 'POST',
+          url: '/api/public/conversations/',
+          headers: { authorization: `Visitor ${token}` },
+          payload: slug ? { group_slug: slug } : {},
+        });
+        expect(started.statusCode).toBe(201);
+      }
+      return customer.id;
+    }
+    const mine = await visitor('In support', ['support']);
+    const pooled = await visitor('Unassigned', [null]);
+    const both = await visitor('Support and sales', ['support', 'sales']);
+    const theirs = await visitor('Only sales', ['sales']);
+    const silent = await visitor('No conversation', []);
+
+    const names = async (who: Session) =>
+      (await get('/api/business/customer-directory/?page_size=100', who, shop))
+        .json()
+        .result.results.map((v: TDirectoryVisitor) => v.name)
+        .sort();
+    expect(await names(agent)).toEqual(['In support', 'Support and sales', 'Unassigned']);
+    expect(await names(boss)).toEqual(
+      ['In support', 'No conversation', 'Only sales', 'Support and sales', 'Unassigned'].sort(),
+    );
+    const count = (await get('/api/business/customer-directory/?search=sales', agent, shop)).json().result;
+    expect(count.count).toBe(1);
+
+    for (const id of [mine, pooled, both]) {
+      expect((await get(`/api/business/customer-directory/${id}/`, agent, shop)).statusCode).toBe(200);
+    }
+    // Counts too follow the inbox: the sales conversation is not the agent's to count.
+    expect((await get(`/api/business/customer-directory/${both}/`, agent, shop)).json().result).toMatchObject(
+      {
+        conversation_count: 1,
+      },
+    );
+    expect((await get(`/api/business/customer-directory/${both}/`, boss, shop)).json().result).toMatchObject({
+      conversation_count: 2,
+    });
+    for (const id of [theirs, silent]) {
+      expect((await get(`/api/business/customer-directory/${id}/`, agent, shop)).statusCode).toBe(404);
+      expect((await get(`/api/business/customer-directory/${id}/`, boss, shop)).statusCode).toBe(200);
+    }
+  });
+});

@@ -11,6 +11,7 @@ import type {
 import type { TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
+import { startConversation } from '../../conversations/conversations.service';
 import { csvCell } from '../whatsapp.logs';
 
 let bench: WhatsappBench;
@@ -430,5 +431,83 @@ describe('balance', () => {
       await call<TWhatsappBalance>('GET', '/api/whatsapp/client/balance/', stranger, strangerBusiness)
     ).body.result;
     expect(theirs).toMatchObject({ messages_sent: 0, billable_messages: 0, spent: 0 });
+  });
+});
+
+describe("agents' logs", () => {
+  it('shows an agent only the sends in conversations their inbox shows; owners see all', async () => {
+    const app = rt.app!;
+    const group = async (slug: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/msg/chat-groups/',
+          headers: as(owner, business),
+          payload: { name: slug, slug },
+        })
+      ).json().result.id as number;
+    const support = await group('logs-support');
+    const sales = await group('logs-sales');
+    const grouped = await addMember(app, rt.mailer, owner, business, 'agent');
+    const added = await app.inject({
+      method: 'POST',
+      url: `/api/msg/chat-groups/${support}/users/`,
+      headers: as(owner, business),
+      payload: { user_id: grouped.user.pk },
+    });
+    expect(added.statusCode).toBe(201);
+    const conversationIn = async (chatGroupId: number) =>
+      (
+        await startConversation(rt.database.db, {
+          businessId: business.id,
+          channel: 'whatsapp',
+          initiatorId: null,
+          chatGroupId,
+          title: 'Scoped',
+        })
+      ).id;
+    const inSupport = await conversationIn(support);
+    const inSales = await conversationIn(sales);
+    const inserted = await rt.database.query<{ tracking_id: string; recipient: string }>(
+      `insert into whatsapp_logs (business_id, conversation_id, recipient, type, status, request)
+       values ($1, $2, '15557770001', 'text', 'read', '{}'),
+              ($1, $3, '15557770002', 'text', 'read', '{}'),
+              ($1, null, '15557770003', 'template', 'read', '{}')
+       returning tracking_id, recipient`,
+      [business.id, inSupport, inSales],
+    );
+    const tracking = Object.fromEntries(inserted.map((r) => [r.recipient, r.tracking_id]));
+    try {
+      const recipients = async (who: Session) =>
+        (await logs('?search=1555777', who)).results.map((l) => l.to).sort();
+      expect(await recipients(grouped)).toEqual(['15557770001']);
+      expect(await recipients(owner)).toEqual(['15557770001', '15557770002', '15557770003']);
+      // The shared pool (the unassigned conversation of the earlier tests) stays visible.
+      expect(
+        (await logs('?page_size=100', grouped)).results.some((l) => l.conversation_id === conversation.id),
+      ).toBe(true);
+
+      expect((await detail(tracking['15557770001']!, grouped)).status).toBe(200);
+      for (const hidden of ['15557770002', '15557770003']) {
+        expect((await detail(tracking[hidden]!, grouped)).status).toBe(404);
+        expect((await detail(tracking[hidden]!, owner)).status).toBe(200);
+      }
+
+      const csv = async (who: Session) => {
+        const res = await fetch(`${base}/api/whatsapp/events/download/?search=1555777`, {
+          headers: as(who, business),
+        });
+        expect(res.status).toBe(200);
+        return parseCsv(await res.text())
+          .slice(1)
+          .map((r) => r[3])
+          .sort();
+      };
+      expect(await csv(grouped)).toEqual(['15557770001']);
+      expect(await csv(owner)).toEqual(['15557770001', '15557770002', '15557770003']);
+    } finally {
+      await rt.database.query('delete from whatsapp_logs where recipient like $1', ['1555777%']);
+      await rt.database.query('delete from conversations where id = any($1)', [[inSupport, inSales]]);
+    }
   });
 });

@@ -1,0 +1,529 @@
+// The tenancy matrix: every business-scoped route the app registers is called by business B's
+// owner (and B's API key) with business A's ids and with A's business code, and must answer
+// 403/404 while A's data stays as it was. Routes are collected as they register, so a new route
+// is in the matrix the day it is added: one whose ids the matrix cannot fill fails the test.
+import type { FastifyContextConfig, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TBusiness, TConversation, TMember, TWhatsappLog } from '@titan/contracts';
+import { startConversation } from '../modules/conversations/conversations.service';
+import { addMember, as, createBusiness, signUp, uniqueEmail, type Session } from '../testing/identity';
+import type { TestRuntime } from '../testing/test-runtime';
+import { startWhatsappBench, type WhatsappBench } from '../testing/whatsapp';
+
+/** The ids one business holds, one of each kind a route may take. */
+type Ids = {
+  conversation: number;
+  waConversation: number;
+  customer: number;
+  chatGroup: number;
+  /** A member's user id (chat group users are addressed by user). */
+  user: number;
+  /** A membership id (team routes). */
+  member: number;
+  apiKey: number;
+  invitation: number;
+  joinRequest: number;
+  media: string;
+  template: string;
+  trackingId: string;
+  fileKey: string;
+  phoneNumberId: string;
+};
+
+/** Which id fills each path parameter, per route. A new route with parameters belongs here. */
+const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
+  '/api/auth/api-keys/:id/': { id: 'apiKey' },
+  '/api/msg/chat-groups/:id/': { id: 'chatGroup' },
+  '/api/msg/chat-groups/:id/users/': { id: 'chatGroup' },
+  '/api/msg/chat-groups/:id/users/:userId/': { id: 'chatGroup', userId: 'user' },
+  '/api/msg/conversations/:id/': { id: 'conversation' },
+  '/api/msg/conversations/:id/messages/': { id: 'conversation' },
+  '/api/business/customer-directory/:id/': { id: 'customer' },
+  '/api/business/users/:id/': { id: 'member' },
+  '/api/business/users/invitations/:id/': { id: 'invitation' },
+  '/api/business/users/join-requests/:id/': { id: 'joinRequest' },
+  '/api/whatsapp/conversations/:id/messages/': { id: 'waConversation' },
+  '/api/whatsapp/conversations/:id/window/': { id: 'waConversation' },
+  '/api/whatsapp/media/:id/': { id: 'media' },
+  '/api/whatsapp/template/:name/': { name: 'template' },
+  '/api/whatsapp/events/:trackingId/': { trackingId: 'trackingId' },
+};
+
+type Input = { json?: unknown; form?: (ids: Ids) => FormData };
+
+/**
+ * A valid body for each route that takes one, filled with the given business's ids, so that a
+ * call reaches the handler instead of stopping at validation. `idsInBody` marks bodies that
+ * reference other objects: those are also sent on B's own path (or none) with A's ids inside.
+ */
+const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }> = {
+  'PUT /api/msg/chat-groups/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'POST /api/msg/chat-groups/:id/users/': {
+    input: (ids) => ({ json: { user_id: ids.user } }),
+    idsInBody: true,
+  },
+  'PUT /api/msg/conversations/:id/': { input: () => ({ json: { status: 'resolved', is_read: true } }) },
+  'POST /api/msg/conversations/:id/messages/': {
+    input: (ids) => ({ json: { message_type: 'file', content: ids.fileKey } }),
+    idsInBody: true,
+  },
+  'PUT /api/business/customer-directory/:id/': { input: () => ({ json: { name: 'Renamed' } }) },
+  'PUT /api/business/users/:id/': { input: () => ({ json: { role: 'owner' } }) },
+  'POST /api/business/users/join-requests/:id/': {
+    input: () => ({ json: { approve: true, role: 'owner' } }),
+  },
+  'POST /api/whatsapp/conversations/:id/messages/': {
+    input: (ids) => ({ json: { type: 'image', image: { id: ids.media } } }),
+    idsInBody: true,
+  },
+  'POST /api/whatsapp/message/send-template/': {
+    input: (ids) => ({
+      json: {
+        conversation_id: ids.waConversation,
+        name: 'spring_sale',
+        language: 'en_US',
+        components: [{ type: 'body', parameters: [{ type: 'text', text: '30%' }] }],
+      },
+    }),
+    idsInBody: true,
+  },
+  'PUT /api/whatsapp/account/': {
+    input: (ids) => ({
+      json: {
+        phone_number_id: ids.phoneNumberId,
+        waba_id: '1022901293999',
+        display_phone_number: '+1 555 0999',
+        verify_token: 'verify-token-taken-over',
+      },
+    }),
+    idsInBody: true,
+  },
+  'POST /api/upload/': {
+    input: () => ({
+      form: (ids) => {
+        const form = new FormData();
+        form.append('prefix', 'public/public_chat_media');
+        form.append('conversation_id', String(ids.conversation));
+        form.append('file', new Blob([Buffer.from('hello')], { type: 'text/plain' }), 'note.txt');
+        return form;
+      },
+    }),
+    idsInBody: true,
+  },
+};
+
+/** Signed-in routes that are not business-scoped, each with why it needs no tenant. */
+const NOT_BUSINESS_SCOPED: Record<string, string> = {
+  'POST /api/business/': 'creates a new business; the caller becomes its owner',
+  'GET /api/business/roles/': 'the static role table, the same for everyone',
+  'GET /api/users/profile/': "the caller's own profile",
+  'PUT /api/users/profile/': "the caller's own profile",
+  'POST /api/business/users/assign/':
+    "acts on the caller's own membership: an invitation token addressed to their email, or a join request",
+};
+
+/** Body or query fields that hold another object's id: such a route needs `idsInBody`. */
+const ID_FIELD = /(^|_)ids?$/;
+
+type ZodLike = { _zod?: { def: Record<string, unknown> } };
+
+/** The dotted paths of id-like fields anywhere in a zod schema. */
+function idFields(schema: unknown, prefix = ''): string[] {
+  const def = (schema as ZodLike | undefined)?._zod?.def;
+  if (!def) return [];
+  switch (def.type) {
+    case 'object':
+      return Object.entries(def.shape as Record<string, unknown>).flatMap(([key, inner]) => [
+        ...(ID_FIELD.test(key) ? [`${prefix}${key}`] : []),
+        ...idFields(inner, `${prefix}${key}.`),
+      ]);
+    case 'union':
+      return [...new Set((def.options as unknown[]).flatMap((o) => idFields(o, prefix)))];
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+      return idFields(def.innerType, prefix);
+    case 'pipe':
+      return idFields(def.in, prefix);
+    case 'array':
+      return idFields(def.element, prefix);
+    default:
+      return [];
+  }
+}
+
+type Route = { method: string; url: string; options: RouteOptions };
+
+const collected: RouteOptions[] = [];
+let bench: WhatsappBench;
+let rt: TestRuntime;
+let a: { owner: Session; business: TBusiness; ids: Ids };
+let b: { owner: Session; business: TBusiness; ids: Ids; apiKey: string };
+let routes: Route[];
+
+const configOf = (route: Route): FastifyContextConfig => (route.options.config ?? {}) as FastifyContextConfig;
+const keyOf = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+/** HEAD answers what GET answers: the allow-lists and inputs are written for GET. */
+const listedKey = (route: Route) =>
+  keyOf({ ...route, method: route.method === 'HEAD' ? 'GET' : route.method });
+
+function fill(route: Route, ids: Ids): string {
+  const kinds = PATH_PARAMS[route.url] ?? {};
+  return route.url.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const kind = kinds[name];
+    if (!kind) throw new Error(`no id kind for :${name} in ${route.url}`);
+    return encodeURIComponent(String(ids[kind]));
+  });
+}
+
+const pathParams = (url: string) => [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
+
+type Caller = { authorization: string; 'x-business-code'?: string };
+
+async function call(route: Route, url: string, headers: Caller, input: Input | undefined, ids: Ids) {
+  if (input?.form) {
+    const res = await fetch(`${bench.base}${url}`, {
+      method: route.method,
+      headers: { ...headers },
+      body: input.form(ids),
+    });
+    return { status: res.status, body: await res.text() };
+  }
+  const res = await rt.app!.inject({
+    method: route.method as 'GET',
+    url,
+    headers: { ...headers },
+    ...(input?.json !== undefined ? { payload: input.json as object } : {}),
+  });
+  return { status: res.statusCode, body: res.body };
+}
+
+/** What A's owner sees of A: compared before and after every foreign write. */
+async function stateOfA(): Promise<Record<string, unknown>> {
+  const reads = [
+    '/api/business/',
+    '/api/business/users/',
+    '/api/business/users/invitations/',
+    '/api/business/users/join-requests/',
+    '/api/auth/api-keys/',
+    '/api/msg/chat-groups/',
+    `/api/msg/chat-groups/${a.ids.chatGroup}/users/`,
+    '/api/msg/widget-settings/',
+    '/api/msg/conversations/?page_size=100',
+    `/api/msg/conversations/${a.ids.conversation}/messages/`,
+    `/api/msg/conversations/${a.ids.waConversation}/messages/`,
+    '/api/business/customer-directory/?page_size=100',
+    '/api/whatsapp/account/',
+    '/api/whatsapp/template/',
+    '/api/whatsapp/events/?page_size=100',
+  ];
+  const state: Record<string, unknown> = {};
+  for (const url of reads) {
+    const res = await rt.app!.inject({ method: 'GET', url, headers: as(a.owner, a.business) });
+    expect(res.statusCode, url).toBe(200);
+    state[url] = res.json().result;
+  }
+  return state;
+}
+
+async function inject(
+  session: Session,
+  business: TBusiness | undefined,
+  method: string,
+  url: string,
+  payload?: object,
+) {
+  const res = await rt.app!.inject({
+    method: method as 'GET',
+    url,
+    headers: as(session, business),
+    ...(payload ? { payload } : {}),
+  });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
+  return res.json().result;
+}
+
+async function upload(session: Session, business: TBusiness, url: string, form: FormData) {
+  const res = await fetch(`${bench.base}${url}`, {
+    method: 'POST',
+    headers: as(session, business),
+    body: form,
+  });
+  const body = (await res.json()) as { result: Record<string, unknown> };
+  if (res.status !== 201) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.result;
+}
+
+/** A business with one object of each kind (WhatsApp ones only where a number is connected). */
+async function populate(
+  owner: Session,
+  business: TBusiness,
+  slug: string,
+): Promise<{ ids: Ids; apiKey: string }> {
+  const app = rt.app!;
+  const group = await inject(owner, business, 'POST', '/api/msg/chat-groups/', { name: slug, slug });
+  const agent = await addMember(app, rt.mailer, owner, business, 'agent');
+  await inject(owner, business, 'POST', `/api/msg/chat-groups/${group.id}/users/`, {
+    user_id: agent.user.pk,
+  });
+  const members = (await inject(owner, business, 'GET', '/api/business/users/')) as TMember[];
+  const member = members.find((m) => m.user.pk === agent.user.pk)!;
+
+  const visitor = await app.inject({
+    method: 'POST',
+    url: '/api/public/customers/',
+    payload: {
+      business_code: business.unique_code,
+      group_slug: slug,
+      name: 'Vera',
+      email: uniqueEmail('vera'),
+    },
+  });
+  expect(visitor.statusCode).toBe(201);
+  const { customer, token } = visitor.json().result;
+  const visitorHeaders = { authorization: `Visitor ${token}` };
+  const started = await app.inject({
+    method: 'POST',
+    url: '/api/public/conversations/',
+    headers: visitorHeaders,
+    payload: { group_slug: slug, title: 'Question' },
+  });
+  expect(started.statusCode).toBe(201);
+  const conversation = started.json().result.id as number;
+  const said = await app.inject({
+    method: 'POST',
+    url: `/api/public/conversations/${conversation}/messages/`,
+    headers: visitorHeaders,
+    payload: { message_type: 'text', content: 'Hello there' },
+  });
+  expect(said.statusCode).toBe(201);
+
+  const fileForm = new FormData();
+  fileForm.append('prefix', 'customer_lists');
+  fileForm.append('file', new Blob([Buffer.from('name,email\n')], { type: 'text/csv' }), 'list.csv');
+  const file = await upload(owner, business, '/api/upload/', fileForm);
+
+  const apiKey = await inject(owner, business, 'POST', '/api/auth/api-keys/', { name: 'matrix' });
+  const invitation = await inject(owner, business, 'POST', '/api/business/users/', {
+    email: uniqueEmail('invitee'),
+    role: 'agent',
+  });
+  const applicant = await signUp(app, rt.mailer);
+  await inject(applicant, undefined, 'POST', '/api/business/users/assign/', {
+    unique_code: business.unique_code,
+  });
+  const joinRequests = (await inject(owner, business, 'GET', '/api/business/users/join-requests/')) as {
+    id: number;
+  }[];
+
+  const ids: Ids = {
+    conversation,
+    waConversation: 0,
+    customer: customer.id,
+    chatGroup: group.id,
+    user: agent.user.pk,
+    member: member.id,
+    apiKey: apiKey.id,
+    invitation: invitation.id,
+    joinRequest: joinRequests[0]!.id,
+    media: '',
+    template: '',
+    trackingId: '',
+    fileKey: file.key as string,
+    phoneNumberId: '',
+  };
+  return { ids, apiKey: apiKey.key as string };
+}
+
+async function until(what: string, done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A's WhatsApp objects: an inbound conversation, a template send with its log, a media upload. */
+async function populateWhatsapp(ids: Ids): Promise<void> {
+  const { sim, owner, business } = bench;
+  await inject(owner, business, 'POST', '/api/whatsapp/template/sync/');
+  await sim.sendInbound({ from: '15550003001', name: 'Wanda', type: 'text', text: 'hi' });
+  await until('the inbound message opens a conversation', async () => {
+    const page = await inject(owner, business, 'GET', '/api/msg/conversations/?channel__in=whatsapp');
+    ids.waConversation = (page.results as TConversation[])[0]?.id ?? 0;
+    return ids.waConversation > 0;
+  });
+  const sent = await inject(owner, business, 'POST', '/api/whatsapp/message/send-template/', {
+    conversation_id: ids.waConversation,
+    name: 'spring_sale',
+    language: 'en_US',
+    components: [{ type: 'body', parameters: [{ type: 'text', text: '30%' }] }],
+  });
+  // Statuses arrive by webhook: wait for the last one so that A's state holds still.
+  await until('the template send is read', async () => {
+    const page = await inject(
+      owner,
+      business,
+      'GET',
+      `/api/whatsapp/events/?search=${encodeURIComponent(sent.id)}`,
+    );
+    const log = (page.results as TWhatsappLog[])[0];
+    ids.trackingId = log?.tracking_id ?? '';
+    return log?.status === 'read';
+  });
+  const form = new FormData();
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'dot.png');
+  ids.media = (await upload(owner, business, '/api/whatsapp/media/', form)).id as string;
+  ids.template = 'spring_sale';
+  ids.phoneNumberId = bench.account.phone_number_id;
+}
+
+beforeAll(async () => {
+  bench = await startWhatsappBench({ businessName: 'Tenant A', onRoute: (route) => collected.push(route) });
+  rt = bench.rt;
+  const { ids: aIds } = await populate(bench.owner, bench.business, 'sales-a');
+  await populateWhatsapp(aIds);
+  a = { owner: bench.owner, business: bench.business, ids: aIds };
+
+  const bOwner = await signUp(rt.app!, rt.mailer);
+  const bBusiness = await createBusiness(rt.app!, bOwner, 'Tenant B');
+  const { ids: bIds, apiKey } = await populate(bOwner, bBusiness, 'sales-b');
+  // B has no number connected; a WhatsApp conversation of its own carries A's media id.
+  bIds.waConversation = (
+    await startConversation(rt.database.db, {
+      businessId: bBusiness.id,
+      channel: 'whatsapp',
+      initiatorId: bIds.customer,
+      title: 'B on WhatsApp',
+    })
+  ).id;
+  bIds.template = 'spring_sale';
+  b = { owner: bOwner, business: bBusiness, ids: bIds, apiKey };
+
+  routes = collected.flatMap((options) =>
+    (Array.isArray(options.method) ? options.method : [options.method]).map((method) => ({
+      method: method.toUpperCase(),
+      url: options.url,
+      options,
+    })),
+  );
+}, 180_000);
+
+afterAll(() => bench?.close());
+
+const businessRoutes = () => routes.filter((r) => configOf(r).business && !configOf(r).public);
+
+describe('tenancy route matrix', () => {
+  it('knows every signed-in route: business-scoped, or allow-listed with a reason', () => {
+    const signedIn = routes.filter((r) => !configOf(r).public);
+    const unscoped = signedIn.filter((r) => !configOf(r).business).map(listedKey);
+    const unexplained = unscoped.filter((key) => !(key in NOT_BUSINESS_SCOPED));
+    expect(
+      unexplained,
+      'These signed-in routes are not business-scoped (config.business). Make them business-scoped, ' +
+        'or add them to NOT_BUSINESS_SCOPED in tenancy-matrix.test.ts with the reason they need no tenant.',
+    ).toEqual([]);
+    // No stale entries: each allow-listed route still exists and is still unscoped.
+    expect(Object.keys(NOT_BUSINESS_SCOPED).filter((key) => !unscoped.includes(key))).toEqual([]);
+    expect(Object.keys(PATH_PARAMS).filter((url) => !routes.some((r) => r.url === url))).toEqual([]);
+    expect(Object.keys(INPUTS).filter((key) => !routes.some((r) => keyOf(r) === key))).toEqual([]);
+    // The matrix is not empty by accident.
+    expect(businessRoutes().length).toBeGreaterThan(40);
+  });
+
+  it('can fill every business-scoped route: its path ids, its body, the ids inside its body', () => {
+    const problems: string[] = [];
+    for (const route of businessRoutes()) {
+      const key = keyOf(route);
+      const missing = pathParams(route.url).filter((p) => !PATH_PARAMS[route.url]?.[p]);
+      if (missing.length > 0) {
+        problems.push(
+          `${key}: add '${route.url}' to PATH_PARAMS with the id kind of :${missing.join(', :')} ` +
+            '(add the kind to Ids and create one such object in populate() if it is new)',
+        );
+      }
+      const schema = route.options.schema as { body?: unknown; querystring?: unknown } | undefined;
+      const takesBody = schema?.body !== undefined || (schema as { consumes?: string[] })?.consumes;
+      if (takesBody && pathParams(route.url).length + idFields(schema?.body).length > 0 && !INPUTS[key]) {
+        problems.push(`${key}: add a valid body to INPUTS so that foreign ids reach the handler`);
+      }
+      const ids = [...idFields(schema?.body), ...idFields(schema?.querystring)];
+      if (ids.length > 0 && !INPUTS[key]?.idsInBody) {
+        problems.push(`${key}: takes ${ids.join(', ')}; add it to INPUTS with idsInBody and A's ids`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("answers 403 or 404 to B's owner and B's API key with A's ids or A's code, and leaves A as it was", async () => {
+    const failures: string[] = [];
+    const expectDenied = (label: string, status: number, body: string, allowed = [403, 404]) => {
+      if (!allowed.includes(status)) failures.push(`${label} → ${status} ${body.slice(0, 200)}`);
+    };
+    const bOwner = as(b.owner, b.business);
+    const bOwnerInA = as(b.owner, a.business);
+    const bKey = { authorization: `Api-Key ${b.apiKey}` };
+    const bKeyInA = { ...bKey, 'x-business-code': a.business.unique_code };
+    let calls = 0;
+    for (const route of businessRoutes()) {
+      const key = keyOf(route);
+      if (pathParams(route.url).some((p) => !PATH_PARAMS[route.url]?.[p])) continue; // reported above
+      const entry = INPUTS[route.method === 'HEAD' ? `GET ${route.url}` : key];
+      const writes = !['GET', 'HEAD'].includes(route.method);
+      const before = writes ? await stateOfA() : null;
+      const foreignUrl = fill(route, a.ids);
+      const foreignInput = entry?.input(a.ids);
+      const attempts: [string, string, Caller, Input | undefined][] = [
+        ["B's owner, A's code", foreignUrl, bOwnerInA, foreignInput],
+        ["B's API key, A's code", foreignUrl, bKeyInA, foreignInput],
+      ];
+      if (pathParams(route.url).length > 0) {
+        attempts.push(["B's owner, A's ids", foreignUrl, bOwner, foreignInput]);
+        attempts.push(["B's API key, A's ids", foreignUrl, bKey, foreignInput]);
+      }
+      for (const [who, url, headers, input] of attempts) {
+        const res = await call(route, url, headers, input, a.ids);
+        calls += 1;
+        expectDenied(`${key} (${who}: ${url})`, res.status, res.body);
+      }
+      if (entry?.idsInBody) {
+        // B's own path (or none), A's ids inside the body: refused as invalid or not found.
+        const res = await call(route, fill(route, b.ids), bOwner, entry.input(a.ids), a.ids);
+        calls += 1;
+        expectDenied(
+          `${key} (B's owner, B's path, A's ids in the body)`,
+          res.status,
+          res.body,
+          [400, 403, 404, 409],
+        );
+      }
+      if (before) {
+        const after = await stateOfA();
+        for (const [url, value] of Object.entries(before)) {
+          if (JSON.stringify(after[url]) !== JSON.stringify(value))
+            failures.push(`${key} changed A's ${url}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(calls).toBeGreaterThan(100);
+  });
+
+  it("serves A's owner the same reads, so the ids above are real", async () => {
+    const failures: string[] = [];
+    for (const route of businessRoutes()) {
+      if (!['GET', 'HEAD'].includes(route.method) || pathParams(route.url).length === 0) continue;
+      const url = fill(route, a.ids);
+      const res = await call(route, url, as(a.owner, a.business), undefined, a.ids);
+      if (res.status !== 200)
+        failures.push(`${keyOf(route)} (${url}) → ${res.status} ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
