@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps: { db, storage, onConversationRead: (c) => requestMarkRead(whatsappDeps, c) },
   });
   await app.register(realtimeRoutes, {
-    deps: { db, storage, feed: deps.feed, tokens, visitorTokens, logger: deps.logger },
+    deps: { db, storage, feed: deps.feed, tokens, visitorTokens, authCache, logger: deps.logger },
   });
   if (deps.mailer.usesOutbox) await app.register(outboxRoutes, { mailer: deps.mailer, config });
 

@@ -40,6 +40,8 @@ export const customers = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     lastSeenAt: ts('last_seen_at'),
+    /** Visitor tokens carry it when signed; bumping it revokes every token issued before. */
+    visitorTokenVersion: integer('visitor_token_version').notNull().default(0),
   },
   (t) => [
     index('customers_business_created_idx').on(t.businessId, t.createdAt),

@@ -2,6 +2,8 @@
 // this business), so a request costs no round trip for it. Writers here drop entries at once and
 // every instance drops them on the change feed, so a revoked session or a changed membership stops
 // working within the feed's delay (milliseconds); the TTL only bounds what a silent feed could miss.
+// Every invalidation, local or heard on the feed, is also announced to `onRevoke` listeners (the
+// realtime hub), so open sockets end with their session too.
 import type { TRole } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
@@ -20,6 +22,20 @@ type Entry = {
   staleAt: number;
 };
 
+/**
+ * Something that may have ended a caller's access: a session, all of a user's sessions, a
+ * membership, a whole business, a visitor (customer) — or anything (`all`: the feed may have
+ * missed announcements). A hint, not a verdict: listeners look the caller up again.
+ */
+export type Revocation =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'user'; userId: number }
+  | { kind: 'membership'; businessId: number; userId: number }
+  | { kind: 'business'; businessId: number }
+  | { kind: 'customer'; customerId: number }
+  | { kind: 'all' };
+export type RevocationListener = (revocation: Revocation) => void;
+
 export type AuthCacheOptions = { ttlMs?: number; maxEntries?: number; now?: () => number };
 
 const keyOf = (sessionId: string, userId: number, code: string | null) =>
@@ -31,6 +47,7 @@ export class AuthCache {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private feed: ChangeFeed | null = null;
+  private readonly listeners = new Set<RevocationListener>();
   /**
    * Bumped by every invalidation: a lookup that started before one may have read the old row, so
    * its answer is used for that request but not kept.
@@ -47,6 +64,17 @@ export class AuthCache {
     return this.entries.size;
   }
 
+  /** Tells `listener` of every invalidation, after the cache has dropped the entries. */
+  onRevoke(listener: RevocationListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** False while the feed is known not to deliver: other instances' revocations go unheard. */
+  get feedHealthy(): boolean {
+    return !this.feed || this.feed.healthy;
+  }
+
   /** The remembered answer for (session, user, business code), if any: synchronously. */
   peek(sessionId: string, userId: number, code: string | null): SessionLookup | undefined {
     const key = keyOf(sessionId, userId, code);
@@ -60,15 +88,17 @@ export class AuthCache {
 
   /**
    * The remembered answer for (session, user, business code), or `load()`'s. Only positive answers
-   * are kept: an unknown session or a non-member is asked again every time.
+   * are kept: an unknown session or a non-member is asked again every time. `fresh` skips the
+   * remembered answer (and refreshes it).
    */
   async lookup(
     sessionId: string,
     userId: number,
     code: string | null,
     load: () => Promise<SessionLookup | null>,
+    fresh = false,
   ): Promise<SessionLookup | null> {
-    const remembered = this.peek(sessionId, userId, code);
+    const remembered = fresh ? undefined : this.peek(sessionId, userId, code);
     if (remembered) return remembered;
     const key = keyOf(sessionId, userId, code);
     const now = this.now();
@@ -92,18 +122,27 @@ export class AuthCache {
 
   forgetSession(sessionId: string): void {
     this.forget((e) => e.sessionId === sessionId);
+    this.announce({ kind: 'session', sessionId });
   }
 
   forgetUser(userId: number): void {
     this.forget((e) => e.userId === userId);
+    this.announce({ kind: 'user', userId });
   }
 
   forgetMembership(businessId: number, userId: number): void {
     this.forget((e) => e.businessId === businessId && e.userId === userId);
+    this.announce({ kind: 'membership', businessId, userId });
   }
 
   forgetBusiness(businessId: number): void {
     this.forget((e) => e.businessId === businessId);
+    this.announce({ kind: 'business', businessId });
+  }
+
+  /** Visitors are not cached here; their revocation is only announced. */
+  forgetCustomer(customerId: number): void {
+    this.announce({ kind: 'customer', customerId });
   }
 
   clear(): void {
@@ -115,7 +154,10 @@ export class AuthCache {
   attach(feed: ChangeFeed): () => void {
     this.feed = feed;
     const stopChanges = feed.subscribe((change) => this.onChange(change));
-    const stopResets = feed.onReset(() => this.clear());
+    const stopResets = feed.onReset(() => {
+      this.clear();
+      this.announce({ kind: 'all' });
+    });
     return () => {
       stopChanges();
       stopResets();
@@ -138,8 +180,22 @@ export class AuthCache {
       case 'businesses':
         if (id) this.forgetBusiness(Number(id));
         return;
+      case 'customers':
+        if (id) this.forgetCustomer(Number(id));
+        return;
       default:
         return;
+    }
+  }
+
+  private announce(revocation: Revocation): void {
+    for (const listener of this.listeners) {
+      // A failing listener must not fail the write that revoked (logout, reset…).
+      try {
+        listener(revocation);
+      } catch {
+        // listeners log their own failures
+      }
     }
   }
 
@@ -173,4 +229,9 @@ export function forgetUser(db: Db, userId: number): void {
 /** After a membership's role changed or it was removed. */
 export function forgetMembership(db: Db, businessId: number, userId: number): void {
   caches.get(db)?.forgetMembership(businessId, userId);
+}
+
+/** After a visitor's tokens were revoked or the customer deleted. */
+export function forgetCustomer(db: Db, customerId: number): void {
+  caches.get(db)?.forgetCustomer(customerId);
 }

@@ -50,6 +50,36 @@ export const AUTH_MESSAGES = {
 type Authenticated = { auth: RequestAuth; membership?: Membership | null };
 
 /**
+ * Is this session live and, when `businessCode` is given, what is the user's membership there
+ * (`membership` null when none). One query, remembered briefly in `cache`; null for a dead
+ * session. A remembered answer comes back synchronously, anything else as a promise. The HTTP
+ * guard and the realtime hub both resolve callers here; `fresh` skips the remembered answer.
+ */
+export function resolveSession(
+  db: Db,
+  cache: AuthCache,
+  sessionId: string,
+  userId: number,
+  businessCode: string | null,
+  fresh = false,
+): SessionLookup | Promise<SessionLookup | null> {
+  const remembered = fresh ? undefined : cache.peek(sessionId, userId, businessCode);
+  if (remembered) return remembered;
+  return cache.lookup(
+    sessionId,
+    userId,
+    businessCode,
+    () =>
+      businessCode
+        ? findSessionWithMembership(db, sessionId, userId, businessCode)
+        : findLiveSession(db, sessionId, userId).then(
+            (row) => row && { expiresAt: row.expiresAt, membership: null },
+          ),
+    fresh,
+  );
+}
+
+/**
  * Who is calling. For a staff call naming a business, the session check and the membership
  * lookup are one query (`membership` is then set, null when not a member), remembered briefly
  * in `cache` so repeated calls with one token cost no round trip. A remembered answer comes back
@@ -76,17 +106,8 @@ function authenticate(
       if (!found) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
       return businessCode ? { auth, membership: found.membership } : { auth };
     };
-    const remembered = cache.peek(sessionId, userId, businessCode);
-    if (remembered) return answer(remembered);
-    return cache
-      .lookup(sessionId, userId, businessCode, () =>
-        businessCode
-          ? findSessionWithMembership(db, sessionId, userId, businessCode)
-          : findLiveSession(db, sessionId, userId).then(
-              (row) => row && { expiresAt: row.expiresAt, membership: null },
-            ),
-      )
-      .then(answer);
+    const found = resolveSession(db, cache, sessionId, userId, businessCode);
+    return found instanceof Promise ? found.then(answer) : answer(found);
   }
   if (scheme.toLowerCase() === 'api-key') {
     return authenticateApiKey(db, credential).then((key) => {

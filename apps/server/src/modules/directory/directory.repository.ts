@@ -77,6 +77,16 @@ export async function updateCustomer(
   return rows.length === 1;
 }
 
+/** Revokes every visitor token issued to the customer so far (see visitor-tokens.ts). */
+export async function bumpVisitorTokenVersion(db: Db, businessId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .update(customers)
+    .set({ visitorTokenVersion: sql`${customers.visitorTokenVersion} + 1`, updatedAt: new Date() })
+    .where(and(eq(customers.businessId, businessId), eq(customers.id, id)))
+    .returning({ id: customers.id });
+  return rows.length === 1;
+}
+
 export async function deleteCustomer(db: Db, businessId: number, id: number): Promise<boolean> {
   const rows = await db
     .delete(customers)

@@ -47,6 +47,15 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     async (request) =>
       ok(await directory.updateVisitor(db, businessOf(request).id, request.params.id, request.body)),
   );
+  // Extension to api.md: ends the visitor's chat sessions (revokes their visitor tokens).
+  app.post(
+    `${base}:id/end-session/`,
+    { config: write, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.null()) } } },
+    async (request) => {
+      await directory.endVisitorSessions(db, businessOf(request).id, request.params.id);
+      return ok(null);
+    },
+  );
   app.delete(
     `${base}:id/`,
     { config: write, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.null()) } } },

@@ -2,8 +2,12 @@
 import type { TDirectoryQuery, TDirectoryVisitor, TUpdateDirectoryVisitorRequest } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+<<<<<<< HEAD
 import type { InboxScope } from '../conversations/conversations.repository';
 import { businessScope } from '../conversations/conversations.service';
+=======
+import { forgetCustomer } from '../auth/auth-cache';
+>>>>>>> sec/realtime
 import * as repo from './directory.repository';
 
 function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number }): TDirectoryVisitor {
@@ -62,7 +66,20 @@ export async function updateVisitor(
   return findVisitor(db, businessScope(businessId), id);
 }
 
-/** Removes the person; their conversations stay, shown as "Anonymous Customer". */
+/**
+ * Removes the person; their conversations stay, shown as "Anonymous Customer". Their visitor
+ * tokens stop working with the record, and open chat sockets close.
+ */
 export async function deleteVisitor(db: Db, businessId: number, id: number): Promise<void> {
   if (!(await repo.deleteCustomer(db, businessId, id))) throw AppError.notFound();
+  forgetCustomer(db, id);
+}
+
+/**
+ * Signs the visitor out everywhere: every token issued so far stops working and open chat
+ * sockets close. The record and its conversations stay; the visitor starts a new chat session.
+ */
+export async function endVisitorSessions(db: Db, businessId: number, id: number): Promise<void> {
+  if (!(await repo.bumpVisitorTokenVersion(db, businessId, id))) throw AppError.notFound();
+  forgetCustomer(db, id);
 }

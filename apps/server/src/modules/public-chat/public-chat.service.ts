@@ -26,7 +26,12 @@ import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/ch
 import * as inbox from '../conversations/conversations.service';
 import { storeUpload } from '../files/files.service';
 import * as repo from './public-chat.repository';
-import type { VisitorClaims, VisitorTokens } from './visitor-tokens';
+import {
+  VISITOR_SESSION_ENDED,
+  verifyVisitor,
+  type VisitorClaims,
+  type VisitorTokens,
+} from './visitor-tokens';
 
 export type PublicChatDeps = {
   db: Db;
@@ -192,7 +197,7 @@ export async function createVisitor(
   }
   return {
     customer: { id: customer.id, name: customer.name, email: customer.email },
-    token: await deps.visitorTokens.sign(customer.id, business.id),
+    token: await deps.visitorTokens.sign(customer.id, business.id, customer.visitorTokenVersion),
   };
 }
 
@@ -200,9 +205,9 @@ export async function visitorFromToken(
   deps: PublicChatDeps,
   token: string | undefined,
 ): Promise<VisitorClaims> {
-  const claims = token ? await deps.visitorTokens.verify(token) : null;
-  if (!claims || !(await repo.findCustomer(deps.db, claims.businessId, claims.customerId))) {
-    throw new AppError('unauthorized', 'Your chat session has expired. Please reload the page.');
+  const claims = token ? await verifyVisitor(deps.db, deps.visitorTokens, token) : null;
+  if (!claims) {
+    throw new AppError('unauthorized', VISITOR_SESSION_ENDED);
   }
   return claims;
 }

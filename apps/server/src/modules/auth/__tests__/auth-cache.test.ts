@@ -12,7 +12,7 @@ import {
   type TestRuntime,
   type TestStore,
 } from '../../../testing/test-runtime';
-import { AuthCache, type SessionLookup } from '../auth-cache';
+import { AuthCache, type Revocation, type SessionLookup } from '../auth-cache';
 import * as repo from '../auth.repository';
 
 // The guard's lookups, wrapped so a test can see whether a request reached the database.
@@ -310,6 +310,38 @@ describe('AuthCache', () => {
     await fill();
     cache.forgetBusiness(1);
     expect(cache.size).toBe(2);
+  });
+});
+
+describe('AuthCache revocation announcements', () => {
+  it('announces every invalidation, after its entries are gone, and stops when unsubscribed', async () => {
+    const cache = new AuthCache();
+    const heard: Revocation[] = [];
+    let sizeWhenHeard = -1;
+    const stop = cache.onRevoke((r) => {
+      heard.push(r);
+      sizeWhenHeard = cache.size;
+    });
+    await cache.lookup('s1', 1, null, async () => ({
+      expiresAt: new Date(Date.now() + 60_000),
+      membership: null,
+    }));
+    cache.forgetSession('s1');
+    expect(sizeWhenHeard).toBe(0);
+    cache.forgetUser(1);
+    cache.forgetMembership(2, 1);
+    cache.forgetBusiness(2);
+    cache.forgetCustomer(7);
+    expect(heard).toEqual([
+      { kind: 'session', sessionId: 's1' },
+      { kind: 'user', userId: 1 },
+      { kind: 'membership', businessId: 2, userId: 1 },
+      { kind: 'business', businessId: 2 },
+      { kind: 'customer', customerId: 7 },
+    ]);
+    stop();
+    cache.forgetUser(1);
+    expect(heard).toHaveLength(5);
   });
 });
 
