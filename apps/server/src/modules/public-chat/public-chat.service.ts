@@ -3,8 +3,8 @@
 import { createHmac } from 'node:crypto';
 import type {
   TConversation,
-  TMessage,
   TPublicChatInfo,
+  TPublicMessage,
   TUploadResult,
   TVisitorSession,
 } from '@titan/contracts';
@@ -26,6 +26,7 @@ import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/ch
 import * as inbox from '../conversations/conversations.service';
 import { storeUpload } from '../files/files.service';
 import * as repo from './public-chat.repository';
+import { toPublicMessage } from './public-view';
 import type { VisitorClaims, VisitorTokens } from './visitor-tokens';
 
 export type PublicChatDeps = {
@@ -37,7 +38,19 @@ export type PublicChatDeps = {
   config: Pick<Config, 'PUBLIC_URL'>;
 };
 
+/**
+ * Who is calling. `origin` is the Origin header as sent: null only when there was none; the
+ * string "null" (sandboxed iframes, file:// pages) is an opaque origin, foreign to every list.
+ */
 export type Caller = { ip: string; origin: string | null };
+
+/** The channel the public chat serves: visitors never reach WhatsApp conversations. */
+const PUBLIC_CHANNEL = 'titan_message';
+
+/** Verified widget identities live apart from WhatsApp contacts (`wa:<wa_id>`) and any other kind. */
+export function widgetExternalId(userId: string): string {
+  return `widget:${userId}`;
+}
 
 export const PUBLIC_CHAT_MESSAGES = {
   unavailable: 'This chat is not available.',
@@ -75,7 +88,7 @@ export function assertOriginAllowed(
   group: ChatGroupRow | null,
   origin: string | null,
 ): void {
-  if (!origin || origin === new URL(deps.config.PUBLIC_URL).origin) return;
+  if (origin === null || origin === new URL(deps.config.PUBLIC_URL).origin) return;
   const allowed = [...business.widgetAllowedOrigins, ...(group?.allowedOrigins ?? [])];
   if (allowed.length > 0 && !allowed.includes(origin.toLowerCase())) {
     throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.originRefused);
@@ -185,7 +198,10 @@ export async function createVisitor(
     ) {
       throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.identityFailed);
     }
-    customer = await repo.upsertVerifiedCustomer(deps.db, { ...values, externalId: input.user_id });
+    customer = await repo.upsertVerifiedCustomer(deps.db, {
+      ...values,
+      externalId: widgetExternalId(input.user_id),
+    });
   } else {
     // Unverified visitors always get a new record: typing someone's email reveals nothing.
     customer = await repo.insertCustomer(deps.db, values);
@@ -225,12 +241,18 @@ export async function findVisitorConversations(
   caller: Caller,
 ): Promise<TConversation[]> {
   await visitorBusiness(deps, visitor, caller);
-  const ids = await repo.listCustomerConversationIds(deps.db, visitor.businessId, visitor.customerId, 50);
+  const ids = await repo.listCustomerConversationIds(
+    deps.db,
+    visitor.businessId,
+    visitor.customerId,
+    PUBLIC_CHANNEL,
+    50,
+  );
   const scope = inbox.businessScope(visitor.businessId);
   return Promise.all(ids.map((id) => inbox.findConversation(deps.db, scope, id)));
 }
 
-/** A conversation of this visitor, or 404 exactly as for one that does not exist. */
+/** A public-chat conversation of this visitor, or 404 exactly as for one that does not exist. */
 export async function ownConversation(
   deps: PublicChatDeps,
   visitor: VisitorClaims,
@@ -239,7 +261,11 @@ export async function ownConversation(
   const conversation = await inbox
     .findConversation(deps.db, inbox.businessScope(visitor.businessId), id)
     .catch(() => null);
-  if (!conversation || conversation.initiator?.id !== visitor.customerId)
+  if (
+    !conversation ||
+    conversation.initiator?.id !== visitor.customerId ||
+    conversation.channel !== PUBLIC_CHANNEL
+  )
     throw AppError.notFound(PUBLIC_CHAT_MESSAGES.notYours);
   return conversation;
 }
@@ -260,7 +286,7 @@ export async function startVisitorConversation(
   ]);
   return inbox.startConversation(deps.db, {
     businessId: business.id,
-    channel: 'titan_message',
+    channel: PUBLIC_CHANNEL,
     initiatorId: visitor.customerId,
     chatGroupId: group?.id ?? null,
     title: input.title?.trim() || (group ? `Chat with ${group.name}` : `Chat with ${business.name}`),
@@ -273,10 +299,16 @@ export async function findVisitorMessages(
   conversationId: number,
   query: { limit: number; before?: string },
   caller: Caller,
-): Promise<TMessage[]> {
+): Promise<TPublicMessage[]> {
   const conversation = await ownConversation(deps, visitor, conversationId);
   await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
-  return inbox.findMessages(deps, inbox.businessScope(visitor.businessId), conversationId, query);
+  const messages = await inbox.findMessages(
+    deps,
+    inbox.businessScope(visitor.businessId),
+    conversationId,
+    query,
+  );
+  return messages.map(toPublicMessage);
 }
 
 export async function sendVisitorMessage(
@@ -285,7 +317,7 @@ export async function sendVisitorMessage(
   conversationId: number,
   message: z.output<typeof ZPublicSendMessageRequest>,
   caller: Caller,
-): Promise<TMessage> {
+): Promise<TPublicMessage> {
   const conversation = await ownConversation(deps, visitor, conversationId);
   await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
   await limited(deps, PUBLIC_CHAT_MESSAGES.tooManyMessages, [
@@ -298,12 +330,13 @@ export async function sendVisitorMessage(
   ) {
     throw AppError.fields({ content: [PUBLIC_CHAT_MESSAGES.fileNotYours] });
   }
-  return inbox.receiveCustomerMessage(deps, {
+  const sent = await inbox.receiveCustomerMessage(deps, {
     businessId: visitor.businessId,
     conversationId,
     customerId: visitor.customerId,
     message,
   });
+  return toPublicMessage(sent);
 }
 
 export async function visitorUpload(

@@ -10,6 +10,7 @@ import {
   type TConversationFilter,
   type TMessage,
   type TPermission,
+  type TPublicMessage,
   type TRealtimeClientMessageParsed,
   type TRealtimeServerMessage,
 } from '@titan/contracts';
@@ -24,6 +25,7 @@ import {
 import { ROLE_PERMISSIONS } from '../business/roles';
 import { findLiveSession } from '../auth/auth.repository';
 import type { AccessTokens } from '../auth/tokens';
+import { toPublicMessage } from '../public-chat/public-view';
 import type { VisitorTokens } from '../public-chat/visitor-tokens';
 import * as inbox from '../conversations/conversations.service';
 import { scopeFor } from '../conversations/inbox-scope';
@@ -234,7 +236,8 @@ export class RealtimeHub {
         if (
           !loaded ||
           loaded.businessId !== visitor.businessId ||
-          row?.initiator?.id !== visitor.customerId
+          row?.initiator?.id !== visitor.customerId ||
+          row.channel !== 'titan_message'
         ) {
           return denied();
         }
@@ -330,9 +333,13 @@ export class RealtimeHub {
     if (ready.length === 0) return;
     const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id);
     if (!loaded) return;
-    // Serialised once for every subscriber of this instance.
+    // Serialised once for every staff subscriber of this instance, once for every visitor one.
     const body = JSON.stringify(loaded.row);
-    for (const sub of ready) this.emit(sub, change, loaded.row, body);
+    let visitorBody: string | undefined;
+    for (const sub of ready) {
+      if (sub.conn.visitor) visitorBody ??= JSON.stringify(forVisitor(change.table, loaded.row));
+      this.emit(sub, change, loaded.row, sub.conn.visitor ? visitorBody! : body);
+    }
   }
 
   private wants(sub: Subscription, change: Change): boolean {
@@ -347,7 +354,9 @@ export class RealtimeHub {
     if (change.seq === undefined || sub.seen.has(change.seq) || !change.id || !this.wants(sub, change))
       return;
     const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id);
-    if (loaded) this.emit(sub, change, loaded.row, JSON.stringify(loaded.row));
+    if (!loaded) return;
+    const row = sub.conn.visitor ? forVisitor(change.table, loaded.row) : loaded.row;
+    this.emit(sub, change, loaded.row, JSON.stringify(row));
   }
 
   private emit(sub: Subscription, change: Change, row: TConversation | TMessage, body: string): void {
@@ -357,7 +366,12 @@ export class RealtimeHub {
     if (sub.topic === 'conversations') {
       // Rows outside an agent's groups are never sent, not even as "left the filter".
       if (!visibleTo(sub.groupIds, row as TConversation)) return;
-      if (sub.initiatorId !== null && (row as TConversation).initiator?.id !== sub.initiatorId) return;
+      if (
+        sub.initiatorId !== null &&
+        ((row as TConversation).initiator?.id !== sub.initiatorId ||
+          (row as TConversation).channel !== 'titan_message')
+      )
+        return;
       matches = inbox.matchesFilter(row as TConversation, sub.filter);
       // A row that left the filter is still announced (matches: false) so lists can drop it.
       if (!matches && change.op === 'INSERT') return;
@@ -373,6 +387,11 @@ export class RealtimeHub {
     const tail = `,"new":${body},"old":${JSON.stringify(old)}${sub.topic === 'conversations' ? `,"matches":${matches}` : ''}}`;
     sendRaw(sub.conn, head.slice(0, -1) + tail);
   }
+}
+
+/** Visitors get messages with the public sender shape (display name and avatar only). */
+function forVisitor(table: string, row: TConversation | TMessage): TConversation | TPublicMessage {
+  return table === 'conversations' ? row : toPublicMessage(row as TMessage);
 }
 
 function visibleTo(groupIds: number[] | null, conversation: TConversation): boolean {
