@@ -24,7 +24,7 @@ import type { Storage } from '../../platform/storage';
 import { findBusinessByCode, findBusinessById, type BusinessRow } from '../business/business.repository';
 import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/chat-groups.repository';
 import * as inbox from '../conversations/conversations.service';
-import { storeUpload } from '../files/files.service';
+import { storeUpload, takeVisitorUploadAllowance } from '../files/files.service';
 import * as repo from './public-chat.repository';
 import { toPublicMessage } from './public-view';
 import type { VisitorClaims, VisitorTokens } from './visitor-tokens';
@@ -35,7 +35,7 @@ export type PublicChatDeps = {
   limiter: RateLimiter;
   visitorTokens: VisitorTokens;
   secrets: SecretBox;
-  config: Pick<Config, 'PUBLIC_URL'>;
+  config: Pick<Config, 'PUBLIC_URL' | 'VISITOR_UPLOADS_DAILY_MB' | 'VISITOR_UPLOADS_DAILY_FILES'>;
 };
 
 /**
@@ -62,6 +62,8 @@ export const PUBLIC_CHAT_MESSAGES = {
   required: 'This field is required.',
   notYours: 'Not found.',
   fileNotYours: 'Upload the file to this conversation first.',
+  uploadQuota:
+    'This chat cannot take more files today. Please describe what you wanted to send in a message, or try again tomorrow.',
 } as const;
 
 const HOUR = 3600;
@@ -354,8 +356,27 @@ export async function visitorUpload(
   if (file.bytes.length > OWN_CHANNEL_FILE_LIMIT_BYTES) {
     throw new AppError('payload_too_large', FILE_TOO_LARGE_MESSAGE, { file: [FILE_TOO_LARGE_MESSAGE] });
   }
+  // Every visitor of a business shares one daily allowance, so no number of visitors (or IPs)
+  // grows its storage without bound. Checked last: a refused file counts nothing.
+  if (file.bytes.length > 0) {
+    const allowed = await takeVisitorUploadAllowance(deps.db, visitor.businessId, file.bytes.length, {
+      maxFiles: deps.config.VISITOR_UPLOADS_DAILY_FILES,
+      maxBytes: deps.config.VISITOR_UPLOADS_DAILY_MB * 1024 * 1024,
+    });
+    if (!allowed) {
+      throw new AppError('rate_limited', PUBLIC_CHAT_MESSAGES.uploadQuota, null, {
+        'retry-after': String(secondsToUtcMidnight()),
+      });
+    }
+  }
   const folder = `public/public_chat_media/${visitor.businessId}/${conversationId}`;
   return storeUpload(deps, visitor.businessId, folder, file, OWN_CHANNEL_FILE_LIMIT_BYTES);
+}
+
+/** Daily allowances start over at midnight UTC. */
+export function secondsToUtcMidnight(now = new Date()): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
 }
 
 async function groupOf(deps: PublicChatDeps, businessId: number, conversation: TConversation) {
