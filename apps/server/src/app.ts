@@ -103,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthGuard(app, db, tokens, authCache);
 
   await app.register(healthRoutes, { database });
-  await app.register(analyticsRoutes, { db });
+  await app.register(analyticsRoutes, { deps: { db, limiter, config } });
   await app.register(authRoutes, { deps: { db, mailer: deps.mailer, limiter, tokens, config } });
   await app.register(oidcRoutes, {
     deps: {

@@ -20,6 +20,12 @@ function defaultHost(nodeEnv: 'development' | 'production' | 'test'): string {
   return nodeEnv === 'production' ? '0.0.0.0' : '127.0.0.1';
 }
 
+/** A whole number from `min` to `max`, with one message naming the range and the unit. */
+const wholeNumber = (unit: string, min: number, max: number) => {
+  const message = `expected a whole number of ${unit} (${min}-${max})`;
+  return z.coerce.number({ message }).int({ message }).min(min, { message }).max(max, { message });
+};
+
 export const ZConfigEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
@@ -79,6 +85,14 @@ export const ZConfigEnv = z.object({
     .min(1, { message: 'expected a whole number of days (1-3650)' })
     .max(3650, { message: 'expected a whole number of days (1-3650)' })
     .default(30),
+  /** Per business and UTC day: what visitors may upload through the public chat. */
+  VISITOR_UPLOADS_DAILY_MB: wholeNumber('megabytes', 1, 1_000_000).default(500),
+  VISITOR_UPLOADS_DAILY_FILES: wholeNumber('files', 1, 1_000_000).default(1000),
+  /** Chat files nobody sent in a message are deleted (table and storage) this many days after upload. */
+  VISITOR_UPLOADS_RETENTION_DAYS: wholeNumber('days', 1, 3650).default(30),
+  /** Browser error reports stored per business (or for all anonymous reports) and UTC day. */
+  ANALYTICS_EVENTS_DAILY_MAX: wholeNumber('events', 1, 10_000_000).default(5000),
+  ANALYTICS_EVENTS_RETENTION_DAYS: wholeNumber('days', 1, 3650).default(90),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {

@@ -10,6 +10,12 @@ import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
 import { pruneChangeLog } from './modules/conversations/conversations.service';
 import { pruneRateLimits } from './platform/rate-limiter';
+import { createStorage } from './platform/storage';
+import {
+  PUBLIC_RETENTION_CRON,
+  PUBLIC_RETENTION_QUEUE,
+  runPublicRetention,
+} from './modules/public-chat/public-retention';
 import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
 
 export type Runtime = {
@@ -78,6 +84,15 @@ export async function startRuntime(
       retryLimit: 2,
     });
     await jobs.schedule('platform.prune-rate-limits', '23 * * * *');
+    const retention = { db: database.db, storage: createStorage(config), config };
+    await jobs.define({
+      name: PUBLIC_RETENTION_QUEUE,
+      handler: async () => {
+        await runPublicRetention(retention, logger);
+      },
+      retryLimit: 2,
+    });
+    await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
     await defineWhatsappQueues(jobs, createWhatsappDeps(config, database.db, jobs), logger);
     for (const queue of options.queues ?? []) await jobs.define(queue);
     if (options.workers) await jobs.startWorkers();

@@ -1,6 +1,6 @@
 // Chat groups and the public chat API of the Titan Message channel (api.md "Public chat").
 import { z } from 'zod';
-import { ZConversation, ZMessage } from './conversations';
+import { ZConversation } from './conversations';
 import { ZMemberUser, ZRole } from './business';
 
 export const VISITOR_FIELD_TYPES = [
@@ -130,7 +130,6 @@ export const ZPublicSendMessageRequest = z.discriminatedUnion('message_type', [
 ]);
 
 export const ZPublicConversation = ZConversation;
-export const ZPublicMessage = ZMessage;
 
 /** Business-wide widget settings (embed settings screen). */
 export const ZWidgetSettings = z.object({

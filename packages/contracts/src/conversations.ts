@@ -137,6 +137,22 @@ export const ZMessage = z.object({
 });
 export type TMessage = z.infer<typeof ZMessage>;
 
+/**
+ * Who wrote a message, as a visitor may see it: a display name and an avatar, never a staff
+ * member's email, role or user id (api.md "Public chat").
+ */
+export const ZPublicSender = z.object({
+  name: z.string().nullable(),
+  avatar_url: z.string().nullable(),
+});
+export type TPublicSender = z.infer<typeof ZPublicSender>;
+
+/** A message as the public chat API and visitors' realtime feed carry it. */
+export const ZPublicMessage = ZMessage.omit({ sender_id: true, sender: true }).extend({
+  sender: ZPublicSender.nullable(),
+});
+export type TPublicMessage = z.infer<typeof ZPublicMessage>;
+
 export const MESSAGES_LIMIT_DEFAULT = 50;
 export const MESSAGES_LIMIT_MAX = 200;
 

@@ -1,6 +1,6 @@
 // The WebSocket protocol at /api/realtime/ (api.md "Realtime").
 import { z } from 'zod';
-import { ZConversation, ZConversationFilter, ZMessage } from './conversations';
+import { ZConversation, ZConversationFilter, ZMessage, ZPublicMessage } from './conversations';
 
 const ZSubscribe = z.discriminatedUnion('topic', [
   z.object({
@@ -36,7 +36,8 @@ export const ZRealtimeChange = z.object({
   seq: z.number().int(),
   table: z.enum(['conversations', 'messages', 'wa_messages']),
   event: z.enum(['INSERT', 'UPDATE']),
-  new: z.union([ZConversation, ZMessage]),
+  /** Visitors receive messages as ZPublicMessage (no staff email, role or id). */
+  new: z.union([ZConversation, ZMessage, ZPublicMessage]),
   old: z.object({ last_message_at: z.string().nullable() }).nullable(),
   /** Conversations topic only: false when an updated row no longer fits the subscription's filter. */
   matches: z.boolean().optional(),

@@ -34,6 +34,22 @@ describe('configuration', () => {
     );
   });
 
+  it('defaults and checks the public-side quotas and retention', () => {
+    expect(parseConfigEnv({})).toMatchObject({
+      VISITOR_UPLOADS_DAILY_MB: 500,
+      VISITOR_UPLOADS_DAILY_FILES: 1000,
+      VISITOR_UPLOADS_RETENTION_DAYS: 30,
+      ANALYTICS_EVENTS_DAILY_MAX: 5000,
+      ANALYTICS_EVENTS_RETENTION_DAYS: 90,
+    });
+    expect(problemsOf({ VISITOR_UPLOADS_DAILY_MB: '0', ANALYTICS_EVENTS_RETENTION_DAYS: 'forever' })).toEqual(
+      [
+        'VISITOR_UPLOADS_DAILY_MB: expected a whole number of megabytes (1-1000000) (got "0")',
+        'ANALYTICS_EVENTS_RETENTION_DAYS: expected a whole number of days (1-3650) (got "forever")',
+      ],
+    );
+  });
+
   it('requires APP_SECRET in production', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       'APP_SECRET: required when NODE_ENV=production (at least 32 characters)',

@@ -1,9 +1,9 @@
 // File storage behind one interface: local disk under DATA_DIR with HMAC-signed expiring URLs,
 // or any S3-compatible service with real presigned URLs. Keys are made by the server only.
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config';
 import { deriveKey, safeEqual } from './crypto';
@@ -16,6 +16,8 @@ export type Storage = {
   kind: 'local' | 's3';
   put(key: string, body: Buffer, mimeType: string): Promise<void>;
   get(key: string): Promise<Buffer | null>;
+  /** Removes the object; a key that is already gone is not an error (retention retries). */
+  delete(key: string): Promise<void>;
   signedUrl(key: string, fileName: string, ttlSeconds?: number): Promise<string>;
 };
 
@@ -81,6 +83,14 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async delete(key: string): Promise<void> {
+    try {
+      await unlink(this.pathOf(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+
   signature(key: string, exp: number): string {
     return createHmac('sha256', this.signingKey).update(`${key}\n${exp}`).digest('base64url');
   }
@@ -133,6 +143,10 @@ export class S3Storage implements Storage {
       if ((err as { name?: string }).name === 'NoSuchKey') return null;
       throw err;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
   }
 
   async signedUrl(key: string, fileName: string, ttlSeconds = SIGNED_URL_TTL_SECONDS): Promise<string> {

@@ -4,8 +4,8 @@ import type {
   TConversation,
   TCreateVisitorRequest,
   TEnvelope,
-  TMessage,
   TPublicChatInfo,
+  TPublicMessage,
   TUploadResult,
   TVisitorSession,
 } from '@titan/contracts';
@@ -65,12 +65,12 @@ export const publicApi = {
   startConversation: (token: string, groupSlug: string | null) =>
     request<TConversation>('/conversations/', { token, body: groupSlug ? { group_slug: groupSlug } : {} }),
   messages: (token: string, conversationId: number) =>
-    request<TMessage[]>(`/conversations/${conversationId}/messages/`, { token }),
+    request<TPublicMessage[]>(`/conversations/${conversationId}/messages/`, { token }),
   send: (
     token: string,
     conversationId: number,
     message: { message_type: 'text' | 'file'; content: string },
-  ) => request<TMessage>(`/conversations/${conversationId}/messages/`, { token, body: message }),
+  ) => request<TPublicMessage>(`/conversations/${conversationId}/messages/`, { token, body: message }),
   upload(token: string, conversationId: number, file: File) {
     const form = new FormData();
     form.append('conversation_id', String(conversationId));

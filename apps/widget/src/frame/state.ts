@@ -1,5 +1,5 @@
 // Pure helpers for the chat's lists: live events and fetched pages merge without duplicates.
-import type { TConversation, TMessage, TVisitorFormField } from '@titan/contracts';
+import type { TConversation, TPublicMessage, TVisitorFormField } from '@titan/contracts';
 
 const time = (iso: string | null) => (iso ? Date.parse(iso) : 0);
 
@@ -15,8 +15,8 @@ export function upsertConversation(list: TConversation[], conversation: TConvers
 }
 
 /** Oldest first, one entry per id; a later copy of a message (an update) wins. */
-export function mergeMessages(current: TMessage[], incoming: TMessage[]): TMessage[] {
-  const byId = new Map<string, TMessage>();
+export function mergeMessages(current: TPublicMessage[], incoming: TPublicMessage[]): TPublicMessage[] {
+  const byId = new Map<string, TPublicMessage>();
   for (const message of [...current, ...incoming]) byId.set(String(message.id), message);
   return [...byId.values()].sort(
     (a, b) => time(a.created_at) - time(b.created_at) || Number(a.id) - Number(b.id),

@@ -12,5 +12,9 @@ export const analyticsEvents = pgTable(
     requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('analytics_events_event_created_idx').on(t.event, t.createdAt)],
+  (t) => [
+    index('analytics_events_event_created_idx').on(t.event, t.createdAt),
+    // Retention deletes by age, oldest first (public-retention.ts).
+    index('analytics_events_created_idx').on(t.createdAt, t.id),
+  ],
 );

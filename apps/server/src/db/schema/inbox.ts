@@ -34,7 +34,10 @@ export const customers = pgTable(
     name: text('name'),
     email: text('email'),
     phone: text('phone'),
-    /** The embedding site's own id for this person (identity verification), or a WhatsApp wa_id. */
+    /**
+     * Who this person is elsewhere, by namespace: `widget:<user_id>` for the embedding site's id
+     * (identity verification), `wa:<wa_id>` for a WhatsApp contact. Namespaces never meet.
+     */
     externalId: text('external_id'),
     fields: jsonb('fields').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -155,7 +158,13 @@ export const messages = pgTable(
     status: text('status', { enum: ['accepted', 'sent', 'delivered', 'read', 'failed'] }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('messages_conversation_idx').on(t.conversationId, t.id)],
+  (t) => [
+    index('messages_conversation_idx').on(t.conversationId, t.id),
+    // Whether a message holds a stored file: chat media retention keeps those.
+    index('messages_file_key_idx')
+      .on(sql`(${t.metaData} ->> 'key')`)
+      .where(sql`${t.messageType} = 'file'`),
+  ],
 );
 
 /**

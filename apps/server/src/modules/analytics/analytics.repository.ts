@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { analyticsEvents } from '../../db/schema';
 
@@ -16,4 +16,19 @@ export async function listAnalyticsEvents(db: Db, event: string, limit: number) 
     .where(eq(analyticsEvents.event, event))
     .orderBy(desc(analyticsEvents.id))
     .limit(limit);
+}
+
+/** Deletes up to `limit` events recorded before `cutoff`, oldest first; answers how many. */
+export async function deleteEventsBefore(db: Db, cutoff: Date, limit: number): Promise<number> {
+  const result = await db.execute(sql`
+    with doomed as (
+      select id from analytics_events
+      where created_at < ${cutoff.toISOString()}::timestamptz
+      order by created_at, id
+      limit ${limit}
+      for update skip locked
+    )
+    delete from analytics_events where id = any(array(select id from doomed))
+    returning id`);
+  return (result as unknown as { rows: unknown[] }).rows.length;
 }

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAnalyticsEvent, ZEnvelope, ZRecordAnalyticsEventRequest } from '@titan/contracts';
-import type { Db } from '../../db/client';
 import { created } from '../../platform/http';
-import { recordEvent } from './analytics.service';
+import { recordClientEvent, type AnalyticsDeps } from './analytics.service';
 
-export const analyticsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const analyticsRoutes: FastifyPluginAsyncZod<{ deps: AnalyticsDeps }> = async (app, { deps }) => {
   app.post(
     '/api/analytics/events/',
     {
@@ -20,10 +19,12 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       },
     },
     async (request, reply) => {
-      const event = await recordEvent(db, {
+      const code = request.headers['x-business-code'];
+      const event = await recordClientEvent(deps, {
         event: request.body.event,
         properties: { ...request.body.properties, user_agent: request.headers['user-agent'] ?? null },
         requestId: request.id,
+        businessCode: typeof code === 'string' ? code : undefined,
       });
       return created(reply, event);
     },

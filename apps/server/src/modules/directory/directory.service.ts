@@ -2,12 +2,9 @@
 import type { TDirectoryQuery, TDirectoryVisitor, TUpdateDirectoryVisitorRequest } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-<<<<<<< HEAD
+import { forgetCustomer } from '../auth/auth-cache';
 import type { InboxScope } from '../conversations/conversations.repository';
 import { businessScope } from '../conversations/conversations.service';
-=======
-import { forgetCustomer } from '../auth/auth-cache';
->>>>>>> sec/realtime
 import * as repo from './directory.repository';
 
 function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number }): TDirectoryVisitor {

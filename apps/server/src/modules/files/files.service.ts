@@ -70,3 +70,33 @@ export async function findBusinessFile(db: Db, businessId: number, key: string) 
 export async function findFile(db: Db, key: string) {
   return repo.findStoredFile(db, key);
 }
+
+export async function takeVisitorUploadAllowance(
+  db: Db,
+  businessId: number,
+  bytes: number,
+  limits: { maxFiles: number; maxBytes: number },
+): Promise<boolean> {
+  return repo.takeVisitorUploadAllowance(db, businessId, bytes, limits);
+}
+
+/**
+ * One retention batch of chat files nobody sent: rows first (then no message can take them),
+ * then the bytes. Keys whose bytes could not be removed are answered, for the log.
+ */
+export async function deleteUnsentChatMedia(
+  deps: FilesDeps,
+  cutoff: Date,
+  limit: number,
+): Promise<{ deleted: number; failed: string[] }> {
+  const keys = await repo.deleteUnsentChatMedia(deps.db, cutoff, limit);
+  const failed: string[] = [];
+  for (const key of keys) {
+    await deps.storage.delete(key).catch(() => failed.push(key));
+  }
+  return { deleted: keys.length, failed };
+}
+
+export async function pruneVisitorUploadDays(db: Db, before: string): Promise<void> {
+  await repo.pruneVisitorUploadDays(db, before);
+}

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { conversations, customers } from '../../db/schema';
 
 export type CustomerRow = typeof customers.$inferSelect;
+type ConversationRow = typeof conversations.$inferSelect;
 
 export async function findCustomer(db: Db, businessId: number, id: number): Promise<CustomerRow | null> {
   const [row] = await db
@@ -54,12 +55,19 @@ export async function listCustomerConversationIds(
   db: Db,
   businessId: number,
   customerId: number,
+  channel: ConversationRow['channel'],
   limit: number,
 ) {
   const rows = await db
     .select({ id: conversations.id })
     .from(conversations)
-    .where(and(eq(conversations.businessId, businessId), eq(conversations.initiatorId, customerId)))
+    .where(
+      and(
+        eq(conversations.businessId, businessId),
+        eq(conversations.initiatorId, customerId),
+        eq(conversations.channel, channel),
+      ),
+    )
     .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
     .limit(limit);
   return rows.map((r) => r.id);

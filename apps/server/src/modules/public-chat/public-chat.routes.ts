@@ -27,7 +27,8 @@ const config = { public: true } as const;
 
 function callerOf(request: FastifyRequest): chat.Caller {
   const origin = request.headers.origin;
-  return { ip: request.ip, origin: typeof origin === 'string' && origin !== 'null' ? origin : null };
+  // "null" stays a value: an opaque origin is foreign, not absent (see Caller).
+  return { ip: request.ip, origin: typeof origin === 'string' ? origin : null };
 }
 
 function visitorToken(request: FastifyRequest): string | undefined {

@@ -3,8 +3,8 @@
 import { createHmac } from 'node:crypto';
 import type {
   TConversation,
-  TMessage,
   TPublicChatInfo,
+  TPublicMessage,
   TUploadResult,
   TVisitorSession,
 } from '@titan/contracts';
@@ -24,8 +24,9 @@ import type { Storage } from '../../platform/storage';
 import { findBusinessByCode, findBusinessById, type BusinessRow } from '../business/business.repository';
 import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/chat-groups.repository';
 import * as inbox from '../conversations/conversations.service';
-import { storeUpload } from '../files/files.service';
+import { storeUpload, takeVisitorUploadAllowance } from '../files/files.service';
 import * as repo from './public-chat.repository';
+import { toPublicMessage } from './public-view';
 import {
   VISITOR_SESSION_ENDED,
   verifyVisitor,
@@ -39,10 +40,22 @@ export type PublicChatDeps = {
   limiter: RateLimiter;
   visitorTokens: VisitorTokens;
   secrets: SecretBox;
-  config: Pick<Config, 'PUBLIC_URL'>;
+  config: Pick<Config, 'PUBLIC_URL' | 'VISITOR_UPLOADS_DAILY_MB' | 'VISITOR_UPLOADS_DAILY_FILES'>;
 };
 
+/**
+ * Who is calling. `origin` is the Origin header as sent: null only when there was none; the
+ * string "null" (sandboxed iframes, file:// pages) is an opaque origin, foreign to every list.
+ */
 export type Caller = { ip: string; origin: string | null };
+
+/** The channel the public chat serves: visitors never reach WhatsApp conversations. */
+const PUBLIC_CHANNEL = 'titan_message';
+
+/** Verified widget identities live apart from WhatsApp contacts (`wa:<wa_id>`) and any other kind. */
+export function widgetExternalId(userId: string): string {
+  return `widget:${userId}`;
+}
 
 export const PUBLIC_CHAT_MESSAGES = {
   unavailable: 'This chat is not available.',
@@ -54,6 +67,8 @@ export const PUBLIC_CHAT_MESSAGES = {
   required: 'This field is required.',
   notYours: 'Not found.',
   fileNotYours: 'Upload the file to this conversation first.',
+  uploadQuota:
+    'This chat cannot take more files today. Please describe what you wanted to send in a message, or try again tomorrow.',
 } as const;
 
 const HOUR = 3600;
@@ -80,7 +95,7 @@ export function assertOriginAllowed(
   group: ChatGroupRow | null,
   origin: string | null,
 ): void {
-  if (!origin || origin === new URL(deps.config.PUBLIC_URL).origin) return;
+  if (origin === null || origin === new URL(deps.config.PUBLIC_URL).origin) return;
   const allowed = [...business.widgetAllowedOrigins, ...(group?.allowedOrigins ?? [])];
   if (allowed.length > 0 && !allowed.includes(origin.toLowerCase())) {
     throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.originRefused);
@@ -190,7 +205,10 @@ export async function createVisitor(
     ) {
       throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.identityFailed);
     }
-    customer = await repo.upsertVerifiedCustomer(deps.db, { ...values, externalId: input.user_id });
+    customer = await repo.upsertVerifiedCustomer(deps.db, {
+      ...values,
+      externalId: widgetExternalId(input.user_id),
+    });
   } else {
     // Unverified visitors always get a new record: typing someone's email reveals nothing.
     customer = await repo.insertCustomer(deps.db, values);
@@ -230,12 +248,18 @@ export async function findVisitorConversations(
   caller: Caller,
 ): Promise<TConversation[]> {
   await visitorBusiness(deps, visitor, caller);
-  const ids = await repo.listCustomerConversationIds(deps.db, visitor.businessId, visitor.customerId, 50);
+  const ids = await repo.listCustomerConversationIds(
+    deps.db,
+    visitor.businessId,
+    visitor.customerId,
+    PUBLIC_CHANNEL,
+    50,
+  );
   const scope = inbox.businessScope(visitor.businessId);
   return Promise.all(ids.map((id) => inbox.findConversation(deps.db, scope, id)));
 }
 
-/** A conversation of this visitor, or 404 exactly as for one that does not exist. */
+/** A public-chat conversation of this visitor, or 404 exactly as for one that does not exist. */
 export async function ownConversation(
   deps: PublicChatDeps,
   visitor: VisitorClaims,
@@ -244,7 +268,11 @@ export async function ownConversation(
   const conversation = await inbox
     .findConversation(deps.db, inbox.businessScope(visitor.businessId), id)
     .catch(() => null);
-  if (!conversation || conversation.initiator?.id !== visitor.customerId)
+  if (
+    !conversation ||
+    conversation.initiator?.id !== visitor.customerId ||
+    conversation.channel !== PUBLIC_CHANNEL
+  )
     throw AppError.notFound(PUBLIC_CHAT_MESSAGES.notYours);
   return conversation;
 }
@@ -265,7 +293,7 @@ export async function startVisitorConversation(
   ]);
   return inbox.startConversation(deps.db, {
     businessId: business.id,
-    channel: 'titan_message',
+    channel: PUBLIC_CHANNEL,
     initiatorId: visitor.customerId,
     chatGroupId: group?.id ?? null,
     title: input.title?.trim() || (group ? `Chat with ${group.name}` : `Chat with ${business.name}`),
@@ -278,10 +306,16 @@ export async function findVisitorMessages(
   conversationId: number,
   query: { limit: number; before?: string },
   caller: Caller,
-): Promise<TMessage[]> {
+): Promise<TPublicMessage[]> {
   const conversation = await ownConversation(deps, visitor, conversationId);
   await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
-  return inbox.findMessages(deps, inbox.businessScope(visitor.businessId), conversationId, query);
+  const messages = await inbox.findMessages(
+    deps,
+    inbox.businessScope(visitor.businessId),
+    conversationId,
+    query,
+  );
+  return messages.map(toPublicMessage);
 }
 
 export async function sendVisitorMessage(
@@ -290,7 +324,7 @@ export async function sendVisitorMessage(
   conversationId: number,
   message: z.output<typeof ZPublicSendMessageRequest>,
   caller: Caller,
-): Promise<TMessage> {
+): Promise<TPublicMessage> {
   const conversation = await ownConversation(deps, visitor, conversationId);
   await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
   await limited(deps, PUBLIC_CHAT_MESSAGES.tooManyMessages, [
@@ -303,12 +337,13 @@ export async function sendVisitorMessage(
   ) {
     throw AppError.fields({ content: [PUBLIC_CHAT_MESSAGES.fileNotYours] });
   }
-  return inbox.receiveCustomerMessage(deps, {
+  const sent = await inbox.receiveCustomerMessage(deps, {
     businessId: visitor.businessId,
     conversationId,
     customerId: visitor.customerId,
     message,
   });
+  return toPublicMessage(sent);
 }
 
 export async function visitorUpload(
@@ -326,8 +361,27 @@ export async function visitorUpload(
   if (file.bytes.length > OWN_CHANNEL_FILE_LIMIT_BYTES) {
     throw new AppError('payload_too_large', FILE_TOO_LARGE_MESSAGE, { file: [FILE_TOO_LARGE_MESSAGE] });
   }
+  // Every visitor of a business shares one daily allowance, so no number of visitors (or IPs)
+  // grows its storage without bound. Checked last: a refused file counts nothing.
+  if (file.bytes.length > 0) {
+    const allowed = await takeVisitorUploadAllowance(deps.db, visitor.businessId, file.bytes.length, {
+      maxFiles: deps.config.VISITOR_UPLOADS_DAILY_FILES,
+      maxBytes: deps.config.VISITOR_UPLOADS_DAILY_MB * 1024 * 1024,
+    });
+    if (!allowed) {
+      throw new AppError('rate_limited', PUBLIC_CHAT_MESSAGES.uploadQuota, null, {
+        'retry-after': String(secondsToUtcMidnight()),
+      });
+    }
+  }
   const folder = `public/public_chat_media/${visitor.businessId}/${conversationId}`;
   return storeUpload(deps, visitor.businessId, folder, file, OWN_CHANNEL_FILE_LIMIT_BYTES);
+}
+
+/** Daily allowances start over at midnight UTC. */
+export function secondsToUtcMidnight(now = new Date()): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
 }
 
 async function groupOf(deps: PublicChatDeps, businessId: number, conversation: TConversation) {

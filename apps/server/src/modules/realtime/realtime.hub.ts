@@ -14,26 +14,20 @@ import {
   type TConversationFilter,
   type TMessage,
   type TPermission,
+  type TPublicMessage,
   type TRealtimeClientMessageParsed,
   type TRealtimeServerMessage,
 } from '@titan/contracts';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { ChangeFeed, Change } from '../../platform/change-feed';
-<<<<<<< HEAD
 import { nulInJson } from '../../platform/bad-input';
-import {
-  findBusinessByCode,
-  findMembershipByCode,
-  findMembershipRole,
-} from '../business/business.repository';
-=======
 import { findBusinessByCode, findMembershipRole } from '../business/business.repository';
->>>>>>> sec/realtime
 import { ROLE_PERMISSIONS } from '../business/roles';
 import type { AuthCache, Revocation } from '../auth/auth-cache';
 import { AUTH_MESSAGES, resolveSession } from '../auth/auth.guard';
 import type { AccessTokens } from '../auth/tokens';
+import { toPublicMessage } from '../public-chat/public-view';
 import {
   VISITOR_SESSION_ENDED,
   verifyVisitor,
@@ -382,7 +376,12 @@ export class RealtimeHub {
       }
       const loaded = await inbox.loadChangedRow(this.deps, 'conversations', String(msg.conversation_id));
       const row = loaded?.row as TConversation | undefined;
-      if (!loaded || loaded.businessId !== visitor.businessId || row?.initiator?.id !== visitor.customerId) {
+      if (
+        !loaded ||
+        loaded.businessId !== visitor.businessId ||
+        row?.initiator?.id !== visitor.customerId ||
+        row.channel !== 'titan_message'
+      ) {
         return 'denied';
       }
       return { ...scope, conversationId: loaded.conversationId };
@@ -573,12 +572,17 @@ export class RealtimeHub {
     if (ready.length === 0) return;
     const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id, businessOf(change));
     if (!loaded) return;
-    // Serialised once for every subscriber of this instance.
+    // Serialised once for every staff subscriber of this instance, once for every visitor one.
     const body = JSON.stringify(loaded.row);
+    let visitorBody: string | undefined;
     for (const sub of ready) {
       // Held while the row loaded (its caller's access is being looked at again): wait too.
-      if (sub.pending) sub.pending.push(change);
-      else this.emit(sub, change, loaded.row, body);
+      if (sub.pending) {
+        sub.pending.push(change);
+        continue;
+      }
+      if (sub.conn.visitor) visitorBody ??= JSON.stringify(forVisitor(change.table, loaded.row));
+      this.emit(sub, change, loaded.row, sub.conn.visitor ? visitorBody! : body);
     }
   }
 
@@ -594,7 +598,9 @@ export class RealtimeHub {
     if (change.seq === undefined || sub.seen.has(change.seq) || !change.id || !this.wants(sub, change))
       return;
     const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id, businessOf(change));
-    if (loaded) this.emit(sub, change, loaded.row, JSON.stringify(loaded.row));
+    if (!loaded) return;
+    const row = sub.conn.visitor ? forVisitor(change.table, loaded.row) : loaded.row;
+    this.emit(sub, change, loaded.row, JSON.stringify(row));
   }
 
   private emit(sub: Subscription, change: Change, row: TConversation | TMessage, body: string): void {
@@ -604,7 +610,12 @@ export class RealtimeHub {
     if (sub.topic === 'conversations') {
       // Rows outside an agent's groups are never sent, not even as "left the filter".
       if (!visibleTo(sub.groupIds, row as TConversation)) return;
-      if (sub.initiatorId !== null && (row as TConversation).initiator?.id !== sub.initiatorId) return;
+      if (
+        sub.initiatorId !== null &&
+        ((row as TConversation).initiator?.id !== sub.initiatorId ||
+          (row as TConversation).channel !== 'titan_message')
+      )
+        return;
       matches = inbox.matchesFilter(row as TConversation, sub.filter);
       // A row that left the filter is still announced (matches: false) so lists can drop it.
       if (!matches && change.op === 'INSERT') return;
@@ -620,6 +631,11 @@ export class RealtimeHub {
     const tail = `,"new":${body},"old":${JSON.stringify(old)}${sub.topic === 'conversations' ? `,"matches":${matches}` : ''}}`;
     sendRaw(sub.conn, head.slice(0, -1) + tail);
   }
+}
+
+/** Visitors get messages with the public sender shape (display name and avatar only). */
+function forVisitor(table: string, row: TConversation | TMessage): TConversation | TPublicMessage {
+  return table === 'conversations' ? row : toPublicMessage(row as TMessage);
 }
 
 function visibleTo(groupIds: number[] | null, conversation: TConversation): boolean {

@@ -1,4 +1,4 @@
-import type { TMessage, TVisitorFormField } from '@titan/contracts';
+import type { TPublicMessage, TVisitorFormField } from '@titan/contracts';
 import { describe, expect, it } from 'vitest';
 import { readFrameConfig } from '../config';
 import { formFieldErrors, mergeMessages, validateVisitorForm, visitorDetails } from '../state';
@@ -48,7 +48,7 @@ describe('the visitor form', () => {
 
 describe('messages', () => {
   const message = (id: number, at: string, content = `m${id}`) =>
-    ({ id, created_at: at, content }) as unknown as TMessage;
+    ({ id, created_at: at, content }) as unknown as TPublicMessage;
 
   it('merge without duplicates, oldest first, a later copy winning', () => {
     const merged = mergeMessages(

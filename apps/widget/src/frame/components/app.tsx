@@ -13,8 +13,8 @@ import {
 import type {
   TConversation,
   TCreateVisitorRequest,
-  TMessage,
   TPublicChatInfo,
+  TPublicMessage,
   TRealtimeChange,
 } from '@titan/contracts';
 import { ApiError, errorText, publicApi } from '../api';
@@ -65,7 +65,7 @@ export function App({ config, bridge }: Props) {
   const [session, setSession] = useState<TStoredVisitor | null>(null);
   const [view, setView] = useState<View>({ name: 'loading' });
   const [conversations, setConversations] = useState<TConversation[]>([]);
-  const [messages, setMessages] = useState<Record<number, TMessage[]>>({});
+  const [messages, setMessages] = useState<Record<number, TPublicMessage[]>>({});
   const [loadError, setLoadError] = useState<string | null>(null);
   const [unread, setUnread] = useState<Record<number, number>>({});
   const [focusKey, setFocusKey] = useState(0);
@@ -196,7 +196,7 @@ export function App({ config, bridge }: Props) {
       return;
     }
     if (change.table !== 'messages') return;
-    const message = change.new as TMessage;
+    const message = change.new as TPublicMessage;
     const id = message.conversation_id;
     setMessages((prev) => {
       const current = prev[id];
@@ -309,7 +309,7 @@ export function App({ config, bridge }: Props) {
     }
   };
 
-  const deliver = async (send: (token: string, id: number) => Promise<TMessage>) => {
+  const deliver = async (send: (token: string, id: number) => Promise<TPublicMessage>) => {
     const { token: visitorToken, id } = await ensureChat();
     const message = await send(visitorToken, id);
     setMessages((prev) => ({ ...prev, [id]: mergeMessages(prev[id] ?? [], [message]) }));

@@ -1,6 +1,6 @@
 // One conversation: the group's greeting, the messages as they arrive, and the composer.
 import { useEffect, useRef } from 'react';
-import type { TMessage } from '@titan/contracts';
+import type { TPublicMessage } from '@titan/contracts';
 import { TEXT } from '../text';
 import { Composer } from './composer';
 import { MessageItem } from './message-item';
@@ -8,7 +8,7 @@ import { MessageItem } from './message-item';
 type Props = {
   greeting: string;
   staffName: string;
-  messages: TMessage[];
+  messages: TPublicMessage[];
   loadError: string | null;
   focusKey: number;
   onSendText(text: string): Promise<void>;

@@ -1,9 +1,9 @@
 // One message: text, or a file as a link (with a preview for images); the visitor's own on the right.
-import type { TMessage } from '@titan/contracts';
+import type { TPublicMessage } from '@titan/contracts';
 import { formatTime } from '../format';
 import { TEXT } from '../text';
 
-type Props = { message: TMessage; staffName: string };
+type Props = { message: TPublicMessage; staffName: string };
 
 export function MessageItem({ message, staffName }: Props) {
   const own = message.sender_type === 'customer';

@@ -288,7 +288,7 @@ describe('public chat', () => {
     expect(sent.statusCode).toBe(201);
     expect(sent.json().result).toMatchObject({
       sender_type: 'customer',
-      sender: { id: customer.id, role: 'customer' },
+      sender: { name: 'Vera', avatar_url: null },
     });
 
     const staffView = (

@@ -1,0 +1,27 @@
+// What a visitor sees of inbox rows. Messages name their sender by display name and avatar only:
+// staff emails, roles and user ids stay inside the business (REST answers and realtime alike).
+import type { TMessage, TPublicMessage, TPublicSender } from '@titan/contracts';
+
+export function toPublicSender(sender: TMessage['sender']): TPublicSender | null {
+  if (!sender) return null;
+  // Staff without a name are labelled by their email inside the inbox; visitors get no name
+  // (the widget shows the business's) rather than the address.
+  const name = sender.name && sender.name !== sender.email ? sender.name : null;
+  return { name, avatar_url: sender.avatar_url };
+}
+
+export function toPublicMessage(message: TMessage): TPublicMessage {
+  return {
+    id: message.id,
+    conversation_id: message.conversation_id,
+    content: message.content,
+    created_at: message.created_at,
+    is_read: message.is_read,
+    sender_type: message.sender_type,
+    message_type: message.message_type,
+    meta_data: message.meta_data,
+    status: message.status,
+    timestamp: message.timestamp,
+    sender: toPublicSender(message.sender),
+  };
+}
