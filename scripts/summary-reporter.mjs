@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 
 export const summaryFile = join(import.meta.dirname, '..', 'test-results', 'summary.json');
 
+// eslint-disable-next-line no-restricted-syntax -- Vitest loads a reporter module by its default export
 export default class SummaryReporter {
   outputFile = summaryFile;
 
