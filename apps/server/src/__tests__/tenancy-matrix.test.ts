@@ -39,6 +39,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/msg/conversations/:id/': { id: 'conversation' },
   '/api/msg/conversations/:id/messages/': { id: 'conversation' },
   '/api/business/customer-directory/:id/': { id: 'customer' },
+  '/api/business/customer-directory/:id/end-session/': { id: 'customer' },
   '/api/business/users/:id/': { id: 'member' },
   '/api/business/users/invitations/:id/': { id: 'invitation' },
   '/api/business/users/join-requests/:id/': { id: 'joinRequest' },

@@ -31,8 +31,8 @@ const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#171717"/>' +
   '<path d="M9 10h14v3.2h-5.4V23h-3.2v-9.8H9z" fill="#fafafa"/></svg>';
 
-/** Paths the SPA never owns: they answer the JSON 404 instead of index.html. */
-const API_PREFIXES = ['/api/', '/files/', '/assets/'];
+/** Paths the SPA never owns (the API, files, its own and the widget's assets): a JSON 404. */
+const API_PREFIXES = ['/api/', '/files/', '/assets/', '/widget/'];
 
 export async function registerWebApp(
   app: FastifyInstance,

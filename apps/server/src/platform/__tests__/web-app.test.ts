@@ -97,7 +97,7 @@ describe('serving the built web app', () => {
   });
 
   it('answers a JSON 404, not the app, for missing assets and API paths', async () => {
-    for (const url of ['/assets/missing-123.js', '/api/nothing/', '/api']) {
+    for (const url of ['/assets/missing-123.js', '/api/nothing/', '/api', '/widget/assets/missing-1.js']) {
       const res = await page(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toEqual({ status: 404, message: 'Not found.', result: null });
