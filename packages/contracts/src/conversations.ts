@@ -1,5 +1,6 @@
 // The shared inbox (spec sections 2, 3, 7; api.md "Conversations").
 import { z } from 'zod';
+import { ZChatGroup } from './chat-group';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 
 export const CONVERSATION_STATUSES = ['active', 'resolved'] as const;
@@ -28,13 +29,6 @@ export const ZInitiator = z.object({
 });
 export type TInitiator = z.infer<typeof ZInitiator>;
 
-export const ZChatGroupRef = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  slug: z.string(),
-});
-export type TChatGroupRef = z.infer<typeof ZChatGroupRef>;
-
 export const ZConversation = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -42,7 +36,8 @@ export const ZConversation = z.object({
   is_read: z.boolean(),
   channel: ZChannel,
   initiator: ZInitiator.nullable(),
-  assigned_chat_group: ZChatGroupRef.nullable(),
+  /** The full chat group record (spec section 3), as GET /api/msg/chat-groups/{id}/ answers it. */
+  assigned_chat_group: ZChatGroup.nullable(),
   last_message_at: z.string().nullable(),
   created_at: z.string(),
   business_replied: z.boolean(),

@@ -8,7 +8,7 @@ import { fail, ok, profile, signIn } from '../../../test/api';
 import { fakeRealtime } from '../../../test/realtime';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
-import { conversation, message, page } from './fixtures';
+import { chatGroup, conversation, message, page } from './fixtures';
 
 // The first screen of a run loads its lazy route modules, slower than a second on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
@@ -17,7 +17,7 @@ const GRACE = conversation({
   id: 1,
   title: 'Where is my order? It was due on Monday and nothing has arrived yet.',
   is_read: false,
-  assigned_chat_group: { id: 3, name: 'Customer Success and Retention Team', slug: 'success' },
+  assigned_chat_group: chatGroup({ id: 3, name: 'Customer Success and Retention Team', slug: 'success' }),
   last_message_at: new Date().toISOString(),
 });
 const ANON = conversation({
