@@ -89,7 +89,7 @@ export const ZCreatePublicConversationRequest = z.object({
   title: z.string().trim().max(200).optional(),
 });
 export const ZPublicSendMessageRequest = z.discriminatedUnion('message_type', [
-  z.object({ message_type: z.literal('text'), content: z.string().trim().min(1).max(5000) }),
+  z.object({ message_type: z.literal('text').default('text'), content: z.string().trim().min(1).max(5000) }),
   z.object({ message_type: z.literal('file'), content: z.string().min(1).max(1000) }),
 ]);
 

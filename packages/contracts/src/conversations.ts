@@ -145,8 +145,12 @@ export const ZMessageListQuery = z.object({
 });
 export type TMessageListQuery = z.infer<typeof ZMessageListQuery>;
 
+/** Own-channel messages are text unless they say otherwise (spec section 3). */
 export const ZSendMessageRequest = z.discriminatedUnion('message_type', [
-  z.object({ message_type: z.literal('text'), content: z.string().trim().min(1).max(10_000) }),
+  z.object({
+    message_type: z.literal('text').default('text'),
+    content: z.string().trim().min(1).max(10_000),
+  }),
   z.object({
     message_type: z.literal('file'),
     /** The `key` answered by POST /api/upload/. */
@@ -154,5 +158,6 @@ export const ZSendMessageRequest = z.discriminatedUnion('message_type', [
   }),
 ]);
 export type TSendMessageRequest = z.infer<typeof ZSendMessageRequest>;
+export type TSendMessageRequestInput = z.input<typeof ZSendMessageRequest>;
 
 export const ZConversationIdParams = z.object({ id: z.coerce.number().int().positive() });

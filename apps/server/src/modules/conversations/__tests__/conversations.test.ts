@@ -518,6 +518,27 @@ describe('messages', () => {
     expect(blank.json().result).toEqual({ content: ['This field may not be blank.'] });
   });
 
+  it('takes a message without message_type as text, and names the choices for a wrong one', async () => {
+    const { conversation } = await customerConversation(business);
+    const post = (payload: Record<string, unknown>) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/msg/conversations/${conversation.id}/messages/`,
+        headers: as(owner, business),
+        payload,
+      });
+    const sent = await post({ content: 'No type given' });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json().result).toMatchObject({ message_type: 'text', content: 'No type given' });
+
+    const wrong = await post({ message_type: 'video', content: 'x' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().result).toEqual({ message_type: ['Select a valid choice: text, file.'] });
+    const notText = await post({ content: 42 });
+    expect(notText.statusCode).toBe(400);
+    expect(notText.json().result).toEqual({ content: ['Not a valid string.'] });
+  });
+
   it('refuses own-channel replies on a WhatsApp conversation', async () => {
     const { conversation } = await customerConversation(business, { channel: 'whatsapp', texts: [] });
     const res = await app.inject({
