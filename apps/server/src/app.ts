@@ -80,7 +80,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonParser(app);
 
   const webDist = config.WEB_DIST_DIR ?? defaultWebDistDir;
-  const indexHtml = readIndexHtml(webDist, { authSiteUrl: config.AUTH_SITE_URL });
+  const indexHtml = readIndexHtml(webDist, {
+    authSiteUrl: config.AUTH_SITE_URL,
+    cookieDomain: config.COOKIE_DOMAIN,
+  });
   await registerSecurity(app, config, indexHtml, database.db);
   await registerOpenApi(app);
 

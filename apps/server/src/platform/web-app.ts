@@ -6,11 +6,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from './http';
 import { markRoutesPublic } from './public-scope';
 
+/** The server's settings the web app reads at runtime, one meta tag each (unset: no tag). */
+export type WebAppSettings = { authSiteUrl: string; cookieDomain?: string };
+
 /** The built index.html, with the server's settings the web app reads at runtime. */
-export function readIndexHtml(distDir: string, settings: { authSiteUrl: string }): string | null {
+export function readIndexHtml(distDir: string, settings: WebAppSettings): string | null {
   const file = join(distDir, 'index.html');
   if (!existsSync(file)) return null;
-  const meta = `<meta name="titan-auth-site-url" content="${escapeAttribute(settings.authSiteUrl)}" />`;
+  const tag = (name: string, value: string) => `<meta name="${name}" content="${escapeAttribute(value)}" />`;
+  let meta = tag('titan-auth-site-url', settings.authSiteUrl);
+  if (settings.cookieDomain) meta += `\n    ${tag('titan-cookie-domain', settings.cookieDomain)}`;
   return readFileSync(file, 'utf8').replace('</head>', `    ${meta}\n  </head>`);
 }
 
