@@ -32,7 +32,7 @@ describe('session cookies', () => {
     ]);
   });
 
-  it("go on the parent product domain the server names at runtime (COOKIE_DOMAIN), one build for any", () => {
+  it('go on the parent product domain the server names at runtime (COOKIE_DOMAIN), one build for any', () => {
     const meta = document.createElement('meta');
     meta.name = COOKIE_DOMAIN_META_NAME;
     meta.content = '.example.com';
