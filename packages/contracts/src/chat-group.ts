@@ -38,4 +38,3 @@ export const ZChatGroup = z.object({
   created_at: z.string(),
 });
 export type TChatGroup = z.infer<typeof ZChatGroup>;
-

@@ -105,7 +105,6 @@ function ruleFor(mimeType: string): MediaRule | null {
   return WHATSAPP_MEDIA_RULES.find((r) => r.mimeTypes.includes(base)) ?? null;
 }
 
-
 // ---- The window and free-form sends ----
 
 async function findWhatsappConversation(db: Db, scope: InboxScope, conversationId: number) {
