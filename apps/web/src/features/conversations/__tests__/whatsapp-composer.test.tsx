@@ -311,6 +311,47 @@ describe('WhatsApp composer: attachments', { timeout: 20_000 }, () => {
     expect(input.value).toBe('');
     expect(sends).toEqual([]);
   });
+
+  it('toasts "Unable to upload file", not the generic text, when the server says nothing', async () => {
+    openWhatsapp();
+    server.use(http.post('/api/whatsapp/media/', () => fail(400, '')));
+    await composerBox();
+    await userEvent.click(screen.getByRole('button', { name: 'Attach a file' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Image' }));
+    const input = screen.getByTestId<HTMLInputElement>('whatsapp-attachment-input');
+    await userEvent.upload(input, new File(['png'], 'photo.png', { type: 'image/png' }));
+    expect(await screen.findByText('Unable to upload file')).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
+    expect(input.value).toBe('');
+  });
+});
+
+describe('WhatsApp media that cannot be fetched', { timeout: 20_000 }, () => {
+  const IMAGES = [1, 2, 3].map((n) =>
+    message({
+      id: `wamid.IMG${n}`,
+      conversation_id: 5,
+      content: '',
+      meta_data: { type: 'image', image: { id: `media-${n}` } },
+      status: null,
+    }),
+  );
+
+  it("toast the server's message once per conversation view, however many fail", async () => {
+    openWhatsapp({ messages: IMAGES });
+    server.use(http.get('/api/whatsapp/media/:id/', () => fail(403, 'You may not see this file.')));
+    await waitFor(() =>
+      expect(screen.getAllByText('Unable to load image, video or document')).toHaveLength(3),
+    );
+    expect(await screen.findAllByText('You may not see this file.')).toHaveLength(1);
+  });
+
+  it('toast "Something went wrong" when the server gives no message of its own', async () => {
+    openWhatsapp({ messages: IMAGES.slice(0, 1) });
+    server.use(http.get('/api/whatsapp/media/:id/', () => fail(500, 'Internal error')));
+    expect(await screen.findByText('Unable to load image, video or document')).toBeInTheDocument();
+    expect(await screen.findByText('Something went wrong')).toBeInTheDocument();
+  });
 });
 
 describe('WhatsApp composer: replies', { timeout: 20_000 }, () => {
