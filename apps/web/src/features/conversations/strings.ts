@@ -26,6 +26,9 @@ export const CONVERSATIONS_STRINGS = {
   businessResponse: 'Business Response',
   createdAfter: 'Created Date After',
   createdBefore: 'Created Date Before',
+  // The spec's filter has lastMessageAfter / lastMessageBefore but names no labels for them.
+  lastMessageAfter: 'Last Message After',
+  lastMessageBefore: 'Last Message Before',
   all: 'All',
   active: 'Active',
   resolved: 'Resolved',

@@ -253,6 +253,45 @@ describe('filters', () => {
     expect(listCalls.at(-1)?.created_at__lte).toBeUndefined();
   });
 
+  it('picks last message dates as dd-MM-yyyy, sending them to the list and the live subscription', async () => {
+    const { listCalls, realtime } = inbox();
+    renderApp('/messages');
+    await list();
+    await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    const panel = await screen.findByRole('dialog', { name: 'Filters' });
+
+    for (const [label, day] of [
+      ['Last Message After', /16th/],
+      ['Last Message Before', /20th/],
+    ] as const) {
+      await userEvent.click(within(panel).getByRole('button', { name: label }));
+      const calendar = await screen.findByRole('dialog', { name: label });
+      await userEvent.click(within(calendar).getByRole('button', { name: day }));
+    }
+    const today = new Date();
+    const after = new Date(today.getFullYear(), today.getMonth(), 16);
+    const before = new Date(today.getFullYear(), today.getMonth(), 20, 23, 59, 59, 999);
+    const mm = String(today.getMonth() + 1).padStart(2, '0');
+    expect(within(panel).getByRole('button', { name: 'Last Message After' })).toHaveTextContent(
+      `16-${mm}-${today.getFullYear()}`,
+    );
+
+    await userEvent.click(within(panel).getByRole('button', { name: 'Apply Filters' }));
+    await waitFor(() =>
+      expect(listCalls.at(-1)).toMatchObject({
+        last_message_at__gte: after.toISOString(),
+        last_message_at__lte: before.toISOString(),
+      }),
+    );
+    await waitFor(() =>
+      expect(realtime.subscriptions().at(-1)).toMatchObject({
+        topic: 'conversations',
+        filter: { last_message_at__gte: after.toISOString(), last_message_at__lte: before.toISOString() },
+      }),
+    );
+    expect(screen.getByRole('button', { name: /Filter/ })).toHaveTextContent('Active');
+  });
+
   it('offers "Clear all filters" when filters leave the list empty', async () => {
     const { listCalls } = inbox([GRACE]);
     renderApp('/messages');
