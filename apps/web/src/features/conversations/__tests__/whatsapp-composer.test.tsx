@@ -203,7 +203,7 @@ describe('WhatsApp composer: attachments', { timeout: 20_000 }, () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((i) => i.textContent),
-    ).toEqual(['Image', 'Video', 'Document']);
+    ).toEqual(['Image', 'Video', 'Audio', 'Document']);
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Image' }));
     const input = screen.getByTestId('whatsapp-attachment-input');
     expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/jpg,image/webp');
@@ -260,6 +260,39 @@ describe('WhatsApp composer: attachments', { timeout: 20_000 }, () => {
           type: 'document',
           document: { id: 'media-88', filename: 'invoice.pdf' },
         },
+      ]),
+    );
+  });
+
+  it('sends audio by its id without a caption (WhatsApp refuses one), the typed text after it', async () => {
+    const { sends } = openWhatsapp();
+    server.use(
+      http.post('/api/whatsapp/media/', () =>
+        ok({ id: 'media-99', mime_type: 'audio/ogg', size: 3, file_name: 'note.ogg', type: 'audio' }, 201),
+      ),
+    );
+    const box = await composerBox();
+    await userEvent.click(screen.getByRole('button', { name: 'Attach a file' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Audio' }));
+    const input = screen.getByTestId('whatsapp-attachment-input');
+    const accept = input.getAttribute('accept') ?? '';
+    for (const type of [
+      'audio/aac',
+      'audio/mpeg',
+      'audio/ogg',
+      'audio/wav',
+      'audio/mp4',
+      'audio/m4a',
+      'audio/opus',
+    ])
+      expect(accept.split(',')).toContain(type);
+    await userEvent.upload(input, new File(['ogg'], 'note.ogg', { type: 'audio/ogg' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+    await userEvent.type(box, 'Listen to this{Enter}');
+    await waitFor(() =>
+      expect(sends).toEqual([
+        { recipient_type: 'individual', type: 'audio', audio: { id: 'media-99' } },
+        { recipient_type: 'individual', type: 'text', text: { body: 'Listen to this' } },
       ]),
     );
   });

@@ -1,8 +1,9 @@
-// The WhatsApp attach menu (spec section 2): Image, Video or Document, each picking a file of the
+// The WhatsApp attach menu (spec section 2, with audio from the spec's type hints and send payload):
+// Image, Video, Audio or Document, each picking a file of the
 // kinds WhatsApp takes (spec section 5 type hints); the picked file shows as a removable chip. The
 // input is emptied after every pick, so a failed upload leaves it reset and the same file can be
 // picked again.
-import { FileTextIcon, ImageIcon, PaperclipIcon, VideoIcon, XIcon } from 'lucide-react';
+import { FileTextIcon, ImageIcon, MicIcon, PaperclipIcon, VideoIcon, XIcon } from 'lucide-react';
 import { useRef, useState } from 'react';
 
 import { Button } from '../../../components/ui/button';
@@ -19,6 +20,7 @@ import { WHATSAPP_ACCEPT, type TWhatsAppAttachKind } from '../utils/composer';
 const ITEMS = [
   { kind: 'image', icon: ImageIcon },
   { kind: 'video', icon: VideoIcon },
+  { kind: 'audio', icon: MicIcon },
   { kind: 'document', icon: FileTextIcon },
 ] as const;
 

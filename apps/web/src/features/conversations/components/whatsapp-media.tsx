@@ -9,7 +9,7 @@ import { useWhatsAppMedia } from '../api/get-whatsapp-media';
 import { useMediaFailureNotice } from '../hooks/use-media-failure-notice';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 
-export type TMediaKind = 'image' | 'video' | 'document';
+export type TMediaKind = 'image' | 'video' | 'audio' | 'document';
 
 function MediaFailed() {
   return <p className="text-sm text-muted-foreground italic">{S.mediaFailed}</p>;
@@ -53,6 +53,8 @@ export function WhatsAppMedia({
           onError={() => setBroken(true)}
         />
       );
+    case 'audio':
+      return <audio src={url} controls className="max-w-full" onError={() => setBroken(true)} />;
     case 'document':
       return (
         <a
