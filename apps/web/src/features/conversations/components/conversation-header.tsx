@@ -18,6 +18,7 @@ import { cn } from '../../../lib/utils';
 import { useUpdateConversation } from '../api/update-conversation';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { initiatorName, truncateGroupName } from '../utils/display';
+import { IconTooltip } from '../../../components/ui/tooltip';
 
 export function ConversationHeader({
   conversation,
@@ -65,11 +66,18 @@ export function ConversationHeader({
         ) : null}
       </div>
       <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon" aria-label={S.conversationActions} disabled={update.isPending}>
-            <EllipsisVerticalIcon aria-hidden="true" />
-          </Button>
-        </DropdownMenuTrigger>
+        <IconTooltip label={S.conversationActions}>
+          <DropdownMenuTrigger asChild>
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label={S.conversationActions}
+              disabled={update.isPending}
+            >
+              <EllipsisVerticalIcon aria-hidden="true" />
+            </Button>
+          </DropdownMenuTrigger>
+        </IconTooltip>
         <DropdownMenuContent align="end">
           <DropdownMenuItem onSelect={changeStatus}>
             {conversation.status === 'active' ? S.markResolved : S.markActive}

@@ -16,6 +16,7 @@ import {
 import { Spinner } from '../../../components/ui/spinner';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { WHATSAPP_ACCEPT, type TWhatsAppAttachKind } from '../utils/composer';
+import { IconTooltip } from '../../../components/ui/tooltip';
 
 const ITEMS = [
   { kind: 'image', icon: ImageIcon },
@@ -42,11 +43,13 @@ export function WhatsAppAttachMenu({ onAttach }: { onAttach: (file: File) => voi
         }}
       />
       <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button type="button" variant="ghost" size="icon" aria-label={S.attach}>
-            <PaperclipIcon aria-hidden="true" />
-          </Button>
-        </DropdownMenuTrigger>
+        <IconTooltip label={S.attach}>
+          <DropdownMenuTrigger asChild>
+            <Button type="button" variant="ghost" size="icon" aria-label={S.attach}>
+              <PaperclipIcon aria-hidden="true" />
+            </Button>
+          </DropdownMenuTrigger>
+        </IconTooltip>
         <DropdownMenuContent align="start">
           {ITEMS.map(({ kind: item, icon: Icon }) => (
             <DropdownMenuItem
