@@ -68,7 +68,9 @@ describe('conversation list', () => {
     const grace = within(rows[0]!);
     expect(grace.getByText('Grace Hopper')).toBeInTheDocument();
     expect(grace.getByRole('img', { name: 'Unread' })).toBeInTheDocument();
+    // The text-fit helper sizes the title (two lines, 16 down to 12 px).
     expect(grace.getByText(GRACE.title)).toHaveClass('line-clamp-2');
+    expect(grace.getByText(GRACE.title)).toHaveAttribute('data-font-px');
     expect(grace.getByText('Active')).toBeInTheDocument();
     expect(grace.getByText('Titan')).toBeInTheDocument();
     expect(grace.getByText('Customer Success and Rete...')).toBeInTheDocument();

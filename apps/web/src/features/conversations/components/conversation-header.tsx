@@ -19,6 +19,7 @@ import { useUpdateConversation } from '../api/update-conversation';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { initiatorName, truncateGroupName } from '../utils/display';
 import { IconTooltip } from '../../../components/ui/tooltip';
+import { FitText } from '../../../components/fit-text';
 
 export function ConversationHeader({
   conversation,
@@ -48,7 +49,7 @@ export function ConversationHeader({
         </Link>
       </Button>
       <div className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
-        <h2 className="truncate font-semibold">{initiatorName(conversation)}</h2>
+        <FitText as="h2" text={initiatorName(conversation)} className="min-w-0 font-semibold" />
         <span
           role="img"
           aria-label={S.statusLabels[conversation.status]}
