@@ -1,6 +1,6 @@
 // Chat groups and the public chat API of the Titan Message channel (api.md "Public chat").
 import { z } from 'zod';
-import { ZChatGroup, ZVisitorFormField } from './chat-group';
+import { ZVisitorFormField } from './chat-group';
 import { ZConversation, ZMessage } from './conversations';
 import { ZMemberUser, ZRole } from './business';
 
