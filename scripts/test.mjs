@@ -29,7 +29,9 @@ child.on('exit', (code, signal) => {
   console.log('\nSuites:');
   for (const [name, counts] of Object.entries(projects)) {
     for (const key of Object.keys(total)) total[key] += counts[key];
-    const skipped = counts.skipped ? `, ${counts.skipped} skipped (${SKIP_REASONS[name] ?? 'see the suite'})` : '';
+    const skipped = counts.skipped
+      ? `, ${counts.skipped} skipped (${SKIP_REASONS[name] ?? 'see the suite'})`
+      : '';
     console.log(`  ${name}: ${counts.passed} passed, ${counts.failed} failed${skipped}`);
   }
   if (!process.env.DATABASE_URL) {

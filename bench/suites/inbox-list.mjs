@@ -86,7 +86,11 @@ const PAGE_JSON =
   `'initiator', case when "customers"."id" is null then null else json_build_object('id', "customers"."id", ` +
   `'name', "customers"."name", 'email', "customers"."email") end, ` +
   `'assigned_chat_group', case when "chat_groups"."id" is null then null else json_build_object(` +
-  `'id', "chat_groups"."id", 'name', "chat_groups"."name", 'slug', "chat_groups"."slug") end, ` +
+  `'id', "chat_groups"."id", 'name', "chat_groups"."name", 'slug', "chat_groups"."slug", ` +
+  `'greeting', "chat_groups"."greeting", 'color', "chat_groups"."color", ` +
+  `'launcher_position', "chat_groups"."launcher_position", 'visitor_form', "chat_groups"."visitor_form", ` +
+  `'allowed_origins', "chat_groups"."allowed_origins", ` +
+  `'created_at', to_char("chat_groups"."created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end, ` +
   `'last_message_at', ${iso('last_message_at')}, 'created_at', ${iso('created_at')}, ` +
   `'business_replied', "conversations"."business_replied", 'engage_business_id', "conversations"."business_id") ` +
   `order by "conversations"."last_message_at" desc nulls last, "conversations"."id" desc)

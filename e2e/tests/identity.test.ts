@@ -178,10 +178,15 @@ describe.skipIf(!hasChromium)('identity, business and team in Chromium', () => {
     const before = await cookieValue(agentContext, 'auth_token');
     await agentContext.addCookies([{ name: 'auth_token', value: expiredJwt(), url: server.url }]);
     const refreshes: string[] = [];
+    const refreshBusinessCodes: Array<string | undefined> = [];
     const sentExpired: string[] = [];
     const expired = await cookieValue(agentContext, 'auth_token');
     agentPage.on('request', (request) => {
-      if (request.url().endsWith('/api/auth/refresh/')) refreshes.push(request.url());
+      if (request.url().endsWith('/api/auth/refresh/')) {
+        refreshes.push(request.url());
+        // The refresh is a public request: it carries X-Business-Code too (spec sections 6 and 7).
+        refreshBusinessCodes.push(request.headers()['x-business-code']);
+      }
       if (request.headers()['authorization'] === `Bearer ${expired}`) sentExpired.push(request.url());
     });
 
@@ -193,6 +198,8 @@ describe.skipIf(!hasChromium)('identity, business and team in Chromium', () => {
     expect(after).not.toBe(before);
     expect(jwtExpiry(after)).toBeGreaterThan(Date.now() + 60_000);
     expect(refreshes).toHaveLength(1);
+    expect(refreshBusinessCodes).toEqual([await cookieValue(agentContext, 'business_code')]);
+    expect(refreshBusinessCodes[0]).toBeTruthy();
     expect(sentExpired).toEqual([]);
   });
 

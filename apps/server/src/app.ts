@@ -90,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const indexHtml = readIndexHtml(webDist, {
     authSiteUrl: config.AUTH_SITE_URL,
     devOutbox: deps.mailer.usesOutbox,
+    cookieDomain: config.COOKIE_DOMAIN,
   });
   await registerSecurity(app, config, indexHtml, database.db);
   await registerOpenApi(app);

@@ -45,6 +45,15 @@ export const ZConfigEnv = z.object({
   DATABASE_POOL_MAX: z.coerce.number({ message: 'expected a number' }).int().min(1).max(500).default(10),
   APP_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   AUTH_SITE_URL: z.string().min(1).default('/login'),
+  /** The parent product domain the web app keeps its session cookies on; host-only when unset. */
+  COOKIE_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^\.?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/, {
+      message: 'expected a domain such as .example.com (no scheme, port or path)',
+    })
+    .optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, { message: 'expected an smtp:// or smtps:// URL' })

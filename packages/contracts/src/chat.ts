@@ -1,31 +1,8 @@
 // Chat groups and the public chat API of the Titan Message channel (api.md "Public chat").
 import { z } from 'zod';
+import { ZVisitorFormField } from './chat-group';
 import { ZConversation } from './conversations';
 import { ZMemberUser, ZRole } from './business';
-
-export const VISITOR_FIELD_TYPES = [
-  'text',
-  'email',
-  'phone',
-  'textarea',
-  'number',
-  'select',
-  'checkbox',
-] as const;
-
-export const ZVisitorFormField = z.object({
-  name: z
-    .string()
-    .trim()
-    .regex(/^[a-z][a-z0-9_]{0,39}$/, {
-      message: 'Use lowercase letters, digits and _ (start with a letter).',
-    }),
-  label: z.string().trim().min(1).max(100),
-  type: z.enum(VISITOR_FIELD_TYPES),
-  required: z.boolean().default(false),
-  options: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
-});
-export type TVisitorFormField = z.infer<typeof ZVisitorFormField>;
 
 const origin = z
   .string()
@@ -34,19 +11,6 @@ const origin = z
     message: 'Enter an origin like https://www.example.com (no path).',
   })
   .transform((v) => v.toLowerCase());
-
-export const ZChatGroup = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  slug: z.string(),
-  greeting: z.string(),
-  color: z.string(),
-  launcher_position: z.enum(['right', 'left']),
-  visitor_form: z.array(ZVisitorFormField),
-  allowed_origins: z.array(z.string()),
-  created_at: z.string(),
-});
-export type TChatGroup = z.infer<typeof ZChatGroup>;
 
 export const ZSaveChatGroupRequest = z.object({
   name: z.string().trim().min(1).max(100),
@@ -125,7 +89,7 @@ export const ZCreatePublicConversationRequest = z.object({
   title: z.string().trim().max(200).optional(),
 });
 export const ZPublicSendMessageRequest = z.discriminatedUnion('message_type', [
-  z.object({ message_type: z.literal('text'), content: z.string().trim().min(1).max(5000) }),
+  z.object({ message_type: z.literal('text').default('text'), content: z.string().trim().min(1).max(5000) }),
   z.object({ message_type: z.literal('file'), content: z.string().min(1).max(1000) }),
 ]);
 

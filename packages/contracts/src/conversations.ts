@@ -1,5 +1,6 @@
 // The shared inbox (spec sections 2, 3, 7; api.md "Conversations").
 import { z } from 'zod';
+import { ZChatGroup } from './chat-group';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 import { ZDateTimeParam } from './dates';
 
@@ -29,13 +30,6 @@ export const ZInitiator = z.object({
 });
 export type TInitiator = z.infer<typeof ZInitiator>;
 
-export const ZChatGroupRef = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  slug: z.string(),
-});
-export type TChatGroupRef = z.infer<typeof ZChatGroupRef>;
-
 export const ZConversation = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -43,7 +37,8 @@ export const ZConversation = z.object({
   is_read: z.boolean(),
   channel: ZChannel,
   initiator: ZInitiator.nullable(),
-  assigned_chat_group: ZChatGroupRef.nullable(),
+  /** The full chat group record (spec section 3), as GET /api/msg/chat-groups/{id}/ answers it. */
+  assigned_chat_group: ZChatGroup.nullable(),
   last_message_at: z.string().nullable(),
   created_at: z.string(),
   business_replied: z.boolean(),
@@ -162,8 +157,12 @@ export const ZMessageListQuery = z.object({
 });
 export type TMessageListQuery = z.infer<typeof ZMessageListQuery>;
 
+/** Own-channel messages are text unless they say otherwise (spec section 3). */
 export const ZSendMessageRequest = z.discriminatedUnion('message_type', [
-  z.object({ message_type: z.literal('text'), content: z.string().trim().min(1).max(10_000) }),
+  z.object({
+    message_type: z.literal('text').default('text'),
+    content: z.string().trim().min(1).max(10_000),
+  }),
   z.object({
     message_type: z.literal('file'),
     /** The `key` answered by POST /api/upload/. */
@@ -171,5 +170,6 @@ export const ZSendMessageRequest = z.discriminatedUnion('message_type', [
   }),
 ]);
 export type TSendMessageRequest = z.infer<typeof ZSendMessageRequest>;
+export type TSendMessageRequestInput = z.input<typeof ZSendMessageRequest>;
 
 export const ZConversationIdParams = z.object({ id: z.coerce.number().int().positive() });

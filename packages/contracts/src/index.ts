@@ -8,6 +8,7 @@ export * from './analytics';
 export * from './identity';
 export * from './business';
 export * from './dev';
+export * from './chat-group';
 export * from './conversations';
 export * from './files';
 export * from './realtime';

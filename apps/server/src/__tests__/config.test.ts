@@ -50,6 +50,15 @@ describe('configuration', () => {
     );
   });
 
+  it('takes COOKIE_DOMAIN as a bare domain and names what is wrong with anything else', () => {
+    expect(parseConfigEnv({ COOKIE_DOMAIN: '.Example.com' }).COOKIE_DOMAIN).toBe('.example.com');
+    expect(parseConfigEnv({ COOKIE_DOMAIN: '' }).COOKIE_DOMAIN).toBeUndefined();
+    for (const bad of ['https://example.com', 'example.com:443', 'example.com/app', 'exa mple.com'])
+      expect(problemsOf({ COOKIE_DOMAIN: bad })).toEqual([
+        `COOKIE_DOMAIN: expected a domain such as .example.com (no scheme, port or path) (got ${JSON.stringify(bad)})`,
+      ]);
+  });
+
   it('requires APP_SECRET in production', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       'APP_SECRET: required when NODE_ENV=production (at least 32 characters)',

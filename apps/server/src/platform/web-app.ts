@@ -6,16 +6,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from './http';
 import { markRoutesPublic } from './public-scope';
 
+/** The server's settings the web app reads at runtime, one meta tag each (unset: no tag). */
+export type WebAppSettings = { authSiteUrl: string; cookieDomain?: string; devOutbox?: boolean };
+
 /** The built index.html, with the server's settings the web app reads at runtime. */
-export function readIndexHtml(
-  distDir: string,
-  settings: { authSiteUrl: string; devOutbox: boolean },
-): string | null {
+export function readIndexHtml(distDir: string, settings: WebAppSettings): string | null {
   const file = join(distDir, 'index.html');
   if (!existsSync(file)) return null;
-  const metas = [`<meta name="titan-auth-site-url" content="${escapeAttribute(settings.authSiteUrl)}" />`];
+  const tag = (name: string, value: string) => `<meta name="${name}" content="${escapeAttribute(value)}" />`;
+  const metas = [tag('titan-auth-site-url', settings.authSiteUrl)];
+  if (settings.cookieDomain) metas.push(tag('titan-cookie-domain', settings.cookieDomain));
   // The sign-up screen links to the outbox page only when mail really goes there.
-  if (settings.devOutbox) metas.push('<meta name="titan-dev-outbox" content="on" />');
+  if (settings.devOutbox) metas.push(tag('titan-dev-outbox', 'on'));
   return readFileSync(file, 'utf8').replace('</head>', `${metas.map((m) => `    ${m}\n`).join('')}  </head>`);
 }
 

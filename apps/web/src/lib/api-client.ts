@@ -1,11 +1,13 @@
 // The HTTP clients for the Titan API (spec section 7): the public client here, the protected one in
-// protected-client.ts. Both: same origin, 5000 ms timeout, JSON in and out, and a 402 answer with a
-// dialog opens the blocker modal and ends the request as handled (spec section 8).
-import { REQUEST_TIMEOUT_MS, ZPaymentRequiredResult } from '@titan/contracts';
+// protected-client.ts. Both: same origin, 5000 ms timeout, JSON in and out, X-Business-Code when the
+// business code cookie is set (spec sections 6 and 7), and a 402 answer with a dialog opens the
+// blocker modal and ends the request as handled (spec section 8).
+import { BUSINESS_CODE_HEADER, REQUEST_TIMEOUT_MS, ZPaymentRequiredResult } from '@titan/contracts';
 import axios, { isAxiosError, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
 
 import { useBlockerModalStore } from '../stores/blocker-modal';
 import { HandledApiError } from './api-errors';
+import { readBusinessCode } from './session/tokens';
 
 const PAYMENT_REQUIRED = 402;
 
@@ -29,6 +31,13 @@ function noContentTypeWithoutBody(config: InternalAxiosRequestConfig): InternalA
   return config;
 }
 
+/** Read per request: the cookie changes when the user switches business. */
+function withBusinessCode(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
+  const businessCode = readBusinessCode();
+  if (businessCode) config.headers.set(BUSINESS_CODE_HEADER, businessCode);
+  return config;
+}
+
 export function createApiClient(): AxiosInstance {
   const client = axios.create({
     // Absolute same-origin base: fetch (unlike XHR) needs it outside a browser, e.g. in tests.
@@ -39,6 +48,7 @@ export function createApiClient(): AxiosInstance {
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
   });
   client.interceptors.request.use(noContentTypeWithoutBody);
+  client.interceptors.request.use(withBusinessCode);
   client.interceptors.response.use(undefined, openBlockerOnPaymentRequired);
   return client;
 }

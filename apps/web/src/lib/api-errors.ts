@@ -28,6 +28,7 @@ export type TApiFailure =
   | {
       kind: 'response';
       status: number;
+      /** The server's own message; '' when it gave none (each caller then picks its fallback). */
       message: string;
       /** The envelope's result when it is a field map (400, and e.g. the 403 of an unverified login). */
       fieldErrors: TFieldErrors | null;
@@ -53,10 +54,7 @@ export function describeApiFailure(error: unknown): TApiFailure {
   return {
     kind: 'response',
     status: response.status,
-    message:
-      envelope.success && envelope.data.message
-        ? envelope.data.message
-        : API_ERROR_STRINGS.somethingWentWrong,
+    message: envelope.success ? envelope.data.message.trim() : '',
     fieldErrors: fields?.success ? fields.data : null,
   };
 }
@@ -128,7 +126,10 @@ export function applyApiErrorToForm<T extends FieldValues>(
 ): boolean {
   const failure = describeApiFailure(error);
   const showOnForm = (message: string): true => {
-    form.setError(FORM_ERROR_KEY, { type: 'server', message });
+    form.setError(FORM_ERROR_KEY, {
+      type: 'server',
+      message: message || API_ERROR_STRINGS.somethingWentWrong,
+    });
     return true;
   };
   switch (failure.kind) {

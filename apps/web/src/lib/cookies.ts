@@ -1,10 +1,20 @@
 // Cookie access for the session (spec section 9): path "/", SameSite=Lax, Secure on https, and on the
-// parent product domain when VITE_COOKIE_DOMAIN is set (host-only otherwise).
-import { webEnv } from './env';
+// parent product domain when the server's COOKIE_DOMAIN is set (host-only otherwise).
+
+/**
+ * The server names its COOKIE_DOMAIN in this meta tag of index.html: a setting read at start, not
+ * baked into the build, so one build serves any domain.
+ */
+export const COOKIE_DOMAIN_META_NAME = 'titan-cookie-domain';
+
+function cookieDomain(): string | undefined {
+  const meta = document.querySelector<HTMLMetaElement>(`meta[name="${COOKIE_DOMAIN_META_NAME}"]`);
+  return meta?.content.trim() || undefined;
+}
 
 function attributes(maxAgeSeconds: number): string {
   const parts = [`Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, 'Path=/', 'SameSite=Lax'];
-  const domain = webEnv().VITE_COOKIE_DOMAIN;
+  const domain = cookieDomain();
   if (domain) parts.push(`Domain=${domain}`);
   if (window.location.protocol === 'https:') parts.push('Secure');
   return parts.join('; ');

@@ -7,8 +7,6 @@ const optional = z
   .transform((value) => (value?.trim() ? value.trim() : undefined));
 
 export const ZWebEnv = z.object({
-  /** Parent product domain for the session cookies (e.g. ".example.com"); host-only when unset. */
-  VITE_COOKIE_DOMAIN: optional,
   /** Where logout lands when the server does not say; the server's own default is /login. */
   VITE_AUTH_SITE_URL: optional,
 });

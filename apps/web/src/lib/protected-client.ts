@@ -1,14 +1,12 @@
-// The protected HTTP client (spec sections 4, 7, 8): a fresh access token as Bearer before every
-// request (refreshing first when needed), X-Business-Code when the cookie is set, and logout when the
-// server answers 401 or the session can no longer be renewed.
-import { BUSINESS_CODE_HEADER } from '@titan/contracts';
+// The protected HTTP client (spec sections 4, 7, 8): the public client's behaviour (X-Business-Code
+// included) plus a fresh access token as Bearer before every request (refreshing first when needed),
+// and logout when the server answers 401 or the session can no longer be renewed.
 import { isAxiosError, type InternalAxiosRequestConfig } from 'axios';
 
 import { createApiClient } from './api-client';
 import { HandledApiError } from './api-errors';
 import { logout } from './session/logout';
 import { ensureAccessToken } from './session/refresh';
-import { readBusinessCode } from './session/tokens';
 
 const UNAUTHORIZED = 401;
 
@@ -31,8 +29,6 @@ async function authorize(config: InternalAxiosRequestConfig): Promise<InternalAx
     throw failure;
   }
   config.headers.set('Authorization', `Bearer ${access}`);
-  const businessCode = readBusinessCode();
-  if (businessCode) config.headers.set(BUSINESS_CODE_HEADER, businessCode);
   return config;
 }
 

@@ -36,6 +36,30 @@ describe('field messages', () => {
     expect(messages(z.object({ email: z.email() }), {})).toEqual([['email', 'This field is required.']]);
   });
 
+  it("never lets one of zod's own texts through, whatever the issue", () => {
+    const own = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a').default('a') }),
+      z.object({ kind: z.literal('b') }),
+    ]);
+    const cases: [z.ZodType, unknown, string][] = [
+      [own, { kind: 'c' }, 'Select a valid choice: a, b.'],
+      [z.union([z.string(), z.number()]), true, 'Enter a valid value.'],
+      [z.number().multipleOf(5), 3, 'Ensure this value is a multiple of 5.'],
+      [z.number().gt(0), 0, 'Ensure this value is greater than 0.'],
+      [z.number().lt(9), 9, 'Ensure this value is less than 9.'],
+      [z.array(z.string()).min(1), [], 'This list may not be empty.'],
+      [z.array(z.string()).max(2), ['a', 'b', 'c'], 'Ensure this field has no more than 2 elements.'],
+      [z.record(z.string().regex(/^a/), z.string()), { b: 'x' }, 'Enter a valid field name.'],
+      [z.string().regex(/^a/), 'b', 'Enter a valid value.'],
+      [z.string().refine(() => false), 'b', 'Enter a valid value.'],
+      [z.string(), 1, 'Not a valid string.'],
+      [z.array(z.string()), 'x', 'Expected a list of items.'],
+      [z.object({}), 'x', 'Expected a dictionary of items.'],
+      [z.set(z.number()), new Set(['x']), 'A valid number is required.'],
+    ];
+    for (const [schema, value, message] of cases) expect(messages(schema, value)[0]?.[1]).toBe(message);
+  });
+
   it('keeps a message written on the schema itself', () => {
     expect(messages(z.string().min(3, { message: 'Too short, friend.' }), 'a')).toEqual([
       ['', 'Too short, friend.'],

@@ -12,7 +12,8 @@ export const CHAT_GROUP_MESSAGES = {
   notMember: 'Only members of this business can join its chat groups.',
 } as const;
 
-export function toChatGroup(row: repo.ChatGroupRow): TChatGroup {
+/** The group's public record; business_id and updated_at stay inside (conversations carry it too). */
+export function toChatGroup(row: Omit<repo.ChatGroupRow, 'businessId' | 'updatedAt'>): TChatGroup {
   return {
     id: row.id,
     name: row.name,

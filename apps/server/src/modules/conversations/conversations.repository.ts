@@ -16,7 +16,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { TConversation, TConversationFilter } from '@titan/contracts';
+import type { TChatGroup, TConversation, TConversationFilter } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { rawStatement, type RawStatement } from '../../db/statement';
 import {
@@ -38,16 +38,34 @@ export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type WaMessageRow = typeof waMessages.$inferSelect;
 
+/**
+ * The chat group columns a conversation carries: the full public record (spec section 3). Chat
+ * groups hold no sealed fields; business_id and updated_at are not part of the record.
+ */
+const groupColumns = {
+  id: chatGroups.id,
+  name: chatGroups.name,
+  slug: chatGroups.slug,
+  greeting: chatGroups.greeting,
+  color: chatGroups.color,
+  launcherPosition: chatGroups.launcherPosition,
+  visitorForm: chatGroups.visitorForm,
+  allowedOrigins: chatGroups.allowedOrigins,
+  createdAt: chatGroups.createdAt,
+};
+
 const enrichedColumns = {
   conversation: conversations,
   initiator: { id: customers.id, name: customers.name, email: customers.email },
-  group: { id: chatGroups.id, name: chatGroups.name, slug: chatGroups.slug },
+  group: groupColumns,
 };
+
+export type ConversationGroupRow = Omit<typeof chatGroups.$inferSelect, 'businessId' | 'updatedAt'>;
 
 export type EnrichedConversationRow = {
   conversation: ConversationRow;
   initiator: { id: number; name: string | null; email: string | null } | null;
-  group: { id: number; name: string; slug: string } | null;
+  group: ConversationGroupRow | null;
 };
 
 /**
@@ -274,8 +292,19 @@ const pageJson = sql<string>`coalesce((select json_agg(${jsonObject({
   is_read: conversations.isRead,
   channel: conversations.channel,
   initiator: jsonObject({ id: customers.id, name: customers.name, email: customers.email }, customers.id),
+  // The full record, keyed as chat-groups.service toChatGroup() writes it (TChatGroup).
   assigned_chat_group: jsonObject(
-    { id: chatGroups.id, name: chatGroups.name, slug: chatGroups.slug },
+    {
+      id: chatGroups.id,
+      name: chatGroups.name,
+      slug: chatGroups.slug,
+      greeting: chatGroups.greeting,
+      color: chatGroups.color,
+      launcher_position: chatGroups.launcherPosition,
+      visitor_form: chatGroups.visitorForm,
+      allowed_origins: chatGroups.allowedOrigins,
+      created_at: isoText(chatGroups.createdAt),
+    } satisfies Record<keyof TChatGroup, AnyPgColumn | SQL>,
     chatGroups.id,
   ),
   last_message_at: isoText(conversations.lastMessageAt),

@@ -15,6 +15,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
+import { toChatGroup } from '../chat-groups/chat-groups.service';
 import { findBusinessFile } from '../files/files.service';
 import * as repo from './conversations.repository';
 import type { InboxScope } from './conversations.repository';
@@ -47,7 +48,7 @@ export function toConversation(row: repo.EnrichedConversationRow): TConversation
     is_read: c.isRead,
     channel: c.channel,
     initiator: row.initiator,
-    assigned_chat_group: row.group,
+    assigned_chat_group: row.group && toChatGroup(row.group),
     last_message_at: iso(c.lastMessageAt),
     created_at: c.createdAt.toISOString(),
     business_replied: c.businessReplied,

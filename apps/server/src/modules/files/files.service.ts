@@ -25,7 +25,18 @@ export async function sniffMimeType(bytes: Buffer, fileName: string): Promise<st
   return 'application/octet-stream';
 }
 
+/**
+ * WhatsApp media files: public/whatsapp_media/{id or default} (spec section 3): a file kept for a
+ * WhatsApp media id goes under that id, any other (an upload without a media id) under default.
+ * The key's uuid keeps files apart and stored_files their business.
+ */
+export function whatsappMediaFolder(mediaId?: string): string {
+  const safe = mediaId?.replace(/[^\w.-]/g, '_');
+  return `public/whatsapp_media/${safe || 'default'}`;
+}
+
 export function folderFor(prefix: TUploadPrefix, businessId: number, conversationId?: number): string {
+  if (prefix === 'public/whatsapp_media') return whatsappMediaFolder();
   if (prefix === 'public/public_chat_media') {
     if (!conversationId)
       throw AppError.fields({ conversation_id: ['This field is required for chat media.'] });

@@ -14,7 +14,7 @@ import { makeKey } from '../../platform/storage';
 import type { Queryable } from '../auth/auth.repository';
 import * as conversationsRepo from '../conversations/conversations.repository';
 import { toMessages, type InboxScope } from '../conversations/conversations.service';
-import { sniffMimeType } from '../files/files.service';
+import { sniffMimeType, whatsappMediaFolder } from '../files/files.service';
 import { GraphError } from './whatsapp.graph';
 import { connectedAccount, credentialsOf, deliver, toAppError, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
@@ -103,11 +103,6 @@ function whatsappMimeOf(sniffed: string, fileName: string): string | null {
 function ruleFor(mimeType: string): MediaRule | null {
   const base = mimeType.split(';')[0]!.trim().toLowerCase();
   return WHATSAPP_MEDIA_RULES.find((r) => r.mimeTypes.includes(base)) ?? null;
-}
-
-/** Where a media file's bytes are kept: public/whatsapp_media/{id}/… (spec storage folders). */
-function mediaFolder(mediaId: string): string {
-  return `public/whatsapp_media/${mediaId.replace(/[^\w.-]/g, '_')}`;
 }
 
 // ---- The window and free-form sends ----
@@ -287,7 +282,7 @@ export async function uploadMedia(
     if (err instanceof GraphError) throw toAppError(err);
     throw err;
   }
-  const storageKey = makeKey(mediaFolder(id), fileName);
+  const storageKey = makeKey(whatsappMediaFolder(id), fileName);
   await deps.storage.put(storageKey, file.bytes, mimeType);
   await repo.insertMedia(deps.db, {
     id,
@@ -415,7 +410,7 @@ export async function fetchMedia(
     }
     const fileName =
       media.fileName ?? `${mediaId}.${mimeType.split(';')[0]!.split('/')[1]?.replace(/\W/g, '') || 'bin'}`;
-    const storageKey = makeKey(mediaFolder(mediaId), fileName);
+    const storageKey = makeKey(whatsappMediaFolder(mediaId), fileName);
     await deps.storage.put(storageKey, bytes, mimeType);
     await repo.markMediaStored(deps.db, businessId, mediaId, {
       storageKey,

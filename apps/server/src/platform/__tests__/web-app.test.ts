@@ -26,7 +26,11 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
   rt = await createTestRuntime({
     store,
-    env: { WEB_DIST_DIR: dist, AUTH_SITE_URL: 'https://auth.example.com/?a=1&b="2"' },
+    env: {
+      WEB_DIST_DIR: dist,
+      AUTH_SITE_URL: 'https://auth.example.com/?a=1&b="2"',
+      COOKIE_DOMAIN: '.example.com',
+    },
   });
 });
 afterAll(async () => {
@@ -61,6 +65,11 @@ describe('serving the built web app', () => {
     expect(readIndexHtml(dist, { authSiteUrl: '/login', devOutbox: false })).not.toContain(
       'titan-dev-outbox',
     );
+  });
+
+  it('tells the web app the cookie domain set at start (COOKIE_DOMAIN), not at build', async () => {
+    const res = await page('/engage');
+    expect(res.body).toContain('<meta name="titan-cookie-domain" content=".example.com" />');
   });
 
   it('serves hashed assets with a year-long immutable cache', async () => {

@@ -2,6 +2,7 @@
 import type { ComponentProps, ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 
+import { cn } from '../../lib/utils';
 import { Input } from '../ui/input';
 import { FieldShell } from './field-shell';
 
@@ -10,12 +11,28 @@ type TTextFieldProps = Omit<ComponentProps<'input'>, 'id' | 'name'> & {
   registration: UseFormRegisterReturn;
   error?: string | undefined;
   hint?: ReactNode;
+  /** Shown inside the box before the value, e.g. the "+" of a dial code; not part of the value. */
+  prefix?: string;
 };
 
-export function TextField({ label, registration, error, hint, ...inputProps }: TTextFieldProps) {
+export function TextField({ label, registration, error, hint, prefix, ...inputProps }: TTextFieldProps) {
   return (
     <FieldShell label={label} error={error} hint={hint}>
-      {(a11y) => <Input {...a11y} {...inputProps} {...registration} />}
+      {(a11y) =>
+        prefix ? (
+          <div className="relative">
+            <span
+              aria-hidden="true"
+              className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground"
+            >
+              {prefix}
+            </span>
+            <Input {...a11y} {...inputProps} {...registration} className={cn('pl-7', inputProps.className)} />
+          </div>
+        ) : (
+          <Input {...a11y} {...inputProps} {...registration} />
+        )
+      }
     </FieldShell>
   );
 }

@@ -26,6 +26,9 @@ export const CONVERSATIONS_STRINGS = {
   businessResponse: 'Business Response',
   createdAfter: 'Created Date After',
   createdBefore: 'Created Date Before',
+  // The spec's filter has lastMessageAfter / lastMessageBefore but names no labels for them.
+  lastMessageAfter: 'Last Message After',
+  lastMessageBefore: 'Last Message Before',
   all: 'All',
   active: 'Active',
   resolved: 'Resolved',
@@ -79,7 +82,7 @@ export const CONVERSATIONS_STRINGS = {
   uploadFailed: 'Failed to upload file. Please try again.',
   sendFailed: 'Failed to send message. Please try again.',
   fileTooLarge: FILE_TOO_LARGE_MESSAGE,
-  whatsappAttach: { image: 'Image', video: 'Video', document: 'Document' },
+  whatsappAttach: { image: 'Image', video: 'Video', audio: 'Audio', document: 'Document' },
   removeAttachment: (name: string) => `Remove ${name}`,
   uploadingAttachment: (name: string) => `Uploading ${name}`,
   whatsappUploadFailed: 'Unable to upload file',

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ok } from '../../test/api';
 import { server } from '../../test/server';
 import { publicClient } from '../api-client';
+import { deleteCookie } from '../cookies';
+import { BUSINESS_CODE_COOKIE, saveBusinessCode } from '../session/tokens';
 
 /** Answers every method on /api/echo/ with the request's Content-Type and body. */
 function echo() {
@@ -42,5 +44,24 @@ describe('the API clients', () => {
       { method: 'POST', type: null, body: '' },
       { method: 'GET', type: null, body: '' },
     ]);
+  });
+
+  it('carry X-Business-Code when the business code cookie is set, the public client too', async () => {
+    const seen: Array<string | null> = [];
+    server.use(
+      http.all('/api/echo/', ({ request }) => {
+        seen.push(request.headers.get('x-business-code'));
+        return ok(null);
+      }),
+    );
+    await publicClient.get('/api/echo/');
+    saveBusinessCode('ACME1234');
+    try {
+      await publicClient.get('/api/echo/');
+      await publicClient.post('/api/echo/', { a: 1 });
+    } finally {
+      deleteCookie(BUSINESS_CODE_COOKIE);
+    }
+    expect(seen).toEqual([null, 'ACME1234', 'ACME1234']);
   });
 });

@@ -12,7 +12,7 @@ import { useBlockerModalStore } from '../../stores/blocker-modal';
 import { fail, ok, signIn } from '../../test/api';
 import { server } from '../../test/server';
 import { publicClient } from '../api-client';
-import { applyApiErrorToForm, reportApiError } from '../api-errors';
+import { apiErrorMessage, applyApiErrorToForm, reportApiError } from '../api-errors';
 import { protectedClient } from '../protected-client';
 
 const SAVE_PATH = '/api/things/';
@@ -169,5 +169,16 @@ describe('errors without a form', () => {
 
     reportApiError(error, { toast: true });
     expect(toastError).toHaveBeenCalledWith('The last owner cannot be removed.');
+  });
+
+  it("leave an empty server message to the caller's own fallback, and the generic text otherwise", async () => {
+    server.use(http.get(SAVE_PATH, () => fail(400, '')));
+    const error: unknown = await publicClient.get(SAVE_PATH).catch((failure: unknown) => failure);
+    expect(apiErrorMessage(error, 'Unable to upload file')).toBe('Unable to upload file');
+    expect(apiErrorMessage(error)).toBe('Something went wrong');
+
+    server.use(http.get(SAVE_PATH, () => fail(400, '  ')));
+    const blank: unknown = await publicClient.get(SAVE_PATH).catch((failure: unknown) => failure);
+    expect(apiErrorMessage(blank, 'Unable to upload file')).toBe('Unable to upload file');
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { COOKIE_DOMAIN_META_NAME } from '../cookies';
 import { saveBusinessCode, saveTokens } from '../session/tokens';
 
 /** Every Set-Cookie string the app writes, while still letting jsdom keep them. */
@@ -31,15 +32,31 @@ describe('session cookies', () => {
     ]);
   });
 
-  it('go on the parent product domain when VITE_COOKIE_DOMAIN is set', () => {
+  it('go on the parent product domain the server names at runtime (COOKIE_DOMAIN), one build for any', () => {
+    const meta = document.createElement('meta');
+    meta.name = COOKIE_DOMAIN_META_NAME;
+    meta.content = '.example.com';
+    document.head.append(meta);
+    try {
+      const writes = recordCookieWrites();
+      saveBusinessCode('ACME1234');
+      meta.content = '.example.org';
+      saveBusinessCode('ACME1234');
+
+      expect(writes).toEqual([
+        'business_code=ACME1234; Max-Age=1296000; Path=/; SameSite=Lax; Domain=.example.com',
+        'business_code=ACME1234; Max-Age=1296000; Path=/; SameSite=Lax; Domain=.example.org',
+      ]);
+    } finally {
+      meta.remove();
+    }
+  });
+
+  it('ignore the former build-time VITE_COOKIE_DOMAIN', () => {
     vi.stubEnv('VITE_COOKIE_DOMAIN', '.example.com');
     const writes = recordCookieWrites();
-
     saveBusinessCode('ACME1234');
-
-    expect(writes).toEqual([
-      'business_code=ACME1234; Max-Age=1296000; Path=/; SameSite=Lax; Domain=.example.com',
-    ]);
+    expect(writes).toEqual(['business_code=ACME1234; Max-Age=1296000; Path=/; SameSite=Lax']);
   });
 
   it('are Secure on https', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { ZConversation, ZEnvelope, ZPage } from '@titan/contracts';
+import { ZChatGroup, ZConversation, ZEnvelope, ZPage } from '@titan/contracts';
 import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
@@ -117,16 +117,31 @@ describe('conversation list', () => {
     });
     const { conversation: grouped } = await customerConversation(b, { texts: [] });
     const { conversation: anonymous } = await customerConversation(b);
-    const [group] = await rt.database.query<{ id: number }>(
-      `insert into chat_groups (business_id, name, slug) values ($1, 'Support <EU>', 'support-eu')
-       returning id::int`,
-      [b.id],
-    );
+    // A group made through its own API, every field set, so the record it answers is the yardstick.
+    const groupRes = await app.inject({
+      method: 'POST',
+      url: '/api/msg/chat-groups/',
+      headers: as(o, b),
+      payload: {
+        name: 'Support <EU>',
+        slug: 'support-eu',
+        greeting: 'Hi "there" — ünïcode \\ 😀',
+        color: '#1f6feb',
+        launcher_position: 'left',
+        visitor_form: [
+          { name: 'plan', label: 'Plan', type: 'select', required: true, options: ['Free', 'Pro'] },
+        ],
+        allowed_origins: ['https://www.example.com'],
+      },
+    });
+    expect(groupRes.statusCode).toBe(201);
+    const fullGroup = ZChatGroup.strict().parse(groupRes.json().result);
+    const group = { id: fullGroup.id };
     // Microseconds past the millisecond: the list truncates them as the rest of the API does.
     await rt.database.query(
       `update conversations set assigned_chat_group_id = $2, created_at = '2025-03-04T05:06:07.123999Z'
        where id = $1`,
-      [grouped.id, group!.id],
+      [grouped.id, group.id],
     );
     await rt.database.query(`update conversations set initiator_id = null where id = $1`, [anonymous.id]);
     await rt.database.query(
@@ -154,8 +169,15 @@ describe('conversation list', () => {
     expect(byId.get(grouped.id)).toMatchObject({
       last_message_at: null,
       created_at: '2025-03-04T05:06:07.123Z',
-      assigned_chat_group: { id: group!.id, name: 'Support <EU>', slug: 'support-eu' },
     });
+    // The full chat group record (spec section 3), the same as the group's own GET, in list and read.
+    const groupGet = await app.inject({
+      method: 'GET',
+      url: `/api/msg/chat-groups/${group.id}/`,
+      headers: as(o, b),
+    });
+    expect(groupGet.json().result).toEqual(fullGroup);
+    expect(ZChatGroup.strict().parse(byId.get(grouped.id)!.assigned_chat_group)).toEqual(fullGroup);
     expect(byId.get(anonymous.id)!.initiator).toBeNull();
     expect(byId.get(plain.id)).toMatchObject({
       title: 'Line one\nline "two" — ünïcode',
@@ -494,6 +516,27 @@ describe('messages', () => {
     });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().result).toEqual({ content: ['This field may not be blank.'] });
+  });
+
+  it('takes a message without message_type as text, and names the choices for a wrong one', async () => {
+    const { conversation } = await customerConversation(business);
+    const post = (payload: Record<string, unknown>) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/msg/conversations/${conversation.id}/messages/`,
+        headers: as(owner, business),
+        payload,
+      });
+    const sent = await post({ content: 'No type given' });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json().result).toMatchObject({ message_type: 'text', content: 'No type given' });
+
+    const wrong = await post({ message_type: 'video', content: 'x' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().result).toEqual({ message_type: ['Select a valid choice: text, file.'] });
+    const notText = await post({ content: 42 });
+    expect(notText.statusCode).toBe(400);
+    expect(notText.json().result).toEqual({ content: ['Not a valid string.'] });
   });
 
   it('refuses own-channel replies on a WhatsApp conversation', async () => {

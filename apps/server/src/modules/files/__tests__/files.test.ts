@@ -76,6 +76,17 @@ describe('uploads', () => {
     expect(file.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
   });
 
+  it('keeps WhatsApp media uploaded without a media id under public/whatsapp_media/default', async () => {
+    const res = await upload([
+      { name: 'prefix', value: 'public/whatsapp_media' },
+      { name: 'file', value: PNG, filename: 'photo.png', type: 'image/png' },
+    ]);
+    expect(res.statusCode).toBe(201);
+    const result = res.json().result as TUploadResult;
+    expect(result.key).toMatch(/^public\/whatsapp_media\/default\/[0-9a-f-]{36}\/photo\.png$/);
+    expect((await fetchSigned(result.presigned_url)).statusCode).toBe(200);
+  });
+
   it('treats text as plain text or CSV, never as HTML, and offers it as a download', async () => {
     const res = await upload([
       { name: 'prefix', value: 'customer_lists' },

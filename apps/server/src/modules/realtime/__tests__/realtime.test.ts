@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATE_RANGE_MESSAGE, NUL_CHARACTER_MESSAGE } from '@titan/contracts';
-import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
+import type { TBusiness, TChatGroup, TConversation, TMessage } from '@titan/contracts';
 import {
   createTestRuntime,
   createTestStore,
@@ -130,6 +130,34 @@ describe('realtime conversations', () => {
     expect(row.last_message_at).not.toBeNull();
     expect(updated.old).toEqual({ last_message_at: null });
     expect(updated.seq as number).toBeGreaterThan(inserted.seq as number);
+  });
+
+  it('enriches each change with the full chat group record, as the group itself answers it', async () => {
+    const created = await rt.app!.inject({
+      method: 'POST',
+      url: '/api/msg/chat-groups/',
+      headers: as(owner, business),
+      payload: {
+        name: 'Live Group',
+        slug: 'live-group',
+        greeting: 'Hello!',
+        visitor_form: [{ name: 'order', label: 'Order', type: 'text' }],
+        allowed_origins: ['https://shop.example.com'],
+      },
+    });
+    const group = created.json().result as TChatGroup;
+    const c = await client();
+    c.send({ type: 'subscribe', id: 'grp', topic: 'conversations', business_code: business.unique_code });
+    await c.next((m) => m.type === 'subscribed');
+    const { conversation } = await newConversation();
+    await c.next(change('grp', (m) => m.event === 'INSERT'));
+    await rt.database.query('update conversations set assigned_chat_group_id = $1 where id = $2', [
+      group.id,
+      conversation.id,
+    ]);
+    const updated = await c.next(change('grp', (m) => m.event === 'UPDATE'));
+    expect((updated.new as TConversation).assigned_chat_group).toEqual(group);
+    expect(group).toMatchObject({ greeting: 'Hello!', allowed_origins: ['https://shop.example.com'] });
   });
 
   it('applies the subscription filter on the server and tells when a row leaves it', async () => {

@@ -38,6 +38,19 @@ describe('filter panel mapping', () => {
     expect(Object.keys(params).sort()).toEqual(['created_at__gte', 'created_at__lte']);
   });
 
+  it('bounds the last message time the same way (lastMessageAfter / lastMessageBefore)', () => {
+    const params = toQueryParams({
+      ...NO_FILTERS,
+      lastMessageAfter: '01-02-2026',
+      lastMessageBefore: '28-02-2026',
+    });
+    expect(params).toEqual({
+      last_message_at__gte: new Date(2026, 1, 1, 0, 0, 0, 0).toISOString(),
+      last_message_at__lte: new Date(2026, 1, 28, 23, 59, 59, 999).toISOString(),
+    });
+    expect(hasActiveFilters({ ...NO_FILTERS, lastMessageBefore: '28-02-2026' })).toBe(true);
+  });
+
   it('reads and writes dd-MM-yyyy, and ignores anything else', () => {
     expect(formatFilterDate(new Date(2026, 0, 9))).toBe('09-01-2026');
     expect(parseFilterDate('09-01-2026')).toEqual(new Date(2026, 0, 9));

@@ -1,5 +1,5 @@
 // Conversations and messages as the API answers them, for the inbox tests.
-import type { TConversation, TMessage } from '@titan/contracts';
+import type { TChatGroup, TConversation, TMessage } from '@titan/contracts';
 
 export function conversation(overrides: Partial<TConversation> = {}): TConversation {
   return {
@@ -14,6 +14,22 @@ export function conversation(overrides: Partial<TConversation> = {}): TConversat
     created_at: '2026-03-01T09:00:00.000Z',
     business_replied: false,
     engage_business_id: 1,
+    ...overrides,
+  };
+}
+
+/** A conversation's assigned chat group: the full record (spec section 3). */
+export function chatGroup(overrides: Partial<TChatGroup> = {}): TChatGroup {
+  return {
+    id: 3,
+    name: 'Support',
+    slug: 'support',
+    greeting: '',
+    color: '#111827',
+    launcher_position: 'right',
+    visitor_form: [],
+    allowed_origins: [],
+    created_at: '2026-01-01T09:00:00.000Z',
     ...overrides,
   };
 }

@@ -8,7 +8,7 @@ import { fail, ok, profile, signIn } from '../../../test/api';
 import { fakeRealtime } from '../../../test/realtime';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
-import { conversation, message, page } from './fixtures';
+import { chatGroup, conversation, message, page } from './fixtures';
 
 // The first screen of a run loads its lazy route modules, slower than a second on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
@@ -17,7 +17,7 @@ const GRACE = conversation({
   id: 1,
   title: 'Where is my order? It was due on Monday and nothing has arrived yet.',
   is_read: false,
-  assigned_chat_group: { id: 3, name: 'Customer Success and Retention Team', slug: 'success' },
+  assigned_chat_group: chatGroup({ id: 3, name: 'Customer Success and Retention Team', slug: 'success' }),
   last_message_at: new Date().toISOString(),
 });
 const ANON = conversation({
@@ -68,7 +68,9 @@ describe('conversation list', () => {
     const grace = within(rows[0]!);
     expect(grace.getByText('Grace Hopper')).toBeInTheDocument();
     expect(grace.getByRole('img', { name: 'Unread' })).toBeInTheDocument();
+    // The text-fit helper sizes the title (two lines, 16 down to 12 px).
     expect(grace.getByText(GRACE.title)).toHaveClass('line-clamp-2');
+    expect(grace.getByText(GRACE.title)).toHaveAttribute('data-font-px');
     expect(grace.getByText('Active')).toBeInTheDocument();
     expect(grace.getByText('Titan')).toBeInTheDocument();
     expect(grace.getByText('Customer Success and Rete...')).toBeInTheDocument();
@@ -251,6 +253,45 @@ describe('filters', () => {
     await userEvent.click(within(panel).getByRole('button', { name: 'Apply Filters' }));
     await waitFor(() => expect(listCalls.at(-1)?.created_at__gte).toBe(picked.toISOString()));
     expect(listCalls.at(-1)?.created_at__lte).toBeUndefined();
+  });
+
+  it('picks last message dates as dd-MM-yyyy, sending them to the list and the live subscription', async () => {
+    const { listCalls, realtime } = inbox();
+    renderApp('/messages');
+    await list();
+    await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    const panel = await screen.findByRole('dialog', { name: 'Filters' });
+
+    for (const [label, day] of [
+      ['Last Message After', /16th/],
+      ['Last Message Before', /20th/],
+    ] as const) {
+      await userEvent.click(within(panel).getByRole('button', { name: label }));
+      const calendar = await screen.findByRole('dialog', { name: label });
+      await userEvent.click(within(calendar).getByRole('button', { name: day }));
+    }
+    const today = new Date();
+    const after = new Date(today.getFullYear(), today.getMonth(), 16);
+    const before = new Date(today.getFullYear(), today.getMonth(), 20, 23, 59, 59, 999);
+    const mm = String(today.getMonth() + 1).padStart(2, '0');
+    expect(within(panel).getByRole('button', { name: 'Last Message After' })).toHaveTextContent(
+      `16-${mm}-${today.getFullYear()}`,
+    );
+
+    await userEvent.click(within(panel).getByRole('button', { name: 'Apply Filters' }));
+    await waitFor(() =>
+      expect(listCalls.at(-1)).toMatchObject({
+        last_message_at__gte: after.toISOString(),
+        last_message_at__lte: before.toISOString(),
+      }),
+    );
+    await waitFor(() =>
+      expect(realtime.subscriptions().at(-1)).toMatchObject({
+        topic: 'conversations',
+        filter: { last_message_at__gte: after.toISOString(), last_message_at__lte: before.toISOString() },
+      }),
+    );
+    expect(screen.getByRole('button', { name: /Filter/ })).toHaveTextContent('Active');
   });
 
   it('offers "Clear all filters" when filters leave the list empty', async () => {

@@ -1,5 +1,5 @@
 import type { TMessage } from '@titan/contracts';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 
@@ -212,7 +212,16 @@ describe('WhatsApp messages', () => {
     expect(within(item).getByText('The broken part')).toBeInTheDocument();
   });
 
-  it.each(['image', 'video', 'document'] as const)(
+  it('plays an audio message through the media endpoint', async () => {
+    servePng('media-a', 'blob:http://localhost:3000/voice');
+    const { item } = show(wa({ type: 'audio', audio: { id: 'media-a' } }));
+    await waitFor(() =>
+      expect(item.querySelector('audio')).toHaveAttribute('src', 'blob:http://localhost:3000/voice'),
+    );
+    expect(within(item).queryByText('Unsupported message type')).toBeNull();
+  });
+
+  it.each(['image', 'video', 'audio', 'document'] as const)(
     'shows "Unable to load image, video or document" when a %s cannot be fetched',
     async (type) => {
       server.use(http.get('/api/whatsapp/media/:id/', () => fail(404, 'Not found.')));

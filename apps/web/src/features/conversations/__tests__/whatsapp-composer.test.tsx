@@ -203,7 +203,7 @@ describe('WhatsApp composer: attachments', { timeout: 20_000 }, () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((i) => i.textContent),
-    ).toEqual(['Image', 'Video', 'Document']);
+    ).toEqual(['Image', 'Video', 'Audio', 'Document']);
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Image' }));
     const input = screen.getByTestId('whatsapp-attachment-input');
     expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/jpg,image/webp');
@@ -264,6 +264,39 @@ describe('WhatsApp composer: attachments', { timeout: 20_000 }, () => {
     );
   });
 
+  it('sends audio by its id without a caption (WhatsApp refuses one), the typed text after it', async () => {
+    const { sends } = openWhatsapp();
+    server.use(
+      http.post('/api/whatsapp/media/', () =>
+        ok({ id: 'media-99', mime_type: 'audio/ogg', size: 3, file_name: 'note.ogg', type: 'audio' }, 201),
+      ),
+    );
+    const box = await composerBox();
+    await userEvent.click(screen.getByRole('button', { name: 'Attach a file' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Audio' }));
+    const input = screen.getByTestId('whatsapp-attachment-input');
+    const accept = input.getAttribute('accept') ?? '';
+    for (const type of [
+      'audio/aac',
+      'audio/mpeg',
+      'audio/ogg',
+      'audio/wav',
+      'audio/mp4',
+      'audio/m4a',
+      'audio/opus',
+    ])
+      expect(accept.split(',')).toContain(type);
+    await userEvent.upload(input, new File(['ogg'], 'note.ogg', { type: 'audio/ogg' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+    await userEvent.type(box, 'Listen to this{Enter}');
+    await waitFor(() =>
+      expect(sends).toEqual([
+        { recipient_type: 'individual', type: 'audio', audio: { id: 'media-99' } },
+        { recipient_type: 'individual', type: 'text', text: { body: 'Listen to this' } },
+      ]),
+    );
+  });
+
   it('drops a removed attachment: the next send is plain text', async () => {
     const { sends } = openWhatsapp();
     server.use(
@@ -310,6 +343,47 @@ describe('WhatsApp composer: attachments', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Unable to upload file', {}, { timeout: 4000 })).toBeInTheDocument();
     expect(input.value).toBe('');
     expect(sends).toEqual([]);
+  });
+
+  it('toasts "Unable to upload file", not the generic text, when the server says nothing', async () => {
+    openWhatsapp();
+    server.use(http.post('/api/whatsapp/media/', () => fail(400, '')));
+    await composerBox();
+    await userEvent.click(screen.getByRole('button', { name: 'Attach a file' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Image' }));
+    const input = screen.getByTestId<HTMLInputElement>('whatsapp-attachment-input');
+    await userEvent.upload(input, new File(['png'], 'photo.png', { type: 'image/png' }));
+    expect(await screen.findByText('Unable to upload file')).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
+    expect(input.value).toBe('');
+  });
+});
+
+describe('WhatsApp media that cannot be fetched', { timeout: 20_000 }, () => {
+  const IMAGES = [1, 2, 3].map((n) =>
+    message({
+      id: `wamid.IMG${n}`,
+      conversation_id: 5,
+      content: '',
+      meta_data: { type: 'image', image: { id: `media-${n}` } },
+      status: null,
+    }),
+  );
+
+  it("toast the server's message once per conversation view, however many fail", async () => {
+    openWhatsapp({ messages: IMAGES });
+    server.use(http.get('/api/whatsapp/media/:id/', () => fail(403, 'You may not see this file.')));
+    await waitFor(() =>
+      expect(screen.getAllByText('Unable to load image, video or document')).toHaveLength(3),
+    );
+    expect(await screen.findAllByText('You may not see this file.')).toHaveLength(1);
+  });
+
+  it('toast "Something went wrong" when the server gives no message of its own', async () => {
+    openWhatsapp({ messages: IMAGES.slice(0, 1) });
+    server.use(http.get('/api/whatsapp/media/:id/', () => fail(500, 'Internal error')));
+    expect(await screen.findByText('Unable to load image, video or document')).toBeInTheDocument();
+    expect(await screen.findByText('Something went wrong')).toBeInTheDocument();
   });
 });
 

@@ -14,6 +14,7 @@ import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { MessageBox } from './message-box';
 import { SendAttachmentDialog } from './send-attachment-dialog';
 import { WhatsAppComposer } from './whatsapp-composer';
+import { IconTooltip } from '../../../components/ui/tooltip';
 
 const PAYLOAD_TOO_LARGE = 413;
 
@@ -84,25 +85,29 @@ function OwnChannelComposer({ conversation }: { conversation: TConversation }) {
           setFile(picked);
         }}
       />
-      <Button
-        type="button"
-        variant="ghost"
-        size="icon"
-        aria-label={S.attach}
-        onClick={() => fileInput.current?.click()}
-      >
-        <PaperclipIcon aria-hidden="true" />
-      </Button>
+      <IconTooltip label={S.attach}>
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          aria-label={S.attach}
+          onClick={() => fileInput.current?.click()}
+        >
+          <PaperclipIcon aria-hidden="true" />
+        </Button>
+      </IconTooltip>
       <MessageBox value={text} onChange={setText} onSubmit={sendText} />
-      <Button
-        type="button"
-        size="icon"
-        aria-label={S.send}
-        disabled={text.trim() === '' || send.isPending}
-        onClick={sendText}
-      >
-        <SendHorizontalIcon aria-hidden="true" />
-      </Button>
+      <IconTooltip label={S.send}>
+        <Button
+          type="button"
+          size="icon"
+          aria-label={S.send}
+          disabled={text.trim() === '' || send.isPending}
+          onClick={sendText}
+        >
+          <SendHorizontalIcon aria-hidden="true" />
+        </Button>
+      </IconTooltip>
       <SendAttachmentDialog
         file={file}
         sending={sendingFile}

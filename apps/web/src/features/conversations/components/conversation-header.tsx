@@ -18,6 +18,8 @@ import { cn } from '../../../lib/utils';
 import { useUpdateConversation } from '../api/update-conversation';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { initiatorName, truncateGroupName } from '../utils/display';
+import { IconTooltip } from '../../../components/ui/tooltip';
+import { FitText } from '../../../components/fit-text';
 
 export function ConversationHeader({
   conversation,
@@ -47,7 +49,7 @@ export function ConversationHeader({
         </Link>
       </Button>
       <div className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
-        <h2 className="truncate font-semibold">{initiatorName(conversation)}</h2>
+        <FitText as="h2" text={initiatorName(conversation)} className="min-w-0 font-semibold" />
         <span
           role="img"
           aria-label={S.statusLabels[conversation.status]}
@@ -65,11 +67,18 @@ export function ConversationHeader({
         ) : null}
       </div>
       <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon" aria-label={S.conversationActions} disabled={update.isPending}>
-            <EllipsisVerticalIcon aria-hidden="true" />
-          </Button>
-        </DropdownMenuTrigger>
+        <IconTooltip label={S.conversationActions}>
+          <DropdownMenuTrigger asChild>
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label={S.conversationActions}
+              disabled={update.isPending}
+            >
+              <EllipsisVerticalIcon aria-hidden="true" />
+            </Button>
+          </DropdownMenuTrigger>
+        </IconTooltip>
         <DropdownMenuContent align="end">
           <DropdownMenuItem onSelect={changeStatus}>
             {conversation.status === 'active' ? S.markResolved : S.markActive}

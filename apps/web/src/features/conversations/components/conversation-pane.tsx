@@ -11,6 +11,7 @@ import { useConversation } from '../api/get-conversation';
 import { useWhatsappWindow } from '../api/get-whatsapp-window';
 import { useUpdateConversation } from '../api/update-conversation';
 import { useLiveMessages } from '../hooks/use-live-messages';
+import { MediaFailureContext, useMediaFailureNotifier } from '../hooks/use-media-failure-notice';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { Composer } from './composer';
 import { ConversationHeader } from './conversation-header';
@@ -43,6 +44,8 @@ export function ConversationPane({
   const whatsapp = conversation?.channel === 'whatsapp';
   const serviceWindow = useWhatsappWindow(conversationId, whatsapp);
   const canReply = whatsapp && serviceWindow.data?.open !== false;
+  // The pane is keyed by conversation: one media failure toast per conversation view.
+  const notifyMediaFailure = useMediaFailureNotifier();
 
   // Read once per unread state: a new customer message while it is open makes it unread again.
   const markRead = useUpdateConversation();
@@ -71,7 +74,9 @@ export function ConversationPane({
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <ConversationHeader conversation={conversation} backHref={backHref} />
-      <MessageList conversation={conversation} onReply={canReply ? setReplyTo : undefined} />
+      <MediaFailureContext.Provider value={notifyMediaFailure}>
+        <MessageList conversation={conversation} onReply={canReply ? setReplyTo : undefined} />
+      </MediaFailureContext.Provider>
       <Composer conversation={conversation} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
     </div>
   );

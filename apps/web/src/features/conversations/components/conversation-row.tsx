@@ -8,6 +8,7 @@ import { cn } from '../../../lib/utils';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { initiatorName, truncateGroupName } from '../utils/display';
 import { formatLastMessageTime } from '../utils/format-time';
+import { FitText } from '../../../components/fit-text';
 
 export function StatusBadge({ status }: { status: TConversation['status'] }) {
   return (
@@ -64,7 +65,7 @@ export function ConversationRow({
           {formatLastMessageTime(conversation.last_message_at ?? conversation.created_at)}
         </time>
       </div>
-      <p className="line-clamp-2 text-sm text-muted-foreground">{conversation.title}</p>
+      <FitText text={conversation.title} className="text-muted-foreground" />
       <div className="flex flex-wrap items-center gap-1.5">
         <StatusBadge status={conversation.status} />
         <Badge variant="secondary">{S.channelBadges[conversation.channel]}</Badge>

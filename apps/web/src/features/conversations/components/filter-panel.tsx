@@ -1,5 +1,5 @@
 // The Filter button and the "Filters" panel (spec section 2): Status, Channel, Read Status, Business
-// Response and the created-date range. Choices are drafts until "Apply Filters"; "Clear all" drops
+// Response, the created-date and the last-message-date ranges (spec section 3's filter). Choices are drafts until "Apply Filters"; "Clear all" drops
 // every filter at once. The button carries an "Active" badge while any filter applies.
 import { FilterIcon } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -129,6 +129,16 @@ export function FilterPanel({
           label={S.createdBefore}
           value={draft.createdBefore}
           onChange={(value) => setDraft((d) => ({ ...d, createdBefore: value }))}
+        />
+        <DatePickerField
+          label={S.lastMessageAfter}
+          value={draft.lastMessageAfter}
+          onChange={(value) => setDraft((d) => ({ ...d, lastMessageAfter: value }))}
+        />
+        <DatePickerField
+          label={S.lastMessageBefore}
+          value={draft.lastMessageBefore}
+          onChange={(value) => setDraft((d) => ({ ...d, lastMessageBefore: value }))}
         />
         <div className="flex justify-between gap-2 pt-2">
           <Button

@@ -19,6 +19,7 @@ import { formatMessageTime } from '../utils/format-time';
 import { OwnChannelContent } from './own-channel-content';
 import { StatusTicks } from './status-ticks';
 import { WhatsAppContent } from './whatsapp-content';
+import { IconTooltip } from '../../../components/ui/tooltip';
 
 export function Avatar({ name }: { name: string }) {
   return (
@@ -97,17 +98,18 @@ export function MessageItem({
         ) : null}
       </div>
       {whatsapp && onReply ? (
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon"
-          aria-label={S.replyTo(name)}
-          title={S.reply}
-          onClick={() => onReply(message)}
-          className="size-7 self-center opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100"
-        >
-          <ReplyIcon aria-hidden="true" />
-        </Button>
+        <IconTooltip label={S.reply}>
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            aria-label={S.replyTo(name)}
+            onClick={() => onReply(message)}
+            className="size-7 self-center opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100"
+          >
+            <ReplyIcon aria-hidden="true" />
+          </Button>
+        </IconTooltip>
       ) : null}
     </li>
   );

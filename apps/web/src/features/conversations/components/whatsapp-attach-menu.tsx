@@ -1,8 +1,9 @@
-// The WhatsApp attach menu (spec section 2): Image, Video or Document, each picking a file of the
+// The WhatsApp attach menu (spec section 2, with audio from the spec's type hints and send payload):
+// Image, Video, Audio or Document, each picking a file of the
 // kinds WhatsApp takes (spec section 5 type hints); the picked file shows as a removable chip. The
 // input is emptied after every pick, so a failed upload leaves it reset and the same file can be
 // picked again.
-import { FileTextIcon, ImageIcon, PaperclipIcon, VideoIcon, XIcon } from 'lucide-react';
+import { FileTextIcon, ImageIcon, MicIcon, PaperclipIcon, VideoIcon, XIcon } from 'lucide-react';
 import { useRef, useState } from 'react';
 
 import { Button } from '../../../components/ui/button';
@@ -15,10 +16,12 @@ import {
 import { Spinner } from '../../../components/ui/spinner';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { WHATSAPP_ACCEPT, type TWhatsAppAttachKind } from '../utils/composer';
+import { IconTooltip } from '../../../components/ui/tooltip';
 
 const ITEMS = [
   { kind: 'image', icon: ImageIcon },
   { kind: 'video', icon: VideoIcon },
+  { kind: 'audio', icon: MicIcon },
   { kind: 'document', icon: FileTextIcon },
 ] as const;
 
@@ -40,11 +43,13 @@ export function WhatsAppAttachMenu({ onAttach }: { onAttach: (file: File) => voi
         }}
       />
       <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button type="button" variant="ghost" size="icon" aria-label={S.attach}>
-            <PaperclipIcon aria-hidden="true" />
-          </Button>
-        </DropdownMenuTrigger>
+        <IconTooltip label={S.attach}>
+          <DropdownMenuTrigger asChild>
+            <Button type="button" variant="ghost" size="icon" aria-label={S.attach}>
+              <PaperclipIcon aria-hidden="true" />
+            </Button>
+          </DropdownMenuTrigger>
+        </IconTooltip>
         <DropdownMenuContent align="start">
           {ITEMS.map(({ kind: item, icon: Icon }) => (
             <DropdownMenuItem

@@ -19,6 +19,7 @@ import { sendFailureMessage } from '../utils/send-failure';
 import { MessageBox } from './message-box';
 import { AttachmentChip, WhatsAppAttachMenu } from './whatsapp-attach-menu';
 import { WhatsAppTemplatePicker } from './whatsapp-template-picker';
+import { IconTooltip } from '../../../components/ui/tooltip';
 
 type TAttachment = { file: File; media: TWhatsappMediaUpload | null };
 type TContext = { message_id: string } | undefined;
@@ -162,15 +163,17 @@ function WhatsAppFreeForm({
       <div className="flex items-end gap-2">
         <WhatsAppAttachMenu onAttach={attach} />
         <MessageBox value={text} onChange={setText} onSubmit={() => void submit()} />
-        <Button
-          type="button"
-          size="icon"
-          aria-label={S.send}
-          disabled={nothingToSend || uploading || sending}
-          onClick={() => void submit()}
-        >
-          <SendHorizontalIcon aria-hidden="true" />
-        </Button>
+        <IconTooltip label={S.send}>
+          <Button
+            type="button"
+            size="icon"
+            aria-label={S.send}
+            disabled={nothingToSend || uploading || sending}
+            onClick={() => void submit()}
+          >
+            <SendHorizontalIcon aria-hidden="true" />
+          </Button>
+        </IconTooltip>
       </div>
     </div>
   );

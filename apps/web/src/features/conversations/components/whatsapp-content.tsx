@@ -1,6 +1,6 @@
 // The body of a WhatsApp message (spec section 2), read from meta_data, which holds the WhatsApp
 // payload: text (text.body); template (template.components: a header of text, an image, a video or
-// a document, body, footer, and buttons of phone number, URL or quick reply); image, video and
+// a document, body, footer, and buttons of phone number, URL or quick reply); image, video, audio and
 // document ({id, caption, filename}); button (button.text). Any other type says "Unsupported message type". The payload is
 // read defensively: a field that is missing or of another shape is simply not shown.
 import type { TMessage } from '@titan/contracts';
@@ -182,6 +182,7 @@ export function WhatsAppContent({ message }: { message: Pick<TMessage, 'meta_dat
       return <Template template={asRecord(meta.template)} />;
     case 'image':
     case 'video':
+    case 'audio':
     case 'document':
       return <Media kind={type} payload={asRecord(meta[type])} />;
     case 'button':

@@ -1,13 +1,15 @@
-// A WhatsApp image, video or document, fetched by its media id (GET /api/whatsapp/media/{id}/). When
-// the bytes cannot be had, or the browser cannot show them, the spec's failure text takes its place.
+// A WhatsApp image, video, audio or document, fetched by its media id (GET /api/whatsapp/media/{id}/).
+// When the bytes cannot be had, or the browser cannot show them, the spec's failure text takes its
+// place; a failed fetch also toasts, once per conversation view (use-media-failure-notice).
 import { FileTextIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 import { Spinner } from '../../../components/ui/spinner';
 import { useWhatsAppMedia } from '../api/get-whatsapp-media';
+import { useMediaFailureNotice } from '../hooks/use-media-failure-notice';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 
-export type TMediaKind = 'image' | 'video' | 'document';
+export type TMediaKind = 'image' | 'video' | 'audio' | 'document';
 
 function MediaFailed() {
   return <p className="text-sm text-muted-foreground italic">{S.mediaFailed}</p>;
@@ -24,6 +26,11 @@ export function WhatsAppMedia({
 }) {
   const media = useWhatsAppMedia(mediaId);
   const [broken, setBroken] = useState(false);
+  const notifyFailure = useMediaFailureNotice();
+  const { isError, error } = media;
+  useEffect(() => {
+    if (isError) notifyFailure(error);
+  }, [isError, error, notifyFailure]);
   if (media.isPending) return <Spinner />;
   if (media.isError || broken) return <MediaFailed />;
   const url = media.data.url;
@@ -46,6 +53,8 @@ export function WhatsAppMedia({
           onError={() => setBroken(true)}
         />
       );
+    case 'audio':
+      return <audio src={url} controls className="max-w-full" onError={() => setBroken(true)} />;
     case 'document':
       return (
         <a

@@ -15,6 +15,7 @@ import { ConversationPane, NoConversationSelected } from '../components/conversa
 import { ConversationsList } from '../components/conversations-list';
 import { CONVERSATIONS_STRINGS } from '../strings';
 import { NO_FILTERS, type TFilterChoices } from '../utils/filters';
+import { IconTooltip } from '../../../components/ui/tooltip';
 
 function selectedConversationId(value: string | null): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -45,15 +46,13 @@ function EmbedSettingsLink({ businessCode }: { businessCode: string | null }) {
   if (!businessCode || !can('team.manage')) return null;
   return (
     // An icon: the list pane can be as narrow as 16rem and the filter button must keep its place.
-    <Button asChild variant="ghost" size="icon" className="size-8">
-      <Link
-        to={businessEmbedPath(businessCode)}
-        aria-label={CONVERSATIONS_STRINGS.embedSettings}
-        title={CONVERSATIONS_STRINGS.embedSettings}
-      >
-        <CodeIcon aria-hidden="true" />
-      </Link>
-    </Button>
+    <IconTooltip label={CONVERSATIONS_STRINGS.embedSettings}>
+      <Button asChild variant="ghost" size="icon" className="size-8">
+        <Link to={businessEmbedPath(businessCode)} aria-label={CONVERSATIONS_STRINGS.embedSettings}>
+          <CodeIcon aria-hidden="true" />
+        </Link>
+      </Button>
+    </IconTooltip>
   );
 }
 

@@ -13,6 +13,9 @@ export type TFilterChoices = {
   /** dd-MM-yyyy, or '' for no bound. */
   createdAfter: string;
   createdBefore: string;
+  /** dd-MM-yyyy bounds on the last message time (spec section 3: lastMessageAfter / lastMessageBefore). */
+  lastMessageAfter: string;
+  lastMessageBefore: string;
 };
 
 export const NO_FILTERS: TFilterChoices = {
@@ -22,12 +25,21 @@ export const NO_FILTERS: TFilterChoices = {
   businessResponse: 'all',
   createdAfter: '',
   createdBefore: '',
+  lastMessageAfter: '',
+  lastMessageBefore: '',
 };
 
 /** The list query's filter keys (api.md), as sent in the query string and the realtime filter. */
 export type TConversationQueryParams = Partial<
   Record<
-    'status' | 'channel__in' | 'is_read' | 'business_replied' | 'created_at__gte' | 'created_at__lte',
+    | 'status'
+    | 'channel__in'
+    | 'is_read'
+    | 'business_replied'
+    | 'created_at__gte'
+    | 'created_at__lte'
+    | 'last_message_at__gte'
+    | 'last_message_at__lte',
     string
   >
 >;
@@ -54,6 +66,10 @@ export function toQueryParams(choices: TFilterChoices): TConversationQueryParams
   if (after) params.created_at__gte = startOfDay(after).toISOString();
   const before = parseFilterDate(choices.createdBefore);
   if (before) params.created_at__lte = endOfDay(before).toISOString();
+  const lastAfter = parseFilterDate(choices.lastMessageAfter);
+  if (lastAfter) params.last_message_at__gte = startOfDay(lastAfter).toISOString();
+  const lastBefore = parseFilterDate(choices.lastMessageBefore);
+  if (lastBefore) params.last_message_at__lte = endOfDay(lastBefore).toISOString();
   return params;
 }
 

@@ -137,7 +137,7 @@ describe('creating and joining a business', () => {
     server.use(http.get('/api/users/profile/', () => ok(profile({ businesses: [] }))));
     renderApp('/register-business');
     await userEvent.type(await screen.findByLabelText('Business name'), 'Newco');
-    await userEvent.type(screen.getByLabelText('Dial code'), '44');
+    await userEvent.type(screen.getByLabelText('Dial code'), '12345');
     await userEvent.click(screen.getByRole('button', { name: 'Create business' }));
 
     expect(await screen.findByText('Enter a dial code like +1 or +44.')).toBeInTheDocument();

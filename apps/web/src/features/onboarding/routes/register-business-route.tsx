@@ -12,6 +12,7 @@ import { JOIN_BUSINESS_PATH } from '../../../config/paths';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
 import { useCreateBusiness } from '../api/create-business';
 import { LogOutButton } from '../components/log-out-button';
+import { numericOnlyInputProps, toDialCode } from '../../../lib/numeric-input';
 import { ONBOARDING_STRINGS } from '../strings';
 import { useEnterBusiness } from '../utils/use-enter-business';
 
@@ -52,14 +53,17 @@ export function RegisterBusinessRoute() {
         <div className="grid grid-cols-[6rem_1fr] gap-3">
           <TextField
             label={ONBOARDING_STRINGS.dialCode}
-            placeholder="+1"
-            registration={form.register('dial_code', { setValueAs: emptyToUndefined })}
+            prefix="+"
+            placeholder="1"
+            {...numericOnlyInputProps}
+            registration={form.register('dial_code', { setValueAs: (v) => toDialCode(v, undefined) })}
             error={errors.dial_code?.message}
           />
           <TextField
             label={`${ONBOARDING_STRINGS.phoneNumber} ${ONBOARDING_STRINGS.optional}`}
             type="tel"
             autoComplete="tel-national"
+            {...numericOnlyInputProps}
             registration={form.register('phone_number', { setValueAs: emptyToUndefined })}
             error={errors.phone_number?.message}
           />

@@ -187,12 +187,17 @@ describe('business profile settings', () => {
     const name = await screen.findByLabelText('Business name');
     await userEvent.clear(name);
     await userEvent.type(name, 'Acme Ltd');
-    await userEvent.type(screen.getByLabelText('Dial code'), '+44');
-    await userEvent.type(screen.getByLabelText('Phone number (optional)'), '20 7946 0000');
+    // Digits only (spec section 5): the "+" of the dial code is the field's prefix, not typed.
+    const dialCode = screen.getByLabelText('Dial code');
+    await userEvent.type(dialCode, '+44a');
+    expect(dialCode).toHaveValue('44');
+    const phone = screen.getByLabelText('Phone number (optional)');
+    await userEvent.type(phone, '20 7946 0000');
+    expect(phone).toHaveValue('2079460000');
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
 
     expect(await screen.findByText('Changes saved')).toBeInTheDocument();
-    expect(bodies).toEqual([{ name: 'Acme Ltd', dial_code: '+44', phone_number: '20 7946 0000' }]);
+    expect(bodies).toEqual([{ name: 'Acme Ltd', dial_code: '+44', phone_number: '2079460000' }]);
   });
 
   it('shows an agent the business read-only', async () => {

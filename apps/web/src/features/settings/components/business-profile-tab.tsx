@@ -15,6 +15,7 @@ import { applyApiErrorToForm } from '../../../lib/api-errors';
 import { useBusiness } from '../api/get-business';
 import { usePermissions } from '../../../lib/business/roles';
 import { useUpdateBusiness } from '../api/update-business';
+import { dialCodeDigits, numericOnlyInputProps, toDialCode } from '../../../lib/numeric-input';
 import { SETTINGS_STRINGS } from '../strings';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 
@@ -28,7 +29,8 @@ function BusinessForm({ business }: { business: TBusiness }) {
     resolver: zodResolver(ZUpdateBusinessRequest),
     defaultValues: {
       name: business.name,
-      dial_code: business.dial_code,
+      // The field holds the digits; the "+" is its prefix (toDialCode puts it back).
+      dial_code: dialCodeDigits(business.dial_code),
       phone_number: business.phone_number,
     },
   });
@@ -51,13 +53,16 @@ function BusinessForm({ business }: { business: TBusiness }) {
       <div className="grid grid-cols-[6rem_1fr] gap-3">
         <TextField
           label={STRINGS.dialCode}
-          placeholder="+1"
-          registration={form.register('dial_code', { setValueAs: emptyToNull })}
+          prefix="+"
+          placeholder="1"
+          {...numericOnlyInputProps}
+          registration={form.register('dial_code', { setValueAs: (v) => toDialCode(v, null) })}
           error={errors.dial_code?.message}
         />
         <TextField
           label={`${STRINGS.phoneNumber} ${SETTINGS_STRINGS.optional}`}
           type="tel"
+          {...numericOnlyInputProps}
           registration={form.register('phone_number', { setValueAs: emptyToNull })}
           error={errors.phone_number?.message}
         />

@@ -15,6 +15,7 @@ import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
 import { useSaveWhatsappAccount } from '../api/save-whatsapp-account';
+import { numericOnlyInputProps } from '../../../lib/numeric-input';
 import { WHATSAPP_STRINGS } from '../strings';
 
 const S = WHATSAPP_STRINGS.settings;
@@ -80,7 +81,7 @@ export function WhatsappAccountForm({ account }: { account: TWhatsappAccount | n
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label={S.phoneNumberId}
-          inputMode="numeric"
+          {...numericOnlyInputProps}
           autoComplete="off"
           hint={S.phoneNumberIdHint}
           registration={form.register('phone_number_id')}
@@ -88,7 +89,7 @@ export function WhatsappAccountForm({ account }: { account: TWhatsappAccount | n
         />
         <TextField
           label={S.wabaId}
-          inputMode="numeric"
+          {...numericOnlyInputProps}
           autoComplete="off"
           registration={form.register('waba_id')}
           error={errors.waba_id?.message}
