@@ -2,6 +2,7 @@
 // a batch of pending deliveries and writes all their messages and statuses set-based in one
 // transaction; when a batch fails, its deliveries are retried one by one so a bad one is isolated.
 import type { Logger } from 'pino';
+import { describeDatabaseError, driverErrorOf } from '../../platform/db-errors';
 import type { Queryable } from '../auth/auth.repository';
 import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
@@ -274,13 +275,23 @@ async function processWebhookEvent(deps: WhatsappDeps, eventId: number): Promise
   await processClaimed(deps, (tx) => repo.claimWebhookEvents(tx, 1, eventId));
 }
 
-/** The database's own reason when there is one (drizzle wraps it with the whole query and its parameters). */
+/**
+ * The database's own reason when there is one (drizzle wraps it with the whole query and its
+ * parameters), kept on the delivery for whoever looks into it: the business's own data.
+ */
 function reasonOf(err: unknown): string {
   let reason = err instanceof Error ? err.message : String(err);
   for (let e = err; e instanceof Error && e.cause !== undefined; e = e.cause) {
     if (e.cause instanceof Error) reason = e.cause.message;
   }
   return reason;
+}
+
+/** What a log line may say of the failure: the SQLSTATE and statement, never a quoted value. */
+function loggableReasonOf(err: unknown): string {
+  const driver = driverErrorOf(err);
+  if (driver && err instanceof Error) return String(describeDatabaseError(err, driver).message);
+  return err instanceof Error ? err.name : 'unknown error';
 }
 
 /**
@@ -316,9 +327,9 @@ export class WebhookProcessor {
     } catch (err) {
       if (claimed.length === 0) throw err;
       // Something in the batch failed: each delivery alone, so only a bad one is held back.
-      // The reason only: the failed query's parameters hold customers' messages.
+      // Neither the failed query's parameters nor the driver's message: they hold customers' messages.
       this.logger.warn(
-        { reason: reasonOf(err), events: claimed.length },
+        { reason: loggableReasonOf(err), events: claimed.length },
         'webhook batch failed; processing its deliveries one by one',
       );
       for (const id of claimed) await this.runOne(id);
@@ -330,9 +341,11 @@ export class WebhookProcessor {
     try {
       await processWebhookEvent(this.deps, id);
     } catch (err) {
-      const reason = reasonOf(err);
-      this.logger.error({ reason, event_id: id }, 'webhook delivery failed; it will be retried later');
-      await repo.recordWebhookEventFailure(this.deps.db, id, reason, WEBHOOK_RETRY);
+      this.logger.error(
+        { reason: loggableReasonOf(err), event_id: id },
+        'webhook delivery failed; it will be retried later',
+      );
+      await repo.recordWebhookEventFailure(this.deps.db, id, reasonOf(err), WEBHOOK_RETRY);
     }
   }
 }
