@@ -48,6 +48,8 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/whatsapp/media/:id/': { id: 'media' },
   '/api/whatsapp/template/:name/': { name: 'template' },
   '/api/whatsapp/events/:trackingId/': { trackingId: 'trackingId' },
+  '/api/email/events/:trackingId/': { trackingId: 'trackingId' },
+  '/api/sms/events/:trackingId/': { trackingId: 'trackingId' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };

@@ -113,9 +113,9 @@ export async function detachConversation(db: Queryable, businessId: number, conv
 
 /** Unfinished sends untouched since `before`: queued ones (never claimed) and claimed ones. */
 export async function findStale(db: Queryable, status: 'queued' | 'sending', before: Date, limit: number) {
-  return rowsOf<{ id: string }>(
+  return rowsOf<{ id: string; channel: SendChannel }>(
     db,
-    sql`select id from sends where status = ${status} and updated_at < ${before.toISOString()}::timestamptz
+    sql`select id, channel from sends where status = ${status} and updated_at < ${before.toISOString()}::timestamptz
       order by updated_at limit ${limit}`,
   );
 }

@@ -132,7 +132,7 @@ export async function reapplyEvents(
  */
 export async function recoverSends(
   db: Db,
-  enqueue: (send: { id: string }) => Promise<void>,
+  enqueue: (send: { id: string; channel: SendChannel }) => Promise<void>,
   options: { now?: Date; sendingTimeoutMs?: number; queuedTimeoutMs?: number; limit?: number } = {},
 ): Promise<{ failed: number; queued: number }> {
   const now = options.now ?? new Date();

@@ -8,6 +8,7 @@ import { waMessages } from '../../db/schema';
 import { whatsappCloud } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { BestEvent, ProviderEvent } from '../sends/sends.repository';
 import * as sends from '../sends/sends.service';
+import * as sendsRepo from '../sends/sends.repository';
 import type { SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
@@ -184,4 +185,24 @@ async function mirrorOntoMessages(db: Queryable, best: BestEvent[]): Promise<voi
 /** Applies what was already reported for one wamid to the business's send and message. */
 export async function applyRecordedStatuses(db: Queryable, businessId: number, wamid: string): Promise<void> {
   await mirrorOntoMessages(db, await sends.reapplyEvents(db, 'whatsapp', [{ businessId, providerMessageId: wamid }]));
+}
+
+/**
+ * The send job: a queued WhatsApp send nobody claimed. Sent when the number is still connected
+ * (a refusal is recorded on the send), failed with the reason when it is not.
+ */
+export async function runQueuedSend(deps: WhatsappDeps, sendId: string): Promise<void> {
+  const send = await sendsRepo.findSendById(deps.db, sendId);
+  if (!send || send.channel !== 'whatsapp' || send.status !== 'queued') return;
+  const account = await repo.findAccountByBusiness(deps.db, send.businessId);
+  if (!account || !account.accessTokenSealed) {
+    await sends.recordFailed(deps.db, send.id, { errorCode: null, errorMessage: NOT_CONNECTED });
+    return;
+  }
+  try {
+    await sendQueued(deps, { account, creds: credentialsOf(deps, account) }, send.id);
+  } catch (err) {
+    // Refused, or claimed by someone else: either way the send holds the outcome.
+    if (!(err instanceof AppError)) throw err;
+  }
 }
