@@ -1,7 +1,12 @@
 // The event logs of every channel (`/api/{email,whatsapp,sms}/events/`): one query, one set of
 // filters, one CSV stream read from a database cursor with no row cap. A send appears as the
 // WhatsApp logs always showed one (`error` = refused before the provider took it).
-import type { TWhatsappLog, TWhatsappLogEvent, TWhatsappLogFilter, TWhatsappLogListQuery } from '@titan/contracts';
+import type {
+  TWhatsappLog,
+  TWhatsappLogEvent,
+  TWhatsappLogFilter,
+  TWhatsappLogListQuery,
+} from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { SendChannel } from '../../db/schema';
 import type { InboxScope } from '../conversations/conversations.repository';
@@ -43,7 +48,12 @@ export function toLog(row: repo.SendLogRow): TWhatsappLog {
 }
 
 /** Agents see the sends in conversations their inbox shows (README "Who sees which conversation"). */
-export async function findSendLogs(db: Db, channel: SendChannel, scope: InboxScope, query: TWhatsappLogListQuery) {
+export async function findSendLogs(
+  db: Db,
+  channel: SendChannel,
+  scope: InboxScope,
+  query: TWhatsappLogListQuery,
+) {
   const { page, page_size, ...filter } = query;
   const { rows, count } = await repo.listLogs(db, channel, scope, filter, page_size, (page - 1) * page_size);
   return {

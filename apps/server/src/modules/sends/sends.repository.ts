@@ -136,7 +136,11 @@ export type ProviderEvent = {
  * redelivered, attached to its send when the send is known; inserted in one order for every batch,
  * so two batches reporting the same events cannot deadlock.
  */
-export async function insertEvents(db: Queryable, channel: SendChannel, values: ProviderEvent[]): Promise<void> {
+export async function insertEvents(
+  db: Queryable,
+  channel: SendChannel,
+  values: ProviderEvent[],
+): Promise<void> {
   if (values.length === 0) return;
   await db.execute(sql`insert into send_events
       (business_id, channel, send_id, provider_message_id, type, occurred_at, payload)
@@ -176,7 +180,12 @@ export async function applyBestEvents(
 ): Promise<BestEvent[]> {
   if (keys.length === 0) return [];
   const keyset = recordset(keys.map((k) => ({ business_id: k.businessId, pmid: k.providerMessageId })));
-  const best = await rowsOf<{ business_id: string | number; pmid: string; type: string; payload: Record<string, unknown> }>(
+  const best = await rowsOf<{
+    business_id: string | number;
+    pmid: string;
+    type: string;
+    payload: Record<string, unknown>;
+  }>(
     db,
     sql`select distinct on (e.business_id, e.provider_message_id)
         e.business_id, e.provider_message_id as pmid, e.type, e.payload
@@ -200,7 +209,12 @@ export async function applyBestEvents(
       cost = coalesce(p.cost, s.cost),
       updated_at = now()
     from jsonb_to_recordset(${recordset(
-      best.map((b) => ({ business_id: Number(b.business_id), pmid: b.pmid, type: b.type, payload: b.payload })),
+      best.map((b) => ({
+        business_id: Number(b.business_id),
+        pmid: b.pmid,
+        type: b.type,
+        payload: b.payload,
+      })),
     )}) as b(business_id bigint, pmid text, type text, payload jsonb)
     left join lateral (
       select jsonb_build_object('category', e.payload->'pricing'->>'category',
@@ -294,11 +308,14 @@ function logWhere(channel: SendChannel, scope: InboxScope, filter: SendLogFilter
     );
   }
   if (filter.status === 'error') where.push(sql`s.status = 'failed' and s.provider_message_id is null`);
-  else if (filter.status === 'failed') where.push(sql`s.status = 'failed' and s.provider_message_id is not null`);
+  else if (filter.status === 'failed')
+    where.push(sql`s.status = 'failed' and s.provider_message_id is not null`);
   else if (filter.status) where.push(sql`s.status = ${filter.status}`);
   if (filter.template_id !== undefined) where.push(sql`s.template_id = ${filter.template_id}`);
-  if (filter.created_at__gte) where.push(sql`s.created_at >= ${filter.created_at__gte.toISOString()}::timestamptz`);
-  if (filter.created_at__lte) where.push(sql`s.created_at <= ${filter.created_at__lte.toISOString()}::timestamptz`);
+  if (filter.created_at__gte)
+    where.push(sql`s.created_at >= ${filter.created_at__gte.toISOString()}::timestamptz`);
+  if (filter.created_at__lte)
+    where.push(sql`s.created_at <= ${filter.created_at__lte.toISOString()}::timestamptz`);
   if (filter.search) {
     const term = containing(filter.search);
     const matches = [
@@ -373,7 +390,10 @@ export async function findLog(
 ): Promise<{ log: SendLogRow; send: SendRow } | null> {
   // Not a uuid: not found (rather than an error from the cast).
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
-  const [log] = await rowsOf<SendLogRow>(db, logSelect(sql`${logWhere(channel, scope, {})} and s.id = ${id}::uuid`));
+  const [log] = await rowsOf<SendLogRow>(
+    db,
+    logSelect(sql`${logWhere(channel, scope, {})} and s.id = ${id}::uuid`),
+  );
   if (!log) return null;
   const send = await findSend(db, scope.businessId, id);
   return send ? { log, send } : null;
@@ -447,8 +467,18 @@ function isPool(client: unknown): client is PoolLike {
 }
 
 /** Sends the provider accepted in [from, to), by pricing category (lower case; null when not priced). */
-export async function usageByCategory(db: Db, businessId: number, channel: SendChannel, from: Date, to: Date) {
-  const rows = await rowsOf<{ category: string | null; messages: number | string; billable: number | string }>(
+export async function usageByCategory(
+  db: Db,
+  businessId: number,
+  channel: SendChannel,
+  from: Date,
+  to: Date,
+) {
+  const rows = await rowsOf<{
+    category: string | null;
+    messages: number | string;
+    billable: number | string;
+  }>(
     db,
     sql`select lower(cost->>'category') as category, count(*)::int as messages,
         count(*) filter (where (cost->>'billable')::boolean)::int as billable
@@ -457,5 +487,9 @@ export async function usageByCategory(db: Db, businessId: number, channel: SendC
         and created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz
       group by 1`,
   );
-  return rows.map((r) => ({ category: r.category, messages: Number(r.messages), billable: Number(r.billable) }));
+  return rows.map((r) => ({
+    category: r.category,
+    messages: Number(r.messages),
+    billable: Number(r.billable),
+  }));
 }

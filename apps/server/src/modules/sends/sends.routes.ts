@@ -32,14 +32,21 @@ export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       `/api/${path}/events/`,
       {
         config: read,
-        schema: { tags, querystring: ZWhatsappLogListQuery, response: { 200: ZEnvelope(ZPage(ZWhatsappLog)) } },
+        schema: {
+          tags,
+          querystring: ZWhatsappLogListQuery,
+          response: { 200: ZEnvelope(ZPage(ZWhatsappLog)) },
+        },
       },
       async (request) => ok(await logs.findSendLogs(db, channel, await scopeOf(db, request), request.query)),
     );
     // A static segment, so it wins over :trackingId.
     app.get(
       `/api/${path}/events/download/`,
-      { config: read, schema: { tags, summary: 'The filtered sends as CSV', querystring: ZWhatsappLogFilter } },
+      {
+        config: read,
+        schema: { tags, summary: 'The filtered sends as CSV', querystring: ZWhatsappLogFilter },
+      },
       async (request, reply) => {
         const scope = await scopeOf(db, request);
         return reply
@@ -51,9 +58,17 @@ export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     );
     app.get(
       `/api/${path}/events/:trackingId/`,
-      { config: read, schema: { tags, params: ZTrackingIdParams, response: { 200: ZEnvelope(ZWhatsappLogDetail) } } },
+      {
+        config: read,
+        schema: { tags, params: ZTrackingIdParams, response: { 200: ZEnvelope(ZWhatsappLogDetail) } },
+      },
       async (request) => {
-        const found = await logs.findSendLog(db, channel, await scopeOf(db, request), request.params.trackingId);
+        const found = await logs.findSendLog(
+          db,
+          channel,
+          await scopeOf(db, request),
+          request.params.trackingId,
+        );
         if (!found) throw AppError.notFound(logs.SEND_LOG_MESSAGES.notFound);
         return ok({ ...found.log, request: found.request, response: found.response, events: found.events });
       },

@@ -129,7 +129,9 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
   const outcome = await whatsappCloud.send({ graph: deps.graph, creds: account.creds }, send.providerRequest);
   if (!outcome.ok) {
     await sends.recordFailed(deps.db, send.id, outcome);
-    throw outcome.cause instanceof GraphError ? toAppError(outcome.cause) : new AppError('unavailable', outcome.errorMessage);
+    throw outcome.cause instanceof GraphError
+      ? toAppError(outcome.cause)
+      : new AppError('unavailable', outcome.errorMessage);
   }
   const wamid = outcome.providerMessageId!;
   const message = (send.message ?? {}) as StoredMessage;
@@ -154,7 +156,10 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
       })
       .returning();
     // A status may have been delivered before this wamid was stored: apply it now.
-    await mirrorOntoMessages(tx, await sends.reapplyEvents(tx, 'whatsapp', [{ businessId: send.businessId, providerMessageId: wamid }]));
+    await mirrorOntoMessages(
+      tx,
+      await sends.reapplyEvents(tx, 'whatsapp', [{ businessId: send.businessId, providerMessageId: wamid }]),
+    );
     await conversationsRepo.updateConversation(tx, send.businessId, send.conversationId!, {
       lastMessageAt: now,
       businessReplied: true,
@@ -178,13 +183,21 @@ export async function applyStatuses(db: Queryable, statuses: ProviderEvent[]): P
 async function mirrorOntoMessages(db: Queryable, best: BestEvent[]): Promise<void> {
   await repo.applyBestStatuses(
     db,
-    best.map((b) => ({ businessId: b.businessId, messageId: b.providerMessageId, status: b.type, payload: b.payload })),
+    best.map((b) => ({
+      businessId: b.businessId,
+      messageId: b.providerMessageId,
+      status: b.type,
+      payload: b.payload,
+    })),
   );
 }
 
 /** Applies what was already reported for one wamid to the business's send and message. */
 export async function applyRecordedStatuses(db: Queryable, businessId: number, wamid: string): Promise<void> {
-  await mirrorOntoMessages(db, await sends.reapplyEvents(db, 'whatsapp', [{ businessId, providerMessageId: wamid }]));
+  await mirrorOntoMessages(
+    db,
+    await sends.reapplyEvents(db, 'whatsapp', [{ businessId, providerMessageId: wamid }]),
+  );
 }
 
 /**

@@ -175,7 +175,10 @@ export async function deleteExpiredWebhookEvents(
   cutoff: Date,
   limit: number,
 ): Promise<{ events: number; reported: { businessId: number; providerMessageId: string; type: string }[] }> {
-  const rows = await rowsOf<{ events: number | string; reported: { b: number; m: string; s: string }[] | null }>(
+  const rows = await rowsOf<{
+    events: number | string;
+    reported: { b: number; m: string; s: string }[] | null;
+  }>(
     db,
     sql`with doomed as (
         select id from whatsapp_webhook_events
@@ -200,7 +203,11 @@ export async function deleteExpiredWebhookEvents(
   const row = rows[0];
   return {
     events: Number(row?.events ?? 0),
-    reported: (row?.reported ?? []).map((r) => ({ businessId: Number(r.b), providerMessageId: r.m, type: r.s })),
+    reported: (row?.reported ?? []).map((r) => ({
+      businessId: Number(r.b),
+      providerMessageId: r.m,
+      type: r.s,
+    })),
   };
 }
 
@@ -410,7 +417,10 @@ export async function applyBestStatuses(
   if (best.length === 0) return;
   const values = recordset(
     [...best]
-      .sort((a, b) => a.businessId - b.businessId || (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0))
+      .sort(
+        (a, b) =>
+          a.businessId - b.businessId || (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0),
+      )
       .map((b) => ({ business_id: b.businessId, id: b.messageId, status: b.status, payload: b.payload })),
   );
   await db.execute(sql`select 1 from wa_messages m

@@ -41,7 +41,10 @@ export async function pruneWebhookEvents(db: Db, options: RetentionOptions): Pro
     // One transaction per batch: the deliveries go with the statuses only they knew of.
     const { events, statuses } = await db.transaction(async (tx) => {
       const batch = await repo.deleteExpiredWebhookEvents(tx, cutoff, batchSize);
-      return { events: batch.events, statuses: await sendsRepo.deleteOrphanEvents(tx, 'whatsapp', batch.reported) };
+      return {
+        events: batch.events,
+        statuses: await sendsRepo.deleteOrphanEvents(tx, 'whatsapp', batch.reported),
+      };
     });
     total.events += events;
     total.statuses += statuses;

@@ -85,9 +85,9 @@ describe('a send killed during the provider call', () => {
       });
       call.catch(() => undefined); // it ends with the process below
       const statusOf = async (db: TestRuntime['database']) =>
-        (await db.query<{ status: string }>('select status from sends where business_id = $1', [businessId])).map(
-          (r) => r.status,
-        );
+        (
+          await db.query<{ status: string }>('select status from sends where business_id = $1', [businessId])
+        ).map((r) => r.status);
       await expect.poll(() => statusOf(rt1.database), { timeout: 10_000, interval: 50 }).toEqual(['sending']);
       await rt1.close(); // the process dies while Meta has the request
 
@@ -104,7 +104,11 @@ describe('a send killed during the provider call', () => {
           [businessId],
         );
         expect(rows).toEqual([
-          { status: 'failed', error_code: sends.INTERRUPTED_CODE, error_message: sends.SEND_MESSAGES.interrupted },
+          {
+            status: 'failed',
+            error_code: sends.INTERRUPTED_CODE,
+            error_message: sends.SEND_MESSAGES.interrupted,
+          },
         ]);
         // Nothing shows in the conversation; a second sweep changes nothing.
         const [m] = await rt2.database.query<{ n: number }>(
@@ -139,7 +143,13 @@ describe('a send killed during the provider call', () => {
           conversationId,
           recipient: '15550001235',
           providerRequest: { to: '15550001235', ...text('Left behind') },
-          message: { content: 'Left behind', message_type: 'text', sender_type: 'staff', sender_id: null, meta_data: text('Left behind') },
+          message: {
+            content: 'Left behind',
+            message_type: 'text',
+            sender_type: 'staff',
+            sender_id: null,
+            meta_data: text('Left behind'),
+          },
         }),
       );
       const enqueued: string[] = [];
@@ -198,7 +208,8 @@ describe('the spine', () => {
       sends.recordAccepted(tx, claimed!, { ok: true, providerMessageId: 'wamid.ORDER', response: {} }),
     );
     const status = async () =>
-      (await rt.database.query<{ status: string }>('select status from sends where id = $1', [send.id]))[0]!.status;
+      (await rt.database.query<{ status: string }>('select status from sends where id = $1', [send.id]))[0]!
+        .status;
     const event = (type: string) => ({
       businessId,
       providerMessageId: 'wamid.ORDER',
@@ -245,7 +256,11 @@ describe('the spine', () => {
         headers: as(owner, mine),
       });
       expect(res.statusCode, channel).toBe(404);
-      const list = await rt.app!.inject({ method: 'GET', url: `/api/${channel}/events/`, headers: as(owner, mine) });
+      const list = await rt.app!.inject({
+        method: 'GET',
+        url: `/api/${channel}/events/`,
+        headers: as(owner, mine),
+      });
       expect(list.statusCode).toBe(200);
       expect(list.json().result).toMatchObject({ count: 0, results: [] });
       const csv = await rt.app!.inject({
@@ -276,9 +291,14 @@ describe('the spine', () => {
     let chunks = 0;
     let bytes = 0;
     let lines = 0;
-    for await (const chunk of exportSendLogs(rt.database.db, 'whatsapp', { businessId, groupIds: null }, {
-      search: 'CSV',
-    })) {
+    for await (const chunk of exportSendLogs(
+      rt.database.db,
+      'whatsapp',
+      { businessId, groupIds: null },
+      {
+        search: 'CSV',
+      },
+    )) {
       bytes += chunk.length;
       lines += chunk.split('\r\n').length - 1;
       if (++chunks % 10 === 0) {

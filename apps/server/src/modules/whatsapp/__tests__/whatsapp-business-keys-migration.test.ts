@@ -84,9 +84,11 @@ describe('migration 0019 on a database that already has WhatsApp rows', () => {
       await old.close();
 
       // Up to 0021: 0022 moves the logs and statuses into the send spine (send-spine-migration.test.ts).
-      journal.entries = (JSON.parse(readFileSync(join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
-        entries: { tag: string }[];
-      }).entries.filter((e) => e.tag < '0022');
+      journal.entries = (
+        JSON.parse(readFileSync(join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
+          entries: { tag: string }[];
+        }
+      ).entries.filter((e) => e.tag < '0022');
       cpSync(migrationsDir, before, { recursive: true });
       writeFileSync(journalFile, JSON.stringify(journal));
       const after = await openDatabase(
