@@ -4,7 +4,6 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
-  boolean,
   index,
   integer,
   jsonb,
@@ -12,7 +11,6 @@ import {
   primaryKey,
   text,
   uniqueIndex,
-  uuid,
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { businesses } from './business';
