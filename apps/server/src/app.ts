@@ -29,6 +29,7 @@ import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { requestMarkRead } from './modules/whatsapp/whatsapp.send';
 import { whatsappSendRoutes } from './modules/whatsapp/whatsapp.send.routes';
 import { whatsappTemplatesRoutes } from './modules/whatsapp/whatsapp.templates.routes';
+import { sendLogRoutes } from './modules/sends/sends.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
 import type { ChangeFeed } from './platform/change-feed';
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(whatsappRoutes, { deps: whatsappDeps });
   await app.register(whatsappSendRoutes, { deps: whatsappDeps });
   await app.register(whatsappTemplatesRoutes, { deps: whatsappDeps });
+  await app.register(sendLogRoutes, { db });
   await app.register(publicChatRoutes, { deps: { db, storage, limiter, visitorTokens, secrets, config } });
   await app.register(conversationRoutes, {
     deps: { db, storage, onConversationRead: (c) => requestMarkRead(whatsappDeps, c) },

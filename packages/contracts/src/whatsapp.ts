@@ -243,7 +243,17 @@ export type TSendTemplateInput = z.infer<typeof ZSendTemplateRequest>;
 
 // ---- Logs (/api/whatsapp/events/) ----
 
-export const WHATSAPP_LOG_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed', 'error'] as const;
+/** `queued`/`sending`: recorded, Meta not answered yet (the send spine writes before it calls). */
+export const WHATSAPP_LOG_STATUSES = [
+  'queued',
+  'sending',
+  'accepted',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'error',
+] as const;
 export type TWhatsappLogStatus = (typeof WHATSAPP_LOG_STATUSES)[number];
 
 export const ZWhatsappLog = z.object({
@@ -297,7 +307,9 @@ export type TWhatsappLogDetail = z.infer<typeof ZWhatsappLogDetail>;
 /** The filters of the log list and its CSV download. */
 export const ZWhatsappLogFilter = z.object({
   status: z
-    .enum(WHATSAPP_LOG_STATUSES, { message: 'Choose accepted, sent, delivered, read, failed or error.' })
+    .enum(WHATSAPP_LOG_STATUSES, {
+      message: 'Choose queued, sending, accepted, sent, delivered, read, failed or error.',
+    })
     .optional(),
   /** Matches the recipient, the template name or the wamid. */
   search: z.string().trim().max(100).optional(),

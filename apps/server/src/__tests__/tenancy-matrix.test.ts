@@ -26,6 +26,9 @@ type Ids = {
   media: string;
   template: string;
   trackingId: string;
+  /** Sends of the channels whose modules come later, written straight into the spine. */
+  emailSend: string;
+  smsSend: string;
   fileKey: string;
   phoneNumberId: string;
 };
@@ -48,6 +51,8 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/whatsapp/media/:id/': { id: 'media' },
   '/api/whatsapp/template/:name/': { name: 'template' },
   '/api/whatsapp/events/:trackingId/': { trackingId: 'trackingId' },
+  '/api/email/events/:trackingId/': { trackingId: 'emailSend' },
+  '/api/sms/events/:trackingId/': { trackingId: 'smsSend' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };
@@ -332,6 +337,8 @@ async function populate(
     media: '',
     template: '',
     trackingId: '',
+    emailSend: '',
+    smsSend: '',
     fileKey: file.key as string,
     phoneNumberId: '',
   };
@@ -382,6 +389,14 @@ async function populateWhatsapp(ids: Ids): Promise<void> {
   form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'dot.png');
   ids.media = (await upload(owner, business, '/api/whatsapp/media/', form)).id as string;
   ids.template = 'spring_sale';
+  for (const channel of ['email', 'sms'] as const) {
+    const [row] = await rt.database.query<{ id: string }>(
+      `insert into sends (business_id, channel, cause, recipient, status, provider_request)
+       values ($1, $2, 'test', 'someone', 'sent', '{}') returning id`,
+      [bench.business.id, channel],
+    );
+    ids[channel === 'email' ? 'emailSend' : 'smsSend'] = row!.id;
+  }
   ids.phoneNumberId = bench.account.phone_number_id;
 }
 

@@ -4,3 +4,4 @@ export * from './business';
 export * from './platform';
 export * from './inbox';
 export * from './whatsapp';
+export * from './sends';

@@ -1,9 +1,9 @@
-// The WhatsApp Business channel: connected numbers, received webhook deliveries, status events.
+// The WhatsApp Business channel: connected numbers, received webhook deliveries, media, templates.
+// Sends and their statuses are the spine's (sends.ts).
 import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
-  boolean,
   index,
   integer,
   jsonb,
@@ -11,7 +11,6 @@ import {
   primaryKey,
   text,
   uniqueIndex,
-  uuid,
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { businesses } from './business';
@@ -74,28 +73,6 @@ export const whatsappWebhookEvents = pgTable(
 );
 
 /**
- * Each status Meta reported, once per (business, message, status), kept even before the message is
- * known. The business is the one whose number reported it: a status only ever applies to that
- * business's message and log. Kept as long as the whatsapp_logs row of its wamid (the log's status
- * timeline); a status with no log is deleted with the delivery that reported it (whatsapp.retention.ts).
- */
-export const whatsappStatusEvents = pgTable(
-  'whatsapp_status_events',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    businessId: bigint('business_id', { mode: 'number' }).notNull(),
-    messageId: text('message_id').notNull(),
-    status: text('status').notNull(),
-    timestamp: bigint('timestamp', { mode: 'number' }),
-    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-    receivedAt: ts('received_at').notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('whatsapp_status_events_business_message_status_key').on(t.businessId, t.messageId, t.status),
-  ],
-);
-
-/**
  * Media known by its Graph id within a business (another business naming the same id never touches
  * this row): uploaded by staff to send, or received from a customer and fetched by a job.
  * `storageKey` is set once the bytes are kept under public/whatsapp_media/{id}.
@@ -141,39 +118,4 @@ export const whatsappTemplates = pgTable(
     syncedAt: ts('synced_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('whatsapp_templates_name_key').on(t.businessId, t.name, t.language)],
-);
-
-/**
- * One row per send attempt to WhatsApp: what was asked, what Meta answered, and the strongest
- * status reported since. The timeline of statuses is read from whatsapp_status_events by
- * (business, wamid).
- */
-export const whatsappLogs = pgTable(
-  'whatsapp_logs',
-  {
-    trackingId: uuid('tracking_id').primaryKey().defaultRandom(),
-    businessId: bigint('business_id', { mode: 'number' })
-      .notNull()
-      .references(() => businesses.id, { onDelete: 'cascade' }),
-    conversationId: bigint('conversation_id', { mode: 'number' }),
-    wamid: text('wamid'),
-    recipient: text('recipient').notNull(),
-    type: text('type').notNull(),
-    templateName: text('template_name'),
-    /** accepted | sent | delivered | read | failed, or error when Meta refused the call. */
-    status: text('status').notNull(),
-    errorCode: integer('error_code'),
-    errorMessage: text('error_message'),
-    pricingCategory: text('pricing_category'),
-    billable: boolean('billable'),
-    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
-    response: jsonb('response').$type<Record<string, unknown>>(),
-    sentBy: bigint('sent_by', { mode: 'number' }),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('whatsapp_logs_business_wamid_key').on(t.businessId, t.wamid),
-    index('whatsapp_logs_business_created_idx').on(t.businessId, t.createdAt),
-  ],
 );

@@ -4,6 +4,8 @@
 import type { Logger } from 'pino';
 import { describeDatabaseError, driverErrorOf } from '../../platform/db-errors';
 import type { Queryable } from '../auth/auth.repository';
+import { parseStatuses } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
+import type { ProviderEvent } from '../sends/sends.repository';
 import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
 import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from './whatsapp.send';
@@ -66,8 +68,6 @@ export function summarize(message: WaMessage): string {
   }
 }
 
-const RANKS: Record<string, number> = { accepted: 1, sent: 2, delivered: 3, read: 4, failed: 5 };
-
 type InboundItem = {
   businessId: number;
   /** wa_id, or the business-scoped user id of newer payloads. */
@@ -78,7 +78,7 @@ type InboundItem = {
   at: Date;
 };
 
-type Items = { messages: InboundItem[]; statuses: repo.StatusEventValues[] };
+type Items = { messages: InboundItem[]; statuses: ProviderEvent[] };
 type MediaToFetch = { businessId: number; mediaId: string };
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -119,19 +119,7 @@ function itemsOf(event: repo.PendingWebhookEvent, into: Items): void {
           at: timestamp === null ? new Date() : new Date(timestamp * 1000),
         });
       }
-      for (const raw of list(value.statuses)) {
-        const status = obj(raw);
-        const id = text(status.id);
-        const state = text(status.status);
-        if (!id || !state || !(state in RANKS)) continue;
-        into.statuses.push({
-          businessId,
-          messageId: id,
-          status: state,
-          timestamp: secondsOf(status.timestamp),
-          payload: status,
-        });
-      }
+      for (const status of parseStatuses(value)) into.statuses.push({ businessId, ...status });
     }
   }
 }
@@ -236,15 +224,9 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
     }
   }
   if (statuses.length > 0) {
-    await repo.insertStatusEvents(tx, statuses);
-    // A status may also arrive before the send stored its wamid: `deliver` applies it then.
-    // In one order for every batch (business, then wamid), as the rows are locked.
-    const reported = new Map(statuses.map((s) => [repo.wamidKey(s.businessId, s.messageId), s]));
-    const targets = [...reported.values()].sort(
-      (a, b) =>
-        a.businessId - b.businessId || (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0),
-    );
-    for (const s of targets) await applyStatuses(tx, s.businessId, s.messageId);
+    // Kept on the spine and applied set-based to the sends and their messages. A status may also
+    // arrive before the send stored its wamid: the send applies it when it does.
+    await applyStatuses(tx, statuses);
   }
   return mediaToFetch;
 }

@@ -1,10 +1,14 @@
-// Every message Titan sends to WhatsApp goes through `deliver`: the Graph call (with retries), then
-// in one transaction the stored message, its log row and the conversation's replied state. A
-// refused call is logged too, and answered to staff with a message chosen by Meta's error code.
-import { sql } from 'drizzle-orm';
+// Every message Titan sends to WhatsApp goes through `deliver`: the send recorded on the spine,
+// then claimed and handed to the whatsapp-cloud adapter (with retries), then in one transaction
+// the send's answer, the stored message and the conversation's replied state. A refused send stays
+// failed in the logs, and is answered to staff with a message chosen by Meta's error code.
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { whatsappLogs, waMessages } from '../../db/schema';
+import { waMessages } from '../../db/schema';
+import { whatsappCloud } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
+import type { BestEvent, ProviderEvent } from '../sends/sends.repository';
+import * as sends from '../sends/sends.service';
+import * as sendsRepo from '../sends/sends.repository';
 import type { SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
@@ -74,96 +78,144 @@ export type Delivery = {
   templateName?: string | null;
 };
 
+/** The job that sends a queued WhatsApp send nobody claimed (its request died before the call). */
+export const SEND_QUEUE = 'whatsapp.send';
+
 /**
- * Sends one message and stores it. On success the message (status accepted, or better when a
- * status already arrived) is in wa_messages and the conversation is marked replied; on failure a
- * log row with the error is kept and the mapped AppError thrown. Nothing half-written either way.
+ * Sends one message and stores it, record before call: the send is written `queued` first (with
+ * the message it will become), then claimed and handed to the adapter. Accepted: in one
+ * transaction the send is marked accepted, the message stored (accepted, or better when a status
+ * already arrived) and the conversation marked replied. Refused: the send is failed with Meta's
+ * code and reason and the mapped AppError thrown; the conversation shows nothing of it.
  */
 export async function deliver(deps: WhatsappDeps, account: ConnectedAccount, d: Delivery) {
-  const request = { to: d.recipient, ...d.payload };
-  let result;
-  try {
-    result = await deps.graph.sendMessage(account.creds, request);
-  } catch (err) {
-    if (!(err instanceof GraphError)) throw err;
-    await deps.db.insert(whatsappLogs).values({
+  const send = await deps.db.transaction((tx) =>
+    sends.createQueued(tx, {
       businessId: d.businessId,
+      channel: 'whatsapp',
+      cause: d.templateName ? 'template_send' : 'staff_reply',
       conversationId: d.conversationId,
       recipient: d.recipient,
-      type: d.payload.type,
       templateName: d.templateName ?? null,
-      status: 'error',
-      errorCode: err.code,
-      errorMessage: describeGraphError(err.code, err.details ?? err.message),
-      request,
-      response: err.body,
-      sentBy: d.senderId,
-    });
-    throw toAppError(err);
+      createdBy: d.senderId,
+      providerRequest: { to: d.recipient, ...d.payload },
+      message: {
+        content: d.content,
+        message_type: d.messageType ?? 'text',
+        sender_type: d.senderType,
+        sender_id: d.senderId,
+        meta_data: { ...d.payload, ...d.extraMeta },
+      },
+    }),
+  );
+  return sendQueued(deps, account, send.id);
+}
+
+type StoredMessage = {
+  content: string;
+  message_type: 'text' | 'file';
+  sender_type: 'staff' | 'agent' | 'system';
+  sender_id: number | null;
+  meta_data: Record<string, unknown>;
+};
+
+/**
+ * Claims a queued send, calls Meta through the adapter and records the answer. Answers the stored
+ * message; throws the mapped AppError when Meta refused, or a conflict when another caller has it.
+ */
+export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, sendId: string) {
+  const send = await sends.claim(deps.db, sendId);
+  if (!send) throw new AppError('conflict', SEND_TAKEN);
+  const outcome = await whatsappCloud.send({ graph: deps.graph, creds: account.creds }, send.providerRequest);
+  if (!outcome.ok) {
+    await sends.recordFailed(deps.db, send.id, outcome);
+    throw outcome.cause instanceof GraphError
+      ? toAppError(outcome.cause)
+      : new AppError('unavailable', outcome.errorMessage);
   }
+  const wamid = outcome.providerMessageId!;
+  const message = (send.message ?? {}) as StoredMessage;
   const now = new Date();
   return deps.db.transaction(async (tx) => {
+    await sends.recordAccepted(tx, send, outcome);
     const [row] = await tx
       .insert(waMessages)
       .values({
-        id: result.wamid,
-        businessId: d.businessId,
-        conversationId: d.conversationId,
-        content: d.content,
-        messageType: d.messageType ?? 'text',
-        senderType: d.senderType,
-        senderId: d.senderId,
+        id: wamid,
+        businessId: send.businessId,
+        conversationId: send.conversationId!,
+        content: message.content ?? '',
+        messageType: message.message_type ?? 'text',
+        senderType: message.sender_type ?? 'staff',
+        senderId: message.sender_id ?? null,
         isRead: true,
-        metaData: { ...d.payload, ...d.extraMeta },
+        metaData: message.meta_data ?? {},
         status: 'accepted',
         timestamp: Math.floor(now.getTime() / 1000),
         createdAt: now,
       })
       .returning();
-    await tx.insert(whatsappLogs).values({
-      businessId: d.businessId,
-      conversationId: d.conversationId,
-      wamid: result.wamid,
-      recipient: d.recipient,
-      type: d.payload.type,
-      templateName: d.templateName ?? null,
-      status: 'accepted',
-      request,
-      response: result.response,
-      sentBy: d.senderId,
-    });
     // A status may have been delivered before this wamid was stored: apply it now.
-    await applyStatuses(tx, d.businessId, result.wamid);
-    await conversationsRepo.updateConversation(tx, d.businessId, d.conversationId, {
+    await mirrorOntoMessages(
+      tx,
+      await sends.reapplyEvents(tx, 'whatsapp', [{ businessId: send.businessId, providerMessageId: wamid }]),
+    );
+    await conversationsRepo.updateConversation(tx, send.businessId, send.conversationId!, {
       lastMessageAt: now,
       businessReplied: true,
       isRead: true,
     });
-    return (await conversationsRepo.findWaMessage(tx, d.businessId, result.wamid)) ?? row!;
+    return (await conversationsRepo.findWaMessage(tx, send.businessId, wamid)) ?? row!;
   });
 }
 
+export const SEND_TAKEN = 'This message is already being sent.';
+
 /**
- * The strongest status the business's number reported onto the business's message and log row
- * (pricing from any of them). Another business reporting the same wamid changes nothing here.
+ * Meta's statuses, set-based: kept on the spine and raised onto the business's sends, then the
+ * strongest per wamid onto the business's messages. Another business reporting the same wamid
+ * changes nothing of this one's.
  */
-export async function applyStatuses(db: Queryable, businessId: number, wamid: string): Promise<void> {
-  await repo.applyBestStatus(db, businessId, wamid);
-  await db.execute(sql`
-    update whatsapp_logs l set
-      status = coalesce(m.status, l.status),
-      error_code = coalesce((m.meta_data->'errors'->0->>'code')::int, l.error_code),
-      error_message = coalesce(m.meta_data->'errors'->0->>'message', m.meta_data->'errors'->0->>'title', l.error_message),
-      pricing_category = coalesce(p.category, l.pricing_category),
-      billable = coalesce(p.billable, l.billable),
-      updated_at = now()
-    from wa_messages m
-    left join lateral (
-      select payload->'pricing'->>'category' as category, (payload->'pricing'->>'billable')::boolean as billable
-      from whatsapp_status_events
-      where business_id = ${businessId} and message_id = ${wamid} and payload ? 'pricing'
-      order by received_at desc limit 1
-    ) p on true
-    where l.business_id = ${businessId} and l.wamid = ${wamid}
-      and m.business_id = ${businessId} and m.id = ${wamid}`);
+export async function applyStatuses(db: Queryable, statuses: ProviderEvent[]): Promise<void> {
+  await mirrorOntoMessages(db, await sends.applyEvents(db, 'whatsapp', statuses));
+}
+
+async function mirrorOntoMessages(db: Queryable, best: BestEvent[]): Promise<void> {
+  await repo.applyBestStatuses(
+    db,
+    best.map((b) => ({
+      businessId: b.businessId,
+      messageId: b.providerMessageId,
+      status: b.type,
+      payload: b.payload,
+    })),
+  );
+}
+
+/** Applies what was already reported for one wamid to the business's send and message. */
+export async function applyRecordedStatuses(db: Queryable, businessId: number, wamid: string): Promise<void> {
+  await mirrorOntoMessages(
+    db,
+    await sends.reapplyEvents(db, 'whatsapp', [{ businessId, providerMessageId: wamid }]),
+  );
+}
+
+/**
+ * The send job: a queued WhatsApp send nobody claimed. Sent when the number is still connected
+ * (a refusal is recorded on the send), failed with the reason when it is not.
+ */
+export async function runQueuedSend(deps: WhatsappDeps, sendId: string): Promise<void> {
+  const send = await sendsRepo.findSendById(deps.db, sendId);
+  if (!send || send.channel !== 'whatsapp' || send.status !== 'queued') return;
+  const account = await repo.findAccountByBusiness(deps.db, send.businessId);
+  if (!account || !account.accessTokenSealed) {
+    await sends.recordFailed(deps.db, send.id, { errorCode: null, errorMessage: NOT_CONNECTED });
+    return;
+  }
+  try {
+    await sendQueued(deps, { account, creds: credentialsOf(deps, account) }, send.id);
+  } catch (err) {
+    // Refused, or claimed by someone else: either way the send holds the outcome.
+    if (!(err instanceof AppError)) throw err;
+  }
 }

@@ -9,6 +9,8 @@ import { GraphClient } from './whatsapp.graph';
 import { WEBHOOK_QUEUE, WebhookProcessor } from './whatsapp.inbound';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './whatsapp.retention';
+import { recoverSends } from '../sends/sends.service';
+import { runQueuedSend, SEND_QUEUE } from './whatsapp.outbound';
 import {
   MARK_READ_QUEUE,
   markConversationRead,
@@ -64,4 +66,29 @@ export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps, logge
     retryLimit: 2,
   });
   await jobs.schedule(RETENTION_QUEUE, RETENTION_CRON);
+  // A queued send whose request died before it claimed it: sent from here, once per send id.
+  await jobs.define<{ send_id: string }>({
+    name: SEND_QUEUE,
+    handler: (data) => runQueuedSend(deps, data.send_id),
+    retryLimit: 3,
+    retryDelay: 10,
+    retryBackoff: true,
+    pollingIntervalSeconds: 0.5,
+  });
+  // Sends a stopped process left unfinished: at start, then every minute (one instance runs it).
+  await jobs.define({
+    name: RECOVER_QUEUE,
+    handler: async () => {
+      const result = await recoverSends(deps.db, async (send) => {
+        if (send.channel === 'whatsapp')
+          await jobs.send(SEND_QUEUE, { send_id: send.id }, { singletonKey: send.id });
+      });
+      if (result.failed + result.queued > 0) logger.warn(result, 'unfinished sends recovered');
+    },
+    retryLimit: 2,
+  });
+  await jobs.schedule(RECOVER_QUEUE, '* * * * *');
+  await jobs.send(RECOVER_QUEUE, {}, { singletonKey: 'start' });
 }
+
+export const RECOVER_QUEUE = 'sends.recover';

@@ -2,17 +2,12 @@
 import {
   and,
   asc,
-  count,
   desc,
   eq,
   exists,
-  gte,
   ilike,
   inArray,
-  isNotNull,
   isNull,
-  lt,
-  lte,
   max,
   notExists,
   or,
@@ -23,11 +18,8 @@ import type { Db } from '../../db/client';
 import {
   conversations,
   customers,
-  users,
   whatsappAccounts,
-  whatsappLogs,
   whatsappMedia,
-  whatsappStatusEvents,
   whatsappTemplates,
   waMessageMediaId,
   waMessages,
@@ -176,8 +168,11 @@ export async function deleteExpiredWebhookEvents(
   db: Queryable,
   cutoff: Date,
   limit: number,
-): Promise<{ events: number; statuses: number }> {
-  const [row] = await rowsOf<{ events: number | string; statuses: number | string }>(
+): Promise<{ events: number; reported: { businessId: number; providerMessageId: string; type: string }[] }> {
+  const rows = await rowsOf<{
+    events: number | string;
+    reported: { b: number; m: string; s: string }[] | null;
+  }>(
     db,
     sql`with doomed as (
         select id from whatsapp_webhook_events
@@ -190,21 +185,24 @@ export async function deleteExpiredWebhookEvents(
         delete from whatsapp_webhook_events where id = any(array(select id from doomed))
         returning account_id, processed_at, payload
       ), reported as (
-        select distinct a.business_id, st.item->>'id' as message_id, st.item->>'status' as status
+        select distinct a.business_id as b, st.item->>'id' as m, st.item->>'status' as s
         from deleted join whatsapp_accounts a on a.id = deleted.account_id,
           jsonb_path_query(deleted.payload,
             '$.entry[*].changes[*] ? (@.field == "messages").value.statuses[*]') as st(item)
         where deleted.processed_at is not null
-      ), orphaned as (
-        delete from whatsapp_status_events se using reported r
-        where se.business_id = r.business_id and se.message_id = r.message_id and se.status = r.status
-          and not exists (select 1 from whatsapp_logs l
-            where l.business_id = se.business_id and l.wamid = se.message_id)
-        returning se.id
       )
-      select (select count(*) from deleted)::int as events, (select count(*) from orphaned)::int as statuses`,
+      select (select count(*) from deleted)::int as events,
+        (select jsonb_agg(to_jsonb(reported)) from reported where m is not null and s is not null) as reported`,
   );
-  return { events: Number(row?.events ?? 0), statuses: Number(row?.statuses ?? 0) };
+  const row = rows[0];
+  return {
+    events: Number(row?.events ?? 0),
+    reported: (row?.reported ?? []).map((r) => ({
+      businessId: Number(r.b),
+      providerMessageId: r.m,
+      type: r.s,
+    })),
+  };
 }
 
 /**
@@ -398,56 +396,39 @@ export async function touchWhatsappConversations(
     where c.id = v.id`);
 }
 
-export type StatusEventValues = {
-  businessId: number;
-  messageId: string;
-  status: string;
-  timestamp: number | null;
-  payload: Record<string, unknown>;
-};
+const RANK = (status: SQL) =>
+  sql`(case ${status} when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)`;
 
 /**
- * Meta's status reports, each (business, wamid, status) kept once however often it is redelivered;
- * inserted in one order for every batch, so two batches reporting the same statuses cannot deadlock.
+ * The strongest status each (business, wamid) was reported, onto that business's message:
+ * accepted < sent < delivered < read, failed terminal (its errors kept); never lowered. One
+ * statement for the whole set, rows locked in (business, wamid) order.
  */
-export async function insertStatusEvents(db: Queryable, values: StatusEventValues[]): Promise<void> {
-  if (values.length === 0) return;
-  await db.execute(sql`insert into whatsapp_status_events (business_id, message_id, status, timestamp, payload)
-    select business_id, message_id, status, ts, payload
-    from jsonb_to_recordset(${recordset(
-      values.map((v) => ({
-        business_id: v.businessId,
-        message_id: v.messageId,
-        status: v.status,
-        ts: v.timestamp,
-        payload: v.payload,
-      })),
-    )}) as v(business_id bigint, message_id text, status text, ts bigint, payload jsonb)
-    order by business_id, message_id, status
-    on conflict (business_id, message_id, status) do nothing`);
-}
-
-const RANK = sql`(case status when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)`;
-
-/**
- * Applies the strongest status the business's number reported to the business's message:
- * accepted < sent < delivered < read, failed terminal; an older report never lowers it.
- */
-export async function applyBestStatus(db: Queryable, businessId: number, messageId: string) {
+export async function applyBestStatuses(
+  db: Queryable,
+  best: { businessId: number; messageId: string; status: string; payload: Record<string, unknown> }[],
+): Promise<void> {
+  if (best.length === 0) return;
+  const values = recordset(
+    [...best]
+      .sort(
+        (a, b) =>
+          a.businessId - b.businessId || (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0),
+      )
+      .map((b) => ({ business_id: b.businessId, id: b.messageId, status: b.status, payload: b.payload })),
+  );
+  await db.execute(sql`select 1 from wa_messages m
+    join jsonb_to_recordset(${values}) as b(business_id bigint, id text) on m.business_id = b.business_id and m.id = b.id
+    order by m.business_id, m.id for update of m`);
   await db.execute(sql`
-    update wa_messages m set status = best.status,
-      meta_data = case when best.status = 'failed'
-        then m.meta_data || jsonb_build_object('errors', best.payload->'errors') else m.meta_data end
-    from (
-      select status, payload from whatsapp_status_events
-      where business_id = ${businessId} and message_id = ${messageId}
-      order by ${RANK} desc limit 1
-    ) best
-    where m.business_id = ${businessId} and m.id = ${messageId}
-      and (m.status is distinct from best.status)
+    update wa_messages m set status = b.status,
+      meta_data = case when b.status = 'failed'
+        then m.meta_data || jsonb_build_object('errors', b.payload->'errors') else m.meta_data end
+    from jsonb_to_recordset(${values}) as b(business_id bigint, id text, status text, payload jsonb)
+    where m.business_id = b.business_id and m.id = b.id
+      and (m.status is distinct from b.status)
       and coalesce(m.status, '') <> 'failed'
-      and (case best.status when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)
-        > (case coalesce(m.status, '') when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)`);
+      and ${RANK(sql`b.status`)} > ${RANK(sql`coalesce(m.status, '')`)}`);
 }
 
 export async function insertInboundMessage(
@@ -571,9 +552,13 @@ export async function findCustomerExternalId(
 
 /**
  * Undoes a conversation opened for a first template that Meta refused: deleted only while it holds
- * no message; its log rows stay, detached.
+ * no message. Answers whether it was deleted (its sends are then detached by the caller).
  */
-export async function deleteConversationIfEmpty(db: Queryable, businessId: number, conversationId: number) {
+export async function deleteConversationIfEmpty(
+  db: Queryable,
+  businessId: number,
+  conversationId: number,
+): Promise<boolean> {
   const deleted = await db
     .delete(conversations)
     .where(
@@ -584,159 +569,7 @@ export async function deleteConversationIfEmpty(db: Queryable, businessId: numbe
       ),
     )
     .returning({ id: conversations.id });
-  if (deleted.length === 0) return;
-  await db
-    .update(whatsappLogs)
-    .set({ conversationId: null })
-    .where(and(eq(whatsappLogs.businessId, businessId), eq(whatsappLogs.conversationId, conversationId)));
-}
-
-export type WhatsappLogFilter = {
-  status?: string;
-  search?: string;
-  created_at__gte?: Date;
-  created_at__lte?: Date;
-};
-
-/**
- * The logs a viewer may see: a whole business, or (agents) the sends in conversations their inbox
- * shows. Sends to a bare number belong to no conversation, and to no agent.
- */
-function logConditions(scope: InboxScope, filter: WhatsappLogFilter): SQL[] {
-  const where: SQL[] = [eq(whatsappLogs.businessId, scope.businessId)];
-  if (scope.groupIds !== null) {
-    where.push(
-      sql`exists (select 1 from ${conversations} where ${conversations.id} = ${whatsappLogs.conversationId} and ${and(...scopeConditions(scope))})`,
-    );
-  }
-  if (filter.status) where.push(eq(whatsappLogs.status, filter.status));
-  if (filter.created_at__gte) where.push(gte(whatsappLogs.createdAt, filter.created_at__gte));
-  if (filter.created_at__lte) where.push(lte(whatsappLogs.createdAt, filter.created_at__lte));
-  if (filter.search) {
-    const term = containing(filter.search);
-    const matches = [
-      ilike(whatsappLogs.recipient, term),
-      ilike(whatsappLogs.templateName, term),
-      ilike(whatsappLogs.wamid, term),
-    ];
-    // "+1 (555) 010-0200" finds the digits-only recipient.
-    const digits = filter.search.replace(/\D/g, '');
-    if (digits.length >= 3 && digits !== filter.search)
-      matches.push(ilike(whatsappLogs.recipient, `%${digits}%`));
-    where.push(or(...matches)!);
-  }
-  return where;
-}
-
-const logColumns = {
-  log: whatsappLogs,
-  sender: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
-};
-
-export type WhatsappLogRow = {
-  log: typeof whatsappLogs.$inferSelect;
-  sender: { id: number; firstName: string; lastName: string; email: string } | null;
-};
-
-/** A page of logs, newest first, with the total. */
-export async function listLogs(
-  db: Db,
-  scope: InboxScope,
-  filter: WhatsappLogFilter,
-  limit: number,
-  offset: number,
-): Promise<{ rows: WhatsappLogRow[]; count: number }> {
-  const where = and(...logConditions(scope, filter));
-  const [rows, [total]] = await Promise.all([
-    db
-      .select(logColumns)
-      .from(whatsappLogs)
-      .leftJoin(users, eq(users.id, whatsappLogs.sentBy))
-      .where(where)
-      .orderBy(desc(whatsappLogs.createdAt), desc(whatsappLogs.trackingId))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(whatsappLogs).where(where),
-  ]);
-  return { rows, count: Number(total?.n ?? 0) };
-}
-
-/** Where a batch of the export ended: created_at as Postgres text (microseconds kept) and the id. */
-export type LogCursor = { createdAt: string; trackingId: string };
-
-/** The next `limit` logs after `cursor`, newest first (keyset paging for the CSV export). */
-export async function listLogsAfter(
-  db: Db,
-  scope: InboxScope,
-  filter: WhatsappLogFilter,
-  cursor: LogCursor | null,
-  limit: number,
-): Promise<{ rows: WhatsappLogRow[]; next: LogCursor | null }> {
-  const where = logConditions(scope, filter);
-  if (cursor)
-    where.push(
-      sql`(${whatsappLogs.createdAt}, ${whatsappLogs.trackingId}) < (${cursor.createdAt}::timestamptz, ${cursor.trackingId}::uuid)`,
-    );
-  const rows = await db
-    .select({ ...logColumns, cursor: sql<string>`${whatsappLogs.createdAt}::text` })
-    .from(whatsappLogs)
-    .leftJoin(users, eq(users.id, whatsappLogs.sentBy))
-    .where(and(...where))
-    .orderBy(desc(whatsappLogs.createdAt), desc(whatsappLogs.trackingId))
-    .limit(limit);
-  const last = rows.at(-1);
-  return {
-    rows,
-    next: rows.length === limit && last ? { createdAt: last.cursor, trackingId: last.log.trackingId } : null,
-  };
-}
-
-export async function findLog(db: Db, scope: InboxScope, trackingId: string): Promise<WhatsappLogRow | null> {
-  const [row] = await db
-    .select(logColumns)
-    .from(whatsappLogs)
-    .leftJoin(users, eq(users.id, whatsappLogs.sentBy))
-    .where(and(...logConditions(scope, {}), eq(whatsappLogs.trackingId, trackingId)))
-    .limit(1);
-  return row ?? null;
-}
-
-/** Meta's status reports for one message: accepted < sent < delivered < read, failed last. */
-export async function listStatusEvents(db: Db, businessId: number, wamid: string) {
-  return db
-    .select()
-    .from(whatsappStatusEvents)
-    .where(and(eq(whatsappStatusEvents.businessId, businessId), eq(whatsappStatusEvents.messageId, wamid)))
-    .orderBy(
-      RANK,
-      sql`${whatsappStatusEvents.timestamp} asc nulls last`,
-      asc(whatsappStatusEvents.receivedAt),
-    );
-}
-
-/** Messages Meta accepted in [from, to), by pricing category (lower case; null when not priced yet). */
-export async function usageByCategory(db: Db, businessId: number, from: Date, to: Date) {
-  const rows = await db
-    .select({
-      category: sql<string | null>`lower(${whatsappLogs.pricingCategory})`,
-      messages: count(),
-      billable: sql<string>`count(*) filter (where ${whatsappLogs.billable})`,
-    })
-    .from(whatsappLogs)
-    .where(
-      and(
-        eq(whatsappLogs.businessId, businessId),
-        isNotNull(whatsappLogs.wamid),
-        gte(whatsappLogs.createdAt, from),
-        lt(whatsappLogs.createdAt, to),
-      ),
-    )
-    .groupBy(sql`lower(${whatsappLogs.pricingCategory})`);
-  return rows.map((r) => ({
-    category: r.category,
-    messages: Number(r.messages),
-    billable: Number(r.billable),
-  }));
+  return deleted.length === 1;
 }
 
 // ---- Sending side: media, the 24-hour window, read receipts ----

@@ -1,10 +1,11 @@
 // Retention of the WhatsApp webhook tables. Every signed delivery is kept in
-// whatsapp_webhook_events (it is also the processing queue) and every status in
-// whatsapp_status_events; an hourly job deletes deliveries processed (or given up) more than
+// whatsapp_webhook_events (it is also the processing queue) and every status in the spine's
+// send_events; an hourly job deletes deliveries processed (or given up) more than
 // WHATSAPP_EVENTS_RETENTION_DAYS ago, with the statuses only they knew of, in short batches so a
-// large backlog never holds long locks. Statuses of logged sends are the logs' timeline: kept.
+// large backlog never holds long locks. Statuses of recorded sends are their timeline: kept.
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
+import * as sendsRepo from '../sends/sends.repository';
 import * as repo from './whatsapp.repository';
 
 export const RETENTION_QUEUE = 'whatsapp.retention';
@@ -37,7 +38,14 @@ export async function pruneWebhookEvents(db: Db, options: RetentionOptions): Pro
   const deadline = Date.now() + (options.budgetMs ?? RETENTION_BUDGET_MS);
   const total: RetentionResult = { events: 0, statuses: 0, batches: 0 };
   for (;;) {
-    const { events, statuses } = await repo.deleteExpiredWebhookEvents(db, cutoff, batchSize);
+    // One transaction per batch: the deliveries go with the statuses only they knew of.
+    const { events, statuses } = await db.transaction(async (tx) => {
+      const batch = await repo.deleteExpiredWebhookEvents(tx, cutoff, batchSize);
+      return {
+        events: batch.events,
+        statuses: await sendsRepo.deleteOrphanEvents(tx, 'whatsapp', batch.reported),
+      };
+    });
     total.events += events;
     total.statuses += statuses;
     total.batches++;

@@ -19,6 +19,7 @@ import { toMessages } from '../conversations/conversations.service';
 import { GraphError, type GraphTemplate } from './whatsapp.graph';
 import { connectedAccount, deliver, toAppError, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
+import * as sendsRepo from '../sends/sends.repository';
 
 export const TEMPLATE_MESSAGES = {
   notFound: 'No template with this name. Sync templates to fetch the latest from WhatsApp.',
@@ -432,7 +433,8 @@ export async function sendTemplate(
         await tx.execute(
           sql`select pg_advisory_xact_lock(hashtext(${`wa:${businessId}:${target.recipient}`}))`,
         );
-        await repo.deleteConversationIfEmpty(tx, businessId, target.conversationId);
+        if (await repo.deleteConversationIfEmpty(tx, businessId, target.conversationId))
+          await sendsRepo.detachConversation(tx, businessId, target.conversationId);
       });
     }
     throw err;

@@ -1,8 +1,8 @@
 // User-visible strings of the WhatsApp screens: the settings tab, the logs, a log entry and the
 // templates list. Tests and components share them from here.
-import type { TDeliveryStatus } from '@titan/contracts';
+import type { TWhatsappLogStatus } from '@titan/contracts';
 
-type TLogStatus = TDeliveryStatus | 'error';
+type TLogStatus = TWhatsappLogStatus;
 
 export const WHATSAPP_STRINGS = {
   settings: {
@@ -43,6 +43,8 @@ export const WHATSAPP_STRINGS = {
   },
 
   statusLabels: {
+    queued: 'Queued',
+    sending: 'Sending',
     accepted: 'Accepted',
     sent: 'Sent',
     delivered: 'Delivered',

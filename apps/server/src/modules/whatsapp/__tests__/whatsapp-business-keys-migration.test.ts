@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../db/client';
 import { migrateDatabase } from '../../../db/migrate';
 import { migrationsDir } from '../../../paths';
-import { createTestRuntime, createTestStore, testDbKind } from '../../../testing/test-runtime';
+import { createTestStore, testDbKind } from '../../../testing/test-runtime';
 
 const TABLES = ['wa_messages', 'whatsapp_status_events', 'whatsapp_logs', 'whatsapp_media'] as const;
 
@@ -83,7 +83,21 @@ describe('migration 0019 on a database that already has WhatsApp rows', () => {
       expect(Object.values(kept).map((rows) => rows.length)).toEqual([4, 4, 2, 2]);
       await old.close();
 
-      const rt = await createTestRuntime({ store, http: false });
+      // Up to 0021: 0022 moves the logs and statuses into the send spine (send-spine-migration.test.ts).
+      journal.entries = (
+        JSON.parse(readFileSync(join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
+          entries: { tag: string }[];
+        }
+      ).entries.filter((e) => e.tag < '0022');
+      cpSync(migrationsDir, before, { recursive: true });
+      writeFileSync(journalFile, JSON.stringify(journal));
+      const after = await openDatabase(
+        testDbKind === 'postgres'
+          ? { kind: 'postgres', url: store.env.DATABASE_URL! }
+          : { kind: 'pglite', dataDir: store.env.DATA_DIR! },
+      );
+      await migrateDatabase(after, before);
+      const rt = { database: after, close: () => after.close() };
       try {
         expect(await snapshot(rt.database)).toEqual(kept);
         // Now B may hold the wamids, statuses, logs and media ids A holds, as rows of its own.

@@ -283,9 +283,9 @@ describe('CSV download', () => {
   it('exports the filtered logs with a header row, RFC 4180 quoting and a dated file name', async () => {
     // A row whose values a spreadsheet would misread: a formula, quotes, commas and a line break.
     await rt.database.query(
-      `insert into whatsapp_logs (business_id, recipient, type, template_name, status, error_code, error_message, request)
-       values ($1, '15550002999', 'template', '=HYPERLINK("http://evil.example","x")', 'error', 100,
-               'Bad, "quoted"' || chr(13) || chr(10) || 'second line', '{}')`,
+      `insert into sends (business_id, channel, cause, recipient, provider_request, template_name, status, error_code, error_message)
+       values ($1, 'whatsapp', 'template_send', '15550002999', '{"type":"template"}', '=HYPERLINK("http://evil.example","x")', 'failed', '100',
+               'Bad, "quoted"' || chr(13) || chr(10) || 'second line')`,
       [business.id],
     );
     const res = await fetch(`${base}/api/whatsapp/events/download/`, { headers: as(owner, business) });
@@ -332,14 +332,14 @@ describe('CSV download', () => {
       headers: as(stranger, strangerBusiness),
     });
     expect(parseCsv(await theirs.text())).toHaveLength(1);
-    await rt.database.query(`delete from whatsapp_logs where recipient = '15550002999'`);
+    await rt.database.query(`delete from sends where recipient = '15550002999'`);
   });
 
   it('streams large exports in batches without skipping or repeating rows', async () => {
     // 4,500 rows sharing a handful of microsecond timestamps: the batches' keyset must hold ties.
     await rt.database.query(
-      `insert into whatsapp_logs (business_id, recipient, type, status, request, created_at)
-       select $1, '1555' || lpad(i::text, 7, '0'), 'text', 'read', '{}',
+      `insert into sends (business_id, channel, cause, recipient, provider_request, status, provider_message_id, created_at)
+       select $1, 'whatsapp', 'staff_reply', '1555' || lpad(i::text, 7, '0'), '{"type":"text"}', 'read', 'wamid.X' || i,
               timestamptz '2025-01-15 10:00:00.123456+00' - (i % 3) * interval '1 microsecond'
        from generate_series(1, 4500) i`,
       [strangerBusiness.id],
@@ -353,7 +353,7 @@ describe('CSV download', () => {
       expect(new Set(rows.map((r) => r[0])).size).toBe(4500);
       expect(new Set(rows.map((r) => r[3])).size).toBe(4500);
     } finally {
-      await rt.database.query('delete from whatsapp_logs where business_id = $1', [strangerBusiness.id]);
+      await rt.database.query('delete from sends where business_id = $1', [strangerBusiness.id]);
     }
   });
 
@@ -469,11 +469,11 @@ describe("agents' logs", () => {
     const inSupport = await conversationIn(support);
     const inSales = await conversationIn(sales);
     const inserted = await rt.database.query<{ tracking_id: string; recipient: string }>(
-      `insert into whatsapp_logs (business_id, conversation_id, recipient, type, status, request)
-       values ($1, $2, '15557770001', 'text', 'read', '{}'),
-              ($1, $3, '15557770002', 'text', 'read', '{}'),
-              ($1, null, '15557770003', 'template', 'read', '{}')
-       returning tracking_id, recipient`,
+      `insert into sends (business_id, channel, cause, conversation_id, recipient, provider_request, status, provider_message_id)
+       values ($1, 'whatsapp', 'staff_reply', $2, '15557770001', '{"type":"text"}', 'read', 'wamid.S1'),
+              ($1, 'whatsapp', 'staff_reply', $3, '15557770002', '{"type":"text"}', 'read', 'wamid.S2'),
+              ($1, 'whatsapp', 'template_send', null, '15557770003', '{"type":"template"}', 'read', 'wamid.S3')
+       returning id as tracking_id, recipient`,
       [business.id, inSupport, inSales],
     );
     const tracking = Object.fromEntries(inserted.map((r) => [r.recipient, r.tracking_id]));
@@ -506,7 +506,7 @@ describe("agents' logs", () => {
       expect(await csv(grouped)).toEqual(['15557770001']);
       expect(await csv(owner)).toEqual(['15557770001', '15557770002', '15557770003']);
     } finally {
-      await rt.database.query('delete from whatsapp_logs where recipient like $1', ['1555777%']);
+      await rt.database.query('delete from sends where recipient like $1', ['1555777%']);
       await rt.database.query('delete from conversations where id = any($1)', [[inSupport, inSales]]);
     }
   });

@@ -89,8 +89,8 @@ const statusDelivery = (statuses: [string, string][]) => ({
 
 async function insertStatus(b: Bench, wamid: string, status: string, daysAgo: number) {
   await b.rt.database.query(
-    `insert into whatsapp_status_events (business_id, message_id, status, timestamp, payload, received_at)
-     values ($1, $2, $3, extract(epoch from now())::bigint, jsonb_build_object('id', $2::text, 'status', $3::text),
+    `insert into send_events (business_id, channel, provider_message_id, type, occurred_at, payload, received_at)
+     values ($1, 'whatsapp', $2, $3, date_trunc('second', now()), jsonb_build_object('id', $2::text, 'status', $3::text),
              now() - make_interval(days => $4::int))`,
     [b.business.id, wamid, status, daysAgo],
   );
@@ -98,8 +98,9 @@ async function insertStatus(b: Bench, wamid: string, status: string, daysAgo: nu
 
 async function insertLog(b: Bench, wamid: string): Promise<string> {
   const [row] = await b.rt.database.query<{ tracking_id: string }>(
-    `insert into whatsapp_logs (business_id, wamid, recipient, type, status, request, created_at)
-     values ($1, $2, '15550001111', 'text', 'delivered', '{}', now() - interval '40 days') returning tracking_id`,
+    `insert into sends (business_id, channel, cause, provider_message_id, recipient, provider_request, status, created_at)
+     values ($1, 'whatsapp', 'staff_reply', $2, '15550001111', '{"type":"text"}', 'delivered', now() - interval '40 days')
+     returning id as tracking_id`,
     [b.business.id, wamid],
   );
   return row!.tracking_id;
@@ -116,7 +117,7 @@ const remaining = async (b: Bench, ids: number[]) =>
 const statusesOf = async (b: Bench, wamid: string) =>
   (
     await b.rt.database.query<{ status: string }>(
-      'select status from whatsapp_status_events where message_id = $1 order by status',
+      'select type as status from send_events where provider_message_id = $1 order by type',
       [wamid],
     )
   ).map((r) => r.status);

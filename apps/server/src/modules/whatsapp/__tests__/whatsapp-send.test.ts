@@ -187,7 +187,7 @@ describe('free-form text', () => {
       .toBe('read');
     for (let i = 1; i < seen.length; i++) expect(RANK[seen[i]!]).toBeGreaterThan(RANK[seen[i - 1]!]!);
     const events = await query<{ status: string }>(
-      'select status from whatsapp_status_events where message_id = $1 order by status',
+      'select type as status from send_events where provider_message_id = $1 order by type',
       [message.id],
     );
     expect(events.map((e) => e.status)).toEqual(['delivered', 'read', 'sent']);
@@ -208,7 +208,7 @@ describe('free-form text', () => {
     // Wait for all three stored and every delivery processed, then read the outcome.
     const settled = async () => {
       const [row] = await query<{ statuses: number; pending: number }>(
-        `select (select count(*)::int from whatsapp_status_events where message_id = $1) as statuses,
+        `select (select count(*)::int from send_events where provider_message_id = $1) as statuses,
                 (select count(*)::int from whatsapp_webhook_events where processed_at is null) as pending`,
         [message.id],
       );
@@ -299,7 +299,7 @@ describe('Graph errors', () => {
     expect(res.headers.get('retry-after')).toBe('10');
     expect((await body(res)).message).toBe(describeGraphError(131056));
     const logs = await query<{ status: string; error_code: number; error_message: string }>(
-      'select status, error_code, error_message from whatsapp_logs where conversation_id = $1',
+      "select (case when status = 'failed' and provider_message_id is null then 'error' else status end) as status, error_code::int as error_code, error_message from sends where conversation_id = $1",
       [conversationId],
     );
     expect(logs).toEqual([

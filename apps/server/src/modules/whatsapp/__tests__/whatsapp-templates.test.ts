@@ -483,7 +483,7 @@ describe('sending a template', () => {
       'This template does not exist in that language at WhatsApp. Sync templates and try again.',
     );
     const [log] = await rt.database.query<{ status: string; error_code: number; template_name: string }>(
-      `select status, error_code, template_name from whatsapp_logs
+      `select (case when status = 'failed' and provider_message_id is null then 'error' else status end) as status, error_code::int as error_code, template_name from sends
        where business_id = $1 and conversation_id = $2 order by created_at desc limit 1`,
       [business.id, conversation.id],
     );
@@ -498,7 +498,7 @@ describe('sending a template', () => {
     );
     expect(opened!.n).toBe(0);
     const [logged] = await rt.database.query<{ status: string; conversation_id: number | null }>(
-      `select status, conversation_id from whatsapp_logs where recipient = '15550009999'`,
+      `select (case when status = 'failed' and provider_message_id is null then 'error' else status end) as status, conversation_id from sends where recipient = '15550009999'`,
     );
     expect(logged).toEqual({ status: 'error', conversation_id: null });
   });

@@ -168,7 +168,7 @@ describe("a status from another business's number", () => {
           async () =>
             (
               await query<{ business_id: number }>(
-                'select business_id from whatsapp_status_events where message_id = $1 and status = $2',
+                'select business_id from send_events where provider_message_id = $1 and type = $2',
                 [wamid, 'failed'],
               )
             ).map((r) => Number(r.business_id)),
@@ -183,7 +183,7 @@ describe("a status from another business's number", () => {
       expect(message!.status).toBe('accepted');
       expect(message!.meta_data.errors).toBeUndefined();
       const [log] = await query<{ status: string; error_code: number | null; error_message: string | null }>(
-        'select status, error_code, error_message from whatsapp_logs where business_id = $1 and wamid = $2',
+        'select status, error_code::int as error_code, error_message from sends where business_id = $1 and provider_message_id = $2',
         [businessA.id, wamid],
       );
       expect(log).toEqual({ status: 'accepted', error_code: null, error_message: null });
@@ -205,7 +205,7 @@ describe("a status from another business's number", () => {
           async () =>
             (
               await query<{ status: string }>(
-                'select status from whatsapp_logs where business_id = $1 and wamid = $2',
+                'select status from sends where business_id = $1 and provider_message_id = $2',
                 [businessA.id, wamid],
               )
             )[0]?.status,

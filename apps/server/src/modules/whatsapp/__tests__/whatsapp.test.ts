@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
-import { applyBestStatus, insertInboundMessage } from '../whatsapp.repository';
+import { insertInboundMessage } from '../whatsapp.repository';
+import { applyRecordedStatuses } from '../whatsapp.outbound';
 import { summarize } from '../whatsapp.inbound';
 
 const APP_SECRET = 'meta-app-secret-0123456789abcdef';
@@ -353,7 +354,7 @@ describe('statuses', () => {
     await settled();
     expect(await statusOf(id)).toBe('read');
     const [count] = await rt.database.query<{ n: number }>(
-      'select count(*)::int as n from whatsapp_status_events where message_id = $1',
+      'select count(*)::int as n from send_events where provider_message_id = $1',
       [id],
     );
     expect(count!.n).toBe(3);
@@ -385,7 +386,7 @@ describe('statuses', () => {
       senderType: 'staff',
       status: 'accepted',
     });
-    await applyBestStatus(rt.database.db, business.id, early);
+    await applyRecordedStatuses(rt.database.db, business.id, early);
     expect(await statusOf(early)).toBe('delivered');
   });
 });

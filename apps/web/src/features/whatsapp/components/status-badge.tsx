@@ -13,6 +13,8 @@ const TONES = {
 } as const;
 
 const LOG_TONES: Record<TLogStatus, keyof typeof TONES> = {
+  queued: 'waiting',
+  sending: 'waiting',
   accepted: 'neutral',
   sent: 'neutral',
   delivered: 'good',

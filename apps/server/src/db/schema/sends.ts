@@ -1,0 +1,87 @@
+// The send spine (engage.md §1): every outbound message of every channel and cause is one row of
+// `sends`, its history in `send_events`. Only modules/sends/sends.repository.ts touches them.
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
+import { businesses } from './business';
+
+export const SEND_CHANNELS = ['email', 'sms', 'whatsapp', 'titan_message'] as const;
+export type SendChannel = (typeof SEND_CHANNELS)[number];
+export const SEND_CAUSES = ['staff_reply', 'template_send', 'broadcast', 'agent', 'test', 'system'] as const;
+export type SendCause = (typeof SEND_CAUSES)[number];
+
+/**
+ * One send. Written `queued` before the provider is called; claimed (`sending`, claimed_at) by
+ * the one caller that calls the provider; then accepted (WhatsApp) or sent, and raised by the
+ * provider's events in the channel's status order, or failed with the provider's code and reason.
+ */
+export const sends = pgTable(
+  'sends',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: SEND_CHANNELS }).notNull(),
+    cause: text('cause', { enum: SEND_CAUSES }).notNull(),
+    causeId: text('cause_id'),
+    customerId: bigint('customer_id', { mode: 'number' }),
+    conversationId: bigint('conversation_id', { mode: 'number' }),
+    /** The address: digits for WhatsApp and SMS, an email address, a customer id for titan_message. */
+    recipient: text('recipient').notNull(),
+    templateId: bigint('template_id', { mode: 'number' }),
+    templateName: text('template_name'),
+    subject: text('subject'),
+    status: text('status').notNull(),
+    providerMessageId: text('provider_message_id'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    /** What the provider says it costs (WhatsApp: {category, billable} from its pricing). */
+    cost: jsonb('cost').$type<Record<string, unknown>>(),
+    idempotencyKey: text('idempotency_key'),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    /** The body given to the provider (without credentials) and what it answered. */
+    providerRequest: jsonb('provider_request').$type<Record<string, unknown>>().notNull().default({}),
+    providerResponse: jsonb('provider_response').$type<Record<string, unknown>>(),
+    /** What the conversation shows once the provider accepted it (null when nothing is shown). */
+    message: jsonb('message').$type<Record<string, unknown>>(),
+    claimedAt: ts('claimed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sends_provider_message_key').on(t.businessId, t.channel, t.providerMessageId),
+    uniqueIndex('sends_idempotency_key').on(t.businessId, t.idempotencyKey),
+    index('sends_business_channel_created_idx').on(t.businessId, t.channel, t.createdAt, t.id),
+    // The recovery sweep: only unfinished sends are in it.
+    index('sends_unfinished_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} in ('queued', 'sending')`),
+  ],
+);
+
+/**
+ * A send's history. WhatsApp statuses are kept once per (business, wamid, status), also before
+ * the send has stored its wamid (send_id is filled in when it does); other channels' events
+ * (opens, clicks) may repeat.
+ */
+export const sendEvents = pgTable(
+  'send_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' }).notNull(),
+    channel: text('channel', { enum: SEND_CHANNELS }).notNull(),
+    sendId: uuid('send_id').references(() => sends.id, { onDelete: 'cascade' }),
+    providerMessageId: text('provider_message_id'),
+    type: text('type').notNull(),
+    occurredAt: ts('occurred_at'),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    uniqueIndex('send_events_whatsapp_status_key')
+      .on(t.businessId, t.channel, t.providerMessageId, t.type)
+      .where(sql`${t.channel} = 'whatsapp'`),
+    index('send_events_send_idx').on(t.sendId),
+  ],
+);

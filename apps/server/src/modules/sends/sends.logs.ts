@@ -1,0 +1,160 @@
+// The event logs of every channel (`/api/{email,whatsapp,sms}/events/`): one query, one set of
+// filters, one CSV stream read from a database cursor with no row cap. A send appears as the
+// WhatsApp logs always showed one (`error` = refused before the provider took it).
+import type {
+  TWhatsappLog,
+  TWhatsappLogEvent,
+  TWhatsappLogFilter,
+  TWhatsappLogListQuery,
+} from '@titan/contracts';
+import type { Db } from '../../db/client';
+import type { SendChannel } from '../../db/schema';
+import type { InboxScope } from '../conversations/conversations.repository';
+import * as repo from './sends.repository';
+
+export const SEND_LOG_MESSAGES = { notFound: 'No send with this tracking id.' } as const;
+
+const num = (v: string | number | null) => (v === null ? null : Number(v));
+
+export function toLog(row: repo.SendLogRow): TWhatsappLog {
+  const code = row.error_code === null ? null : Number(row.error_code);
+  const cost = row.cost ?? {};
+  const sender = row.sender_id !== null;
+  return {
+    tracking_id: row.id,
+    wamid: row.provider_message_id,
+    conversation_id: num(row.conversation_id),
+    to: row.recipient,
+    type: row.type ?? '',
+    template_name: row.template_name,
+    status: (row.status === 'failed' && row.provider_message_id === null
+      ? 'error'
+      : row.status) as TWhatsappLog['status'],
+    error_code: code !== null && Number.isInteger(code) ? code : null,
+    error_message: row.error_message,
+    pricing_category: typeof cost.category === 'string' ? cost.category : null,
+    billable: typeof cost.billable === 'boolean' ? cost.billable : null,
+    sent_by: sender
+      ? {
+          id: Number(row.sender_id),
+          name: `${row.sender_first_name ?? ''} ${row.sender_last_name ?? ''}`.trim() || row.sender_email,
+        }
+      : row.created_by !== null
+        ? { id: Number(row.created_by), name: null }
+        : null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Agents see the sends in conversations their inbox shows (README "Who sees which conversation"). */
+export async function findSendLogs(
+  db: Db,
+  channel: SendChannel,
+  scope: InboxScope,
+  query: TWhatsappLogListQuery,
+) {
+  const { page, page_size, ...filter } = query;
+  const { rows, count } = await repo.listLogs(db, channel, scope, filter, page_size, (page - 1) * page_size);
+  return {
+    count,
+    next: page * page_size < count ? page + 1 : null,
+    previous: page > 1 ? page - 1 : null,
+    results: rows.map(toLog),
+  };
+}
+
+function toEvent(row: Awaited<ReturnType<typeof repo.listEvents>>[number]): TWhatsappLogEvent {
+  const payload = row.payload as {
+    pricing?: { category?: unknown; billable?: unknown };
+    errors?: { code?: unknown; title?: unknown; message?: unknown; error_data?: { details?: unknown } }[];
+  };
+  const error = Array.isArray(payload.errors) ? payload.errors[0] : undefined;
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  return {
+    status: row.type,
+    timestamp: row.occurredAt === null ? null : row.occurredAt.toISOString(),
+    received_at: row.receivedAt.toISOString(),
+    pricing: payload.pricing
+      ? {
+          category: text(payload.pricing.category),
+          billable: typeof payload.pricing.billable === 'boolean' ? payload.pricing.billable : null,
+        }
+      : null,
+    error: error
+      ? {
+          code: typeof error.code === 'number' ? error.code : null,
+          title: text(error.title) ?? text(error.message),
+          details: text(error.error_data?.details) ?? text(error.message),
+        }
+      : null,
+  };
+}
+
+/** One send with its provider bodies and its timeline; null when the scope may not see it. */
+export async function findSendLog(db: Db, channel: SendChannel, scope: InboxScope, trackingId: string) {
+  const found = await repo.findLog(db, channel, scope, trackingId);
+  if (!found) return null;
+  return {
+    log: toLog(found.log),
+    request: found.send.providerRequest,
+    response: found.send.providerResponse,
+    events: (await repo.listEvents(db, found.send)).map(toEvent),
+  };
+}
+
+// ---- CSV (RFC 4180) ----
+
+const CSV_COLUMNS: [string, (l: TWhatsappLog) => string | number | boolean | null][] = [
+  ['tracking_id', (l) => l.tracking_id],
+  ['created_at', (l) => l.created_at],
+  ['updated_at', (l) => l.updated_at],
+  ['to', (l) => l.to],
+  ['type', (l) => l.type],
+  ['template_name', (l) => l.template_name],
+  ['status', (l) => l.status],
+  ['error_code', (l) => l.error_code],
+  ['error_message', (l) => l.error_message],
+  ['pricing_category', (l) => l.pricing_category],
+  ['billable', (l) => l.billable],
+  ['wamid', (l) => l.wamid],
+  ['conversation_id', (l) => l.conversation_id],
+  ['sent_by', (l) => l.sent_by?.name ?? null],
+];
+
+/**
+ * One CSV cell: text that a spreadsheet would run as a formula (= + - @, tab, CR) gets a leading
+ * quote; cells holding a quote, comma or line break are quoted with quotes doubled.
+ */
+export function csvCell(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvLine = (cells: (string | number | boolean | null)[]) => `${cells.map(csvCell).join(',')}\r\n`;
+
+export const exportFileName = (channel: SendChannel, now = new Date()) =>
+  `${channel === 'titan_message' ? 'titan-message' : channel}-logs-${now.toISOString().slice(0, 10)}.csv`;
+
+/**
+ * The filtered sends as CSV lines, newest first, straight from a database cursor: every row, one
+ * batch in memory at a time. A consumer that stops reading (the client went away) closes it.
+ */
+export async function* exportSendLogs(
+  db: Db,
+  channel: SendChannel,
+  scope: InboxScope,
+  filter: TWhatsappLogFilter,
+): AsyncGenerator<string> {
+  yield csvLine(CSV_COLUMNS.map(([name]) => name));
+  for await (const batch of repo.streamLogs(db, channel, scope, filter)) {
+    yield batch
+      .map((row) => {
+        const log = toLog(row);
+        return csvLine(CSV_COLUMNS.map(([, cell]) => cell(log)));
+      })
+      .join('');
+  }
+}

@@ -1,0 +1,495 @@
+// The only code that touches `sends` and `send_events` (the send spine, engage.md §1).
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+import { conversations, sendEvents, sends, type SendChannel } from '../../db/schema';
+import type { Queryable } from '../auth/auth.repository';
+import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
+
+export type SendRow = typeof sends.$inferSelect;
+export type NewSend = typeof sends.$inferInsert;
+
+/** Both drivers answer `{ rows }`; the generic PgDatabase type cannot say so. */
+async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** Rows travel as one jsonb document: one parameter whatever the batch size, on both drivers. */
+const recordset = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+export async function insertSend(db: Queryable, values: NewSend): Promise<SendRow> {
+  const [row] = await db.insert(sends).values(values).returning();
+  return row!;
+}
+
+export async function findSend(db: Queryable, businessId: number, id: string): Promise<SendRow | null> {
+  const [row] = await db
+    .select()
+    .from(sends)
+    .where(and(eq(sends.businessId, businessId), eq(sends.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findSendById(db: Queryable, id: string): Promise<SendRow | null> {
+  const [row] = await db.select().from(sends).where(eq(sends.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Takes a queued send for the one caller that will call the provider: a conditional update, so
+ * of two claimants (the request and a recovery job) exactly one gets it.
+ */
+export async function claimSend(db: Queryable, id: string): Promise<SendRow | null> {
+  const [row] = await db
+    .update(sends)
+    .set({ status: 'sending', claimedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(sends.id, id), eq(sends.status, 'queued')))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * The provider accepted a claimed send: its id and answer are kept, and events that arrived for
+ * that id before now are attached to it. False when the send was no longer being sent by us.
+ */
+export async function markAccepted(
+  db: Queryable,
+  id: string,
+  values: { status: string; providerMessageId: string | null; response: Record<string, unknown> | null },
+): Promise<SendRow | null> {
+  const [row] = await db
+    .update(sends)
+    .set({
+      status: values.status,
+      providerMessageId: values.providerMessageId,
+      providerResponse: values.response,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(sends.id, id), eq(sends.status, 'sending')))
+    .returning();
+  if (row?.providerMessageId) {
+    await db
+      .update(sendEvents)
+      .set({ sendId: row.id })
+      .where(
+        and(
+          eq(sendEvents.businessId, row.businessId),
+          eq(sendEvents.channel, row.channel),
+          eq(sendEvents.providerMessageId, row.providerMessageId),
+          sql`${sendEvents.sendId} is null`,
+        ),
+      );
+  }
+  return row ?? null;
+}
+
+/** A send that ended before the provider accepted it (refused, or given up); only while unfinished. */
+export async function markFailed(
+  db: Queryable,
+  id: string,
+  values: { errorCode: string | null; errorMessage: string; response: Record<string, unknown> | null },
+): Promise<SendRow | null> {
+  const [row] = await db
+    .update(sends)
+    .set({
+      status: 'failed',
+      errorCode: values.errorCode,
+      errorMessage: values.errorMessage,
+      providerResponse: values.response,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(sends.id, id), sql`${sends.status} in ('queued', 'sending')`))
+    .returning();
+  return row ?? null;
+}
+
+export async function detachConversation(db: Queryable, businessId: number, conversationId: number) {
+  await db
+    .update(sends)
+    .set({ conversationId: null })
+    .where(and(eq(sends.businessId, businessId), eq(sends.conversationId, conversationId)));
+}
+
+/** Unfinished sends untouched since `before`: queued ones (never claimed) and claimed ones. */
+export async function findStale(db: Queryable, status: 'queued' | 'sending', before: Date, limit: number) {
+  return rowsOf<{ id: string; channel: SendChannel }>(
+    db,
+    sql`select id, channel from sends where status = ${status} and updated_at < ${before.toISOString()}::timestamptz
+      order by updated_at limit ${limit}`,
+  );
+}
+
+// ---- Provider events (set-based) ----
+
+export type ProviderEvent = {
+  businessId: number;
+  providerMessageId: string;
+  type: string;
+  /** Unix seconds, as providers report them. */
+  timestamp: number | null;
+  payload: Record<string, unknown>;
+};
+
+/**
+ * A channel's provider events, each (business, provider id, type) kept once however often it is
+ * redelivered, attached to its send when the send is known; inserted in one order for every batch,
+ * so two batches reporting the same events cannot deadlock.
+ */
+export async function insertEvents(
+  db: Queryable,
+  channel: SendChannel,
+  values: ProviderEvent[],
+): Promise<void> {
+  if (values.length === 0) return;
+  await db.execute(sql`insert into send_events
+      (business_id, channel, send_id, provider_message_id, type, occurred_at, payload)
+    select v.business_id, ${channel}, s.id, v.pmid, v.type,
+      case when v.ts is not null then to_timestamp(v.ts) end, v.payload
+    from jsonb_to_recordset(${recordset(
+      values.map((v) => ({
+        business_id: v.businessId,
+        pmid: v.providerMessageId,
+        type: v.type,
+        ts: v.timestamp,
+        payload: v.payload,
+      })),
+    )}) as v(business_id bigint, pmid text, type text, ts bigint, payload jsonb)
+    left join sends s on s.business_id = v.business_id and s.channel = ${channel} and s.provider_message_id = v.pmid
+    order by v.business_id, v.pmid, v.type
+    on conflict (business_id, channel, provider_message_id, type) where channel = 'whatsapp' do nothing`);
+}
+
+export type BestEvent = {
+  businessId: number;
+  providerMessageId: string;
+  type: string;
+  payload: Record<string, unknown>;
+};
+
+/**
+ * For each (business, provider id): the strongest event reported, raised onto its send in the
+ * channel's status order (never lowered; final states stay), with the error of a failure and the
+ * latest pricing. One statement per step, whatever the number of keys; rows are locked in one
+ * order. Answers the strongest event per key, for the channel to mirror onto its messages.
+ */
+export async function applyBestEvents(
+  db: Queryable,
+  channel: SendChannel,
+  keys: { businessId: number; providerMessageId: string }[],
+): Promise<BestEvent[]> {
+  if (keys.length === 0) return [];
+  const keyset = recordset(keys.map((k) => ({ business_id: k.businessId, pmid: k.providerMessageId })));
+  const best = await rowsOf<{
+    business_id: string | number;
+    pmid: string;
+    type: string;
+    payload: Record<string, unknown>;
+  }>(
+    db,
+    sql`select distinct on (e.business_id, e.provider_message_id)
+        e.business_id, e.provider_message_id as pmid, e.type, e.payload
+      from (select distinct business_id, pmid from jsonb_to_recordset(${keyset}) as k(business_id bigint, pmid text)) k
+      join send_events e on e.business_id = k.business_id and e.channel = ${channel} and e.provider_message_id = k.pmid
+      order by e.business_id, e.provider_message_id, send_status_rank(${channel}, e.type) desc, e.received_at desc`,
+  );
+  if (best.length === 0) return [];
+  await db.execute(sql`select 1 from sends s
+    join jsonb_to_recordset(${keyset}) as k(business_id bigint, pmid text)
+      on s.business_id = k.business_id and s.channel = ${channel} and s.provider_message_id = k.pmid
+    order by s.business_id, s.provider_message_id for update of s`);
+  await db.execute(sql`update sends s set
+      status = case when send_status_rank(s.channel, b.type) > send_status_rank(s.channel, s.status)
+        and send_status_rank(s.channel, s.status) < 100 then b.type else s.status end,
+      error_code = case when b.type = 'failed' and s.status <> 'failed'
+        then coalesce(b.payload->'errors'->0->>'code', s.error_code) else s.error_code end,
+      error_message = case when b.type = 'failed' and s.status <> 'failed'
+        then coalesce(b.payload->'errors'->0->>'message', b.payload->'errors'->0->>'title', s.error_message)
+        else s.error_message end,
+      cost = coalesce(p.cost, s.cost),
+      updated_at = now()
+    from jsonb_to_recordset(${recordset(
+      best.map((b) => ({
+        business_id: Number(b.business_id),
+        pmid: b.pmid,
+        type: b.type,
+        payload: b.payload,
+      })),
+    )}) as b(business_id bigint, pmid text, type text, payload jsonb)
+    left join lateral (
+      select jsonb_build_object('category', e.payload->'pricing'->>'category',
+        'billable', (e.payload->'pricing'->>'billable')::boolean) as cost
+      from send_events e
+      where e.business_id = b.business_id and e.channel = ${channel} and e.provider_message_id = b.pmid
+        and e.payload ? 'pricing'
+      order by e.received_at desc, e.id desc limit 1
+    ) p on true
+    where s.business_id = b.business_id and s.channel = ${channel} and s.provider_message_id = b.pmid`);
+  return best.map((b) => ({
+    businessId: Number(b.business_id),
+    providerMessageId: b.pmid,
+    type: b.type,
+    payload: b.payload ?? {},
+  }));
+}
+
+/**
+ * Retention: of the events reported by deliveries being deleted, those whose provider id has no
+ * send of that business (not sent by Titan, or never stored). A send's events are its timeline
+ * and stay as long as the send.
+ */
+export async function deleteOrphanEvents(
+  db: Queryable,
+  channel: SendChannel,
+  reported: { businessId: number; providerMessageId: string; type: string }[],
+): Promise<number> {
+  if (reported.length === 0) return 0;
+  const rows = await rowsOf<{ n: number | string }>(
+    db,
+    sql`with gone as (
+        delete from send_events e
+        using jsonb_to_recordset(${recordset(
+          reported.map((r) => ({ business_id: r.businessId, pmid: r.providerMessageId, type: r.type })),
+        )}) as r(business_id bigint, pmid text, type text)
+        where e.business_id = r.business_id and e.channel = ${channel} and e.provider_message_id = r.pmid
+          and e.type = r.type
+          and not exists (select 1 from sends s where s.business_id = e.business_id and s.channel = ${channel}
+            and s.provider_message_id = e.provider_message_id)
+        returning e.id)
+      select count(*)::int as n from gone`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** A send's events: in its channel's status order, then by when they happened. */
+export async function listEvents(db: Queryable, send: SendRow) {
+  return db
+    .select()
+    .from(sendEvents)
+    .where(
+      send.providerMessageId
+        ? and(
+            eq(sendEvents.businessId, send.businessId),
+            eq(sendEvents.channel, send.channel),
+            eq(sendEvents.providerMessageId, send.providerMessageId),
+          )
+        : eq(sendEvents.sendId, send.id),
+    )
+    .orderBy(
+      sql`(case when ${sendEvents.type} = 'failed' then 100 else send_status_rank(${sendEvents.channel}, ${sendEvents.type}) end)`,
+      sql`${sendEvents.occurredAt} asc nulls last`,
+      sql`${sendEvents.receivedAt} asc`,
+    );
+}
+
+// ---- The logs query (one for every channel) ----
+
+export type SendLogFilter = {
+  /** A status as the channel's logs name it; `error` is a failed send without a provider id. */
+  status?: string;
+  search?: string;
+  template_id?: number;
+  created_at__gte?: Date;
+  created_at__lte?: Date;
+};
+
+/** `%term%` for ILIKE, with the term's own wildcards taken literally. */
+const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The sends a viewer may see: a whole business, or (agents) the sends in conversations their inbox
+ * shows. Sends to a bare address belong to no conversation, and to no agent.
+ */
+function logWhere(channel: SendChannel, scope: InboxScope, filter: SendLogFilter): SQL {
+  const where: SQL[] = [sql`s.business_id = ${scope.businessId}`, sql`s.channel = ${channel}`];
+  if (scope.groupIds !== null) {
+    where.push(
+      sql`exists (select 1 from ${conversations} where ${conversations.id} = s.conversation_id and ${and(...scopeConditions(scope))})`,
+    );
+  }
+  if (filter.status === 'error') where.push(sql`s.status = 'failed' and s.provider_message_id is null`);
+  else if (filter.status === 'failed')
+    where.push(sql`s.status = 'failed' and s.provider_message_id is not null`);
+  else if (filter.status) where.push(sql`s.status = ${filter.status}`);
+  if (filter.template_id !== undefined) where.push(sql`s.template_id = ${filter.template_id}`);
+  if (filter.created_at__gte)
+    where.push(sql`s.created_at >= ${filter.created_at__gte.toISOString()}::timestamptz`);
+  if (filter.created_at__lte)
+    where.push(sql`s.created_at <= ${filter.created_at__lte.toISOString()}::timestamptz`);
+  if (filter.search) {
+    const term = containing(filter.search);
+    const matches = [
+      sql`s.recipient ilike ${term}`,
+      sql`s.template_name ilike ${term}`,
+      sql`s.provider_message_id ilike ${term}`,
+    ];
+    // "+1 (555) 010-0200" finds the digits-only recipient.
+    const digits = filter.search.replace(/\D/g, '');
+    if (digits.length >= 3 && digits !== filter.search) matches.push(sql`s.recipient ilike ${`%${digits}%`}`);
+    where.push(sql`(${sql.join(matches, sql` or `)})`);
+  }
+  return sql.join(where, sql` and `);
+}
+
+/** A send as the logs show it, with its sender's name. */
+export type SendLogRow = {
+  id: string;
+  conversation_id: string | number | null;
+  provider_message_id: string | null;
+  recipient: string;
+  type: string | null;
+  template_name: string | null;
+  status: string;
+  error_code: string | null;
+  error_message: string | null;
+  cost: Record<string, unknown> | null;
+  created_by: string | number | null;
+  sender_id: string | number | null;
+  sender_first_name: string | null;
+  sender_last_name: string | null;
+  sender_email: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** Timestamps as ISO text (milliseconds, as the API always answered them) from PostgreSQL. */
+const LOG_COLUMNS = sql`s.id, s.conversation_id, s.provider_message_id, s.recipient,
+  s.provider_request->>'type' as type, s.template_name, s.status, s.error_code, s.error_message, s.cost,
+  s.created_by, u.id as sender_id, u.first_name as sender_first_name, u.last_name as sender_last_name,
+  u.email as sender_email,
+  to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+  to_char(s.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at`;
+
+const logSelect = (where: SQL) =>
+  sql`select ${LOG_COLUMNS} from sends s left join users u on u.id = s.created_by where ${where}`;
+
+const NEWEST_FIRST = sql`order by s.created_at desc, s.id desc`;
+
+/** A page of a channel's sends, newest first, with the total. */
+export async function listLogs(
+  db: Db,
+  channel: SendChannel,
+  scope: InboxScope,
+  filter: SendLogFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: SendLogRow[]; count: number }> {
+  const where = logWhere(channel, scope, filter);
+  const [rows, total] = await Promise.all([
+    rowsOf<SendLogRow>(db, sql`${logSelect(where)} ${NEWEST_FIRST} limit ${limit} offset ${offset}`),
+    rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from sends s where ${where}`),
+  ]);
+  return { rows, count: Number(total[0]?.n ?? 0) };
+}
+
+export async function findLog(
+  db: Db,
+  channel: SendChannel,
+  scope: InboxScope,
+  id: string,
+): Promise<{ log: SendLogRow; send: SendRow } | null> {
+  // Not a uuid: not found (rather than an error from the cast).
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const [log] = await rowsOf<SendLogRow>(
+    db,
+    logSelect(sql`${logWhere(channel, scope, {})} and s.id = ${id}::uuid`),
+  );
+  if (!log) return null;
+  const send = await findSend(db, scope.businessId, id);
+  return send ? { log, send } : null;
+}
+
+/**
+ * The filtered sends, newest first, in batches of `batch`. On PostgreSQL one read-only
+ * transaction holds a server-side cursor (DECLARE … FETCH): one statement, no row cap, memory of
+ * one batch. PGlite has a single connection that a long transaction would hold for everyone, so
+ * there the same order is read in keyset pages, each its own statement.
+ */
+export async function* streamLogs(
+  db: Db,
+  channel: SendChannel,
+  scope: InboxScope,
+  filter: SendLogFilter,
+  batch = 1000,
+): AsyncGenerator<SendLogRow[]> {
+  const where = logWhere(channel, scope, filter);
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (isPool(client)) {
+    const { sql: text, params } = new PgDialect().sqlToQuery(sql`${logSelect(where)} ${NEWEST_FIRST}`);
+    const conn = await client.connect();
+    let ok = false;
+    try {
+      await conn.query('begin transaction isolation level repeatable read read only');
+      await conn.query(`declare send_logs no scroll cursor for ${text}`, params);
+      for (;;) {
+        const { rows } = await conn.query<SendLogRow>(`fetch ${batch} from send_logs`);
+        if (rows.length > 0) yield rows;
+        if (rows.length < batch) break;
+      }
+      await conn.query('commit');
+      ok = true;
+    } finally {
+      // A reader that stopped early (client gone) leaves the transaction: roll it back.
+      if (!ok) await conn.query('rollback').catch(() => undefined);
+      conn.release();
+    }
+    return;
+  }
+  let after: { at: string; id: string } | null = null;
+  for (;;) {
+    const page: SendLogRow[] = await rowsOf<SendLogRow & { cursor_at: string }>(
+      db,
+      sql`select ${LOG_COLUMNS}, s.created_at::text as cursor_at from sends s left join users u on u.id = s.created_by
+        where ${where} ${after ? sql`and (s.created_at, s.id) < (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
+        ${NEWEST_FIRST} limit ${batch}`,
+    );
+    if (page.length > 0) yield page;
+    if (page.length < batch) break;
+    const last = page.at(-1) as SendLogRow & { cursor_at: string };
+    after = { at: last.cursor_at, id: last.id };
+  }
+}
+
+type PoolLike = {
+  connect(): Promise<{
+    query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+    release(): void;
+  }>;
+};
+
+function isPool(client: unknown): client is PoolLike {
+  return (
+    typeof client === 'object' &&
+    client !== null &&
+    typeof (client as { connect?: unknown }).connect === 'function' &&
+    typeof (client as { totalCount?: unknown }).totalCount === 'number'
+  );
+}
+
+/** Sends the provider accepted in [from, to), by pricing category (lower case; null when not priced). */
+export async function usageByCategory(
+  db: Db,
+  businessId: number,
+  channel: SendChannel,
+  from: Date,
+  to: Date,
+) {
+  const rows = await rowsOf<{
+    category: string | null;
+    messages: number | string;
+    billable: number | string;
+  }>(
+    db,
+    sql`select lower(cost->>'category') as category, count(*)::int as messages,
+        count(*) filter (where (cost->>'billable')::boolean)::int as billable
+      from sends
+      where business_id = ${businessId} and channel = ${channel} and provider_message_id is not null
+        and created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz
+      group by 1`,
+  );
+  return rows.map((r) => ({
+    category: r.category,
+    messages: Number(r.messages),
+    billable: Number(r.billable),
+  }));
+}

@@ -1,0 +1,163 @@
+// The send spine's rules (engage.md §1). A send is recorded `queued` before its provider is called
+// (in the transaction that decides to send); one caller claims it with a conditional update, calls
+// the channel adapter and records the answer; provider events raise its status in the channel's
+// order and never lower it. Sends stuck unfinished are resolved by `recoverSends`.
+import type { Db } from '../../db/client';
+import type { SendCause, SendChannel } from '../../db/schema';
+import type { SendOutcome } from '../../channels/channel';
+import type { Queryable } from '../auth/auth.repository';
+import * as repo from './sends.repository';
+
+export type { SendRow } from './sends.repository';
+
+/**
+ * The status order of each channel, weakest first; `failed` and the other final states outrank
+ * them all. The database's send_status_rank(channel, status) is the same order (migration 0022).
+ */
+export const STATUS_ORDER: Record<SendChannel, readonly string[]> = {
+  whatsapp: ['queued', 'sending', 'accepted', 'sent', 'delivered', 'read'],
+  email: ['queued', 'sending', 'sent', 'delivered', 'opened', 'clicked'],
+  sms: ['queued', 'sending', 'sent', 'delivered'],
+  titan_message: ['queued', 'sending', 'sent', 'delivered', 'read'],
+};
+export const FINAL_STATUSES = ['failed', 'bounced', 'complained', 'suppressed', 'cancelled'] as const;
+
+/** Where `status` stands in its channel's order (finals highest; unknown lowest). */
+export function statusRank(channel: SendChannel, status: string): number {
+  if ((FINAL_STATUSES as readonly string[]).includes(status)) return 100;
+  return STATUS_ORDER[channel].indexOf(status);
+}
+
+/** The stronger of two statuses: a later, weaker event never lowers a send. */
+export function strongerStatus(channel: SendChannel, current: string, reported: string): string {
+  if (statusRank(channel, current) >= 100) return current;
+  return statusRank(channel, reported) > statusRank(channel, current) ? reported : current;
+}
+
+/** A claimed send untouched this long may have died with its process (budget 30 s + retries 21 s). */
+export const SENDING_TIMEOUT_MS = 2 * 60_000;
+/** A queued send nobody claimed this long is left for the recovery job to send. */
+export const QUEUED_TIMEOUT_MS = 60_000;
+
+export const SEND_MESSAGES = {
+  interrupted: 'Titan stopped while sending; the message may or may not have been delivered.',
+} as const;
+export const INTERRUPTED_CODE = 'titan_interrupted';
+
+export type QueuedSend = {
+  businessId: number;
+  channel: SendChannel;
+  cause: SendCause;
+  causeId?: string | null;
+  customerId?: number | null;
+  conversationId?: number | null;
+  recipient: string;
+  templateId?: number | null;
+  templateName?: string | null;
+  subject?: string | null;
+  idempotencyKey?: string | null;
+  createdBy?: number | null;
+  /** The provider's body (without credentials). */
+  providerRequest: Record<string, unknown>;
+  /** What the conversation will show once the provider accepts it. */
+  message?: Record<string, unknown> | null;
+};
+
+/** Records a send before anything is called: inside the caller's transaction. */
+export async function createQueued(tx: Queryable, send: QueuedSend): Promise<repo.SendRow> {
+  return repo.insertSend(tx, { ...send, status: 'queued' });
+}
+
+/** Takes a queued send to call its provider; null when another caller has it (or it is done). */
+export async function claim(db: Queryable, sendId: string): Promise<repo.SendRow | null> {
+  return repo.claimSend(db, sendId);
+}
+
+/**
+ * The provider took it: WhatsApp's 200 is `accepted` (its statuses follow), other channels' `sent`.
+ * Inside the transaction that also stores what the acceptance means (the message, the conversation).
+ */
+export async function recordAccepted(
+  tx: Queryable,
+  send: repo.SendRow,
+  outcome: Extract<SendOutcome, { ok: true }>,
+): Promise<repo.SendRow | null> {
+  return repo.markAccepted(tx, send.id, {
+    status: send.channel === 'whatsapp' ? 'accepted' : 'sent',
+    providerMessageId: outcome.providerMessageId,
+    response: outcome.response,
+  });
+}
+
+export async function recordFailed(
+  db: Queryable,
+  sendId: string,
+  failure: { errorCode: string | null; errorMessage: string; response?: Record<string, unknown> | null },
+): Promise<repo.SendRow | null> {
+  return repo.markFailed(db, sendId, {
+    errorCode: failure.errorCode,
+    errorMessage: failure.errorMessage,
+    response: failure.response ?? null,
+  });
+}
+
+/**
+ * Provider events of one channel, set-based: kept once each, then the strongest per message raised
+ * onto its send. Answers the strongest per message for the channel to mirror onto its messages.
+ */
+export async function applyEvents(
+  tx: Queryable,
+  channel: SendChannel,
+  events: repo.ProviderEvent[],
+): Promise<repo.BestEvent[]> {
+  await repo.insertEvents(tx, channel, events);
+  const keys = new Map(events.map((e) => [`${e.businessId}:${e.providerMessageId}`, e]));
+  return repo.applyBestEvents(tx, channel, [...keys.values()]);
+}
+
+/** Re-applies what is already recorded for some messages (a send that just stored its provider id). */
+export async function reapplyEvents(
+  tx: Queryable,
+  channel: SendChannel,
+  keys: { businessId: number; providerMessageId: string }[],
+): Promise<repo.BestEvent[]> {
+  return repo.applyBestEvents(tx, channel, keys);
+}
+
+/**
+ * Resolves sends a stopped process left behind. A claimed send (`sending`) may have reached its
+ * provider: WhatsApp takes no idempotency key, so it is never sent again but marked failed with
+ * the reason. A queued send was never claimed, so no provider saw it: it is answered for sending
+ * (`enqueue`, once per send id). Runs at start and every minute.
+ */
+export async function recoverSends(
+  db: Db,
+  enqueue: (send: { id: string; channel: SendChannel }) => Promise<void>,
+  options: { now?: Date; sendingTimeoutMs?: number; queuedTimeoutMs?: number; limit?: number } = {},
+): Promise<{ failed: number; queued: number }> {
+  const now = options.now ?? new Date();
+  const limit = options.limit ?? 500;
+  const stuck = await repo.findStale(
+    db,
+    'sending',
+    new Date(now.getTime() - (options.sendingTimeoutMs ?? SENDING_TIMEOUT_MS)),
+    limit,
+  );
+  let failed = 0;
+  for (const { id } of stuck) {
+    const row = await repo.markFailed(db, id, {
+      errorCode: INTERRUPTED_CODE,
+      errorMessage: SEND_MESSAGES.interrupted,
+      response: null,
+    });
+    if (row) failed++;
+  }
+  const waiting = await repo.findStale(
+    db,
+    'queued',
+    new Date(now.getTime() - (options.queuedTimeoutMs ?? QUEUED_TIMEOUT_MS)),
+    limit,
+  );
+  for (const send of waiting) await enqueue(send);
+  return { failed, queued: waiting.length };
+}
