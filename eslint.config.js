@@ -6,6 +6,8 @@ import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+import { noCrossFeatureImports } from './apps/web/eslint-rules/no-cross-feature-imports.js';
+
 export default tseslint.config(
   {
     ignores: [
@@ -40,6 +42,13 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'react-refresh/only-export-components': ['warn', { allowExportNames: ['buttonVariants'] }],
     },
+  },
+  {
+    // Web boundaries: features never import each other (shared → features → app). The app composes
+    // them; shared pieces live in src/components, lib, hooks or config.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    plugins: { 'titan-web': { rules: { 'no-cross-feature-imports': noCrossFeatureImports } } },
+    rules: { 'titan-web/no-cross-feature-imports': 'error' },
   },
   {
     // Tool config files must default-export by their tools' contracts.

@@ -129,4 +129,26 @@ describe.skipIf(!hasChromium)('WhatsApp in Chromium, against the Cloud API simul
     await expect.poll(() => sim.markedRead.length).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
+
+  it("logs the reply in the event logs' WhatsApp tab, with its status timeline", async () => {
+    // The WhatsApp log's old address opens the event logs on the WhatsApp tab.
+    await inbox.goto(`${server.url}/engage/event-logs`);
+    await inbox.waitForURL(`${server.url}/engage/event-logs/whatsapp`);
+    await inbox.getByRole('heading', { name: 'Event logs', level: 1 }).waitFor();
+    const tabs = inbox.getByRole('navigation', { name: 'Event logs' });
+    expect(await tabs.getByRole('link', { name: 'WhatsApp' }).getAttribute('aria-current')).toBe('page');
+
+    const row = inbox
+      .getByRole('table', { name: 'WhatsApp messages' })
+      .getByRole('row')
+      .filter({ hasText: CUSTOMER.waId });
+    await row.getByText('Read').waitFor();
+    await row.getByRole('link', { name: CUSTOMER.waId }).click();
+
+    await inbox.getByRole('heading', { name: 'WhatsApp message', level: 1 }).waitFor();
+    expect(inbox.url()).toMatch(/\/engage\/event-logs\/whatsapp\/[0-9a-f-]{36}$/);
+    const timeline = inbox.getByRole('list', { name: 'Status timeline' });
+    await timeline.getByText('Read').waitFor();
+    expect(problems).toEqual([]);
+  });
 });

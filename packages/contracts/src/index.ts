@@ -15,3 +15,4 @@ export * from './realtime';
 export * from './chat';
 export * from './directory';
 export * from './whatsapp';
+export * from './event-logs';

@@ -2,6 +2,7 @@
 // full-screen loader while the first screen loads and the error screen when anything fails. Guards run
 // as loaders (guards.ts): signed-in screens, and business screens that also need a current business.
 import type { QueryClient } from '@tanstack/react-query';
+import type { TEventLogChannel } from '@titan/contracts';
 import { createBrowserRouter, Navigate, redirect, type RouteObject } from 'react-router';
 
 import { FullScreenLoader } from '../components/full-screen-loader';
@@ -13,7 +14,9 @@ import {
   DEV_OUTBOX_PATH,
   DIRECTORY_PATH,
   EMBED_SETTINGS_PATH,
+  EVENT_LOG_SEGMENTS,
   EVENT_LOGS_PATH,
+  eventLogsPath,
   FORGOT_PASSWORD_PATH,
   JOIN_BUSINESS_PATH,
   LOGIN_PATH,
@@ -56,16 +59,48 @@ function comingSoon(path: string, area: TArea): RouteObject {
   };
 }
 
-/** The heading and channel tabs of an area split by channel; only WhatsApp is built so far. */
-function areaTabs(area: TArea, path: string) {
+/** The heading and channel tabs of an area split by channel. */
+function areaTabs(area: TArea, tabs: Array<{ channel: keyof typeof SHELL_STRINGS.channelTabs; to: string }>) {
   return async () => {
     const { AreaTabsLayout } = await import('./layouts/area-tabs-layout');
     return {
       element: (
-        <AreaTabsLayout area={area} tabs={[{ label: SHELL_STRINGS.channelTabs.whatsapp, to: path }]} />
+        <AreaTabsLayout
+          area={area}
+          tabs={tabs.map(({ channel, to }) => ({ label: SHELL_STRINGS.channelTabs[channel], to }))}
+        />
       ),
     };
   };
+}
+
+/** The event logs, a tab per channel in the order the tabs show. */
+const EVENT_LOG_TABS: TEventLogChannel[] = ['email', 'whatsapp', 'sms'];
+
+/** A channel's list of sends. WhatsApp's tab also shows this month's spend, a WhatsApp feature piece. */
+function eventLogsLazy(channel: TEventLogChannel) {
+  return async () => {
+    const { EventLogsRoute } = await import('../features/event-logs/routes/event-logs-route');
+    if (channel !== 'whatsapp') return { element: <EventLogsRoute key={channel} channel={channel} /> };
+    const { BalanceSummary } = await import('../features/whatsapp/components/balance-summary');
+    return { element: <EventLogsRoute key={channel} channel={channel} summary={<BalanceSummary />} /> };
+  };
+}
+
+/** One send's page, with its timeline; the same page for every channel. */
+function eventLogLazy(channel: TEventLogChannel) {
+  return async () => {
+    const { EventLogRoute } = await import('../features/event-logs/routes/event-log-route');
+    return { element: <EventLogRoute channel={channel} /> };
+  };
+}
+
+/**
+ * /engage/event-logs was the WhatsApp log before the other channels had tabs: it opens the WhatsApp
+ * tab, filters and page kept, so old links and bookmarks still land on the same rows.
+ */
+function eventLogsIndexLoader({ request }: { request: Request }) {
+  return redirect(`${eventLogsPath('whatsapp')}${new URL(request.url).search}`);
 }
 
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -177,7 +212,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               path: TEMPLATES_PATH,
               children: [
                 {
-                  lazy: areaTabs('templates', TEMPLATES_PATH),
+                  lazy: areaTabs('templates', [{ channel: 'whatsapp', to: TEMPLATES_PATH }]),
                   children: [
                     {
                       index: true,
@@ -193,28 +228,25 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             comingSoon(AI_TEMPLATE_PATH, 'aiTemplate'),
             {
-              // WhatsApp logs and a message's entry; email and agent logs are not built yet.
+              // A tab per channel and each send's page; agent run logs are not built yet.
               path: EVENT_LOGS_PATH,
               children: [
+                // Never rendered: the loader always redirects.
+                { index: true, loader: eventLogsIndexLoader, element: null },
                 {
-                  lazy: areaTabs('eventLogs', EVENT_LOGS_PATH),
-                  children: [
-                    {
-                      index: true,
-                      lazy: async () => ({
-                        Component: (await import('../features/whatsapp/routes/whatsapp-logs-route'))
-                          .WhatsappLogsRoute,
-                      }),
-                    },
-                  ],
+                  lazy: areaTabs(
+                    'eventLogs',
+                    EVENT_LOG_TABS.map((channel) => ({ channel, to: eventLogsPath(channel) })),
+                  ),
+                  children: EVENT_LOG_TABS.map((channel) => ({
+                    path: EVENT_LOG_SEGMENTS[channel],
+                    lazy: eventLogsLazy(channel),
+                  })),
                 },
-                {
-                  path: 'whatsapp/:trackingId',
-                  lazy: async () => ({
-                    Component: (await import('../features/whatsapp/routes/whatsapp-log-route'))
-                      .WhatsappLogRoute,
-                  }),
-                },
+                ...EVENT_LOG_TABS.map((channel) => ({
+                  path: `${EVENT_LOG_SEGMENTS[channel]}/:trackingId`,
+                  lazy: eventLogLazy(channel),
+                })),
                 { path: '*', lazy: comingSoonLazy('eventLogs') },
               ],
             },

@@ -32,7 +32,7 @@ export const SHELL_STRINGS = {
   profile: 'Profile',
   logOut: 'Log out',
   /** The channels an area's tabs show (event logs, templates). */
-  channelTabs: { whatsapp: 'WhatsApp' },
+  channelTabs: { email: 'Email', whatsapp: 'WhatsApp', sms: 'SMS' },
   comingSoonTitle: 'Coming soon',
   comingSoonText: 'This area is not available yet. It arrives in a later release of Titan.',
 } as const;

@@ -1,5 +1,7 @@
 // Paths of the app's screens (spec section 2), so links and redirects never spell them twice.
 // Shared by the app shell and every feature.
+import type { TEventLogChannel } from '@titan/contracts';
+
 export const DASHBOARD_PATH = '/engage';
 export const LOGIN_PATH = '/login';
 export const SIGNUP_PATH = '/signup';
@@ -37,9 +39,21 @@ export function conversationPath(id: number): string {
   return `${MESSAGES_PATH}?conversation=${id}`;
 }
 
-/** One WhatsApp message's log entry (spec: /engage/event-logs/whatsapp/{trackingId}). */
-export function whatsappLogPath(trackingId: string): string {
-  return `${EVENT_LOGS_PATH}/whatsapp/${encodeURIComponent(trackingId)}`;
+/** Each channel's segment under /engage/event-logs: the spec's single email is at emails/{trackingId}. */
+export const EVENT_LOG_SEGMENTS = {
+  email: 'emails',
+  whatsapp: 'whatsapp',
+  sms: 'sms',
+} as const satisfies Record<TEventLogChannel, string>;
+
+/** A channel's tab of the event logs. */
+export function eventLogsPath(channel: TEventLogChannel): string {
+  return `${EVENT_LOGS_PATH}/${EVENT_LOG_SEGMENTS[channel]}`;
+}
+
+/** One send's page (spec: /engage/event-logs/emails/{trackingId}, …/whatsapp/{trackingId}; SMS alike). */
+export function eventLogPath(channel: TEventLogChannel, trackingId: string): string {
+  return `${eventLogsPath(channel)}/${encodeURIComponent(trackingId)}`;
 }
 
 /** A visitor's page in the directory ({details} of spec section 2 is the visitor id). */

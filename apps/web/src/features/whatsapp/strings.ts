@@ -1,9 +1,5 @@
-// User-visible strings of the WhatsApp screens: the settings tab, the logs, a log entry and the
+// User-visible strings of the WhatsApp screens: the settings tab, this month's spend and the
 // templates list. Tests and components share them from here.
-import type { TWhatsappLogStatus } from '@titan/contracts';
-
-type TLogStatus = TWhatsappLogStatus;
-
 export const WHATSAPP_STRINGS = {
   settings: {
     title: 'WhatsApp number',
@@ -42,82 +38,12 @@ export const WHATSAPP_STRINGS = {
     loadFailed: 'The WhatsApp settings could not be loaded.',
   },
 
-  statusLabels: {
-    queued: 'Queued',
-    sending: 'Sending',
-    accepted: 'Accepted',
-    sent: 'Sent',
-    delivered: 'Delivered',
-    read: 'Read',
-    failed: 'Failed',
-    error: 'Error',
-  } satisfies Record<TLogStatus, string>,
-
-  logs: {
-    tableLabel: 'WhatsApp messages',
-    status: 'Status',
-    allStatuses: 'All statuses',
-    search: 'Search logs',
-    searchPlaceholder: 'Search by number, template or message id',
-    clearSearch: 'Clear search',
-    from: 'From',
-    to: 'To',
-    clearFilters: 'Clear filters',
-    downloadCsv: 'Download CSV',
-    downloading: 'Downloading…',
-    downloadFailed: 'The CSV could not be downloaded.',
-    columns: {
-      recipient: 'Recipient',
-      type: 'Type',
-      status: 'Status',
-      sentBy: 'Sent by',
-      created: 'Created',
-    },
-    template: (name: string) => `Template: ${name}`,
-    none: '—',
-    emptyTitle: 'No WhatsApp messages yet',
-    emptyText: 'Messages sent from Titan appear here with their delivery status.',
-    noMatchesTitle: 'No messages found',
-    noMatchesText: 'No messages match these filters.',
-    loadFailed: 'The WhatsApp logs could not be loaded.',
-  },
-
   balance: {
     title: 'This month',
     messages: 'Messages sent',
     billable: 'Billable messages',
     spend: 'Estimated spend',
     loadFailed: 'The spend could not be loaded.',
-  },
-
-  log: {
-    back: 'Back to event logs',
-    title: 'WhatsApp message',
-    notFoundTitle: 'Log entry not found',
-    notFoundText: 'This message does not exist or belongs to another business.',
-    loadFailed: 'This log entry could not be loaded.',
-    recipient: 'Recipient',
-    type: 'Type',
-    template: 'Template',
-    status: 'Status',
-    error: 'Error',
-    errorWithCode: (code: number, message: string) => `${message} (${code})`,
-    sentBy: 'Sent by',
-    created: 'Created',
-    updated: 'Updated',
-    messageId: 'Message id',
-    conversation: 'Conversation',
-    openConversation: 'Open conversation',
-    pricing: 'Pricing category',
-    billable: 'Billable',
-    yes: 'Yes',
-    no: 'No',
-    timeline: 'Status timeline',
-    noEvents: 'No status updates from WhatsApp yet.',
-    reportedAt: (time: string) => `Reported ${time}`,
-    request: 'Request',
-    response: 'Response',
-    noResponse: 'No response recorded.',
   },
 
   templates: {
@@ -143,5 +69,6 @@ export const WHATSAPP_STRINGS = {
     noMatchesTitle: 'No templates found',
     noMatchesText: (search: string) => `No template matches “${search}”.`,
     loadFailed: 'The templates could not be loaded.',
+    none: '—',
   },
 } as const;

@@ -1,37 +1,7 @@
-// A status as a coloured badge: WhatsApp delivery statuses of a log entry, and template review
-// statuses (APPROVED, PENDING, REJECTED, PAUSED, DISABLED).
-import { Badge } from '../../../components/ui/badge';
-import { cn } from '../../../lib/utils';
-import { WHATSAPP_STRINGS } from '../strings';
-import type { TLogStatus } from '../utils/log-filters';
+// A template's review status (APPROVED, PENDING, REJECTED, PAUSED, DISABLED) as a coloured badge.
+import { StatusBadge, type TStatusTone } from '../../../components/status-badge';
 
-const TONES = {
-  good: 'border-transparent bg-emerald-500/15 text-emerald-700 dark:text-emerald-300',
-  waiting: 'border-transparent bg-amber-500/15 text-amber-700 dark:text-amber-300',
-  bad: 'border-transparent bg-destructive/15 text-destructive',
-  neutral: '',
-} as const;
-
-const LOG_TONES: Record<TLogStatus, keyof typeof TONES> = {
-  queued: 'waiting',
-  sending: 'waiting',
-  accepted: 'neutral',
-  sent: 'neutral',
-  delivered: 'good',
-  read: 'good',
-  failed: 'bad',
-  error: 'bad',
-};
-
-export function LogStatusBadge({ status }: { status: TLogStatus }) {
-  return (
-    <Badge variant="outline" className={cn(TONES[LOG_TONES[status]])}>
-      {WHATSAPP_STRINGS.statusLabels[status]}
-    </Badge>
-  );
-}
-
-function templateTone(status: string): keyof typeof TONES {
+function templateTone(status: string): TStatusTone {
   switch (status.toUpperCase()) {
     case 'APPROVED':
       return 'good';
@@ -47,9 +17,5 @@ function templateTone(status: string): keyof typeof TONES {
 }
 
 export function TemplateStatusBadge({ status }: { status: string }) {
-  return (
-    <Badge variant="outline" className={cn(TONES[templateTone(status)])}>
-      {status}
-    </Badge>
-  );
+  return <StatusBadge tone={templateTone(status)}>{status}</StatusBadge>;
 }

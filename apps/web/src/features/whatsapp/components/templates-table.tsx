@@ -32,7 +32,7 @@ export function TemplatesTable({ templates }: { templates: TWhatsappTemplate[] }
             </TableCell>
             <TableCell className="max-w-md whitespace-normal">
               <p className="line-clamp-2 text-sm whitespace-pre-wrap text-muted-foreground">
-                {templateComponentText(template, 'BODY') ?? WHATSAPP_STRINGS.logs.none}
+                {templateComponentText(template, 'BODY') ?? WHATSAPP_STRINGS.templates.none}
               </p>
             </TableCell>
           </TableRow>

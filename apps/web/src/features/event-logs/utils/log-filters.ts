@@ -1,9 +1,11 @@
-// The WhatsApp log filters as they live in the URL (?status&search&from&to&page: Back and reloads
+// A channel's log filters as they live in the URL (?status&search&from&to&page: Back and reloads
 // keep them) and as the API takes them: a day range becomes created_at bounds from the start of the
 // first day to the end of the last, in the viewer's time zone.
-import { WHATSAPP_LOG_STATUSES } from '@titan/contracts';
+import { WHATSAPP_LOG_STATUSES, type TWhatsappLogStatus } from '@titan/contracts';
 
-export type TLogStatus = (typeof WHATSAPP_LOG_STATUSES)[number];
+/** Every channel's log takes the WhatsApp log's statuses (the server answers one shape for all). */
+export const LOG_STATUSES = WHATSAPP_LOG_STATUSES;
+export type TLogStatus = TWhatsappLogStatus;
 
 export type TLogFilters = {
   status: TLogStatus | '';
@@ -24,8 +26,8 @@ export const NO_LOG_FILTERS: TLogFilters = { status: '', search: '', from: '', t
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-function isStatus(value: string | null): value is TLogStatus {
-  return (WHATSAPP_LOG_STATUSES as readonly string[]).includes(value ?? '');
+export function isLogStatus(value: string | null): value is TLogStatus {
+  return (LOG_STATUSES as readonly string[]).includes(value ?? '');
 }
 
 function day(value: string | null): string {
@@ -35,7 +37,7 @@ function day(value: string | null): string {
 export function filtersFromParams(params: URLSearchParams): TLogFilters {
   const status = params.get('status');
   return {
-    status: isStatus(status) ? status : '',
+    status: isLogStatus(status) ? status : '',
     search: params.get('search')?.trim() ?? '',
     from: day(params.get('from')),
     to: day(params.get('to')),

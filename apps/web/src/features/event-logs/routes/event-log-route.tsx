@@ -1,6 +1,7 @@
-// /engage/event-logs/whatsapp/{trackingId}: one WhatsApp message's log entry: who it went to, what
-// it was, its status (with the error when it failed), who sent it and when, the statuses WhatsApp
-// reported since, and the request sent to Meta with its answer.
+// /engage/event-logs/{emails|whatsapp|sms}/{trackingId}: one send on a channel: who it went to, what
+// it was, its status (with the error when it failed), who sent it and when, the statuses reported
+// since, and the request made to the provider with its answer.
+import type { TEventLogChannel } from '@titan/contracts';
 import { ArrowLeftIcon, SearchXIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -9,16 +10,16 @@ import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { conversationPath, EVENT_LOGS_PATH } from '../../../config/paths';
+import { conversationPath, eventLogsPath } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
-import { useWhatsappLog } from '../api/get-whatsapp-log';
+import { useEventLog } from '../api/get-event-log';
 import { JsonBlock } from '../components/json-block';
 import { LogTimeline } from '../components/log-timeline';
 import { LogStatusBadge } from '../components/status-badge';
-import { WHATSAPP_STRINGS } from '../strings';
+import { EVENT_LOGS_STRINGS } from '../strings';
 
-const S = WHATSAPP_STRINGS.log;
+const S = EVENT_LOGS_STRINGS.log;
 /** An unknown id (404) or one that cannot be an id at all (400). */
 const NOT_FOUND = new Set([400, 404]);
 
@@ -31,15 +32,16 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function LogEntry({ trackingId }: { trackingId: string }) {
-  const log = useWhatsappLog(trackingId);
+function LogEntry({ channel, trackingId }: { channel: TEventLogChannel; trackingId: string }) {
+  const C = EVENT_LOGS_STRINGS.channels[channel];
+  const log = useEventLog(channel, trackingId);
   if (log.isPending) return <SectionLoading />;
   if (log.isError) {
     const status = apiErrorStatus(log.error);
     return status !== null && NOT_FOUND.has(status) ? (
-      <EmptyState icon={SearchXIcon} title={S.notFoundTitle} text={S.notFoundText} />
+      <EmptyState icon={SearchXIcon} title={S.notFoundTitle} text={C.notFoundText} />
     ) : (
-      <SectionError error={log.error} onRetry={() => void log.refetch()} fallback={S.loadFailed} />
+      <SectionError error={log.error} onRetry={() => void log.refetch()} fallback={C.loadFailed} />
     );
   }
   const entry = log.data;
@@ -56,7 +58,14 @@ function LogEntry({ trackingId }: { trackingId: string }) {
             <Row label={S.recipient}>
               <span className="tabular-nums">{entry.to}</span>
             </Row>
-            <Row label={entry.template_name ? S.template : S.type}>{entry.template_name ?? entry.type}</Row>
+            {channel === 'email' ? (
+              <Row label={S.subject}>{entry.subject || EVENT_LOGS_STRINGS.logs.none}</Row>
+            ) : null}
+            {channel === 'whatsapp' ? (
+              <Row label={entry.template_name ? S.template : S.type}>{entry.template_name ?? entry.type}</Row>
+            ) : entry.template_name ? (
+              <Row label={S.template}>{entry.template_name}</Row>
+            ) : null}
             <Row label={S.status}>
               <LogStatusBadge status={entry.status} />
             </Row>
@@ -65,7 +74,7 @@ function LogEntry({ trackingId }: { trackingId: string }) {
                 <span className="text-destructive">{error}</span>
               </Row>
             ) : null}
-            <Row label={S.sentBy}>{entry.sent_by?.name ?? WHATSAPP_STRINGS.logs.none}</Row>
+            <Row label={S.sentBy}>{entry.sent_by?.name ?? EVENT_LOGS_STRINGS.logs.none}</Row>
             <Row label={S.created}>{formatDateTime(entry.created_at)}</Row>
             <Row label={S.updated}>{formatDateTime(entry.updated_at)}</Row>
             {entry.wamid ? (
@@ -93,7 +102,7 @@ function LogEntry({ trackingId }: { trackingId: string }) {
           <CardTitle>{S.timeline}</CardTitle>
         </CardHeader>
         <CardContent>
-          <LogTimeline events={entry.events} />
+          <LogTimeline events={entry.events} empty={C.noEvents} />
         </CardContent>
       </Card>
       <div className="grid gap-3">
@@ -104,20 +113,22 @@ function LogEntry({ trackingId }: { trackingId: string }) {
   );
 }
 
-export function WhatsappLogRoute() {
+export function EventLogRoute({ channel }: { channel: TEventLogChannel }) {
   const { trackingId = '' } = useParams();
   return (
     <section className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6">
       <div className="grid gap-2">
         <Button asChild variant="ghost" size="sm" className="w-fit">
-          <Link to={EVENT_LOGS_PATH}>
+          <Link to={eventLogsPath(channel)}>
             <ArrowLeftIcon aria-hidden="true" />
             {S.back}
           </Link>
         </Button>
-        <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">
+          {EVENT_LOGS_STRINGS.channels[channel].title}
+        </h1>
       </div>
-      <LogEntry key={trackingId} trackingId={trackingId} />
+      <LogEntry key={`${channel}/${trackingId}`} channel={channel} trackingId={trackingId} />
     </section>
   );
 }

@@ -1,18 +1,23 @@
-// GET /api/whatsapp/events/download/ (the list's filters) → the matching log as a CSV file. Fetched
-// with the session like every protected call, then handed to the browser as a download.
+// GET /api/{channel}/events/download/ (the list's filters) → the channel's matching sends as a CSV
+// file. Fetched with the session like every protected call, then handed to the browser as a download.
 import { useMutation } from '@tanstack/react-query';
-import { WHATSAPP_TIMEOUT_MS } from '@titan/contracts';
+import { WHATSAPP_TIMEOUT_MS, type TEventLogChannel } from '@titan/contracts';
 import { isAxiosError } from 'axios';
 
 import { saveBlob } from '../../../lib/download';
 import { protectedClient } from '../../../lib/protected-client';
 import type { TLogQuery } from '../utils/log-filters';
-import { WHATSAPP_LOGS_PATH } from './get-whatsapp-logs';
+import { eventLogsApiPath } from './get-event-logs';
 
-export const WHATSAPP_LOGS_DOWNLOAD_PATH = `${WHATSAPP_LOGS_PATH}download/`;
+/** Every matching row is streamed: longer than the usual five seconds. */
+const DOWNLOAD_TIMEOUT_MS = WHATSAPP_TIMEOUT_MS;
+
+export function eventLogsDownloadPath(channel: TEventLogChannel): string {
+  return `${eventLogsApiPath(channel)}download/`;
+}
 
 /** The name the server gives in Content-Disposition, else one with today's date. */
-export function csvFileName(disposition: unknown, today = new Date()): string {
+export function csvFileName(channel: TEventLogChannel, disposition: unknown, today = new Date()): string {
   if (typeof disposition === 'string') {
     const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
     if (encoded) {
@@ -25,7 +30,7 @@ export function csvFileName(disposition: unknown, today = new Date()): string {
     const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
     if (plain) return plain;
   }
-  return `whatsapp-logs-${today.toISOString().slice(0, 10)}.csv`;
+  return `${channel}-logs-${today.toISOString().slice(0, 10)}.csv`;
 }
 
 /** A Blob from whichever realm made it (the page's, or the fetch implementation's). */
@@ -33,15 +38,21 @@ function isBlobLike(value: unknown): value is Pick<Blob, 'text'> {
   return typeof value === 'object' && value !== null && typeof (value as Blob).text === 'function';
 }
 
-export async function downloadWhatsappLogs(query: TLogQuery): Promise<string> {
+export async function downloadEventLogs({
+  channel,
+  query,
+}: {
+  channel: TEventLogChannel;
+  query: TLogQuery;
+}): Promise<string> {
   try {
-    const response = await protectedClient.get<Blob>(WHATSAPP_LOGS_DOWNLOAD_PATH, {
+    const response = await protectedClient.get<Blob>(eventLogsDownloadPath(channel), {
       params: query,
       responseType: 'blob',
-      timeout: WHATSAPP_TIMEOUT_MS,
+      timeout: DOWNLOAD_TIMEOUT_MS,
       headers: { Accept: 'text/csv, application/json' },
     });
-    const fileName = csvFileName(response.headers['content-disposition']);
+    const fileName = csvFileName(channel, response.headers['content-disposition']);
     saveBlob(response.data, fileName);
     return fileName;
   } catch (error) {
@@ -58,6 +69,6 @@ export async function downloadWhatsappLogs(query: TLogQuery): Promise<string> {
   }
 }
 
-export function useDownloadWhatsappLogs() {
-  return useMutation({ mutationFn: downloadWhatsappLogs });
+export function useDownloadEventLogs() {
+  return useMutation({ mutationFn: downloadEventLogs });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { csvFileName } from '../api/download-whatsapp-logs';
+import { csvFileName } from '../api/download-event-logs';
 import { filtersFromParams, logQuery, pageFromParams, paramsFromFilters } from '../utils/log-filters';
 
 describe('log filters', () => {
@@ -37,8 +37,15 @@ describe('log filters', () => {
 
 describe('CSV file name', () => {
   it("takes the server's name, encoded or plain, else one with today's date", () => {
-    expect(csvFileName("attachment; filename*=UTF-8''logs%20m%C3%A4rz.csv")).toBe('logs märz.csv');
-    expect(csvFileName('attachment; filename="whatsapp.csv"')).toBe('whatsapp.csv');
-    expect(csvFileName(undefined, new Date('2026-03-02T12:00:00Z'))).toBe('whatsapp-logs-2026-03-02.csv');
+    expect(csvFileName('whatsapp', "attachment; filename*=UTF-8''logs%20m%C3%A4rz.csv")).toBe(
+      'logs märz.csv',
+    );
+    expect(csvFileName('whatsapp', 'attachment; filename="whatsapp.csv"')).toBe('whatsapp.csv');
+    expect(csvFileName('whatsapp', undefined, new Date('2026-03-02T12:00:00Z'))).toBe(
+      'whatsapp-logs-2026-03-02.csv',
+    );
+    expect(csvFileName('email', undefined, new Date('2026-03-02T12:00:00Z'))).toBe(
+      'email-logs-2026-03-02.csv',
+    );
   });
 });

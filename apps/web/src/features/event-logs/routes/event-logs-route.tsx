@@ -1,7 +1,10 @@
-// /engage/event-logs (WhatsApp tab): this month's spend, then every WhatsApp message sent, filtered by
-// status, a search and a day range, paged, and downloadable as CSV with the same filters. Filters and
-// page live in the URL, so Back from a log entry returns to the same rows.
+// /engage/event-logs/{emails|whatsapp|sms}: one channel's tab of the event logs. Every send on the
+// channel, filtered by status, a search and a day range, paged, and downloadable as CSV with the same
+// filters. Filters and page live in the URL, so Back from a send's page returns to the same rows. A
+// channel-specific summary (WhatsApp's spend) is handed in by the app, which composes features.
+import type { TEventLogChannel } from '@titan/contracts';
 import { DownloadIcon, ScrollTextIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 
@@ -11,12 +14,11 @@ import { Pager } from '../../../components/pager';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
-import { useDownloadWhatsappLogs } from '../api/download-whatsapp-logs';
-import { useWhatsappLogs, WHATSAPP_LOGS_PAGE_SIZE } from '../api/get-whatsapp-logs';
-import { BalanceSummary } from '../components/balance-summary';
+import { useDownloadEventLogs } from '../api/download-event-logs';
+import { EVENT_LOGS_PAGE_SIZE, useEventLogs } from '../api/get-event-logs';
 import { LogsFilters } from '../components/logs-filters';
 import { LogsTable } from '../components/logs-table';
-import { WHATSAPP_STRINGS } from '../strings';
+import { EVENT_LOGS_STRINGS } from '../strings';
 import {
   filtersFromParams,
   hasLogFilters,
@@ -27,15 +29,16 @@ import {
   type TLogFilters,
 } from '../utils/log-filters';
 
-const S = WHATSAPP_STRINGS.logs;
+const S = EVENT_LOGS_STRINGS.logs;
 
-export function WhatsappLogsRoute() {
+export function EventLogsRoute({ channel, summary }: { channel: TEventLogChannel; summary?: ReactNode }) {
+  const C = EVENT_LOGS_STRINGS.channels[channel];
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = filtersFromParams(searchParams);
   const page = pageFromParams(searchParams);
   const query = logQuery(filters);
-  const logs = useWhatsappLogs(query, page);
-  const download = useDownloadWhatsappLogs();
+  const logs = useEventLogs(channel, query, page);
+  const download = useDownloadEventLogs();
 
   // Filtering (typing included) must not flood the history; paging is a step Back can undo.
   const filter = (next: TLogFilters) => setSearchParams(paramsFromFilters(next), { replace: true });
@@ -44,7 +47,7 @@ export function WhatsappLogsRoute() {
   const content = () => {
     if (logs.isPending) return <SectionLoading />;
     if (logs.isError)
-      return <SectionError error={logs.error} onRetry={() => void logs.refetch()} fallback={S.loadFailed} />;
+      return <SectionError error={logs.error} onRetry={() => void logs.refetch()} fallback={C.loadFailed} />;
     const { results, count, page: shownPage } = logs.data;
     if (results.length === 0) {
       return hasLogFilters(filters) || count > 0 ? (
@@ -54,15 +57,15 @@ export function WhatsappLogsRoute() {
           </Button>
         </EmptyState>
       ) : (
-        <EmptyState icon={ScrollTextIcon} title={S.emptyTitle} text={S.emptyText} />
+        <EmptyState icon={ScrollTextIcon} title={C.emptyTitle} text={C.emptyText} />
       );
     }
     return (
       <div className="grid gap-4">
-        <LogsTable logs={results} stale={logs.isPlaceholderData} />
+        <LogsTable channel={channel} logs={results} stale={logs.isPlaceholderData} />
         <Pager
           page={shownPage}
-          pageSize={WHATSAPP_LOGS_PAGE_SIZE}
+          pageSize={EVENT_LOGS_PAGE_SIZE}
           count={count}
           shown={results.length}
           onPage={goTo}
@@ -73,18 +76,21 @@ export function WhatsappLogsRoute() {
 
   return (
     <div className="flex flex-col gap-6">
-      <BalanceSummary />
+      {summary}
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <LogsFilters filters={filters} onChange={filter} />
+        <LogsFilters channel={channel} filters={filters} onChange={filter} />
         <Button
           variant="outline"
           disabled={download.isPending}
           onClick={() =>
-            download.mutate(query, {
-              onError: (error) => {
-                if (!isHandledApiError(error)) toast.error(apiErrorMessage(error, S.downloadFailed));
+            download.mutate(
+              { channel, query },
+              {
+                onError: (error) => {
+                  if (!isHandledApiError(error)) toast.error(apiErrorMessage(error, S.downloadFailed));
+                },
               },
-            })
+            )
           }
         >
           {download.isPending ? <Spinner /> : <DownloadIcon aria-hidden="true" />}

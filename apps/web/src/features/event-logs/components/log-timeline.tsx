@@ -1,20 +1,15 @@
-// The statuses WhatsApp reported for one message, oldest first, each with its time and, for a
-// failure, Meta's error.
-import type { TWhatsappLogDetail } from '@titan/contracts';
+// The statuses reported for one send, oldest first, each with its time and, for a failure, the
+// provider's error. The same timeline serves every channel.
+import type { TEventLogDetail } from '@titan/contracts';
 
 import { formatDateTime } from '../../../lib/format';
-import { WHATSAPP_STRINGS } from '../strings';
+import { EVENT_LOGS_STRINGS } from '../strings';
 import { LogStatusBadge } from './status-badge';
-import type { TLogStatus } from '../utils/log-filters';
 
-const S = WHATSAPP_STRINGS.log;
-type TEvent = TWhatsappLogDetail['events'][number];
+const S = EVENT_LOGS_STRINGS.log;
+type TEvent = TEventLogDetail['events'][number];
 
-function isLogStatus(status: string): status is TLogStatus {
-  return status in WHATSAPP_STRINGS.statusLabels;
-}
-
-/** When WhatsApp says it happened, else when Titan heard of it. */
+/** When the provider says it happened, else when Titan heard of it. */
 function eventTime(event: TEvent): string {
   return event.timestamp ?? event.received_at;
 }
@@ -26,8 +21,8 @@ function eventError(error: NonNullable<TEvent['error']>): string {
   return error.code !== null ? S.errorWithCode(error.code, text || String(error.code)) : text;
 }
 
-export function LogTimeline({ events }: { events: TEvent[] }) {
-  if (events.length === 0) return <p className="text-sm text-muted-foreground">{S.noEvents}</p>;
+export function LogTimeline({ events, empty }: { events: TEvent[]; empty: string }) {
+  if (events.length === 0) return <p className="text-sm text-muted-foreground">{empty}</p>;
   const ordered = [...events].sort((a, b) => Date.parse(eventTime(a)) - Date.parse(eventTime(b)));
   return (
     <ol aria-label={S.timeline} className="grid gap-3 border-l pl-4">
@@ -38,11 +33,7 @@ export function LogTimeline({ events }: { events: TEvent[] }) {
             className="absolute top-1.5 -left-[1.3rem] size-2.5 rounded-full border-2 border-background bg-muted-foreground"
           />
           <div className="flex flex-wrap items-center gap-2">
-            {isLogStatus(event.status) ? (
-              <LogStatusBadge status={event.status} />
-            ) : (
-              <span className="text-sm font-medium">{event.status}</span>
-            )}
+            <LogStatusBadge status={event.status} />
             <time dateTime={eventTime(event)} className="text-sm text-muted-foreground">
               {formatDateTime(eventTime(event))}
             </time>

@@ -1,5 +1,5 @@
-// The WhatsApp log's filters: status, a search, and a day range of when messages were sent.
-import { WHATSAPP_LOG_STATUSES } from '@titan/contracts';
+// A channel's log filters: status, a search, and a day range of when messages were sent.
+import type { TEventLogChannel } from '@titan/contracts';
 import { useId } from 'react';
 
 import { SearchBox } from '../../../components/search-box';
@@ -7,15 +7,23 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
-import { WHATSAPP_STRINGS } from '../strings';
-import { hasLogFilters, NO_LOG_FILTERS, type TLogFilters, type TLogStatus } from '../utils/log-filters';
+import { EVENT_LOGS_STRINGS } from '../strings';
+import {
+  hasLogFilters,
+  LOG_STATUSES,
+  NO_LOG_FILTERS,
+  type TLogFilters,
+  type TLogStatus,
+} from '../utils/log-filters';
 
-const S = WHATSAPP_STRINGS.logs;
+const S = EVENT_LOGS_STRINGS.logs;
 
 export function LogsFilters({
+  channel,
   filters,
   onChange,
 }: {
+  channel: TEventLogChannel;
   filters: TLogFilters;
   onChange: (next: TLogFilters) => void;
 }) {
@@ -27,7 +35,7 @@ export function LogsFilters({
           value={filters.search}
           onSearch={(search) => (search === filters.search ? undefined : onChange({ ...filters, search }))}
           label={S.search}
-          placeholder={S.searchPlaceholder}
+          placeholder={EVENT_LOGS_STRINGS.channels[channel].searchPlaceholder}
           clearLabel={S.clearSearch}
         />
       </div>
@@ -40,9 +48,9 @@ export function LogsFilters({
           className="w-40"
         >
           <option value="">{S.allStatuses}</option>
-          {WHATSAPP_LOG_STATUSES.map((status) => (
+          {LOG_STATUSES.map((status) => (
             <option key={status} value={status}>
-              {WHATSAPP_STRINGS.statusLabels[status]}
+              {EVENT_LOGS_STRINGS.statusLabels[status]}
             </option>
           ))}
         </NativeSelect>
