@@ -21,8 +21,9 @@ import { fileRoutes } from './modules/files/files.routes';
 import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
 import { publicChatRoutes } from './modules/public-chat/public-chat.routes';
 import { VisitorTokens } from './modules/public-chat/visitor-tokens';
+import { conversationTopics } from './modules/conversations/conversations.topics';
+import { realtimeCallers } from './modules/auth/realtime-callers';
 import { healthRoutes } from './modules/health/health.routes';
-import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { createWhatsappDeps } from './modules/whatsapp/whatsapp.queues';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
@@ -43,6 +44,7 @@ import { registerSecurity } from './platform/security';
 import { createStorage } from './platform/storage';
 import { createSecretBox } from './platform/crypto';
 import { readIndexHtml, registerWebApp } from './platform/web-app';
+import { realtimeRoutes } from './platform/realtime/realtime.routes';
 
 export type AppDeps = {
   config: Config;
@@ -135,7 +137,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps: { db, storage, onConversationRead: (c) => requestMarkRead(whatsappDeps, c) },
   });
   await app.register(realtimeRoutes, {
-    deps: { db, storage, feed: deps.feed, tokens, visitorTokens, authCache, logger: deps.logger },
+    deps: {
+      db,
+      feed: deps.feed,
+      callers: realtimeCallers({ db, authCache, tokens, visitorTokens }),
+      topics: conversationTopics({ db, storage, authCache }),
+      logger: deps.logger,
+    },
   });
   if (deps.mailer.usesOutbox) await app.register(outboxRoutes, { mailer: deps.mailer, config });
 

@@ -8,7 +8,7 @@ import { migrateDatabase } from './db/migrate';
 import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
-import { pruneChangeLog } from './modules/conversations/conversations.service';
+import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import { pruneRateLimits } from './platform/rate-limiter';
 import { createStorage } from './platform/storage';
 import {

@@ -20,7 +20,6 @@ import type { TChatGroup, TConversation, TConversationFilter } from '@titan/cont
 import type { Db } from '../../db/client';
 import { rawStatement, type RawStatement } from '../../db/statement';
 import {
-  changeLog,
   chatGroupMembers,
   chatGroups,
   conversationCounts,
@@ -580,33 +579,6 @@ export async function markCustomerMessagesRead(db: Queryable, conversationId: nu
         eq(messages.isRead, false),
       ),
     );
-}
-
-export async function latestSeq(db: Db, businessId: number): Promise<number> {
-  const [row] = await db
-    .select({ seq: sql<number>`coalesce(max(${changeLog.seq}), 0)` })
-    .from(changeLog)
-    .where(eq(changeLog.businessId, businessId));
-  return Number(row?.seq ?? 0);
-}
-
-export async function oldestSeq(db: Db): Promise<number> {
-  const [row] = await db.select({ seq: sql<number>`coalesce(min(${changeLog.seq}), 0)` }).from(changeLog);
-  return Number(row?.seq ?? 0);
-}
-
-/** Changes of a business after `afterSeq`, oldest first, for resuming a subscription. */
-export async function changesAfter(db: Db, businessId: number, afterSeq: number, limit: number) {
-  return db
-    .select()
-    .from(changeLog)
-    .where(and(eq(changeLog.businessId, businessId), gt(changeLog.seq, afterSeq)))
-    .orderBy(changeLog.seq)
-    .limit(limit);
-}
-
-export async function pruneChangeLog(db: Db, olderThan: Date): Promise<void> {
-  await db.delete(changeLog).where(lt(changeLog.createdAt, olderThan));
 }
 
 /** Staff senders: name, email and their role in the business. */

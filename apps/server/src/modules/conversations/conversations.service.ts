@@ -335,10 +335,4 @@ export async function loadChangedRow(
   return { businessId: message.businessId, conversationId: message.conversationId, row: serialised! };
 }
 
-export {
-  latestSeq,
-  oldestSeq,
-  changesAfter,
-  pruneChangeLog,
-  findUserGroupIds,
-} from './conversations.repository';
+export { findUserGroupIds } from './conversations.repository';

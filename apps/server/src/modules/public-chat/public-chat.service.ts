@@ -26,7 +26,7 @@ import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/ch
 import * as inbox from '../conversations/conversations.service';
 import { storeUpload, takeVisitorUploadAllowance } from '../files/files.service';
 import * as repo from './public-chat.repository';
-import { toPublicMessage } from './public-view';
+import { toPublicMessage } from '../conversations/public-view';
 import {
   VISITOR_SESSION_ENDED,
   verifyVisitor,

@@ -20,9 +20,9 @@ import {
   type Session,
 } from '../../../testing/identity';
 import { authenticated, WsClient, type WsMessage } from '../../../testing/ws-client';
-import * as repo from '../../conversations/conversations.repository';
-import { startConversation } from '../../conversations/conversations.service';
-import { REALTIME_MESSAGES } from '../realtime.hub';
+import * as repo from '../../../modules/conversations/conversations.repository';
+import { startConversation } from '../../../modules/conversations/conversations.service';
+import { REALTIME_MESSAGES } from '../../../modules/auth/realtime-callers';
 
 let store: TestStore;
 let rt: TestRuntime;

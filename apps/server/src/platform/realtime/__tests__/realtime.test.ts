@@ -10,9 +10,13 @@ import {
 } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { authenticated, WsClient, type WsMessage } from '../../../testing/ws-client';
-import { createStorage } from '../../../platform/storage';
-import * as repo from '../../conversations/conversations.repository';
-import { receiveCustomerMessage, startConversation } from '../../conversations/conversations.service';
+import { createStorage } from '../../storage';
+import { pruneChangeLog } from '../change-log.repository';
+import * as repo from '../../../modules/conversations/conversations.repository';
+import {
+  receiveCustomerMessage,
+  startConversation,
+} from '../../../modules/conversations/conversations.service';
 
 let store: TestStore;
 let rt: TestRuntime;
@@ -319,7 +323,7 @@ describe('resume after reconnect', () => {
 
   it('asks for a refetch when the missed changes are no longer kept', async () => {
     await newConversation();
-    await repo.pruneChangeLog(rt.database.db, new Date(Date.now() + 1000));
+    await pruneChangeLog(rt.database.db, new Date(Date.now() + 1000));
     await newConversation();
     const c = await client();
     c.send({
