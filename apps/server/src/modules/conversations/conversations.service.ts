@@ -18,6 +18,7 @@ import type { Storage } from '../../platform/storage';
 import { toChatGroup } from '../chat-groups/chat-groups.service';
 import { findBusinessFile } from '../files/files.service';
 import * as repo from './conversations.repository';
+import { listConversations } from './list';
 import type { InboxScope } from './conversations.repository';
 
 export type { InboxScope };
@@ -114,7 +115,7 @@ export async function toMessages(
 
 /**
  * A page of the list as the JSON text of TPage<TConversation>: the rows arrive from the
- * repository already encoded (see repository.listConversations), and are passed through.
+ * list engine already encoded (see list/list.repository.ts), and are passed through.
  */
 export async function findConversations(
   db: Db,
@@ -122,7 +123,7 @@ export async function findConversations(
   query: TConversationListQuery,
 ): Promise<JsonText> {
   const { page, page_size, ...filter } = query;
-  const { count, resultsJson } = await repo.listConversations(
+  const { count, resultsJson } = await listConversations(
     db,
     scope,
     filter,
@@ -290,7 +291,7 @@ export async function startConversation(
   return findConversation(db, businessScope(input.businessId), row.id);
 }
 
-/** The list filter applied to one conversation: the realtime twin of the SQL in the repository. */
+/** The list filter applied to one conversation: the realtime twin of the SQL in list/list.repository.ts. */
 export function matchesFilter(c: TConversation, filter: TConversationFilter): boolean {
   const at = (v: string | null) => (v ? Date.parse(v) : null);
   const created = Date.parse(c.created_at);
