@@ -207,19 +207,6 @@ export async function findStaffSenders(db: Db, businessId: number, userIds: numb
     .where(inArray(users.id, userIds));
 }
 
-export async function findCustomerSenders(db: Db, businessId: number, customerIds: number[]) {
-  if (customerIds.length === 0) return [];
-  return db
-    .select({ id: customers.id, name: customers.name, email: customers.email })
-    .from(customers)
-    .where(and(eq(customers.businessId, businessId), inArray(customers.id, customerIds)));
-}
-
-export async function insertCustomer(db: Queryable, values: typeof customers.$inferInsert) {
-  const [row] = await db.insert(customers).values(values).returning();
-  return row!;
-}
-
 /** The chat groups a user belongs to in a business. */
 export async function findUserGroupIds(db: Db, businessId: number, userId: number): Promise<number[]> {
   const rows = await db

@@ -16,6 +16,7 @@ import { AppError } from '../../platform/errors';
 import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
 import { toChatGroup } from '../chat-groups/chat-groups.service';
+import { findCustomerNames } from '../directory/directory.service';
 import { findBusinessFile } from '../files/files.service';
 import * as repo from './conversations.repository';
 import { listConversations } from './list';
@@ -73,7 +74,7 @@ export async function toMessages(
   ];
   const [staff, customers] = await Promise.all([
     repo.findStaffSenders(deps.db, businessId, staffIds),
-    repo.findCustomerSenders(deps.db, businessId, customerIds),
+    findCustomerNames(deps.db, businessId, customerIds),
   ]);
   const staffById = new Map(staff.map((s) => [s.id, s]));
   const customerById = new Map(customers.map((c) => [c.id, c]));

@@ -12,11 +12,11 @@ import { as, createBusiness, signUp, type Session } from '../../../testing/ident
 import { authenticated, WsClient, type WsMessage } from '../../../testing/ws-client';
 import { createStorage } from '../../storage';
 import { pruneChangeLog } from '../change-log.repository';
-import * as repo from '../../../modules/conversations/conversations.repository';
 import {
   receiveCustomerMessage,
   startConversation,
 } from '../../../modules/conversations/conversations.service';
+import { insertCustomer } from '../../../modules/directory/directory.repository';
 
 let store: TestStore;
 let rt: TestRuntime;
@@ -53,7 +53,7 @@ async function client(session: Session = owner, target = url): Promise<WsClient>
 const deps = () => ({ db: rt.database.db, storage: createStorage(rt.config) });
 
 async function newConversation(b: TBusiness = business, name = 'Live Customer') {
-  const customer = await repo.insertCustomer(rt.database.db, {
+  const customer = await insertCustomer(rt.database.db, {
     businessId: b.id,
     name,
     email: 'live@example.test',
