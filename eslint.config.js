@@ -8,6 +8,18 @@ import tseslint from 'typescript-eslint';
 
 import { noCrossFeatureImports } from './apps/web/eslint-rules/no-cross-feature-imports.js';
 
+/** The server's tables: only repositories (and db/, tests) write queries against them. */
+const SCHEMA_IMPORTS = {
+  group: ['**/db/schema', '**/db/schema/*'],
+  message:
+    "Only repositories (*.repository.ts) touch tables: call the owning module's repository or service.",
+};
+/** HTTP stays in routes: services take and return plain values. */
+const FASTIFY_IMPORTS = {
+  group: ['fastify', 'fastify/*', 'fastify-*', '@fastify/*'],
+  message: 'Services know nothing of HTTP: take plain values from the route instead of a request.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -42,6 +54,28 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'react-refresh/only-export-components': ['warn', { allowExportNames: ['buttonVariants'] }],
     },
+  },
+  // ---- Server boundaries (issue 13: one owner per table, one place per rule) ----
+  // Kept in a block of its own so the web app's boundary rules merge beside it.
+  // The drizzle schema (the tables) is imported only where queries are written: repositories,
+  // db/ itself, tests and test helpers. Services hold rules and know nothing of HTTP: no Fastify.
+  // (A later block's rule replaces an earlier one's for the same files, so services, which both
+  // blocks concern, get both restrictions in the second.)
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/**/*.repository.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/**/__tests__/**',
+      'apps/server/src/testing/**',
+      // Being rewritten on the send spine (modules/sends); its queries move into repositories there.
+      'apps/server/src/modules/whatsapp/whatsapp.outbound.ts',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SCHEMA_IMPORTS] }] },
+  },
+  {
+    files: ['apps/server/src/**/*.service.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SCHEMA_IMPORTS, FASTIFY_IMPORTS] }] },
   },
   {
     // Web boundaries: features never import each other (shared → features → app). The app composes

@@ -1,13 +1,17 @@
-// Checks that bench/suites/inbox-list.mjs mirrors the repository: for each of its scenarios, the
-// statement the server prepares (name and text, from pg_prepared_statements) and its values must
-// equal listStatements()'s, and both must answer the same ids and count.
+// Checks that the bench runs the server's list SQL: for each inbox-list scenario, the statement the
+// built list engine gives the bench (apps/server/dist/conversations-list.js) must equal the source's
+// (a stale build fails here), and, given a database, the statement the server prepares there
+// (pg_prepared_statements) must carry that name and text, and both must answer the same bytes.
 // Run: npx tsx bench/profile/check-list-sql.ts [database url] (default: the seeded inbox).
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { ZConversationListQuery } from '@titan/contracts';
 import * as schema from '../../apps/server/src/db/schema';
 import type { Db } from '../../apps/server/src/db/client';
-import { listConversations } from '../../apps/server/src/modules/conversations/conversations.repository';
+import {
+  listConversations,
+  listStatementForQuery as fromSource,
+} from '../../apps/server/src/modules/conversations/list';
+import { ZConversationListQuery } from '@titan/contracts';
 // @ts-expect-error: a plain .mjs module without types
 import { listStatements, scenarios } from '../suites/inbox-list.mjs';
 
@@ -15,14 +19,6 @@ type Statement = { name: string; text: string; values: unknown[]; rowMode: 'arra
 
 const url = process.argv[2] ?? 'postgres://root@127.0.0.1:5432/titan_inbox_seed';
 const pool = new pg.Pool({ connectionString: url, max: 1 });
-let lastParams: unknown[] = [];
-// The repository runs its list statement on the pool itself (past drizzle): note its values there.
-const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-(pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-  const config = args[0] as { values?: unknown[] } | string;
-  if (typeof config === 'object' && config.values) lastParams = config.values;
-  return query(...args);
-};
 const db = drizzle({ client: pool, schema }) as unknown as Db;
 const {
   rows: [meta],
@@ -32,24 +28,29 @@ const {
 const businessId = Number(meta.business_id);
 let failures = 0;
 for (const sc of scenarios(new Date(meta.now)) as { query: string; params: Record<string, string> }[]) {
-  const { page, page_size, ...filter } = ZConversationListQuery.parse(sc.params);
-  const scope = { businessId, groupIds: null };
-  const got = await listConversations(db, scope, filter, page_size, (page - 1) * page_size);
-  const { rows: prepared } = await pool.query<{ name: string; statement: string }>(
-    'select name, statement from pg_prepared_statements where name like $1',
-    ['conversations_list_%'],
-  );
-  const { statement } = listStatements(businessId, sc.params) as { statement: Statement };
-  const server = prepared.find((p) => p.name === statement.name);
   const problems: string[] = [];
-  if (!server)
-    problems.push(`no statement named ${statement.name}: ${prepared.map((p) => p.name).join(', ')}`);
-  else if (server.statement !== statement.text)
-    problems.push(`text differs:\n  server ${server.statement}\n  bench  ${statement.text}`);
-  if (JSON.stringify(lastParams) !== JSON.stringify(statement.values))
+  const { statement } = listStatements(businessId, sc.params) as { statement: Statement };
+  const source = fromSource(businessId, sc.params);
+  if (source.name !== statement.name || source.text !== statement.text)
+    problems.push(`the built list engine differs from the source: rebuild (npm run build -w @titan/server)`);
+  if (JSON.stringify(source.values) !== JSON.stringify(statement.values))
     problems.push(
-      `values differ:\n  server ${JSON.stringify(lastParams)}\n  bench  ${JSON.stringify(statement.values)}`,
+      `values differ: source ${JSON.stringify(source.values)}, built ${JSON.stringify(statement.values)}`,
     );
+  const { page, page_size, ...filter } = ZConversationListQuery.parse(sc.params);
+  const got = await listConversations(
+    db,
+    { businessId, groupIds: null },
+    filter,
+    page_size,
+    (page - 1) * page_size,
+  );
+  const { rows: prepared } = await pool.query<{ name: string; statement: string }>(
+    'select name, statement from pg_prepared_statements where name = $1',
+    [statement.name],
+  );
+  if (prepared[0]?.statement !== statement.text)
+    problems.push(`the server prepared no statement ${statement.name} of this text`);
   const {
     rows: [[count, json]],
   } = await pool.query(statement);

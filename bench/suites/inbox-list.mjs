@@ -1,7 +1,7 @@
 // GET /api/msg/conversations/ on the seeded inbox (bench/seed/inbox.mjs: one business with
 // 1,000,000 conversations, 5,000,000 messages) — latency percentiles per filter, beside the raw SQL
-// of the same request: the one statement (page, count and joins) that
-// apps/server/src/modules/conversations/conversations.repository.ts runs, on a pg pool of the
+// of the same request: the one statement (page, count and joins) that the server's list engine
+// (apps/server/src/modules/conversations/list/, imported built) runs, on a pg pool of the
 // server's default size (10); same fixed number of calls, same concurrency, timed the same way.
 // Targets: p95 <= 20 ms and p95 <= 2x the raw SQL. Rows missing them get EXPLAIN (ANALYZE, BUFFERS)
 // of their statement in bench/results/inbox-list-plans.txt.
@@ -11,11 +11,26 @@
 // default 500: each row runs code paths and a statement the ones before did not), BENCH_INBOX_CONCURRENCY (default 10), BENCH_INBOX_DATABASE_URL (see lib/inbox-seed.mjs).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { fixedLoad, httpClient, interleavedLoads } from '../lib/fixed-load.mjs';
 import { authHeaders, login } from '../lib/identity.mjs';
 import { intFromEnv } from '../lib/env.mjs';
+
+const LIST_ENGINE = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'apps',
+  'server',
+  'dist',
+  'conversations-list.js',
+);
+const listEngine = await import(pathToFileURL(LIST_ENGINE).href).catch((err) => {
+  throw new Error(
+    `${LIST_ENGINE} is missing or broken: run \`npm run build -w @titan/server\` first (${err.message})`,
+  );
+});
 
 export const name = 'inbox-list';
 
@@ -75,203 +90,39 @@ export function scenarios(now) {
   ];
 }
 
-// ---------------------------------------------------------------- the server's SQL, by hand
-
-const iso = (column) =>
-  `to_char("conversations"."${column}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-/** The page's conversations as one JSON array text, in the API's shape and list order. */
-const PAGE_JSON =
-  `coalesce((select json_agg(json_build_object('id', "conversations"."id", 'title', "conversations"."title", ` +
-  `'status', "conversations"."status", 'is_read', "conversations"."is_read", 'channel', "conversations"."channel", ` +
-  `'initiator', case when "customers"."id" is null then null else json_build_object('id', "customers"."id", ` +
-  `'name', "customers"."name", 'email', "customers"."email") end, ` +
-  `'assigned_chat_group', case when "chat_groups"."id" is null then null else json_build_object(` +
-  `'id', "chat_groups"."id", 'name', "chat_groups"."name", 'slug', "chat_groups"."slug", ` +
-  `'greeting', "chat_groups"."greeting", 'color', "chat_groups"."color", ` +
-  `'launcher_position', "chat_groups"."launcher_position", 'visitor_form', "chat_groups"."visitor_form", ` +
-  `'allowed_origins', "chat_groups"."allowed_origins", ` +
-  `'created_at', to_char("chat_groups"."created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end, ` +
-  `'last_message_at', ${iso('last_message_at')}, 'created_at', ${iso('created_at')}, ` +
-  `'business_replied', "conversations"."business_replied", 'engage_business_id', "conversations"."business_id") ` +
-  `order by "conversations"."last_message_at" desc nulls last, "conversations"."id" desc)
-  from page
-  join "conversations" on "conversations"."id" = page.id
-  left join "customers" on "customers"."id" = "conversations"."initiator_id"
-  left join "chat_groups" on "chat_groups"."id" = "conversations"."assigned_chat_group_id"
-), '[]')::text`;
-
-const DAY_MS = 24 * 3600 * 1000;
-const utcDay = (iso) => new Date(Math.floor(Date.parse(iso) / DAY_MS) * DAY_MS);
-const isoDay = (d) => d.toISOString().slice(0, 10);
-const utcMonth = (d) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
-const nextMonth = (d) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+// ---------------------------------------------------------------- the server's SQL, from the server
 
 /**
- * The one statement the repository (apps/server/src/modules/conversations/conversations.repository.ts)
- * runs for a list request, by hand: { statement, countKind }. Its CTE "page" holds the page's ids
- * (from the indexes; with a created_at range from a walk per created month), its CTE "total" the
- * count (without a date range the sum over conversation_counts; with a range on one of the two
- * date columns the sum over conversation_day_counts for its whole days plus count(*) of its edge
- * days; count(*) for ranges on both columns or within one day), and it answers the page's rows
- * joined to customers and chat_groups — or one row of nulls beside the count when the page is
- * empty. Same text, values and statement name as the server (a named statement on a page without
- * offset runs on a generic plan after five calls). `node bench/profile/check-list-sql.mjs` checks
- * it against the repository.
+ * The one statement the server runs for a list request: { statement, countKind }. Built by the
+ * server's own list engine (apps/server/src/modules/conversations/list/), imported from the built
+ * server (apps/server/dist/conversations-list.js, made by `npm run build -w @titan/server`), so the
+ * bench runs the very text, values and statement name the server prepares — it cannot drift. Its
+ * CTE "page" holds the page's ids (from the indexes; with a created_at range from a walk per
+ * created month), its CTE "total" the count (buckets: the sum over conversation_counts; days: sums
+ * over conversation_day_counts plus count(*) of the edge days; rows: count(*)), and it answers the
+ * count and the page's rows as JSON text. A named statement on a page without offset runs on a
+ * generic plan after five calls.
  */
 export function listStatements(businessId, params) {
-  const values = [];
-  const $ = (v) => {
-    values.push(v);
-    return `$${values.length}`;
-  };
-  const and = (conds) => (conds.length === 1 ? conds[0] : `(${conds.join(' and ')})`);
-  const channels = params.channel__in ? [...new Set(params.channel__in.split(','))] : [];
-  const isRead = params.is_read === undefined ? undefined : params.is_read === 'true';
-  const replied = params.business_replied === undefined ? undefined : params.business_replied === 'true';
-  const ranges = [];
-  if (params.created_at__gte) ranges.push(['created_at', '>=', params.created_at__gte]);
-  if (params.created_at__lte) ranges.push(['created_at', '<=', params.created_at__lte]);
-  if (params.last_message_at__gte) ranges.push(['last_message_at', '>=', params.last_message_at__gte]);
-  if (params.last_message_at__lte) ranges.push(['last_message_at', '<=', params.last_message_at__lte]);
-
-  /** Conditions on the given table: business, status, read, replied, then `extra`, then channels. */
-  const conds = (table, extra = () => []) => {
-    const out = [`"${table}"."business_id" = ${$(businessId)}`];
-    if (params.status) out.push(`"${table}"."status" = ${$(params.status)}`);
-    if (isRead !== undefined) out.push(`"${table}"."is_read" = ${$(isRead)}`);
-    if (replied !== undefined) out.push(`"${table}"."business_replied" = ${$(replied)}`);
-    out.push(...extra());
-    if (channels.length) out.push(`"${table}"."channel" in (${channels.map((c) => $(c)).join(', ')})`);
-    return out;
-  };
-  const rangeConds = (rs) => () => rs.map(([col, op, v]) => `"conversations"."${col}" ${op} ${$(v)}`);
-  const where = () => and(conds('conversations', rangeConds(ranges)));
-
-  const pageNo = Number(params.page ?? 1);
-  const offset = (pageNo - 1) * PAGE_SIZE;
-  const order = `"conversations"."last_message_at" desc nulls last, "conversations"."id" desc`;
-  const created = Boolean(params.created_at__gte || params.created_at__lte);
-  const lastMessage = Boolean(params.last_message_at__gte || params.last_message_at__lte);
-
-  let page;
-  if (created) {
-    const edge = (fn) =>
-      `(select ${fn}("conversations"."created_at") from "conversations" where "conversations"."business_id" = ${$(businessId)})`;
-    const from = params.created_at__gte ? `${$(params.created_at__gte)}::timestamptz` : edge('min');
-    const to = params.created_at__lte ? `${$(params.created_at__lte)}::timestamptz` : edge('max');
-    page = `select c.id from generate_series(
-      date_trunc('month', ${from} at time zone 'UTC'),
-      date_trunc('month', ${to} at time zone 'UTC'),
-      interval '1 month') as m(month)
-    cross join lateral (
-      select "conversations"."id" as id, "conversations"."last_message_at" as last_message_at
-      from "conversations"
-      where ${where()}
-        and date_trunc('month', "conversations"."created_at" at time zone 'UTC') = m.month
-      order by ${order}
-      limit ${offset > 0 ? $(offset + PAGE_SIZE) : PAGE_SIZE}
-    ) as c
-    order by c.last_message_at desc nulls last, c.id desc
-    limit ${PAGE_SIZE}${offset > 0 ? ` offset ${$(offset)}` : ''}`;
-  } else {
-    page = `select "conversations"."id" from "conversations" where ${where()}
-    order by ${order} limit ${PAGE_SIZE}${offset > 0 ? ` offset ${$(offset)}` : ''}`;
-  }
-
-  let count;
-  let countKind;
-  const countRows = (w) => `(select count(*) from "conversations" where ${w})`;
-  const col = created ? 'created_at' : 'last_message_at';
-  const lo = created ? params.created_at__gte : params.last_message_at__gte;
-  const hi = created ? params.created_at__lte : params.last_message_at__lte;
-  const loDay = lo ? utcDay(lo) : null;
-  const hiDay = hi ? utcDay(hi) : null;
-  if (!created && !lastMessage) {
-    count = `(select coalesce(sum("conversation_counts"."n"), 0) from "conversation_counts" where ${and(conds('conversation_counts'))})`;
-    countKind = 'buckets';
-  } else if (created && lastMessage) {
-    count = countRows(where());
-    countKind = 'rows';
-  } else if (lo && hi && Date.parse(lo) > Date.parse(hi)) {
-    count = '0';
-    countKind = 'zero';
-  } else if (loDay && hiDay && loDay.getTime() === hiDay.getTime()) {
-    count = countRows(where());
-    countKind = 'rows';
-  } else {
-    const t = 'conversation_day_counts';
-    // Whole months between the bounds' months from month rows ('cm' / 'lm'), the whole days left
-    // in the bounds' own months from day rows ('c' / 'l'), as the repository splits the range.
-    const sameMonth = loDay && hiDay && utcMonth(loDay).getTime() === utcMonth(hiDay).getTime();
-    /** conds() puts the business first, then its extra: here the axis and days go before the filters. */
-    const sum = (axis, range) => {
-      const out = [`"${t}"."business_id" = ${$(businessId)}`, `"${t}"."axis" = ${$(axis)}`, ...range()];
-      if (params.status) out.push(`"${t}"."status" = ${$(params.status)}`);
-      if (isRead !== undefined) out.push(`"${t}"."is_read" = ${$(isRead)}`);
-      if (replied !== undefined) out.push(`"${t}"."business_replied" = ${$(replied)}`);
-      if (channels.length) out.push(`"${t}"."channel" in (${channels.map((c) => $(c)).join(', ')})`);
-      return `(select coalesce(sum("${t}"."n"), 0) from "${t}" where ${and(out)})`;
-    };
-    const day = created ? 'c' : 'l';
-    const parts = [];
-    if (loDay)
-      parts.push(
-        sum(day, () => [
-          `"${t}"."day" > ${$(isoDay(loDay))}`,
-          `"${t}"."day" < ${$(isoDay(sameMonth ? hiDay : nextMonth(loDay)))}`,
-        ]),
-      );
-    parts.push(
-      sum(`${day}m`, () => [
-        ...(loDay ? [`"${t}"."day" > ${$(isoDay(utcMonth(loDay)))}`] : []),
-        ...(hiDay ? [`"${t}"."day" < ${$(isoDay(utcMonth(hiDay)))}`] : []),
-      ]),
-    );
-    if (hiDay)
-      parts.push(
-        sum(day, () => [
-          `"${t}"."day" >= ${$(isoDay(sameMonth ? hiDay : utcMonth(hiDay)))}`,
-          `"${t}"."day" < ${$(isoDay(hiDay))}`,
-        ]),
-      );
-    /** The conversations conditions without date ranges, then the edge day's range. */
-    const edgeDay = (from, fromOp, to, toOp) => {
-      const out = conds('conversations');
-      out.push(`"conversations"."${col}" ${fromOp} ${$(from)}`, `"conversations"."${col}" ${toOp} ${$(to)}`);
-      return and(out);
-    };
-    if (lo) parts.push(countRows(edgeDay(lo, '>=', new Date(loDay.getTime() + DAY_MS).toISOString(), '<')));
-    if (hi) parts.push(countRows(edgeDay(hiDay.toISOString(), '>=', hi, '<=')));
-    count = parts.join(' + ');
-    const edges = (lo ? 1 : 0) + (hi ? 1 : 0);
-    countKind = `days: conversation_day_counts month + day sums + ${edges} edge-day count(*)`;
-  }
-
-  const name = [
-    params.status && 's',
-    isRead !== undefined && 'r',
-    replied !== undefined && 'b',
-    channels.length > 0 && `c${channels.length}`,
-    params.created_at__gte && 'cg',
-    params.created_at__lte && 'cl',
-    params.last_message_at__gte && 'lg',
-    params.last_message_at__lte && 'll',
-    countKind.split(':')[0],
-    `l${PAGE_SIZE}`,
-    offset > 0 && 'o',
-  ]
-    .filter(Boolean)
-    .join('_');
+  const { name, text, values, count } = listEngine.listStatementForQuery(businessId, params);
+  const edges = count === 'days' ? dateBounds(params) : 0;
   return {
-    statement: {
-      name: `conversations_list_${name}`,
-      text: `with "page" as (${page}), "total" as (select ${count} as n) select "n", ${PAGE_JSON} from "total"`,
-      values,
-      rowMode: 'array',
-    },
-    countKind,
+    statement: { name, text, values, rowMode: 'array' },
+    countKind:
+      count === 'days'
+        ? `days: conversation_day_counts month + day sums + ${edges} edge-day count(*)`
+        : count,
   };
 }
+
+/** How many bounds the one ranged date column has (each is an edge day counted by rows). */
+const dateBounds = (params) => {
+  const created = Boolean(params.created_at__gte || params.created_at__lte);
+  const [lo, hi] = created
+    ? [params.created_at__gte, params.created_at__lte]
+    : [params.last_message_at__gte, params.last_message_at__lte];
+  return (lo ? 1 : 0) + (hi ? 1 : 0);
+};
 
 /** Runs one request's statement on the pool, as the server does: one row, [count, page JSON text]. */
 async function runList(pool, stmts) {
@@ -332,7 +183,7 @@ export async function run(ctx) {
     `titan: apps/server/dist/main.js, NODE_ENV=production, default pool (10); ${concurrency} concurrent ` +
       `keep-alive connections, ${GLOBAL_WARMUP} warm-up requests, then per row ${warmup} warm-up + ${requests} ` +
       `measured requests (in ${rounds} rounds alternating with the sql and floor sides), page_size ${PAGE_SIZE}`,
-    `sql: the repository's statement by hand (same text, values and name) on a pg pool of ${POOL_MAX}, ` +
+    `sql: the server's own statement (its built list engine: same text, values and name) on a pg pool of ${POOL_MAX}, ` +
       `${concurrency} concurrent callers: the page's ids (from the indexes; with a created_at range from a ` +
       `walk per created month) and the count (conversation_counts sum without a date range; ` +
       `conversation_day_counts sum + edge-day count(*) with one; count(*) otherwise) in CTEs, joined to ` +

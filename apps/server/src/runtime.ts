@@ -1,4 +1,5 @@
-// The composition root: database → migrations → change feed → jobs → (app). Closing runs in reverse.
+// Start-up and shut-down: database → migrations → change feed → jobs → services and their jobs
+// (composition.ts) → (app). Closing runs in reverse.
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
@@ -8,15 +9,7 @@ import { migrateDatabase } from './db/migrate';
 import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
-import { pruneChangeLog } from './modules/conversations/conversations.service';
-import { pruneRateLimits } from './platform/rate-limiter';
-import { createStorage } from './platform/storage';
-import {
-  PUBLIC_RETENTION_CRON,
-  PUBLIC_RETENTION_QUEUE,
-  runPublicRetention,
-} from './modules/public-chat/public-retention';
-import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
+import { createServices, defineJobs, type Services } from './composition';
 
 export type Runtime = {
   config: Config;
@@ -25,6 +18,8 @@ export type Runtime = {
   feed: ChangeFeed;
   jobs: Jobs;
   mailer: Mailer;
+  /** What the composition root built: the same for API instances and workers. */
+  services: Services;
   app: FastifyInstance | null;
   /** Stops HTTP (in-flight requests finish), workers, the feed, then the database. */
   close(): Promise<void>;
@@ -70,39 +65,17 @@ export async function startRuntime(
     });
     cleanups.push(() => jobs.stop());
     const mailer = new Mailer(config, database.db, jobs, logger);
-    await mailer.defineQueue();
-    await jobs.define({
-      name: 'realtime.prune-change-log',
-      // Realtime resume covers a day of disconnection; older changes are only ever refetched.
-      handler: () => pruneChangeLog(database.db, new Date(Date.now() - 24 * 60 * 60 * 1000)),
-      retryLimit: 2,
-    });
-    await jobs.schedule('realtime.prune-change-log', '17 * * * *');
-    await jobs.define({
-      name: 'platform.prune-rate-limits',
-      handler: () => pruneRateLimits(database.db, new Date(Date.now() - 24 * 60 * 60 * 1000)),
-      retryLimit: 2,
-    });
-    await jobs.schedule('platform.prune-rate-limits', '23 * * * *');
-    const retention = { db: database.db, storage: createStorage(config), config };
-    await jobs.define({
-      name: PUBLIC_RETENTION_QUEUE,
-      handler: async () => {
-        await runPublicRetention(retention, logger);
-      },
-      retryLimit: 2,
-    });
-    await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
-    await defineWhatsappQueues(jobs, createWhatsappDeps(config, database.db, jobs), logger);
+    const services = createServices({ config, database, feed, jobs, mailer, logger });
+    await defineJobs(services);
     for (const queue of options.queues ?? []) await jobs.define(queue);
     if (options.workers) await jobs.startWorkers();
     let app: FastifyInstance | null = null;
     if (options.http) {
-      app = await buildApp({ config, database, feed, jobs, mailer, logger, onRoute: options.onRoute });
+      app = await buildApp({ services, onRoute: options.onRoute });
       const built = app;
       cleanups.push(() => built.close());
     }
-    return { config, logger, database, feed, jobs, mailer, app, close };
+    return { config, logger, database, feed, jobs, mailer, services, app, close };
   } catch (err) {
     await close();
     throw err;

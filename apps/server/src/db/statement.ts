@@ -44,7 +44,7 @@ const rowsOf = (result: { rows: unknown[][] }) => result.rows;
  * drizzle's fillPlaceholders, with the parameters sorted out once instead of per call: a constant,
  * or the name of a placeholder and the encoder of the column it is compared with.
  */
-function placeholderFiller(params: unknown[]): (values: Record<string, unknown>) => unknown[] {
+export function placeholderFiller(params: unknown[]): (values: Record<string, unknown>) => unknown[] {
   const names: (string | null)[] = [];
   const constants: unknown[] = [];
   const encoders: ((value: unknown) => unknown)[] = [];

@@ -1,13 +1,12 @@
 // Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise, outside production and on
 // a loopback bind, the development outbox (GET /api/dev/outbox/, printed to the log as well). A
 // delivery that fails is retried from a job.
-import { desc, eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { TOutboxMail } from '@titan/contracts';
 import { isLoopbackHost, type Config } from '../config';
 import type { Db } from '../db/client';
-import { devOutbox } from '../db/schema';
+import { insertOutboxMail, listOutboxMail } from './mailer.repository';
 import type { Jobs } from './jobs';
 
 export type Mail = { to: string; subject: string; text: string; html: string };
@@ -84,7 +83,7 @@ export class Mailer {
     }
     if (!this.usesOutbox) throw new Error('no SMTP_URL configured');
     const links = extractLinks(mail.text);
-    await this.db.insert(devOutbox).values({ ...mail, to: mail.to.toLowerCase(), links });
+    await insertOutboxMail(this.db, { ...mail, to: mail.to.toLowerCase(), links });
     // The person running Titan reads their verification mail here, without calling the API.
     this.logger.info(
       ['Mail kept in the development outbox', `  To:      ${mail.to}`, `  Subject: ${mail.subject}`]
@@ -95,12 +94,7 @@ export class Mailer {
 
   /** One address's mail, newest first; only meaningful while `usesOutbox`. */
   async listOutbox(to: string): Promise<TOutboxMail[]> {
-    const rows = await this.db
-      .select()
-      .from(devOutbox)
-      .where(eq(devOutbox.to, to.toLowerCase()))
-      .orderBy(desc(devOutbox.id))
-      .limit(100);
+    const rows = await listOutboxMail(this.db, to.toLowerCase(), 100);
     return rows.map((r) => ({
       to: r.to,
       subject: r.subject,

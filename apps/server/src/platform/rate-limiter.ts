@@ -1,7 +1,9 @@
 // Fixed-window limits counted in PostgreSQL, so every instance enforces the same window.
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { AppError } from './errors';
+import { countHit, findWindow } from './rate-limiter.repository';
+
+export { countHit, pruneRateLimits } from './rate-limiter.repository';
 
 export type Limit = { key: string; max: number; windowSeconds: number };
 
@@ -13,10 +15,7 @@ export class RateLimiter {
     let retryAfter = 0;
     for (const limit of limits) {
       const window = limit.windowSeconds;
-      const result = await this.db.execute(sql`
-        select count, window_start from rate_limits
-        where key = ${limit.key} and window_start = ${windowStart(window)}`);
-      const row = (result as unknown as { rows: { count: number; window_start: string | Date }[] }).rows[0];
+      const row = await findWindow(this.db, limit.key, window);
       if (row && row.count >= limit.max) {
         const ends = new Date(row.window_start).getTime() + window * 1000;
         retryAfter = Math.max(retryAfter, Math.ceil((ends - Date.now()) / 1000), 1);
@@ -34,39 +33,6 @@ export class RateLimiter {
     }
     if (retryAfter > 0) throw tooMany(retryAfter);
   }
-}
-
-/** The start of the current fixed window: windows are aligned to the epoch, so instances agree. */
-const windowStart = (seconds: number) =>
-  sql`to_timestamp(floor(extract(epoch from now()) / ${seconds}) * ${seconds})`;
-
-/**
- * Counts one hit on `key` in its current fixed window of `windowSeconds`: the hits so far, this
- * one included, and when the window ends (epoch milliseconds).
- */
-export async function countHit(
-  db: Db,
-  key: string,
-  windowSeconds: number,
-): Promise<{ count: number; endsAt: number }> {
-  const result = await db.execute(sql`
-    insert into rate_limits as r (key, window_start, count)
-    values (${key}, ${windowStart(windowSeconds)}, 1)
-    on conflict (key) do update set
-      count = case when r.window_start = excluded.window_start then r.count + 1 else 1 end,
-      window_start = excluded.window_start
-    returning count, window_start`);
-  // Both drivers answer { rows }; the generic PgDatabase type cannot say so.
-  const row = (result as unknown as { rows: { count: number; window_start: string | Date }[] }).rows[0]!;
-  return { count: row.count, endsAt: new Date(row.window_start).getTime() + windowSeconds * 1000 };
-}
-
-/**
- * Forgets windows that started before `olderThan`. Limits use windows of an hour at most, so rows
- * a day old count nothing any more: without this the table keeps a row per client address ever seen.
- */
-export async function pruneRateLimits(db: Db, olderThan: Date): Promise<void> {
-  await db.execute(sql`delete from rate_limits where window_start < ${olderThan.toISOString()}::timestamptz`);
 }
 
 type StoreResult = { current: number; ttl: number };

@@ -7,6 +7,7 @@
 import type { TRole } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
+import type { Revocation } from '../../platform/realtime/realtime.topic';
 
 export type Membership = { businessId: number; uniqueCode: string; role: TRole };
 
@@ -22,18 +23,7 @@ type Entry = {
   staleAt: number;
 };
 
-/**
- * Something that may have ended a caller's access: a session, all of a user's sessions, a
- * membership, a whole business, a visitor (customer) — or anything (`all`: the feed may have
- * missed announcements). A hint, not a verdict: listeners look the caller up again.
- */
-export type Revocation =
-  | { kind: 'session'; sessionId: string }
-  | { kind: 'user'; userId: number }
-  | { kind: 'membership'; businessId: number; userId: number }
-  | { kind: 'business'; businessId: number }
-  | { kind: 'customer'; customerId: number }
-  | { kind: 'all' };
+export type { Revocation };
 export type RevocationListener = (revocation: Revocation) => void;
 
 export type AuthCacheOptions = { ttlMs?: number; maxEntries?: number; now?: () => number };

@@ -16,8 +16,10 @@ import { AppError } from '../../platform/errors';
 import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
 import { toChatGroup } from '../chat-groups/chat-groups.service';
+import { findCustomerNames } from '../directory/directory.service';
 import { findBusinessFile } from '../files/files.service';
 import * as repo from './conversations.repository';
+import { listConversations } from './list';
 import type { InboxScope } from './conversations.repository';
 
 export type { InboxScope };
@@ -72,7 +74,7 @@ export async function toMessages(
   ];
   const [staff, customers] = await Promise.all([
     repo.findStaffSenders(deps.db, businessId, staffIds),
-    repo.findCustomerSenders(deps.db, businessId, customerIds),
+    findCustomerNames(deps.db, businessId, customerIds),
   ]);
   const staffById = new Map(staff.map((s) => [s.id, s]));
   const customerById = new Map(customers.map((c) => [c.id, c]));
@@ -114,7 +116,7 @@ export async function toMessages(
 
 /**
  * A page of the list as the JSON text of TPage<TConversation>: the rows arrive from the
- * repository already encoded (see repository.listConversations), and are passed through.
+ * list engine already encoded (see list/list.repository.ts), and are passed through.
  */
 export async function findConversations(
   db: Db,
@@ -122,7 +124,7 @@ export async function findConversations(
   query: TConversationListQuery,
 ): Promise<JsonText> {
   const { page, page_size, ...filter } = query;
-  const { count, resultsJson } = await repo.listConversations(
+  const { count, resultsJson } = await listConversations(
     db,
     scope,
     filter,
@@ -290,7 +292,7 @@ export async function startConversation(
   return findConversation(db, businessScope(input.businessId), row.id);
 }
 
-/** The list filter applied to one conversation: the realtime twin of the SQL in the repository. */
+/** The list filter applied to one conversation: the realtime twin of the SQL in list/list.repository.ts. */
 export function matchesFilter(c: TConversation, filter: TConversationFilter): boolean {
   const at = (v: string | null) => (v ? Date.parse(v) : null);
   const created = Date.parse(c.created_at);
@@ -335,10 +337,4 @@ export async function loadChangedRow(
   return { businessId: message.businessId, conversationId: message.conversationId, row: serialised! };
 }
 
-export {
-  latestSeq,
-  oldestSeq,
-  changesAfter,
-  pruneChangeLog,
-  findUserGroupIds,
-} from './conversations.repository';
+export { findUserGroupIds } from './conversations.repository';

@@ -1,6 +1,8 @@
-// The visitor directory's reads and writes of customers.
-import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+// The visitor directory owns `customers`: every read and write of the table is here. Other modules
+// reach it through directory.service.ts (functions take a transaction handle where callers need one).
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Queryable } from '../auth/auth.repository';
 import { conversations, customers } from '../../db/schema';
 import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
 
@@ -93,4 +95,135 @@ export async function deleteCustomer(db: Db, businessId: number, id: number): Pr
     .where(and(eq(customers.businessId, businessId), eq(customers.id, id)))
     .returning({ id: customers.id });
   return rows.length === 1;
+}
+
+// ---- For other modules (through directory.service.ts) ----
+
+export async function findCustomerById(
+  db: Queryable,
+  businessId: number,
+  id: number,
+): Promise<CustomerRow | null> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), eq(customers.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findCustomerByExternalId(
+  db: Queryable,
+  businessId: number,
+  externalId: string,
+): Promise<CustomerRow | null> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), eq(customers.externalId, externalId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The external id a customer is reached at (`wa:<digits>` for WhatsApp contacts), if any. */
+export async function findCustomerExternalId(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+): Promise<string | null> {
+  const [row] = await db
+    .select({ externalId: customers.externalId })
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), eq(customers.id, customerId)))
+    .limit(1);
+  return row?.externalId ?? null;
+}
+
+/** Names and emails of a business's customers, for message senders. */
+export async function findCustomerNames(db: Queryable, businessId: number, customerIds: number[]) {
+  if (customerIds.length === 0) return [];
+  return db
+    .select({ id: customers.id, name: customers.name, email: customers.email })
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), inArray(customers.id, customerIds)));
+}
+
+export async function insertCustomer(
+  db: Queryable,
+  values: typeof customers.$inferInsert,
+): Promise<CustomerRow> {
+  const [row] = await db.insert(customers).values(values).returning();
+  return row!;
+}
+
+/** A visitor the embedding site vouched for: found by its external id, its details merged in. */
+export async function upsertVerifiedCustomer(
+  db: Queryable,
+  values: typeof customers.$inferInsert & { externalId: string },
+): Promise<CustomerRow> {
+  const [row] = await db
+    .insert(customers)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [customers.businessId, customers.externalId],
+      set: {
+        name: sql`coalesce(excluded.name, ${customers.name})`,
+        email: sql`coalesce(excluded.email, ${customers.email})`,
+        phone: sql`coalesce(excluded.phone, ${customers.phone})`,
+        fields: sql`${customers.fields} || excluded.fields`,
+        lastSeenAt: new Date(),
+        updatedAt: new Date(),
+      },
+    })
+    .returning();
+  return row!;
+}
+
+export type ContactValues = {
+  businessId: number;
+  externalId: string;
+  name: string | null;
+  phone: string | null;
+};
+
+/**
+ * Each contact as a customer, in one statement (set-based, inside the caller's transaction), as
+ * `upsertVerifiedCustomer` does one: a new name or phone replaces the stored one, a missing one
+ * keeps it. Answers the customer ids.
+ */
+export async function upsertContacts(
+  db: Queryable,
+  contacts: ContactValues[],
+): Promise<{ id: number; businessId: number; externalId: string }[]> {
+  if (contacts.length === 0) return [];
+  const recordset = contacts.map((k) => ({
+    business_id: k.businessId,
+    external_id: k.externalId,
+    name: k.name,
+    phone: k.phone,
+  }));
+  const result = await db.execute(
+    sql`insert into customers as c (business_id, external_id, name, phone)
+      select business_id, external_id, name, phone
+      from jsonb_to_recordset(${JSON.stringify(recordset)}::jsonb)
+        as v(business_id bigint, external_id text, name text, phone text)
+      order by business_id, external_id
+      on conflict (business_id, external_id) do update set
+        name = coalesce(excluded.name, c.name),
+        phone = coalesce(excluded.phone, c.phone),
+        last_seen_at = now(),
+        updated_at = now()
+      returning c.id, c.business_id, c.external_id`,
+  );
+  // Both drivers answer { rows }; the generic PgDatabase type cannot say so.
+  const rows = (
+    result as unknown as {
+      rows: { id: string | number; business_id: string | number; external_id: string }[];
+    }
+  ).rows;
+  return rows.map((r) => ({
+    id: Number(r.id),
+    businessId: Number(r.business_id),
+    externalId: r.external_id,
+  }));
 }

@@ -80,3 +80,26 @@ export async function endVisitorSessions(db: Db, businessId: number, id: number)
   if (!(await repo.bumpVisitorTokenVersion(db, businessId, id))) throw AppError.notFound();
   forgetCustomer(db, id);
 }
+
+// ---- What other modules may do with customers (the directory owns the table) ----
+
+export {
+  findCustomerById,
+  findCustomerByExternalId,
+  findCustomerExternalId,
+  findCustomerNames,
+  insertCustomer,
+  upsertContacts,
+  upsertVerifiedCustomer,
+  type ContactValues,
+  type CustomerRow,
+} from './directory.repository';
+
+/** The customer's current visitor-token version; null when the record is gone. */
+export async function visitorTokenVersion(
+  db: Db,
+  businessId: number,
+  customerId: number,
+): Promise<number | null> {
+  return (await repo.findCustomerById(db, businessId, customerId))?.visitorTokenVersion ?? null;
+}

@@ -25,8 +25,9 @@ import { findBusinessByCode, findBusinessById, type BusinessRow } from '../busin
 import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/chat-groups.repository';
 import * as inbox from '../conversations/conversations.service';
 import { storeUpload, takeVisitorUploadAllowance } from '../files/files.service';
+import * as directory from '../directory/directory.service';
 import * as repo from './public-chat.repository';
-import { toPublicMessage } from './public-view';
+import { toPublicMessage } from '../conversations/public-view';
 import {
   VISITOR_SESSION_ENDED,
   verifyVisitor,
@@ -194,7 +195,7 @@ export async function createVisitor(
     fields,
     lastSeenAt: new Date(),
   };
-  let customer: repo.CustomerRow;
+  let customer: directory.CustomerRow;
   if (business.widgetIdentitySecret && (input.user_id || input.user_hash)) {
     // Only a site holding the secret can vouch for user_id; then earlier conversations follow.
     const secret = deps.secrets.open(business.widgetIdentitySecret);
@@ -205,13 +206,13 @@ export async function createVisitor(
     ) {
       throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.identityFailed);
     }
-    customer = await repo.upsertVerifiedCustomer(deps.db, {
+    customer = await directory.upsertVerifiedCustomer(deps.db, {
       ...values,
       externalId: widgetExternalId(input.user_id),
     });
   } else {
     // Unverified visitors always get a new record: typing someone's email reveals nothing.
-    customer = await repo.insertCustomer(deps.db, values);
+    customer = await directory.insertCustomer(deps.db, values);
   }
   return {
     customer: { id: customer.id, name: customer.name, email: customer.email },

@@ -6,7 +6,7 @@ import { SignJWT } from 'jose';
 import type { Db } from '../../db/client';
 import { deriveKey } from '../../platform/crypto';
 import { verifyHs256Jwt } from '../auth/tokens';
-import { findCustomer } from './public-chat.repository';
+import { visitorTokenVersion } from '../directory/directory.service';
 
 export const VISITOR_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 
@@ -63,6 +63,5 @@ export async function verifyVisitor(
 
 /** Whether verified claims still stand: the customer exists and its tokens were not revoked. */
 export async function visitorStillValid(db: Db, claims: VisitorClaims): Promise<boolean> {
-  const customer = await findCustomer(db, claims.businessId, claims.customerId);
-  return customer?.visitorTokenVersion === claims.version;
+  return (await visitorTokenVersion(db, claims.businessId, claims.customerId)) === claims.version;
 }

@@ -8,9 +8,9 @@ import type {
   TWhatsappLogListQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import type { SendChannel } from '../../db/schema';
 import type { InboxScope } from '../conversations/conversations.repository';
 import * as repo from './sends.repository';
+import type { SendChannel } from './sends.repository';
 
 export const SEND_LOG_MESSAGES = { notFound: 'No send with this tracking id.' } as const;
 

@@ -2,10 +2,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { conversations, sendEvents, sends, type SendChannel } from '../../db/schema';
+import { conversations, sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
 import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
 
+export type { SendCause, SendChannel };
 export type SendRow = typeof sends.$inferSelect;
 export type NewSend = typeof sends.$inferInsert;
 

@@ -12,7 +12,7 @@ import {
   ZWhatsappLogListQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import type { SendChannel } from '../../db/schema';
+import type { SendChannel } from './sends.repository';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
 import { scopeOf } from '../conversations/inbox-scope';

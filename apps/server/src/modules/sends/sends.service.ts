@@ -3,10 +3,10 @@
 // the channel adapter and records the answer; provider events raise its status in the channel's
 // order and never lower it. Sends stuck unfinished are resolved by `recoverSends`.
 import type { Db } from '../../db/client';
-import type { SendCause, SendChannel } from '../../db/schema';
 import type { SendOutcome } from '../../channels/channel';
 import type { Queryable } from '../auth/auth.repository';
 import * as repo from './sends.repository';
+import type { SendCause, SendChannel } from './sends.repository';
 
 export type { SendRow } from './sends.repository';
 

@@ -7,6 +7,7 @@ import type { Queryable } from '../auth/auth.repository';
 import { parseStatuses } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { ProviderEvent } from '../sends/sends.repository';
 import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
+import * as directory from '../directory/directory.service';
 import * as repo from './whatsapp.repository';
 import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from './whatsapp.send';
 
@@ -139,7 +140,7 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
   const mediaToFetch: MediaToFetch[] = [];
   if (messages.length > 0) {
     // One writer per contact at a time, so concurrent batches never open two conversations.
-    const contacts = new Map<string, repo.ContactValues>();
+    const contacts = new Map<string, directory.ContactValues>();
     for (const m of messages) {
       const key = contactKey(m.businessId, m.sender);
       const known = contacts.get(key);
@@ -154,7 +155,7 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
         });
     }
     await repo.lockContacts(tx, [...contacts.keys()].sort());
-    const customers = await repo.upsertContacts(tx, [...contacts.values()]);
+    const customers = await directory.upsertContacts(tx, [...contacts.values()]);
     const customerOf = new Map(customers.map((c) => [`${c.businessId}:${c.externalId}`, c.id]));
 
     const keyOf = (m: InboundItem) => repo.wamidKey(m.businessId, m.message.id);

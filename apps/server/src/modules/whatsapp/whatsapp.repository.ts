@@ -17,7 +17,6 @@ import {
 import type { Db } from '../../db/client';
 import {
   conversations,
-  customers,
   whatsappAccounts,
   whatsappMedia,
   whatsappTemplates,
@@ -215,49 +214,6 @@ export async function lockContacts(db: Queryable, keys: string[]): Promise<void>
   await db.execute(sql`select pg_advisory_xact_lock(k)
     from (select distinct hashtext(v) as k from jsonb_array_elements_text(${recordset(keys)}) v) keys
     order by k`);
-}
-
-export type ContactValues = {
-  businessId: number;
-  externalId: string;
-  name: string | null;
-  phone: string | null;
-};
-
-/**
- * Each contact as a customer, in one statement, as `upsertVerifiedCustomer` does one: a new name
- * or phone replaces the stored one, a missing one keeps it. Answers the customer ids.
- */
-export async function upsertContacts(
-  db: Queryable,
-  contacts: ContactValues[],
-): Promise<{ id: number; businessId: number; externalId: string }[]> {
-  if (contacts.length === 0) return [];
-  const rows = await rowsOf<{ id: string | number; business_id: string | number; external_id: string }>(
-    db,
-    sql`insert into customers as c (business_id, external_id, name, phone)
-      select business_id, external_id, name, phone
-      from jsonb_to_recordset(${recordset(
-        contacts.map((k) => ({
-          business_id: k.businessId,
-          external_id: k.externalId,
-          name: k.name,
-          phone: k.phone,
-        })),
-      )}) as v(business_id bigint, external_id text, name text, phone text)
-      order by business_id, external_id
-      on conflict (business_id, external_id) do update set
-        name = coalesce(excluded.name, c.name),
-        phone = coalesce(excluded.phone, c.phone),
-        last_seen_at = now(),
-        updated_at = now()
-      returning c.id, c.business_id, c.external_id`,
-  );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    businessId: Number(r.business_id),
-    externalId: r.external_id,
-  }));
 }
 
 /** A wamid as a key within its business: the same wamid in two businesses is two messages. */
@@ -536,20 +492,6 @@ export async function findTemplate(
   return row ?? null;
 }
 
-/** The WhatsApp id a conversation's customer is reached at (`wa:<digits>`), if any. */
-export async function findCustomerExternalId(
-  db: Db,
-  businessId: number,
-  customerId: number,
-): Promise<string | null> {
-  const [row] = await db
-    .select({ externalId: customers.externalId })
-    .from(customers)
-    .where(and(eq(customers.businessId, businessId), eq(customers.id, customerId)))
-    .limit(1);
-  return row?.externalId ?? null;
-}
-
 /**
  * Undoes a conversation opened for a first template that Meta refused: deleted only while it holds
  * no message. Answers whether it was deleted (its sends are then detached by the caller).
@@ -724,11 +666,5 @@ export async function findNewestCustomerWamid(
   return row?.id ?? null;
 }
 
-export async function findCustomerByExternalId(db: Queryable, businessId: number, externalId: string) {
-  const [row] = await db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.businessId, businessId), eq(customers.externalId, externalId)))
-    .limit(1);
-  return row ?? null;
-}
+// Customers belong to the visitor directory: the sending side reads them through its service.
+export { findCustomerByExternalId, findCustomerExternalId } from '../directory/directory.service';

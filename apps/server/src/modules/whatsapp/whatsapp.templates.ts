@@ -15,6 +15,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { InboxScope } from '../conversations/conversations.repository';
 import * as conversationsRepo from '../conversations/conversations.repository';
+import * as directory from '../directory/directory.service';
 import { toMessages } from '../conversations/conversations.service';
 import { GraphError, type GraphTemplate } from './whatsapp.graph';
 import { connectedAccount, deliver, toAppError, type WhatsappDeps } from './whatsapp.outbound';
@@ -329,7 +330,7 @@ async function targetConversation(deps: WhatsappDeps, scope: InboxScope, id: num
   if (found.conversation.channel !== 'whatsapp')
     throw AppError.fields({ conversation_id: [TEMPLATE_MESSAGES.notWhatsapp] });
   const externalId = found.initiator
-    ? await repo.findCustomerExternalId(deps.db, scope.businessId, found.initiator.id)
+    ? await directory.findCustomerExternalId(deps.db, scope.businessId, found.initiator.id)
     : null;
   const waId = externalId?.match(/^wa:(\d+)$/)?.[1];
   if (!waId) throw new AppError('conflict', TEMPLATE_MESSAGES.noNumber);
@@ -344,8 +345,8 @@ async function targetNumber(deps: WhatsappDeps, businessId: number, to: string):
     // The same lock as receiving, so a reply arriving meanwhile never opens a second conversation.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wa:${businessId}:${digits}`}))`);
     const customer =
-      (await repo.findCustomerByExternalId(tx, businessId, `wa:${digits}`)) ??
-      (await conversationsRepo.insertCustomer(tx, {
+      (await directory.findCustomerByExternalId(tx, businessId, `wa:${digits}`)) ??
+      (await directory.insertCustomer(tx, {
         businessId,
         externalId: `wa:${digits}`,
         phone: `+${digits}`,

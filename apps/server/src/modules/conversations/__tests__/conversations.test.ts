@@ -7,6 +7,7 @@ import { addMember, as, createBusiness, signUp, type Session } from '../../../te
 import { createStorage } from '../../../platform/storage';
 import * as repo from '../conversations.repository';
 import { receiveCustomerMessage, startConversation, INBOX_MESSAGES } from '../conversations.service';
+import { insertCustomer } from '../../directory/directory.repository';
 
 let rt: TestRuntime;
 let app: FastifyInstance;
@@ -28,7 +29,7 @@ async function customerConversation(
   b: TBusiness,
   options: { name?: string; texts?: string[]; channel?: 'titan_message' | 'whatsapp'; title?: string } = {},
 ) {
-  const customer = await repo.insertCustomer(rt.database.db, {
+  const customer = await insertCustomer(rt.database.db, {
     businessId: b.id,
     name: options.name ?? 'Cora Customer',
     email: 'cora@example.test',

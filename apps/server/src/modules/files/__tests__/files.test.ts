@@ -4,8 +4,8 @@ import type { TBusiness, TMessage, TUploadResult } from '@titan/contracts';
 import { FILE_TOO_LARGE_MESSAGE } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
-import * as repo from '../../conversations/conversations.repository';
 import { startConversation } from '../../conversations/conversations.service';
+import { insertCustomer } from '../../directory/directory.repository';
 
 // The 8-byte PNG signature plus an IHDR chunk: enough for type detection.
 const PNG = Buffer.from(
@@ -164,7 +164,7 @@ describe('uploads', () => {
   });
 
   it("files chat media under a conversation of the caller's business only", async () => {
-    const customer = await repo.insertCustomer(rt.database.db, { businessId: business.id, name: 'C' });
+    const customer = await insertCustomer(rt.database.db, { businessId: business.id, name: 'C' });
     const conversation = await startConversation(rt.database.db, {
       businessId: business.id,
       channel: 'titan_message',
@@ -216,7 +216,7 @@ describe('uploads', () => {
     expect((await fetchSigned(message.content)).rawPayload.equals(PNG)).toBe(true);
 
     // Another business cannot send this business's file key.
-    const otherCustomer = await repo.insertCustomer(rt.database.db, {
+    const otherCustomer = await insertCustomer(rt.database.db, {
       businessId: otherBusiness.id,
       name: 'D',
     });

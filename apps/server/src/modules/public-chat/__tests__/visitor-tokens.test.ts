@@ -5,8 +5,8 @@ import type { TBusiness } from '@titan/contracts';
 import { deriveKey } from '../../../platform/crypto';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import * as repo from '../../conversations/conversations.repository';
 import { VISITOR_TOKEN_TTL_SECONDS } from '../visitor-tokens';
+import { insertCustomer } from '../../directory/directory.repository';
 
 let rt: TestRuntime;
 let owner: Session;
@@ -41,7 +41,7 @@ async function legacyToken(customerId: number, businessId: number): Promise<stri
 
 describe('visitor token revocation', () => {
   it('keeps tokens issued before versions working until the visitor’s session is ended', async () => {
-    const customer = await repo.insertCustomer(rt.database.db, {
+    const customer = await insertCustomer(rt.database.db, {
       businessId: business.id,
       name: 'Old Timer',
     });

@@ -10,9 +10,13 @@ import {
 } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { authenticated, WsClient, type WsMessage } from '../../../testing/ws-client';
-import { createStorage } from '../../../platform/storage';
-import * as repo from '../../conversations/conversations.repository';
-import { receiveCustomerMessage, startConversation } from '../../conversations/conversations.service';
+import { createStorage } from '../../storage';
+import { pruneChangeLog } from '../change-log.repository';
+import {
+  receiveCustomerMessage,
+  startConversation,
+} from '../../../modules/conversations/conversations.service';
+import { insertCustomer } from '../../../modules/directory/directory.repository';
 
 let store: TestStore;
 let rt: TestRuntime;
@@ -49,7 +53,7 @@ async function client(session: Session = owner, target = url): Promise<WsClient>
 const deps = () => ({ db: rt.database.db, storage: createStorage(rt.config) });
 
 async function newConversation(b: TBusiness = business, name = 'Live Customer') {
-  const customer = await repo.insertCustomer(rt.database.db, {
+  const customer = await insertCustomer(rt.database.db, {
     businessId: b.id,
     name,
     email: 'live@example.test',
@@ -319,7 +323,7 @@ describe('resume after reconnect', () => {
 
   it('asks for a refetch when the missed changes are no longer kept', async () => {
     await newConversation();
-    await repo.pruneChangeLog(rt.database.db, new Date(Date.now() + 1000));
+    await pruneChangeLog(rt.database.db, new Date(Date.now() + 1000));
     await newConversation();
     const c = await client();
     c.send({

@@ -20,9 +20,9 @@ import {
   type Session,
 } from '../../../testing/identity';
 import { authenticated, WsClient, type WsMessage } from '../../../testing/ws-client';
-import * as repo from '../../conversations/conversations.repository';
-import { startConversation } from '../../conversations/conversations.service';
-import { REALTIME_MESSAGES } from '../realtime.hub';
+import { startConversation } from '../../../modules/conversations/conversations.service';
+import { REALTIME_MESSAGES } from '../../../modules/auth/realtime-callers';
+import { insertCustomer } from '../../../modules/directory/directory.repository';
 
 let store: TestStore;
 let rt: TestRuntime;
@@ -71,7 +71,7 @@ async function closedWithin(c: WsClient, ms = 5_000): Promise<number> {
 }
 
 async function newConversation(runtime: TestRuntime, business: TBusiness, name = 'Revocation Customer') {
-  const customer = await repo.insertCustomer(runtime.database.db, { businessId: business.id, name });
+  const customer = await insertCustomer(runtime.database.db, { businessId: business.id, name });
   return startConversation(runtime.database.db, {
     businessId: business.id,
     channel: 'titan_message',

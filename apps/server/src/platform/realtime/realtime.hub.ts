@@ -1,6 +1,8 @@
 // Live updates over WebSocket (api.md "Realtime"). Each instance keeps its own sockets and
 // listens to the database change feed; a changed row is loaded once per instance and fanned
 // out to every matching subscription, so any number of instances serve one business.
+// The hub knows no domain: modules register topics (realtime.topic.ts) that authorize a
+// subscription, load a changed row and match it; callers are resolved by the auth module.
 // Access is not settled once at `auth`: every subscribe looks the caller up afresh, and whatever
 // the auth cache forgets (logout, password reset, removal, a revoked visitor…, on this instance or
 // heard on the feed) holds the caller's subscriptions and looks again; a caller who lost access is
@@ -10,33 +12,22 @@ import {
   REALTIME_CLOSE_UNAUTHORIZED,
   REALTIME_PING_INTERVAL_MS,
   ZRealtimeClientMessage,
-  type TConversation,
-  type TConversationFilter,
-  type TMessage,
-  type TPermission,
-  type TPublicMessage,
-  type TRealtimeClientMessageParsed,
   type TRealtimeServerMessage,
 } from '@titan/contracts';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import type { ChangeFeed, Change } from '../../platform/change-feed';
-import { nulInJson } from '../../platform/bad-input';
-import { findBusinessByCode, findMembershipRole } from '../business/business.repository';
-import { ROLE_PERMISSIONS } from '../business/roles';
-import type { AuthCache, Revocation } from '../auth/auth-cache';
-import { AUTH_MESSAGES, resolveSession } from '../auth/auth.guard';
-import type { AccessTokens } from '../auth/tokens';
-import { toPublicMessage } from '../public-chat/public-view';
-import {
-  VISITOR_SESSION_ENDED,
-  verifyVisitor,
-  visitorStillValid,
-  type VisitorClaims,
-  type VisitorTokens,
-} from '../public-chat/visitor-tokens';
-import * as inbox from '../conversations/conversations.service';
-import { scopeFor } from '../conversations/inbox-scope';
+import type { Db } from '../../db/client';
+import { nulInJson } from '../bad-input';
+import type { ChangeFeed, Change } from '../change-feed';
+import * as changeLog from './change-log.repository';
+import type {
+  AnyTopic,
+  RealtimeCaller,
+  RealtimeCallers,
+  Revocation,
+  SubscribeRequest,
+  TopicScope,
+} from './realtime.topic';
 
 /** Replays at most this many missed changes; beyond it the client is told to refetch. */
 const REPLAY_LIMIT = 500;
@@ -46,29 +37,17 @@ const REPLAY_LIMIT = 500;
  */
 const UNHEALTHY_RECHECK_MS = 10_000;
 
-export const REALTIME_MESSAGES = {
+export const HUB_MESSAGES = {
   authFirst: 'Authenticate first.',
   denied: 'You do not have access to this subscription.',
-  sessionEnded: AUTH_MESSAGES.invalid,
-  visitorSessionEnded: VISITOR_SESSION_ENDED,
 } as const;
 
-export type RealtimeDeps = inbox.InboxDeps & {
+export type RealtimeDeps = {
+  db: Db;
   feed: ChangeFeed;
-  tokens: AccessTokens;
-  visitorTokens: VisitorTokens;
-  authCache: AuthCache;
+  callers: RealtimeCallers;
+  topics: AnyTopic[];
   logger: Logger;
-};
-
-type SubscribeRequest = Extract<TRealtimeClientMessageParsed, { type: 'subscribe' }>;
-
-/** What a subscription may see, as settled by `authorize`. */
-type Scope = {
-  businessId: number;
-  groupIds: number[] | null;
-  initiatorId: number | null;
-  conversationId: number | null;
 };
 
 type Subscription = {
@@ -77,13 +56,9 @@ type Subscription = {
   /** As the client sent it: looked at again when the caller's access may have changed. */
   request: SubscribeRequest;
   businessId: number;
-  topic: 'conversations' | 'messages';
-  filter: TConversationFilter;
-  /** Agents: the chat groups whose conversations they may see (null = all). */
-  groupIds: number[] | null;
-  /** Visitors: only conversations this customer started. */
-  initiatorId: number | null;
-  conversationId: number | null;
+  topic: AnyTopic;
+  /** What the caller may see, as its topic's `authorize` last settled it. */
+  scope: TopicScope;
   /**
    * Live changes wait here while missed ones are replayed (so order is kept), and while the
    * caller's access is being looked at again (so nothing goes out before the answer).
@@ -104,8 +79,7 @@ const SEEN_WINDOW = 4096;
 
 type Connection = {
   socket: WebSocket;
-  staff: { userId: number; sessionId: string } | null;
-  visitor: VisitorClaims | null;
+  caller: RealtimeCaller | null;
   subs: Map<string, Subscription>;
   alive: boolean;
   expiry: NodeJS.Timeout | null;
@@ -119,16 +93,11 @@ type Connection = {
 
 /** Connections by caller: `s:<session id>`, `u:<user id>`, `c:<customer id>`. */
 const callerKeys = (conn: Connection): string[] =>
-  conn.staff
-    ? [`s:${conn.staff.sessionId}`, `u:${conn.staff.userId}`]
-    : conn.visitor
-      ? [`c:${conn.visitor.customerId}`]
+  conn.caller?.kind === 'staff'
+    ? [`s:${conn.caller.sessionId}`, `u:${conn.caller.userId}`]
+    : conn.caller?.kind === 'visitor'
+      ? [`c:${conn.caller.customerId}`]
       : [];
-
-const INBOX_PERMISSION: TPermission = 'inbox.use';
-
-/** The business a change belongs to (a wamid names a message within its business only). */
-const businessOf = (change: Change) => (change.business_id === null ? undefined : Number(change.business_id));
 
 export class RealtimeHub {
   private readonly connections = new Set<Connection>();
@@ -139,16 +108,20 @@ export class RealtimeHub {
   private heartbeat: NodeJS.Timeout | null = null;
   private unhealthyRecheck: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: RealtimeDeps) {}
+  private readonly topics: Map<string, AnyTopic>;
+
+  constructor(private readonly deps: RealtimeDeps) {
+    this.topics = new Map(deps.topics.map((topic) => [topic.name, topic]));
+  }
 
   start(): void {
     this.stopFeed = this.deps.feed.subscribe((change) => void this.onChange(change));
     // The auth cache hears this instance's writes at once and other instances' on the feed.
-    this.stopRevocations = this.deps.authCache.onRevoke((revocation) => this.onRevoke(revocation));
+    this.stopRevocations = this.deps.callers.onRevoke((revocation) => this.onRevoke(revocation));
     this.heartbeat = setInterval(() => this.beat(), REALTIME_PING_INTERVAL_MS);
     this.heartbeat.unref();
     this.unhealthyRecheck = setInterval(() => {
-      if (!this.deps.authCache.feedHealthy) this.onRevoke({ kind: 'all' });
+      if (!this.deps.callers.feedHealthy) this.onRevoke({ kind: 'all' });
     }, UNHEALTHY_RECHECK_MS);
     this.unhealthyRecheck.unref();
   }
@@ -164,8 +137,7 @@ export class RealtimeHub {
   accept(socket: WebSocket): void {
     const conn: Connection = {
       socket,
-      staff: null,
-      visitor: null,
+      caller: null,
       subs: new Map(),
       alive: true,
       expiry: null,
@@ -281,26 +253,15 @@ export class RealtimeHub {
   }
 
   private async authenticate(conn: Connection, token: string): Promise<void> {
-    const { db, authCache } = this.deps;
-    const claims = this.deps.tokens.verify(token);
-    let exp: number;
-    let staff: Connection['staff'] = null;
-    let visitor: Connection['visitor'] = null;
-    if (claims && (await resolveSession(db, authCache, claims.sessionId, claims.userId, null, true))) {
-      staff = { userId: claims.userId, sessionId: claims.sessionId };
-      exp = claims.exp;
-    } else {
-      visitor = await verifyVisitor(db, this.deps.visitorTokens, token);
-      if (!visitor) {
-        conn.socket.close(REALTIME_CLOSE_UNAUTHORIZED, 'invalid token');
-        return;
-      }
-      exp = visitor.exp;
+    const caller = await this.deps.callers.authenticate(token);
+    if (!caller) {
+      conn.socket.close(REALTIME_CLOSE_UNAUTHORIZED, 'invalid token');
+      return;
     }
+    const exp = caller.exp;
     if (!this.connections.has(conn)) return;
     this.unindexCaller(conn);
-    conn.staff = staff;
-    conn.visitor = visitor;
+    conn.caller = caller;
     this.indexCaller(conn);
     if (conn.expiry) clearTimeout(conn.expiry);
     // The socket lives as long as its token: the client reconnects with a fresh one and resumes.
@@ -313,20 +274,23 @@ export class RealtimeHub {
   }
 
   private async subscribe(conn: Connection, msg: SubscribeRequest): Promise<void> {
-    if (conn.staff === null && conn.visitor === null) {
-      return send(conn, { type: 'error', id: msg.id, message: REALTIME_MESSAGES.authFirst });
+    const caller = conn.caller;
+    if (caller === null) {
+      return send(conn, { type: 'error', id: msg.id, message: HUB_MESSAGES.authFirst });
     }
+    const topic = this.topics.get(msg.topic);
+    if (!topic) return send(conn, { type: 'error', id: msg.id, message: HUB_MESSAGES.denied });
     // Looked up afresh for every subscribe; again if a revocation arrived meanwhile.
-    let scope: Scope | 'denied' | 'revoked';
+    let scope: TopicScope | 'denied' | 'revoked';
     let revocations: number;
     do {
       revocations = conn.revocations;
-      scope = await this.authorize(conn, msg);
+      scope = await topic.authorize(caller, msg);
     } while (revocations !== conn.revocations && typeof scope === 'object');
     if (!this.connections.has(conn)) return;
     if (scope === 'revoked') return this.revoke(conn, msg.id);
     if (scope === 'denied') {
-      return send(conn, { type: 'error', id: msg.id, message: REALTIME_MESSAGES.denied });
+      return send(conn, { type: 'error', id: msg.id, message: HUB_MESSAGES.denied });
     }
 
     const previous = conn.subs.get(msg.id);
@@ -335,9 +299,9 @@ export class RealtimeHub {
       id: msg.id,
       conn,
       request: msg,
-      ...scope,
-      topic: msg.topic,
-      filter: msg.topic === 'conversations' ? (msg.filter ?? {}) : {},
+      businessId: scope.businessId,
+      topic,
+      scope,
       pending: [],
       holds: 1,
       closed: false,
@@ -348,71 +312,21 @@ export class RealtimeHub {
     if (!set) this.byBusiness.set(sub.businessId, (set = new Set()));
     set.add(sub);
 
-    const current = await inbox.latestSeq(this.deps.db, sub.businessId);
+    const current = await changeLog.latestSeq(this.deps.db, sub.businessId);
     send(conn, { type: 'subscribed', id: msg.id, seq: current });
     if (msg.after_seq !== undefined && msg.after_seq < current) await this.replay(sub, msg.after_seq);
     await this.release(sub);
   }
 
-  /**
-   * What the caller may see through this subscription, looked up now: `revoked` when the session
-   * (or the visitor's token) no longer stands, `denied` when it does but not for this.
-   */
-  private async authorize(conn: Connection, msg: SubscribeRequest): Promise<Scope | 'denied' | 'revoked'> {
-    const { db, authCache } = this.deps;
-    if (conn.visitor) {
-      // Visitors reach only the conversations they started.
-      const visitor = conn.visitor;
-      if (!(await visitorStillValid(db, visitor))) return 'revoked';
-      const scope: Scope = {
-        businessId: visitor.businessId,
-        groupIds: null,
-        initiatorId: visitor.customerId,
-        conversationId: null,
-      };
-      if (msg.topic === 'conversations') {
-        const business = await findBusinessByCode(db, msg.business_code);
-        return business?.id === visitor.businessId ? scope : 'denied';
-      }
-      const loaded = await inbox.loadChangedRow(this.deps, 'conversations', String(msg.conversation_id));
-      const row = loaded?.row as TConversation | undefined;
-      if (
-        !loaded ||
-        loaded.businessId !== visitor.businessId ||
-        row?.initiator?.id !== visitor.customerId ||
-        row.channel !== 'titan_message'
-      ) {
-        return 'denied';
-      }
-      return { ...scope, conversationId: loaded.conversationId };
-    }
-    const { userId, sessionId } = conn.staff!;
-    if (msg.topic === 'conversations') {
-      const found = await resolveSession(db, authCache, sessionId, userId, msg.business_code, true);
-      if (!found) return 'revoked';
-      const membership = found.membership;
-      if (!membership || !ROLE_PERMISSIONS[membership.role].includes(INBOX_PERMISSION)) return 'denied';
-      const { groupIds } = await scopeFor(db, membership.businessId, membership.role, userId);
-      return { businessId: membership.businessId, groupIds, initiatorId: null, conversationId: null };
-    }
-    if (!(await resolveSession(db, authCache, sessionId, userId, null, true))) return 'revoked';
-    const loaded = await inbox.loadChangedRow(this.deps, 'conversations', String(msg.conversation_id));
-    const role = loaded ? await findMembershipRole(db, loaded.businessId, userId) : null;
-    if (!loaded || !role || !ROLE_PERMISSIONS[role].includes(INBOX_PERMISSION)) return 'denied';
-    const { groupIds } = await scopeFor(db, loaded.businessId, role, userId);
-    if (!visibleTo(groupIds, loaded.row as TConversation)) return 'denied';
-    return {
-      businessId: loaded.businessId,
-      groupIds,
-      initiatorId: null,
-      conversationId: loaded.conversationId,
-    };
-  }
-
   /** The caller's session or visitor token no longer stands: say so, stop sending and close. */
   private revoke(conn: Connection, id?: string): void {
-    const message = conn.visitor ? REALTIME_MESSAGES.visitorSessionEnded : REALTIME_MESSAGES.sessionEnded;
-    send(conn, { type: 'error', ...(id ? { id } : {}), message });
+    if (conn.caller) {
+      send(conn, {
+        type: 'error',
+        ...(id ? { id } : {}),
+        message: this.deps.callers.endedMessage(conn.caller),
+      });
+    }
     conn.socket.close(REALTIME_CLOSE_UNAUTHORIZED, 'session ended');
     this.drop(conn);
   }
@@ -473,22 +387,14 @@ export class RealtimeHub {
   }
 
   private async recheck(conn: Connection): Promise<void> {
-    if (!this.connections.has(conn) || (!conn.staff && !conn.visitor)) return;
-    const alive = conn.visitor
-      ? await visitorStillValid(this.deps.db, conn.visitor)
-      : await resolveSession(
-          this.deps.db,
-          this.deps.authCache,
-          conn.staff!.sessionId,
-          conn.staff!.userId,
-          null,
-          true,
-        );
+    const caller = conn.caller;
+    if (!this.connections.has(conn) || !caller) return;
+    const alive = await this.deps.callers.stillValid(caller);
     if (!this.connections.has(conn)) return;
     if (!alive) return this.revoke(conn);
     let denied = false;
     for (const sub of [...conn.subs.values()]) {
-      const scope = await this.authorize(conn, sub.request);
+      const scope = await sub.topic.authorize(caller, sub.request);
       if (!this.connections.has(conn)) return;
       if (sub.closed) continue; // unsubscribed or replaced meanwhile
       if (scope === 'revoked') return this.revoke(conn);
@@ -496,11 +402,11 @@ export class RealtimeHub {
         denied = true;
         this.unindex(sub);
         conn.subs.delete(sub.id);
-        send(conn, { type: 'error', id: sub.id, message: REALTIME_MESSAGES.denied });
+        send(conn, { type: 'error', id: sub.id, message: HUB_MESSAGES.denied });
         continue;
       }
       // Still allowed, perhaps to less (an admin made an agent sees only their groups).
-      sub.groupIds = scope.groupIds;
+      sub.scope = scope;
     }
     if (denied && conn.subs.size === 0) {
       conn.socket.close(REALTIME_CLOSE_UNAUTHORIZED, 'access revoked');
@@ -526,8 +432,8 @@ export class RealtimeHub {
 
   /** Sends what the subscriber missed since `afterSeq`, or asks it to refetch when too much. */
   private async replay(sub: Subscription, afterSeq: number): Promise<void> {
-    const oldest = await inbox.oldestSeq(this.deps.db);
-    const missed = await inbox.changesAfter(this.deps.db, sub.businessId, afterSeq, REPLAY_LIMIT + 1);
+    const oldest = await changeLog.oldestSeq(this.deps.db);
+    const missed = await changeLog.changesAfter(this.deps.db, sub.businessId, afterSeq, REPLAY_LIMIT + 1);
     if (missed.length > REPLAY_LIMIT || (oldest > 0 && afterSeq < oldest - 1)) {
       send(sub.conn, { type: 'resync', id: sub.id });
       return;
@@ -568,79 +474,55 @@ export class RealtimeHub {
     for (const sub of subs) {
       if (sub.pending) sub.pending.push(change);
     }
-    const ready = [...subs].filter((s) => !s.pending && this.wants(s, change));
+    const ready = [...subs].filter((s) => !s.pending && s.topic.wants(s.scope, change));
     if (ready.length === 0) return;
-    const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id, businessOf(change));
-    if (!loaded) return;
-    // Serialised once for every staff subscriber of this instance, once for every visitor one.
-    const body = JSON.stringify(loaded.row);
-    let visitorBody: string | undefined;
+    // Loaded once per topic (topics carry different tables: once per instance)…
+    const topics = [...new Set(ready.map((s) => s.topic))];
+    const rows = await Promise.all(topics.map((topic) => topic.load(change)));
+    const loaded = new Map(topics.map((topic, i) => [topic, rows[i]]));
+    // …and serialised once per topic and shape (staff, visitor) for every subscriber of this instance.
+    const bodies = new Map<string, string>();
     for (const sub of ready) {
       // Held while the row loaded (its caller's access is being looked at again): wait too.
       if (sub.pending) {
         sub.pending.push(change);
         continue;
       }
-      if (sub.conn.visitor) visitorBody ??= JSON.stringify(forVisitor(change.table, loaded.row));
-      this.emit(sub, change, loaded.row, sub.conn.visitor ? visitorBody! : body);
+      const row = loaded.get(sub.topic);
+      if (row === null || row === undefined) continue;
+      const key = `${sub.topic.name}\u0000${sub.scope.shape}`;
+      let body = bodies.get(key);
+      if (body === undefined) bodies.set(key, (body = sub.topic.serialize(row, sub.scope.shape)));
+      this.emit(sub, change, row, body);
     }
-  }
-
-  private wants(sub: Subscription, change: Change): boolean {
-    if (sub.topic === 'conversations') return change.table === 'conversations';
-    return (
-      (change.table === 'messages' || change.table === 'wa_messages') &&
-      Number(change.conversation_id) === sub.conversationId
-    );
   }
 
   private async deliver(sub: Subscription, change: Change): Promise<void> {
-    if (change.seq === undefined || sub.seen.has(change.seq) || !change.id || !this.wants(sub, change))
+    if (
+      change.seq === undefined ||
+      sub.seen.has(change.seq) ||
+      !change.id ||
+      !sub.topic.wants(sub.scope, change)
+    )
       return;
-    const loaded = await inbox.loadChangedRow(this.deps, change.table, change.id, businessOf(change));
-    if (!loaded) return;
-    const row = sub.conn.visitor ? forVisitor(change.table, loaded.row) : loaded.row;
-    this.emit(sub, change, loaded.row, JSON.stringify(row));
+    const row = await sub.topic.load(change);
+    if (row === null) return;
+    this.emit(sub, change, row, sub.topic.serialize(row, sub.scope.shape));
   }
 
-  private emit(sub: Subscription, change: Change, row: TConversation | TMessage, body: string): void {
+  private emit(sub: Subscription, change: Change, row: unknown, body: string): void {
     const seq = change.seq!;
     if (sub.closed || sub.seen.has(seq)) return;
-    let matches = true;
-    if (sub.topic === 'conversations') {
-      // Rows outside an agent's groups are never sent, not even as "left the filter".
-      if (!visibleTo(sub.groupIds, row as TConversation)) return;
-      if (
-        sub.initiatorId !== null &&
-        ((row as TConversation).initiator?.id !== sub.initiatorId ||
-          (row as TConversation).channel !== 'titan_message')
-      )
-        return;
-      matches = inbox.matchesFilter(row as TConversation, sub.filter);
-      // A row that left the filter is still announced (matches: false) so lists can drop it.
-      if (!matches && change.op === 'INSERT') return;
-    }
+    const delivery = sub.topic.match(sub.scope, row, change);
+    if (!delivery) return;
     sub.seen.add(seq);
     if (sub.seen.size > SEEN_WINDOW) sub.seen.delete(sub.seen.values().next().value!);
-    const old =
-      change.table === 'conversations' && change.op === 'UPDATE'
-        ? { last_message_at: change.old_last_message_at ?? null }
-        : null;
+    const old = sub.topic.old(change);
     // The row is already JSON; only the envelope around it differs per subscription.
     const head = JSON.stringify({ type: 'change', sub: sub.id, seq, table: change.table, event: change.op });
-    const tail = `,"new":${body},"old":${JSON.stringify(old)}${sub.topic === 'conversations' ? `,"matches":${matches}` : ''}}`;
-    sendRaw(sub.conn, head.slice(0, -1) + tail);
+    const matches = delivery.matches === undefined ? '' : `,"matches":${delivery.matches}`;
+    sendRaw(sub.conn, `${head.slice(0, -1)},"new":${body},"old":${JSON.stringify(old)}${matches}}`);
   }
-}
-
-/** Visitors get messages with the public sender shape (display name and avatar only). */
-function forVisitor(table: string, row: TConversation | TMessage): TConversation | TPublicMessage {
-  return table === 'conversations' ? row : toPublicMessage(row as TMessage);
-}
-
-function visibleTo(groupIds: number[] | null, conversation: TConversation): boolean {
-  const group = conversation.assigned_chat_group;
-  return groupIds === null || group === null || groupIds.includes(group.id);
 }
 
 function send(conn: Connection, message: TRealtimeServerMessage): void {

@@ -1,0 +1,114 @@
+// The composition root: every service, adapter and job of Titan is built here, once, for API
+// instances and workers alike — buildApp hands routes what they need from `Services`, and
+// `defineJobs` defines every queue and schedule the same way in both (an API instance sends jobs,
+// a worker runs them), so no job or service is built differently in the two.
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
+import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
+import { realtimeCallers } from './modules/auth/realtime-callers';
+import { AccessTokens } from './modules/auth/tokens';
+import type { InboxDeps } from './modules/conversations/conversations.service';
+import { conversationTopics } from './modules/conversations/conversations.topics';
+import {
+  PUBLIC_RETENTION_CRON,
+  PUBLIC_RETENTION_QUEUE,
+  runPublicRetention,
+} from './modules/public-chat/public-retention';
+import { VisitorTokens } from './modules/public-chat/visitor-tokens';
+import type { WhatsappDeps } from './modules/whatsapp/whatsapp.outbound';
+import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
+import { requestMarkRead } from './modules/whatsapp/whatsapp.send';
+import type { ChangeFeed } from './platform/change-feed';
+import { createSecretBox, type SecretBox } from './platform/crypto';
+import type { Jobs } from './platform/jobs';
+import type { Mailer } from './platform/mailer';
+import { RateLimiter, pruneRateLimits } from './platform/rate-limiter';
+import { pruneChangeLog } from './platform/realtime/change-log.repository';
+import type { RealtimeDeps } from './platform/realtime/realtime.hub';
+import { createStorage, type Storage } from './platform/storage';
+
+export type Infrastructure = {
+  config: Config;
+  database: Database;
+  feed: ChangeFeed;
+  jobs: Jobs;
+  mailer: Mailer;
+  logger: Logger;
+};
+
+export type Services = Infrastructure & {
+  db: Db;
+  storage: Storage;
+  secrets: SecretBox;
+  tokens: AccessTokens;
+  visitorTokens: VisitorTokens;
+  limiter: RateLimiter;
+  authCache: AuthCache;
+  oidc: OidcClient | null;
+  whatsapp: WhatsappDeps;
+  inbox: InboxDeps;
+  realtime: RealtimeDeps;
+};
+
+export function createServices(infrastructure: Infrastructure): Services {
+  const { config, database, feed, jobs, logger } = infrastructure;
+  const db = database.db;
+  const storage = createStorage(config);
+  const tokens = new AccessTokens(config.APP_SECRET);
+  const visitorTokens = new VisitorTokens(config.APP_SECRET);
+  const authCache = authCacheFor(db);
+  const whatsapp = createWhatsappDeps(config, db, jobs);
+  return {
+    ...infrastructure,
+    db,
+    storage,
+    secrets: createSecretBox(config.APP_SECRET),
+    tokens,
+    visitorTokens,
+    limiter: new RateLimiter(db),
+    authCache,
+    oidc: createOidcClient(config),
+    whatsapp,
+    // WhatsApp sends the customer a read receipt when staff read the conversation.
+    inbox: { db, storage, onConversationRead: (c) => requestMarkRead(whatsapp, c) },
+    realtime: {
+      db,
+      feed,
+      callers: realtimeCallers({ db, authCache, tokens, visitorTokens }),
+      topics: conversationTopics({ db, storage, authCache }),
+      logger,
+    },
+  };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Every queue, loop and schedule of the product. */
+export async function defineJobs(services: Services): Promise<void> {
+  const { jobs, db, logger } = services;
+  await services.mailer.defineQueue();
+  await jobs.define({
+    name: 'realtime.prune-change-log',
+    // Realtime resume covers a day of disconnection; older changes are only ever refetched.
+    handler: () => pruneChangeLog(db, new Date(Date.now() - DAY_MS)),
+    retryLimit: 2,
+  });
+  await jobs.schedule('realtime.prune-change-log', '17 * * * *');
+  await jobs.define({
+    name: 'platform.prune-rate-limits',
+    handler: () => pruneRateLimits(db, new Date(Date.now() - DAY_MS)),
+    retryLimit: 2,
+  });
+  await jobs.schedule('platform.prune-rate-limits', '23 * * * *');
+  await jobs.define({
+    name: PUBLIC_RETENTION_QUEUE,
+    handler: async () => {
+      await runPublicRetention(services, logger);
+    },
+    retryLimit: 2,
+  });
+  await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
+  await defineWhatsappQueues(jobs, services.whatsapp, logger);
+}
