@@ -1,5 +1,6 @@
 // The shared inbox: list and filter conversations, change their state, read and write messages.
-// The write path keeps last_message_at, is_read and business_replied true to what happened.
+// The write path keeps last_message_at, is_read and business_replied true to what happened, for
+// every channel (applyMessageToConversations).
 import type {
   TChannel,
   TConversation,
@@ -17,6 +18,7 @@ import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
 import { toChatGroup } from '../chat-groups/chat-groups.service';
 import { findBusinessFile } from '../files/files.service';
+import type { Queryable } from '../auth/auth.repository';
 import * as repo from './conversations.repository';
 import type { InboxScope } from './conversations.repository';
 
@@ -217,14 +219,26 @@ export async function sendStaffMessage(
       status: 'sent',
       ...body,
     });
-    await repo.updateConversation(tx, businessId, conversationId, {
-      lastMessageAt: message.createdAt,
-      businessReplied: true,
-      isRead: true,
-    });
+    await applyMessageToConversations(tx, 'outbound', [
+      { businessId, conversationId, at: message.createdAt },
+    ]);
     return message;
   });
   return (await toMessages(deps, businessId, [row]))[0]!;
+}
+
+/**
+ * What new messages do to their conversations, for every channel: inbound (a customer wrote) opens
+ * the conversation again, unread and awaiting a reply; outbound (staff, an agent, Titan) marks it
+ * replied and read; last_message_at moves to the newest message. Set-based: one statement for the
+ * batch, in the caller's transaction (the count triggers fire on it as on any update).
+ */
+export async function applyMessageToConversations(
+  tx: Queryable,
+  direction: 'inbound' | 'outbound',
+  arrivals: repo.MessageArrival[],
+): Promise<void> {
+  await repo.applyMessageArrivals(tx, direction, arrivals);
 }
 
 async function messageBody(deps: InboxDeps, businessId: number, input: TSendMessageRequest) {
@@ -259,12 +273,9 @@ export async function receiveCustomerMessage(
       status: 'sent',
       ...body,
     });
-    await repo.updateConversation(tx, input.businessId, input.conversationId, {
-      lastMessageAt: message.createdAt,
-      isRead: false,
-      businessReplied: false,
-      status: 'active',
-    });
+    await applyMessageToConversations(tx, 'inbound', [
+      { businessId: input.businessId, conversationId: input.conversationId, at: message.createdAt },
+    ]);
     return message;
   });
   return (await toMessages(deps, input.businessId, [row]))[0]!;

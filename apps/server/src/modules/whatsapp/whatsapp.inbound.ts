@@ -6,6 +6,8 @@ import { describeDatabaseError, driverErrorOf } from '../../platform/db-errors';
 import type { Queryable } from '../auth/auth.repository';
 import { parseStatuses } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { ProviderEvent } from '../sends/sends.repository';
+import type { MessageArrival } from '../conversations/conversations.repository';
+import { applyMessageToConversations } from '../conversations/conversations.service';
 import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
 import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from './whatsapp.send';
@@ -207,20 +209,15 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
         })),
       );
 
-      const touched = new Map<number, Date>();
+      const arrivals: MessageArrival[] = [];
       for (const m of fresh) {
         if (!inserted.has(keyOf(m))) continue;
         const mediaId = await recordInboundMedia(tx, m.businessId, m.message);
         if (mediaId) mediaToFetch.push({ businessId: m.businessId, mediaId });
         if (!existing.has(m.customerId)) continue; // created in its final state
-        const id = existing.get(m.customerId)!;
-        const at = touched.get(id);
-        if (!at || m.at > at) touched.set(id, m.at);
+        arrivals.push({ businessId: m.businessId, conversationId: existing.get(m.customerId)!, at: m.at });
       }
-      await repo.touchWhatsappConversations(
-        tx,
-        [...touched].sort(([a], [b]) => a - b).map(([id, lastMessageAt]) => ({ id, lastMessageAt })),
-      );
+      await applyMessageToConversations(tx, 'inbound', arrivals);
     }
   }
   if (statuses.length > 0) {
