@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import { describeDatabaseError, driverErrorOf } from '../../platform/db-errors';
 import type { Queryable } from '../auth/auth.repository';
-import { parseStatuses } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
+import { whatsappCloud } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { ProviderEvent } from '../sends/sends.repository';
 import type { MessageArrival } from '../conversations/conversations.repository';
 import { applyMessageToConversations } from '../conversations/conversations.service';
@@ -93,7 +93,7 @@ function secondsOf(v: unknown): number | null {
   return Number.isInteger(n) && n >= 0 && n <= 2_147_483_647 ? n : null;
 }
 
-/** Every entry × change × message and status of one delivery, in delivery order. */
+/** Every entry × change × message, then every status, of one delivery, each in delivery order. */
 function itemsOf(event: repo.PendingWebhookEvent, into: Items): void {
   const businessId = event.businessId;
   for (const entry of list(event.payload.entry)) {
@@ -121,9 +121,11 @@ function itemsOf(event: repo.PendingWebhookEvent, into: Items): void {
           at: timestamp === null ? new Date() : new Date(timestamp * 1000),
         });
       }
-      for (const status of parseStatuses(value)) into.statuses.push({ businessId, ...status });
     }
   }
+  // Statuses are the provider's events about sends: the channel adapter reads them off the delivery.
+  for (const status of whatsappCloud.parseEvents(event.payload))
+    into.statuses.push({ businessId, ...status });
 }
 
 const contactKey = (businessId: number, sender: string) => `wa:${businessId}:${sender}`;
