@@ -21,7 +21,7 @@ function secondsOf(v: unknown): number | null {
 export const WHATSAPP_STATUSES = new Set(['accepted', 'sent', 'delivered', 'read', 'failed']);
 
 /** The statuses of one change's `value` (the webhook's `statuses[]`), in delivery order. */
-export function parseStatuses(value: unknown): ParsedEvent[] {
+function parseStatuses(value: unknown): ParsedEvent[] {
   const events: ParsedEvent[] = [];
   for (const raw of list(obj(value).statuses)) {
     const status = obj(raw);

@@ -113,6 +113,37 @@ export async function updateConversation(
   return rows.length === 1;
 }
 
+/** A message's mark on its conversation: the conversation and when the message was written. */
+export type MessageArrival = { businessId: number; conversationId: number; at: Date };
+
+/**
+ * What new messages do to their conversations, one statement for the whole set (a conversation
+ * named twice takes its latest time). Inbound: open again, unread, awaiting a reply. Outbound:
+ * replied and read. Either way last_message_at moves forward, never back (a late redelivery keeps
+ * the newer time).
+ */
+export async function applyMessageArrivals(
+  db: Queryable,
+  direction: 'inbound' | 'outbound',
+  arrivals: MessageArrival[],
+): Promise<void> {
+  if (arrivals.length === 0) return;
+  const state =
+    direction === 'inbound'
+      ? sql`status = 'active', is_read = false, business_replied = false`
+      : sql`is_read = true, business_replied = true`;
+  const values = JSON.stringify(
+    arrivals.map((a) => ({ business_id: a.businessId, id: a.conversationId, at: a.at.toISOString() })),
+  );
+  await db.execute(sql`update conversations c set ${state},
+      last_message_at = greatest(c.last_message_at, v.at),
+      updated_at = now()
+    from (select business_id, id, max(at) as at
+      from jsonb_to_recordset(${values}::jsonb) as r(business_id bigint, id bigint, at timestamptz)
+      group by business_id, id) v
+    where c.id = v.id and c.business_id = v.business_id`);
+}
+
 export async function insertConversation(db: Queryable, values: typeof conversations.$inferInsert) {
   const [row] = await db.insert(conversations).values(values).returning();
   return row!;

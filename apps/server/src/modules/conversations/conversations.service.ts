@@ -1,5 +1,6 @@
 // The shared inbox: list and filter conversations, change their state, read and write messages.
-// The write path keeps last_message_at, is_read and business_replied true to what happened.
+// The write path keeps last_message_at, is_read and business_replied true to what happened, for
+// every channel (applyMessageToConversations); staff replies here are titan_message sends.
 import type {
   TChannel,
   TConversation,
@@ -18,6 +19,9 @@ import type { Storage } from '../../platform/storage';
 import { toChatGroup } from '../chat-groups/chat-groups.service';
 import { findCustomerNames } from '../directory/directory.service';
 import { findBusinessFile } from '../files/files.service';
+import * as sends from '../sends/sends.service';
+import { titan } from '../../channels/titan/titan.adapter';
+import type { Queryable } from '../auth/auth.repository';
 import * as repo from './conversations.repository';
 import { listConversations } from './list';
 import type { InboxScope } from './conversations.repository';
@@ -197,7 +201,10 @@ export async function findMessages(
   return toMessages(deps, businessId, rows.reverse());
 }
 
-/** A staff reply on the own channel: marks the conversation replied and read. */
+/**
+ * A staff reply on the own channel, through the send spine: the message, its `titan_message` send
+ * (queued) and the conversation's replied state in one transaction; then the send is delivered.
+ */
 export async function sendStaffMessage(
   deps: InboxDeps,
   scope: InboxScope,
@@ -209,7 +216,7 @@ export async function sendStaffMessage(
   const conversation = (await findOwnConversation(deps.db, scope, conversationId)).conversation;
   if (conversation.channel === 'whatsapp') throw new AppError('conflict', INBOX_MESSAGES.whatsappReply);
   const body = await messageBody(deps, businessId, input);
-  const row = await deps.db.transaction(async (tx) => {
+  const { message, send } = await deps.db.transaction(async (tx) => {
     const message = await repo.insertMessage(tx, {
       businessId,
       conversationId,
@@ -219,14 +226,58 @@ export async function sendStaffMessage(
       status: 'sent',
       ...body,
     });
-    await repo.updateConversation(tx, businessId, conversationId, {
-      lastMessageAt: message.createdAt,
-      businessReplied: true,
-      isRead: true,
+    const send = await sends.createQueued(tx, {
+      businessId,
+      channel: 'titan_message',
+      cause: 'staff_reply',
+      customerId: conversation.initiatorId,
+      conversationId,
+      recipient:
+        conversation.initiatorId !== null
+          ? String(conversation.initiatorId)
+          : conversation.title || `conversation ${conversationId}`,
+      createdBy: userId,
+      providerRequest: { message_id: message.id, message_type: message.messageType },
     });
-    return message;
+    await applyMessageToConversations(tx, 'outbound', [
+      { businessId, conversationId, at: message.createdAt },
+    ]);
+    return { message, send };
   });
-  return (await toMessages(deps, businessId, [row]))[0]!;
+  await deliverTitanSend(deps.db, send.id);
+  return (await toMessages(deps, businessId, [message]))[0]!;
+}
+
+/**
+ * Delivers a queued titan_message send: the message is already stored, so the titan adapter
+ * accepts it at once (the realtime feed carries it to the visitor). Claim, call and record are one
+ * transaction, so such a send is never left `sending`; a send left `queued` (the process stopped
+ * after the message was stored) is delivered by the recovery job through here. Answers false when
+ * another caller had it.
+ */
+export async function deliverTitanSend(db: Db, sendId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const send = await sends.claim(tx, sendId);
+    if (!send || send.channel !== 'titan_message') return false;
+    const outcome = await titan.send(null, send.providerRequest);
+    if (outcome.ok) await sends.recordAccepted(tx, send, outcome);
+    else await sends.recordFailed(tx, send.id, outcome);
+    return outcome.ok;
+  });
+}
+
+/**
+ * What new messages do to their conversations, for every channel: inbound (a customer wrote) opens
+ * the conversation again, unread and awaiting a reply; outbound (staff, an agent, Titan) marks it
+ * replied and read; last_message_at moves to the newest message. Set-based: one statement for the
+ * batch, in the caller's transaction (the count triggers fire on it as on any update).
+ */
+export async function applyMessageToConversations(
+  tx: Queryable,
+  direction: 'inbound' | 'outbound',
+  arrivals: repo.MessageArrival[],
+): Promise<void> {
+  await repo.applyMessageArrivals(tx, direction, arrivals);
 }
 
 async function messageBody(deps: InboxDeps, businessId: number, input: TSendMessageRequest) {
@@ -261,12 +312,9 @@ export async function receiveCustomerMessage(
       status: 'sent',
       ...body,
     });
-    await repo.updateConversation(tx, input.businessId, input.conversationId, {
-      lastMessageAt: message.createdAt,
-      isRead: false,
-      businessReplied: false,
-      status: 'active',
-    });
+    await applyMessageToConversations(tx, 'inbound', [
+      { businessId: input.businessId, conversationId: input.conversationId, at: message.createdAt },
+    ]);
     return message;
   });
   return (await toMessages(deps, input.businessId, [row]))[0]!;

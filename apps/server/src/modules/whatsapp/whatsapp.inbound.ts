@@ -4,8 +4,10 @@
 import type { Logger } from 'pino';
 import { describeDatabaseError, driverErrorOf } from '../../platform/db-errors';
 import type { Queryable } from '../auth/auth.repository';
-import { parseStatuses } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
+import { whatsappCloud } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { ProviderEvent } from '../sends/sends.repository';
+import type { MessageArrival } from '../conversations/conversations.repository';
+import { applyMessageToConversations } from '../conversations/conversations.service';
 import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
 import * as directory from '../directory/directory.service';
 import * as repo from './whatsapp.repository';
@@ -92,7 +94,7 @@ function secondsOf(v: unknown): number | null {
   return Number.isInteger(n) && n >= 0 && n <= 2_147_483_647 ? n : null;
 }
 
-/** Every entry × change × message and status of one delivery, in delivery order. */
+/** Every entry × change × message, then every status, of one delivery, each in delivery order. */
 function itemsOf(event: repo.PendingWebhookEvent, into: Items): void {
   const businessId = event.businessId;
   for (const entry of list(event.payload.entry)) {
@@ -120,9 +122,11 @@ function itemsOf(event: repo.PendingWebhookEvent, into: Items): void {
           at: timestamp === null ? new Date() : new Date(timestamp * 1000),
         });
       }
-      for (const status of parseStatuses(value)) into.statuses.push({ businessId, ...status });
     }
   }
+  // Statuses are the provider's events about sends: the channel adapter reads them off the delivery.
+  for (const status of whatsappCloud.parseEvents(event.payload))
+    into.statuses.push({ businessId, ...status });
 }
 
 const contactKey = (businessId: number, sender: string) => `wa:${businessId}:${sender}`;
@@ -208,20 +212,15 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
         })),
       );
 
-      const touched = new Map<number, Date>();
+      const arrivals: MessageArrival[] = [];
       for (const m of fresh) {
         if (!inserted.has(keyOf(m))) continue;
         const mediaId = await recordInboundMedia(tx, m.businessId, m.message);
         if (mediaId) mediaToFetch.push({ businessId: m.businessId, mediaId });
         if (!existing.has(m.customerId)) continue; // created in its final state
-        const id = existing.get(m.customerId)!;
-        const at = touched.get(id);
-        if (!at || m.at > at) touched.set(id, m.at);
+        arrivals.push({ businessId: m.businessId, conversationId: existing.get(m.customerId)!, at: m.at });
       }
-      await repo.touchWhatsappConversations(
-        tx,
-        [...touched].sort(([a], [b]) => a - b).map(([id, lastMessageAt]) => ({ id, lastMessageAt })),
-      );
+      await applyMessageToConversations(tx, 'inbound', arrivals);
     }
   }
   if (statuses.length > 0) {

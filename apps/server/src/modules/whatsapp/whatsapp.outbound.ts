@@ -14,6 +14,7 @@ import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
 import type { Storage } from '../../platform/storage';
 import * as conversationsRepo from '../conversations/conversations.repository';
+import { applyMessageToConversations } from '../conversations/conversations.service';
 import type { Queryable } from '../auth/auth.repository';
 import { describeGraphError, GraphError, type GraphClient, type GraphCredentials } from './whatsapp.graph';
 import * as repo from './whatsapp.repository';
@@ -160,11 +161,9 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
       tx,
       await sends.reapplyEvents(tx, 'whatsapp', [{ businessId: send.businessId, providerMessageId: wamid }]),
     );
-    await conversationsRepo.updateConversation(tx, send.businessId, send.conversationId!, {
-      lastMessageAt: now,
-      businessReplied: true,
-      isRead: true,
-    });
+    await applyMessageToConversations(tx, 'outbound', [
+      { businessId: send.businessId, conversationId: send.conversationId!, at: now },
+    ]);
     return (await conversationsRepo.findWaMessage(tx, send.businessId, wamid)) ?? row!;
   });
 }

@@ -10,6 +10,7 @@ import { WEBHOOK_QUEUE, WebhookProcessor } from './whatsapp.inbound';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './whatsapp.retention';
 import { recoverSends } from '../sends/sends.service';
+import { deliverTitanSend } from '../conversations/conversations.service';
 import { runQueuedSend, SEND_QUEUE } from './whatsapp.outbound';
 import {
   MARK_READ_QUEUE,
@@ -82,6 +83,8 @@ export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps, logge
       const result = await recoverSends(deps.db, async (send) => {
         if (send.channel === 'whatsapp')
           await jobs.send(SEND_QUEUE, { send_id: send.id }, { singletonKey: send.id });
+        // Its message is stored already: delivering it is recording it (no provider to call).
+        else if (send.channel === 'titan_message') await deliverTitanSend(deps.db, send.id);
       });
       if (result.failed + result.queued > 0) logger.warn(result, 'unfinished sends recovered');
     },

@@ -331,27 +331,6 @@ export async function insertInboundMessages(
   return new Set(rows.map((r) => wamidKey(Number(r.business_id), r.id)));
 }
 
-/**
- * Conversations that received messages: open again, unread, awaiting a reply, and last_message_at
- * moved forward (never back: a late redelivery keeps the newer time).
- */
-export async function touchWhatsappConversations(
-  db: Queryable,
-  values: { id: number; lastMessageAt: Date }[],
-): Promise<void> {
-  if (values.length === 0) return;
-  await db.execute(sql`update conversations c set
-      status = 'active',
-      is_read = false,
-      business_replied = false,
-      last_message_at = greatest(c.last_message_at, v.at),
-      updated_at = now()
-    from jsonb_to_recordset(${recordset(
-      values.map((v) => ({ id: v.id, at: v.lastMessageAt.toISOString() })),
-    )}) as v(id bigint, at timestamptz)
-    where c.id = v.id`);
-}
-
 const RANK = (status: SQL) =>
   sql`(case ${status} when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)`;
 
