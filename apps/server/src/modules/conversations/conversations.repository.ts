@@ -1,5 +1,5 @@
 // The only code that touches conversations, messages and wa_messages (the list's SQL: list/).
-import { and, desc, eq, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   chatGroupMembers,

@@ -6,6 +6,7 @@ import type { TBusiness, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createStorage } from '../../../platform/storage';
+import { insertCustomer } from '../../directory/directory.repository';
 import * as sendsRepo from '../../sends/sends.repository';
 import * as repo from '../conversations.repository';
 import {
@@ -32,7 +33,7 @@ afterAll(() => rt.destroy());
 const deps = () => ({ db: rt.database.db, storage: createStorage(rt.config) });
 
 async function visitorConversation(b: TBusiness, title = 'Where is my order?') {
-  const customer = await repo.insertCustomer(rt.database.db, { businessId: b.id, name: 'Vera Visitor' });
+  const customer = await insertCustomer(rt.database.db, { businessId: b.id, name: 'Vera Visitor' });
   const conversation = await startConversation(rt.database.db, {
     businessId: b.id,
     channel: 'titan_message',
