@@ -102,3 +102,13 @@ export async function addMember(
   if (joined.statusCode !== 200) throw new Error(`accept failed: ${joined.body}`);
   return member;
 }
+
+/**
+ * Rate limits count in fixed windows aligned to the epoch: a test that fills one must not straddle
+ * a window's end, or the count starts again halfway. Waits, if need be, until `seconds` remain in
+ * the current window of `windowSeconds`.
+ */
+export async function clearOfWindowEdge(windowSeconds: number, seconds = 20): Promise<void> {
+  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
+  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
