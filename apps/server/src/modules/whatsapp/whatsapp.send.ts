@@ -18,6 +18,7 @@ import { sniffMimeType, whatsappMediaFolder } from '../files/files.service';
 import { GraphError } from './whatsapp.graph';
 import { connectedAccount, credentialsOf, deliver, toAppError, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from './whatsapp.repository';
+import { waDigitsOf } from './wa-id';
 
 export const MEDIA_QUEUE = 'whatsapp.media';
 export const MARK_READ_QUEUE = 'whatsapp.mark-read';
@@ -171,7 +172,8 @@ export async function sendMessage(
   const externalId = conversation.initiatorId
     ? await repo.findCustomerExternalId(deps.db, businessId, conversation.initiatorId)
     : null;
-  const recipient = /^wa:(\d{5,20})$/.exec(externalId ?? '')?.[1];
+  const digits = waDigitsOf(externalId);
+  const recipient = digits && digits.length >= 5 && digits.length <= 20 ? digits : null;
   if (!recipient) throw new AppError('conflict', WHATSAPP_SEND_MESSAGES.noNumber);
 
   const errors: Record<string, string[]> = {};
