@@ -9,11 +9,11 @@ import {
   ZWhatsappSendRequest,
   ZWhatsappWindow,
 } from '@titan/contracts';
-import { AppError } from '../../platform/errors';
-import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
-import { scopeOf } from '../conversations/inbox-scope';
-import { readUpload, registerMultipart } from '../files/multipart';
+import { AppError } from '../../../platform/errors';
+import { created, ok } from '../../../platform/http';
+import { actorIdOf, businessOf } from '../../auth/auth.guard';
+import { scopeOf } from '../../conversations/inbox-scope';
+import { readUpload, registerMultipart } from '../../files/multipart';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import * as send from './whatsapp.send';
 

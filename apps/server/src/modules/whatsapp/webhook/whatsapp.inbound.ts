@@ -2,17 +2,17 @@
 // a batch of pending deliveries and writes all their messages and statuses set-based in one
 // transaction; when a batch fails, its deliveries are retried one by one so a bad one is isolated.
 import type { Logger } from 'pino';
-import { describeDatabaseError, driverErrorOf } from '../../platform/db-errors';
-import type { Queryable } from '../auth/auth.repository';
-import { whatsappCloud } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
-import type { ProviderEvent } from '../sends/sends.repository';
-import type { MessageArrival } from '../conversations/conversations.repository';
-import { applyMessageToConversations } from '../conversations/conversations.service';
-import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
-import * as directory from '../directory/directory.service';
-import * as repo from './whatsapp.repository';
-import { contactLockKey, waExternalId } from './wa-id';
-import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from './whatsapp.send';
+import { describeDatabaseError, driverErrorOf } from '../../../platform/db-errors';
+import type { Queryable } from '../../auth/auth.repository';
+import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
+import type { ProviderEvent } from '../../sends/sends.repository';
+import type { MessageArrival } from '../../conversations/conversations.repository';
+import { applyMessageToConversations } from '../../conversations/conversations.service';
+import { applyStatuses, type WhatsappDeps } from '../messages/whatsapp.outbound';
+import * as directory from '../../directory/directory.service';
+import * as repo from '../whatsapp.repository';
+import { contactLockKey, waExternalId } from '../wa-id';
+import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from '../messages/whatsapp.send';
 
 export const WEBHOOK_QUEUE = 'whatsapp.webhook';
 

@@ -11,17 +11,17 @@ import type {
   TTemplateSyncResult,
   TWhatsappTemplate,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
-import { AppError } from '../../platform/errors';
-import type { InboxScope } from '../conversations/conversations.repository';
-import * as conversationsRepo from '../conversations/conversations.repository';
-import * as directory from '../directory/directory.service';
-import { toMessages } from '../conversations/conversations.service';
-import { GraphError, type GraphTemplate } from './whatsapp.graph';
-import { connectedAccount, deliver, toAppError, type WhatsappDeps } from './whatsapp.outbound';
-import * as repo from './whatsapp.repository';
-import { contactLockKey, waDigitsOf, waExternalId } from './wa-id';
-import * as sendsRepo from '../sends/sends.repository';
+import type { Db } from '../../../db/client';
+import { AppError } from '../../../platform/errors';
+import type { InboxScope } from '../../conversations/conversations.repository';
+import * as conversationsRepo from '../../conversations/conversations.repository';
+import * as directory from '../../directory/directory.service';
+import { toMessages } from '../../conversations/conversations.service';
+import { GraphError, type GraphTemplate } from '../whatsapp.graph';
+import { connectedAccount, deliver, toAppError, type WhatsappDeps } from '../messages/whatsapp.outbound';
+import * as repo from '../whatsapp.repository';
+import { contactLockKey, waDigitsOf, waExternalId } from '../wa-id';
+import * as sendsRepo from '../../sends/sends.repository';
 
 export const TEMPLATE_MESSAGES = {
   notFound: 'No template with this name. Sync templates to fetch the latest from WhatsApp.',

@@ -8,17 +8,17 @@ import type {
   TWhatsappSendRequest,
   TWhatsappWindow,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
-import { AppError } from '../../platform/errors';
-import { makeKey } from '../../platform/storage';
-import type { Queryable } from '../auth/auth.repository';
-import * as conversationsRepo from '../conversations/conversations.repository';
-import { toMessages, type InboxScope } from '../conversations/conversations.service';
-import { sniffMimeType, whatsappMediaFolder } from '../files/files.service';
-import { GraphError } from './whatsapp.graph';
+import type { Db } from '../../../db/client';
+import { AppError } from '../../../platform/errors';
+import { makeKey } from '../../../platform/storage';
+import type { Queryable } from '../../auth/auth.repository';
+import * as conversationsRepo from '../../conversations/conversations.repository';
+import { toMessages, type InboxScope } from '../../conversations/conversations.service';
+import { sniffMimeType, whatsappMediaFolder } from '../../files/files.service';
+import { GraphError } from '../whatsapp.graph';
 import { connectedAccount, credentialsOf, deliver, toAppError, type WhatsappDeps } from './whatsapp.outbound';
-import * as repo from './whatsapp.repository';
-import { waDigitsOf } from './wa-id';
+import * as repo from '../whatsapp.repository';
+import { waDigitsOf } from '../wa-id';
 
 export const MEDIA_QUEUE = 'whatsapp.media';
 export const MARK_READ_QUEUE = 'whatsapp.mark-read';
