@@ -20,6 +20,7 @@ import { publicChatRoutes } from './modules/public-chat/public-chat.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { whatsappAccountRoutes } from './modules/whatsapp/account/whatsapp.account.routes';
 import { whatsappWebhookRoutes } from './modules/whatsapp/webhook/whatsapp.webhook.routes';
+import { whatsappMediaRoutes } from './modules/whatsapp/media/whatsapp.media.routes';
 import { whatsappSendRoutes } from './modules/whatsapp/messages/whatsapp.send.routes';
 import { whatsappTemplatesRoutes } from './modules/whatsapp/templates/whatsapp.templates.routes';
 import { sendLogRoutes } from './modules/sends/sends.routes';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(whatsappAccountRoutes, { deps: services.whatsapp });
   await app.register(whatsappWebhookRoutes, { deps: services.whatsapp });
   await app.register(whatsappSendRoutes, { deps: services.whatsapp });
+  await app.register(whatsappMediaRoutes, { deps: services.whatsapp });
   await app.register(whatsappTemplatesRoutes, { deps: services.whatsapp });
   await app.register(sendLogRoutes, { db });
   await app.register(publicChatRoutes, { deps: services });

@@ -12,13 +12,8 @@ import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './webhook/whatsap
 import { recoverSends } from '../sends/sends.service';
 import { deliverTitanSend } from '../conversations/conversations.service';
 import { runQueuedSend, SEND_QUEUE } from './messages/whatsapp.outbound';
-import {
-  MARK_READ_QUEUE,
-  markConversationRead,
-  MEDIA_QUEUE,
-  runMediaFetch,
-  type MediaFetchJob,
-} from './messages/whatsapp.send';
+import { MEDIA_QUEUE, runMediaFetch, type MediaFetchJob } from './media/whatsapp.media';
+import { MARK_READ_QUEUE, markConversationRead } from './messages/whatsapp.send';
 
 export function createWhatsappDeps(config: Config, db: Db, jobs: Jobs): WhatsappDeps {
   return {

@@ -12,7 +12,7 @@ import { applyStatuses, type WhatsappDeps } from '../messages/whatsapp.outbound'
 import * as directory from '../../directory/directory.service';
 import * as repo from '../whatsapp.repository';
 import { contactLockKey, waExternalId } from '../wa-id';
-import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from '../messages/whatsapp.send';
+import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from '../media/whatsapp.media';
 
 export const WEBHOOK_QUEUE = 'whatsapp.webhook';
 
