@@ -69,7 +69,7 @@ export default tseslint.config(
       'apps/server/src/**/__tests__/**',
       'apps/server/src/testing/**',
       // Being rewritten on the send spine (modules/sends); its queries move into repositories there.
-      'apps/server/src/modules/whatsapp/whatsapp.outbound.ts',
+      'apps/server/src/modules/whatsapp/messages/whatsapp.outbound.ts',
     ],
     rules: { 'no-restricted-imports': ['error', { patterns: [SCHEMA_IMPORTS] }] },
   },

@@ -17,9 +17,9 @@ import {
   runPublicRetention,
 } from './modules/public-chat/public-retention';
 import { VisitorTokens } from './modules/public-chat/visitor-tokens';
-import type { WhatsappDeps } from './modules/whatsapp/whatsapp.outbound';
+import type { WhatsappDeps } from './modules/whatsapp/messages/whatsapp.outbound';
 import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
-import { requestMarkRead } from './modules/whatsapp/whatsapp.send';
+import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
 import type { Jobs } from './platform/jobs';

@@ -6,19 +6,14 @@ import { createSecretBox } from '../../platform/crypto';
 import type { Jobs } from '../../platform/jobs';
 import { createStorage } from '../../platform/storage';
 import { GraphClient } from './whatsapp.graph';
-import { WEBHOOK_QUEUE, WebhookProcessor } from './whatsapp.inbound';
-import type { WhatsappDeps } from './whatsapp.outbound';
-import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './whatsapp.retention';
+import { WEBHOOK_QUEUE, WebhookProcessor } from './webhook/whatsapp.inbound';
+import type { WhatsappDeps } from './messages/whatsapp.outbound';
+import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './webhook/whatsapp.retention';
 import { recoverSends } from '../sends/sends.service';
 import { deliverTitanSend } from '../conversations/conversations.service';
-import { runQueuedSend, SEND_QUEUE } from './whatsapp.outbound';
-import {
-  MARK_READ_QUEUE,
-  markConversationRead,
-  MEDIA_QUEUE,
-  runMediaFetch,
-  type MediaFetchJob,
-} from './whatsapp.send';
+import { runQueuedSend, SEND_QUEUE } from './messages/whatsapp.outbound';
+import { MEDIA_QUEUE, runMediaFetch, type MediaFetchJob } from './media/whatsapp.media';
+import { MARK_READ_QUEUE, markConversationRead } from './messages/whatsapp.send';
 
 export function createWhatsappDeps(config: Config, db: Db, jobs: Jobs): WhatsappDeps {
   return {

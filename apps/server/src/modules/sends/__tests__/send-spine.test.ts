@@ -10,7 +10,7 @@ import type { TBusiness } from '@titan/contracts';
 import { createTestRuntime, createTestStore, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp } from '../../../testing/identity';
 import { createWhatsappDeps } from '../../whatsapp/whatsapp.queues';
-import { connectedAccount, deliver, runQueuedSend } from '../../whatsapp/whatsapp.outbound';
+import { connectedAccount, deliver, runQueuedSend } from '../../whatsapp/messages/whatsapp.outbound';
 import * as repo from '../../whatsapp/whatsapp.repository';
 import * as sends from '../sends.service';
 import { exportSendLogs } from '../sends.logs';

@@ -12,7 +12,7 @@ import type { TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 import { startConversation } from '../../conversations/conversations.service';
-import { csvCell } from '../whatsapp.logs';
+import { csvCell } from '../messages/whatsapp.logs';
 
 let bench: WhatsappBench;
 let sim: WhatsappCloudSim;

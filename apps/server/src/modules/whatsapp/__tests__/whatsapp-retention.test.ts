@@ -12,7 +12,7 @@ import {
   type TestStore,
 } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
-import { pruneWebhookEvents, RETENTION_CRON, RETENTION_QUEUE } from '../whatsapp.retention';
+import { pruneWebhookEvents, RETENTION_CRON, RETENTION_QUEUE } from '../webhook/whatsapp.retention';
 
 type Bench = { store: TestStore; rt: TestRuntime; owner: Session; business: TBusiness; accountId: number };
 

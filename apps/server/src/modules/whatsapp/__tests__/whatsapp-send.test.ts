@@ -8,7 +8,7 @@ import { startWhatsappBench, type WhatsappBench } from '../../../testing/whatsap
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { startConversation } from '../../conversations/conversations.service';
 import { describeGraphError } from '../whatsapp.graph';
-import { WHATSAPP_SEND_MESSAGES, WINDOW_CLOSED_MESSAGE } from '../whatsapp.send';
+import { WHATSAPP_SEND_MESSAGES, WINDOW_CLOSED_MESSAGE } from '../messages/whatsapp.send';
 
 let bench: WhatsappBench;
 let sim: WhatsappCloudSim;

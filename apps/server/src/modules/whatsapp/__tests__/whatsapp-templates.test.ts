@@ -10,7 +10,7 @@ import type {
 import type { TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
-import { TEMPLATE_MESSAGES } from '../whatsapp.templates';
+import { TEMPLATE_MESSAGES } from '../templates/whatsapp.templates';
 
 /** Enough extra templates that Meta's list (100 a page) takes three pages. */
 const EXTRA: SimTemplate[] = Array.from({ length: 250 }, (_, i) => ({

@@ -12,7 +12,7 @@ import {
   type TestStore,
 } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
-import { WebhookProcessor } from '../whatsapp.inbound';
+import { WebhookProcessor } from '../webhook/whatsapp.inbound';
 import { createWhatsappDeps } from '../whatsapp.queues';
 
 const APP_SECRET = 'queue-app-secret-0123456789abcdef';

@@ -4,8 +4,8 @@ import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { insertInboundMessage } from '../whatsapp.repository';
-import { applyRecordedStatuses } from '../whatsapp.outbound';
-import { summarize } from '../whatsapp.inbound';
+import { applyRecordedStatuses } from '../messages/whatsapp.outbound';
+import { summarize } from '../webhook/whatsapp.inbound';
 
 const APP_SECRET = 'meta-app-secret-0123456789abcdef';
 const PHONE_NUMBER_ID = '109876543210';

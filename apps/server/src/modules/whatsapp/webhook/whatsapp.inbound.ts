@@ -2,16 +2,17 @@
 // a batch of pending deliveries and writes all their messages and statuses set-based in one
 // transaction; when a batch fails, its deliveries are retried one by one so a bad one is isolated.
 import type { Logger } from 'pino';
-import { describeDatabaseError, driverErrorOf } from '../../platform/db-errors';
-import type { Queryable } from '../auth/auth.repository';
-import { whatsappCloud } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
-import type { ProviderEvent } from '../sends/sends.repository';
-import type { MessageArrival } from '../conversations/conversations.repository';
-import { applyMessageToConversations } from '../conversations/conversations.service';
-import { applyStatuses, type WhatsappDeps } from './whatsapp.outbound';
-import * as directory from '../directory/directory.service';
-import * as repo from './whatsapp.repository';
-import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from './whatsapp.send';
+import { describeDatabaseError, driverErrorOf } from '../../../platform/db-errors';
+import type { Queryable } from '../../auth/auth.repository';
+import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
+import type { ProviderEvent } from '../../sends/sends.repository';
+import type { MessageArrival } from '../../conversations/conversations.repository';
+import { applyMessageToConversations } from '../../conversations/conversations.service';
+import { applyStatuses, type WhatsappDeps } from '../messages/whatsapp.outbound';
+import * as directory from '../../directory/directory.service';
+import * as repo from '../whatsapp.repository';
+import { contactLockKey, waExternalId } from '../wa-id';
+import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from '../media/whatsapp.media';
 
 export const WEBHOOK_QUEUE = 'whatsapp.webhook';
 
@@ -129,8 +130,6 @@ function itemsOf(event: repo.PendingWebhookEvent, into: Items): void {
     into.statuses.push({ businessId, ...status });
 }
 
-const contactKey = (businessId: number, sender: string) => `wa:${businessId}:${sender}`;
-
 /**
  * Writes the items of claimed deliveries in the caller's transaction, the way one message at a
  * time would: contacts become customers, each continues (or opens) their latest WhatsApp
@@ -146,14 +145,14 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
     // One writer per contact at a time, so concurrent batches never open two conversations.
     const contacts = new Map<string, directory.ContactValues>();
     for (const m of messages) {
-      const key = contactKey(m.businessId, m.sender);
+      const key = contactLockKey(m.businessId, m.sender);
       const known = contacts.get(key);
       // As one upsert per message would leave it: the last name given wins.
       if (known) known.name = m.name ?? known.name;
       else
         contacts.set(key, {
           businessId: m.businessId,
-          externalId: `wa:${m.sender}`,
+          externalId: waExternalId(m.sender),
           name: m.name,
           phone: /^\d+$/.test(m.sender) ? `+${m.sender}` : null,
         });
@@ -169,7 +168,7 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
     for (const m of messages) {
       if (stored.has(keyOf(m))) continue;
       stored.add(keyOf(m)); // a wamid twice in the batch is stored once, the first time
-      fresh.push({ ...m, customerId: customerOf.get(`${m.businessId}:wa:${m.sender}`)! });
+      fresh.push({ ...m, customerId: customerOf.get(`${m.businessId}:${waExternalId(m.sender)}`)! });
     }
 
     if (fresh.length > 0) {

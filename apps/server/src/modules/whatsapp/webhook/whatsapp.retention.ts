@@ -4,9 +4,9 @@
 // WHATSAPP_EVENTS_RETENTION_DAYS ago, with the statuses only they knew of, in short batches so a
 // large backlog never holds long locks. Statuses of recorded sends are their timeline: kept.
 import type { Logger } from 'pino';
-import type { Db } from '../../db/client';
-import * as sendsRepo from '../sends/sends.repository';
-import * as repo from './whatsapp.repository';
+import type { Db } from '../../../db/client';
+import * as sendsRepo from '../../sends/sends.repository';
+import * as repo from '../whatsapp.repository';
 
 export const RETENTION_QUEUE = 'whatsapp.retention';
 /** Hourly (UTC), at a minute of its own (the change-log pruning runs at :17). */

@@ -7,13 +7,13 @@ import type {
   TWhatsappLogFilter,
   TWhatsappLogListQuery,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
-import { AppError } from '../../platform/errors';
-import type { InboxScope } from '../conversations/conversations.repository';
+import type { Db } from '../../../db/client';
+import { AppError } from '../../../platform/errors';
+import type { InboxScope } from '../../conversations/conversations.repository';
 import { credentialsOf, type WhatsappDeps } from './whatsapp.outbound';
-import * as repo from './whatsapp.repository';
-import * as sendLogs from '../sends/sends.logs';
-import * as sendsRepo from '../sends/sends.repository';
+import * as repo from '../whatsapp.repository';
+import * as sendLogs from '../../sends/sends.logs';
+import * as sendsRepo from '../../sends/sends.repository';
 
 export const LOG_MESSAGES = { notFound: 'No WhatsApp log with this tracking id.' } as const;
 
@@ -62,7 +62,7 @@ export async function findLogDetail(
 
 // ---- CSV: the spine's, streamed from a database cursor ----
 
-export { csvCell } from '../sends/sends.logs';
+export { csvCell } from '../../sends/sends.logs';
 
 export const exportFileName = (now = new Date()) => sendLogs.exportFileName('whatsapp', now);
 

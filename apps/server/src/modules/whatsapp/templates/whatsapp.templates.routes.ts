@@ -19,12 +19,12 @@ import {
   ZWhatsappLogListQuery,
   ZWhatsappTemplate,
 } from '@titan/contracts';
-import { AppError } from '../../platform/errors';
-import { created, ok } from '../../platform/http';
-import { actorIdOf, AUTH_MESSAGES, businessOf } from '../auth/auth.guard';
-import { scopeOf } from '../conversations/inbox-scope';
-import * as logs from './whatsapp.logs';
-import type { WhatsappDeps } from './whatsapp.outbound';
+import { AppError } from '../../../platform/errors';
+import { created, ok } from '../../../platform/http';
+import { actorIdOf, AUTH_MESSAGES, businessOf } from '../../auth/auth.guard';
+import { scopeOf } from '../../conversations/inbox-scope';
+import * as logs from '../messages/whatsapp.logs';
+import type { WhatsappDeps } from '../messages/whatsapp.outbound';
 import * as templates from './whatsapp.templates';
 
 const tags = ['whatsapp'];

@@ -11,16 +11,17 @@ import type {
   TTemplateSyncResult,
   TWhatsappTemplate,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
-import { AppError } from '../../platform/errors';
-import type { InboxScope } from '../conversations/conversations.repository';
-import * as conversationsRepo from '../conversations/conversations.repository';
-import * as directory from '../directory/directory.service';
-import { toMessages } from '../conversations/conversations.service';
-import { GraphError, type GraphTemplate } from './whatsapp.graph';
-import { connectedAccount, deliver, toAppError, type WhatsappDeps } from './whatsapp.outbound';
-import * as repo from './whatsapp.repository';
-import * as sendsRepo from '../sends/sends.repository';
+import type { Db } from '../../../db/client';
+import { AppError } from '../../../platform/errors';
+import type { InboxScope } from '../../conversations/conversations.repository';
+import * as conversationsRepo from '../../conversations/conversations.repository';
+import * as directory from '../../directory/directory.service';
+import { toMessages } from '../../conversations/conversations.service';
+import { GraphError, type GraphTemplate } from '../whatsapp.graph';
+import { connectedAccount, deliver, toAppError, type WhatsappDeps } from '../messages/whatsapp.outbound';
+import * as repo from '../whatsapp.repository';
+import { contactLockKey, waDigitsOf, waExternalId } from '../wa-id';
+import * as sendsRepo from '../../sends/sends.repository';
 
 export const TEMPLATE_MESSAGES = {
   notFound: 'No template with this name. Sync templates to fetch the latest from WhatsApp.',
@@ -332,7 +333,7 @@ async function targetConversation(deps: WhatsappDeps, scope: InboxScope, id: num
   const externalId = found.initiator
     ? await directory.findCustomerExternalId(deps.db, scope.businessId, found.initiator.id)
     : null;
-  const waId = externalId?.match(/^wa:(\d+)$/)?.[1];
+  const waId = waDigitsOf(externalId);
   if (!waId) throw new AppError('conflict', TEMPLATE_MESSAGES.noNumber);
   return { conversationId: id, recipient: waId, opened: false };
 }
@@ -343,12 +344,12 @@ async function targetNumber(deps: WhatsappDeps, businessId: number, to: string):
   if (digits.length < 6 || digits.length > 15) throw AppError.fields({ to: [TEMPLATE_MESSAGES.badNumber] });
   return deps.db.transaction(async (tx) => {
     // The same lock as receiving, so a reply arriving meanwhile never opens a second conversation.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wa:${businessId}:${digits}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${contactLockKey(businessId, digits)}))`);
     const customer =
-      (await directory.findCustomerByExternalId(tx, businessId, `wa:${digits}`)) ??
+      (await directory.findCustomerByExternalId(tx, businessId, waExternalId(digits))) ??
       (await directory.insertCustomer(tx, {
         businessId,
-        externalId: `wa:${digits}`,
+        externalId: waExternalId(digits),
         phone: `+${digits}`,
       }));
     const existing = await conversationsRepo.findLatestConversationOf(
@@ -432,7 +433,7 @@ export async function sendTemplate(
       // Meta refused the first message: take back the empty conversation opened for it.
       await deps.db.transaction(async (tx) => {
         await tx.execute(
-          sql`select pg_advisory_xact_lock(hashtext(${`wa:${businessId}:${target.recipient}`}))`,
+          sql`select pg_advisory_xact_lock(hashtext(${contactLockKey(businessId, target.recipient)}))`,
         );
         if (await repo.deleteConversationIfEmpty(tx, businessId, target.conversationId))
           await sendsRepo.detachConversation(tx, businessId, target.conversationId);

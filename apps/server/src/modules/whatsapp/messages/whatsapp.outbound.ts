@@ -2,22 +2,22 @@
 // then claimed and handed to the whatsapp-cloud adapter (with retries), then in one transaction
 // the send's answer, the stored message and the conversation's replied state. A refused send stays
 // failed in the logs, and is answered to staff with a message chosen by Meta's error code.
-import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import { waMessages } from '../../db/schema';
-import { whatsappCloud } from '../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
-import type { BestEvent, ProviderEvent } from '../sends/sends.repository';
-import * as sends from '../sends/sends.service';
-import * as sendsRepo from '../sends/sends.repository';
-import type { SecretBox } from '../../platform/crypto';
-import { AppError } from '../../platform/errors';
-import type { Jobs } from '../../platform/jobs';
-import type { Storage } from '../../platform/storage';
-import * as conversationsRepo from '../conversations/conversations.repository';
-import { applyMessageToConversations } from '../conversations/conversations.service';
-import type { Queryable } from '../auth/auth.repository';
-import { describeGraphError, GraphError, type GraphClient, type GraphCredentials } from './whatsapp.graph';
-import * as repo from './whatsapp.repository';
+import type { Config } from '../../../config';
+import type { Db } from '../../../db/client';
+import { waMessages } from '../../../db/schema';
+import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
+import type { BestEvent, ProviderEvent } from '../../sends/sends.repository';
+import * as sends from '../../sends/sends.service';
+import * as sendsRepo from '../../sends/sends.repository';
+import type { SecretBox } from '../../../platform/crypto';
+import { AppError } from '../../../platform/errors';
+import type { Jobs } from '../../../platform/jobs';
+import type { Storage } from '../../../platform/storage';
+import * as conversationsRepo from '../../conversations/conversations.repository';
+import { applyMessageToConversations } from '../../conversations/conversations.service';
+import type { Queryable } from '../../auth/auth.repository';
+import { describeGraphError, GraphError, type GraphClient, type GraphCredentials } from '../whatsapp.graph';
+import * as repo from '../whatsapp.repository';
 
 export type WhatsappDeps = {
   db: Db;

@@ -1,39 +1,25 @@
-// Staff writing on WhatsApp: free-form sends inside the 24-hour window, media uploaded to Meta
-// (and kept), customers' media fetched by a job and served to the inbox, and read receipts.
+// WhatsApp media: the types and sizes Meta takes, files staff upload to send (sent to Meta and
+// kept), customers' files fetched by a job, and the bytes served to the inbox.
 import { createHash } from 'node:crypto';
-import type {
-  TMessage,
-  TWhatsappMediaType,
-  TWhatsappMediaUpload,
-  TWhatsappSendRequest,
-  TWhatsappWindow,
-} from '@titan/contracts';
-import type { Db } from '../../db/client';
-import { AppError } from '../../platform/errors';
-import { makeKey } from '../../platform/storage';
-import type { Queryable } from '../auth/auth.repository';
-import * as conversationsRepo from '../conversations/conversations.repository';
-import { toMessages, type InboxScope } from '../conversations/conversations.service';
-import { sniffMimeType, whatsappMediaFolder } from '../files/files.service';
-import { GraphError } from './whatsapp.graph';
-import { connectedAccount, credentialsOf, deliver, toAppError, type WhatsappDeps } from './whatsapp.outbound';
-import * as repo from './whatsapp.repository';
+import type { TWhatsappMediaType, TWhatsappMediaUpload } from '@titan/contracts';
+import { AppError } from '../../../platform/errors';
+import { makeKey } from '../../../platform/storage';
+import type { Queryable } from '../../auth/auth.repository';
+import type { InboxScope } from '../../conversations/conversations.service';
+import { sniffMimeType, whatsappMediaFolder } from '../../files/files.service';
+import { GraphError } from '../whatsapp.graph';
+import {
+  connectedAccount,
+  credentialsOf,
+  toAppError,
+  type WhatsappDeps,
+} from '../messages/whatsapp.outbound';
+import * as repo from '../whatsapp.repository';
 
 export const MEDIA_QUEUE = 'whatsapp.media';
-export const MARK_READ_QUEUE = 'whatsapp.mark-read';
 
-/** The 24-hour customer-service window: free-form messages only while it is open. */
-export const WINDOW_MS = 24 * 60 * 60 * 1000;
-
-export const WINDOW_CLOSED_MESSAGE =
-  'More than 24 hours have passed since the customer last wrote. Send an approved template instead.';
-
-export const WHATSAPP_SEND_MESSAGES = {
-  notWhatsapp: 'This conversation is not on WhatsApp. Reply to it from the inbox composer instead.',
-  noNumber: 'This customer has no WhatsApp number Titan can write to.',
-  unknownMedia: 'Upload the file first and send the id it was given.',
-  unknownContext: 'Reply to a message of this conversation.',
-  audioCaption: 'Audio messages cannot have a caption.',
+/** What the media routes and jobs answer (also spread into WHATSAPP_SEND_MESSAGES). */
+export const WHATSAPP_MEDIA_MESSAGES = {
   noFile: 'No file was submitted.',
   emptyFile: 'The submitted file is empty.',
   multipartOnly: 'Send the file as multipart/form-data.',
@@ -46,7 +32,7 @@ export const WHATSAPP_SEND_MESSAGES = {
 
 const MB = 1024 * 1024;
 
-type MediaRule = { type: TWhatsappMediaType; label: string; limitBytes: number; mimeTypes: string[] };
+export type MediaRule = { type: TWhatsappMediaType; label: string; limitBytes: number; mimeTypes: string[] };
 
 /** Meta's accepted types and size limits per kind of media (stickers are not sent by staff). */
 export const WHATSAPP_MEDIA_RULES: readonly MediaRule[] = [
@@ -100,146 +86,9 @@ function whatsappMimeOf(sniffed: string, fileName: string): string | null {
   return base;
 }
 
-function ruleFor(mimeType: string): MediaRule | null {
+export function ruleFor(mimeType: string): MediaRule | null {
   const base = mimeType.split(';')[0]!.trim().toLowerCase();
   return WHATSAPP_MEDIA_RULES.find((r) => r.mimeTypes.includes(base)) ?? null;
-}
-
-// ---- The window and free-form sends ----
-
-async function findWhatsappConversation(db: Db, scope: InboxScope, conversationId: number) {
-  const row = await conversationsRepo.findConversation(db, scope, conversationId);
-  if (!row) throw AppError.notFound();
-  if (row.conversation.channel !== 'whatsapp')
-    throw new AppError('conflict', WHATSAPP_SEND_MESSAGES.notWhatsapp);
-  return row.conversation;
-}
-
-function windowOf(lastCustomerMessageAt: Date | null, now = Date.now()): TWhatsappWindow {
-  const expires = lastCustomerMessageAt ? lastCustomerMessageAt.getTime() + WINDOW_MS : null;
-  const open = expires !== null && expires > now;
-  return {
-    open,
-    expires_at: open ? new Date(expires).toISOString() : null,
-    last_customer_message_at: lastCustomerMessageAt?.toISOString() ?? null,
-  };
-}
-
-export async function findWindow(
-  db: Db,
-  scope: InboxScope,
-  conversationId: number,
-): Promise<TWhatsappWindow> {
-  await findWhatsappConversation(db, scope, conversationId);
-  return windowOf(await repo.findLastCustomerMessageAt(db, conversationId));
-}
-
-type MediaPart = { id: string; caption?: string; filename?: string };
-
-function mediaOf(input: TWhatsappSendRequest): MediaPart | null {
-  switch (input.type) {
-    case 'text':
-      return null;
-    case 'image':
-      return input.image;
-    case 'audio':
-      return input.audio;
-    case 'video':
-      return input.video;
-    case 'document':
-      return input.document;
-    default: {
-      const unreachable: never = input;
-      throw new Error(`unknown message type ${String(unreachable)}`);
-    }
-  }
-}
-
-/**
- * A free-form message from staff. Everything Titan can know is checked before Meta is called:
- * the channel, the customer's number, the 24-hour window, the uploaded media and the reply target.
- */
-export async function sendMessage(
-  deps: WhatsappDeps,
-  scope: InboxScope,
-  userId: number | null,
-  conversationId: number,
-  input: TWhatsappSendRequest,
-): Promise<TMessage> {
-  const businessId = scope.businessId;
-  const conversation = await findWhatsappConversation(deps.db, scope, conversationId);
-  const externalId = conversation.initiatorId
-    ? await repo.findCustomerExternalId(deps.db, businessId, conversation.initiatorId)
-    : null;
-  const recipient = /^wa:(\d{5,20})$/.exec(externalId ?? '')?.[1];
-  if (!recipient) throw new AppError('conflict', WHATSAPP_SEND_MESSAGES.noNumber);
-
-  const errors: Record<string, string[]> = {};
-  const part = mediaOf(input);
-  // Only a file the sender may see: sending someone else's media must not make it theirs to fetch.
-  const media = part ? await repo.findVisibleMedia(deps.db, scope, userId, part.id) : null;
-  if (part && (!media || media.direction !== 'outbound' || ruleFor(media.mimeType)?.type !== input.type)) {
-    errors[`${input.type}.id`] = [WHATSAPP_SEND_MESSAGES.unknownMedia];
-  }
-  if (input.type === 'audio' && input.audio.caption) {
-    errors['audio.caption'] = [WHATSAPP_SEND_MESSAGES.audioCaption];
-  }
-  if (input.context) {
-    const target = await conversationsRepo.findWaMessage(deps.db, businessId, input.context.message_id);
-    if (!target || target.conversationId !== conversationId) {
-      errors['context.message_id'] = [WHATSAPP_SEND_MESSAGES.unknownContext];
-    }
-  }
-  if (Object.keys(errors).length > 0) throw AppError.fields(errors);
-  // Checked here, not left to Meta: outside the window it accepts the send and fails it later.
-  if (!windowOf(await repo.findLastCustomerMessageAt(deps.db, conversationId)).open)
-    throw new AppError('conflict', WINDOW_CLOSED_MESSAGE);
-
-  const account = await connectedAccount(deps, businessId);
-  const payload: { type: string } & Record<string, unknown> =
-    input.type === 'text'
-      ? { type: 'text', text: input.text }
-      : {
-          type: input.type,
-          // A document without a name reaches the customer as "Untitled": keep the uploaded one.
-          [input.type]: stripEmpty(
-            input.type === 'document'
-              ? { ...part!, filename: part!.filename || media!.fileName || undefined }
-              : part!,
-          ),
-        };
-  if (input.context) payload.context = { message_id: input.context.message_id };
-  // What the list shows, as for a customer's message of the same type (see summarize).
-  const content =
-    input.type === 'text'
-      ? input.text.body
-      : part!.caption ||
-        (input.type === 'document' ? part!.filename || media!.fileName : null) ||
-        `[${input.type}]`;
-  const row = await deliver(deps, account, {
-    businessId,
-    conversationId,
-    recipient,
-    senderType: 'staff',
-    senderId: userId,
-    payload,
-    content,
-    messageType: input.type === 'text' ? 'text' : 'file',
-    ...(media
-      ? {
-          extraMeta: {
-            file_name: part!.filename || media.fileName,
-            mime_type: media.mimeType,
-            size: media.fileSize,
-          },
-        }
-      : {}),
-  });
-  return (await toMessages(deps, businessId, [row]))[0]!;
-}
-
-function stripEmpty(part: MediaPart): MediaPart {
-  return Object.fromEntries(Object.entries(part).filter(([, v]) => v !== undefined && v !== '')) as MediaPart;
 }
 
 // ---- Media: staff uploads ----
@@ -254,13 +103,13 @@ export async function uploadMedia(
   uploadedBy: number | null,
   file: { fileName: string; bytes: Buffer },
 ): Promise<TWhatsappMediaUpload> {
-  if (file.bytes.length === 0) throw AppError.fields({ file: [WHATSAPP_SEND_MESSAGES.emptyFile] });
+  if (file.bytes.length === 0) throw AppError.fields({ file: [WHATSAPP_MEDIA_MESSAGES.emptyFile] });
   const mimeType = whatsappMimeOf(await sniffMimeType(file.bytes, file.fileName), file.fileName);
   const rule = mimeType ? ruleFor(mimeType) : null;
   if (!mimeType || !rule) {
     throw AppError.fields(
-      { file: [WHATSAPP_SEND_MESSAGES.unsupportedFile] },
-      WHATSAPP_SEND_MESSAGES.unsupportedFile,
+      { file: [WHATSAPP_MEDIA_MESSAGES.unsupportedFile] },
+      WHATSAPP_MEDIA_MESSAGES.unsupportedFile,
     );
   }
   if (file.bytes.length > rule.limitBytes) {
@@ -400,7 +249,7 @@ export async function fetchMedia(
         bytes = await deps.graph.download(creds, info.url);
         const expected = media.sha256 ?? info.sha256;
         if (expected && !sha256Matches(bytes, expected))
-          throw new Error(WHATSAPP_SEND_MESSAGES.checksumMismatch);
+          throw new Error(WHATSAPP_MEDIA_MESSAGES.checksumMismatch);
       } catch (err) {
         const expired = err instanceof GraphError && err.httpStatus === 404;
         const transient = err instanceof GraphError && err.retryable;
@@ -452,16 +301,16 @@ export async function findMediaBytes(
   mediaId: string,
 ): Promise<ServedMedia> {
   let media = await repo.findVisibleMedia(deps.db, scope, userId, mediaId);
-  if (!media) throw AppError.notFound(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
+  if (!media) throw AppError.notFound(WHATSAPP_MEDIA_MESSAGES.mediaUnavailable);
   if (!media.storageKey) {
     try {
       media = await fetchMedia(deps, media.businessId, mediaId);
     } catch {
-      throw AppError.notFound(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
+      throw AppError.notFound(WHATSAPP_MEDIA_MESSAGES.mediaUnavailable);
     }
   }
   const bytes = media?.storageKey ? await deps.storage.get(media.storageKey) : null;
-  if (!media || !bytes) throw AppError.notFound(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
+  if (!media || !bytes) throw AppError.notFound(WHATSAPP_MEDIA_MESSAGES.mediaUnavailable);
   const base = media.mimeType.split(';')[0]!.trim().toLowerCase();
   const renderable = INLINE_TYPES.test(base);
   return {
@@ -477,38 +326,4 @@ function safeDownloadType(base: string): string {
   const documentTypes = WHATSAPP_MEDIA_RULES.find((r) => r.type === 'document')!.mimeTypes;
   if (base === 'text/plain' || base === 'text/csv') return `${base}; charset=utf-8`;
   return documentTypes.includes(base) ? base : 'application/octet-stream';
-}
-
-// ---- Read receipts ----
-
-/**
- * Staff read a conversation: tell the customer, from a job, by marking their newest message read.
- * Best effort: the read state is already saved and a receipt is only a courtesy.
- */
-export async function requestMarkRead(
-  deps: WhatsappDeps,
-  conversation: { businessId: number; id: number; channel: string },
-): Promise<void> {
-  if (conversation.channel !== 'whatsapp') return;
-  try {
-    await deps.jobs.send(MARK_READ_QUEUE, {
-      business_id: conversation.businessId,
-      conversation_id: conversation.id,
-    });
-  } catch {
-    // The receipt is optional; a queue hiccup must not fail marking the conversation read.
-  }
-}
-
-/** The job: nothing to do without a connected number or a customer message. */
-export async function markConversationRead(
-  deps: WhatsappDeps,
-  businessId: number,
-  conversationId: number,
-): Promise<void> {
-  const account = await repo.findAccountByBusiness(deps.db, businessId);
-  if (!account || !account.accessTokenSealed) return;
-  const wamid = await repo.findNewestCustomerWamid(deps.db, businessId, conversationId);
-  if (!wamid) return;
-  await deps.graph.markRead(credentialsOf(deps, account), wamid);
 }

@@ -1,32 +1,14 @@
-// WhatsApp Cloud API, receiving side: the connected number, Meta's webhook handshake, and signed
-// deliveries stored before the 200 (whatsapp.inbound.ts turns them into conversations and statuses).
+// WhatsApp Cloud API, receiving side: Meta's webhook handshake, and signed deliveries stored
+// before the 200 (whatsapp.inbound.ts turns them into conversations and statuses).
 import { createHmac } from 'node:crypto';
-import type { TSaveWhatsappAccountRequest, TWhatsappAccount } from '@titan/contracts';
-import type { Db } from '../../db/client';
-import { safeEqual } from '../../platform/crypto';
-import { AppError } from '../../platform/errors';
+import type { Db } from '../../../db/client';
+import { safeEqual } from '../../../platform/crypto';
+import { AppError } from '../../../platform/errors';
 import { WEBHOOK_QUEUE } from './whatsapp.inbound';
-import type { WhatsappDeps } from './whatsapp.outbound';
-import * as repo from './whatsapp.repository';
+import type { WhatsappDeps } from '../messages/whatsapp.outbound';
+import * as repo from '../whatsapp.repository';
 
 export type { WhatsappDeps };
-
-export const WHATSAPP_MESSAGES = {
-  secretsRequired: 'Enter the access token and the app secret to connect the number.',
-  numberTaken: 'This phone number id is already connected to another business.',
-} as const;
-
-function toAccount(row: repo.WhatsappAccountRow, publicUrl: string): TWhatsappAccount {
-  return {
-    phone_number_id: row.phoneNumberId,
-    waba_id: row.wabaId,
-    display_phone_number: row.displayPhoneNumber,
-    verify_token: row.verifyToken,
-    webhook_url: `${publicUrl}/api/whatsapp/webhook/`,
-    has_access_token: row.accessTokenSealed.length > 0,
-    has_app_secret: row.appSecretSealed.length > 0,
-  };
-}
 
 type SigningAccount = { id: number; appSecret: string };
 
@@ -38,6 +20,11 @@ type SigningAccount = { id: number; appSecret: string };
 const SIGNING_TTL_MS = 10_000;
 const SIGNING_MAX_ENTRIES = 1_000;
 const signingCaches = new WeakMap<Db, Map<string, { account: SigningAccount; expires: number }>>();
+
+/** Drops this process's signing accounts: the next delivery is checked with what was just saved. */
+export function forgetSigningAccounts(db: Db): void {
+  signingCaches.get(db)?.clear();
+}
 
 async function signingAccount(deps: WhatsappDeps, phoneNumberId: string): Promise<SigningAccount | null> {
   let cache = signingCaches.get(deps.db);
@@ -53,43 +40,6 @@ async function signingAccount(deps: WhatsappDeps, phoneNumberId: string): Promis
   if (cache.size >= SIGNING_MAX_ENTRIES) cache.clear();
   cache.set(phoneNumberId, { account, expires: Date.now() + SIGNING_TTL_MS });
   return account;
-}
-
-export async function findAccount(deps: WhatsappDeps, businessId: number): Promise<TWhatsappAccount> {
-  const row = await repo.findAccountByBusiness(deps.db, businessId);
-  if (!row) throw AppError.notFound('No WhatsApp number is connected yet.');
-  return toAccount(row, deps.config.PUBLIC_URL);
-}
-
-export async function saveAccount(
-  deps: WhatsappDeps,
-  businessId: number,
-  input: TSaveWhatsappAccountRequest,
-): Promise<TWhatsappAccount> {
-  const current = await repo.findAccountByBusiness(deps.db, businessId);
-  if (!current && (!input.access_token || !input.app_secret)) {
-    throw AppError.fields({
-      ...(input.access_token ? {} : { access_token: [WHATSAPP_MESSAGES.secretsRequired] }),
-      ...(input.app_secret ? {} : { app_secret: [WHATSAPP_MESSAGES.secretsRequired] }),
-    });
-  }
-  const owner = await repo.findAccountByPhoneNumberId(deps.db, input.phone_number_id);
-  if (owner && owner.businessId !== businessId)
-    throw AppError.fields({ phone_number_id: [WHATSAPP_MESSAGES.numberTaken] });
-  const row = await repo.upsertAccount(deps.db, {
-    businessId,
-    phoneNumberId: input.phone_number_id,
-    wabaId: input.waba_id,
-    displayPhoneNumber: input.display_phone_number,
-    verifyToken: input.verify_token,
-    accessTokenSealed: input.access_token
-      ? deps.secrets.seal(input.access_token)
-      : current!.accessTokenSealed,
-    appSecretSealed: input.app_secret ? deps.secrets.seal(input.app_secret) : current!.appSecretSealed,
-  });
-  // The next delivery is checked with what was just saved (the number or its secret may have changed).
-  signingCaches.get(deps.db)?.clear();
-  return toAccount(row, deps.config.PUBLIC_URL);
 }
 
 /** Meta's GET handshake: the challenge back, byte for byte, when the token is one of ours. */

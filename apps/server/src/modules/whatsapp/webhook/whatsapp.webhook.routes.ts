@@ -1,37 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ZEnvelope,
-  ZSaveWhatsappAccountRequest,
-  ZWebhookVerifyQuery,
-  ZWhatsappAccount,
-} from '@titan/contracts';
-import { ok } from '../../platform/http';
-import { businessOf } from '../auth/auth.guard';
-import * as whatsapp from './whatsapp.service';
+import { ZWebhookVerifyQuery } from '@titan/contracts';
+import * as webhook from './whatsapp.webhook.service';
 
 const tags = ['whatsapp'];
-const manage = { business: true, permission: 'business.update' } as const;
 /** Meta sends up to 3 MB per delivery. */
 const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
 
-export const whatsappRoutes: FastifyPluginAsyncZod<{ deps: whatsapp.WhatsappDeps }> = async (
+export const whatsappWebhookRoutes: FastifyPluginAsyncZod<{ deps: webhook.WhatsappDeps }> = async (
   app,
   { deps },
 ) => {
-  app.get(
-    '/api/whatsapp/account/',
-    { config: manage, schema: { tags, response: { 200: ZEnvelope(ZWhatsappAccount) } } },
-    async (request) => ok(await whatsapp.findAccount(deps, businessOf(request).id)),
-  );
-  app.put(
-    '/api/whatsapp/account/',
-    {
-      config: manage,
-      schema: { tags, body: ZSaveWhatsappAccountRequest, response: { 200: ZEnvelope(ZWhatsappAccount) } },
-    },
-    async (request) => ok(await whatsapp.saveAccount(deps, businessOf(request).id, request.body)),
-  );
-
   app.get(
     '/api/whatsapp/webhook/',
     {
@@ -39,7 +17,7 @@ export const whatsappRoutes: FastifyPluginAsyncZod<{ deps: whatsapp.WhatsappDeps
       schema: { tags, summary: "Meta's verification handshake", querystring: ZWebhookVerifyQuery },
     },
     async (request, reply) =>
-      reply.type('text/plain; charset=utf-8').send(await whatsapp.verifySubscription(deps.db, request.query)),
+      reply.type('text/plain; charset=utf-8').send(await webhook.verifySubscription(deps.db, request.query)),
   );
 
   // The signature covers the raw bytes, so this scope keeps JSON bodies as they arrived.
@@ -59,7 +37,7 @@ export const whatsappRoutes: FastifyPluginAsyncZod<{ deps: whatsapp.WhatsappDeps
       },
       async (request, reply) => {
         const signature = request.headers['x-hub-signature-256'];
-        await whatsapp.acceptWebhook(
+        await webhook.acceptWebhook(
           deps,
           request.body as Buffer,
           typeof signature === 'string' ? signature : undefined,
