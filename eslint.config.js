@@ -68,8 +68,6 @@ export default tseslint.config(
       'apps/server/src/db/**',
       'apps/server/src/**/__tests__/**',
       'apps/server/src/testing/**',
-      // Being rewritten on the send spine (modules/sends); its queries move into repositories there.
-      'apps/server/src/modules/whatsapp/messages/whatsapp.outbound.ts',
     ],
     rules: { 'no-restricted-imports': ['error', { patterns: [SCHEMA_IMPORTS] }] },
   },

@@ -297,6 +297,12 @@ export type InboundMessageValues = {
  * Customers' messages in delivery order; a wamid its business already stored is skipped. Answers
  * those stored, as `wamidKey`s.
  */
+/** A staff message Meta accepted, stored under its wamid in the accepting transaction. */
+export async function insertStaffMessage(tx: Queryable, values: typeof waMessages.$inferInsert) {
+  const [row] = await tx.insert(waMessages).values(values).returning();
+  return row!;
+}
+
 export async function insertInboundMessages(
   db: Queryable,
   values: InboundMessageValues[],

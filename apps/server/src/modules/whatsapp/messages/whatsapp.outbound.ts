@@ -4,7 +4,6 @@
 // failed in the logs, and is answered to staff with a message chosen by Meta's error code.
 import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
-import { waMessages } from '../../../db/schema';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { BestEvent, ProviderEvent } from '../../sends/sends.repository';
 import * as sends from '../../sends/sends.service';
@@ -139,23 +138,20 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
   const now = new Date();
   return deps.db.transaction(async (tx) => {
     await sends.recordAccepted(tx, send, outcome);
-    const [row] = await tx
-      .insert(waMessages)
-      .values({
-        id: wamid,
-        businessId: send.businessId,
-        conversationId: send.conversationId!,
-        content: message.content ?? '',
-        messageType: message.message_type ?? 'text',
-        senderType: message.sender_type ?? 'staff',
-        senderId: message.sender_id ?? null,
-        isRead: true,
-        metaData: message.meta_data ?? {},
-        status: 'accepted',
-        timestamp: Math.floor(now.getTime() / 1000),
-        createdAt: now,
-      })
-      .returning();
+    const row = await repo.insertStaffMessage(tx, {
+      id: wamid,
+      businessId: send.businessId,
+      conversationId: send.conversationId!,
+      content: message.content ?? '',
+      messageType: message.message_type ?? 'text',
+      senderType: message.sender_type ?? 'staff',
+      senderId: message.sender_id ?? null,
+      isRead: true,
+      metaData: message.meta_data ?? {},
+      status: 'accepted',
+      timestamp: Math.floor(now.getTime() / 1000),
+      createdAt: now,
+    });
     // A status may have been delivered before this wamid was stored: apply it now.
     await mirrorOntoMessages(
       tx,
@@ -164,7 +160,7 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
     await applyMessageToConversations(tx, 'outbound', [
       { businessId: send.businessId, conversationId: send.conversationId!, at: now },
     ]);
-    return (await conversationsRepo.findWaMessage(tx, send.businessId, wamid)) ?? row!;
+    return (await conversationsRepo.findWaMessage(tx, send.businessId, wamid)) ?? row;
   });
 }
 
