@@ -1,7 +1,7 @@
 // Access tokens: HS256 JWTs that expire 15 minutes after issue and name their session. Signed with
 // jose; verified here with node:crypto, since every authenticated request verifies one and jose's
 // WebCrypto path imports the key and hops to the thread pool on each call.
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@titan/contracts';
 import { deriveKey } from '../../platform/crypto';
@@ -26,12 +26,16 @@ export class AccessTokens {
 
   async sign(userId: number, sessionId: string, now = Date.now()): Promise<string> {
     const iat = Math.floor(now / 1000);
-    return new SignJWT({ typ: 'access', sid: sessionId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(String(userId))
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
-      .sign(this.key);
+    return (
+      new SignJWT({ typ: 'access', sid: sessionId })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(String(userId))
+        .setIssuedAt(iat)
+        // Two tokens issued in the same second (a refresh right after a sign-in) still differ.
+        .setJti(randomBytes(9).toString('base64url'))
+        .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+        .sign(this.key)
+    );
   }
 
   /** Null for anything not a valid, unexpired access token of ours (synchronous: it does no I/O). */

@@ -20,6 +20,15 @@ describe('HS256 verification without jose', () => {
     expect(await new AccessTokens(`${SECRET}-other`).verify(token)).toBeNull();
   });
 
+  it('issues a different token each time, even twice in one second', async () => {
+    const tokens = new AccessTokens(SECRET);
+    const at = Date.now();
+    const [a, b] = [await tokens.sign(42, 'session-1', at), await tokens.sign(42, 'session-1', at)];
+    expect(a).not.toBe(b);
+    expect(tokens.verify(a)).toMatchObject({ userId: 42 });
+    expect(tokens.verify(b)).toMatchObject({ userId: 42 });
+  });
+
   it('refuses tampered, expired, not-yet-valid, other-algorithm and unsigned tokens', async () => {
     const good = await jwt({ sub: '1', exp: now + 60 });
     expect(verifyHs256Jwt(good, key)).toMatchObject({ sub: '1' });
