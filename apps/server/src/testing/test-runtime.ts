@@ -1,11 +1,13 @@
 // Isolated runtimes for tests: a temp data dir on PGlite, or a fresh database on PostgreSQL.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config';
+import { openDatabase } from '../db/client';
+import { migrationsDir } from '../paths';
 import type { QueueDefinition } from '../platform/jobs';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../runtime';
 
@@ -84,4 +86,35 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
       if (ownStore) await store.destroy();
     },
   };
+}
+
+/** The database of a store, opened without a runtime (for migration tests). */
+export function openStoreDatabase(store: TestStore) {
+  return openDatabase(
+    testDbKind === 'postgres'
+      ? { kind: 'postgres', url: store.env.DATABASE_URL! }
+      : { kind: 'pglite', dataDir: store.env.DATA_DIR! },
+  );
+}
+
+/**
+ * A copy of the migrations folder whose journal stops before `tag` (e.g. '0022'): what a database
+ * written before that migration has applied. Writing it again with another tag moves the stop.
+ */
+export function migrationsBefore(tag: string): {
+  folder: string;
+  stopBefore(tag: string): void;
+  remove(): void;
+} {
+  const folder = mkdtempSync(join(tmpdir(), 'titan-migrations-'));
+  cpSync(migrationsDir, folder, { recursive: true });
+  const journalFile = join(folder, 'meta', '_journal.json');
+  const full = readFileSync(journalFile, 'utf8');
+  const stopBefore = (stop: string) => {
+    const journal = JSON.parse(full) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((e) => e.tag < stop);
+    writeFileSync(journalFile, JSON.stringify(journal));
+  };
+  stopBefore(tag);
+  return { folder, stopBefore, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }

@@ -2,19 +2,17 @@
 // conversation_day_counts per UTC day ('c', 'l') and month ('cm', 'lm') of created_at and
 // last_message_at. They are only useful if exact, so after every kind of write each axis is
 // compared with a GROUP BY over the conversations themselves.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../db/client';
+import type { Database } from '../../../db/client';
 import { migrateDatabase } from '../../../db/migrate';
-import { migrationsDir } from '../../../paths';
 import { createBusiness, signUp } from '../../../testing/identity';
 import {
   createTestRuntime,
   createTestStore,
+  migrationsBefore,
+  openStoreDatabase,
   testDbKind,
   type TestRuntime,
 } from '../../../testing/test-runtime';
@@ -369,21 +367,11 @@ describe('conversation count buckets', () => {
 describe('migration 0015 on a database that already has conversations', () => {
   it('backfills the month axes from the existing rows', async () => {
     const store = await createTestStore();
-    const before = mkdtempSync(join(tmpdir(), 'titan-migrations-'));
+    const before = migrationsBefore('0015');
     try {
       // The migrations up to 0014, as a database written before this one would have them.
-      cpSync(migrationsDir, before, { recursive: true });
-      const journalFile = join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-      journal.entries = journal.entries.filter((e) => e.tag < '0015');
-      writeFileSync(journalFile, JSON.stringify(journal));
-
-      const old = await openDatabase(
-        testDbKind === 'postgres'
-          ? { kind: 'postgres', url: store.env.DATABASE_URL! }
-          : { kind: 'pglite', dataDir: store.env.DATA_DIR! },
-      );
-      await migrateDatabase(old, before);
+      const old = await openStoreDatabase(store);
+      await migrateDatabase(old, before.folder);
       const businessIds: number[] = [];
       for (const [i, code] of ['old-one', 'old-two'].entries()) {
         const [row] = await old.query<{ id: string | number }>(
@@ -413,7 +401,7 @@ describe('migration 0015 on a database that already has conversations', () => {
         await rt.close();
       }
     } finally {
-      rmSync(before, { recursive: true, force: true });
+      before.remove();
       await store.destroy();
     }
   });

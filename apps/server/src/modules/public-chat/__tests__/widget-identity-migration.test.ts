@@ -1,13 +1,14 @@
 // Migration 0021 on a database written before it: widget identities move to their own
 // namespace, a widget identity merged into a WhatsApp contact is split off, nothing is lost.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../db/client';
+import type { Database } from '../../../db/client';
 import { migrateDatabase } from '../../../db/migrate';
-import { migrationsDir } from '../../../paths';
-import { createTestRuntime, createTestStore, testDbKind } from '../../../testing/test-runtime';
+import {
+  createTestRuntime,
+  createTestStore,
+  migrationsBefore,
+  openStoreDatabase,
+} from '../../../testing/test-runtime';
 
 async function id(db: Database, sql: string, params: unknown[]): Promise<number> {
   const [row] = await db.query<{ id: string | number }>(sql, params);
@@ -17,20 +18,10 @@ async function id(db: Database, sql: string, params: unknown[]): Promise<number>
 describe('migration 0021 on a database with widget identities and WhatsApp contacts', () => {
   it('namespaces widget identities and splits merged ones off WhatsApp contacts', async () => {
     const store = await createTestStore();
-    const before = mkdtempSync(join(tmpdir(), 'titan-migrations-'));
+    const before = migrationsBefore('0021');
     try {
-      cpSync(migrationsDir, before, { recursive: true });
-      const journalFile = join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-      journal.entries = journal.entries.filter((e) => e.tag < '0021');
-      writeFileSync(journalFile, JSON.stringify(journal));
-
-      const old = await openDatabase(
-        testDbKind === 'postgres'
-          ? { kind: 'postgres', url: store.env.DATABASE_URL! }
-          : { kind: 'pglite', dataDir: store.env.DATA_DIR! },
-      );
-      await migrateDatabase(old, before);
+      const old = await openStoreDatabase(store);
+      await migrateDatabase(old, before.folder);
       const b = await id(
         old,
         `insert into businesses (name, unique_code) values ('Old', 'old-0021') returning id`,
@@ -113,7 +104,7 @@ describe('migration 0021 on a database with widget identities and WhatsApp conta
         await rt.close();
       }
     } finally {
-      rmSync(before, { recursive: true, force: true });
+      before.remove();
       await store.destroy();
     }
   });

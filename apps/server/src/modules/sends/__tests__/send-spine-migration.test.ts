@@ -1,32 +1,23 @@
 // Migration 0022 on a database written before it: every WhatsApp log becomes a send (its tracking
 // id kept) and every status an event of it, and the logs answer as they did.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../db/client';
 import { migrateDatabase } from '../../../db/migrate';
-import { migrationsDir } from '../../../paths';
-import { createTestRuntime, createTestStore, testDbKind } from '../../../testing/test-runtime';
+import {
+  createTestRuntime,
+  createTestStore,
+  migrationsBefore,
+  openStoreDatabase,
+} from '../../../testing/test-runtime';
 import { findSendLogs } from '../sends.logs';
 import * as repo from '../sends.repository';
 
 describe('migration 0022 on a database with WhatsApp logs and statuses', () => {
   it('moves every row into sends and send_events and answers the same logs', async () => {
     const store = await createTestStore();
-    const before = mkdtempSync(join(tmpdir(), 'titan-migrations-'));
+    const before = migrationsBefore('0022');
     try {
-      cpSync(migrationsDir, before, { recursive: true });
-      const journalFile = join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-      journal.entries = journal.entries.filter((e) => e.tag < '0022');
-      writeFileSync(journalFile, JSON.stringify(journal));
-      const old = await openDatabase(
-        testDbKind === 'postgres'
-          ? { kind: 'postgres', url: store.env.DATABASE_URL! }
-          : { kind: 'pglite', dataDir: store.env.DATA_DIR! },
-      );
-      await migrateDatabase(old, before);
+      const old = await openStoreDatabase(store);
+      await migrateDatabase(old, before.folder);
       const [b] = await old.query<{ id: string }>(
         `insert into businesses (name, unique_code) values ('spine-mig', 'spine-mig') returning id`,
       );
@@ -97,7 +88,7 @@ describe('migration 0022 on a database with WhatsApp logs and statuses', () => {
         await rt.close();
       }
     } finally {
-      rmSync(before, { recursive: true, force: true });
+      before.remove();
       await store.destroy();
     }
   });

@@ -1,13 +1,9 @@
 // Migration 0019 on a database written before it: every WhatsApp row is kept, and afterwards a
 // wamid or media id is a key within its business (the same id in another business is another row).
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../db/client';
+import type { Database } from '../../../db/client';
 import { migrateDatabase } from '../../../db/migrate';
-import { migrationsDir } from '../../../paths';
-import { createTestStore, testDbKind } from '../../../testing/test-runtime';
+import { createTestStore, migrationsBefore, openStoreDatabase } from '../../../testing/test-runtime';
 
 const TABLES = ['wa_messages', 'whatsapp_status_events', 'whatsapp_logs', 'whatsapp_media'] as const;
 
@@ -30,21 +26,11 @@ async function snapshot(db: Pick<Database, 'query'>) {
 describe('migration 0019 on a database that already has WhatsApp rows', () => {
   it('keeps every row and keys wamids and media ids by business', async () => {
     const store = await createTestStore();
-    const before = mkdtempSync(join(tmpdir(), 'titan-migrations-'));
+    const before = migrationsBefore('0019');
     try {
       // The migrations up to 0018, as a database written before this one would have them.
-      cpSync(migrationsDir, before, { recursive: true });
-      const journalFile = join(before, 'meta', '_journal.json');
-      const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-      journal.entries = journal.entries.filter((e) => e.tag < '0019');
-      writeFileSync(journalFile, JSON.stringify(journal));
-
-      const old = await openDatabase(
-        testDbKind === 'postgres'
-          ? { kind: 'postgres', url: store.env.DATABASE_URL! }
-          : { kind: 'pglite', dataDir: store.env.DATA_DIR! },
-      );
-      await migrateDatabase(old, before);
+      const old = await openStoreDatabase(store);
+      await migrateDatabase(old, before.folder);
       const businessIds: number[] = [];
       for (const code of ['keys-a', 'keys-b']) {
         const [row] = await old.query<{ id: string | number }>(
@@ -84,19 +70,9 @@ describe('migration 0019 on a database that already has WhatsApp rows', () => {
       await old.close();
 
       // Up to 0021: 0022 moves the logs and statuses into the send spine (send-spine-migration.test.ts).
-      journal.entries = (
-        JSON.parse(readFileSync(join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
-          entries: { tag: string }[];
-        }
-      ).entries.filter((e) => e.tag < '0022');
-      cpSync(migrationsDir, before, { recursive: true });
-      writeFileSync(journalFile, JSON.stringify(journal));
-      const after = await openDatabase(
-        testDbKind === 'postgres'
-          ? { kind: 'postgres', url: store.env.DATABASE_URL! }
-          : { kind: 'pglite', dataDir: store.env.DATA_DIR! },
-      );
-      await migrateDatabase(after, before);
+      before.stopBefore('0022');
+      const after = await openStoreDatabase(store);
+      await migrateDatabase(after, before.folder);
       const rt = { database: after, close: () => after.close() };
       try {
         expect(await snapshot(rt.database)).toEqual(kept);
@@ -148,7 +124,7 @@ describe('migration 0019 on a database that already has WhatsApp rows', () => {
         await rt.close();
       }
     } finally {
-      rmSync(before, { recursive: true, force: true });
+      before.remove();
       await store.destroy();
     }
   });
