@@ -494,3 +494,52 @@ export async function usageByCategory(
     billable: Number(r.billable),
   }));
 }
+
+// ---- Events Titan observes itself (opens, clicks, bounces by VERP, unsubscribes) ----
+
+/**
+ * One event about a known send: kept (events of this kind may repeat), and, when `raise`, the
+ * send's status raised to `type` in its channel's order — never lowered, final states kept. A
+ * final type (bounced, complained, failed) stores its code and reason on the send. Null when the
+ * send does not exist.
+ */
+export async function recordEvent(
+  db: Queryable,
+  event: {
+    sendId: string;
+    type: string;
+    occurredAt?: Date | null;
+    payload?: Record<string, unknown>;
+    raise: boolean;
+    errorCode?: string | null;
+    errorMessage?: string | null;
+  },
+): Promise<SendRow | null> {
+  const [inserted] = await rowsOf<{ business_id: string | number }>(
+    db,
+    sql`insert into send_events (business_id, channel, send_id, provider_message_id, type, occurred_at, payload)
+      select s.business_id, s.channel, s.id, s.provider_message_id, ${event.type},
+        ${event.occurredAt ? event.occurredAt.toISOString() : null}::timestamptz, ${JSON.stringify(event.payload ?? {})}::jsonb
+      from sends s where s.id = ${event.sendId}
+      returning business_id`,
+  );
+  if (!inserted) return null;
+  if (!event.raise) return findSendById(db, event.sendId);
+  const [raised] = await db
+    .update(sends)
+    .set({
+      status: event.type,
+      errorCode: sql`coalesce(${event.errorCode ?? null}, ${sends.errorCode})`,
+      errorMessage: sql`coalesce(${event.errorMessage ?? null}, ${sends.errorMessage})`,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(sends.id, event.sendId),
+        sql`send_status_rank(${sends.channel}, ${event.type}) > send_status_rank(${sends.channel}, ${sends.status})`,
+        sql`send_status_rank(${sends.channel}, ${sends.status}) < 100`,
+      ),
+    )
+    .returning();
+  return raised ?? findSendById(db, event.sendId);
+}

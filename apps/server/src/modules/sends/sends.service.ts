@@ -161,3 +161,24 @@ export async function recoverSends(
   for (const send of waiting) await enqueue(send);
   return { failed, queued: waiting.length };
 }
+
+/**
+ * An event Titan observed about one of its sends (an open, a click, a bounce to the VERP address,
+ * an unsubscribe). `raise`: the event is a status of the channel (opened, clicked, delivered,
+ * bounced, complained) and lifts the send in its order; other events are only kept. Null when no
+ * such send exists.
+ */
+export async function recordSendEvent(
+  db: Queryable,
+  event: {
+    sendId: string;
+    type: string;
+    occurredAt?: Date | null;
+    payload?: Record<string, unknown>;
+    raise?: boolean;
+    errorCode?: string | null;
+    errorMessage?: string | null;
+  },
+): Promise<repo.SendRow | null> {
+  return repo.recordEvent(db, { ...event, raise: event.raise ?? true });
+}

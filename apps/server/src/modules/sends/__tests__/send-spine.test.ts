@@ -241,6 +241,65 @@ describe('the spine', () => {
     expect(await status()).toBe('failed');
   });
 
+  it('keeps events Titan observes itself and raises the send in order, never lowering it', async () => {
+    const { businessId } = seeded;
+    const send = await rt.database.db.transaction((tx) =>
+      sends.createQueued(tx, {
+        businessId,
+        channel: 'email',
+        cause: 'test',
+        recipient: 'ada@example.com',
+        providerRequest: {},
+      }),
+    );
+    await sends.recordAccepted(rt.database.db, (await sends.claim(rt.database.db, send.id))!, {
+      ok: true,
+      providerMessageId: '<m1@example.com>',
+      response: {},
+    });
+    const clicked = await sends.recordSendEvent(rt.database.db, {
+      sendId: send.id,
+      type: 'clicked',
+      payload: { url: 'https://example.com/a' },
+    });
+    expect(clicked?.status).toBe('clicked');
+    // An open after the click is kept, and lowers nothing; a second click is kept too.
+    expect((await sends.recordSendEvent(rt.database.db, { sendId: send.id, type: 'opened' }))?.status).toBe(
+      'clicked',
+    );
+    await sends.recordSendEvent(rt.database.db, { sendId: send.id, type: 'clicked', payload: { url: 'b' } });
+    // A non-status event is only kept.
+    await sends.recordSendEvent(rt.database.db, { sendId: send.id, type: 'unsubscribed', raise: false });
+    const bounced = await sends.recordSendEvent(rt.database.db, {
+      sendId: send.id,
+      type: 'bounced',
+      errorCode: '5.1.1',
+      errorMessage: 'User unknown',
+    });
+    expect(bounced).toMatchObject({ status: 'bounced', errorCode: '5.1.1', errorMessage: 'User unknown' });
+    expect((await sends.recordSendEvent(rt.database.db, { sendId: send.id, type: 'opened' }))?.status).toBe(
+      'bounced',
+    );
+    const types = await rt.database.query<{ type: string }>(
+      'select type from send_events where send_id = $1 order by id',
+      [send.id],
+    );
+    expect(types.map((t) => t.type)).toEqual([
+      'clicked',
+      'opened',
+      'clicked',
+      'unsubscribed',
+      'bounced',
+      'opened',
+    ]);
+    expect(
+      await sends.recordSendEvent(rt.database.db, {
+        sendId: '00000000-0000-4000-8000-000000000000',
+        type: 'opened',
+      }),
+    ).toBeNull();
+  });
+
   it('answers another business’s send as not found, and email and SMS logs empty', async () => {
     const owner = await signUp(rt.app!, rt.mailer);
     const mine: TBusiness = await createBusiness(rt.app!, owner, 'Spine Other Co');
