@@ -1,4 +1,5 @@
--- Customer lists (engage.md §3): static lists with members, and segments (saved filters).
+-- Customer lists (engage.md §3): static lists with members, segments (saved filters), and
+-- broadcasts (one send per customer of a list).
 CREATE TABLE "customer_lists" (
   "id" bigserial PRIMARY KEY,
   "business_id" bigint NOT NULL REFERENCES "businesses"("id") ON DELETE CASCADE,
@@ -23,3 +24,23 @@ CREATE TABLE "customer_list_members" (
 );
 --> statement-breakpoint
 CREATE INDEX "customer_list_members_customer_idx" ON "customer_list_members" ("customer_id");
+--> statement-breakpoint
+CREATE TABLE "broadcasts" (
+  "id" uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  "business_id" bigint NOT NULL REFERENCES "businesses"("id") ON DELETE CASCADE,
+  "channel" text NOT NULL,
+  "list_id" bigint REFERENCES "customer_lists"("id") ON DELETE SET NULL,
+  "status" text NOT NULL CHECK ("status" IN ('queued', 'running', 'done', 'failed', 'cancelled')),
+  "request" jsonb NOT NULL,
+  "total" integer NOT NULL DEFAULT 0,
+  "queued" integer NOT NULL DEFAULT 0,
+  "skipped_reasons" jsonb NOT NULL DEFAULT '{}',
+  "cursor" bigint NOT NULL DEFAULT 0,
+  "error" text,
+  "created_by" bigint,
+  "created_at" timestamptz NOT NULL DEFAULT now(),
+  "updated_at" timestamptz NOT NULL DEFAULT now(),
+  "finished_at" timestamptz
+);
+--> statement-breakpoint
+CREATE INDEX "broadcasts_business_created_idx" ON "broadcasts" ("business_id", "created_at");

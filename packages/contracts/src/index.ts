@@ -17,3 +17,4 @@ export * from './directory';
 export * from './whatsapp';
 export * from './event-logs';
 export * from './customer-lists';
+export * from './broadcasts';

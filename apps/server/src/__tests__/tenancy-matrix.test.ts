@@ -5,6 +5,7 @@
 import type { FastifyContextConfig, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBusiness, TConversation, TMember, TWhatsappLog } from '@titan/contracts';
+import { insertBroadcast } from '../modules/broadcasts/broadcasts.repository';
 import { startConversation } from '../modules/conversations/conversations.service';
 import { addMember, as, createBusiness, signUp, uniqueEmail, type Session } from '../testing/identity';
 import type { TestRuntime } from '../testing/test-runtime';
@@ -32,6 +33,7 @@ type Ids = {
   fileKey: string;
   phoneNumberId: string;
   customerList: number;
+  broadcast: string;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
@@ -57,6 +59,8 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/business/customer-lists/:id/': { id: 'customerList' },
   '/api/business/customer-lists/:id/members/': { id: 'customerList' },
   '/api/business/customer-lists/:id/members/remove/': { id: 'customerList' },
+  '/api/broadcasts/:id/': { id: 'broadcast' },
+  '/api/broadcasts/:id/cancel/': { id: 'broadcast' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };
@@ -236,6 +240,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/business/customer-directory/?page_size=100',
     '/api/business/customer-lists/',
     `/api/business/customer-lists/${a.ids.customerList}/members/`,
+    `/api/broadcasts/${a.ids.broadcast}/`,
     '/api/whatsapp/account/',
     '/api/whatsapp/template/',
     '/api/whatsapp/events/?page_size=100',
@@ -364,6 +369,16 @@ async function populate(
     fileKey: file.key as string,
     phoneNumberId: '',
     customerList: list.id as number,
+    broadcast: (
+      await insertBroadcast(rt.database.db, {
+        businessId: business.id,
+        channel: 'email',
+        listId: list.id as number,
+        request: {},
+        total: 1,
+        createdBy: null,
+      })
+    ).id,
   };
   return { ids, apiKey: apiKey.key as string };
 }

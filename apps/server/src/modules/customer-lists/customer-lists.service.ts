@@ -198,17 +198,19 @@ export async function listExists(db: Queryable, businessId: number, id: number):
 
 /**
  * Every customer of a list, in id order, `batchSize` at a time: a static list's members or the
- * customers a segment matches as the walk reaches them. Keyset paging, so a list of any size is
- * walked in flat memory; customers added during the walk with a higher id are included.
+ * customers a segment matches as the walk reaches them, after `afterId` (to resume a walk). Keyset
+ * paging, so a list of any size is walked in flat memory; customers added during the walk with a
+ * higher id are included.
  */
 export async function* walkListCustomers(
   db: Queryable,
   businessId: number,
   id: number,
-  batchSize = 1000,
+  options: { batchSize?: number; afterId?: number } = {},
 ): AsyncGenerator<directory.CustomerRow[]> {
   const list = await mustFind(db, businessId, id);
-  let after = 0;
+  const batchSize = options.batchSize ?? 1000;
+  let after = options.afterId ?? 0;
   for (;;) {
     if (list.kind === 'segment') {
       const batch = await directory.segmentCustomers(db, businessId, list.filter ?? {}, after, batchSize);
@@ -223,4 +225,9 @@ export async function* walkListCustomers(
       after = ids[ids.length - 1]!;
     }
   }
+}
+
+/** How many customers a list holds now (a segment's as it matches now). */
+export async function countListCustomers(db: Queryable, businessId: number, id: number): Promise<number> {
+  return (await toList(db, await mustFind(db, businessId, id))).member_count;
 }

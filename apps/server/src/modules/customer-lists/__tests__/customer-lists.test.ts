@@ -162,14 +162,14 @@ describe('customer lists', () => {
     const list = (await call('POST', base, { name: 'Walk' })).json().result;
     await call('POST', `${base}${list.id}/members/`, { customer_ids: [people.cy, people.ada, people.bob] });
     const batches: number[][] = [];
-    for await (const batch of walkListCustomers(rt.database.db, business.id, list.id, 2))
+    for await (const batch of walkListCustomers(rt.database.db, business.id, list.id, { batchSize: 2 }))
       batches.push(batch.map((c) => c.id));
     expect(batches).toEqual([[people.ada, people.bob], [people.cy]]);
     const seg = (
       await call('POST', base, { name: 'Walk seg', kind: 'segment', filter: { fields: { plan: 'pro' } } })
     ).json().result;
     const segIds: number[] = [];
-    for await (const batch of walkListCustomers(rt.database.db, business.id, seg.id, 1))
+    for await (const batch of walkListCustomers(rt.database.db, business.id, seg.id, { batchSize: 1 }))
       segIds.push(...batch.map((c) => c.id));
     expect(segIds).toEqual([people.ada, people.cy]);
   });
