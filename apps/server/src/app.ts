@@ -14,6 +14,7 @@ import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
 import { conversationRoutes } from './modules/conversations/conversations.routes';
 import { outboxRoutes } from './modules/dev/outbox.routes';
 import { broadcastRoutes } from './modules/broadcasts/broadcasts.routes';
+import { customerImportRoutes } from './modules/customer-imports/customer-imports.routes';
 import { customerListRoutes } from './modules/customer-lists/customer-lists.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { fileRoutes } from './modules/files/files.routes';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(chatGroupRoutes, { db, secrets: services.secrets });
   await app.register(directoryRoutes, { db });
   await app.register(customerListRoutes, { db });
+  await app.register(customerImportRoutes, { deps: services });
   await app.register(broadcastRoutes, { db });
   await app.register(whatsappAccountRoutes, { deps: services.whatsapp });
   await app.register(whatsappWebhookRoutes, { deps: services.whatsapp });

@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
 import { defineBroadcastQueues, type BroadcastDeps } from './modules/broadcasts/broadcasts.service';
+import { defineImportQueue } from './modules/customer-imports/customer-imports.service';
 import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
 import { realtimeCallers } from './modules/auth/realtime-callers';
 import { AccessTokens } from './modules/auth/tokens';
@@ -116,4 +117,5 @@ export async function defineJobs(services: Services): Promise<void> {
   await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
   await defineWhatsappQueues(jobs, services.whatsapp, logger);
   await defineBroadcastQueues(services.broadcasts);
+  await defineImportQueue(services);
 }

@@ -18,3 +18,4 @@ export * from './whatsapp';
 export * from './event-logs';
 export * from './customer-lists';
 export * from './broadcasts';
+export * from './customer-imports';

@@ -34,6 +34,7 @@ type Ids = {
   phoneNumberId: string;
   customerList: number;
   broadcast: string;
+  customerImport: string;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
@@ -61,6 +62,8 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/business/customer-lists/:id/members/remove/': { id: 'customerList' },
   '/api/broadcasts/:id/': { id: 'broadcast' },
   '/api/broadcasts/:id/cancel/': { id: 'broadcast' },
+  '/api/business/customer-directory/imports/:id/': { id: 'customerImport' },
+  '/api/business/customer-directory/imports/:id/errors/': { id: 'customerImport' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };
@@ -117,6 +120,21 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
         waba_id: '1022901293999',
         display_phone_number: '+1 555 0999',
         verify_token: 'verify-token-taken-over',
+      },
+    }),
+    idsInBody: true,
+  },
+  'POST /api/business/customer-directory/import/': {
+    input: () => ({
+      form: (ids) => {
+        const form = new FormData();
+        form.append('list_id', String(ids.customerList));
+        form.append(
+          'file',
+          new Blob([Buffer.from('name,email\nMal,mal@example.com\n')], { type: 'text/csv' }),
+          'x.csv',
+        );
+        return form;
       },
     }),
     idsInBody: true,
@@ -241,6 +259,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/business/customer-lists/',
     `/api/business/customer-lists/${a.ids.customerList}/members/`,
     `/api/broadcasts/${a.ids.broadcast}/`,
+    `/api/business/customer-directory/imports/${a.ids.customerImport}/`,
     '/api/whatsapp/account/',
     '/api/whatsapp/template/',
     '/api/whatsapp/events/?page_size=100',
@@ -271,14 +290,14 @@ async function inject(
   return res.json().result;
 }
 
-async function upload(session: Session, business: TBusiness, url: string, form: FormData) {
+async function upload(session: Session, business: TBusiness, url: string, form: FormData, expected = 201) {
   const res = await fetch(`${bench.base}${url}`, {
     method: 'POST',
     headers: as(session, business),
     body: form,
   });
   const body = (await res.json()) as { result: Record<string, unknown> };
-  if (res.status !== 201) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body)}`);
+  if (res.status !== expected) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body)}`);
   return body.result;
 }
 
@@ -351,6 +370,21 @@ async function populate(
     customer_ids: [customer.id],
   });
 
+  const importForm = new FormData();
+  importForm.append('list_id', String(list.id));
+  importForm.append(
+    'file',
+    new Blob([Buffer.from('name,email\nIan,ian@example.com\n')], { type: 'text/csv' }),
+    'in.csv',
+  );
+  const customerImport = await upload(
+    owner,
+    business,
+    '/api/business/customer-directory/import/',
+    importForm,
+    202,
+  );
+
   const ids: Ids = {
     conversation,
     waConversation: 0,
@@ -369,6 +403,7 @@ async function populate(
     fileKey: file.key as string,
     phoneNumberId: '',
     customerList: list.id as number,
+    customerImport: customerImport.id as string,
     broadcast: (
       await insertBroadcast(rt.database.db, {
         businessId: business.id,

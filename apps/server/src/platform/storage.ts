@@ -1,7 +1,9 @@
 // File storage behind one interface: local disk under DATA_DIR with HMAC-signed expiring URLs,
 // or any S3-compatible service with real presigned URLs. Keys are made by the server only.
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { access, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { dirname, resolve, sep } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -16,6 +18,8 @@ export type Storage = {
   kind: 'local' | 's3';
   put(key: string, body: Buffer, mimeType: string): Promise<void>;
   get(key: string): Promise<Buffer | null>;
+  /** The object as a stream (large files: imports); null when there is none. */
+  openStream(key: string): Promise<Readable | null>;
   /** Removes the object; a key that is already gone is not an error (retention retries). */
   delete(key: string): Promise<void>;
   signedUrl(key: string, fileName: string, ttlSeconds?: number): Promise<string>;
@@ -83,6 +87,16 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async openStream(key: string): Promise<Readable | null> {
+    const path = this.pathOf(key);
+    try {
+      await access(path);
+    } catch {
+      return null;
+    }
+    return createReadStream(path);
+  }
+
   async delete(key: string): Promise<void> {
     try {
       await unlink(this.pathOf(key));
@@ -139,6 +153,16 @@ export class S3Storage implements Storage {
     try {
       const res = await this.client.send(new GetObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
       return Buffer.from(await res.Body!.transformToByteArray());
+    } catch (err) {
+      if ((err as { name?: string }).name === 'NoSuchKey') return null;
+      throw err;
+    }
+  }
+
+  async openStream(key: string): Promise<Readable | null> {
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
+      return res.Body as Readable;
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return null;
       throw err;

@@ -89,3 +89,50 @@ export const broadcasts = pgTable(
   },
   (t) => [index('broadcasts_business_created_idx').on(t.businessId, t.createdAt)],
 );
+
+/**
+ * A CSV import into the directory (only modules/customer-imports touches it). The job commits
+ * each batch of rows with `processed_rows`, so a job stopped mid-file resumes after the last
+ * committed row.
+ */
+export const customerImports = pgTable('customer_imports', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  businessId: bigint('business_id', { mode: 'number' })
+    .notNull()
+    .references(() => businesses.id, { onDelete: 'cascade' }),
+  fileKey: text('file_key').notNull(),
+  fileName: text('file_name').notNull(),
+  mode: text('mode', { enum: ['skip', 'overwrite', 'merge'] }).notNull(),
+  /** As chosen, or as detected ('auto' resolved when the job starts). */
+  encoding: text('encoding').notNull(),
+  listId: bigint('list_id', { mode: 'number' }).references(() => customerLists.id, { onDelete: 'set null' }),
+  columns: jsonb('columns').$type<{ name: string; target: string }[]>().notNull(),
+  status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull(),
+  totalRows: integer('total_rows'),
+  processedRows: integer('processed_rows').notNull().default(0),
+  inserted: integer('inserted').notNull().default(0),
+  updated: integer('updated').notNull().default(0),
+  skipped: integer('skipped').notNull().default(0),
+  failed: integer('failed').notNull().default(0),
+  error: text('error'),
+  createdBy: bigint('created_by', { mode: 'number' }),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  finishedAt: ts('finished_at'),
+});
+
+/** The rows an import refused or skipped, with the reason and the row's own values. */
+export const customerImportErrors = pgTable(
+  'customer_import_errors',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => customerImports.id, { onDelete: 'cascade' }),
+    /** The line's row number in the file, the header being row 1. */
+    rowNumber: integer('row_number').notNull(),
+    reason: text('reason').notNull(),
+    values: jsonb('values').$type<string[]>().notNull(),
+  },
+  (t) => [index('customer_import_errors_import_idx').on(t.importId, t.rowNumber)],
+);

@@ -49,6 +49,7 @@ export const customers = pgTable(
   (t) => [
     index('customers_business_created_idx').on(t.businessId, t.createdAt),
     index('customers_business_email_idx').on(t.businessId, sql`lower(${t.email})`),
+    index('customers_business_phone_idx').on(t.businessId, t.phone),
     uniqueIndex('customers_business_external_key').on(t.businessId, t.externalId),
   ],
 );

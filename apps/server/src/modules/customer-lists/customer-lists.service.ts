@@ -231,3 +231,23 @@ export async function* walkListCustomers(
 export async function countListCustomers(db: Queryable, businessId: number, id: number): Promise<number> {
   return (await toList(db, await mustFind(db, businessId, id))).member_count;
 }
+
+/**
+ * Adds customers already known to be the business's to a static list, inside the caller's
+ * transaction (an import's batch); a segment takes none (it follows its conditions).
+ */
+export async function addKnownMembers(
+  tx: Queryable,
+  businessId: number,
+  listId: number,
+  customerIds: number[],
+): Promise<number> {
+  const list = await repo.findList(tx, businessId, listId);
+  if (!list || list.kind !== 'static') return 0;
+  return repo.addMembers(tx, list.id, [...new Set(customerIds)]);
+}
+
+/** Whether the business has this static list (imports add to static lists only). */
+export async function isStaticList(db: Queryable, businessId: number, id: number): Promise<boolean> {
+  return (await repo.findList(db, businessId, id))?.kind === 'static';
+}

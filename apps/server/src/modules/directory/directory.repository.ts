@@ -352,3 +352,133 @@ export async function findCustomersByIds(
     .where(and(eq(customers.businessId, businessId), inArray(customers.id, ids)))
     .orderBy(asc(customers.id));
 }
+
+// ---- Imports: many rows matched and written set-based (customer-imports module) ----
+
+export type ImportedRow = {
+  rowNumber: number;
+  name: string | null;
+  /** Lower-cased. */
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+  /** Namespaced (`widget:<id>`). */
+  externalId: string | null;
+  fields: Record<string, string>;
+};
+
+export type ImportMode = 'skip' | 'overwrite' | 'merge';
+
+/** Per row: inserted, updated, matched but left as it was (skip mode), or lost to a concurrent insert. */
+export type ImportOutcome = {
+  inserted: { rowNumber: number; id: number }[];
+  updated: { rowNumber: number; id: number }[];
+  unchanged: { rowNumber: number; id: number }[];
+  lost: number[];
+};
+
+/**
+ * One batch of import rows, set-based: each row is matched to an existing customer of the
+ * business by external id, else email (case-insensitive), else phone; unmatched rows are
+ * inserted; matched ones are skipped, overwritten (the row's non-empty values replace the stored
+ * ones) or merged (only empty stored values are filled; stored custom fields win), by `mode`.
+ */
+export async function importCustomers(
+  db: Queryable,
+  businessId: number,
+  rows: ImportedRow[],
+  mode: ImportMode,
+): Promise<ImportOutcome> {
+  if (rows.length === 0) return { inserted: [], updated: [], unchanged: [], lost: [] };
+  const emails = [...new Set(rows.flatMap((r) => (r.email ? [r.email] : [])))];
+  const phones = [...new Set(rows.flatMap((r) => (r.phone ? [r.phone] : [])))];
+  const externals = [...new Set(rows.flatMap((r) => (r.externalId ? [r.externalId] : [])))];
+  const existing = await db
+    .select({
+      id: customers.id,
+      email: customers.email,
+      phone: customers.phone,
+      externalId: customers.externalId,
+    })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.businessId, businessId),
+        or(
+          emails.length ? inArray(sql`lower(${customers.email})`, emails) : sql`false`,
+          phones.length ? inArray(customers.phone, phones) : sql`false`,
+          externals.length ? inArray(customers.externalId, externals) : sql`false`,
+        ),
+      ),
+    )
+    .orderBy(asc(customers.id));
+  const byExternal = new Map<string, number>();
+  const byEmail = new Map<string, number>();
+  const byPhone = new Map<string, number>();
+  for (const c of existing) {
+    if (c.externalId) byExternal.set(c.externalId, c.id);
+    if (c.email && !byEmail.has(c.email.toLowerCase())) byEmail.set(c.email.toLowerCase(), c.id);
+    if (c.phone && !byPhone.has(c.phone)) byPhone.set(c.phone, c.id);
+  }
+  const fresh: ImportedRow[] = [];
+  const matched: { row: ImportedRow; id: number }[] = [];
+  for (const row of rows) {
+    const id =
+      (row.externalId && byExternal.get(row.externalId)) ||
+      (row.email && byEmail.get(row.email)) ||
+      (row.phone && byPhone.get(row.phone)) ||
+      null;
+    if (id) matched.push({ row, id });
+    else fresh.push(row);
+  }
+  const record = (r: ImportedRow) => ({
+    row: r.rowNumber,
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    external_id: r.externalId,
+    fields: r.fields,
+  });
+  const returned = fresh.length
+    ? (
+        (await db.execute(sql`insert into customers (business_id, name, email, phone, external_id, fields)
+          select ${businessId}, v.name, v.email, v.phone, v.external_id, v.fields
+          from jsonb_to_recordset(${JSON.stringify(fresh.map(record))}::jsonb)
+            as v("row" int, name text, email text, phone text, external_id text, fields jsonb)
+          order by v."row"
+          on conflict (business_id, external_id) do nothing
+          returning id, external_id`)) as unknown as {
+          rows: { id: string | number; external_id: string | null }[];
+        }
+      ).rows
+    : [];
+  // A row whose external id another writer took meanwhile is skipped; the others come back in order.
+  const byReturnedExternal = new Map(
+    returned.flatMap((r) => (r.external_id ? [[r.external_id, Number(r.id)]] : [])),
+  );
+  const withoutExternal = returned.filter((r) => !r.external_id).map((r) => Number(r.id));
+  const insertedRows: { rowNumber: number; id: number }[] = [];
+  const lost: number[] = [];
+  for (const r of fresh) {
+    const id = r.externalId ? byReturnedExternal.get(r.externalId) : withoutExternal.shift();
+    if (id === undefined) lost.push(r.rowNumber);
+    else insertedRows.push({ rowNumber: r.rowNumber, id });
+  }
+  const ids = (list: { row: ImportedRow; id: number }[]) =>
+    list.map((m) => ({ rowNumber: m.row.rowNumber, id: m.id }));
+  if (mode === 'skip' || matched.length === 0)
+    return { inserted: insertedRows, updated: [], unchanged: ids(matched), lost };
+  const values = JSON.stringify(matched.map((m) => ({ ...record(m.row), id: m.id })));
+  const set =
+    mode === 'overwrite'
+      ? sql`name = coalesce(v.name, c.name), email = coalesce(v.email, c.email), phone = coalesce(v.phone, c.phone),
+          external_id = coalesce(c.external_id, v.external_id), fields = c.fields || v.fields`
+      : sql`name = coalesce(nullif(c.name, ''), v.name), email = coalesce(nullif(c.email, ''), v.email),
+          phone = coalesce(nullif(c.phone, ''), v.phone), external_id = coalesce(c.external_id, v.external_id),
+          fields = v.fields || c.fields`;
+  await db.execute(sql`update customers c set ${set}, updated_at = now()
+    from (select distinct on (id) * from jsonb_to_recordset(${values}::jsonb)
+      as x(id bigint, "row" int, name text, email text, phone text, external_id text, fields jsonb) order by id, "row" desc) v
+    where c.id = v.id and c.business_id = ${businessId}`);
+  return { inserted: insertedRows, updated: ids(matched), unchanged: [], lost };
+}

@@ -89,6 +89,9 @@ export async function endVisitorSessions(db: Db, businessId: number, id: number)
 // ---- What other modules may do with customers (the directory owns the table) ----
 
 export {
+  importCustomers,
+  type ImportedRow,
+  type ImportMode,
   countSegment,
   existingCustomerIds,
   findCustomersByIds,

@@ -1,0 +1,172 @@
+// Reading customer CSV files: the encoding (a BOM, valid UTF-8, else Windows-1252), the spec's
+// header reader (the first line's column names, lower-cased, control characters removed), what
+// each column becomes, and each row checked and normalised (email lower-cased, phone in E.164).
+import { parse as parseSync } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
+import { parsePhoneNumberFromString, type CountryCallingCode } from 'libphonenumber-js';
+import { z } from 'zod';
+import { IMPORT_MESSAGES, SEGMENT_FIELD_KEY_PATTERN } from '@titan/contracts';
+import type { ImportedRow } from '../directory/directory.service';
+
+/** The spec's CSV header reader: a column name lower-cased, control characters removed, trimmed. */
+export const headerName = (raw: string) =>
+  raw
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .toLowerCase();
+
+/** Which encoding a file is in, from its first bytes: a BOM, else valid UTF-8, else Windows-1252. */
+export function detectEncoding(head: Buffer): string {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  // A multi-byte character may be cut at the sample's end: leave its last bytes out.
+  const sample = head.length >= 65_536 ? head.subarray(0, head.length - 4) : head;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(sample);
+    return 'utf-8';
+  } catch {
+    return 'windows-1252';
+  }
+}
+
+export const decode = (bytes: Buffer, encoding: string) => iconv.decode(bytes, encoding);
+export const decodeStream = (encoding: string) => iconv.decodeStream(encoding);
+
+/** What a column becomes: a contact part, ignored, or a custom field of that name. */
+export type ColumnTarget =
+  'name' | 'first_name' | 'last_name' | 'email' | 'phone' | 'external_id' | 'ignore' | `field:${string}`;
+
+const ALIASES: Record<Exclude<ColumnTarget, 'ignore' | `field:${string}`>, string[]> = {
+  name: ['name', 'full name', 'fullname', 'full_name', 'customer name', 'contact name', 'display name'],
+  first_name: ['first name', 'first_name', 'firstname', 'given name'],
+  last_name: ['last name', 'last_name', 'lastname', 'surname', 'family name'],
+  email: ['email', 'e-mail', 'email address', 'e-mail address', 'email_address', 'mail'],
+  phone: [
+    'phone',
+    'phone number',
+    'phone_number',
+    'mobile',
+    'mobile number',
+    'mobile phone',
+    'telephone',
+    'tel',
+    'cell',
+    'whatsapp',
+    'whatsapp number',
+  ],
+  external_id: ['external_id', 'external id', 'user id', 'user_id', 'customer id', 'customer_id'],
+};
+
+function autoTarget(column: string): ColumnTarget {
+  for (const [target, names] of Object.entries(ALIASES))
+    if (names.includes(column)) return target as ColumnTarget;
+  return SEGMENT_FIELD_KEY_PATTERN.test(column) ? `field:${column}` : 'ignore';
+}
+
+const ZColumnMap = z.record(z.string(), z.string().trim().min(1).max(64));
+
+export class ImportFileError extends Error {}
+
+/**
+ * The file's header (the first record, read by the header reader) and what each column becomes:
+ * by its name, or as `columnMap` says. Refuses a file that is empty, not CSV, or without an
+ * email or phone column.
+ */
+export function readHeader(
+  head: string,
+  columnMapJson: string | undefined,
+): { columns: { name: string; target: ColumnTarget }[] } {
+  if (head.trim() === '') throw new ImportFileError(IMPORT_MESSAGES.empty);
+  let first: string[] | undefined;
+  try {
+    first = (parseSync(head, { to_line: 1, relax_column_count: true, relax_quotes: true }) as string[][])[0];
+  } catch {
+    throw new ImportFileError(IMPORT_MESSAGES.notCsv);
+  }
+  const names = (first ?? []).map(headerName);
+  if (names.length === 0 || names.every((n) => n === '') || head.includes('\u0000'))
+    throw new ImportFileError(IMPORT_MESSAGES.notCsv);
+  let map: Record<string, string> = {};
+  if (columnMapJson) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(columnMapJson);
+    } catch {
+      throw new ImportFileError(IMPORT_MESSAGES.badColumnMap);
+    }
+    const checked = ZColumnMap.safeParse(parsed);
+    if (!checked.success) throw new ImportFileError(IMPORT_MESSAGES.badColumnMap);
+    map = Object.fromEntries(Object.entries(checked.data).map(([k, v]) => [headerName(k), v.toLowerCase()]));
+    for (const column of Object.keys(map))
+      if (!names.includes(column)) throw new ImportFileError(IMPORT_MESSAGES.unknownColumn(column));
+  }
+  const columns = names.map((name) => {
+    const wanted = map[name];
+    if (!wanted) return { name, target: name ? autoTarget(name) : ('ignore' as ColumnTarget) };
+    if (['name', 'first_name', 'last_name', 'email', 'phone', 'external_id', 'ignore'].includes(wanted))
+      return { name, target: wanted as ColumnTarget };
+    if (!SEGMENT_FIELD_KEY_PATTERN.test(wanted)) throw new ImportFileError(IMPORT_MESSAGES.badColumnMap);
+    return { name, target: `field:${wanted}` as ColumnTarget };
+  });
+  if (!columns.some((c) => c.target === 'email' || c.target === 'phone'))
+    throw new ImportFileError(IMPORT_MESSAGES.noContactColumn);
+  return { columns };
+}
+
+const ZEmail = z.email();
+
+/** One data row as a customer, or the reason it is refused. */
+export function readRow(
+  values: string[],
+  rowNumber: number,
+  columns: { name: string; target: ColumnTarget }[],
+  dialCode: string | null,
+): { row: ImportedRow } | { error: string } {
+  let name = '';
+  let first = '';
+  let last = '';
+  let email = '';
+  let phone = '';
+  let external = '';
+  const fields: Record<string, string> = {};
+  columns.forEach((column, i) => {
+    const value = (values[i] ?? '').trim();
+    if (!value) return;
+    const t = column.target;
+    if (t === 'name') name = value;
+    else if (t === 'first_name') first = value;
+    else if (t === 'last_name') last = value;
+    else if (t === 'email') email = value;
+    else if (t === 'phone') phone = value;
+    else if (t === 'external_id') external = value;
+    else if (t.startsWith('field:')) fields[t.slice(6)] = value.slice(0, 2000);
+  });
+  if (!name) name = [first, last].filter(Boolean).join(' ');
+  if (email && !ZEmail.safeParse(email).success) return { error: `Invalid email address “${email}”.` };
+  let e164: string | null = null;
+  if (phone) {
+    const parsed = parsePhoneNumberFromString(
+      phone,
+      dialCode ? { defaultCallingCode: dialCode as CountryCallingCode } : undefined,
+    );
+    if (!parsed?.isValid())
+      return {
+        error: `Invalid phone number “${phone}”${dialCode ? '' : ' (no country code, and the business has no dial code set)'}.`,
+      };
+    e164 = parsed.number;
+  }
+  if (!email && !e164) return { error: 'No email address or phone number.' };
+  if (name.length > 150) name = name.slice(0, 150);
+  if (external.length > 200) return { error: 'The external id is longer than 200 characters.' };
+  return {
+    row: {
+      rowNumber,
+      name: name || null,
+      email: email ? email.toLowerCase() : null,
+      phone: e164,
+      externalId: external ? `widget:${external}` : null,
+      fields,
+    },
+  };
+}

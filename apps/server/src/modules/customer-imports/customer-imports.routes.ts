@@ -1,0 +1,88 @@
+// CSV imports: POST /api/business/customer-directory/import/ (multipart) → 202 with the import;
+// GET …/imports/{id}/ its progress; GET …/imports/{id}/errors/ the refused rows as CSV.
+import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  IMPORT_FILE_LIMIT_BYTES,
+  IMPORT_MESSAGES,
+  ZCustomerImport,
+  ZEnvelope,
+  ZImportFields,
+  ZImportParams,
+} from '@titan/contracts';
+import { AppError } from '../../platform/errors';
+import { ok } from '../../platform/http';
+import { businessOf } from '../auth/auth.guard';
+import { readUpload } from '../files/multipart';
+import * as imports from './customer-imports.service';
+
+const tags = ['visitor directory'];
+const write = { business: true, permission: 'engage.write' } as const;
+const read = { business: true, permission: 'engage.read' } as const;
+
+export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportDeps }> = async (
+  app,
+  { deps },
+) => {
+  await app.register(multipart, {
+    limits: { fileSize: IMPORT_FILE_LIMIT_BYTES + 1, files: 1, fields: 10, fieldSize: 10_000 },
+    throwFileSizeLimit: false,
+  });
+  app.post(
+    '/api/business/customer-directory/import/',
+    {
+      config: { ...write, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      bodyLimit: IMPORT_FILE_LIMIT_BYTES + 64 * 1024,
+      schema: {
+        tags,
+        summary: 'Import customers from a CSV file (multipart: file, mode, list_id, encoding, column_map)',
+        consumes: ['multipart/form-data'],
+        response: { 202: ZEnvelope(ZCustomerImport) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw AppError.fields({ file: ['Send the file as multipart/form-data.'] });
+      const { fields, file } = await readUpload(request.parts());
+      const parsed = ZImportFields.safeParse(fields);
+      const errors: Record<string, string[]> = {};
+      if (!parsed.success)
+        for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
+      if (!file) errors.file = [IMPORT_MESSAGES.noFile];
+      if (!parsed.success || !file || Object.keys(errors).length) throw AppError.fields(errors);
+      if (file.bytes.length > IMPORT_FILE_LIMIT_BYTES)
+        throw new AppError('payload_too_large', IMPORT_MESSAGES.tooLarge, {
+          file: [IMPORT_MESSAGES.tooLarge],
+        });
+      const business = businessOf(request);
+      const created = await imports.createImport(deps, {
+        businessId: business.id,
+        createdBy: request.auth?.kind === 'user' ? request.auth.userId : null,
+        fileName: file.fileName,
+        bytes: file.bytes,
+        fields: parsed.data,
+      });
+      reply.code(202);
+      return { status: 202, message: 'Accepted', result: created };
+    },
+  );
+  app.get(
+    '/api/business/customer-directory/imports/:id/',
+    { config: read, schema: { tags, params: ZImportParams, response: { 200: ZEnvelope(ZCustomerImport) } } },
+    async (request) => ok(await imports.findImport(deps.db, businessOf(request).id, request.params.id)),
+  );
+  app.get(
+    '/api/business/customer-directory/imports/:id/errors/',
+    { config: read, schema: { tags, summary: 'The refused and skipped rows as CSV', params: ZImportParams } },
+    async (request, reply) => {
+      const business = businessOf(request);
+      // Found (or 404) before the stream starts.
+      await imports.findImport(deps.db, business.id, request.params.id);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="import-${request.params.id}-errors.csv"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(imports.exportErrors(deps.db, business.id, request.params.id)));
+    },
+  );
+};

@@ -1,0 +1,314 @@
+// CSV imports into the directory (engage.md §3). The upload is checked at once (a file that is
+// empty, not CSV, or without an email or phone column is refused with the reason), stored under
+// customer_lists/, and a job streams it: rows decoded, read and checked one by one, deduplicated
+// within the file and against the directory, written 1,000 at a time in a transaction that also
+// records the batch's refused rows and the progress — so a job stopped anywhere resumes after the
+// last committed row, and one bad row never stops the rest.
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import type { Logger } from 'pino';
+import { IMPORT_MESSAGES, type TCustomerImport, type TImportFields } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import type { Jobs } from '../../platform/jobs';
+import { makeKey, type Storage } from '../../platform/storage';
+import { findBusiness } from '../business/business.service';
+import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
+import { importCustomers, type ImportedRow } from '../directory/directory.service';
+import {
+  decode,
+  decodeStream,
+  detectEncoding,
+  ImportFileError,
+  readHeader,
+  readRow,
+  type ColumnTarget,
+} from './csv-reading';
+import * as repo from './customer-imports.repository';
+
+export type ImportDeps = { db: Db; storage: Storage; jobs: Jobs; logger: Logger };
+
+export const IMPORT_QUEUE = 'directory.import';
+const BATCH_ROWS = 1000;
+const HEAD_BYTES = 64 * 1024;
+
+export const errorsPath = (id: string) => `/api/business/customer-directory/imports/${id}/errors/`;
+
+function toImport(row: repo.ImportRow): TCustomerImport {
+  return {
+    id: row.id,
+    file_name: row.fileName,
+    status: row.status,
+    mode: row.mode,
+    encoding: row.encoding,
+    list_id: row.listId,
+    columns: row.columns,
+    total_rows: row.totalRows,
+    processed_rows: row.processedRows,
+    inserted: row.inserted,
+    updated: row.updated,
+    skipped: row.skipped,
+    failed: row.failed,
+    errors_url: row.failed + row.skipped > 0 ? errorsPath(row.id) : null,
+    error: row.error,
+    created_at: row.createdAt.toISOString(),
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** Checks and stores an upload, and starts its import (202). */
+export async function createImport(
+  deps: ImportDeps,
+  input: {
+    businessId: number;
+    createdBy: number | null;
+    fileName: string;
+    bytes: Buffer;
+    fields: TImportFields;
+  },
+): Promise<TCustomerImport> {
+  const { fields, bytes } = input;
+  if (fields.list_id !== undefined && !(await isStaticList(deps.db, input.businessId, fields.list_id)))
+    throw AppError.fields({ list_id: ['No such static list: imports add customers to static lists.'] });
+  const head = bytes.subarray(0, HEAD_BYTES);
+  const encoding = fields.encoding === 'auto' ? detectEncoding(head) : fields.encoding;
+  let columns: { name: string; target: ColumnTarget }[];
+  try {
+    ({ columns } = readHeader(decode(head, encoding), fields.column_map));
+  } catch (err) {
+    if (!(err instanceof ImportFileError)) throw err;
+    const field =
+      err.message === IMPORT_MESSAGES.badColumnMap || err.message.startsWith('The file has no column')
+        ? 'column_map'
+        : 'file';
+    throw AppError.fields({ [field]: [err.message] });
+  }
+  const key = makeKey(`customer_lists/${input.businessId}`, input.fileName || 'customers.csv');
+  await deps.storage.put(key, bytes, 'text/csv');
+  const row = await repo.insertImport(deps.db, {
+    businessId: input.businessId,
+    fileKey: key,
+    fileName: input.fileName || 'customers.csv',
+    mode: fields.mode,
+    encoding,
+    listId: fields.list_id ?? null,
+    columns,
+    status: 'queued',
+    createdBy: input.createdBy,
+  });
+  await deps.jobs.send(IMPORT_QUEUE, { import_id: row.id }, { singletonKey: row.id });
+  return toImport(row);
+}
+
+export async function findImport(db: Db, businessId: number, id: string): Promise<TCustomerImport> {
+  const row = await repo.findImport(db, businessId, id);
+  if (!row) throw AppError.notFound(IMPORT_MESSAGES.notFound);
+  return toImport(row);
+}
+
+/** Lines in the file (a quick pass over its bytes): the progress bar's estimate of its rows. */
+async function countLines(stream: Readable): Promise<number> {
+  let lines = 0;
+  let last = 10;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    if (chunk.length) last = chunk[chunk.length - 1]!;
+  }
+  return last === 10 ? lines : lines + 1;
+}
+
+type Batch = { records: { values: string[]; line: number }[]; malformed: { line: number; reason: string }[] };
+
+/** The import job: streams the stored file from where the last committed batch ended. */
+export async function runImport(deps: ImportDeps, id: string): Promise<void> {
+  const found = await repo.findImportById(deps.db, id);
+  if (!found || found.status === 'done' || found.status === 'failed') return;
+  const counted = await deps.storage.openStream(found.fileKey);
+  if (!counted) {
+    await repo.finish(deps.db, id, { status: 'failed', error: 'The uploaded file is no longer stored.' });
+    return;
+  }
+  const estimate = Math.max(0, (await countLines(counted)) - 1);
+  const row = await repo.startRunning(deps.db, id, {
+    encoding: found.encoding,
+    totalRows: found.totalRows ?? estimate,
+  });
+  if (!row) return;
+  const business = await findBusiness(deps.db, row.businessId);
+  const source = await deps.storage.openStream(row.fileKey);
+  if (!source) throw new Error('the stored file vanished');
+  const parser = source.pipe(decodeStream(row.encoding)).pipe(
+    parse({
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_records_with_error: true,
+      skip_empty_lines: true,
+    }),
+  );
+  let batch: Batch = { records: [], malformed: [] };
+  parser.on('skip', (err: { lines?: number; message: string }) => {
+    batch.malformed.push({
+      line: 0,
+      reason: `Line ${err.lines ?? '?'} of the file is not valid CSV: ${err.message}`,
+    });
+  });
+  const seen = {
+    email: new Map<string, number>(),
+    phone: new Map<string, number>(),
+    external: new Map<string, number>(),
+  };
+  let header = true;
+  let index = 0;
+  let processed = 0;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (header) {
+        header = false;
+        continue;
+      }
+      // Rows committed by an earlier run of this import are passed over (seen, for deduplication).
+      if (index++ < row.processedRows) {
+        const read = readRow(
+          record,
+          index + 1,
+          row.columns as { name: string; target: ColumnTarget }[],
+          business.dial_code,
+        );
+        if ('row' in read) remember(seen, read.row);
+        continue;
+      }
+      // Rows as a spreadsheet numbers them: the header is row 1, a multi-line cell is one row.
+      batch.records.push({ values: record, line: index + 1 });
+      if (batch.records.length >= BATCH_ROWS) {
+        processed += await commitBatch(deps, row, batch, seen, business.dial_code);
+        batch = { records: [], malformed: [] };
+      }
+    }
+    if (batch.records.length || batch.malformed.length)
+      processed += await commitBatch(deps, row, batch, seen, business.dial_code);
+  } catch (err) {
+    deps.logger.error({ err, import: id }, 'customer import stopped');
+    const latest = await repo.findImportById(deps.db, id);
+    await repo.finish(deps.db, id, {
+      status: 'failed',
+      error: `The import stopped after ${latest?.processedRows ?? processed} rows: ${(err as Error).message}. The rows before it were imported.`,
+    });
+    return;
+  }
+  const done = await repo.findImportById(deps.db, id);
+  await repo.finish(deps.db, id, { status: 'done', totalRows: done?.processedRows ?? processed });
+  if (!parser.readableEnded) await once(parser, 'end').catch(() => undefined);
+}
+
+type Seen = { email: Map<string, number>; phone: Map<string, number>; external: Map<string, number> };
+
+function remember(seen: Seen, r: ImportedRow) {
+  if (r.externalId && !seen.external.has(r.externalId)) seen.external.set(r.externalId, r.rowNumber);
+  if (r.email && !seen.email.has(r.email)) seen.email.set(r.email, r.rowNumber);
+  if (r.phone && !seen.phone.has(r.phone)) seen.phone.set(r.phone, r.rowNumber);
+}
+
+/** The row this one repeats (by external id, email or phone), if an earlier row of the file had it. */
+function duplicateOf(seen: Seen, r: ImportedRow): string | null {
+  const earlier = (label: string, row: number | undefined) =>
+    row === undefined ? null : `Same ${label} as row ${row}; skipped.`;
+  return (
+    (r.externalId ? earlier('external id', seen.external.get(r.externalId)) : null) ??
+    (r.email ? earlier('email address', seen.email.get(r.email)) : null) ??
+    (r.phone ? earlier('phone number', seen.phone.get(r.phone)) : null)
+  );
+}
+
+async function commitBatch(
+  deps: ImportDeps,
+  imp: repo.ImportRow,
+  batch: Batch,
+  seen: Seen,
+  dialCode: string | null,
+): Promise<number> {
+  const columns = imp.columns as { name: string; target: ColumnTarget }[];
+  const rows: ImportedRow[] = [];
+  const failed: { rowNumber: number; reason: string; values: string[] }[] = batch.malformed.map((m) => ({
+    rowNumber: m.line,
+    reason: m.reason,
+    values: [],
+  }));
+  const skipped: { rowNumber: number; reason: string; values: string[] }[] = [];
+  const valuesOf = new Map<number, string[]>();
+  for (const { values, line } of batch.records) {
+    const read = readRow(values, line, columns, dialCode);
+    if ('error' in read) {
+      failed.push({ rowNumber: line, reason: read.error, values });
+      continue;
+    }
+    const duplicate = duplicateOf(seen, read.row);
+    if (duplicate) {
+      skipped.push({ rowNumber: line, reason: duplicate, values });
+      continue;
+    }
+    remember(seen, read.row);
+    valuesOf.set(line, values);
+    rows.push(read.row);
+  }
+  await deps.db.transaction(async (tx) => {
+    const outcome = await importCustomers(tx, imp.businessId, rows, imp.mode);
+    for (const line of outcome.lost)
+      skipped.push({
+        rowNumber: line,
+        reason: 'Another writer added this external id meanwhile; skipped.',
+        values: valuesOf.get(line) ?? [],
+      });
+    if (imp.listId !== null)
+      await addKnownMembers(
+        tx,
+        imp.businessId,
+        imp.listId,
+        [...outcome.inserted, ...outcome.updated, ...outcome.unchanged].map((r) => r.id),
+      );
+    await repo.insertErrors(
+      tx,
+      imp.id,
+      [...failed, ...skipped].sort((a, b) => a.rowNumber - b.rowNumber),
+    );
+    await repo.advance(tx, imp.id, {
+      processed: batch.records.length,
+      inserted: outcome.inserted.length,
+      updated: outcome.updated.length,
+      skipped: outcome.unchanged.length + skipped.length,
+      failed: failed.length,
+    });
+  });
+  return batch.records.length;
+}
+
+const csvCell = (value: string | number) => {
+  const text = String(value);
+  // A leading =, +, - or @ would run as a formula in a spreadsheet: quote it with a '.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** The refused and skipped rows as CSV: row, reason, then the file's own columns. Streamed. */
+export async function* exportErrors(db: Db, businessId: number, id: string): AsyncGenerator<string> {
+  const imp = await repo.findImport(db, businessId, id);
+  if (!imp) throw AppError.notFound(IMPORT_MESSAGES.notFound);
+  yield `${['row', 'reason', ...imp.columns.map((c) => c.name)].map(csvCell).join(',')}\r\n`;
+  let after = 0;
+  for (;;) {
+    const page = await repo.errorsAfter(db, id, after, 1000);
+    if (page.length === 0) return;
+    yield page.map((e) => `${[e.rowNumber, e.reason, ...e.values].map(csvCell).join(',')}\r\n`).join('');
+    after = page[page.length - 1]!.id;
+  }
+}
+
+export async function defineImportQueue(deps: ImportDeps): Promise<void> {
+  await deps.jobs.define<{ import_id: string }>({
+    name: IMPORT_QUEUE,
+    handler: ({ import_id }) => runImport(deps, import_id),
+    // A process stopped mid-file: the job expires and runs again, resuming after the last batch.
+    retryLimit: 3,
+    expireInSeconds: 60 * 60,
+  });
+}

@@ -1,0 +1,74 @@
+// CSV imports into the visitor directory (engage.md §3): the file is stored under customer_lists/,
+// then a job streams it, row by row, committing in batches and keeping every refused row with its
+// reason. Read while it runs: GET …/imports/{id}/.
+import { z } from 'zod';
+
+export const IMPORT_MODES = ['skip', 'overwrite', 'merge'] as const;
+export const ZImportMode = z.enum(IMPORT_MODES);
+export type TImportMode = z.infer<typeof ZImportMode>;
+
+export const IMPORT_ENCODINGS = [
+  'auto',
+  'utf-8',
+  'utf-16le',
+  'windows-1252',
+  'iso-8859-1',
+  'iso-8859-15',
+  'macintosh',
+] as const;
+export const ZImportEncoding = z.enum(IMPORT_ENCODINGS);
+
+/** What a column of the file becomes; any other text is a custom field of that name. */
+export const IMPORT_TARGETS = ['name', 'email', 'phone', 'external_id', 'ignore'] as const;
+
+/** 100 MB: about a million rows of a typical customer export. */
+export const IMPORT_FILE_LIMIT_BYTES = 100 * 1024 * 1024;
+
+export const IMPORT_MESSAGES = {
+  noFile: 'No file was submitted.',
+  tooLarge: 'The file is larger than 100 MB. Split it and import the parts.',
+  empty: 'The file is empty.',
+  notCsv: 'This file is not a CSV file: its first line has no column names.',
+  noContactColumn:
+    'The file has no email or phone column: name one of its columns "email" or "phone", or map one.',
+  badColumnMap:
+    'The column map must be a JSON object of column name to name, email, phone, external_id, ignore or a field name.',
+  unknownColumn: (column: string) => `The file has no column "${column}".`,
+  notFound: 'No such import.',
+} as const;
+
+export const ZImportFields = z.object({
+  mode: ZImportMode.default('skip'),
+  list_id: z.coerce.number().int().positive().optional(),
+  encoding: ZImportEncoding.default('auto'),
+  /** JSON: {"E-mail Address": "email", "Company": "company", "Notes": "ignore"}. */
+  column_map: z.string().max(10_000).optional(),
+});
+export type TImportFields = z.infer<typeof ZImportFields>;
+
+export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+
+export const ZCustomerImport = z.object({
+  id: z.string(),
+  file_name: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  mode: ZImportMode,
+  encoding: z.string(),
+  list_id: z.number().int().nullable(),
+  /** The file's columns as the header reader read them, and what each became. */
+  columns: z.array(z.object({ name: z.string(), target: z.string() })),
+  total_rows: z.number().int().nullable(),
+  processed_rows: z.number().int(),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+  /** A CSV of the refused and skipped rows with a reason column; null while there are none. */
+  errors_url: z.string().nullable(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type TCustomerImport = z.infer<typeof ZCustomerImport>;
+
+export const ZImportParams = z.object({ id: z.uuid('Not a valid import id.') });
