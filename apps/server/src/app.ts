@@ -14,6 +14,7 @@ import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
 import { conversationRoutes } from './modules/conversations/conversations.routes';
 import { outboxRoutes } from './modules/dev/outbox.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
+import { emailDomainRoutes } from './modules/email-domains/email-domains.routes';
 import { fileRoutes } from './modules/files/files.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { publicChatRoutes } from './modules/public-chat/public-chat.routes';
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(whatsappMediaRoutes, { deps: services.whatsapp });
   await app.register(whatsappTemplatesRoutes, { deps: services.whatsapp });
   await app.register(sendLogRoutes, { db });
+  await app.register(emailDomainRoutes, { deps: services.emailDomains });
   await app.register(publicChatRoutes, { deps: services });
   await app.register(conversationRoutes, { deps: services.inbox });
   await app.register(realtimeRoutes, { deps: services.realtime });

@@ -7,6 +7,12 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
 import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
+import {
+  EMAIL_DOMAINS_RECHECK_CRON,
+  EMAIL_DOMAINS_RECHECK_QUEUE,
+  recheckVerifiedDomains,
+  type EmailDomainDeps,
+} from './modules/email-domains/email-domains.service';
 import { realtimeCallers } from './modules/auth/realtime-callers';
 import { AccessTokens } from './modules/auth/tokens';
 import type { InboxDeps } from './modules/conversations/conversations.service';
@@ -50,6 +56,7 @@ export type Services = Infrastructure & {
   whatsapp: WhatsappDeps;
   inbox: InboxDeps;
   realtime: RealtimeDeps;
+  emailDomains: EmailDomainDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -60,11 +67,12 @@ export function createServices(infrastructure: Infrastructure): Services {
   const visitorTokens = new VisitorTokens(config.APP_SECRET);
   const authCache = authCacheFor(db);
   const whatsapp = createWhatsappDeps(config, db, jobs);
+  const secrets = createSecretBox(config.APP_SECRET);
   return {
     ...infrastructure,
     db,
     storage,
-    secrets: createSecretBox(config.APP_SECRET),
+    secrets,
     tokens,
     visitorTokens,
     limiter: new RateLimiter(db),
@@ -79,6 +87,21 @@ export function createServices(infrastructure: Infrastructure): Services {
       callers: realtimeCallers({ db, authCache, tokens, visitorTokens }),
       topics: conversationTopics({ db, storage, authCache }),
       logger,
+    },
+    emailDomains: emailDomainDeps(config, db, secrets),
+  };
+}
+
+/** Sending domains: which DNS servers verification asks, and the names domains point at Titan. */
+function emailDomainDeps(config: Config, db: Db, secrets: SecretBox): EmailDomainDeps {
+  const host = new URL(config.PUBLIC_URL).hostname.replace(/^\[|\]$/g, '');
+  return {
+    db,
+    secrets,
+    dns: { servers: config.DNS_SERVERS ?? null, timeoutMs: config.DNS_TIMEOUT_MS },
+    publish: {
+      spfInclude: config.EMAIL_SPF_INCLUDE ?? `_spf.${host}`,
+      returnPathTarget: config.EMAIL_RETURN_PATH_HOST ?? `rp.${host}`,
     },
   };
 }
@@ -111,4 +134,12 @@ export async function defineJobs(services: Services): Promise<void> {
   });
   await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
   await defineWhatsappQueues(jobs, services.whatsapp, logger);
+  await jobs.define({
+    name: EMAIL_DOMAINS_RECHECK_QUEUE,
+    handler: async () => {
+      await recheckVerifiedDomains(services.emailDomains, logger);
+    },
+    retryLimit: 1,
+  });
+  await jobs.schedule(EMAIL_DOMAINS_RECHECK_QUEUE, EMAIL_DOMAINS_RECHECK_CRON);
 }
