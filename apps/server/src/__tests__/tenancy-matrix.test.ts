@@ -31,6 +31,7 @@ type Ids = {
   smsSend: string;
   fileKey: string;
   phoneNumberId: string;
+  emailDomain: number;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
@@ -53,6 +54,8 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/whatsapp/events/:trackingId/': { trackingId: 'trackingId' },
   '/api/email/events/:trackingId/': { trackingId: 'emailSend' },
   '/api/sms/events/:trackingId/': { trackingId: 'smsSend' },
+  '/api/email/domains/:id/': { id: 'emailDomain' },
+  '/api/email/domains/:id/verify/': { id: 'emailDomain' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };
@@ -224,6 +227,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/whatsapp/account/',
     '/api/whatsapp/template/',
     '/api/whatsapp/events/?page_size=100',
+    '/api/email/domains/',
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {
@@ -323,6 +327,9 @@ async function populate(
   const joinRequests = (await inject(owner, business, 'GET', '/api/business/users/join-requests/')) as {
     id: number;
   }[];
+  const emailDomain = await inject(owner, business, 'POST', '/api/email/domains/', {
+    domain: `${slug}.example.test`,
+  });
 
   const ids: Ids = {
     conversation,
@@ -341,6 +348,7 @@ async function populate(
     smsSend: '',
     fileKey: file.key as string,
     phoneNumberId: '',
+    emailDomain: emailDomain.id as number,
   };
   return { ids, apiKey: apiKey.key as string };
 }
