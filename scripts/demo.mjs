@@ -149,7 +149,13 @@ Object.assign(sim, printed);
 const dnsProc = startChild(
   'the DNS server',
   ['--import', 'tsx', 'tools/dns-sim/src/cli.ts'],
-  { ...env, PORT: String(dnsPort), HOST: '127.0.0.1', CONTROL_PORT: String(dnsControlPort), ZONES: DEMO_DNS_ZONE },
+  {
+    ...env,
+    PORT: String(dnsPort),
+    HOST: '127.0.0.1',
+    CONTROL_PORT: String(dnsControlPort),
+    ZONES: DEMO_DNS_ZONE,
+  },
   { pipeOutput: true },
 );
 const dns = await new Promise((resolve) => {

@@ -2,7 +2,10 @@
 // its HTTP control endpoint on 127.0.0.1:5380. ZONES (comma-separated) are created at start.
 import { startDnsControl, startDnsSim } from './index';
 
-const sim = await startDnsSim({ port: Number(process.env.PORT ?? 5300), host: process.env.HOST ?? '127.0.0.1' });
+const sim = await startDnsSim({
+  port: Number(process.env.PORT ?? 5300),
+  host: process.env.HOST ?? '127.0.0.1',
+});
 const control = await startDnsControl(sim, { port: Number(process.env.CONTROL_PORT ?? 5380) });
 for (const zone of (process.env.ZONES ?? '')
   .split(',')

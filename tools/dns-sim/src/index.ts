@@ -6,7 +6,11 @@
 // over a small HTTP control endpoint (`startDnsControl`).
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
-import { createServer as createTcpServer, type Server as TcpServer, type Socket as TcpSocket } from 'node:net';
+import {
+  createServer as createTcpServer,
+  type Server as TcpServer,
+  type Socket as TcpSocket,
+} from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as packet from 'dns-packet';
 
@@ -63,7 +67,8 @@ function isWithin(name: string, zone: string): boolean {
 }
 
 function parseMx(value: DnsValue): MxValue {
-  if (typeof value !== 'string') return { preference: value.preference, exchange: normalizeName(value.exchange) };
+  if (typeof value !== 'string')
+    return { preference: value.preference, exchange: normalizeName(value.exchange) };
   const match = /^\s*(\d+)\s+(\S+)\s*$/.exec(value);
   if (!match) throw new Error(`MX value must look like "10 mx.example.com" (got ${JSON.stringify(value)})`);
   return { preference: Number(match[1]), exchange: normalizeName(match[2]!) };
@@ -129,13 +134,15 @@ function toAnswer(record: DnsRecord): packet.Answer {
 const RCODES = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 
 function withRcode(reply: packet.Packet, rcode: keyof typeof RCODES, authoritative: boolean): packet.Packet {
-  const flags = ((reply.flags ?? 0) & ~0xf) | RCODES[rcode] | (authoritative ? packet.AUTHORITATIVE_ANSWER : 0);
+  const flags =
+    ((reply.flags ?? 0) & ~0xf) | RCODES[rcode] | (authoritative ? packet.AUTHORITATIVE_ANSWER : 0);
   return { ...reply, flags };
 }
 
 /** The largest UDP answer a query allows: 512 bytes, or its EDNS payload size (RFC 6891). */
 function udpLimit(query: packet.Packet): number {
-  const opt = (query.additionals ?? []).find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
+  const opt = (query.additionals ?? []).find((a) => a.type === 'OPT') as
+    { udpPayloadSize?: number } | undefined;
   return opt?.udpPayloadSize ? Math.max(512, Math.min(opt.udpPayloadSize, 4096)) : 512;
 }
 
@@ -179,7 +186,13 @@ export async function startDnsSim(options: DnsSimOptions = {}): Promise<DnsSim> 
     // Not ours: a real authoritative server refuses rather than recursing.
     if (!zone) return withRcode(reply, 'REFUSED', false);
 
-    const soaAnswer: packet.Answer = { name: zone.name, type: 'SOA', ttl: zone.ttl, class: 'IN', data: zone.soa };
+    const soaAnswer: packet.Answer = {
+      name: zone.name,
+      type: 'SOA',
+      ttl: zone.ttl,
+      class: 'IN',
+      data: zone.soa,
+    };
     const answers: packet.Answer[] = [];
     let name = qname;
     let current: Zone | undefined = zone;
@@ -198,12 +211,15 @@ export async function startDnsSim(options: DnsSimOptions = {}): Promise<DnsSim> 
         continue;
       }
       const wanted =
-        (question.type as string) === 'ANY' ? here : here.filter((r) => r.type === (question.type as DnsRecordType));
+        (question.type as string) === 'ANY'
+          ? here
+          : here.filter((r) => r.type === (question.type as DnsRecordType));
       answers.push(...wanted.map(toAnswer));
       if (answers.length === 0) {
         // The name exists when it holds records or names below it do (an empty non-terminal).
         const exists =
-          name === current.name || current.records.some((r) => r.name === name || r.name.endsWith(`.${name}`));
+          name === current.name ||
+          current.records.some((r) => r.name === name || r.name.endsWith(`.${name}`));
         return withRcode(
           { ...reply, answers, authorities: [{ ...soaAnswer, name: current.name, data: current.soa }] },
           exists ? 'NOERROR' : 'NXDOMAIN',
@@ -223,7 +239,8 @@ export async function startDnsSim(options: DnsSimOptions = {}): Promise<DnsSim> 
       return null; // not DNS: a real server drops it
     }
     if (query.type !== 'query') return null;
-    for (const q of query.questions ?? []) queries.push({ name: normalizeName(q.name), type: q.type, transport });
+    for (const q of query.questions ?? [])
+      queries.push({ name: normalizeName(q.name), type: q.type, transport });
     const reply = answer(query);
     const edns = (query.additionals ?? []).find((a) => a.type === 'OPT');
     if (edns) reply.additionals = [{ type: 'OPT', name: '.', udpPayloadSize: 4096 } as packet.Answer];
@@ -370,7 +387,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   }
   const text = Buffer.concat(chunks).toString('utf8');
   const parsed: unknown = text ? JSON.parse(text) : {};
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('expected a JSON object');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('expected a JSON object');
   return parsed as Record<string, unknown>;
 }
 
@@ -417,7 +435,9 @@ export async function startDnsControl(
         }
         const ttl = typeof body.ttl === 'number' ? body.ttl : undefined;
         if (req.method === 'PUT') {
-          const values = (Array.isArray(body.values) ? body.values : [body.values ?? body.value]) as DnsValue[];
+          const values = (
+            Array.isArray(body.values) ? body.values : [body.values ?? body.value]
+          ) as DnsValue[];
           sim.setRecord(body.name, body.type, values, ttl);
         } else {
           sim.addRecord(body.name, body.type, body.value as DnsValue, ttl);
@@ -428,7 +448,8 @@ export async function startDnsControl(
         const name = url.searchParams.get('name');
         const type = url.searchParams.get('type');
         if (!name) return send(400, { error: 'name is required' });
-        if (type && !isRecordType(type)) return send(400, { error: `type must be one of ${RECORD_TYPES.join(', ')}` });
+        if (type && !isRecordType(type))
+          return send(400, { error: `type must be one of ${RECORD_TYPES.join(', ')}` });
         sim.remove(name, isRecordType(type) ? type : undefined);
         return send(200, { ok: true });
       }

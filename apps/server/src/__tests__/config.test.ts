@@ -68,13 +68,17 @@ describe('configuration', () => {
       '[::1]:53',
     ]);
     for (const bad of ['localhost:53', '127.0.0.1:0', '127.0.0.1:70000', 'dns.example.com', ',']) {
-      expect(problemsOf({ DNS_SERVERS: bad })[0]).toMatch(/^DNS_SERVERS: expected comma-separated IP:port entries/);
+      expect(problemsOf({ DNS_SERVERS: bad })[0]).toMatch(
+        /^DNS_SERVERS: expected comma-separated IP:port entries/,
+      );
     }
     expect(parseConfigEnv({}).DNS_TIMEOUT_MS).toBe(4000);
     expect(parseConfigEnv({ EMAIL_RETURN_PATH_HOST: 'RP.Titan.Example' }).EMAIL_RETURN_PATH_HOST).toBe(
       'rp.titan.example',
     );
-    expect(problemsOf({ EMAIL_SPF_INCLUDE: 'https://x.example' })[0]).toMatch(/^EMAIL_SPF_INCLUDE: expected a host name/);
+    expect(problemsOf({ EMAIL_SPF_INCLUDE: 'https://x.example' })[0]).toMatch(
+      /^EMAIL_SPF_INCLUDE: expected a host name/,
+    );
   });
 
   it('requires APP_SECRET in production', () => {

@@ -13,6 +13,7 @@ import {
   DASHBOARD_PATH,
   DEV_OUTBOX_PATH,
   DIRECTORY_PATH,
+  DNS_HELP_PATH,
   EMBED_SETTINGS_PATH,
   EVENT_LOG_SEGMENTS,
   EVENT_LOGS_PATH,
@@ -157,6 +158,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           }),
         },
         {
+          // Public: a business's DNS admin may follow it without a Titan account.
+          path: DNS_HELP_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/email-domains/routes/dns-help-route')).DnsHelpRoute,
+          }),
+        },
+        {
           path: '/invite-user/join/:details',
           lazy: async () => ({
             Component: (await import('../features/onboarding/routes/invitation-route')).InvitationRoute,
@@ -296,6 +304,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({
                     Component: (await import('../features/whatsapp/routes/whatsapp-settings-route'))
                       .WhatsappSettingsRoute,
+                  }),
+                },
+                {
+                  path: 'email-domains',
+                  lazy: async () => ({
+                    Component: (await import('../features/email-domains/routes/email-domains-settings-route'))
+                      .EmailDomainsSettingsRoute,
                   }),
                 },
                 {

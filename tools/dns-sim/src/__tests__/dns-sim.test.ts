@@ -8,8 +8,11 @@ import { splitTxt, startDnsControl, startDnsSim, type DnsSim } from '../index';
 let sim: DnsSim;
 let resolver: Resolver;
 
+/** A decoded answer: dns-packet reads the rcode, its types leave it out. */
+type Reply = packet.DecodedPacket & { rcode: string };
+
 /** One raw UDP question, to read the flags and rcode that node:dns does not show. */
-async function ask(name: string, type: packet.RecordType, edns = false): Promise<packet.Packet> {
+async function ask(name: string, type: packet.RecordType, edns = false): Promise<Reply> {
   const socket = createSocket('udp4');
   const query = packet.encode({
     type: 'query',
@@ -21,7 +24,7 @@ async function ask(name: string, type: packet.RecordType, edns = false): Promise
   return new Promise((resolve, reject) => {
     socket.once('message', (msg) => {
       socket.close();
-      resolve(packet.decode(msg));
+      resolve(packet.decode(msg) as Reply);
     });
     socket.once('error', reject);
     socket.send(query, sim.port, sim.host);
@@ -40,7 +43,10 @@ describe('dns-sim', () => {
   it('answers A, AAAA, MX, TXT, CNAME, NS and SOA with the AA flag', async () => {
     sim.setRecord('www.example.test', 'A', ['192.0.2.1', '192.0.2.2']);
     sim.setRecord('www.example.test', 'AAAA', '2001:db8::1');
-    sim.setRecord('example.test', 'MX', ['10 mx1.example.test', { preference: 20, exchange: 'mx2.example.test' }]);
+    sim.setRecord('example.test', 'MX', [
+      '10 mx1.example.test',
+      { preference: 20, exchange: 'mx2.example.test' },
+    ]);
     sim.setRecord('example.test', 'TXT', 'v=spf1 -all');
     sim.setRecord('mail.example.test', 'CNAME', 'www.example.test');
     expect((await resolver.resolve4('www.example.test')).sort()).toEqual(['192.0.2.1', '192.0.2.2']);
@@ -91,7 +97,11 @@ describe('dns-sim', () => {
       [key.slice(0, 255), key.slice(255)],
     ]);
     // Four such records do not fit 512 bytes: truncated over UDP, answered whole over TCP.
-    sim.setRecord('big.example.test', 'TXT', [1, 2, 3, 4].map((n) => `${n}${key}`));
+    sim.setRecord(
+      'big.example.test',
+      'TXT',
+      [1, 2, 3, 4].map((n) => `${n}${key}`),
+    );
     const truncated = await ask('big.example.test', 'TXT');
     expect(truncated.flags! & packet.TRUNCATED_RESPONSE).toBeTruthy();
     expect(truncated.answers).toEqual([]);
@@ -124,7 +134,9 @@ describe('dns-sim', () => {
       expect(bad.status).toBe(400);
       const listed = (await (await fetch(`${control.url}/zones`)).json()) as { zones: string[] };
       expect(listed.zones).toContain('shop.test');
-      const removed = await fetch(`${control.url}/records?name=_dmarc.shop.test&type=TXT`, { method: 'DELETE' });
+      const removed = await fetch(`${control.url}/records?name=_dmarc.shop.test&type=TXT`, {
+        method: 'DELETE',
+      });
       expect(removed.status).toBe(200);
       // Its only record gone, the name no longer exists.
       await expect(resolver.resolveTxt('_dmarc.shop.test')).rejects.toMatchObject({ code: 'ENOTFOUND' });

@@ -70,7 +70,11 @@ export const emailDomainKeys = pgTable(
   },
   (t) => [
     uniqueIndex('email_domain_keys_selector_key').on(t.domainId, t.selector),
-    uniqueIndex('email_domain_keys_active_key').on(t.domainId).where(sql`${t.status} = 'active'`),
-    uniqueIndex('email_domain_keys_next_key').on(t.domainId).where(sql`${t.status} = 'next'`),
+    uniqueIndex('email_domain_keys_active_key')
+      .on(t.domainId)
+      .where(sql`${t.status} = 'active'`),
+    uniqueIndex('email_domain_keys_next_key')
+      .on(t.domainId)
+      .where(sql`${t.status} = 'next'`),
   ],
 );

@@ -82,7 +82,8 @@ async function findNameServers(
   for (let name = domain; name.includes('.'); name = parentOf(name)) {
     const found = await outcome(() => bootstrap.resolveNs(name));
     if (found.kind === 'found') return { zone: name, hosts: found.values };
-    if (found.kind === 'error') return { error: `Could not find the name servers of ${domain}: ${found.reason}.` };
+    if (found.kind === 'error')
+      return { error: `Could not find the name servers of ${domain}: ${found.reason}.` };
   }
   return { error: `No name servers found for ${domain}: is the domain registered?` };
 }
@@ -100,7 +101,10 @@ export async function authoritativeLookup(
   if ('error' in ns) return ns;
   const addresses: string[] = [];
   for (const host of ns.hosts.slice(0, 4)) {
-    const [v4, v6] = await Promise.all([outcome(() => bootstrap.resolve4(host)), outcome(() => bootstrap.resolve6(host))]);
+    const [v4, v6] = await Promise.all([
+      outcome(() => bootstrap.resolve4(host)),
+      outcome(() => bootstrap.resolve6(host)),
+    ]);
     if (v4.kind === 'found') addresses.push(...v4.values);
     if (v6.kind === 'found') addresses.push(...v6.values);
   }

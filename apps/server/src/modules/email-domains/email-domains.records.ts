@@ -76,7 +76,9 @@ export function checkOwnership(host: string, expected: string) {
     if (result.kind !== 'found') return missing(absent(result, 'TXT', host));
     if (result.values.some((v) => v.trim() === expected)) return ok();
     if (result.values.some((v) => v.trim().startsWith(OWNERSHIP_PREFIX))) {
-      return invalid(`The TXT record at ${host} holds a different verification code; this business's is ${expected}.`);
+      return invalid(
+        `The TXT record at ${host} holds a different verification code; this business's is ${expected}.`,
+      );
     }
     return invalid(`TXT record found at ${host}, but none holds ${expected}.`);
   };
@@ -114,9 +116,13 @@ export function checkSpf(domain: string, spfInclude: string) {
       );
     }
     if (terms.some((t) => /^\+?all$/i.test(t))) {
-      return invalid(`The SPF record at ${domain} ends in +all, which lets any server send as ${domain}: use ~all or -all.`);
+      return invalid(
+        `The SPF record at ${domain} ends in +all, which lets any server send as ${domain}: use ~all or -all.`,
+      );
     }
-    const lookups = terms.filter((t) => /^[+\-~?]?(include:|a$|a[:/]|mx$|mx[:/]|ptr|exists:)|^redirect=/i.test(t));
+    const lookups = terms.filter((t) =>
+      /^[+\-~?]?(include:|a$|a[:/]|mx$|mx[:/]|ptr|exists:)|^redirect=/i.test(t),
+    );
     if (lookups.length > SPF_LOOKUP_LIMIT) {
       return invalid(
         `The SPF record at ${domain} needs at least ${lookups.length} DNS lookups; receivers stop at ` +

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { emailDomainKeys, emailDomains, type StoredRecordCheck } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
 
+export type { StoredRecordCheck };
 export type EmailDomainRow = typeof emailDomains.$inferSelect;
 export type EmailDomainKeyRow = typeof emailDomainKeys.$inferSelect;
 export type DomainWithKeys = EmailDomainRow & { keys: EmailDomainKeyRow[] };

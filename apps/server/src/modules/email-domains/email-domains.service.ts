@@ -8,7 +8,6 @@ import { promisify } from 'node:util';
 import type { Logger } from 'pino';
 import type { TCreateEmailDomainRequest, TEmailDomain, TEmailDomainRecord } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import type { StoredRecordCheck } from '../../db/schema';
 import { randomCode, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { authoritativeLookup, type DnsSettings } from './email-domains.dns';
@@ -168,8 +167,13 @@ export async function findEmailDomain(
   return toEmailDomain(deps, row);
 }
 
-export async function deleteEmailDomain(deps: EmailDomainDeps, businessId: number, id: number): Promise<void> {
-  if (!(await repo.deleteDomain(deps.db, businessId, id))) throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
+export async function deleteEmailDomain(
+  deps: EmailDomainDeps,
+  businessId: number,
+  id: number,
+): Promise<void> {
+  if (!(await repo.deleteDomain(deps.db, businessId, id)))
+    throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
 }
 
 /** Asks the name servers about every record and stores what they said. Never throws for DNS trouble. */
@@ -178,9 +182,13 @@ async function checkDomain(deps: EmailDomainDeps, row: repo.DomainWithKeys): Pro
   const lookup = await authoritativeLookup(row.domain, deps.dns);
   const results: RecordCheck[] =
     'error' in lookup
-      ? expected.map(() => ({ status: 'missing', detail: `${lookup.error} Try again in a minute.`, lookupFailed: true }))
+      ? expected.map(() => ({
+          status: 'missing',
+          detail: `${lookup.error} Try again in a minute.`,
+          lookupFailed: true,
+        }))
       : await Promise.all(expected.map((r) => r.check(lookup)));
-  const checks: StoredRecordCheck[] = expected.map((r, i) => ({
+  const checks: repo.StoredRecordCheck[] = expected.map((r, i) => ({
     purpose: r.purpose,
     host: r.host,
     status: results[i]!.status,
@@ -225,7 +233,11 @@ export async function recheckVerifiedDomains(
   logger: Pick<Logger, 'warn'>,
   now = new Date(),
 ): Promise<{ checked: number; degraded: number }> {
-  const rows = await repo.domainsToRecheck(deps.db, new Date(now.getTime() - RECHECK_AFTER_MS), RECHECK_BATCH);
+  const rows = await repo.domainsToRecheck(
+    deps.db,
+    new Date(now.getTime() - RECHECK_AFTER_MS),
+    RECHECK_BATCH,
+  );
   let degraded = 0;
   for (const row of rows) {
     const checked = await checkDomain(deps, row);
@@ -272,7 +284,11 @@ export async function sendingIdentityFor(
   return {
     domainId: row.id,
     domain: row.domain,
-    dkim: { domainName: row.domain, keySelector: key.selector, privateKey: secrets.open(key.privateKeySealed) },
+    dkim: {
+      domainName: row.domain,
+      keySelector: key.selector,
+      privateKey: secrets.open(key.privateKeySealed),
+    },
     returnPathHost: returnPathHostOf(row.domain),
   };
 }

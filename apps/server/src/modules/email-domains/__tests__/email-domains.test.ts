@@ -55,7 +55,12 @@ afterAll(async () => {
   deadDns?.close();
 });
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, who = { owner, business }) {
+async function call(
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  payload?: object,
+  who = { owner, business },
+) {
   const res = await rt.app!.inject({
     method,
     url,
@@ -195,11 +200,7 @@ describe('email domains', () => {
         () => sim.setRecord('wrong.test', 'TXT', [recordOf(d, 'spf').value, 'v=spf1 mx -all']),
         /Two SPF records at wrong\.test: receivers treat that as an error/,
       ],
-      [
-        'spf',
-        () => sim.setRecord('wrong.test', 'TXT', `v=spf1 include:${SPF_INCLUDE} +all`),
-        /\+all/,
-      ],
+      ['spf', () => sim.setRecord('wrong.test', 'TXT', `v=spf1 include:${SPF_INCLUDE} +all`), /\+all/],
       [
         'dkim',
         () => sim.setRecord(dkim.host, 'TXT', dkim.value.slice(0, -20)),
@@ -296,7 +297,9 @@ describe('email domains', () => {
     ] as const) {
       expect((await call(method, url, undefined, other)).status, `${method} ${url}`).toBe(404);
     }
-    expect(((await call('GET', '/api/email/domains/', undefined, other)).body.result as unknown[]).length).toBe(0);
+    expect(
+      ((await call('GET', '/api/email/domains/', undefined, other)).body.result as unknown[]).length,
+    ).toBe(0);
     expect((await call('GET', `/api/email/domains/${d.id}/`)).status).toBe(200);
   });
 
@@ -311,7 +314,9 @@ describe('email domains', () => {
     expect(checked.status).toBe('failed');
     expect(recordOf(checked, 'ownership').status).toBe('invalid');
     const secrets = rt.services.secrets;
-    expect(await sendingIdentityFor(rt.database.db, secrets, other.business.id, 'news@shared.test')).toBeNull();
+    expect(
+      await sendingIdentityFor(rt.database.db, secrets, other.business.id, 'news@shared.test'),
+    ).toBeNull();
     expect(await sendingIdentityFor(rt.database.db, secrets, business.id, 'news@shared.test')).not.toBeNull();
   });
 
@@ -359,7 +364,10 @@ describe('the walk to the authoritative name servers', () => {
       });
       if ('error' in lookup) throw new Error(lookup.error);
       expect(lookup.servers).toBe('ns.walk.test');
-      expect(await lookup.txt('_dmarc.mail.walk.test')).toEqual({ kind: 'found', values: ['v=DMARC1; p=reject'] });
+      expect(await lookup.txt('_dmarc.mail.walk.test')).toEqual({
+        kind: 'found',
+        values: ['v=DMARC1; p=reject'],
+      });
       expect(authoritative.queries.map((q) => q.name)).toContain('_dmarc.mail.walk.test');
       expect(bootstrap.queries.map((q) => q.name)).not.toContain('_dmarc.mail.walk.test');
 
