@@ -68,7 +68,8 @@ function asMember(role: 'owner' | 'agent') {
   server.use(http.get('/api/users/profile/', () => ok(profile({ businesses: [{ ...ACME, role }] }))));
 }
 
-describe('Settings → Email domains', () => {
+// Each test walks the real route table through several API round trips: generous on a loaded machine.
+describe('Settings → Email domains', { timeout: 20_000 }, () => {
   it('adds a domain and shows the records to publish with copy buttons', async () => {
     const user = userEvent.setup();
     asMember('owner');
