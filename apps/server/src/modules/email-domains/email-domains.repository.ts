@@ -134,3 +134,41 @@ export async function domainsToRecheck(db: Db, before: Date, limit: number): Pro
     .limit(limit);
   return withKeys(db, rows);
 }
+
+/** Adds the domain's next key (published before the switch); null when it already has one. */
+export async function insertNextKey(
+  db: Db,
+  key: Omit<typeof emailDomainKeys.$inferInsert, 'status'>,
+): Promise<EmailDomainKeyRow | null> {
+  try {
+    const [row] = await db
+      .insert(emailDomainKeys)
+      .values({ ...key, status: 'next' })
+      .returning();
+    return row ?? null;
+  } catch (err) {
+    if (sqlStateOf(err) === UNIQUE_VIOLATION) return null;
+    throw err;
+  }
+}
+
+/** The switch: the active key retires and the next one signs from now on, in one transaction. */
+export async function activateNextKey(db: Db, domainId: number, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [next] = await tx
+      .select({ id: emailDomainKeys.id })
+      .from(emailDomainKeys)
+      .where(and(eq(emailDomainKeys.domainId, domainId), eq(emailDomainKeys.status, 'next')))
+      .for('update');
+    if (!next) return false;
+    await tx
+      .update(emailDomainKeys)
+      .set({ status: 'retired', retiredAt: now })
+      .where(and(eq(emailDomainKeys.domainId, domainId), eq(emailDomainKeys.status, 'active')));
+    await tx
+      .update(emailDomainKeys)
+      .set({ status: 'active', activatedAt: now })
+      .where(eq(emailDomainKeys.id, next.id));
+    return true;
+  });
+}

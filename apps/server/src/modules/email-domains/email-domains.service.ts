@@ -12,6 +12,7 @@ import { randomCode, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { authoritativeLookup, type DnsSettings } from './email-domains.dns';
 import {
+  dkimHost,
   expectedRecords,
   returnPathHostOf,
   type DkimKey,
@@ -44,6 +45,9 @@ export const EMAIL_DOMAIN_MESSAGES = {
   duplicate: 'This domain is already added.',
   notFound: 'Email domain not found.',
   notChecked: 'Not checked yet: publish this record, then verify.',
+  noNextKey: 'This domain has no new DKIM key to switch to.',
+  nextKeyNotPublished: (host: string) =>
+    `Publish the new DKIM record at ${host} and verify the domain before switching to it.`,
 } as const;
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -219,6 +223,49 @@ export async function verifyEmailDomain(
   const row = await repo.findDomain(deps.db, businessId, id);
   if (!row) throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
   return toEmailDomain(deps, await checkDomain(deps, row));
+}
+
+/**
+ * Key rotation, step 1: makes the domain's next DKIM key under a new selector. The domain then
+ * lists its record beside the active one (not required for verification), to be published before
+ * the switch.
+ */
+export async function prepareNextDkimKey(
+  deps: EmailDomainDeps,
+  businessId: number,
+  id: number,
+): Promise<TEmailDomain> {
+  const row = await repo.findDomain(deps.db, businessId, id);
+  if (!row) throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
+  if (row.keys.some((k) => k.status === 'next')) return toEmailDomain(deps, row);
+  const key = await makeDkimKey();
+  await repo.insertNextKey(deps.db, {
+    domainId: row.id,
+    selector: selectorFor(new Date(), await repo.selectorsAt(deps.db, row.domain)),
+    publicKey: key.publicKey,
+    privateKeySealed: deps.secrets.seal(key.privateKey),
+  });
+  return findEmailDomain(deps, businessId, id);
+}
+
+/**
+ * Key rotation, step 2: once the last check found the next key published, it becomes the signing
+ * key and the old one retires (still listed, so mail in flight keeps verifying). Otherwise 409.
+ */
+export async function activateNextDkimKey(
+  deps: EmailDomainDeps,
+  businessId: number,
+  id: number,
+): Promise<TEmailDomain> {
+  const row = await repo.findDomain(deps.db, businessId, id);
+  if (!row) throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
+  const next = row.keys.find((k) => k.status === 'next');
+  if (!next) throw new AppError('conflict', EMAIL_DOMAIN_MESSAGES.noNextKey);
+  const host = dkimHost(next.selector, row.domain);
+  const published = row.checks.some((c) => c.purpose === 'dkim' && c.host === host && c.status === 'ok');
+  if (!published) throw new AppError('conflict', EMAIL_DOMAIN_MESSAGES.nextKeyNotPublished(host));
+  await repo.activateNextKey(deps.db, row.id, new Date());
+  return findEmailDomain(deps, businessId, id);
 }
 
 export const EMAIL_DOMAINS_RECHECK_QUEUE = 'email-domains.recheck';

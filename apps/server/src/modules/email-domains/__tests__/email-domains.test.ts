@@ -11,6 +11,8 @@ import { as, createBusiness, signUp, type Session } from '../../../testing/ident
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { authoritativeLookup } from '../email-domains.dns';
 import {
+  activateNextDkimKey,
+  prepareNextDkimKey,
   recheckVerifiedDomains,
   selectorFor,
   sendingIdentityFor,
@@ -286,6 +288,41 @@ describe('email domains', () => {
     expect(after.status).toBe('failed');
     expect(recordOf(after, 'dmarc')).toMatchObject({ status: 'missing' });
     expect(warnings).toContainEqual(expect.objectContaining({ domain: 'decays.test' }));
+  });
+
+  it('rotates keys: the next selector is published beside the active one before the switch', async () => {
+    const d = await addDomain('rotate.test');
+    publishAll(d);
+    expect((await verify(d.id)).status).toBe('verified');
+    const db = rt.database.db;
+    const secrets = rt.services.secrets;
+    const before = await sendingIdentityFor(db, secrets, business.id, 'a@rotate.test');
+
+    const prepared = await prepareNextDkimKey(deps(), business.id, d.id);
+    const [active, next] = prepared.records.filter((r) => r.purpose === 'dkim');
+    expect(active!.host).toBe(recordOf(d, 'dkim').host);
+    expect(next!.host).not.toBe(active!.host);
+    expect(next!.host).toMatch(/^titan\d{6}[0-9a-z]{0,4}\._domainkey\.rotate\.test$/);
+    // Not yet published: the domain still verifies (the next key is not required) but cannot switch.
+    const checked = await verify(d.id);
+    expect(checked.status).toBe('verified');
+    expect(checked.records.filter((r) => r.purpose === 'dkim').map((r) => r.status)).toEqual([
+      'ok',
+      'missing',
+    ]);
+    await expect(activateNextDkimKey(deps(), business.id, d.id)).rejects.toMatchObject({ code: 'conflict' });
+
+    sim.setRecord(next!.host, 'TXT', next!.value);
+    await verify(d.id);
+    const switched = await activateNextDkimKey(deps(), business.id, d.id);
+    expect(switched.records.filter((r) => r.purpose === 'dkim').map((r) => r.host)).toEqual([
+      next!.host,
+      active!.host,
+    ]);
+    const after = await sendingIdentityFor(db, secrets, business.id, 'a@rotate.test');
+    expect(after!.dkim.keySelector).toBe(next!.host.split('.')[0]);
+    expect(after!.dkim.privateKey).not.toBe(before!.dkim.privateKey);
+    await expect(activateNextDkimKey(deps(), business.id, d.id)).rejects.toMatchObject({ code: 'conflict' });
   });
 
   it("keeps another business's domains out of reach: 404 to get, delete and verify", async () => {
