@@ -299,9 +299,13 @@ export async function startDnsSim(options: DnsSimOptions = {}): Promise<DnsSim> 
     });
   });
   await new Promise<void>((resolve, reject) => {
-    tcp.once('error', reject);
+    tcp.once('error', (err) => {
+      // The port is taken for TCP: give the UDP one back, so the caller can try another.
+      udp.close();
+      reject(err);
+    });
     tcp.listen(port, host, () => {
-      tcp.off('error', reject);
+      tcp.removeAllListeners('error');
       resolve();
     });
   });

@@ -382,12 +382,24 @@ describe('email domains', () => {
   });
 });
 
+/** Two DNS servers, on 127.0.0.2 and 127.0.0.1, sharing a port (the walk asks name servers on one). */
+async function twoServersOnOnePort(): Promise<{ authoritative: DnsSim; bootstrap: DnsSim }> {
+  for (let attempt = 0; ; attempt++) {
+    const authoritative = await startDnsSim({ host: '127.0.0.2' });
+    try {
+      return { authoritative, bootstrap: await startDnsSim({ host: '127.0.0.1', port: authoritative.port }) };
+    } catch (err) {
+      await authoritative.close();
+      if (attempt >= 4) throw err; // that port was taken on 127.0.0.1: try another
+    }
+  }
+}
+
 describe('the walk to the authoritative name servers', () => {
   it("finds the zone's NS from a parent and asks only those servers", async () => {
     // The authoritative server of walk.test at 127.0.0.2; the bootstrap server at 127.0.0.1 on the
     // same port knows only the delegation (NS and the name server's address), like a resolver would.
-    const authoritative = await startDnsSim({ host: '127.0.0.2' });
-    const bootstrap = await startDnsSim({ host: '127.0.0.1', port: authoritative.port });
+    const { authoritative, bootstrap } = await twoServersOnOnePort();
     try {
       bootstrap.setZone('walk.test', { nameServers: ['ns.walk.test'] });
       bootstrap.setRecord('ns.walk.test', 'A', '127.0.0.2');
