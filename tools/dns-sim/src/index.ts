@@ -306,6 +306,7 @@ export async function startDnsSim(options: DnsSimOptions = {}): Promise<DnsSim> 
     });
     tcp.listen(port, host, () => {
       tcp.removeAllListeners('error');
+      tcp.on('error', () => {});
       resolve();
     });
   });
