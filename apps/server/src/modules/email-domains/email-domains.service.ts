@@ -273,6 +273,7 @@ export const EMAIL_DOMAINS_RECHECK_CRON = '41 * * * *';
 /** A domain checked within this long (by a person or the last run) is not asked again. */
 const RECHECK_AFTER_MS = 50 * 60 * 1000;
 const RECHECK_BATCH = 500;
+const RECHECK_CONCURRENCY = 8;
 
 /** The hourly pass: re-checks verified domains; a record gone or changed marks the domain failed. */
 export async function recheckVerifiedDomains(
@@ -286,11 +287,16 @@ export async function recheckVerifiedDomains(
     RECHECK_BATCH,
   );
   let degraded = 0;
-  for (const row of rows) {
-    const checked = await checkDomain(deps, row);
-    if (checked.status !== 'verified') {
+  // A few domains at a time: each may wait on slow name servers, and the pass must end well
+  // within the job's expiry.
+  for (let i = 0; i < rows.length; i += RECHECK_CONCURRENCY) {
+    const batch = rows.slice(i, i + RECHECK_CONCURRENCY);
+    const checked = await Promise.all(batch.map((row) => checkDomain(deps, row)));
+    for (const [j, domain] of checked.entries()) {
+      if (domain.status === 'verified') continue;
       degraded += 1;
-      const failing = checked.checks.filter((c) => c.status !== 'ok').map((c) => `${c.purpose} ${c.host}`);
+      const row = batch[j]!;
+      const failing = domain.checks.filter((c) => c.status !== 'ok').map((c) => `${c.purpose} ${c.host}`);
       logger.warn(
         { businessId: row.businessId, domainId: row.id, domain: row.domain, failing },
         'sending domain no longer verified',
