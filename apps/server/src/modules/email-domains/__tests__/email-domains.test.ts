@@ -9,7 +9,7 @@ import type { TBusiness, TEmailDomain, TEmailDomainRecord } from '@titan/contrac
 import { startDnsSim, type DnsSim } from '@titan/dns-sim';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { authoritativeLookup } from '../email-domains.dns';
+import { authoritativeLookup, isPrivateAddress } from '../email-domains.dns';
 import {
   activateNextDkimKey,
   prepareNextDkimKey,
@@ -382,6 +382,29 @@ describe('email domains', () => {
   });
 });
 
+describe('name server addresses', () => {
+  it('tells private and loopback addresses from public ones', () => {
+    for (const ip of [
+      '127.0.0.2',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+    ]) {
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    }
+    for (const ip of ['8.8.8.8', '172.32.0.1', '100.128.0.1', '2001:4860:4860::8888', '::ffff:1.1.1.1']) {
+      expect(isPrivateAddress(ip), ip).toBe(false);
+    }
+  });
+});
+
 /** Two DNS servers, on 127.0.0.2 and 127.0.0.1, sharing a port (the walk asks name servers on one). */
 async function twoServersOnOnePort(): Promise<{ authoritative: DnsSim; bootstrap: DnsSim }> {
   for (let attempt = 0; ; attempt++) {
@@ -405,12 +428,17 @@ describe('the walk to the authoritative name servers', () => {
       bootstrap.setRecord('ns.walk.test', 'A', '127.0.0.2');
       authoritative.setZone('walk.test', { nameServers: ['ns.walk.test'] });
       authoritative.setRecord('_dmarc.mail.walk.test', 'TXT', 'v=DMARC1; p=reject');
-      const lookup = await authoritativeLookup('mail.walk.test', {
+      const walk = {
         servers: null,
         timeoutMs: 1000,
         nameServerPort: authoritative.port,
         bootstrapServers: [bootstrap.address],
+      };
+      // A domain's NS may name any address: by default Titan never sends its questions inward.
+      expect(await authoritativeLookup('mail.walk.test', walk)).toEqual({
+        error: expect.stringMatching(/only private addresses/),
       });
+      const lookup = await authoritativeLookup('mail.walk.test', { ...walk, allowPrivateNameServers: true });
       if ('error' in lookup) throw new Error(lookup.error);
       expect(lookup.servers).toBe('ns.walk.test');
       expect(await lookup.txt('_dmarc.mail.walk.test')).toEqual({
