@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // `npm run demo`: Titan with its own embedded database (./data/demo) beside the local WhatsApp
 // Cloud API simulator, seeded through the real API on first run (scripts/demo-seed.mjs), so the
-// inbox, the WhatsApp channel and the customer's phone page can be tried by hand.
+// inbox, the WhatsApp channel and the customer's phone page can be tried by hand. A local
+// authoritative DNS server (tools/dns-sim) holds the demo's sending domain, so a domain added in
+// Settings → Email domains can be published and verified without the internet.
 //
 // Titan runs through scripts/start.mjs (config check, stale bundles rebuilt) with NODE_ENV=
 // development for the mail outbox. Env: PORT (Titan, 3000), DEMO_SIM_PORT (simulator, 4010),
+// DEMO_DNS_PORT (DNS server, UDP and TCP, 5300), DEMO_DNS_CONTROL_PORT (its HTTP control, 5380),
 // DEMO_PASSWORD (the owner's, on first run), LOG_LEVEL (warn), the simulator's SIM_* credentials.
 // Ctrl-C stops both.
 import { spawn } from 'node:child_process';
@@ -27,6 +30,10 @@ function portFromEnv(name, fallback) {
 
 const titanPort = portFromEnv('PORT', 3000);
 const simPort = portFromEnv('DEMO_SIM_PORT', 4010);
+const dnsPort = portFromEnv('DEMO_DNS_PORT', 5300);
+const dnsControlPort = portFromEnv('DEMO_DNS_CONTROL_PORT', 5380);
+/** The zone the demo's DNS server is authoritative for: add this domain (or a name under it). */
+const DEMO_DNS_ZONE = 'demo-shop.test';
 const env = process.env;
 const sim = {
   accessToken: env.SIM_ACCESS_TOKEN || 'sim-access-token-for-the-demo',
@@ -85,7 +92,7 @@ async function stopChild(entry) {
 async function shutdown(code) {
   if (stopping) return new Promise(() => {});
   stopping = true;
-  console.log('\nStopping Titan and the simulator…');
+  console.log('\nStopping Titan and the simulators…');
   // Titan first: it may be posting to the simulator.
   for (const entry of [...children].reverse()) await stopChild(entry);
   process.exit(code);
@@ -138,6 +145,33 @@ const printed = await new Promise((resolve) => {
 if (!printed) await shutdown(1);
 Object.assign(sim, printed);
 
+// ---- the DNS server: Titan verifies sending domains against it (DNS_SERVERS)
+const dnsProc = startChild(
+  'the DNS server',
+  ['--import', 'tsx', 'tools/dns-sim/src/cli.ts'],
+  {
+    ...env,
+    PORT: String(dnsPort),
+    HOST: '127.0.0.1',
+    CONTROL_PORT: String(dnsControlPort),
+    ZONES: DEMO_DNS_ZONE,
+  },
+  { pipeOutput: true },
+);
+const dns = await new Promise((resolve) => {
+  let text = '';
+  dnsProc.child.stdout.on('data', (chunk) => {
+    text += chunk;
+    for (const line of String(chunk).split('\n')) if (line.trim()) console.log(`[dns] ${line}`);
+    const address = /listening on (\S+)/.exec(text);
+    const control = /Control endpoint: (\S+)\/zones/.exec(text);
+    if (address && control) resolve({ address: address[1], control: control[1] });
+  });
+  dnsProc.child.stderr.on('data', (chunk) => process.stderr.write(`[dns] ${chunk}`));
+  dnsProc.exited.then(() => resolve(null));
+});
+if (!dns) await shutdown(1);
+
 // ---- Titan, on its own embedded database, with the outbox (development) and fast WhatsApp retries
 const titanEnv = { ...env };
 // The demo's database, secret and URLs are its own, whatever the shell has for the normal server.
@@ -152,6 +186,7 @@ Object.assign(titanEnv, {
   LOG_LEVEL: env.LOG_LEVEL || 'warn',
   WHATSAPP_GRAPH_URL: sim.graphUrl,
   WHATSAPP_RETRY_DELAYS_MS: '200,500,1000',
+  DNS_SERVERS: dns.address,
 });
 const titanUrl = `http://localhost:${titanPort}`;
 console.log(`Starting Titan on ${titanUrl} (DATA_DIR=${DATA_DIR}; stale bundles are built first)…`);
@@ -188,6 +223,9 @@ Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
   Log in:      ${seeded.owner.email} / ${seeded.owner.password}   (business "${seeded.business.name}")
   Phone page:  ${phonePage}   (a customer chatting with the business on WhatsApp)
   Simulator:   ${sim.url}/sim/state
+  DNS server:  ${dns.address} (authoritative for ${DEMO_DNS_ZONE}); publish a record shown in
+               Settings → Email domains with:
+               curl -X PUT ${dns.control}/records -d '{"name":"<host>","type":"TXT","values":["<value>"]}'
   WhatsApp conversations in the inbox: ${seeded.conversations.length}${seeded.warnings.map((w) => `\n  Warning: ${w}`).join('')}
-  Data: ${DATA_DIR} (delete it to start over). Ctrl-C stops both.
+  Data: ${DATA_DIR} (delete it to start over). Ctrl-C stops them all.
 `);

@@ -17,6 +17,7 @@ import { broadcastRoutes } from './modules/broadcasts/broadcasts.routes';
 import { customerImportRoutes } from './modules/customer-imports/customer-imports.routes';
 import { customerListRoutes } from './modules/customer-lists/customer-lists.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
+import { emailDomainRoutes } from './modules/email-domains/email-domains.routes';
 import { fileRoutes } from './modules/files/files.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { publicChatRoutes } from './modules/public-chat/public-chat.routes';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(whatsappMediaRoutes, { deps: services.whatsapp });
   await app.register(whatsappTemplatesRoutes, { deps: services.whatsapp });
   await app.register(sendLogRoutes, { db });
+  await app.register(emailDomainRoutes, { deps: services.emailDomains });
   await app.register(publicChatRoutes, { deps: services });
   await app.register(conversationRoutes, { deps: services.inbox });
   await app.register(realtimeRoutes, { deps: services.realtime });

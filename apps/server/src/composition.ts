@@ -9,6 +9,12 @@ import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
 import { defineBroadcastQueues, type BroadcastDeps } from './modules/broadcasts/broadcasts.service';
 import { defineImportQueue } from './modules/customer-imports/customer-imports.service';
 import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
+import {
+  EMAIL_DOMAINS_RECHECK_CRON,
+  EMAIL_DOMAINS_RECHECK_QUEUE,
+  recheckVerifiedDomains,
+  type EmailDomainDeps,
+} from './modules/email-domains/email-domains.service';
 import { realtimeCallers } from './modules/auth/realtime-callers';
 import { AccessTokens } from './modules/auth/tokens';
 import type { InboxDeps } from './modules/conversations/conversations.service';
@@ -54,6 +60,7 @@ export type Services = Infrastructure & {
   realtime: RealtimeDeps;
   /** Broadcasts to a list; each channel adds itself to `channels`. */
   broadcasts: BroadcastDeps;
+  emailDomains: EmailDomainDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -64,11 +71,12 @@ export function createServices(infrastructure: Infrastructure): Services {
   const visitorTokens = new VisitorTokens(config.APP_SECRET);
   const authCache = authCacheFor(db);
   const whatsapp = createWhatsappDeps(config, db, jobs);
+  const secrets = createSecretBox(config.APP_SECRET);
   return {
     ...infrastructure,
     db,
     storage,
-    secrets: createSecretBox(config.APP_SECRET),
+    secrets,
     tokens,
     visitorTokens,
     limiter: new RateLimiter(db),
@@ -85,6 +93,21 @@ export function createServices(infrastructure: Infrastructure): Services {
       logger,
     },
     broadcasts: { db, jobs, logger, channels: new Map() },
+    emailDomains: emailDomainDeps(config, db, secrets),
+  };
+}
+
+/** Sending domains: which DNS servers verification asks, and the names domains point at Titan. */
+function emailDomainDeps(config: Config, db: Db, secrets: SecretBox): EmailDomainDeps {
+  const host = new URL(config.PUBLIC_URL).hostname.replace(/^\[|\]$/g, '');
+  return {
+    db,
+    secrets,
+    dns: { servers: config.DNS_SERVERS ?? null, timeoutMs: config.DNS_TIMEOUT_MS },
+    publish: {
+      spfInclude: config.EMAIL_SPF_INCLUDE ?? `_spf.${host}`,
+      returnPathTarget: config.EMAIL_RETURN_PATH_HOST ?? `rp.${host}`,
+    },
   };
 }
 
@@ -118,4 +141,12 @@ export async function defineJobs(services: Services): Promise<void> {
   await defineWhatsappQueues(jobs, services.whatsapp, logger);
   await defineBroadcastQueues(services.broadcasts);
   await defineImportQueue(services);
+  await jobs.define({
+    name: EMAIL_DOMAINS_RECHECK_QUEUE,
+    handler: async () => {
+      await recheckVerifiedDomains(services.emailDomains, logger);
+    },
+    retryLimit: 1,
+  });
+  await jobs.schedule(EMAIL_DOMAINS_RECHECK_QUEUE, EMAIL_DOMAINS_RECHECK_CRON);
 }

@@ -1,6 +1,7 @@
 // Every environment variable Titan reads, validated once at boot by one zod schema.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -25,6 +26,28 @@ const wholeNumber = (unit: string, min: number, max: number) => {
   const message = `expected a whole number of ${unit} (${min}-${max})`;
   return z.coerce.number({ message }).int({ message }).min(min, { message }).max(max, { message });
 };
+
+/** A DNS server as node:dns takes it (`ip`, `ip:port`, `[ipv6]:port`), or null when it is not one. */
+export function dnsServerOf(entry: string): string | null {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  const [host, port] = bracketed
+    ? [bracketed[1]!, bracketed[2]]
+    : isIP(entry) === 6
+      ? [entry, undefined]
+      : (entry.split(':') as [string, string | undefined]);
+  if (!isIP(host) || (bracketed === null && isIP(host) === 6 && port !== undefined)) return null;
+  if (port !== undefined && (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535)) return null;
+  const p = port ?? '53';
+  return isIP(host) === 6 ? `[${host}]:${p}` : `${host}:${p}`;
+}
+
+const hostName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, {
+    message: 'expected a host name such as rp.example.com',
+  });
 
 export const ZConfigEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -102,6 +125,36 @@ export const ZConfigEnv = z.object({
   /** Browser error reports stored per business (or for all anonymous reports) and UTC day. */
   ANALYTICS_EVENTS_DAILY_MAX: wholeNumber('events', 1, 10_000_000).default(5000),
   ANALYTICS_EVENTS_RETENTION_DAYS: wholeNumber('days', 1, 3650).default(90),
+  /**
+   * DNS servers (comma-separated host:port, IPv6 as [addr]:port) that domain verification asks
+   * directly instead of walking to each domain's authoritative name servers: tools/dns-sim in tests
+   * and the demo.
+   */
+  DNS_SERVERS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(
+          z.string().refine((s) => dnsServerOf(s) !== null, {
+            message: 'expected comma-separated IP:port entries, e.g. 127.0.0.1:5300 or [::1]:5300',
+          }),
+        )
+        .min(1, { message: 'expected comma-separated IP:port entries, e.g. 127.0.0.1:5300 or [::1]:5300' }),
+    )
+    .transform((list) => list.map((s) => dnsServerOf(s)!))
+    .optional(),
+  /** How long one DNS question of domain verification waits for an answer. */
+  DNS_TIMEOUT_MS: wholeNumber('milliseconds', 100, 60_000).default(4000),
+  /** Titan's SPF record that sending domains include (default `_spf.` + PUBLIC_URL's host). */
+  EMAIL_SPF_INCLUDE: hostName.optional(),
+  /** Titan's bounce host: each domain's `bounces.` name is a CNAME to it (default `rp.` + PUBLIC_URL's host). */
+  EMAIL_RETURN_PATH_HOST: hostName.optional(),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {

@@ -19,3 +19,4 @@ export * from './event-logs';
 export * from './customer-lists';
 export * from './broadcasts';
 export * from './customer-imports';
+export * from './email-domains';

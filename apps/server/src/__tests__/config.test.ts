@@ -59,6 +59,28 @@ describe('configuration', () => {
       ]);
   });
 
+  it('takes DNS_SERVERS as IP:port entries and the email DNS names as host names', () => {
+    expect(parseConfigEnv({}).DNS_SERVERS).toBeUndefined();
+    expect(parseConfigEnv({ DNS_SERVERS: '127.0.0.1:5300, [::1]:5353,10.0.0.2,::1' }).DNS_SERVERS).toEqual([
+      '127.0.0.1:5300',
+      '[::1]:5353',
+      '10.0.0.2:53',
+      '[::1]:53',
+    ]);
+    for (const bad of ['localhost:53', '127.0.0.1:0', '127.0.0.1:70000', 'dns.example.com', ',']) {
+      expect(problemsOf({ DNS_SERVERS: bad })[0]).toMatch(
+        /^DNS_SERVERS: expected comma-separated IP:port entries/,
+      );
+    }
+    expect(parseConfigEnv({}).DNS_TIMEOUT_MS).toBe(4000);
+    expect(parseConfigEnv({ EMAIL_RETURN_PATH_HOST: 'RP.Titan.Example' }).EMAIL_RETURN_PATH_HOST).toBe(
+      'rp.titan.example',
+    );
+    expect(problemsOf({ EMAIL_SPF_INCLUDE: 'https://x.example' })[0]).toMatch(
+      /^EMAIL_SPF_INCLUDE: expected a host name/,
+    );
+  });
+
   it('requires APP_SECRET in production', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       'APP_SECRET: required when NODE_ENV=production (at least 32 characters)',

@@ -35,6 +35,7 @@ type Ids = {
   customerList: number;
   broadcast: string;
   customerImport: string;
+  emailDomain: number;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
@@ -64,6 +65,8 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/broadcasts/:id/cancel/': { id: 'broadcast' },
   '/api/business/customer-directory/imports/:id/': { id: 'customerImport' },
   '/api/business/customer-directory/imports/:id/errors/': { id: 'customerImport' },
+  '/api/email/domains/:id/': { id: 'emailDomain' },
+  '/api/email/domains/:id/verify/': { id: 'emailDomain' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };
@@ -263,6 +266,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/whatsapp/account/',
     '/api/whatsapp/template/',
     '/api/whatsapp/events/?page_size=100',
+    '/api/email/domains/',
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {
@@ -362,6 +366,9 @@ async function populate(
   const joinRequests = (await inject(owner, business, 'GET', '/api/business/users/join-requests/')) as {
     id: number;
   }[];
+  const emailDomain = await inject(owner, business, 'POST', '/api/email/domains/', {
+    domain: `${slug}.example.test`,
+  });
 
   const list = await inject(owner, business, 'POST', '/api/business/customer-lists/', {
     name: `${slug} list`,
@@ -414,6 +421,7 @@ async function populate(
         createdBy: null,
       })
     ).id,
+    emailDomain: emailDomain.id as number,
   };
   return { ids, apiKey: apiKey.key as string };
 }

@@ -13,6 +13,7 @@ import {
   DASHBOARD_PATH,
   DEV_OUTBOX_PATH,
   DIRECTORY_PATH,
+  DNS_HELP_PATH,
   EMBED_SETTINGS_PATH,
   EVENT_LOG_SEGMENTS,
   EVENT_LOGS_PATH,
@@ -155,6 +156,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           path: DEV_OUTBOX_PATH,
           lazy: async () => ({
             Component: (await import('../features/dev-outbox/routes/outbox-route')).OutboxRoute,
+          }),
+        },
+        {
+          // Public: a business's DNS admin may follow it without a Titan account.
+          path: DNS_HELP_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/email-domains/routes/dns-help-route')).DnsHelpRoute,
           }),
         },
         {
@@ -309,6 +317,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({
                     Component: (await import('../features/whatsapp/routes/whatsapp-settings-route'))
                       .WhatsappSettingsRoute,
+                  }),
+                },
+                {
+                  path: 'email-domains',
+                  lazy: async () => ({
+                    Component: (await import('../features/email-domains/routes/email-domains-settings-route'))
+                      .EmailDomainsSettingsRoute,
                   }),
                 },
                 {

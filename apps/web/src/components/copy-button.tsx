@@ -6,11 +6,21 @@ import { toast } from 'sonner';
 import { COPY_STRINGS } from '../lib/strings';
 import { Button } from './ui/button';
 
-export function CopyButton({ value, label = COPY_STRINGS.copy }: { value: string; label?: string }) {
+export function CopyButton({
+  value,
+  label = COPY_STRINGS.copy,
+  'aria-label': ariaLabel,
+}: {
+  value: string;
+  label?: string;
+  /** Names the button when several copy buttons share one visible label (a table of values). */
+  'aria-label'?: string;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <Button
       type="button"
+      aria-label={ariaLabel}
       variant="outline"
       size="sm"
       onClick={() => {

@@ -19,6 +19,8 @@ export const DIRECTORY_PATH = '/engage/directory';
 export const LISTS_PATH = `${DIRECTORY_PATH}/lists`;
 export const listPath = (id: number) => `${LISTS_PATH}/${id}`;
 export const SETTINGS_PATH = '/engage/settings';
+/** Public (no sign-in): how to publish a sending domain's DNS records. */
+export const DNS_HELP_PATH = '/engage/dns-help';
 
 /** The development outbox page (not in the spec): mail kept instead of sent, on the machine running Titan. */
 export const DEV_OUTBOX_PATH = '/dev/outbox';
@@ -30,7 +32,15 @@ export function devOutboxPath(email?: string | null): string {
 /** Embed settings of the Titan Message widget (spec section 2); the trailing slash is the spec's. */
 export const EMBED_SETTINGS_PATH = '/messages/settings/embed';
 
-export const SETTINGS_TABS = ['business', 'team', 'chat-groups', 'whatsapp', 'api-keys', 'profile'] as const;
+export const SETTINGS_TABS = [
+  'business',
+  'team',
+  'chat-groups',
+  'whatsapp',
+  'email-domains',
+  'api-keys',
+  'profile',
+] as const;
 export type TSettingsTab = (typeof SETTINGS_TABS)[number];
 
 export function settingsPath(tab: TSettingsTab): string {

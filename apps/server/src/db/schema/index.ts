@@ -6,3 +6,4 @@ export * from './inbox';
 export * from './whatsapp';
 export * from './sends';
 export * from './audience';
+export * from './email-domains';
