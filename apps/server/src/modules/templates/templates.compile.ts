@@ -204,7 +204,8 @@ async function compileMjml(content: string): Promise<{ html: string; errors: str
   }
 }
 
-const MJML_UNPARSABLE = 'The MJML could not be parsed: check that it is one <mjml> document with matching tags';
+const MJML_UNPARSABLE =
+  'The MJML could not be parsed: check that it is one <mjml> document with matching tags';
 
 /**
  * Checks and compiles a source: Liquid parsed (lines as written), MJML compiled (any validation
@@ -326,7 +327,13 @@ export function prepareCompiled(v: CompiledVersion): CompiledTemplate {
   };
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** The preview text mail clients show after the subject, hidden in the body. */

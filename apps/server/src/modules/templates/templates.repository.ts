@@ -111,7 +111,11 @@ export async function insertVersion(
 }
 
 /** A rename alone: the source did not change, so no version is written. */
-export async function renameTemplate(tx: Queryable, current: TemplateRow, name: string): Promise<TemplateRow> {
+export async function renameTemplate(
+  tx: Queryable,
+  current: TemplateRow,
+  name: string,
+): Promise<TemplateRow> {
   const [row] = await tx
     .update(emailTemplates)
     .set({ name, updatedAt: new Date() })

@@ -75,7 +75,8 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
         response: { 200: ZEnvelope(ZEmailTemplatePreview) },
       },
     },
-    async (request) => ok(await templates.previewTemplate(db, await scopeOf(db, request), null, request.body)),
+    async (request) =>
+      ok(await templates.previewTemplate(db, await scopeOf(db, request), null, request.body)),
   );
   app.post(
     '/api/template/template-images/',
@@ -172,9 +173,7 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
       },
     },
     async (request) =>
-      ok(
-        await templates.previewTemplate(db, await scopeOf(db, request), request.params.id, request.body),
-      ),
+      ok(await templates.previewTemplate(db, await scopeOf(db, request), request.params.id, request.body)),
   );
 
   // The public URL of a template image, as mail links to it: no credentials (mail clients and

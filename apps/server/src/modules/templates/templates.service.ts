@@ -207,11 +207,7 @@ export async function deleteTemplate(db: Db, businessId: number, id: number): Pr
   if (!(await repo.deleteTemplate(db, businessId, id))) throw AppError.notFound(M.notFound);
 }
 
-export async function findVersions(
-  db: Db,
-  businessId: number,
-  id: number,
-): Promise<TEmailTemplateVersion[]> {
+export async function findVersions(db: Db, businessId: number, id: number): Promise<TEmailTemplateVersion[]> {
   if (!(await repo.findTemplate(db, businessId, id))) throw AppError.notFound(M.notFound);
   return (await repo.listVersions(db, businessId, id, VERSIONS_LIMIT)).map(toVersion);
 }
