@@ -13,6 +13,7 @@ import {
   DASHBOARD_PATH,
   DEV_OUTBOX_PATH,
   DIRECTORY_PATH,
+  EMAIL_TEMPLATES_PATH,
   EMBED_SETTINGS_PATH,
   EVENT_LOG_SEGMENTS,
   EVENT_LOGS_PATH,
@@ -21,6 +22,7 @@ import {
   JOIN_BUSINESS_PATH,
   LOGIN_PATH,
   MESSAGES_PATH,
+  NEW_EMAIL_TEMPLATE_PATH,
   REGISTER_BUSINESS_PATH,
   safeNextPath,
   SETTINGS_PATH,
@@ -208,11 +210,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             comingSoon(AGENTS_PATH, 'agents'),
             {
-              // WhatsApp templates; email templates and the deeper paths are not built yet.
+              // WhatsApp templates (the index) and email templates (a tab, and the editor's pages).
               path: TEMPLATES_PATH,
               children: [
                 {
-                  lazy: areaTabs('templates', [{ channel: 'whatsapp', to: TEMPLATES_PATH }]),
+                  lazy: areaTabs('templates', [
+                    { channel: 'whatsapp', to: TEMPLATES_PATH },
+                    { channel: 'email', to: EMAIL_TEMPLATES_PATH },
+                  ]),
                   children: [
                     {
                       index: true,
@@ -221,7 +226,30 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                           .WhatsappTemplatesRoute,
                       }),
                     },
+                    {
+                      path: EMAIL_TEMPLATES_PATH,
+                      lazy: async () => ({
+                        Component: (await import('../features/email-templates/routes/email-templates-route'))
+                          .EmailTemplatesRoute,
+                      }),
+                    },
                   ],
+                },
+                {
+                  path: NEW_EMAIL_TEMPLATE_PATH,
+                  lazy: async () => ({
+                    Component: (
+                      await import('../features/email-templates/routes/email-template-editor-route')
+                    ).NewEmailTemplateRoute,
+                  }),
+                },
+                {
+                  path: `${EMAIL_TEMPLATES_PATH}/:templateId`,
+                  lazy: async () => ({
+                    Component: (
+                      await import('../features/email-templates/routes/email-template-editor-route')
+                    ).EmailTemplateEditorRoute,
+                  }),
                 },
                 { path: '*', lazy: comingSoonLazy('templates') },
               ],
