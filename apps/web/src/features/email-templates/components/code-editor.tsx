@@ -4,67 +4,71 @@
 import { html } from '@codemirror/lang-html';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
-import CodeMirror, { type ReactCodeMirrorRef } from '@uiw/react-codemirror';
-import { useEffect, useImperativeHandle, useMemo, useRef } from 'react';
+import CodeMirror from '@uiw/react-codemirror';
+import { useEffect, useImperativeHandle, useMemo, useState } from 'react';
 
 import type { TCodeEditorProps } from './code-editor-types';
 
-const extensions = [
+const baseExtensions = [
   html({ matchClosingTags: true, autoCloseTags: true }),
   lintGutter(),
   EditorView.lineWrapping,
 ];
 
 export function CodeEditor({ value, onChange, readOnly, errors, label, handleRef }: TCodeEditorProps) {
-  const cm = useRef<ReactCodeMirrorRef>(null);
+  const [view, setView] = useState<EditorView | null>(null);
+  const extensions = useMemo(
+    () => [...baseExtensions, EditorView.contentAttributes.of({ 'aria-label': label })],
+    [label],
+  );
 
-  const diagnostics = useMemo(() => errors, [errors]);
+  // The server's errors as diagnostics on their lines (a line past the end is left to the list).
   useEffect(() => {
-    const view = cm.current?.view;
     if (!view) return;
     const doc = view.state.doc;
-    const marks: Diagnostic[] = diagnostics
+    const marks: Diagnostic[] = errors
       .filter((e) => e.line !== null && e.line >= 1 && e.line <= doc.lines)
       .map((e) => {
         const line = doc.line(e.line!);
         return { from: line.from, to: line.to, severity: 'error', message: e.message };
       });
     view.dispatch(setDiagnostics(view.state, marks));
-  }, [diagnostics, value]);
+  }, [view, errors, value]);
 
-  useImperativeHandle(handleRef, () => ({
-    insert(text: string) {
-      const view = cm.current?.view;
-      if (!view) {
-        onChange(value + text);
-        return;
-      }
-      const { from, to } = view.state.selection.main;
-      view.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length } });
-      view.focus();
-    },
-    goToLine(n: number) {
-      const view = cm.current?.view;
-      if (!view) return;
-      const line = view.state.doc.line(Math.min(Math.max(n, 1), view.state.doc.lines));
-      view.dispatch({
-        selection: { anchor: line.from },
-        effects: EditorView.scrollIntoView(line.from, { y: 'center' }),
-      });
-      view.focus();
-    },
-  }));
+  useImperativeHandle(
+    handleRef,
+    () => ({
+      insert(text: string) {
+        if (!view) {
+          onChange(value + text);
+          return;
+        }
+        const { from, to } = view.state.selection.main;
+        view.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length } });
+        view.focus();
+      },
+      goToLine(n: number) {
+        if (!view) return;
+        const line = view.state.doc.line(Math.min(Math.max(n, 1), view.state.doc.lines));
+        view.dispatch({
+          selection: { anchor: line.from },
+          effects: EditorView.scrollIntoView(line.from, { y: 'center' }),
+        });
+        view.focus();
+      },
+    }),
+    [view, value, onChange],
+  );
 
   return (
     <CodeMirror
-      ref={cm}
       value={value}
       onChange={onChange}
+      onCreateEditor={setView}
       readOnly={readOnly}
       editable={!readOnly}
       extensions={extensions}
       height="28rem"
-      aria-label={label}
       className="overflow-hidden rounded-md border text-sm"
       basicSetup={{ foldGutter: true, highlightActiveLine: !readOnly }}
     />
