@@ -60,7 +60,13 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
     async (request, reply) =>
       created(
         reply,
-        await templates.createTemplate(db, businessOf(request).id, actorIdOf(request), request.body),
+        await templates.createTemplate(
+          db,
+          businessOf(request).id,
+          actorIdOf(request),
+          request.body,
+          request.id,
+        ),
       ),
   );
   // Static segments, so they win over :id.

@@ -19,6 +19,7 @@ import {
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { isSafeKey, type Storage } from '../../platform/storage';
+import { recordEvent } from '../analytics/analytics.service';
 import { findBusiness } from '../business/business.service';
 import type { InboxScope } from '../conversations/conversations.repository';
 import { findVisitor } from '../directory/directory.service';
@@ -105,6 +106,7 @@ export async function createTemplate(
   businessId: number,
   createdBy: number | null,
   input: TCreateEmailTemplateRequest,
+  requestId?: string,
 ): Promise<TEmailTemplate> {
   const values = await compileForSave(
     input.name,
@@ -117,12 +119,22 @@ export async function createTemplate(
     },
     createdBy,
   );
+  let row: repo.TemplateRow;
   try {
-    return toTemplate(await repo.insertTemplate(db, businessId, values));
+    row = await repo.insertTemplate(db, businessId, values);
   } catch (err) {
     if (err instanceof repo.NameTakenError) throw nameTaken();
     throw err;
   }
+  // The spec's tracked event for a template made (section "Tracked analytics events").
+  await recordEvent(db, {
+    event: 'user_created_template',
+    userId: createdBy,
+    businessId,
+    requestId: requestId ?? null,
+    properties: { template_id: row.id, channel: 'email', format: row.format },
+  });
+  return toTemplate(row);
 }
 
 const SOURCE_FIELDS = ['subject', 'preheader', 'format', 'content', 'text_content'] as const;

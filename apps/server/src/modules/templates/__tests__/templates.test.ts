@@ -122,6 +122,15 @@ describe('email templates: saving and versions', () => {
     expect(row).not.toHaveProperty('content');
     const one = await call('GET', `/api/template/${t.id}/`);
     expect(one.json().result.content).toBe(MJML);
+    // The spec's tracked event.
+    const events = await rt.database.query<{ user_id: number; properties: Record<string, unknown> }>(
+      `select user_id, properties from analytics_events where event = 'user_created_template' and business_id = $1`,
+      [business.id],
+    );
+    expect(events).toContainEqual({
+      user_id: owner.user.pk,
+      properties: { template_id: t.id, channel: 'email', format: 'mjml' },
+    });
   });
 
   it('keeps a version per save, restores one as a new version, and never rewrites history', async () => {
