@@ -204,6 +204,66 @@ async function compileMjml(content: string): Promise<{ html: string; errors: str
   }
 }
 
+const LIQUID_MARKUP = /\{%-?[\s\S]*?-?%\}|\{\{-?[\s\S]*?-?\}\}/g;
+
+const MJML_TAG = /<(\/?)(mj-[\w-]+|mjml)\b[^>]*>/g;
+/** Components whose children are components: text directly inside them is dropped. */
+const MJML_CONTAINERS = new Set([
+  'mjml',
+  'mj-body',
+  'mj-head',
+  'mj-section',
+  'mj-column',
+  'mj-wrapper',
+  'mj-group',
+  'mj-hero',
+  'mj-attributes',
+  'mj-navbar',
+  'mj-social',
+  'mj-accordion',
+  'mj-carousel',
+]);
+
+/** Whether the markup at `index` sits directly in a container or after a closing tag (a sibling). */
+function betweenComponents(source: string, index: number): boolean {
+  let last: RegExpExecArray | null = null;
+  for (const m of source.slice(0, index).matchAll(MJML_TAG)) last = m;
+  if (!last) return true;
+  return last[1] === '/' || MJML_CONTAINERS.has(last[2]!);
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+/**
+ * MJML silently drops text between components, Liquid included: `{% if %}` around an <mj-text>
+ * would vanish and the block would always show. Each tag or output of the source must still be in
+ * the compiled HTML as often; the missing ones are errors at their line (those placed between
+ * components first, as those are the ones MJML drops).
+ */
+function droppedLiquid(source: string, compiled: string): string[] {
+  const occurrences = new Map<string, number[]>();
+  for (const m of source.matchAll(LIQUID_MARKUP)) {
+    occurrences.set(m[0], [...(occurrences.get(m[0]) ?? []), m.index]);
+  }
+  const dropped: { index: number; text: string }[] = [];
+  for (const [text, at] of occurrences) {
+    const missing = at.length - count(compiled, text);
+    if (missing <= 0) continue;
+    const ranked = [
+      ...at.filter((i) => betweenComponents(source, i)),
+      ...at.filter((i) => !betweenComponents(source, i)),
+    ];
+    for (const index of ranked.slice(0, missing)) dropped.push({ index, text });
+  }
+  return dropped
+    .sort((a, b) => a.index - b.index)
+    .map(({ index, text }) => {
+      const line = source.slice(0, index).split('\n').length;
+      const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+      return `Line ${line}: MJML drops Liquid placed between components ('${shown}'): put it inside <mj-raw> or a text component`;
+    });
+}
+
 const MJML_UNPARSABLE =
   'The MJML could not be parsed: check that it is one <mjml> document with matching tags';
 
@@ -239,6 +299,9 @@ export async function compileSource(
     const mjml = await compileMjml(src.content);
     for (const message of mjml.errors) addError(errors, 'content', message);
     compiledHtml = mjml.html;
+  }
+  if (src.format === 'mjml' && !errors.content) {
+    for (const message of droppedLiquid(src.content, compiledHtml)) addError(errors, 'content', message);
   }
   if (!errors.content) {
     try {

@@ -285,6 +285,23 @@ describe('email templates: saving and versions', () => {
     expect(notMjml.statusCode).toBe(400);
     expect(notMjml.json().result.content[0]).toMatch(/^The MJML could not be parsed/);
 
+    // MJML would drop Liquid between components silently (the block would always show): refused.
+    const dropped = await call('POST', '/api/template/', {
+      name: 'Dropped liquid',
+      subject: 'Hi',
+      format: 'mjml',
+      content:
+        '<mjml><mj-body><mj-section><mj-column>\n' +
+        '{% if customer.vip %}<mj-text>VIP</mj-text>{% endif %}\n' +
+        '<mj-raw>{% if customer.new %}</mj-raw><mj-text>New</mj-text><mj-raw>{% endif %}</mj-raw>\n' +
+        '</mj-column></mj-section></mj-body></mjml>',
+    });
+    expect(dropped.statusCode).toBe(400);
+    expect(dropped.json().result.content).toEqual([
+      "Line 2: MJML drops Liquid placed between components ('{% if customer.vip %}'): put it inside <mj-raw> or a text component",
+      "Line 2: MJML drops Liquid placed between components ('{% endif %}'): put it inside <mj-raw> or a text component",
+    ]);
+
     const badSubject = await call('POST', '/api/template/', {
       name: 'Bad subject',
       subject: 'Hi {{ customer.name | shout }}',
