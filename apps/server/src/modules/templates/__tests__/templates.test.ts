@@ -124,7 +124,7 @@ describe('email templates: saving and versions', () => {
     expect(one.json().result.content).toBe(MJML);
     // The spec's tracked event.
     const events = await rt.database.query<{ user_id: number; properties: Record<string, unknown> }>(
-      `select user_id, properties from analytics_events where event = 'user_created_template' and business_id = $1`,
+      `select user_id::int as user_id, properties from analytics_events where event = 'user_created_template' and business_id = $1`,
       [business.id],
     );
     expect(events).toContainEqual({
