@@ -28,6 +28,9 @@ const tags = ['email templates'];
 const read = { business: true, permission: 'engage.read' } as const;
 const write = { business: true, permission: 'engage.write' } as const;
 
+/** Previews compile MJML for drafts: bounded per client, well above a debounced editor's pace. */
+const previewConfig = { ...read, rateLimit: { max: 240, timeWindow: '1 minute' } } as const;
+
 /** Images never change once stored (their key holds a uuid): mail clients and proxies may keep them. */
 const IMAGE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
@@ -73,7 +76,7 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
   app.post(
     '/api/template/preview/',
     {
-      config: read,
+      config: previewConfig,
       schema: {
         tags,
         summary: 'Preview a template that is not saved yet (draft)',
@@ -169,7 +172,7 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
   app.post(
     '/api/template/:id/preview/',
     {
-      config: read,
+      config: previewConfig,
       schema: {
         tags,
         summary: 'Render with a customer or variables (of the saved template, or of a draft)',

@@ -209,6 +209,12 @@ describe('Email templates', () => {
     const frame = await previewFrame();
     expect(frame).toHaveAttribute('sandbox', '');
     expect(frame.getAttribute('srcdoc')).toBe('<p>Hello Grace</p>');
+    expect(frame).toHaveStyle({ width: '640px' });
+    await userEvent.click(screen.getByRole('radio', { name: S.phone }));
+    expect(await previewFrame()).toHaveStyle({ width: '375px' });
+    await userEvent.click(screen.getByRole('radio', { name: S.textTab }));
+    expect(screen.getByLabelText(S.textTab)).toHaveTextContent('Hello Grace');
+    await userEvent.click(screen.getByRole('radio', { name: S.htmlTab }));
     const last = state.previews.at(-1)!;
     expect(last.url).toBe('/api/template/preview/');
     expect(last.body).toMatchObject({
