@@ -227,7 +227,7 @@ export async function findVersions(db: Db, businessId: number, id: number): Prom
 // ---- Compiled templates: what sends use ----
 
 /** Parsed versions by template id and version (a version never changes once saved). */
-const compiledCache = new LRUCache<string, CompiledTemplate>({ max: 500 });
+const compiledCache = new LRUCache<string, CompiledTemplate>({ max: 200 });
 
 /**
  * The current version of a template of the business, ready to render: MJML was compiled when the
