@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
+import { defineBroadcastQueues, type BroadcastDeps } from './modules/broadcasts/broadcasts.service';
 import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
 import { realtimeCallers } from './modules/auth/realtime-callers';
 import { AccessTokens } from './modules/auth/tokens';
@@ -50,6 +51,8 @@ export type Services = Infrastructure & {
   whatsapp: WhatsappDeps;
   inbox: InboxDeps;
   realtime: RealtimeDeps;
+  /** Broadcasts to a list; each channel adds itself to `channels`. */
+  broadcasts: BroadcastDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -80,6 +83,7 @@ export function createServices(infrastructure: Infrastructure): Services {
       topics: conversationTopics({ db, storage, authCache }),
       logger,
     },
+    broadcasts: { db, jobs, logger, channels: new Map() },
   };
 }
 
@@ -111,4 +115,5 @@ export async function defineJobs(services: Services): Promise<void> {
   });
   await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
   await defineWhatsappQueues(jobs, services.whatsapp, logger);
+  await defineBroadcastQueues(services.broadcasts);
 }

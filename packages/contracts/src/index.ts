@@ -17,3 +17,5 @@ export * from './directory';
 export * from './whatsapp';
 export * from './event-logs';
 export * from './email-templates';
+export * from './customer-lists';
+export * from './broadcasts';

@@ -21,6 +21,9 @@ export function emailTemplatePath(id: number): string {
 }
 export const EVENT_LOGS_PATH = '/engage/event-logs';
 export const DIRECTORY_PATH = '/engage/directory';
+/** Customer lists and segments, beside the directory. */
+export const LISTS_PATH = `${DIRECTORY_PATH}/lists`;
+export const listPath = (id: number) => `${LISTS_PATH}/${id}`;
 export const SETTINGS_PATH = '/engage/settings';
 
 /** The development outbox page (not in the spec): mail kept instead of sent, on the machine running Titan. */

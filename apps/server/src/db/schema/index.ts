@@ -6,3 +6,4 @@ export * from './inbox';
 export * from './whatsapp';
 export * from './sends';
 export * from './templates';
+export * from './audience';
