@@ -1,5 +1,5 @@
 // The only code that touches email_templates and email_template_versions.
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { emailTemplates, emailTemplateVersions } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
@@ -197,13 +197,4 @@ export async function findCurrentVersion(
     .where(and(eq(emailTemplates.businessId, businessId), eq(emailTemplates.id, templateId)))
     .limit(1);
   return row?.v ?? null;
-}
-
-/** How many versions a template has (tests and the versions list's count). */
-export async function countVersions(db: Db, templateId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(emailTemplateVersions)
-    .where(eq(emailTemplateVersions.templateId, templateId));
-  return row?.n ?? 0;
 }
