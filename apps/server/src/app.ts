@@ -28,6 +28,7 @@ import { whatsappMediaRoutes } from './modules/whatsapp/media/whatsapp.media.rou
 import { whatsappSendRoutes } from './modules/whatsapp/messages/whatsapp.send.routes';
 import { whatsappTemplatesRoutes } from './modules/whatsapp/templates/whatsapp.templates.routes';
 import { sendLogRoutes } from './modules/sends/sends.routes';
+import { templateRoutes } from './modules/templates/templates.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
@@ -111,6 +112,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(whatsappTemplatesRoutes, { deps: services.whatsapp });
   await app.register(sendLogRoutes, { db });
   await app.register(emailDomainRoutes, { deps: services.emailDomains });
+  await app.register(templateRoutes, {
+    deps: { db, storage: services.storage, publicUrl: config.PUBLIC_URL },
+  });
   await app.register(publicChatRoutes, { deps: services });
   await app.register(conversationRoutes, { deps: services.inbox });
   await app.register(realtimeRoutes, { deps: services.realtime });

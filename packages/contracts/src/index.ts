@@ -16,6 +16,7 @@ export * from './chat';
 export * from './directory';
 export * from './whatsapp';
 export * from './event-logs';
+export * from './email-templates';
 export * from './customer-lists';
 export * from './broadcasts';
 export * from './customer-imports';

@@ -32,6 +32,7 @@ type Ids = {
   smsSend: string;
   fileKey: string;
   phoneNumberId: string;
+  emailTemplate: number;
   customerList: number;
   broadcast: string;
   customerImport: string;
@@ -58,6 +59,9 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/whatsapp/events/:trackingId/': { trackingId: 'trackingId' },
   '/api/email/events/:trackingId/': { trackingId: 'emailSend' },
   '/api/sms/events/:trackingId/': { trackingId: 'smsSend' },
+  '/api/template/:id/': { id: 'emailTemplate' },
+  '/api/template/:id/versions/': { id: 'emailTemplate' },
+  '/api/template/:id/preview/': { id: 'emailTemplate' },
   '/api/business/customer-lists/:id/': { id: 'customerList' },
   '/api/business/customer-lists/:id/members/': { id: 'customerList' },
   '/api/business/customer-lists/:id/members/remove/': { id: 'customerList' },
@@ -154,6 +158,31 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     }),
     idsInBody: true,
   },
+  'PUT /api/template/:id/': { input: () => ({ json: { subject: 'Taken over' } }) },
+  'POST /api/template/:id/preview/': {
+    input: (ids) => ({ json: { customer_id: ids.customer, variables: {} } }),
+    idsInBody: true,
+  },
+  'POST /api/template/preview/': {
+    input: (ids) => ({
+      json: {
+        customer_id: ids.customer,
+        draft: { subject: 'Hi {{ customer.name }}', format: 'html', content: '<p>x</p>' },
+      },
+    }),
+    idsInBody: true,
+  },
+  'POST /api/template/template-images/': {
+    input: () => ({
+      form: (ids) => {
+        const form = new FormData();
+        form.append('template_id', String(ids.emailTemplate));
+        form.append('file', new Blob([new Uint8Array(PNG_DOT)], { type: 'image/png' }), 'dot.png');
+        return form;
+      },
+    }),
+    idsInBody: true,
+  },
 };
 
 /** Signed-in routes that are not business-scoped, each with why it needs no tenant. */
@@ -165,6 +194,11 @@ const NOT_BUSINESS_SCOPED: Record<string, string> = {
   'POST /api/business/users/assign/':
     "acts on the caller's own membership: an invitation token addressed to their email, or a join request",
 };
+
+const PNG_DOT = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** Body or query fields that hold another object's id: such a route needs `idsInBody`. */
 const ID_FIELD = /(^|_)ids?$/;
@@ -267,6 +301,9 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/whatsapp/template/',
     '/api/whatsapp/events/?page_size=100',
     '/api/email/domains/',
+    '/api/template/',
+    `/api/template/${a.ids.emailTemplate}/`,
+    `/api/template/${a.ids.emailTemplate}/versions/`,
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {
@@ -354,6 +391,12 @@ async function populate(
   fileForm.append('file', new Blob([Buffer.from('name,email\n')], { type: 'text/csv' }), 'list.csv');
   const file = await upload(owner, business, '/api/upload/', fileForm);
 
+  const emailTemplate = await inject(owner, business, 'POST', '/api/template/', {
+    name: `Welcome ${slug}`,
+    subject: 'Hi {{ customer.name }}',
+    format: 'html',
+    content: '<p>Hello {{ customer.name }}</p>',
+  });
   const apiKey = await inject(owner, business, 'POST', '/api/auth/api-keys/', { name: 'matrix' });
   const invitation = await inject(owner, business, 'POST', '/api/business/users/', {
     email: uniqueEmail('invitee'),
@@ -409,6 +452,7 @@ async function populate(
     smsSend: '',
     fileKey: file.key as string,
     phoneNumberId: '',
+    emailTemplate: emailTemplate.id as number,
     customerList: list.id as number,
     customerImport: customerImport.id as string,
     broadcast: (

@@ -14,6 +14,7 @@ import {
   DEV_OUTBOX_PATH,
   DIRECTORY_PATH,
   DNS_HELP_PATH,
+  EMAIL_TEMPLATES_PATH,
   EMBED_SETTINGS_PATH,
   EVENT_LOG_SEGMENTS,
   EVENT_LOGS_PATH,
@@ -22,6 +23,7 @@ import {
   JOIN_BUSINESS_PATH,
   LOGIN_PATH,
   MESSAGES_PATH,
+  NEW_EMAIL_TEMPLATE_PATH,
   REGISTER_BUSINESS_PATH,
   safeNextPath,
   SETTINGS_PATH,
@@ -217,11 +219,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             comingSoon(AGENTS_PATH, 'agents'),
             {
-              // WhatsApp templates; email templates and the deeper paths are not built yet.
+              // WhatsApp templates (the index) and email templates (a tab, and the editor's pages).
               path: TEMPLATES_PATH,
               children: [
                 {
-                  lazy: areaTabs('templates', [{ channel: 'whatsapp', to: TEMPLATES_PATH }]),
+                  lazy: areaTabs('templates', [
+                    { channel: 'whatsapp', to: TEMPLATES_PATH },
+                    { channel: 'email', to: EMAIL_TEMPLATES_PATH },
+                  ]),
                   children: [
                     {
                       index: true,
@@ -230,7 +235,30 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                           .WhatsappTemplatesRoute,
                       }),
                     },
+                    {
+                      path: EMAIL_TEMPLATES_PATH,
+                      lazy: async () => ({
+                        Component: (await import('../features/email-templates/routes/email-templates-route'))
+                          .EmailTemplatesRoute,
+                      }),
+                    },
                   ],
+                },
+                {
+                  path: NEW_EMAIL_TEMPLATE_PATH,
+                  lazy: async () => ({
+                    Component: (
+                      await import('../features/email-templates/routes/email-template-editor-route')
+                    ).NewEmailTemplateRoute,
+                  }),
+                },
+                {
+                  path: `${EMAIL_TEMPLATES_PATH}/:templateId`,
+                  lazy: async () => ({
+                    Component: (
+                      await import('../features/email-templates/routes/email-template-editor-route')
+                    ).EmailTemplateEditorRoute,
+                  }),
                 },
                 { path: '*', lazy: comingSoonLazy('templates') },
               ],

@@ -13,6 +13,12 @@ export const MESSAGES_PATH = '/messages';
 export const AGENTS_PATH = '/engage/agent';
 export const TEMPLATES_PATH = '/engage/templates';
 export const AI_TEMPLATE_PATH = '/engage/ai-template';
+/** The Email tab of the templates area, a new template, and one template's editor. */
+export const EMAIL_TEMPLATES_PATH = `${TEMPLATES_PATH}/email`;
+export const NEW_EMAIL_TEMPLATE_PATH = `${EMAIL_TEMPLATES_PATH}/new`;
+export function emailTemplatePath(id: number): string {
+  return `${EMAIL_TEMPLATES_PATH}/${id}`;
+}
 export const EVENT_LOGS_PATH = '/engage/event-logs';
 export const DIRECTORY_PATH = '/engage/directory';
 /** Customer lists and segments, beside the directory. */

@@ -5,5 +5,6 @@ export * from './platform';
 export * from './inbox';
 export * from './whatsapp';
 export * from './sends';
+export * from './templates';
 export * from './audience';
 export * from './email-domains';

@@ -1,0 +1,47 @@
+// POST /api/template/{id}/preview/ (or /api/template/preview/ before the first save) with the
+// editor's draft and sample variables or a customer → {subject, html, text, errors}. A query, so the
+// last preview stays on screen while the next (debounced) one renders.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  ZEmailTemplatePreview,
+  ZEnvelope,
+  type TEmailTemplateDraft,
+  type TEmailTemplatePreview,
+} from '@titan/contracts';
+
+import { protectedClient } from '../../../lib/protected-client';
+import { EMAIL_TEMPLATES_API_PATH, EMAIL_TEMPLATES_KEY, emailTemplateApiPath } from './get-email-templates';
+
+export type TPreviewInput = {
+  templateId: number | null;
+  draft: TEmailTemplateDraft;
+  variables: Record<string, unknown>;
+  customerId: number | null;
+};
+
+export async function previewEmailTemplate(
+  { templateId, draft, variables, customerId }: TPreviewInput,
+  signal?: AbortSignal,
+): Promise<TEmailTemplatePreview> {
+  const url =
+    templateId === null
+      ? `${EMAIL_TEMPLATES_API_PATH}preview/`
+      : `${emailTemplateApiPath(templateId)}preview/`;
+  const { data } = await protectedClient.post(
+    url,
+    { draft, variables, ...(customerId !== null ? { customer_id: customerId } : {}) },
+    { signal },
+  );
+  return ZEnvelope(ZEmailTemplatePreview).parse(data).result;
+}
+
+export function useEmailTemplatePreview(input: TPreviewInput | null) {
+  return useQuery({
+    queryKey: [...EMAIL_TEMPLATES_KEY, 'preview', input],
+    queryFn: ({ signal }) => previewEmailTemplate(input!, signal),
+    enabled: input !== null && input.draft.content.trim() !== '',
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    retry: false,
+  });
+}

@@ -1,0 +1,76 @@
+// The template source editor: CodeMirror 6 with HTML highlighting (MJML reads as markup too), the
+// server's errors marked at their lines, and a handle to insert text at the cursor or go to a line.
+// Loaded on its own (lazy-code-editor.tsx), so CodeMirror stays out of every other screen's bundle.
+import { html } from '@codemirror/lang-html';
+import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { EditorView } from '@codemirror/view';
+import CodeMirror from '@uiw/react-codemirror';
+import { useEffect, useImperativeHandle, useMemo, useState } from 'react';
+
+import type { TCodeEditorProps } from './code-editor-types';
+
+const baseExtensions = [
+  html({ matchClosingTags: true, autoCloseTags: true }),
+  lintGutter(),
+  EditorView.lineWrapping,
+];
+
+export function CodeEditor({ value, onChange, readOnly, errors, label, handleRef }: TCodeEditorProps) {
+  const [view, setView] = useState<EditorView | null>(null);
+  const extensions = useMemo(
+    () => [...baseExtensions, EditorView.contentAttributes.of({ 'aria-label': label })],
+    [label],
+  );
+
+  // The server's errors as diagnostics on their lines (a line past the end is left to the list).
+  useEffect(() => {
+    if (!view) return;
+    const doc = view.state.doc;
+    const marks: Diagnostic[] = errors
+      .filter((e) => e.line !== null && e.line >= 1 && e.line <= doc.lines)
+      .map((e) => {
+        const line = doc.line(e.line!);
+        return { from: line.from, to: line.to, severity: 'error', message: e.message };
+      });
+    view.dispatch(setDiagnostics(view.state, marks));
+  }, [view, errors, value]);
+
+  useImperativeHandle(
+    handleRef,
+    () => ({
+      insert(text: string) {
+        if (!view) {
+          onChange(value + text);
+          return;
+        }
+        const { from, to } = view.state.selection.main;
+        view.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length } });
+        view.focus();
+      },
+      goToLine(n: number) {
+        if (!view) return;
+        const line = view.state.doc.line(Math.min(Math.max(n, 1), view.state.doc.lines));
+        view.dispatch({
+          selection: { anchor: line.from },
+          effects: EditorView.scrollIntoView(line.from, { y: 'center' }),
+        });
+        view.focus();
+      },
+    }),
+    [view, value, onChange],
+  );
+
+  return (
+    <CodeMirror
+      value={value}
+      onChange={onChange}
+      onCreateEditor={setView}
+      readOnly={readOnly}
+      editable={!readOnly}
+      extensions={extensions}
+      height="28rem"
+      className="overflow-hidden rounded-md border text-sm"
+      basicSetup={{ foldGutter: true, highlightActiveLine: !readOnly }}
+    />
+  );
+}

@@ -1,0 +1,463 @@
+// The email template editor: name, subject, preheader, format and the source in a code editor, with
+// a live preview (the draft is rendered by the server, debounced) at desktop and phone widths,
+// sample values, versions with restore, image upload into the source, and delete. Errors from the
+// server are shown at their line. Without engage.write everything is read-only.
+import {
+  lineOfTemplateError,
+  type TEmailTemplate,
+  type TEmailTemplateDraft,
+  type TEmailTemplateFormat,
+  type TFieldErrors,
+} from '@titan/contracts';
+import { ImageIcon, SaveIcon, Trash2Icon } from 'lucide-react';
+import { useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+
+import { ConfirmAction } from '../../../components/confirm-action';
+import { FormAlert } from '../../../components/form/form-alert';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { NativeSelect } from '../../../components/ui/native-select';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
+import { EMAIL_TEMPLATES_PATH, emailTemplatePath } from '../../../config/paths';
+import { apiErrorMessage, describeApiFailure, reportApiError } from '../../../lib/api-errors';
+import { useDeleteEmailTemplate } from '../api/delete-email-template';
+import { useEmailTemplatePreview } from '../api/preview-email-template';
+import { useCreateEmailTemplate, useUpdateEmailTemplate } from '../api/save-email-template';
+import { useUploadTemplateImage } from '../api/upload-template-image';
+import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
+import { useDebouncedValue } from '../utils/use-debounced-value';
+import { nestVariables, sampleValueFor, starterFor, variablesIn } from '../utils/template-source';
+import type { TCodeEditorHandle, TEditorError } from './code-editor-types';
+import { LazyCodeEditor } from './lazy-code-editor';
+import { PreviewPane } from './preview-pane';
+import { VariablesPanel } from './variables-panel';
+import { VersionsPanel } from './versions-panel';
+
+/** How long typing pauses before the preview renders again. */
+const PREVIEW_DEBOUNCE_MS = 400;
+
+type TForm = {
+  name: string;
+  subject: string;
+  preheader: string;
+  format: TEmailTemplateFormat;
+  content: string;
+  text_content: string;
+};
+
+function formOf(t: TEmailTemplate | null): TForm {
+  if (!t) {
+    return {
+      name: '',
+      subject: '',
+      preheader: '',
+      format: 'mjml',
+      content: starterFor('mjml'),
+      text_content: '',
+    };
+  }
+  return {
+    name: t.name,
+    subject: t.subject,
+    preheader: t.preheader,
+    format: t.format,
+    content: t.content,
+    text_content: t.text_content ?? '',
+  };
+}
+
+const sameForm = (a: TForm, b: TForm) => (Object.keys(a) as (keyof TForm)[]).every((k) => a[k] === b[k]);
+
+function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
+  if (!messages?.length) return null;
+  return (
+    <p id={id} className="text-sm text-destructive">
+      {messages.join(' ')}
+    </p>
+  );
+}
+
+export function TemplateEditor({
+  template,
+  canWrite,
+}: {
+  template: TEmailTemplate | null;
+  canWrite: boolean;
+}) {
+  const navigate = useNavigate();
+  const [saved, setSaved] = useState<TEmailTemplate | null>(template);
+  const [form, setForm] = useState<TForm>(() => formOf(template));
+  const [saveErrors, setSaveErrors] = useState<TFieldErrors>({});
+  const [formError, setFormError] = useState<string | undefined>();
+  const [samples, setSamples] = useState<Record<string, string>>({});
+  const [customerId, setCustomerId] = useState('');
+  const editor = useRef<TCodeEditorHandle | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const create = useCreateEmailTemplate();
+  const update = useUpdateEmailTemplate();
+  const remove = useDeleteEmailTemplate();
+  const upload = useUploadTemplateImage();
+  const saving = create.isPending || update.isPending;
+  const readOnly = !canWrite;
+  const dirty = !sameForm(form, formOf(saved));
+
+  const set = <K extends keyof TForm>(key: K, value: TForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setSaveErrors((e) => {
+      if (!e[key] && !e.non_field_errors) return e;
+      const { [key]: _gone, non_field_errors: _nf, ...rest } = e;
+      return rest;
+    });
+  };
+
+  const variables = useMemo(
+    () =>
+      [
+        ...new Set([
+          ...variablesIn(form.subject, form.preheader, form.content, form.text_content),
+          ...(saved?.variables ?? []),
+        ]),
+      ].sort(),
+    [form.subject, form.preheader, form.content, form.text_content, saved?.variables],
+  );
+  const sampleValues = useMemo(
+    () => Object.fromEntries(variables.map((v) => [v, samples[v] ?? sampleValueFor(v)])),
+    [variables, samples],
+  );
+
+  const previewSource = useMemo(
+    () => ({
+      templateId: saved?.id ?? null,
+      draft: {
+        subject: form.subject,
+        preheader: form.preheader,
+        format: form.format,
+        content: form.content,
+        text_content: form.text_content || null,
+      } satisfies TEmailTemplateDraft,
+      variables: nestVariables(sampleValues),
+      customerId: customerId ? Number(customerId) : null,
+    }),
+    [saved?.id, form, sampleValues, customerId],
+  );
+  const previewInput = useDebouncedValue(previewSource, PREVIEW_DEBOUNCE_MS);
+  const preview = useEmailTemplatePreview(previewInput);
+  const previewErrors: TFieldErrors = preview.data?.errors ?? {};
+  const customerError =
+    preview.isError && describeApiFailure(preview.error).kind === 'response'
+      ? (describeApiFailure(preview.error) as { fieldErrors: TFieldErrors | null }).fieldErrors?.customer_id
+      : undefined;
+
+  const errorsOf = (field: string) => saveErrors[field] ?? previewErrors[field];
+  const contentErrors = errorsOf('content') ?? [];
+  const editorErrors: TEditorError[] = contentErrors.map((message) => ({
+    line: lineOfTemplateError(message),
+    message,
+  }));
+
+  const onSaveError = (error: unknown) => {
+    const failure = describeApiFailure(error);
+    if (failure.kind === 'response' && failure.status === 400 && failure.fieldErrors) {
+      setSaveErrors(failure.fieldErrors);
+      setFormError(failure.fieldErrors.non_field_errors?.join(' ') ?? S.fixErrors);
+      return;
+    }
+    setFormError(apiErrorMessage(error));
+    reportApiError(error);
+  };
+
+  const save = () => {
+    setFormError(undefined);
+    const body = {
+      name: form.name,
+      subject: form.subject,
+      preheader: form.preheader,
+      format: form.format,
+      content: form.content,
+      text_content: form.text_content || null,
+    };
+    if (!saved) {
+      create.mutate(body, {
+        onSuccess: (t) => {
+          toast.success(S.created);
+          setSaved(t);
+          void navigate(emailTemplatePath(t.id), { replace: true });
+        },
+        onError: onSaveError,
+      });
+      return;
+    }
+    update.mutate(
+      { id: saved.id, base_version: saved.version, ...body },
+      {
+        onSuccess: (t) => {
+          setSaved(t);
+          setForm(formOf(t));
+          setSaveErrors({});
+          if (t.version !== saved.version) toast.success(S.saved(t.version));
+        },
+        onError: onSaveError,
+      },
+    );
+  };
+
+  const restore = (version: number) => {
+    if (!saved) return;
+    update.mutate(
+      { id: saved.id, restore_version: version },
+      {
+        onSuccess: (t) => {
+          setSaved(t);
+          setForm(formOf(t));
+          setSaveErrors({});
+          toast.success(S.restored(version, t.version));
+        },
+        onError: (error) => reportApiError(error, { toast: true }),
+      },
+    );
+  };
+
+  const onDelete = () => {
+    if (!saved) return;
+    remove.mutate(saved.id, {
+      onSuccess: async () => {
+        toast.success(S.deleted(saved.name));
+        await navigate(EMAIL_TEMPLATES_PATH);
+      },
+      onError: (error) => reportApiError(error, { toast: true }),
+    });
+  };
+
+  const onImage = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    upload.mutate(
+      { file, templateId: saved?.id ?? null },
+      {
+        onSuccess: (image) => {
+          const tag =
+            form.format === 'mjml'
+              ? `<mj-image src="${image.url}" alt="" />`
+              : `<img src="${image.url}" alt="" />`;
+          if (editor.current) editor.current.insert(tag);
+          else set('content', `${form.content}${tag}`);
+          toast.success(S.imageInserted);
+        },
+        onError: (error) => reportApiError(error, { toast: S.imageFailed }),
+      },
+    );
+  };
+
+  const ids = {
+    name: 'email-template-name',
+    subject: 'email-template-subject',
+    preheader: 'email-template-preheader',
+    format: 'email-template-format',
+    text: 'email-template-text',
+  };
+
+  return (
+    <div className="grid gap-6">
+      {readOnly ? <p className="text-sm text-muted-foreground">{S.readOnly}</p> : null}
+      <FormAlert message={formError} />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <form
+          aria-label={saved ? S.editTitle : S.newTitle}
+          className="grid min-w-0 content-start gap-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (canWrite) save();
+          }}
+        >
+          <div className="grid gap-4 md:grid-cols-[1fr_10rem]">
+            <div className="grid gap-2">
+              <Label htmlFor={ids.name}>{S.name}</Label>
+              <Input
+                id={ids.name}
+                value={form.name}
+                readOnly={readOnly}
+                aria-invalid={errorsOf('name') ? true : undefined}
+                aria-describedby={`${ids.name}-error`}
+                onChange={(e) => set('name', e.target.value)}
+              />
+              <FieldError id={`${ids.name}-error`} messages={errorsOf('name')} />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor={ids.format}>{S.format}</Label>
+              <NativeSelect
+                id={ids.format}
+                value={form.format}
+                disabled={readOnly}
+                onChange={(e) => set('format', e.target.value as TEmailTemplateFormat)}
+              >
+                <option value="mjml">{S.formats.mjml}</option>
+                <option value="html">{S.formats.html}</option>
+              </NativeSelect>
+            </div>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={ids.subject}>{S.subject}</Label>
+            <Input
+              id={ids.subject}
+              value={form.subject}
+              readOnly={readOnly}
+              aria-invalid={errorsOf('subject') ? true : undefined}
+              aria-describedby={`${ids.subject}-error`}
+              onChange={(e) => set('subject', e.target.value)}
+            />
+            <FieldError id={`${ids.subject}-error`} messages={errorsOf('subject')} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={ids.preheader}>{S.preheader}</Label>
+            <Input
+              id={ids.preheader}
+              value={form.preheader}
+              readOnly={readOnly}
+              aria-invalid={errorsOf('preheader') ? true : undefined}
+              aria-describedby={`${ids.preheader}-hint ${ids.preheader}-error`}
+              onChange={(e) => set('preheader', e.target.value)}
+            />
+            <p id={`${ids.preheader}-hint`} className="text-xs text-muted-foreground">
+              {S.preheaderHint}
+            </p>
+            <FieldError id={`${ids.preheader}-error`} messages={errorsOf('preheader')} />
+          </div>
+          <div className="grid gap-2">
+            <div className="flex items-center justify-between gap-2">
+              <span className="text-sm font-medium">{S.content}</span>
+              {canWrite ? (
+                <>
+                  <input
+                    ref={fileInput}
+                    type="file"
+                    accept="image/png,image/jpeg,image/gif,image/webp"
+                    className="hidden"
+                    aria-label={S.insertImage}
+                    onChange={onImage}
+                  />
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    disabled={upload.isPending}
+                    onClick={() => fileInput.current?.click()}
+                  >
+                    {upload.isPending ? <Spinner /> : <ImageIcon aria-hidden="true" />}
+                    {upload.isPending ? S.uploading : S.insertImage}
+                  </Button>
+                </>
+              ) : null}
+            </div>
+            <LazyCodeEditor
+              value={form.content}
+              onChange={(v) => set('content', v)}
+              readOnly={readOnly}
+              errors={editorErrors}
+              label={S.editorLabel}
+              handleRef={editor}
+            />
+            <p className="text-xs text-muted-foreground">{S.contentHint}</p>
+            {contentErrors.length > 0 ? (
+              <ul aria-label={S.errorsAt} className="grid gap-1 text-sm text-destructive">
+                {editorErrors.map((e, i) => (
+                  <li key={i} className="flex items-center gap-2">
+                    <span>{e.message}</span>
+                    {e.line !== null ? (
+                      <Button
+                        type="button"
+                        variant="link"
+                        size="sm"
+                        className="h-auto p-0"
+                        onClick={() => editor.current?.goToLine(e.line!)}
+                      >
+                        {S.goToLine(e.line)}
+                      </Button>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={ids.text}>{S.textContent}</Label>
+            <Textarea
+              id={ids.text}
+              rows={4}
+              className="font-mono text-sm"
+              value={form.text_content}
+              readOnly={readOnly}
+              aria-invalid={errorsOf('text_content') ? true : undefined}
+              aria-describedby={`${ids.text}-hint ${ids.text}-error`}
+              onChange={(e) => set('text_content', e.target.value)}
+            />
+            <p id={`${ids.text}-hint`} className="text-xs text-muted-foreground">
+              {S.textContentHint}
+            </p>
+            <FieldError id={`${ids.text}-error`} messages={errorsOf('text_content')} />
+          </div>
+          {canWrite ? (
+            <div className="flex flex-wrap items-center gap-2">
+              <Button type="submit" disabled={saving || (saved !== null && !dirty)}>
+                {saving ? <Spinner /> : <SaveIcon aria-hidden="true" />}
+                {saving ? S.saving : S.save}
+              </Button>
+              {saved && dirty ? (
+                <span className="text-sm text-muted-foreground">{S.unsavedChanges}</span>
+              ) : null}
+              {saved ? (
+                <div className="ml-auto">
+                  <ConfirmAction
+                    variant="outline"
+                    trigger={
+                      <>
+                        <Trash2Icon aria-hidden="true" />
+                        {S.deleteTemplate}
+                      </>
+                    }
+                    title={S.deleteTitle(saved.name)}
+                    description={S.deleteText}
+                    confirmLabel={S.delete}
+                    disabled={remove.isPending}
+                    onConfirm={onDelete}
+                  />
+                </div>
+              ) : null}
+            </div>
+          ) : null}
+        </form>
+        <div className="grid min-w-0 content-start gap-4">
+          <PreviewPane
+            preview={preview.data}
+            updating={preview.isFetching}
+            failed={preview.isError && !customerError}
+          />
+          <VariablesPanel
+            variables={variables}
+            values={sampleValues}
+            onChange={(path, value) => setSamples((s) => ({ ...s, [path]: value }))}
+            customerId={customerId}
+            onCustomerIdChange={setCustomerId}
+          />
+          {customerError ? (
+            <p role="alert" className="text-sm text-destructive">
+              {customerError.join(' ')}
+            </p>
+          ) : null}
+          <VersionsPanel
+            templateId={saved?.id ?? null}
+            currentVersion={saved?.version ?? null}
+            canRestore={canWrite}
+            restoring={update.isPending}
+            onRestore={restore}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+// /engage/templates/email/new and /engage/templates/email/{id}: the template editor, with a way back
+// to the Email tab. An id that is not a template of the business shows "Template not found".
+import { ArrowLeftIcon, FileQuestionIcon } from 'lucide-react';
+import { Link, useParams } from 'react-router';
+
+import { EmptyState } from '../../../components/empty-state';
+import { SectionError, SectionLoading } from '../../../components/load-state';
+import { Button } from '../../../components/ui/button';
+import { EMAIL_TEMPLATES_PATH } from '../../../config/paths';
+import { apiErrorStatus } from '../../../lib/api-errors';
+import { usePermissions } from '../../../lib/business/roles';
+import { useEmailTemplate } from '../api/get-email-template';
+import { TemplateEditor } from '../components/template-editor';
+import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
+
+function templateIdFrom(value: string | undefined): number | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+function Page({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="mx-auto flex w-full max-w-7xl flex-col gap-4 p-4 md:p-6">
+      <div>
+        <Button asChild variant="ghost" size="sm" className="-ml-2">
+          <Link to={EMAIL_TEMPLATES_PATH}>
+            <ArrowLeftIcon aria-hidden="true" />
+            {S.back}
+          </Link>
+        </Button>
+      </div>
+      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      {children}
+    </section>
+  );
+}
+
+function NotFound() {
+  return (
+    <Page title={S.editTitle}>
+      <EmptyState icon={FileQuestionIcon} title={S.notFoundTitle} text={S.notFoundText} />
+    </Page>
+  );
+}
+
+function ExistingTemplate({ id }: { id: number }) {
+  const template = useEmailTemplate(id);
+  const { can, ready } = usePermissions();
+  if (template.isError && apiErrorStatus(template.error) === 404) return <NotFound />;
+  return (
+    <Page title={S.editTitle}>
+      {template.isPending || !ready ? (
+        <SectionLoading />
+      ) : template.isError ? (
+        <SectionError
+          error={template.error}
+          onRetry={() => void template.refetch()}
+          fallback={S.templateLoadFailed}
+        />
+      ) : (
+        <TemplateEditor key={template.data.id} template={template.data} canWrite={can('engage.write')} />
+      )}
+    </Page>
+  );
+}
+
+export function NewEmailTemplateRoute() {
+  const { can, ready } = usePermissions();
+  return (
+    <Page title={S.newTitle}>
+      {ready ? <TemplateEditor template={null} canWrite={can('engage.write')} /> : <SectionLoading />}
+    </Page>
+  );
+}
+
+export function EmailTemplateEditorRoute() {
+  const id = templateIdFrom(useParams().templateId);
+  if (id === null) return <NotFound />;
+  return <ExistingTemplate key={id} id={id} />;
+}

@@ -1,0 +1,105 @@
+// Email templates in Chromium against the built server: an owner writes a template in the real
+// code editor (CodeMirror) and sees it rendered live in the preview frame, sees a Liquid mistake
+// marked at its line, saves, uploads an image that lands in the source with a public URL that
+// serves it, and restores the first version.
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchBrowser } from '../support/browser';
+import { signUpOwner } from '../support/staff';
+import { startTitan, type TitanServer } from '../support/server';
+
+const PASSWORD = 'a long enough passphrase 42';
+const owner = { first: 'Tess', last: 'Templates', email: `tess.${Date.now()}@example.com` };
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+describe.skipIf(!hasChromium)('email templates in Chromium', () => {
+  let server: TitanServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTitan({ env: { NODE_ENV: 'development' } });
+    const session = await signUpOwner(server.url, owner, PASSWORD, 'Templates Browser Test');
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    await context.addCookies([
+      { name: 'auth_token', value: session.access, url: server.url },
+      { name: 'refresh_token', value: session.refresh, url: server.url },
+      { name: 'business_code', value: session.businessCode, url: server.url },
+    ]);
+    page = await context.newPage();
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const editor = () => page.getByRole('textbox', { name: 'Template content' });
+  const previewFrame = async (): Promise<Frame> => {
+    const handle = await page.getByTitle('Rendered email').elementHandle();
+    return (await handle!.contentFrame())!;
+  };
+
+  it('writes a template with a live preview, saves it, and marks errors at their line', async () => {
+    await page.goto(`${server.url}/engage/templates`);
+    await page.getByRole('navigation', { name: 'Templates' }).getByRole('link', { name: 'Email' }).click();
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByRole('heading', { name: 'New email template' }).waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('Browser welcome');
+    await page.getByLabel('Subject', { exact: true }).fill('Welcome, {{ customer.name }}');
+    // The starter MJML greets the customer; a sample name renders in the preview.
+    await editor().waitFor();
+    await page.getByLabel('customer.name').fill('Grace Hopper');
+    await expect
+      .poll(async () => (await previewFrame()).locator('body').innerText(), { timeout: 15_000 })
+      .toContain('Hello Grace Hopper,');
+    await expect.poll(() => page.getByTestId('preview-subject').innerText()).toBe('Welcome, Grace Hopper');
+
+    // A mistake in the source is marked at its line, live.
+    await editor().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('{% iff x %}');
+    await page.getByText("Line 12: unknown tag 'iff'").waitFor({ timeout: 15_000 });
+    expect(await page.locator('.cm-lint-marker-error').count()).toBeGreaterThan(0);
+    for (let i = 0; i < '{% iff x %}'.length; i++) await page.keyboard.press('Backspace');
+    await page.getByText("Line 12: unknown tag 'iff'").waitFor({ state: 'detached', timeout: 15_000 });
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Template created').waitFor();
+    await page.getByRole('heading', { name: 'Edit email template' }).waitFor();
+    expect(page.url()).toMatch(/\/engage\/templates\/email\/\d+$/);
+  });
+
+  it('uploads an image into the source, with a public URL that serves it', async () => {
+    await page
+      .getByLabel('Insert image')
+      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByText('Image uploaded and inserted').waitFor();
+    const source = await editor().innerText();
+    const url = /<mj-image src="([^"]+)"/.exec(source)?.[1];
+    expect(url).toMatch(new RegExp(`^${server.url}/public/template_images/\\d+/`));
+    const res = await fetch(url!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved as version 2').waitFor();
+  });
+
+  it('restores the first version as a new version', async () => {
+    const versions = page.getByRole('list', { name: 'Versions' });
+    await versions.getByText('Version 2').waitFor();
+    await versions.getByRole('button', { name: 'Restore Version 1' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
+    await page.getByText('Version 1 restored as version 3').waitFor();
+    expect(await editor().innerText()).not.toContain('<mj-image');
+    expect(problems).toEqual([]);
+  });
+});
