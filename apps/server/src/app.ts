@@ -24,6 +24,8 @@ import { whatsappMediaRoutes } from './modules/whatsapp/media/whatsapp.media.rou
 import { whatsappSendRoutes } from './modules/whatsapp/messages/whatsapp.send.routes';
 import { whatsappTemplatesRoutes } from './modules/whatsapp/templates/whatsapp.templates.routes';
 import { sendLogRoutes } from './modules/sends/sends.routes';
+import { emailTrackingRoutes } from './modules/email-tracking/email-tracking.routes';
+import { emailMetricsRoutes } from './modules/email-tracking/email-metrics.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
@@ -103,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(whatsappMediaRoutes, { deps: services.whatsapp });
   await app.register(whatsappTemplatesRoutes, { deps: services.whatsapp });
   await app.register(sendLogRoutes, { db });
+  await app.register(emailTrackingRoutes, { tracking: services.emailTracking });
+  await app.register(emailMetricsRoutes, { db });
   await app.register(publicChatRoutes, { deps: services });
   await app.register(conversationRoutes, { deps: services.inbox });
   await app.register(realtimeRoutes, { deps: services.realtime });

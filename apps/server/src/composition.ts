@@ -22,6 +22,7 @@ import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/wha
 import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
+import { createEmailTracking, type EmailTracking } from './modules/email-tracking/email-tracking.service';
 import type { Jobs } from './platform/jobs';
 import type { Mailer } from './platform/mailer';
 import { RateLimiter, pruneRateLimits } from './platform/rate-limiter';
@@ -50,6 +51,7 @@ export type Services = Infrastructure & {
   whatsapp: WhatsappDeps;
   inbox: InboxDeps;
   realtime: RealtimeDeps;
+  emailTracking: EmailTracking;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -80,6 +82,7 @@ export function createServices(infrastructure: Infrastructure): Services {
       topics: conversationTopics({ db, storage, authCache }),
       logger,
     },
+    emailTracking: createEmailTracking(db, config.APP_SECRET, logger),
   };
 }
 

@@ -15,4 +15,6 @@ export * from './realtime';
 export * from './chat';
 export * from './directory';
 export * from './whatsapp';
+export * from './email-logs';
 export * from './event-logs';
+export * from './email-metrics';
