@@ -21,7 +21,8 @@ function hitOf(request: FastifyRequest, token: string): TrackingHit {
   return { token, method: request.method, userAgent: agent, ip: request.ip };
 }
 
-type Params = { Params: { token: string } };
+// Wildcards, not `:token`: a click token carries its URL and outgrows the router's parameter limit.
+type Params = { Params: { '*': string } };
 
 export const emailTrackingRoutes: FastifyPluginAsync<{ tracking: EmailTracking }> = async (
   app,
@@ -32,11 +33,11 @@ export const emailTrackingRoutes: FastifyPluginAsync<{ tracking: EmailTracking }
   const schema = { tags: ['email'], hide: true };
 
   app.get<Params>(
-    '/t/o/:token',
+    '/t/o/*',
     { config: { public: true }, schema: { ...schema, summary: 'Open pixel (1×1 GIF)' } },
     (request: FastifyRequest<Params>, reply: FastifyReply) => {
       // A token that is not ours still gets the GIF (nothing to learn from the answer), unrecorded.
-      trackOpen(tracking, hitOf(request, request.params.token));
+      trackOpen(tracking, hitOf(request, request.params['*']));
       return reply
         .header('content-type', 'image/gif')
         .header('cache-control', NO_STORE)
@@ -47,10 +48,10 @@ export const emailTrackingRoutes: FastifyPluginAsync<{ tracking: EmailTracking }
   );
 
   app.get<Params>(
-    '/t/c/:token',
+    '/t/c/*',
     { config: { public: true }, schema: { ...schema, summary: 'Click redirect' } },
     (request: FastifyRequest<Params>, reply: FastifyReply) => {
-      const url = trackClick(tracking, hitOf(request, request.params.token));
+      const url = trackClick(tracking, hitOf(request, request.params['*']));
       reply.header('cache-control', NO_STORE).header('referrer-policy', 'no-referrer');
       // Only a destination Titan signed is ever redirected to.
       if (url === null)
