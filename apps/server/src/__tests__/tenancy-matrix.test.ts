@@ -128,6 +128,17 @@ const NOT_BUSINESS_SCOPED: Record<string, string> = {
     "acts on the caller's own membership: an invitation token addressed to their email, or a join request",
 };
 
+/**
+ * Reads whose query ids only filter the caller's own business's rows (a foreign id matches none of
+ * them, so the answer is an empty result, not another business's data), each with why.
+ */
+const QUERY_FILTER_IDS: Record<string, string> = {
+  'GET /api/email/events/': "template_id filters this business's sends; a foreign id matches none",
+  'GET /api/email/events/download/': "template_id filters this business's sends; a foreign id matches none",
+  'GET /api/metrics/email-metrics/':
+    "template_id and agent_id filter this business's sends; a foreign id counts none",
+};
+
 /** Body or query fields that hold another object's id: such a route needs `idsInBody`. */
 const ID_FIELD = /(^|_)ids?$/;
 
@@ -469,7 +480,10 @@ describe('tenancy route matrix', () => {
       if (takesBody && pathParams(route.url).length + idFields(schema?.body).length > 0 && !INPUTS[key]) {
         problems.push(`${key}: add a valid body to INPUTS so that foreign ids reach the handler`);
       }
-      const ids = [...idFields(schema?.body), ...idFields(schema?.querystring)];
+      const ids = [
+        ...idFields(schema?.body),
+        ...(QUERY_FILTER_IDS[key] ? [] : idFields(schema?.querystring)),
+      ];
       if (ids.length > 0 && !INPUTS[key]?.idsInBody) {
         problems.push(`${key}: takes ${ids.join(', ')}; add it to INPUTS with idsInBody and A's ids`);
       }

@@ -27,6 +27,7 @@ import {
   settingsPath,
   SIGNUP_PATH,
   TEMPLATES_PATH,
+  UNSUBSCRIBE_PATH,
 } from '../config/paths';
 import { hasSession } from '../lib/session/tokens';
 import { createBusinessLoader, createSessionLoader } from './guards';
@@ -154,6 +155,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           path: DEV_OUTBOX_PATH,
           lazy: async () => ({
             Component: (await import('../features/dev-outbox/routes/outbox-route')).OutboxRoute,
+          }),
+        },
+        {
+          // Public: reached from the link in an email, no session needed.
+          path: UNSUBSCRIBE_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/unsubscribe/routes/unsubscribe-route')).UnsubscribeRoute,
           }),
         },
         {

@@ -17,6 +17,9 @@ export const EVENT_LOGS_PATH = '/engage/event-logs';
 export const DIRECTORY_PATH = '/engage/directory';
 export const SETTINGS_PATH = '/engage/settings';
 
+/** The public page behind the unsubscribe link of every email (spec section 2). */
+export const UNSUBSCRIBE_PATH = '/engage/unsubscribe';
+
 /** The development outbox page (not in the spec): mail kept instead of sent, on the machine running Titan. */
 export const DEV_OUTBOX_PATH = '/dev/outbox';
 

@@ -32,7 +32,8 @@ export function LineChart({
   const id = useId();
   const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
   const n = xLabels.length;
-  const x = (i: number) => PAD.left + (n <= 1 ? (W - PAD.left - PAD.right) / 2 : (i * (W - PAD.left - PAD.right)) / (n - 1));
+  const x = (i: number) =>
+    PAD.left + (n <= 1 ? (W - PAD.left - PAD.right) / 2 : (i * (W - PAD.left - PAD.right)) / (n - 1));
   const y = (v: number) => PAD.top + (1 - v / max) * (H - PAD.top - PAD.bottom);
   const ticks = [0, max / 2, max];
   // At most ~8 day labels under the axis.
@@ -43,15 +44,33 @@ export function LineChart({
         <title id={`${id}-title`}>{label}</title>
         {ticks.map((t) => (
           <g key={t}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} className="stroke-border" strokeWidth={1} />
-            <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" className="fill-muted-foreground text-[10px]">
+            <line
+              x1={PAD.left}
+              x2={W - PAD.right}
+              y1={y(t)}
+              y2={y(t)}
+              className="stroke-border"
+              strokeWidth={1}
+            />
+            <text
+              x={PAD.left - 6}
+              y={y(t) + 4}
+              textAnchor="end"
+              className="fill-muted-foreground text-[10px]"
+            >
               {Number.isInteger(t) ? t.toLocaleString() : t.toFixed(1)}
             </text>
           </g>
         ))}
         {xLabels.map((l, i) =>
           i % every === 0 ? (
-            <text key={l} x={x(i)} y={H - 6} textAnchor="middle" className="fill-muted-foreground text-[10px]">
+            <text
+              key={l}
+              x={x(i)}
+              y={H - 6}
+              textAnchor="middle"
+              className="fill-muted-foreground text-[10px]"
+            >
               {l}
             </text>
           ) : null,
@@ -74,7 +93,11 @@ export function LineChart({
       <figcaption className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
         {series.map((s) => (
           <span key={s.key} className="inline-flex items-center gap-1.5">
-            <span aria-hidden="true" className="inline-block size-2.5 rounded-full" style={{ background: s.color }} />
+            <span
+              aria-hidden="true"
+              className="inline-block size-2.5 rounded-full"
+              style={{ background: s.color }}
+            />
             {s.label}
           </span>
         ))}

@@ -31,12 +31,22 @@ export function RateBars({
               ) : null}
             </dd>
           </div>
-          <div aria-hidden="true" className="relative h-2 overflow-hidden rounded-full bg-muted" title={primaryLabel}>
+          <div
+            aria-hidden="true"
+            className="relative h-2 overflow-hidden rounded-full bg-muted"
+            title={primaryLabel}
+          >
             {row.secondary !== undefined && row.secondary !== null ? (
-              <div className="absolute inset-y-0 left-0 rounded-full bg-primary/30" style={{ width: percent(row.secondary) }} />
+              <div
+                className="absolute inset-y-0 left-0 rounded-full bg-primary/30"
+                style={{ width: percent(row.secondary) }}
+              />
             ) : null}
             {row.value !== null ? (
-              <div className="absolute inset-y-0 left-0 rounded-full bg-primary" style={{ width: percent(row.value) }} />
+              <div
+                className="absolute inset-y-0 left-0 rounded-full bg-primary"
+                style={{ width: percent(row.value) }}
+              />
             ) : null}
           </div>
         </div>

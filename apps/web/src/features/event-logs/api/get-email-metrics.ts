@@ -10,7 +10,10 @@ export const EMAIL_METRICS_PATH = '/api/metrics/email-metrics/';
 
 export type TEmailMetricsRange = { created_at__gte?: string; created_at__lte?: string };
 
-export async function getEmailMetrics(range: TEmailMetricsRange, signal?: AbortSignal): Promise<TEmailMetrics> {
+export async function getEmailMetrics(
+  range: TEmailMetricsRange,
+  signal?: AbortSignal,
+): Promise<TEmailMetrics> {
   const { data } = await protectedClient.get(EMAIL_METRICS_PATH, { params: range, signal });
   return ZEnvelope(ZEmailMetrics).parse(data).result;
 }

@@ -115,6 +115,8 @@ export function EmailMetrics({ range }: { range: TEmailMetricsRange }) {
   const metrics = useEmailMetrics(range);
   if (metrics.isPending) return <SectionLoading />;
   if (metrics.isError)
-    return <SectionError error={metrics.error} onRetry={() => void metrics.refetch()} fallback={S.loadFailed} />;
+    return (
+      <SectionError error={metrics.error} onRetry={() => void metrics.refetch()} fallback={S.loadFailed} />
+    );
   return <EmailMetricsView metrics={metrics.data} />;
 }
