@@ -129,7 +129,7 @@ const NOT_BUSINESS_SCOPED: Record<string, string> = {
 };
 
 /**
- * Reads whose query ids only filter the caller's own business's rows (a foreign id matches none of
+ * Reads (GET, and their HEAD) whose query ids only filter the caller's own business's rows (a foreign id matches none of
  * them, so the answer is an empty result, not another business's data), each with why.
  */
 const QUERY_FILTER_IDS: Record<string, string> = {
@@ -482,7 +482,7 @@ describe('tenancy route matrix', () => {
       }
       const ids = [
         ...idFields(schema?.body),
-        ...(QUERY_FILTER_IDS[key] ? [] : idFields(schema?.querystring)),
+        ...(QUERY_FILTER_IDS[`GET ${route.url}`] ? [] : idFields(schema?.querystring)),
       ];
       if (ids.length > 0 && !INPUTS[key]?.idsInBody) {
         problems.push(`${key}: takes ${ids.join(', ')}; add it to INPUTS with idsInBody and A's ids`);
