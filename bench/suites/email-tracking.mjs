@@ -214,8 +214,18 @@ export async function run(ctx) {
       `(warm-up included), ${clickedRows.toLocaleString()} clicked events for ${expectedClicks.toLocaleString()} redirects; ` +
       `sends now ${statuses.map((s) => `${s.status} ${s.n}`).join(', ')}`,
   );
-  if (openedRows !== titanOpen.answered || clickedRows !== expectedClicks) {
-    notes.push('WARNING: events recorded differ from hits answered (see above)');
+  // Requests still in flight when an autocannon run stops are answered (and recorded) but not
+  // counted by autocannon: up to one per connection per run (warm-up and measured).
+  const slack = 2 * ctx.settings.connections;
+  const within = (rows, answered) => rows >= answered && rows <= answered + slack;
+  if (!within(openedRows, titanOpen.answered) || !within(clickedRows, expectedClicks)) {
+    notes.push(
+      `WARNING: events recorded differ from hits answered by more than the ${slack} requests in flight`,
+    );
+  } else {
+    notes.push(
+      `check: every answered hit is recorded (differences ≤ ${slack}: requests in flight when a run stopped)`,
+    );
   }
   for (const [label, m] of [
     ['titan open', titanOpen],

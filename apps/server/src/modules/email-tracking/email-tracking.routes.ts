@@ -24,6 +24,22 @@ function hitOf(request: FastifyRequest, token: string): TrackingHit {
 // Wildcards, not `:token`: a click token carries its URL and outgrows the router's parameter limit.
 type Params = { Params: { '*': string } };
 
+/**
+ * A pixel is an image other sites (webmail) embed: its resource policy must allow cross-origin use,
+ * or browsers refuse to show it. Neither answer is a page, so the rest stays minimal and strict.
+ */
+const HELMET = {
+  contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"] } },
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  referrerPolicy: { policy: 'no-referrer' },
+} as const;
+const config = { public: true, helmet: HELMET } as const;
+
 export const emailTrackingRoutes: FastifyPluginAsync<{ tracking: EmailTracking }> = async (
   app,
   { tracking },
@@ -34,7 +50,7 @@ export const emailTrackingRoutes: FastifyPluginAsync<{ tracking: EmailTracking }
 
   app.get<Params>(
     '/t/o/*',
-    { config: { public: true }, schema: { ...schema, summary: 'Open pixel (1×1 GIF)' } },
+    { config, schema: { ...schema, summary: 'Open pixel (1×1 GIF)' } },
     (request: FastifyRequest<Params>, reply: FastifyReply) => {
       // A token that is not ours still gets the GIF (nothing to learn from the answer), unrecorded.
       trackOpen(tracking, hitOf(request, request.params['*']));
@@ -49,10 +65,10 @@ export const emailTrackingRoutes: FastifyPluginAsync<{ tracking: EmailTracking }
 
   app.get<Params>(
     '/t/c/*',
-    { config: { public: true }, schema: { ...schema, summary: 'Click redirect' } },
+    { config, schema: { ...schema, summary: 'Click redirect' } },
     (request: FastifyRequest<Params>, reply: FastifyReply) => {
       const url = trackClick(tracking, hitOf(request, request.params['*']));
-      reply.header('cache-control', NO_STORE).header('referrer-policy', 'no-referrer');
+      reply.header('cache-control', NO_STORE);
       // Only a destination Titan signed is ever redirected to.
       if (url === null)
         return reply

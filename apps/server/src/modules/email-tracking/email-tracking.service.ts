@@ -214,7 +214,7 @@ export function createEmailTracking(
   return {
     key: keyFor(appSecret),
     recorder: new TrackingRecorder(db, logger, {
-      flushMs: 5,
+      flushMs: 10,
       maxBatch: 500,
       maxPending: 50_000,
       machineWindowMs: MACHINE_CLICK_WINDOW_MS,

@@ -1,7 +1,7 @@
 // Signed tracking tokens (Keila's design): the token itself carries the send id and, for a click,
 // the destination, with an HMAC over both, so a redirect cannot be forged or retargeted and is safe
 // without any database lookup. Compact: binary fields, a 128-bit tag, base64url.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { deriveKey } from '../../platform/crypto';
 
 /** The key is used for nothing else (HKDF purpose string). */
@@ -14,10 +14,11 @@ const HEADER_BYTES = 2 + 16; // version, kind, send id (uuid bytes)
 
 export type TrackingToken = { kind: 'open'; sendId: string } | { kind: 'click'; sendId: string; url: string };
 
-export type TrackingKey = Buffer;
+/** A KeyObject: HMACs keyed with it skip importing the raw key each time. */
+export type TrackingKey = KeyObject;
 
 export function trackingKey(appSecret: string): TrackingKey {
-  return deriveKey(appSecret, TRACKING_KEY_PURPOSE);
+  return createSecretKey(deriveKey(appSecret, TRACKING_KEY_PURPOSE));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

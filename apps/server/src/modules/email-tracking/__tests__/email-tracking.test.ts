@@ -93,6 +93,8 @@ describe('GET /t/o/{token}.gif', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/gif');
     expect(res.headers['cache-control']).toContain('no-store');
+    // Webmail pages embed the pixel from another origin.
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(res.rawPayload.subarray(0, 6).toString()).toBe('GIF89a');
     await flush();
     expect(await statusOf(id)).toBe('opened');
