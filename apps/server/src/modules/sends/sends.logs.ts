@@ -274,19 +274,38 @@ function statusRankOf(status: string): number {
   return ['queued', 'sending', 'sent', 'delivered', 'opened', 'clicked'].indexOf(status);
 }
 
-const EMAIL_CSV_COLUMNS: [string, (l: TEmailLog) => string | number | boolean | null][] = [
-  ['tracking_id', (l) => l.tracking_id],
-  ['created_at', (l) => l.created_at],
-  ['updated_at', (l) => l.updated_at],
-  ['to', (l) => l.to],
-  ['subject', (l) => l.subject],
-  ['template_name', (l) => l.template_name],
-  ['status', (l) => l.status],
-  ['error_code', (l) => l.error_code],
-  ['error_message', (l) => l.error_message],
-  ['message_id', (l) => l.wamid],
-  ['sent_by', (l) => l.sent_by?.name ?? null],
+const EMAIL_CSV_HEADER = [
+  'tracking_id',
+  'created_at',
+  'updated_at',
+  'to',
+  'subject',
+  'template_name',
+  'status',
+  'error_code',
+  'error_message',
+  'message_id',
+  'sent_by',
 ];
+
+/**
+ * One email's CSV line straight from its row (the values of `toEmailLog`, without building it: a
+ * million rows make a million objects fewer for the collector).
+ */
+function emailCsvLine(row: repo.SendLogRow): string {
+  const code = row.error_code === null ? null : Number(row.error_code);
+  const status = row.status === 'failed' && row.provider_message_id === null ? 'error' : row.status;
+  const sender =
+    row.sender_id !== null
+      ? `${row.sender_first_name ?? ''} ${row.sender_last_name ?? ''}`.trim() || row.sender_email
+      : null;
+  return (
+    `${csvCell(row.id)},${csvCell(row.created_at)},${csvCell(row.updated_at)},${csvCell(row.recipient)},` +
+    `${csvCell(row.subject)},${csvCell(row.template_name)},${csvCell(status)},` +
+    `${csvCell(code !== null && Number.isInteger(code) ? code : null)},${csvCell(row.error_message)},` +
+    `${csvCell(row.provider_message_id)},${csvCell(sender)}\r\n`
+  );
+}
 
 /** The filtered emails as CSV, newest first, from a database cursor (see exportSendLogs). */
 export async function* exportEmailLogs(
@@ -294,13 +313,10 @@ export async function* exportEmailLogs(
   scope: InboxScope,
   filter: TEmailLogFilter,
 ): AsyncGenerator<string> {
-  yield csvLine(EMAIL_CSV_COLUMNS.map(([name]) => name));
+  yield csvLine(EMAIL_CSV_HEADER);
   for await (const batch of repo.streamLogs(db, 'email', scope, filter)) {
     let out = '';
-    for (const row of batch) {
-      const log = toEmailLog(row);
-      out += csvLine(EMAIL_CSV_COLUMNS.map(([, cell]) => cell(log)));
-    }
+    for (const row of batch) out += emailCsvLine(row);
     yield out;
   }
 }

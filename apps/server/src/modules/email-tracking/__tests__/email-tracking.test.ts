@@ -308,7 +308,17 @@ describe('GET /api/email/events/{trackingId}/', () => {
     expect(csv.body.split('\r\n')[0]).toBe(
       'tracking_id,created_at,updated_at,to,subject,template_name,status,error_code,error_message,message_id,sent_by',
     );
-    expect(csv.body).toContain(`${id},`);
+    const line = csv.body.split('\r\n').find((l) => l.startsWith(`${id},`))!;
+    expect(line.split(',').slice(3)).toEqual([
+      'reader@example.test',
+      'Autumn sale',
+      '',
+      'clicked',
+      '',
+      '',
+      `<${id}@shop.example>`,
+      '',
+    ]);
 
     const elsewhere = await app().inject({ url: `/api/email/events/${id}/`, headers: as(owner, other) });
     expect(elsewhere.statusCode).toBe(404);
