@@ -161,7 +161,12 @@ export class TrackingRecorder {
 
   add(event: ObservedEvent): void {
     if (this.pending.length >= this.options.maxPending) {
-      this.dropped++;
+      // The database is far behind: answering stays fast, and the loss is said, not silent.
+      if (this.dropped++ % 1000 === 0)
+        this.logger.warn(
+          { dropped: this.dropped },
+          'email tracking: hits dropped, the database is not keeping up',
+        );
       return;
     }
     this.pending.push(event);
