@@ -13,6 +13,8 @@ import { businessRoutes } from './modules/business/business.routes';
 import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
 import { conversationRoutes } from './modules/conversations/conversations.routes';
 import { outboxRoutes } from './modules/dev/outbox.routes';
+import { broadcastRoutes } from './modules/broadcasts/broadcasts.routes';
+import { customerListRoutes } from './modules/customer-lists/customer-lists.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { fileRoutes } from './modules/files/files.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -99,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fileRoutes, { deps: services });
   await app.register(chatGroupRoutes, { db, secrets: services.secrets });
   await app.register(directoryRoutes, { db });
+  await app.register(customerListRoutes, { db });
+  await app.register(broadcastRoutes, { db });
   await app.register(whatsappAccountRoutes, { deps: services.whatsapp });
   await app.register(whatsappWebhookRoutes, { deps: services.whatsapp });
   await app.register(whatsappSendRoutes, { deps: services.whatsapp });

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
+import { defineBroadcastQueues, type BroadcastDeps } from './modules/broadcasts/broadcasts.service';
 import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
 import { realtimeCallers } from './modules/auth/realtime-callers';
 import { AccessTokens } from './modules/auth/tokens';
@@ -51,6 +52,8 @@ export type Services = Infrastructure & {
   whatsapp: WhatsappDeps;
   inbox: InboxDeps;
   realtime: RealtimeDeps;
+  /** Broadcasts to a list; each channel adds itself to `channels`. */
+  broadcasts: BroadcastDeps;
   emailTracking: EmailTracking;
 };
 
@@ -82,6 +85,7 @@ export function createServices(infrastructure: Infrastructure): Services {
       topics: conversationTopics({ db, storage, authCache }),
       logger,
     },
+    broadcasts: { db, jobs, logger, channels: new Map() },
     emailTracking: createEmailTracking(db, config.APP_SECRET, logger),
   };
 }
@@ -114,4 +118,5 @@ export async function defineJobs(services: Services): Promise<void> {
   });
   await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
   await defineWhatsappQueues(jobs, services.whatsapp, logger);
+  await defineBroadcastQueues(services.broadcasts);
 }

@@ -17,4 +17,6 @@ export * from './directory';
 export * from './whatsapp';
 export * from './email-logs';
 export * from './event-logs';
+export * from './customer-lists';
+export * from './broadcasts';
 export * from './email-metrics';

@@ -5,6 +5,7 @@
 import type { FastifyContextConfig, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBusiness, TConversation, TMember, TWhatsappLog } from '@titan/contracts';
+import { insertBroadcast } from '../modules/broadcasts/broadcasts.repository';
 import { startConversation } from '../modules/conversations/conversations.service';
 import { addMember, as, createBusiness, signUp, uniqueEmail, type Session } from '../testing/identity';
 import type { TestRuntime } from '../testing/test-runtime';
@@ -31,6 +32,8 @@ type Ids = {
   smsSend: string;
   fileKey: string;
   phoneNumberId: string;
+  customerList: number;
+  broadcast: string;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
@@ -53,6 +56,11 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/whatsapp/events/:trackingId/': { trackingId: 'trackingId' },
   '/api/email/events/:trackingId/': { trackingId: 'emailSend' },
   '/api/sms/events/:trackingId/': { trackingId: 'smsSend' },
+  '/api/business/customer-lists/:id/': { id: 'customerList' },
+  '/api/business/customer-lists/:id/members/': { id: 'customerList' },
+  '/api/business/customer-lists/:id/members/remove/': { id: 'customerList' },
+  '/api/broadcasts/:id/': { id: 'broadcast' },
+  '/api/broadcasts/:id/cancel/': { id: 'broadcast' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };
@@ -74,6 +82,15 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     idsInBody: true,
   },
   'PUT /api/business/customer-directory/:id/': { input: () => ({ json: { name: 'Renamed' } }) },
+  'PUT /api/business/customer-lists/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'POST /api/business/customer-lists/:id/members/': {
+    input: (ids) => ({ json: { customer_ids: [ids.customer] } }),
+    idsInBody: true,
+  },
+  'POST /api/business/customer-lists/:id/members/remove/': {
+    input: (ids) => ({ json: { customer_ids: [ids.customer] } }),
+    idsInBody: true,
+  },
   'PUT /api/business/users/:id/': { input: () => ({ json: { role: 'owner' } }) },
   'POST /api/business/users/join-requests/:id/': {
     input: () => ({ json: { approve: true, role: 'owner' } }),
@@ -232,6 +249,9 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     `/api/msg/conversations/${a.ids.conversation}/messages/`,
     `/api/msg/conversations/${a.ids.waConversation}/messages/`,
     '/api/business/customer-directory/?page_size=100',
+    '/api/business/customer-lists/',
+    `/api/business/customer-lists/${a.ids.customerList}/members/`,
+    `/api/broadcasts/${a.ids.broadcast}/`,
     '/api/whatsapp/account/',
     '/api/whatsapp/template/',
     '/api/whatsapp/events/?page_size=100',
@@ -335,6 +355,13 @@ async function populate(
     id: number;
   }[];
 
+  const list = await inject(owner, business, 'POST', '/api/business/customer-lists/', {
+    name: `${slug} list`,
+  });
+  await inject(owner, business, 'POST', `/api/business/customer-lists/${list.id}/members/`, {
+    customer_ids: [customer.id],
+  });
+
   const ids: Ids = {
     conversation,
     waConversation: 0,
@@ -352,6 +379,17 @@ async function populate(
     smsSend: '',
     fileKey: file.key as string,
     phoneNumberId: '',
+    customerList: list.id as number,
+    broadcast: (
+      await insertBroadcast(rt.database.db, {
+        businessId: business.id,
+        channel: 'email',
+        listId: list.id as number,
+        request: {},
+        total: 1,
+        createdBy: null,
+      })
+    ).id,
   };
   return { ids, apiKey: apiKey.key as string };
 }

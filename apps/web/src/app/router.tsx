@@ -26,6 +26,7 @@ import {
   SETTINGS_PATH,
   settingsPath,
   SIGNUP_PATH,
+  LISTS_PATH,
   TEMPLATES_PATH,
   UNSUBSCRIBE_PATH,
 } from '../config/paths';
@@ -262,6 +263,18 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               path: DIRECTORY_PATH,
               lazy: async () => ({
                 Component: (await import('../features/directory/routes/directory-route')).DirectoryRoute,
+              }),
+            },
+            {
+              path: LISTS_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/customer-lists/routes/lists-route')).ListsRoute,
+              }),
+            },
+            {
+              path: `${LISTS_PATH}/:id`,
+              lazy: async () => ({
+                Component: (await import('../features/customer-lists/routes/list-route')).ListRoute,
               }),
             },
             {

@@ -15,6 +15,9 @@ export const TEMPLATES_PATH = '/engage/templates';
 export const AI_TEMPLATE_PATH = '/engage/ai-template';
 export const EVENT_LOGS_PATH = '/engage/event-logs';
 export const DIRECTORY_PATH = '/engage/directory';
+/** Customer lists and segments, beside the directory. */
+export const LISTS_PATH = `${DIRECTORY_PATH}/lists`;
+export const listPath = (id: number) => `${LISTS_PATH}/${id}`;
 export const SETTINGS_PATH = '/engage/settings';
 
 /** The public page behind the unsubscribe link of every email (spec section 2). */

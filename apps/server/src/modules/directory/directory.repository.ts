@@ -1,6 +1,7 @@
 // The visitor directory owns `customers`: every read and write of the table is here. Other modules
 // reach it through directory.service.ts (functions take a transaction handle where callers need one).
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { TSegmentFilter } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { Queryable } from '../auth/auth.repository';
 import { conversations, customers } from '../../db/schema';
@@ -25,14 +26,20 @@ function visibleCustomers(scope: InboxScope): SQL {
   return and(base, sql`exists (select 1 from ${conversations} where ${visibleConversations(scope)})`)!;
 }
 
+/** A fragment of the name, email or phone (LIKE's wildcards taken literally). */
+function fragment(search: string): SQL {
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(
+    ilike(customers.name, pattern),
+    ilike(customers.email, pattern),
+    ilike(customers.phone, pattern),
+  )!;
+}
+
 function searchCondition(scope: InboxScope, search: string | undefined): SQL {
   const base = visibleCustomers(scope);
   if (!search) return base;
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return and(
-    base,
-    or(ilike(customers.name, pattern), ilike(customers.email, pattern), ilike(customers.phone, pattern)),
-  )!;
+  return and(base, fragment(search))!;
 }
 
 export async function listCustomers(
@@ -226,4 +233,122 @@ export async function upsertContacts(
     businessId: Number(r.business_id),
     externalId: r.external_id,
   }));
+}
+
+// ---- Segments: a saved filter over the directory (customer-lists module) ----
+
+/** A business's customers meeting every condition of a segment's filter. */
+function segmentCondition(businessId: number, filter: TSegmentFilter): SQL {
+  const where: SQL[] = [eq(customers.businessId, businessId)];
+  if (filter.search) where.push(fragment(filter.search));
+  if (filter.has_email !== undefined)
+    where.push(
+      filter.has_email
+        ? sql`coalesce(${customers.email}, '') <> ''`
+        : sql`coalesce(${customers.email}, '') = ''`,
+    );
+  if (filter.has_phone !== undefined)
+    where.push(
+      filter.has_phone
+        ? sql`coalesce(${customers.phone}, '') <> ''`
+        : sql`coalesce(${customers.phone}, '') = ''`,
+    );
+  if (filter.channel)
+    where.push(
+      sql`exists (select 1 from ${conversations} where ${conversations.initiatorId} = ${customers.id}
+        and ${conversations.businessId} = ${businessId} and ${conversations.channel} = ${filter.channel})`,
+    );
+  if (filter.created_at__gte) where.push(gte(customers.createdAt, new Date(filter.created_at__gte)));
+  if (filter.created_at__lte) where.push(lte(customers.createdAt, new Date(filter.created_at__lte)));
+  if (filter.last_seen_at__gte) where.push(gte(customers.lastSeenAt, new Date(filter.last_seen_at__gte)));
+  if (filter.last_seen_at__lte) where.push(lte(customers.lastSeenAt, new Date(filter.last_seen_at__lte)));
+  for (const [key, value] of Object.entries(filter.fields ?? {}))
+    where.push(sql`${customers.fields} ->> ${key} = ${String(value)}`);
+  return and(...where)!;
+}
+
+export async function countSegment(
+  db: Queryable,
+  businessId: number,
+  filter: TSegmentFilter,
+): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(customers).where(segmentCondition(businessId, filter));
+  return Number(row?.n ?? 0);
+}
+
+/** A page of a segment's customers in id order, after `afterId` (keyset: stable while it grows). */
+export async function segmentCustomers(
+  db: Queryable,
+  businessId: number,
+  filter: TSegmentFilter,
+  afterId: number,
+  limit: number,
+): Promise<CustomerRow[]> {
+  return db
+    .select()
+    .from(customers)
+    .where(and(segmentCondition(businessId, filter), gt(customers.id, afterId)))
+    .orderBy(asc(customers.id))
+    .limit(limit);
+}
+
+/** A page of a segment for the directory's list shape (newest first), with its count. */
+export async function listSegment(
+  db: Queryable,
+  businessId: number,
+  filter: TSegmentFilter,
+  limit: number,
+  offset: number,
+) {
+  const where = segmentCondition(businessId, filter);
+  const scope: InboxScope = { businessId, groupIds: null };
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ customer: customers, conversationCount: conversationCount(scope) })
+      .from(customers)
+      .where(where)
+      .orderBy(desc(customers.createdAt), desc(customers.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(customers).where(where),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** Customers of a business by id, in the directory's list shape (for a static list's page). */
+export async function findCustomersForList(db: Queryable, businessId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  const scope: InboxScope = { businessId, groupIds: null };
+  return db
+    .select({ customer: customers, conversationCount: conversationCount(scope) })
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), inArray(customers.id, ids)));
+}
+
+/** Of the given ids, those that are customers of the business. */
+export async function existingCustomerIds(
+  db: Queryable,
+  businessId: number,
+  ids: number[],
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), inArray(customers.id, ids)));
+  return rows.map((r) => r.id);
+}
+
+/** Customers of a business by id, whole rows (for sends). */
+export async function findCustomersByIds(
+  db: Queryable,
+  businessId: number,
+  ids: number[],
+): Promise<CustomerRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), inArray(customers.id, ids)))
+    .orderBy(asc(customers.id));
 }

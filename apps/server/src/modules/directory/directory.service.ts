@@ -1,5 +1,10 @@
 // The visitor directory: find, read, correct and remove the people who wrote to a business.
-import type { TDirectoryQuery, TDirectoryVisitor, TUpdateDirectoryVisitorRequest } from '@titan/contracts';
+import type {
+  TDirectoryQuery,
+  TDirectoryVisitor,
+  TSegmentFilter,
+  TUpdateDirectoryVisitorRequest,
+} from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { forgetCustomer } from '../auth/auth-cache';
@@ -84,6 +89,10 @@ export async function endVisitorSessions(db: Db, businessId: number, id: number)
 // ---- What other modules may do with customers (the directory owns the table) ----
 
 export {
+  countSegment,
+  existingCustomerIds,
+  findCustomersByIds,
+  segmentCustomers,
   findCustomerById,
   findCustomerByExternalId,
   findCustomerExternalId,
@@ -94,6 +103,29 @@ export {
   type ContactValues,
   type CustomerRow,
 } from './directory.repository';
+
+/** A page of directory visitors: a segment's (newest first) with its count. */
+export async function findSegmentVisitors(
+  db: Db,
+  businessId: number,
+  filter: TSegmentFilter,
+  page: number,
+  pageSize: number,
+) {
+  const { rows, count } = await repo.listSegment(db, businessId, filter, pageSize, (page - 1) * pageSize);
+  return { count, results: rows.map(toVisitor) };
+}
+
+/** Directory visitors by id, in the order of `ids` (a static list's page). */
+export async function findVisitorsByIds(
+  db: Db,
+  businessId: number,
+  ids: number[],
+): Promise<TDirectoryVisitor[]> {
+  const rows = await repo.findCustomersForList(db, businessId, ids);
+  const byId = new Map(rows.map((r) => [r.customer.id, toVisitor(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
 
 /** The customer's current visitor-token version; null when the record is gone. */
 export async function visitorTokenVersion(

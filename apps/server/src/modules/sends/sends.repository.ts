@@ -546,6 +546,59 @@ export async function recordEvent(
   return raised ?? findSendById(db, event.sendId);
 }
 
+// ---- Many sends at once (broadcasts) ----
+
+/**
+ * Queued sends in one statement; a send whose idempotency key the business already used is
+ * skipped (a fan-out resumed after a crash creates nothing twice). Answers the new rows' ids.
+ */
+export async function insertQueuedBatch(db: Queryable, values: NewSend[]): Promise<string[]> {
+  if (values.length === 0) return [];
+  const rows = await db
+    .insert(sends)
+    .values(values.map((v) => ({ ...v, status: 'queued' })))
+    .onConflictDoNothing({ target: [sends.businessId, sends.idempotencyKey] })
+    .returning({ id: sends.id });
+  return rows.map((r) => r.id);
+}
+
+/** How many sends of one cause (a broadcast, an agent run) stand at each status. */
+export async function countByCause(
+  db: Queryable,
+  businessId: number,
+  cause: SendCause,
+  causeId: string,
+): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ status: sends.status, n: sql<number>`count(*)::int` })
+    .from(sends)
+    .where(and(eq(sends.businessId, businessId), eq(sends.cause, cause), eq(sends.causeId, causeId)))
+    .groupBy(sends.status);
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** Cancels the sends of one cause not yet claimed (a cancelled broadcast); answers how many. */
+export async function cancelQueuedByCause(
+  db: Queryable,
+  businessId: number,
+  cause: SendCause,
+  causeId: string,
+): Promise<number> {
+  const rows = await db
+    .update(sends)
+    .set({ status: 'cancelled', updatedAt: new Date() })
+    .where(
+      and(
+        eq(sends.businessId, businessId),
+        eq(sends.cause, cause),
+        eq(sends.causeId, causeId),
+        eq(sends.status, 'queued'),
+      ),
+    )
+    .returning({ id: sends.id });
+  return rows.length;
+}
+
 /**
  * Many observed events (opens, clicks) in one statement: each kept on its send, and each send
  * raised once to the strongest of its events that `raise` (never lowered, final states kept). A

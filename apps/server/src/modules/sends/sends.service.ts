@@ -185,6 +185,34 @@ export async function recordSendEvent(
   return repo.recordEvent(db, { ...event, raise: event.raise ?? true });
 }
 
+/** Records many sends before anything is called (a broadcast's batch); duplicates by idempotency key skipped. */
+export async function createQueuedBatch(tx: Queryable, batch: QueuedSend[]): Promise<string[]> {
+  return repo.insertQueuedBatch(
+    tx,
+    batch.map((send) => ({ ...send, status: 'queued' })),
+  );
+}
+
+/** How many sends of one cause stand at each status. */
+export async function countSendsByCause(
+  db: Queryable,
+  businessId: number,
+  cause: SendCause,
+  causeId: string,
+): Promise<Record<string, number>> {
+  return repo.countByCause(db, businessId, cause, causeId);
+}
+
+/** Cancels the sends of one cause that no sender has claimed yet. */
+export async function cancelQueuedSends(
+  db: Queryable,
+  businessId: number,
+  cause: SendCause,
+  causeId: string,
+): Promise<number> {
+  return repo.cancelQueuedByCause(db, businessId, cause, causeId);
+}
+
 /** An open or a click seen by the tracking endpoints, kept in a batch by `recordSendEvents`. */
 export type ObservedEvent = {
   sendId: string;

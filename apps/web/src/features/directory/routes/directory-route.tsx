@@ -3,6 +3,7 @@
 import { UsersIcon } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 
+import { AudienceNav } from '../../../components/audience-nav';
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Pager } from '../../../components/pager';
@@ -79,6 +80,7 @@ export function DirectoryRoute() {
 
   return (
     <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+      <AudienceNav />
       <div className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
         <p className="text-sm text-muted-foreground">{S.description}</p>

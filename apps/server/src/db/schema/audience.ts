@@ -1,0 +1,91 @@
+// The audience beyond the inbox (engage.md §3): customer lists, static or segments (only
+// modules/customer-lists/customer-lists.repository.ts touches them), and broadcasts to a list
+// (only modules/broadcasts/broadcasts.repository.ts).
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { TSegmentFilter } from '@titan/contracts';
+import { ts } from './columns';
+import { businesses } from './business';
+import { customers } from './inbox';
+
+export const customerLists = pgTable(
+  'customer_lists',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    kind: text('kind', { enum: ['static', 'segment'] }).notNull(),
+    /** A segment's conditions; null for a static list. */
+    filter: jsonb('filter').$type<TSegmentFilter>(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('customer_lists_business_name_key').on(t.businessId, sql`lower(${t.name})`),
+    index('customer_lists_business_created_idx').on(t.businessId, t.createdAt),
+  ],
+);
+
+/** A static list's members; a deleted customer or list takes its rows with it. */
+export const customerListMembers = pgTable(
+  'customer_list_members',
+  {
+    listId: bigint('list_id', { mode: 'number' })
+      .notNull()
+      .references(() => customerLists.id, { onDelete: 'cascade' }),
+    customerId: bigint('customer_id', { mode: 'number' })
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    addedAt: ts('added_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listId, t.customerId] }),
+    index('customer_list_members_customer_idx').on(t.customerId),
+  ],
+);
+
+/**
+ * A broadcast: one send per customer of a list on one channel. The fan-out walks the list in id
+ * order; `cursor` (the last customer id fanned out) moves in the transaction that records each
+ * batch's sends, so a fan-out stopped anywhere resumes where it left off and sends nothing twice.
+ */
+export const broadcasts = pgTable(
+  'broadcasts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    listId: bigint('list_id', { mode: 'number' }).references(() => customerLists.id, {
+      onDelete: 'set null',
+    }),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed', 'cancelled'] }).notNull(),
+    /** What each send is made of (the channel's own shape: template, variables, from, …). */
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    total: integer('total').notNull().default(0),
+    queued: integer('queued').notNull().default(0),
+    skippedReasons: jsonb('skipped_reasons').$type<Record<string, number>>().notNull().default({}),
+    cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    error: text('error'),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [index('broadcasts_business_created_idx').on(t.businessId, t.createdAt)],
+);

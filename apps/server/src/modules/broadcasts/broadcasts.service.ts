@@ -1,0 +1,186 @@
+// Broadcasts: one send per customer of a list, on one channel (cause `broadcast`). The request
+// answers at once (202 with the batch id); a job fans the list out in batches, each batch's sends
+// recorded `queued` together with the broadcast's cursor in one transaction, then handed to the
+// channel's sender. A fan-out stopped anywhere resumes from its cursor; sends carry the idempotency
+// key `broadcast:<id>:<customer id>`, so nothing is recorded — or sent — twice.
+import type { Logger } from 'pino';
+import { CUSTOMER_LIST_MESSAGES, type TBroadcast } from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import type { Jobs } from '../../platform/jobs';
+import type { Queryable } from '../auth/auth.repository';
+import { countListCustomers, listExists, walkListCustomers } from '../customer-lists/customer-lists.service';
+import type { CustomerRow } from '../directory/directory.service';
+import { cancelQueuedSends, countSendsByCause } from '../sends/sends.service';
+import * as repo from './broadcasts.repository';
+
+export type { BroadcastRow } from './broadcasts.repository';
+
+/** What a channel does for a broadcast. */
+export type BroadcastChannel = {
+  /**
+   * Records the batch's sends (`queued`, cause `broadcast`, cause_id the broadcast id, idempotency
+   * key from `broadcastSendKey`) inside `tx`; answers their ids and the customers passed over, counted
+   * by a reason a business owner reads ("no email address", …).
+   */
+  queueBatch(
+    tx: Queryable,
+    broadcast: repo.BroadcastRow,
+    customers: CustomerRow[],
+  ): Promise<{ sendIds: string[]; skipped: Record<string, number> }>;
+  /** After the batch committed: hands its sends to the channel's sender. */
+  dispatch(sendIds: string[]): Promise<void>;
+};
+
+export type BroadcastDeps = {
+  db: Db;
+  jobs: Jobs;
+  logger: Logger;
+  /** Filled by each channel module at composition. */
+  channels: Map<string, BroadcastChannel>;
+  /** Customers per batch (one transaction each); 500 unless set. */
+  batchSize?: number;
+};
+
+export const FANOUT_QUEUE = 'broadcasts.fanout';
+export const RESUME_QUEUE = 'broadcasts.resume';
+/** A running fan-out moves its cursor every batch; one untouched this long has stopped. */
+export const STALLED_MS = 2 * 60_000;
+const BATCH_SIZE = 500;
+
+export const BROADCAST_MESSAGES = {
+  notFound: 'No such batch.',
+  listDeleted: 'The list was deleted before every send was recorded.',
+  failed: 'The broadcast stopped on an error; it was not resumed.',
+} as const;
+
+/** The idempotency key of a broadcast's send to one customer. */
+export const broadcastSendKey = (broadcastId: string, customerId: number) =>
+  `broadcast:${broadcastId}:${customerId}`;
+
+async function toBroadcast(db: Queryable, row: repo.BroadcastRow): Promise<TBroadcast> {
+  const skipped = Object.values(row.skippedReasons).reduce((a, b) => a + b, 0);
+  return {
+    id: row.id,
+    channel: row.channel,
+    list_id: row.listId,
+    status: row.status,
+    total: row.total,
+    queued: row.queued,
+    skipped,
+    skipped_reasons: row.skippedReasons,
+    sends: await countSendsByCause(db, row.businessId, 'broadcast', row.id),
+    error: row.error,
+    created_at: row.createdAt.toISOString(),
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** Starts a broadcast to a list (400 on `list_id` when the business has no such list). */
+export async function startBroadcast(
+  deps: BroadcastDeps,
+  input: {
+    businessId: number;
+    channel: string;
+    listId: number;
+    request: Record<string, unknown>;
+    createdBy: number | null;
+  },
+): Promise<TBroadcast> {
+  if (!deps.channels.has(input.channel)) throw new Error(`no broadcast channel "${input.channel}"`);
+  if (!(await listExists(deps.db, input.businessId, input.listId)))
+    throw AppError.fields({ list_id: [CUSTOMER_LIST_MESSAGES.notFound] });
+  const total = await countListCustomers(deps.db, input.businessId, input.listId);
+  const row = await repo.insertBroadcast(deps.db, { ...input, total });
+  await deps.jobs.send(FANOUT_QUEUE, { broadcast_id: row.id }, { singletonKey: row.id });
+  return toBroadcast(deps.db, row);
+}
+
+export async function findBroadcast(db: Db, businessId: number, id: string): Promise<TBroadcast> {
+  const row = await repo.findBroadcast(db, businessId, id);
+  if (!row) throw AppError.notFound(BROADCAST_MESSAGES.notFound);
+  return toBroadcast(db, row);
+}
+
+/** Stops a broadcast: no further batches, and its sends not yet claimed are cancelled. */
+export async function cancelBroadcast(db: Db, businessId: number, id: string): Promise<TBroadcast> {
+  const row = await repo.findBroadcast(db, businessId, id);
+  if (!row) throw AppError.notFound(BROADCAST_MESSAGES.notFound);
+  await repo.finish(db, id, 'cancelled');
+  await cancelQueuedSends(db, businessId, 'broadcast', id);
+  return toBroadcast(db, (await repo.findBroadcast(db, businessId, id))!);
+}
+
+class Stopped extends Error {}
+
+/** The fan-out job: walks the list from the cursor, one transaction per batch. */
+export async function fanOut(deps: BroadcastDeps, id: string): Promise<void> {
+  const row = await repo.startRunning(deps.db, id);
+  if (!row) return; // ended (done, failed or cancelled)
+  const channel = deps.channels.get(row.channel);
+  if (!channel) throw new Error(`no broadcast channel "${row.channel}"`);
+  if (row.listId === null || !(await listExists(deps.db, row.businessId, row.listId))) {
+    await repo.finish(deps.db, id, 'failed', BROADCAST_MESSAGES.listDeleted);
+    return;
+  }
+  try {
+    for await (const customers of walkListCustomers(deps.db, row.businessId, row.listId, {
+      batchSize: deps.batchSize ?? BATCH_SIZE,
+      afterId: row.cursor,
+    })) {
+      const { sendIds } = await deps.db.transaction(async (tx) => {
+        const batch = await channel.queueBatch(tx, row, customers);
+        const advanced = await repo.advance(tx, id, {
+          cursor: customers[customers.length - 1]!.id,
+          queued: batch.sendIds.length,
+          skipped: batch.skipped,
+        });
+        if (!advanced) throw new Stopped();
+        return batch;
+      });
+      await channel.dispatch(sendIds);
+    }
+  } catch (err) {
+    if (err instanceof Stopped) return;
+    throw err; // the job retries from the cursor
+  }
+  await repo.finish(deps.db, id, 'done');
+}
+
+/** Resumes fan-outs a stopped process left unfinished (runs every minute). */
+export async function resumeStalled(deps: BroadcastDeps, now = new Date()): Promise<number> {
+  const ids = await repo.findStalled(deps.db, new Date(now.getTime() - STALLED_MS), 100);
+  for (const id of ids) await deps.jobs.send(FANOUT_QUEUE, { broadcast_id: id }, { singletonKey: id });
+  return ids.length;
+}
+
+/** The queues: the fan-out (retried from its cursor; given up after the last retry) and the resume sweep. */
+export async function defineBroadcastQueues(deps: BroadcastDeps): Promise<void> {
+  await deps.jobs.define<{ broadcast_id: string }>({
+    name: FANOUT_QUEUE,
+    handler: async ({ broadcast_id }) => {
+      try {
+        await fanOut(deps, broadcast_id);
+      } catch (err) {
+        deps.logger.error(
+          { err, broadcast: broadcast_id },
+          'broadcast fan-out failed; retrying from its cursor',
+        );
+        throw err;
+      }
+    },
+    retryLimit: 5,
+    retryDelay: 10,
+    retryBackoff: true,
+    expireInSeconds: 60 * 60,
+  });
+  await deps.jobs.define({
+    name: RESUME_QUEUE,
+    handler: async () => {
+      const n = await resumeStalled(deps);
+      if (n > 0) deps.logger.warn({ broadcasts: n }, 'stalled broadcasts resumed');
+    },
+    retryLimit: 1,
+  });
+  await deps.jobs.schedule(RESUME_QUEUE, '* * * * *');
+}

@@ -1,0 +1,200 @@
+// Customer lists: static lists and segments, counted live, members through the API, walked in
+// id order for sends; another business's lists and customers refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import {
+  CUSTOMER_LIST_MESSAGES,
+  type TBusiness,
+  type TCustomerList,
+  type TDirectoryVisitor,
+} from '@titan/contracts';
+import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
+import { walkListCustomers } from '../customer-lists.service';
+
+let rt: TestRuntime;
+let app: FastifyInstance;
+let owner: Session;
+let business: TBusiness;
+let other: { owner: Session; business: TBusiness; customer: number };
+const people = { ada: 0, bob: 0, cy: 0 };
+
+async function visitor(
+  b: TBusiness,
+  name: string,
+  email: string | null,
+  fields: Record<string, unknown> = {},
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/public/customers/',
+    payload: { business_code: b.unique_code, name, ...(email ? { email } : {}), fields },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().result.customer.id as number;
+}
+
+beforeAll(async () => {
+  rt = await createTestRuntime();
+  app = rt.app!;
+  await app.ready();
+  owner = await signUp(app, rt.mailer);
+  business = await createBusiness(app, owner, 'Lists Co');
+  people.ada = await visitor(business, 'Ada Lovelace', 'ada@example.test', { plan: 'pro' });
+  people.bob = await visitor(business, 'Bob Baker', 'bob@shop.test', { plan: 'free' });
+  people.cy = await visitor(business, 'Cy Nomail', null, { plan: 'pro' });
+  const otherOwner = await signUp(app, rt.mailer);
+  const otherBusiness = await createBusiness(app, otherOwner, 'Other Co');
+  other = {
+    owner: otherOwner,
+    business: otherBusiness,
+    customer: await visitor(otherBusiness, 'Olga Other', 'olga@other.test', { plan: 'pro' }),
+  };
+});
+afterAll(() => rt.destroy());
+
+const call = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+  s = owner,
+  b = business,
+) => app.inject({ method, url, headers: as(s, b), ...(payload ? { payload } : {}) });
+const base = '/api/business/customer-lists/';
+
+describe('customer lists', () => {
+  it('creates a static list, adds and removes members, counts them and pages them', async () => {
+    const res = await call('POST', base, { name: 'VIPs', description: 'Our best' });
+    expect(res.statusCode).toBe(201);
+    const list: TCustomerList = res.json().result;
+    expect(list).toMatchObject({ name: 'VIPs', kind: 'static', filter: null, member_count: 0 });
+    const added = await call('POST', `${base}${list.id}/members/`, {
+      customer_ids: [people.ada, people.bob, people.ada],
+    });
+    expect(added.json().result).toEqual({ added: 2, removed: 0 });
+    // Adding again adds nothing new.
+    expect(
+      (await call('POST', `${base}${list.id}/members/`, { customer_ids: [people.ada] })).json().result.added,
+    ).toBe(0);
+    expect((await call('GET', `${base}${list.id}/`)).json().result.member_count).toBe(2);
+    const members = (await call('GET', `${base}${list.id}/members/?page_size=1`)).json().result;
+    expect(members.count).toBe(2);
+    expect(members.next).toBe(2);
+    expect(members.results.map((v: TDirectoryVisitor) => v.name)).toEqual(['Bob Baker']);
+    const removed = await call('POST', `${base}${list.id}/members/remove/`, { customer_ids: [people.bob] });
+    expect(removed.json().result).toEqual({ added: 0, removed: 1 });
+    expect(
+      (await call('GET', base)).json().result.results.find((l: TCustomerList) => l.id === list.id)
+        .member_count,
+    ).toBe(1);
+  });
+
+  it('refuses customers of another business, adding none of the batch', async () => {
+    const list = (await call('POST', base, { name: 'Mixed' })).json().result;
+    const res = await call('POST', `${base}${list.id}/members/`, {
+      customer_ids: [people.cy, other.customer],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().result.customer_ids[0]).toContain(CUSTOMER_LIST_MESSAGES.unknownCustomers);
+    expect((await call('GET', `${base}${list.id}/`)).json().result.member_count).toBe(0);
+  });
+
+  it('keeps a segment live: its count and members follow the directory', async () => {
+    const res = await call('POST', base, {
+      name: 'Pro with email',
+      kind: 'segment',
+      filter: { fields: { plan: 'pro' }, has_email: true },
+    });
+    expect(res.statusCode).toBe(201);
+    const seg: TCustomerList = res.json().result;
+    expect(seg.member_count).toBe(1);
+    const names = async () =>
+      (await call('GET', `${base}${seg.id}/members/`))
+        .json()
+        .result.results.map((v: TDirectoryVisitor) => v.name);
+    expect(await names()).toEqual(['Ada Lovelace']);
+    // Cy gains an email: now in the segment without anyone touching the list.
+    await call('PUT', `/api/business/customer-directory/${people.cy}/`, { email: 'cy@example.test' });
+    expect((await call('GET', `${base}${seg.id}/`)).json().result.member_count).toBe(2);
+    expect(await names()).toEqual(['Cy Nomail', 'Ada Lovelace']);
+    // Conditions change by PUT; members cannot be added to a segment.
+    const upd = await call('PUT', `${base}${seg.id}/`, { filter: { search: 'lovelace' } });
+    expect(upd.json().result).toMatchObject({ filter: { search: 'lovelace' }, member_count: 1 });
+    const add = await call('POST', `${base}${seg.id}/members/`, { customer_ids: [people.bob] });
+    expect(add.statusCode).toBe(400);
+    expect(add.json().result.customer_ids).toEqual([CUSTOMER_LIST_MESSAGES.membersOfSegment]);
+    // The other business's matching customer never counts.
+    const all = (
+      await call('POST', base, { name: 'Everyone pro', kind: 'segment', filter: { fields: { plan: 'pro' } } })
+    ).json().result;
+    expect(all.member_count).toBe(2);
+  });
+
+  it('answers bad input with field messages', async () => {
+    const cases: [object, string][] = [
+      [{ name: '' }, 'name'],
+      [{ name: 'Seg', kind: 'segment' }, 'filter'],
+      [{ name: 'Seg', kind: 'segment', filter: {} }, 'filter'],
+      [{ name: 'Static', filter: { search: 'a' } }, 'filter'],
+      [
+        { name: 'Seg', kind: 'segment', filter: { last_seen_at__gte: 'not a date' } },
+        'filter.last_seen_at__gte',
+      ],
+      [{ name: 'Seg', kind: 'segment', filter: { unknown: 1 } }, 'filter'],
+      [{ name: 'Seg', kind: 'bogus' }, 'kind'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await call('POST', base, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(res.json().result), JSON.stringify(body)).toContain(field);
+    }
+    await call('POST', base, { name: 'Taken' });
+    const dup = await call('POST', base, { name: 'taken' });
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json().result.name).toEqual([CUSTOMER_LIST_MESSAGES.nameTaken]);
+    const list = (await call('POST', base, { name: 'Another' })).json().result;
+    const rename = await call('PUT', `${base}${list.id}/`, { name: 'TAKEN' });
+    expect(rename.statusCode).toBe(400);
+    expect((await call('POST', `${base}${list.id}/members/`, { customer_ids: [] })).statusCode).toBe(400);
+  });
+
+  it('walks a list in id order in batches, for sends', async () => {
+    const list = (await call('POST', base, { name: 'Walk' })).json().result;
+    await call('POST', `${base}${list.id}/members/`, { customer_ids: [people.cy, people.ada, people.bob] });
+    const batches: number[][] = [];
+    for await (const batch of walkListCustomers(rt.database.db, business.id, list.id, { batchSize: 2 }))
+      batches.push(batch.map((c) => c.id));
+    expect(batches).toEqual([[people.ada, people.bob], [people.cy]]);
+    const seg = (
+      await call('POST', base, { name: 'Walk seg', kind: 'segment', filter: { fields: { plan: 'pro' } } })
+    ).json().result;
+    const segIds: number[] = [];
+    for await (const batch of walkListCustomers(rt.database.db, business.id, seg.id, { batchSize: 1 }))
+      segIds.push(...batch.map((c) => c.id));
+    expect(segIds).toEqual([people.ada, people.cy]);
+  });
+
+  it('deletes a list; another business and agents cannot touch it', async () => {
+    const list = (await call('POST', base, { name: 'Doomed' })).json().result;
+    for (const [method, url, body] of [
+      ['GET', `${base}${list.id}/`],
+      ['PUT', `${base}${list.id}/`, { name: 'Mine now' }],
+      ['DELETE', `${base}${list.id}/`],
+      ['GET', `${base}${list.id}/members/`],
+      ['POST', `${base}${list.id}/members/`, { customer_ids: [other.customer] }],
+    ] as const) {
+      const res = await call(method, url, body as object | undefined, other.owner, other.business);
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect(
+      (await call('GET', base, undefined, other.owner, other.business))
+        .json()
+        .result.results.some((l: TCustomerList) => l.id === list.id),
+    ).toBe(false);
+    const agent = await addMember(app, rt.mailer, owner, business, 'agent');
+    expect((await call('GET', `${base}${list.id}/`, undefined, agent, business)).statusCode).toBe(200);
+    expect((await call('DELETE', `${base}${list.id}/`, undefined, agent, business)).statusCode).toBe(403);
+    expect((await call('DELETE', `${base}${list.id}/`)).statusCode).toBe(200);
+    expect((await call('GET', `${base}${list.id}/`)).statusCode).toBe(404);
+  });
+});

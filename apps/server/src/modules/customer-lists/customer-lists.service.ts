@@ -1,0 +1,233 @@
+// Customer lists (engage.md §3). A static list holds the customers added to it (through the API
+// or an import); a segment is a saved filter over the directory, counted and resolved when asked,
+// so it always means "who matches now". Sends to a list walk it with `walkListCustomers`.
+import {
+  CUSTOMER_LIST_MESSAGES,
+  type TCreateCustomerListRequest,
+  type TCustomerList,
+  type TCustomerListQuery,
+  type TDirectoryVisitor,
+  type TListMembersResult,
+  type TListMembersQuery,
+  type TUpdateCustomerListRequest,
+} from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import type { Queryable } from '../auth/auth.repository';
+import * as directory from '../directory/directory.service';
+import * as repo from './customer-lists.repository';
+
+async function toList(
+  db: Queryable,
+  row: repo.CustomerListRow,
+  counts?: Map<number, number>,
+): Promise<TCustomerList> {
+  const memberCount =
+    row.kind === 'segment'
+      ? await directory.countSegment(db, row.businessId, row.filter ?? {})
+      : ((counts ?? (await repo.countMembers(db, [row.id]))).get(row.id) ?? 0);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    kind: row.kind,
+    filter: row.filter ?? null,
+    member_count: memberCount,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const nameTaken = () => AppError.fields({ name: [CUSTOMER_LIST_MESSAGES.nameTaken] });
+
+async function mustFind(db: Queryable, businessId: number, id: number): Promise<repo.CustomerListRow> {
+  const row = await repo.findList(db, businessId, id);
+  if (!row) throw AppError.notFound(CUSTOMER_LIST_MESSAGES.notFound);
+  return row;
+}
+
+export async function findLists(db: Db, businessId: number, query: TCustomerListQuery) {
+  const { rows, count } = await repo.listLists(
+    db,
+    businessId,
+    query.search || undefined,
+    query.page_size,
+    (query.page - 1) * query.page_size,
+  );
+  const counts = await repo.countMembers(
+    db,
+    rows.filter((r) => r.kind === 'static').map((r) => r.id),
+  );
+  return {
+    count,
+    next: query.page * query.page_size < count ? query.page + 1 : null,
+    previous: query.page > 1 ? query.page - 1 : null,
+    results: await Promise.all(rows.map((r) => toList(db, r, counts))),
+  };
+}
+
+export async function findList(db: Db, businessId: number, id: number): Promise<TCustomerList> {
+  return toList(db, await mustFind(db, businessId, id));
+}
+
+export async function createList(
+  db: Db,
+  businessId: number,
+  input: TCreateCustomerListRequest,
+): Promise<TCustomerList> {
+  try {
+    const row = await repo.insertList(db, {
+      businessId,
+      name: input.name,
+      description: input.description,
+      kind: input.kind,
+      filter: input.kind === 'segment' ? (input.filter ?? null) : null,
+    });
+    return toList(db, row, new Map());
+  } catch (err) {
+    if (repo.isNameTaken(err)) throw nameTaken();
+    throw err;
+  }
+}
+
+export async function updateList(
+  db: Db,
+  businessId: number,
+  id: number,
+  input: TUpdateCustomerListRequest,
+): Promise<TCustomerList> {
+  const current = await mustFind(db, businessId, id);
+  if (input.filter !== undefined) {
+    if (current.kind === 'static')
+      throw AppError.fields({ filter: [CUSTOMER_LIST_MESSAGES.staticHasNoFilter] });
+    if (!Object.values(input.filter).some((v) => v !== undefined))
+      throw AppError.fields({ filter: [CUSTOMER_LIST_MESSAGES.segmentNeedsFilter] });
+  }
+  try {
+    const row = await repo.updateList(db, businessId, id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.filter !== undefined ? { filter: input.filter } : {}),
+    });
+    if (!row) throw AppError.notFound(CUSTOMER_LIST_MESSAGES.notFound);
+    return toList(db, row);
+  } catch (err) {
+    if (repo.isNameTaken(err)) throw nameTaken();
+    throw err;
+  }
+}
+
+export async function deleteList(db: Db, businessId: number, id: number): Promise<void> {
+  if (!(await repo.deleteList(db, businessId, id))) throw AppError.notFound(CUSTOMER_LIST_MESSAGES.notFound);
+}
+
+/** The distinct ids, all of them the business's customers (else 400 naming the others). */
+async function ownCustomers(db: Db, businessId: number, customerIds: number[]): Promise<number[]> {
+  const wanted = [...new Set(customerIds)];
+  const known = new Set(await directory.existingCustomerIds(db, businessId, wanted));
+  const unknown = wanted.filter((c) => !known.has(c));
+  if (unknown.length > 0)
+    throw AppError.fields({
+      customer_ids: [`${CUSTOMER_LIST_MESSAGES.unknownCustomers} (${unknown.slice(0, 20).join(', ')})`],
+    });
+  return wanted;
+}
+
+/** Adds customers to a static list; every id must be a customer of the business (else 400, nothing added). */
+export async function addMembers(
+  db: Db,
+  businessId: number,
+  id: number,
+  customerIds: number[],
+): Promise<TListMembersResult> {
+  const list = await mustFind(db, businessId, id);
+  if (list.kind === 'segment')
+    throw AppError.fields({ customer_ids: [CUSTOMER_LIST_MESSAGES.membersOfSegment] });
+  const wanted = await ownCustomers(db, businessId, customerIds);
+  return { added: await repo.addMembers(db, list.id, wanted), removed: 0 };
+}
+
+export async function removeMembers(
+  db: Db,
+  businessId: number,
+  id: number,
+  customerIds: number[],
+): Promise<TListMembersResult> {
+  const list = await mustFind(db, businessId, id);
+  if (list.kind === 'segment')
+    throw AppError.fields({ customer_ids: [CUSTOMER_LIST_MESSAGES.membersOfSegment] });
+  const wanted = await ownCustomers(db, businessId, customerIds);
+  return { added: 0, removed: await repo.removeMembers(db, list.id, wanted) };
+}
+
+/** A page of the list's customers as directory visitors. */
+export async function findMembers(
+  db: Db,
+  businessId: number,
+  id: number,
+  query: TListMembersQuery,
+): Promise<{ count: number; next: number | null; previous: number | null; results: TDirectoryVisitor[] }> {
+  const list = await mustFind(db, businessId, id);
+  let count: number;
+  let results: TDirectoryVisitor[];
+  if (list.kind === 'segment') {
+    ({ count, results } = await directory.findSegmentVisitors(
+      db,
+      businessId,
+      list.filter ?? {},
+      query.page,
+      query.page_size,
+    ));
+  } else {
+    count = (await repo.countMembers(db, [list.id])).get(list.id) ?? 0;
+    const ids = await repo.memberPage(db, list.id, query.page_size, (query.page - 1) * query.page_size);
+    results = await directory.findVisitorsByIds(db, businessId, ids);
+  }
+  return {
+    count,
+    next: query.page * query.page_size < count ? query.page + 1 : null,
+    previous: query.page > 1 ? query.page - 1 : null,
+    results,
+  };
+}
+
+/** Whether the business has this list (for callers that take a list_id). */
+export async function listExists(db: Queryable, businessId: number, id: number): Promise<boolean> {
+  return (await repo.findList(db, businessId, id)) !== null;
+}
+
+/**
+ * Every customer of a list, in id order, `batchSize` at a time: a static list's members or the
+ * customers a segment matches as the walk reaches them, after `afterId` (to resume a walk). Keyset
+ * paging, so a list of any size is walked in flat memory; customers added during the walk with a
+ * higher id are included.
+ */
+export async function* walkListCustomers(
+  db: Queryable,
+  businessId: number,
+  id: number,
+  options: { batchSize?: number; afterId?: number } = {},
+): AsyncGenerator<directory.CustomerRow[]> {
+  const list = await mustFind(db, businessId, id);
+  const batchSize = options.batchSize ?? 1000;
+  let after = options.afterId ?? 0;
+  for (;;) {
+    if (list.kind === 'segment') {
+      const batch = await directory.segmentCustomers(db, businessId, list.filter ?? {}, after, batchSize);
+      if (batch.length > 0) yield batch;
+      if (batch.length < batchSize) return;
+      after = batch[batch.length - 1]!.id;
+    } else {
+      const ids = await repo.memberIdsAfter(db, list.id, after, batchSize);
+      if (ids.length === 0) return;
+      const batch = await directory.findCustomersByIds(db, businessId, ids);
+      if (batch.length > 0) yield batch;
+      after = ids[ids.length - 1]!;
+    }
+  }
+}
+
+/** How many customers a list holds now (a segment's as it matches now). */
+export async function countListCustomers(db: Queryable, businessId: number, id: number): Promise<number> {
+  return (await toList(db, await mustFind(db, businessId, id))).member_count;
+}

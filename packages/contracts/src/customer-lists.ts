@@ -1,0 +1,124 @@
+// Customer lists (engage.md §3): a static list holds the customers added to it; a segment is a
+// saved filter over the directory, counted and resolved live, so it never goes stale.
+import { z } from 'zod';
+import { ZChannel, ZPageQuery } from './conversations';
+import { DATE_MESSAGE, DATE_RANGE_MESSAGE } from './dates';
+
+/** A date kept in a saved filter: any text Date.parse reads (years 1–9999), stored as ISO text. */
+const ZStoredDate = z
+  .string()
+  .refine((v) => !Number.isNaN(Date.parse(v)), { message: DATE_MESSAGE, abort: true })
+  .refine(
+    (v) => {
+      const year = new Date(v).getUTCFullYear();
+      return year >= 1 && year <= 9999;
+    },
+    { message: DATE_RANGE_MESSAGE },
+  )
+  .transform((v) => new Date(v).toISOString());
+
+export const SEGMENT_FIELD_KEY_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_ .-]{0,63}$/;
+
+/**
+ * A segment's conditions, all of which a customer must meet. Consent conditions join this when
+ * customers carry consent (the audience issue).
+ */
+export const ZSegmentFilter = z
+  .object({
+    /** A fragment of the name, email or phone. */
+    search: z.string().trim().min(1).max(200).optional(),
+    has_email: z.boolean().optional(),
+    has_phone: z.boolean().optional(),
+    /** Has a conversation on this channel. */
+    channel: ZChannel.optional(),
+    created_at__gte: ZStoredDate.optional(),
+    created_at__lte: ZStoredDate.optional(),
+    last_seen_at__gte: ZStoredDate.optional(),
+    last_seen_at__lte: ZStoredDate.optional(),
+    /** Custom fields that must equal these values (text compared exactly). */
+    fields: z
+      .record(
+        z
+          .string()
+          .regex(SEGMENT_FIELD_KEY_PATTERN, 'Use letters, digits, spaces, dots, dashes or underscores.'),
+        z.union([z.string().max(2000), z.number(), z.boolean()]),
+      )
+      .refine((f) => Object.keys(f).length <= 20, 'At most 20 fields.')
+      .optional(),
+  })
+  .strict();
+export type TSegmentFilter = z.infer<typeof ZSegmentFilter>;
+
+export const CUSTOMER_LIST_KINDS = ['static', 'segment'] as const;
+export const ZCustomerListKind = z.enum(CUSTOMER_LIST_KINDS);
+export type TCustomerListKind = z.infer<typeof ZCustomerListKind>;
+
+export const CUSTOMER_LIST_MESSAGES = {
+  nameTaken: 'A list with this name already exists.',
+  segmentNeedsFilter: 'A segment needs at least one condition.',
+  staticHasNoFilter: 'A static list holds the customers added to it; it takes no filter.',
+  membersOfSegment: 'A segment’s members follow its conditions; change the conditions instead.',
+  unknownCustomers: 'These customers are not in your directory.',
+  notFound: 'No such list.',
+} as const;
+
+export const ZCustomerList = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  kind: ZCustomerListKind,
+  filter: ZSegmentFilter.nullable(),
+  /** Counted when asked: a segment's count follows the directory. */
+  member_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TCustomerList = z.infer<typeof ZCustomerList>;
+
+const ZListName = z.string().trim().min(1, 'This field may not be blank.').max(150);
+const ZListDescription = z.string().trim().max(2000);
+const hasCondition = (f: TSegmentFilter | undefined) => !!f && Object.values(f).some((v) => v !== undefined);
+
+export const ZCreateCustomerListRequest = z
+  .object({
+    name: ZListName,
+    description: ZListDescription.default(''),
+    kind: ZCustomerListKind.default('static'),
+    filter: ZSegmentFilter.nullable().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === 'segment' && !hasCondition(v.filter ?? undefined))
+      ctx.addIssue({ code: 'custom', path: ['filter'], message: CUSTOMER_LIST_MESSAGES.segmentNeedsFilter });
+    if (v.kind === 'static' && v.filter)
+      ctx.addIssue({ code: 'custom', path: ['filter'], message: CUSTOMER_LIST_MESSAGES.staticHasNoFilter });
+  });
+export type TCreateCustomerListRequest = z.infer<typeof ZCreateCustomerListRequest>;
+
+export const ZUpdateCustomerListRequest = z
+  .object({
+    name: ZListName.optional(),
+    description: ZListDescription.optional(),
+    filter: ZSegmentFilter.optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), {
+    message: 'Send name, description or filter.',
+    path: ['non_field_errors'],
+  });
+export type TUpdateCustomerListRequest = z.infer<typeof ZUpdateCustomerListRequest>;
+
+export const ZListMembersRequest = z.object({
+  customer_ids: z
+    .array(z.number().int().positive())
+    .min(1, 'Name at least one customer.')
+    .max(1000, 'At most 1,000 customers at a time.'),
+});
+export type TListMembersRequest = z.infer<typeof ZListMembersRequest>;
+
+export const ZListMembersResult = z.object({ added: z.number().int(), removed: z.number().int() });
+export type TListMembersResult = z.infer<typeof ZListMembersResult>;
+
+export const ZCustomerListQuery = ZPageQuery.extend({ search: z.string().trim().max(200).optional() });
+export type TCustomerListQuery = z.infer<typeof ZCustomerListQuery>;
+
+export const ZListMembersQuery = ZPageQuery;
+export type TListMembersQuery = z.infer<typeof ZListMembersQuery>;
