@@ -11,7 +11,8 @@
 // startTitan(database, opts), startBareFastify(), use(server) (stopped after the suite even on
 // failure), defer(fn), measure({ url, ... }) (warm-up + measured autocannon run), note(text),
 // progress(text), startWsBroadcast() (bare `ws` fan-out baseline), startBareList(databaseUrl) (bare
-// Fastify + pg running one registered statement: the inbox list's floor), inboxSeed() (the seeded inbox database of bench/seed/inbox.mjs: seeded once per
+// Fastify + pg running one registered statement: the inbox list's floor), startBareTracking() (bare
+// node:http answering the tracking pixel and redirect: the email-tracking floor), inboxSeed() (the seeded inbox database of bench/seed/inbox.mjs: seeded once per
 // run on first use, shared by the suites, dropped when the run ends; see lib/inbox-seed.mjs).
 //
 // Env: BENCH_DURATION (measured seconds per target, default 10), BENCH_WARMUP (seconds, default 3),
@@ -30,6 +31,7 @@ import {
   assertServerBuilt,
   startBareFastify,
   startBareList,
+  startBareTracking,
   startTitan,
   startWsBroadcast,
 } from './lib/servers.mjs';
@@ -223,6 +225,10 @@ async function main() {
       startBareFastify: (opts) => {
         if (interrupted) throw new Error('interrupted');
         return startBareFastify(opts);
+      },
+      startBareTracking: (opts) => {
+        if (interrupted) throw new Error('interrupted');
+        return startBareTracking(opts);
       },
       startBareList: (databaseUrl, opts) => {
         if (interrupted) throw new Error('interrupted');

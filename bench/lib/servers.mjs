@@ -13,6 +13,7 @@ export const TITAN_MAIN = join(REPO_ROOT, 'apps', 'server', 'dist', 'main.js');
 const BARE_FASTIFY = join(here, '..', 'servers', 'bare-fastify.mjs');
 const BARE_LIST = join(here, '..', 'servers', 'bare-list.mjs');
 const WS_BROADCAST = join(here, '..', 'servers', 'ws-broadcast.mjs');
+const BARE_TRACKING = join(here, '..', 'servers', 'bare-tracking.mjs');
 const HOST = '127.0.0.1';
 
 export function assertServerBuilt() {
@@ -111,6 +112,14 @@ export function startBareList(databaseUrl, { readyTimeoutMs = 30_000 } = {}) {
  */
 export function startWsBroadcast({ readyTimeoutMs = 30_000 } = {}) {
   return startIpcServer('bare ws broadcast', WS_BROADCAST, { readyTimeoutMs });
+}
+
+/**
+ * Starts the tracking endpoints' floor (bench/servers/bare-tracking.mjs): node:http answering the
+ * open pixel's GIF and the click's 302, with no verification and no recording.
+ */
+export function startBareTracking({ readyTimeoutMs = 30_000 } = {}) {
+  return startIpcServer('bare tracking', BARE_TRACKING, { readyTimeoutMs });
 }
 
 /** A baseline server script that binds port 0 and reports { type: 'listening', port } over IPC. */

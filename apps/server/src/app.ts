@@ -29,6 +29,8 @@ import { whatsappSendRoutes } from './modules/whatsapp/messages/whatsapp.send.ro
 import { whatsappTemplatesRoutes } from './modules/whatsapp/templates/whatsapp.templates.routes';
 import { sendLogRoutes } from './modules/sends/sends.routes';
 import { templateRoutes } from './modules/templates/templates.routes';
+import { emailTrackingRoutes } from './modules/email-tracking/email-tracking.routes';
+import { emailMetricsRoutes } from './modules/email-tracking/email-metrics.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
@@ -115,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(templateRoutes, {
     deps: { db, storage: services.storage, publicUrl: config.PUBLIC_URL },
   });
+  await app.register(emailTrackingRoutes, { tracking: services.emailTracking });
+  await app.register(emailMetricsRoutes, { db });
   await app.register(publicChatRoutes, { deps: services });
   await app.register(conversationRoutes, { deps: services.inbox });
   await app.register(realtimeRoutes, { deps: services.realtime });

@@ -30,6 +30,7 @@ import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/wha
 import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
+import { createEmailTracking, type EmailTracking } from './modules/email-tracking/email-tracking.service';
 import type { Jobs } from './platform/jobs';
 import type { Mailer } from './platform/mailer';
 import { RateLimiter, pruneRateLimits } from './platform/rate-limiter';
@@ -61,6 +62,7 @@ export type Services = Infrastructure & {
   /** Broadcasts to a list; each channel adds itself to `channels`. */
   broadcasts: BroadcastDeps;
   emailDomains: EmailDomainDeps;
+  emailTracking: EmailTracking;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -94,6 +96,7 @@ export function createServices(infrastructure: Infrastructure): Services {
     },
     broadcasts: { db, jobs, logger, channels: new Map() },
     emailDomains: emailDomainDeps(config, db, secrets),
+    emailTracking: createEmailTracking(db, config.APP_SECRET, logger),
   };
 }
 

@@ -31,6 +31,7 @@ import {
   SIGNUP_PATH,
   LISTS_PATH,
   TEMPLATES_PATH,
+  UNSUBSCRIBE_PATH,
 } from '../config/paths';
 import { hasSession } from '../lib/session/tokens';
 import { createBusinessLoader, createSessionLoader } from './guards';
@@ -165,6 +166,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           path: DNS_HELP_PATH,
           lazy: async () => ({
             Component: (await import('../features/email-domains/routes/dns-help-route')).DnsHelpRoute,
+          }),
+        },
+        {
+          // Public: reached from the link in an email, no session needed.
+          path: UNSUBSCRIBE_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/unsubscribe/routes/unsubscribe-route')).UnsubscribeRoute,
           }),
         },
         {

@@ -28,6 +28,9 @@ export const SETTINGS_PATH = '/engage/settings';
 /** Public (no sign-in): how to publish a sending domain's DNS records. */
 export const DNS_HELP_PATH = '/engage/dns-help';
 
+/** The public page behind the unsubscribe link of every email (spec section 2). */
+export const UNSUBSCRIBE_PATH = '/engage/unsubscribe';
+
 /** The development outbox page (not in the spec): mail kept instead of sent, on the machine running Titan. */
 export const DEV_OUTBOX_PATH = '/dev/outbox';
 

@@ -323,6 +323,7 @@ function logWhere(channel: SendChannel, scope: InboxScope, filter: SendLogFilter
       sql`s.recipient ilike ${term}`,
       sql`s.template_name ilike ${term}`,
       sql`s.provider_message_id ilike ${term}`,
+      sql`s.subject ilike ${term}`,
     ];
     // "+1 (555) 010-0200" finds the digits-only recipient.
     const digits = filter.search.replace(/\D/g, '');
@@ -340,6 +341,7 @@ export type SendLogRow = {
   recipient: string;
   type: string | null;
   template_name: string | null;
+  subject: string | null;
   status: string;
   error_code: string | null;
   error_message: string | null;
@@ -355,7 +357,7 @@ export type SendLogRow = {
 
 /** Timestamps as ISO text (milliseconds, as the API always answered them) from PostgreSQL. */
 const LOG_COLUMNS = sql`s.id, s.conversation_id, s.provider_message_id, s.recipient,
-  s.provider_request->>'type' as type, s.template_name, s.status, s.error_code, s.error_message, s.cost,
+  s.provider_request->>'type' as type, s.template_name, s.subject, s.status, s.error_code, s.error_message, s.cost,
   s.created_by, u.id as sender_id, u.first_name as sender_first_name, u.last_name as sender_last_name,
   u.email as sender_email,
   to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
@@ -595,4 +597,146 @@ export async function cancelQueuedByCause(
     )
     .returning({ id: sends.id });
   return rows.length;
+}
+
+/**
+ * Many observed events (opens, clicks) in one statement: each kept on its send, and each send
+ * raised once to the strongest of its events that `raise` (never lowered, final states kept). A
+ * click within `machineWindowMs` of the send's claim (when it went to the mail server) is marked
+ * `machine` (reason `too_fast`) and does not raise. Events of unknown sends are dropped. Answers
+ * how many events were kept.
+ */
+export async function recordEventBatch(
+  db: Queryable,
+  events: {
+    sendId: string;
+    type: string;
+    occurredAt: Date;
+    payload: Record<string, unknown>;
+    raise: boolean;
+  }[],
+  machineWindowMs: number,
+): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = await rowsOf<{ n: number | string }>(
+    db,
+    sql`with v as (
+        select v.ord, v.send_id, v.type, v.occurred_at, v.payload, v.raise
+        from jsonb_to_recordset(${recordset(
+          events.map((e, ord) => ({
+            ord,
+            send_id: e.sendId,
+            type: e.type,
+            occurred_at: e.occurredAt.toISOString(),
+            payload: e.payload,
+            raise: e.raise,
+          })),
+        )}) as v(ord int, send_id uuid, type text, occurred_at timestamptz, payload jsonb, raise boolean)
+      ), e as (
+        select v.*, s.business_id, s.channel, s.provider_message_id,
+          (v.type = 'clicked' and not coalesce((v.payload->>'machine')::boolean, false)
+            and v.occurred_at < coalesce(s.claimed_at, s.created_at) + ${machineWindowMs} * interval '1 millisecond'
+          ) as too_fast
+        from v join sends s on s.id = v.send_id
+      ), kept as (
+        insert into send_events (business_id, channel, send_id, provider_message_id, type, occurred_at, payload)
+        select business_id, channel, send_id, provider_message_id, type, occurred_at,
+          case when too_fast then payload || '{"machine": true, "reason": "too_fast"}'::jsonb else payload end
+        from e order by ord
+        returning 1
+      ), best as (
+        select distinct on (send_id) send_id, channel, type from e
+        where raise and not too_fast
+        order by send_id, send_status_rank(channel, type) desc
+      ), raised as (
+        update sends s set status = best.type, updated_at = now()
+        from best
+        where s.id = best.send_id
+          and send_status_rank(s.channel, best.type) > send_status_rank(s.channel, s.status)
+          and send_status_rank(s.channel, s.status) < 100
+        returning 1
+      )
+      select (select count(*) from kept)::int as n, (select count(*) from raised)::int as raised`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+// ---- Email metrics ----
+
+/** Statuses of an email the mail server accepted. */
+const EMAIL_SENT = sql`('sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained')`;
+
+export type EmailMetricsDayRow = {
+  date: string;
+  sent: number;
+  delivered: number;
+  opened: number;
+  opened_human: number;
+  clicked: number;
+  clicked_human: number;
+  bounced: number;
+  complained: number;
+  unsubscribed: number;
+};
+
+/**
+ * A business's email sends created in [from, to], counted per UTC day of creation: one statement
+ * over the sends (their index on business, channel, created_at) and their opens, clicks and
+ * unsubscribes (by send id). A send counts once per measure however often it was opened; a click
+ * is also an open; machine hits count in the totals, not in the `_human` ones.
+ */
+export async function emailMetricsByDay(
+  db: Queryable,
+  businessId: number,
+  filter: { from: Date; to: Date; templateId?: number; agentId?: string },
+): Promise<EmailMetricsDayRow[]> {
+  const where: SQL[] = [
+    sql`s.business_id = ${businessId}`,
+    sql`s.channel = 'email'`,
+    sql`s.created_at >= ${filter.from.toISOString()}::timestamptz`,
+    sql`s.created_at <= ${filter.to.toISOString()}::timestamptz`,
+  ];
+  if (filter.templateId !== undefined) where.push(sql`s.template_id = ${filter.templateId}`);
+  if (filter.agentId !== undefined) where.push(sql`s.cause = 'agent' and s.cause_id = ${filter.agentId}`);
+  const rows = await rowsOf<Record<keyof EmailMetricsDayRow, string | number>>(
+    db,
+    sql`with s as (
+        select s.id, s.status, to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD') as day
+        from sends s where ${sql.join(where, sql` and `)}
+      ), e as (
+        select e.send_id,
+          bool_or(e.type in ('opened', 'clicked')) as opened,
+          bool_or(e.type in ('opened', 'clicked') and not coalesce((e.payload->>'machine')::boolean, false)) as opened_human,
+          bool_or(e.type = 'clicked') as clicked,
+          bool_or(e.type = 'clicked' and not coalesce((e.payload->>'machine')::boolean, false)) as clicked_human,
+          bool_or(e.type = 'unsubscribed') as unsubscribed
+        from send_events e join s on s.id = e.send_id
+        where e.type in ('opened', 'clicked', 'unsubscribed')
+        group by e.send_id
+      )
+      select s.day as date,
+        count(*) filter (where s.status in ${EMAIL_SENT})::int as sent,
+        count(*) filter (where s.status in ${EMAIL_SENT} and s.status <> 'bounced')::int as delivered,
+        count(*) filter (where e.opened)::int as opened,
+        count(*) filter (where e.opened_human)::int as opened_human,
+        count(*) filter (where e.clicked)::int as clicked,
+        count(*) filter (where e.clicked_human)::int as clicked_human,
+        count(*) filter (where s.status = 'bounced')::int as bounced,
+        count(*) filter (where s.status = 'complained')::int as complained,
+        count(*) filter (where e.unsubscribed)::int as unsubscribed
+      from s left join e on e.send_id = s.id
+      group by s.day order by s.day`,
+  );
+  return rows.map((r) => ({
+    date: String(r.date),
+    sent: Number(r.sent),
+    delivered: Number(r.delivered),
+    opened: Number(r.opened),
+    opened_human: Number(r.opened_human),
+    clicked: Number(r.clicked),
+    clicked_human: Number(r.clicked_human),
+    bounced: Number(r.bounced),
+    complained: Number(r.complained),
+    unsubscribed: Number(r.unsubscribed),
+  }));
 }

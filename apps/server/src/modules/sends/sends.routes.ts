@@ -3,6 +3,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ZEmailLog,
+  ZEmailLogDetail,
+  ZEmailLogFilter,
+  ZEmailLogListQuery,
   ZEnvelope,
   ZPage,
   ZTrackingIdParams,
@@ -20,10 +24,8 @@ import * as logs from './sends.logs';
 
 const read = { business: true, permission: 'engage.read' } as const;
 
-const CHANNELS: { channel: SendChannel; path: string }[] = [
-  { channel: 'email', path: 'email' },
-  { channel: 'sms', path: 'sms' },
-];
+// Email has its own shapes (email-logs contract): registered below.
+const CHANNELS: { channel: SendChannel; path: string }[] = [{ channel: 'sms', path: 'sms' }];
 
 export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   for (const { channel, path } of CHANNELS) {
@@ -74,4 +76,43 @@ export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       },
     );
   }
+
+  const tags = ['email'];
+  app.get(
+    '/api/email/events/',
+    {
+      config: read,
+      schema: { tags, querystring: ZEmailLogListQuery, response: { 200: ZEnvelope(ZPage(ZEmailLog)) } },
+    },
+    async (request) => ok(await logs.findEmailLogs(db, await scopeOf(db, request), request.query)),
+  );
+  app.get(
+    '/api/email/events/download/',
+    { config: read, schema: { tags, summary: 'The filtered emails as CSV', querystring: ZEmailLogFilter } },
+    async (request, reply) => {
+      const scope = await scopeOf(db, request);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${logs.exportFileName('email')}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(logs.exportEmailLogs(db, scope, request.query)));
+    },
+  );
+  app.get(
+    '/api/email/events/:trackingId/',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'One email: the message as sent and its timeline (opens and clicks marked human or machine)',
+        params: ZTrackingIdParams,
+        response: { 200: ZEnvelope(ZEmailLogDetail) },
+      },
+    },
+    async (request) => {
+      const found = await logs.findEmailLog(db, await scopeOf(db, request), request.params.trackingId);
+      if (!found) throw AppError.notFound(logs.SEND_LOG_MESSAGES.notFound);
+      return ok(found);
+    },
+  );
 };

@@ -2,7 +2,9 @@
 // (in the transaction that decides to send); one caller claims it with a conditional update, calls
 // the channel adapter and records the answer; provider events raise its status in the channel's
 // order and never lower it. Sends stuck unfinished are resolved by `recoverSends`.
+import { EMAIL_METRICS_DEFAULT_DAYS, EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_MESSAGES } from '@titan/contracts';
 import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
 import type { SendOutcome } from '../../channels/channel';
 import type { Queryable } from '../auth/auth.repository';
 import * as repo from './sends.repository';
@@ -209,4 +211,105 @@ export async function cancelQueuedSends(
   causeId: string,
 ): Promise<number> {
   return repo.cancelQueuedByCause(db, businessId, cause, causeId);
+}
+
+/** An open or a click seen by the tracking endpoints, kept in a batch by `recordSendEvents`. */
+export type ObservedEvent = {
+  sendId: string;
+  type: 'opened' | 'clicked';
+  occurredAt: Date;
+  payload: Record<string, unknown>;
+  /** False for machine hits: kept and counted apart, never raising the send. */
+  raise: boolean;
+};
+
+/**
+ * `recordSendEvent` for many events at once, in one statement (the tracking endpoints buffer their
+ * hits for a few milliseconds). A click sooner than `machineWindowMs` after the send went to the
+ * mail server is a link scanner's: flagged `machine` (reason `too_fast`), not raising.
+ */
+export async function recordSendEvents(
+  db: Queryable,
+  events: ObservedEvent[],
+  options: { machineWindowMs: number },
+): Promise<number> {
+  return repo.recordEventBatch(db, events, options.machineWindowMs);
+}
+
+// ---- Email metrics (GET /api/metrics/email-metrics/) ----
+
+const DAY_MS = 86_400_000;
+
+const ratio = (part: number, whole: number) =>
+  whole > 0 ? Math.min(1, Math.round((part / whole) * 10_000) / 10_000) : null;
+
+/**
+ * What happened to a business's email created in a range (default: the 30 days before now):
+ * totals, rates and one row per UTC day of the range, zeros included. Rates are fractions of the
+ * sends that could show them: delivery and bounce of `sent`; open, click, complaint and unsubscribe
+ * of `delivered`; click-to-open of `opened` — each also for people only (`_human`).
+ */
+export async function emailMetrics(
+  db: Queryable,
+  businessId: number,
+  query: { created_at__gte?: Date; created_at__lte?: Date; template_id?: number; agent_id?: string },
+  now = new Date(),
+) {
+  const to = query.created_at__lte ?? now;
+  const from = query.created_at__gte ?? new Date(to.getTime() - EMAIL_METRICS_DEFAULT_DAYS * DAY_MS);
+  if (to < from) throw AppError.fields({ created_at__lte: [EMAIL_METRICS_MESSAGES.order] });
+  if (to.getTime() - from.getTime() > EMAIL_METRICS_MAX_DAYS * DAY_MS)
+    throw AppError.fields({ created_at__gte: [EMAIL_METRICS_MESSAGES.tooLong] });
+  const days = await repo.emailMetricsByDay(db, businessId, {
+    from,
+    to,
+    templateId: query.template_id,
+    agentId: query.agent_id,
+  });
+  const byDay = new Map(days.map((d) => [d.date, d]));
+  const totals = {
+    sent: 0,
+    delivered: 0,
+    opened: 0,
+    opened_human: 0,
+    clicked: 0,
+    clicked_human: 0,
+    bounced: 0,
+    complained: 0,
+    unsubscribed: 0,
+  };
+  for (const d of days) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += d[k];
+  const series = [];
+  const last = to.toISOString().slice(0, 10);
+  for (let t = Date.parse(from.toISOString().slice(0, 10)); ; t += DAY_MS) {
+    const date = new Date(t).toISOString().slice(0, 10);
+    const d = byDay.get(date);
+    series.push({
+      date,
+      sent: d?.sent ?? 0,
+      delivered: d?.delivered ?? 0,
+      opened: d?.opened ?? 0,
+      clicked: d?.clicked ?? 0,
+      bounced: d?.bounced ?? 0,
+    });
+    if (date >= last) break;
+  }
+  return {
+    created_at__gte: from.toISOString(),
+    created_at__lte: to.toISOString(),
+    totals,
+    rates: {
+      delivery: ratio(totals.delivered, totals.sent),
+      open: ratio(totals.opened, totals.delivered),
+      open_human: ratio(totals.opened_human, totals.delivered),
+      click: ratio(totals.clicked, totals.delivered),
+      click_human: ratio(totals.clicked_human, totals.delivered),
+      click_to_open: ratio(totals.clicked, totals.opened),
+      click_to_open_human: ratio(totals.clicked_human, totals.opened_human),
+      bounce: ratio(totals.bounced, totals.sent),
+      complaint: ratio(totals.complained, totals.delivered),
+      unsubscribe: ratio(totals.unsubscribed, totals.delivered),
+    },
+    series,
+  };
 }

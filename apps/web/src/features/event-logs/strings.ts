@@ -1,6 +1,6 @@
 // User-visible strings of the event logs: the list of each channel's sends, its filters, and one
 // send's page with its timeline. Tests and components share them from here.
-import type { TEventLogChannel, TWhatsappLogStatus } from '@titan/contracts';
+import type { TEventLogChannel, TEventLogStatus } from '@titan/contracts';
 
 type TChannelStrings = {
   /** The list's accessible name. */
@@ -56,9 +56,15 @@ export const EVENT_LOGS_STRINGS = {
     sent: 'Sent',
     delivered: 'Delivered',
     read: 'Read',
+    opened: 'Opened',
+    clicked: 'Clicked',
     failed: 'Failed',
     error: 'Error',
-  } satisfies Record<TWhatsappLogStatus, string>,
+    bounced: 'Bounced',
+    complained: 'Marked as spam',
+    suppressed: 'Suppressed',
+    cancelled: 'Cancelled',
+  } satisfies Record<TEventLogStatus, string>,
 
   logs: {
     status: 'Status',
@@ -109,5 +115,57 @@ export const EVENT_LOGS_STRINGS = {
     request: 'Request',
     response: 'Response',
     noResponse: 'No response recorded.',
+    human: 'Person',
+    machine: 'Machine',
+    machineReason: (reason: string) => `Machine (${reason.replaceAll('_', ' ')})`,
+    clickedUrl: 'Link',
+    userAgent: 'User agent',
+    message: 'Message',
+    from: 'From',
+    to: 'To',
+    htmlPart: 'HTML',
+    textPart: 'Text',
+    renderedFrame: 'Rendered email',
+    noHtml: 'This email has no HTML part.',
+    noText: 'This email has no text part.',
+    noMessage: 'The message is recorded once it is handed to the mail server.',
+  },
+
+  metrics: {
+    title: 'Email performance',
+    loadFailed: 'The email metrics could not be loaded.',
+    range: (from: string, to: string) => `Emails created ${from} – ${to}`,
+    totals: {
+      sent: 'Sent',
+      delivered: 'Delivered',
+      opened: 'Opened',
+      clicked: 'Clicked',
+      bounced: 'Bounced',
+      complained: 'Spam complaints',
+      unsubscribed: 'Unsubscribed',
+    },
+    humanOf: (human: number) => `${human.toLocaleString()} by people`,
+    rates: {
+      delivery: 'Delivery rate',
+      open: 'Open rate',
+      click: 'Click rate',
+      click_to_open: 'Click-to-open',
+      bounce: 'Bounce rate',
+      unsubscribe: 'Unsubscribe rate',
+    },
+    ratesTitle: 'Rates',
+    ratesHint: 'People only, with machine hits (privacy proxies, link scanners) included in the lighter bar.',
+    all: 'All',
+    people: 'People',
+    noRate: '—',
+    seriesTitle: 'Per day',
+    seriesLabel: 'Emails per day: sent, delivered, opened, clicked and bounced',
+    series: {
+      sent: 'Sent',
+      delivered: 'Delivered',
+      opened: 'Opened',
+      clicked: 'Clicked',
+      bounced: 'Bounced',
+    },
   },
 } as const;

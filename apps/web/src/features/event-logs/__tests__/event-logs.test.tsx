@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fail, ok, profile, signIn } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
+import { EMAIL_METRICS } from './email-fixtures';
 
 const TRACKING = '6f1c3c1e-8a52-4c4e-9d51-2f3a4b5c6d7e';
 
@@ -79,6 +80,8 @@ function withLogs() {
   server.use(
     http.get('/api/users/profile/', () => ok(profile())),
     http.get('/api/whatsapp/client/balance/', () => ok(BALANCE)),
+    // The email tab's charts.
+    http.get('/api/metrics/email-metrics/', () => ok(EMAIL_METRICS)),
     http.get('/api/whatsapp/events/', ({ request }) => {
       const params = Object.fromEntries(new URL(request.url).searchParams);
       calls.push(params);
@@ -352,6 +355,7 @@ function withChannel(channel: 'email' | 'sms') {
   const calls: Record<string, string>[] = [];
   server.use(
     http.get('/api/users/profile/', () => ok(profile())),
+    http.get('/api/metrics/email-metrics/', () => ok(EMAIL_METRICS)),
     http.get(`/api/${channel}/events/`, ({ request }) => {
       const params = Object.fromEntries(new URL(request.url).searchParams);
       calls.push(params);
@@ -389,7 +393,7 @@ describe('Event logs: a tab per channel', () => {
       // Not an error, and WhatsApp's spend stays on WhatsApp's tab.
       expect(screen.queryByRole('alert')).not.toBeInTheDocument();
       expect(screen.queryByRole('region', { name: 'This month' })).not.toBeInTheDocument();
-      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      expect(screen.queryByRole('table', { name: 'Emails' })).not.toBeInTheDocument();
 
       await userEvent.click(within(tabs).getByRole('link', { name: 'SMS' }));
       expect(await screen.findByText('No SMS messages sent yet')).toBeInTheDocument();

@@ -1,7 +1,10 @@
 // The statuses reported for one send, oldest first, each with its time and, for a failure, the
-// provider's error. The same timeline serves every channel.
+// provider's error. The same timeline serves every channel; an email's opens and clicks also say
+// whether a person or a machine (privacy proxy, link scanner) made them, and where a click went.
 import type { TEventLogDetail } from '@titan/contracts';
+import { BotIcon, UserIcon } from 'lucide-react';
 
+import { Badge } from '../../../components/ui/badge';
 import { formatDateTime } from '../../../lib/format';
 import { EVENT_LOGS_STRINGS } from '../strings';
 import { LogStatusBadge } from './status-badge';
@@ -21,6 +24,22 @@ function eventError(error: NonNullable<TEvent['error']>): string {
   return error.code !== null ? S.errorWithCode(error.code, text || String(error.code)) : text;
 }
 
+/** Opens and clicks: who made the hit. */
+function HitMark({ event }: { event: TEvent }) {
+  if (event.machine === null || event.machine === undefined) return null;
+  return event.machine ? (
+    <Badge variant="outline" title={event.user_agent ?? undefined}>
+      <BotIcon aria-hidden="true" />
+      {event.reason ? S.machineReason(event.reason) : S.machine}
+    </Badge>
+  ) : (
+    <Badge variant="secondary" title={event.user_agent ?? undefined}>
+      <UserIcon aria-hidden="true" />
+      {S.human}
+    </Badge>
+  );
+}
+
 export function LogTimeline({ events, empty }: { events: TEvent[]; empty: string }) {
   if (events.length === 0) return <p className="text-sm text-muted-foreground">{empty}</p>;
   const ordered = [...events].sort((a, b) => Date.parse(eventTime(a)) - Date.parse(eventTime(b)));
@@ -37,8 +56,15 @@ export function LogTimeline({ events, empty }: { events: TEvent[]; empty: string
             <time dateTime={eventTime(event)} className="text-sm text-muted-foreground">
               {formatDateTime(eventTime(event))}
             </time>
+            <HitMark event={event} />
           </div>
           {event.error ? <p className="text-sm text-destructive">{eventError(event.error)}</p> : null}
+          {event.url ? (
+            <p className="text-sm break-all">
+              <span className="text-muted-foreground">{S.clickedUrl}: </span>
+              {event.url}
+            </p>
+          ) : null}
         </li>
       ))}
     </ol>

@@ -10,7 +10,7 @@ import { NativeSelect } from '../../../components/ui/native-select';
 import { EVENT_LOGS_STRINGS } from '../strings';
 import {
   hasLogFilters,
-  LOG_STATUSES,
+  logStatuses,
   NO_LOG_FILTERS,
   type TLogFilters,
   type TLogStatus,
@@ -48,7 +48,7 @@ export function LogsFilters({
           className="w-40"
         >
           <option value="">{S.allStatuses}</option>
-          {LOG_STATUSES.map((status) => (
+          {logStatuses(channel).map((status) => (
             <option key={status} value={status}>
               {EVENT_LOGS_STRINGS.statusLabels[status]}
             </option>

@@ -10,8 +10,14 @@ const LOG_TONES: Record<TLogStatus, TStatusTone> = {
   sent: 'neutral',
   delivered: 'good',
   read: 'good',
+  opened: 'good',
+  clicked: 'good',
   failed: 'bad',
   error: 'bad',
+  bounced: 'bad',
+  complained: 'bad',
+  suppressed: 'waiting',
+  cancelled: 'neutral',
 };
 
 export function LogStatusBadge({ status }: { status: string }) {

@@ -1,6 +1,7 @@
 // /engage/event-logs/{emails|whatsapp|sms}/{trackingId}: one send on a channel: who it went to, what
 // it was, its status (with the error when it failed), who sent it and when, the statuses reported
-// since, and the request made to the provider with its answer.
+// since, and the request made to the provider with its answer. An email shows the message as sent
+// (rendered in a sandboxed frame, and its text part) and opens and clicks marked person or machine.
 import type { TEventLogChannel } from '@titan/contracts';
 import { ArrowLeftIcon, SearchXIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -14,6 +15,7 @@ import { conversationPath, eventLogsPath } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
 import { useEventLog } from '../api/get-event-log';
+import { EmailMessage } from '../components/email-message';
 import { JsonBlock } from '../components/json-block';
 import { LogTimeline } from '../components/log-timeline';
 import { LogStatusBadge } from '../components/status-badge';
@@ -105,8 +107,10 @@ function LogEntry({ channel, trackingId }: { channel: TEventLogChannel; tracking
           <LogTimeline events={entry.events} empty={C.noEvents} />
         </CardContent>
       </Card>
+      {entry.message ? <EmailMessage message={entry.message} /> : null}
       <div className="grid gap-3">
-        <JsonBlock title={S.request} value={entry.request} empty={S.noResponse} />
+        {/* An email's request is the message shown above; its answer is the mail server's. */}
+        {entry.message ? null : <JsonBlock title={S.request} value={entry.request} empty={S.noResponse} />}
         <JsonBlock title={S.response} value={entry.response} empty={S.noResponse} />
       </div>
     </div>

@@ -1,7 +1,8 @@
 // /engage/event-logs/{emails|whatsapp|sms}: one channel's tab of the event logs. Every send on the
 // channel, filtered by status, a search and a day range, paged, and downloadable as CSV with the same
 // filters. Filters and page live in the URL, so Back from a send's page returns to the same rows. A
-// channel-specific summary (WhatsApp's spend) is handed in by the app, which composes features.
+// channel-specific summary (WhatsApp's spend) is handed in by the app, which composes features; the
+// email tab shows its metrics as charts over the same day range.
 import type { TEventLogChannel } from '@titan/contracts';
 import { DownloadIcon, ScrollTextIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -16,6 +17,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
 import { useDownloadEventLogs } from '../api/download-event-logs';
 import { EVENT_LOGS_PAGE_SIZE, useEventLogs } from '../api/get-event-logs';
+import { EmailMetrics } from '../components/email-metrics';
 import { LogsFilters } from '../components/logs-filters';
 import { LogsTable } from '../components/logs-table';
 import { EVENT_LOGS_STRINGS } from '../strings';
@@ -77,6 +79,14 @@ export function EventLogsRoute({ channel, summary }: { channel: TEventLogChannel
   return (
     <div className="flex flex-col gap-6">
       {summary}
+      {channel === 'email' ? (
+        <EmailMetrics
+          range={{
+            ...(query.created_at__gte ? { created_at__gte: query.created_at__gte } : {}),
+            ...(query.created_at__lte ? { created_at__lte: query.created_at__lte } : {}),
+          }}
+        />
+      ) : null}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <LogsFilters channel={channel} filters={filters} onChange={filter} />
         <Button

@@ -1,11 +1,22 @@
 // A channel's log filters as they live in the URL (?status&search&from&to&page: Back and reloads
 // keep them) and as the API takes them: a day range becomes created_at bounds from the start of the
 // first day to the end of the last, in the viewer's time zone.
-import { WHATSAPP_LOG_STATUSES, type TWhatsappLogStatus } from '@titan/contracts';
+import {
+  EMAIL_LOG_STATUSES,
+  EVENT_LOG_STATUSES,
+  WHATSAPP_LOG_STATUSES,
+  type TEventLogChannel,
+  type TEventLogStatus,
+} from '@titan/contracts';
 
-/** Every channel's log takes the WhatsApp log's statuses (the server answers one shape for all). */
-export const LOG_STATUSES = WHATSAPP_LOG_STATUSES;
-export type TLogStatus = TWhatsappLogStatus;
+/** Every status some channel's log answers; each channel filters by its own (`logStatuses`). */
+export const LOG_STATUSES = EVENT_LOG_STATUSES;
+export type TLogStatus = TEventLogStatus;
+
+/** The statuses a channel's filter offers: email has its own order (opened, clicked, bounced…). */
+export function logStatuses(channel: TEventLogChannel): readonly TLogStatus[] {
+  return channel === 'email' ? EMAIL_LOG_STATUSES : WHATSAPP_LOG_STATUSES;
+}
 
 export type TLogFilters = {
   status: TLogStatus | '';
