@@ -25,6 +25,7 @@ import { whatsappSendRoutes } from './modules/whatsapp/messages/whatsapp.send.ro
 import { whatsappTemplatesRoutes } from './modules/whatsapp/templates/whatsapp.templates.routes';
 import { sendLogRoutes } from './modules/sends/sends.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
+import { emailRoutes } from './modules/email/email.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (mailer.usesOutbox) await app.register(outboxRoutes, { mailer, config });
 
   await app.register(widgetRoutes, { db });
+  await app.register(emailRoutes, { deps: services.email });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

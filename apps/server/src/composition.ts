@@ -19,6 +19,8 @@ import {
 import { VisitorTokens } from './modules/public-chat/visitor-tokens';
 import type { WhatsappDeps } from './modules/whatsapp/messages/whatsapp.outbound';
 import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
+import { createEmailDeps, type EmailDeps } from './modules/email/email.service';
+import { defineEmailQueues } from './modules/email/email.jobs';
 import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
@@ -50,6 +52,7 @@ export type Services = Infrastructure & {
   whatsapp: WhatsappDeps;
   inbox: InboxDeps;
   realtime: RealtimeDeps;
+  email: EmailDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -60,11 +63,12 @@ export function createServices(infrastructure: Infrastructure): Services {
   const visitorTokens = new VisitorTokens(config.APP_SECRET);
   const authCache = authCacheFor(db);
   const whatsapp = createWhatsappDeps(config, db, jobs);
+  const secrets = createSecretBox(config.APP_SECRET);
   return {
     ...infrastructure,
     db,
     storage,
-    secrets: createSecretBox(config.APP_SECRET),
+    secrets,
     tokens,
     visitorTokens,
     limiter: new RateLimiter(db),
@@ -80,6 +84,7 @@ export function createServices(infrastructure: Infrastructure): Services {
       topics: conversationTopics({ db, storage, authCache }),
       logger,
     },
+    email: createEmailDeps({ config, db, jobs, secrets, logger, mailer: infrastructure.mailer }),
   };
 }
 
@@ -111,4 +116,5 @@ export async function defineJobs(services: Services): Promise<void> {
   });
   await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
   await defineWhatsappQueues(jobs, services.whatsapp, logger);
+  await defineEmailQueues(jobs, services.email, logger);
 }

@@ -102,6 +102,19 @@ export const ZConfigEnv = z.object({
   /** Browser error reports stored per business (or for all anonymous reports) and UTC day. */
   ANALYTICS_EVENTS_DAILY_MAX: wholeNumber('events', 1, 10_000_000).default(5000),
   ANALYTICS_EVENTS_RETENTION_DAYS: wholeNumber('days', 1, 3650).default(90),
+  /** Inbound SMTP for bounces (RFC 3464) and complaints (RFC 5965) to VERP addresses; off when unset. */
+  BOUNCE_SMTP_PORT: z.coerce
+    .number({ message: 'expected a port number (1-65535)' })
+    .int({ message: 'expected a port number (1-65535)' })
+    .min(1, { message: 'expected a port number (1-65535)' })
+    .max(65535, { message: 'expected a port number (1-65535)' })
+    .optional(),
+  /** Waits before each new attempt of a mail the server deferred (4xx, connection lost); one per entry. */
+  EMAIL_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, { message: 'expected comma-separated milliseconds, e.g. 5000,20000,45000' })
+    .default('5000,20000,45000')
+    .transform((v) => v.split(',').map(Number)),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {

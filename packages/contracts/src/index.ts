@@ -16,3 +16,4 @@ export * from './chat';
 export * from './directory';
 export * from './whatsapp';
 export * from './event-logs';
+export * from './email-sending';

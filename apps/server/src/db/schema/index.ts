@@ -5,3 +5,4 @@ export * from './platform';
 export * from './inbox';
 export * from './whatsapp';
 export * from './sends';
+export * from './email';

@@ -1,5 +1,5 @@
 // The only code that touches `sends` and `send_events` (the send spine, engage.md §1).
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { conversations, sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
@@ -542,4 +542,81 @@ export async function recordEvent(
     )
     .returning();
   return raised ?? findSendById(db, event.sendId);
+}
+
+// ---- Email sending: batch claims, transient retries, idempotency ----
+
+/** Claims those of `ids` still queued, in one statement (a job sending a chunk of a batch). */
+export async function claimSends(db: Queryable, ids: string[]): Promise<SendRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .update(sends)
+    .set({ status: 'sending', claimedAt: new Date(), updatedAt: new Date() })
+    .where(and(inArray(sends.id, ids), eq(sends.status, 'queued')))
+    .returning();
+}
+
+/**
+ * A claimed send the provider deferred (a transient failure): back to `queued` with the reason, for
+ * a later attempt. Only while we still hold it.
+ */
+export async function requeueSend(
+  db: Queryable,
+  id: string,
+  values: { errorCode: string | null; errorMessage: string },
+): Promise<SendRow | null> {
+  const [row] = await db
+    .update(sends)
+    .set({
+      status: 'queued',
+      errorCode: values.errorCode,
+      errorMessage: values.errorMessage,
+      claimedAt: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(sends.id, id), eq(sends.status, 'sending')))
+    .returning();
+  return row ?? null;
+}
+
+export async function findSendByIdempotencyKey(
+  db: Queryable,
+  businessId: number,
+  key: string,
+): Promise<SendRow | null> {
+  const [row] = await db
+    .select()
+    .from(sends)
+    .where(and(eq(sends.businessId, businessId), eq(sends.idempotencyKey, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** How many events of `type` a send has (e.g. its deferred attempts). */
+export async function countSendEvents(db: Queryable, sendId: string, type: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sendEvents)
+    .where(and(eq(sendEvents.sendId, sendId), eq(sendEvents.type, type)));
+  return Number(row?.n ?? 0);
+}
+
+/** Sends of one cause (a bulk batch), counted by status. */
+export async function countByCause(
+  db: Queryable,
+  businessId: number,
+  causeId: string,
+): Promise<{ status: string; n: number }[]> {
+  const rows = await db
+    .select({ status: sends.status, n: sql<number>`count(*)::int` })
+    .from(sends)
+    .where(and(eq(sends.businessId, businessId), eq(sends.causeId, causeId)))
+    .groupBy(sends.status);
+  return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
+}
+
+/** Many sends at once (a bulk batch's chunk), in one statement. */
+export async function insertSends(db: Queryable, values: NewSend[]): Promise<SendRow[]> {
+  if (values.length === 0) return [];
+  return db.insert(sends).values(values).returning();
 }
