@@ -4,7 +4,7 @@
 // A hard bounce (action failed, status 5.x.x) marks the send `bounced` with the server's
 // diagnostic and suppresses the address; a soft one (4.x.x, delayed) is kept as an event; a
 // complaint marks it `complained` and suppresses.
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { simpleParser } from 'mailparser';
 import type { Db } from '../../db/client';
 import * as sends from '../sends/sends.service';
 import { findSendById } from '../sends/sends.repository';
@@ -66,17 +66,56 @@ export function fieldGroups(text: string): Record<string, string>[] {
 /** `rfc822; a@b` → `a@b`; `smtp; 550 5.1.1 …` → `550 5.1.1 …`. */
 const typed = (v: string | undefined) => (v ? v.replace(/^[\w-]+;\s*/, '') : null);
 
-function partText(mail: ParsedMail, contentType: string): string | null {
-  const part = mail.attachments.find((a) => a.contentType.toLowerCase() === contentType);
-  return part ? part.content.toString('utf8') : null;
+/** A MIME part's headers (unfolded, lower-cased names) and body. */
+type Part = { headers: Record<string, string>; body: string };
+
+function splitPart(text: string): Part {
+  const end = text.search(/\r?\n\r?\n/);
+  const head = end === -1 ? text : text.slice(0, end);
+  const body = end === -1 ? '' : text.slice(end).replace(/^\r?\n\r?\n/, '');
+  return { headers: fieldGroups(head)[0] ?? {}, body };
+}
+
+const boundaryOf = (contentType: string | undefined) =>
+  /boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '')?.slice(1).find(Boolean) ?? null;
+
+function decode(part: Part): string {
+  const cte = (part.headers['content-transfer-encoding'] ?? '').toLowerCase();
+  if (cte === 'base64') return Buffer.from(part.body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (cte === 'quoted-printable') {
+    return part.body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  }
+  return part.body;
+}
+
+/**
+ * The body of the first part of a type in `wanted` in a (possibly nested) multipart message.
+ * mailparser folds message/delivery-status into the text, so the report's parts are found here.
+ */
+export function findPart(raw: string, wanted: string[], depth = 0): string | null {
+  const top = splitPart(raw);
+  const type = (top.headers['content-type'] ?? 'text/plain').toLowerCase();
+  if (depth > 0 && wanted.some((w) => type.startsWith(w))) return decode(top);
+  const boundary = boundaryOf(top.headers['content-type']);
+  if (!type.startsWith('multipart/') || !boundary || depth > 3) return null;
+  for (const piece of top.body.split(`--${boundary}`).slice(1)) {
+    if (piece.startsWith('--')) break;
+    const found = findPart(piece.replace(/^\r?\n/, ''), wanted, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** Reads a DSN or an ARF report out of a raw message (anything else is `other`). */
 export async function parseInboundReport(raw: Buffer): Promise<InboundReport> {
+  // mailparser reads the top-level headers (encodings, folding); the parts are walked below.
   const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextLinks: true, skipImageLinks: true });
   const type = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
   const reportType = type?.params?.['report-type']?.toLowerCase();
-  const status = partText(mail, 'message/delivery-status') ?? partText(mail, 'message/global-delivery-status');
+  const text = raw.toString('utf8');
+  const status = findPart(text, ['message/delivery-status', 'message/global-delivery-status']);
   if (status !== null || reportType === 'delivery-status') {
     const groups = fieldGroups(status ?? '');
     const perMessage = groups[0] ?? {};
@@ -90,7 +129,7 @@ export async function parseInboundReport(raw: Buffer): Promise<InboundReport> {
       }));
     return { kind: 'dsn', reportingMta: typed(perMessage['reporting-mta']), recipients };
   }
-  const feedback = partText(mail, 'message/feedback-report');
+  const feedback = findPart(text, ['message/feedback-report']);
   if (feedback !== null || reportType === 'feedback-report') {
     const fields = fieldGroups(feedback ?? '')[0] ?? {};
     return {

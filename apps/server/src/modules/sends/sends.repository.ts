@@ -1,5 +1,5 @@
 // The only code that touches `sends` and `send_events` (the send spine, engage.md §1).
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { conversations, sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
@@ -268,11 +268,16 @@ export async function listEvents(db: Queryable, send: SendRow) {
     .select()
     .from(sendEvents)
     .where(
+      // Events Titan kept before the provider id was known (an email's deferred attempts) carry
+      // only the send id; events a provider reported carry only its id until the send has it.
       send.providerMessageId
-        ? and(
-            eq(sendEvents.businessId, send.businessId),
-            eq(sendEvents.channel, send.channel),
-            eq(sendEvents.providerMessageId, send.providerMessageId),
+        ? or(
+            eq(sendEvents.sendId, send.id),
+            and(
+              eq(sendEvents.businessId, send.businessId),
+              eq(sendEvents.channel, send.channel),
+              eq(sendEvents.providerMessageId, send.providerMessageId),
+            ),
           )
         : eq(sendEvents.sendId, send.id),
     )
