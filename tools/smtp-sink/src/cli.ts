@@ -40,7 +40,9 @@ const sink = await startSmtpSink({
     console.log(mail.text);
   },
   onReport(report) {
-    console.log(`Sent ${report.kind === 'dsn' ? 'a DSN' : 'a complaint (ARF)'} about ${report.about} to ${report.to} via ${report.target}`);
+    console.log(
+      `Sent ${report.kind === 'dsn' ? 'a DSN' : 'a complaint (ARF)'} about ${report.about} to ${report.to} via ${report.target}`,
+    );
   },
   onReportError(err) {
     console.error('Could not send a report:', err instanceof Error ? err.message : err);
@@ -48,7 +50,9 @@ const sink = await startSmtpSink({
 });
 console.log(`SMTP sink listening on ${sink.url}`);
 for (const [address, behavior] of Object.entries(behaviors))
-  console.log(`  ${address}: ${typeof behavior === 'string' ? behavior : `RCPT ${behavior.code}${behavior.times ? ` ×${behavior.times}` : ''}`}`);
+  console.log(
+    `  ${address}: ${typeof behavior === 'string' ? behavior : `RCPT ${behavior.code}${behavior.times ? ` ×${behavior.times}` : ''}`}`,
+  );
 console.log(`Start Titan with: SMTP_URL=${sink.url} npm start`);
 process.on('SIGINT', () => void sink.close().then(() => process.exit(0)));
 process.on('SIGTERM', () => void sink.close().then(() => process.exit(0)));

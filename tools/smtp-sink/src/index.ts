@@ -31,11 +31,7 @@ export type ReceivedMail = {
  *   `times` attempts only when given (then accept).
  */
 export type AddressBehavior =
-  | 'accept'
-  | 'bounce'
-  | 'soft-bounce'
-  | 'complain'
-  | { code: number; message?: string; times?: number };
+  'accept' | 'bounce' | 'soft-bounce' | 'complain' | { code: number; message?: string; times?: number };
 
 export type SentReport = { kind: 'dsn' | 'arf'; to: string; target: string; about: string };
 
@@ -175,7 +171,9 @@ export function buildArf(opts: { returnPath: string; recipient: string; original
 
 /** Sends a report over SMTP from the null sender (<>), as mail systems do for DSNs. */
 async function sendReport(target: string, to: string, raw: string): Promise<void> {
-  const [host, port] = target.includes(':') ? [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))] : [target, 25];
+  const [host, port] = target.includes(':')
+    ? [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))]
+    : [target, 25];
   const transport = nodemailer.createTransport({ host, port, secure: false, ignoreTLS: true });
   try {
     await transport.sendMail({ envelope: { from: '', to: [to] }, raw });
@@ -249,7 +247,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
                 to: session.envelope.rcptTo.map((r) => r.address),
               },
               from: parsed.from?.text ?? '',
-              to: Array.isArray(parsed.to) ? parsed.to.map((t) => t.text).join(', ') : (parsed.to?.text ?? ''),
+              to: Array.isArray(parsed.to)
+                ? parsed.to.map((t) => t.text).join(', ')
+                : (parsed.to?.text ?? ''),
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',

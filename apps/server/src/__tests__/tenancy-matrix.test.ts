@@ -29,6 +29,8 @@ type Ids = {
   /** Sends of the channels whose modules come later, written straight into the spine. */
   emailSend: string;
   smsSend: string;
+  /** A bulk email send (its batch row written straight into email_batches). */
+  emailBatch: string;
   fileKey: string;
   phoneNumberId: string;
 };
@@ -53,6 +55,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/whatsapp/events/:trackingId/': { trackingId: 'trackingId' },
   '/api/email/events/:trackingId/': { trackingId: 'emailSend' },
   '/api/sms/events/:trackingId/': { trackingId: 'smsSend' },
+  '/api/agents/send-mail/:batch_id/': { batch_id: 'emailBatch' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };
@@ -101,6 +104,12 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
         display_phone_number: '+1 555 0999',
         verify_token: 'verify-token-taken-over',
       },
+    }),
+    idsInBody: true,
+  },
+  'POST /api/agents/send-mail/': {
+    input: (ids) => ({
+      json: { from: 'news@tenant.test', customer_id: ids.customer, subject: 'Hi', text: 'Hi' },
     }),
     idsInBody: true,
   },
@@ -339,6 +348,7 @@ async function populate(
     trackingId: '',
     emailSend: '',
     smsSend: '',
+    emailBatch: '',
     fileKey: file.key as string,
     phoneNumberId: '',
   };
@@ -397,6 +407,11 @@ async function populateWhatsapp(ids: Ids): Promise<void> {
     );
     ids[channel === 'email' ? 'emailSend' : 'smsSend'] = row!.id;
   }
+  const [batch] = await rt.database.query<{ id: string }>(
+    `insert into email_batches (business_id, total) values ($1, 0) returning id`,
+    [bench.business.id],
+  );
+  ids.emailBatch = batch!.id;
   ids.phoneNumberId = bench.account.phone_number_id;
 }
 

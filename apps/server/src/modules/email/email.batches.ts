@@ -27,17 +27,29 @@ const PENDING = new Set(['queued', 'sending']);
 
 export async function sendBatch(
   deps: EmailDeps,
-  input: Omit<SendEmailInput, 'to' | 'cause' | 'causeId' | 'idempotencyKey'> & { recipients: BatchRecipient[] },
+  input: Omit<SendEmailInput, 'to' | 'cause' | 'causeId' | 'idempotencyKey'> & {
+    recipients: BatchRecipient[];
+  },
 ): Promise<TEmailBatch> {
   const ctx = await sendContext(deps, input);
   // Every recipient is checked before anything is written: a bad one refuses the whole batch.
   const resolved = [];
   for (const [i, r] of input.recipients.entries()) {
     try {
-      resolved.push({ recipient: await resolveRecipient(deps.db, input.businessId, { customerId: r.customerId, address: r.address }), variables: r.variables });
+      resolved.push({
+        recipient: await resolveRecipient(deps.db, input.businessId, {
+          customerId: r.customerId,
+          address: r.address,
+        }),
+        variables: r.variables,
+      });
     } catch (err) {
       if (err instanceof AppError && (err.code === 'not_found' || err.code === 'bad_request')) {
-        throw AppError.fields({ [`recipients.${i}`]: [err.code === 'not_found' ? 'No such customer.' : EMAIL_MESSAGES.noCustomerEmail] });
+        throw AppError.fields({
+          [`recipients.${i}`]: [
+            err.code === 'not_found' ? 'No such customer.' : EMAIL_MESSAGES.noCustomerEmail,
+          ],
+        });
       }
       throw err;
     }
@@ -63,7 +75,9 @@ export async function sendBatch(
           ...input,
           cause: 'broadcast',
           causeId: batch.id,
-          template: input.template ? { id: input.template.id, variables: { ...input.template.variables, ...variables } } : undefined,
+          template: input.template
+            ? { id: input.template.id, variables: { ...input.template.variables, ...variables } }
+            : undefined,
         },
         recipient,
       );
@@ -80,12 +94,17 @@ export async function sendBatch(
   return batchProgress(deps, input.businessId, batch.id);
 }
 
-export async function batchProgress(deps: Pick<EmailDeps, 'db'>, businessId: number, batchId: string): Promise<TEmailBatch> {
+export async function batchProgress(
+  deps: Pick<EmailDeps, 'db'>,
+  businessId: number,
+  batchId: string,
+): Promise<TEmailBatch> {
   const batch = await repo.findBatch(deps.db, businessId, batchId);
   if (!batch) throw AppError.notFound();
   const counts = await countByCause(deps.db, businessId, batchId);
   const statuses = Object.fromEntries(counts.map((c) => [c.status, c.n]));
-  const sum = (pick: (s: string) => boolean) => counts.filter((c) => pick(c.status)).reduce((n, c) => n + c.n, 0);
+  const sum = (pick: (s: string) => boolean) =>
+    counts.filter((c) => pick(c.status)).reduce((n, c) => n + c.n, 0);
   const pending = sum((s) => PENDING.has(s));
   return {
     batch_id: batch.id,

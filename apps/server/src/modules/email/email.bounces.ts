@@ -38,7 +38,12 @@ export type DsnRecipient = {
 
 export type InboundReport =
   | { kind: 'dsn'; reportingMta: string | null; recipients: DsnRecipient[] }
-  | { kind: 'complaint'; feedbackType: string | null; userAgent: string | null; originalRcptTo: string | null }
+  | {
+      kind: 'complaint';
+      feedbackType: string | null;
+      userAgent: string | null;
+      originalRcptTo: string | null;
+    }
   | { kind: 'other' };
 
 /** RFC 822-style field groups (blank-line separated), unfolded, names lower-cased. */
@@ -77,7 +82,10 @@ function splitPart(text: string): Part {
 }
 
 const boundaryOf = (contentType: string | undefined) =>
-  /boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '')?.slice(1).find(Boolean) ?? null;
+  /boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i
+    .exec(contentType ?? '')
+    ?.slice(1)
+    .find(Boolean) ?? null;
 
 function decode(part: Part): string {
   const cte = (part.headers['content-transfer-encoding'] ?? '').toLowerCase();
@@ -112,7 +120,8 @@ export function findPart(raw: string, wanted: string[], depth = 0): string | nul
 export async function parseInboundReport(raw: Buffer): Promise<InboundReport> {
   // mailparser reads the top-level headers (encodings, folding); the parts are walked below.
   const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextLinks: true, skipImageLinks: true });
-  const type = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
+  const type = mail.headers.get('content-type') as
+    { value?: string; params?: Record<string, string> } | undefined;
   const reportType = type?.params?.['report-type']?.toLowerCase();
   const text = raw.toString('utf8');
   const status = findPart(text, ['message/delivery-status', 'message/global-delivery-status']);
@@ -145,7 +154,8 @@ export async function parseInboundReport(raw: Buffer): Promise<InboundReport> {
 export type BounceDeps = { db: Db; tokens: UnsubscribeTokens };
 
 /** What one inbound message to a VERP address did to its send. */
-export type InboundOutcome = 'bounced' | 'soft_bounce' | 'delivered' | 'complained' | 'unsubscribed' | 'ignored';
+export type InboundOutcome =
+  'bounced' | 'soft_bounce' | 'delivered' | 'complained' | 'unsubscribed' | 'ignored';
 
 /** Applies one message that arrived for `to` (a VERP or unsubscribe address of a known send). */
 export async function applyInbound(deps: BounceDeps, to: VerpAddress, raw: Buffer): Promise<InboundOutcome> {

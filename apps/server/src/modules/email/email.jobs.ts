@@ -59,11 +59,9 @@ function identityCache(deps: EmailDeps): IdentityCache {
 export async function runEmailSends(deps: EmailDeps, sendIds: string[]): Promise<void> {
   const claimed = await sends.claimMany(deps.db, sendIds);
   const results = await Promise.allSettled(claimed.map((send) => sendOne(deps, send)));
-  let accepted = 0;
   const byBusiness = new Map<number, number>();
   results.forEach((r, i) => {
     if (r.status === 'fulfilled' && r.value) {
-      accepted++;
       const b = claimed[i]!.businessId;
       byBusiness.set(b, (byBusiness.get(b) ?? 0) + 1);
     } else if (r.status === 'rejected') {
@@ -72,7 +70,6 @@ export async function runEmailSends(deps: EmailDeps, sendIds: string[]): Promise
   });
   // email_count: one update per business and chunk, not one per mail on a hot row.
   for (const [businessId, n] of byBusiness) await addEmailCount(deps.db, businessId, n);
-  void accepted;
 }
 
 /** One claimed send; true when the mail server accepted it. */

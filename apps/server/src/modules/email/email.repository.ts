@@ -13,7 +13,11 @@ export async function insertBatch(
   return row!;
 }
 
-export async function findBatch(db: Queryable, businessId: number, id: string): Promise<EmailBatchRow | null> {
+export async function findBatch(
+  db: Queryable,
+  businessId: number,
+  id: string,
+): Promise<EmailBatchRow | null> {
   const [row] = await db
     .select()
     .from(emailBatches)

@@ -70,7 +70,9 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps }> = async (ap
       };
       if (body.list_id !== undefined) {
         // Lists belong to the audience (engage.md §3): none exists for this business.
-        throw new AppError('not_found', SEND_MAIL_MESSAGES.noSuchList, { list_id: [SEND_MAIL_MESSAGES.noSuchList] });
+        throw new AppError('not_found', SEND_MAIL_MESSAGES.noSuchList, {
+          list_id: [SEND_MAIL_MESSAGES.noSuchList],
+        });
       }
       reply.code(202);
       if (body.recipients) {

@@ -8,7 +8,6 @@ import { convert } from 'html-to-text';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import type { SendCause } from '../../db/schema';
 import {
   outboxTransport,
   smtpTransport,
@@ -23,6 +22,7 @@ import { findBusinessById } from '../business/business.repository';
 import { businessScope } from '../conversations/conversations.service';
 import { findVisitor } from '../directory/directory.service';
 import * as sends from '../sends/sends.service';
+import type { SendCause } from '../sends/sends.repository';
 import type { QueuedSend, SendRow } from '../sends/sends.service';
 import { findSuppression } from '../suppressions/suppressions.service';
 import {
@@ -107,8 +107,7 @@ export const EMAIL_MESSAGES = {
   noMailServer: 'Mail cannot be delivered: no mail server is configured (SMTP_URL).',
   domainLost: (domain: string) =>
     `Not sent: ${domain} is no longer a verified sending domain of this business.`,
-  gaveUp: (attempts: number, message: string) =>
-    `${message} (gave up after ${attempts} attempts)`,
+  gaveUp: (attempts: number, message: string) => `${message} (gave up after ${attempts} attempts)`,
 } as const;
 
 /** `Name <a@b>` or `a@b` → its parts (the address lower-cased in the domain only). */
@@ -149,7 +148,11 @@ export function unsubscribeUrls(deps: Pick<EmailDeps, 'config' | 'tokens'>, send
 }
 
 /** The headers every mail carries for one send (VERP, List-Unsubscribe, Message-ID). */
-export function headersFor(deps: Pick<EmailDeps, 'config' | 'tokens'>, sendId: string, identity: SendingIdentity) {
+export function headersFor(
+  deps: Pick<EmailDeps, 'config' | 'tokens'>,
+  sendId: string,
+  identity: SendingIdentity,
+) {
   const urls = unsubscribeUrls(deps, sendId);
   return {
     messageId: `<${sendId}@${identity.domain}>`,
@@ -168,7 +171,11 @@ export type Recipient = {
   customer: Record<string, unknown> | null;
 };
 
-export async function resolveRecipient(db: Db, businessId: number, to: SendEmailInput['to']): Promise<Recipient> {
+export async function resolveRecipient(
+  db: Db,
+  businessId: number,
+  to: SendEmailInput['to'],
+): Promise<Recipient> {
   if (to.customerId !== undefined) {
     // Another business's customer is not found (404), as everywhere.
     const customer = await findVisitor(db, businessScope(businessId), to.customerId);
@@ -228,7 +235,8 @@ export async function sendContext(
   input: Pick<SendEmailInput, 'businessId' | 'from' | 'template'>,
 ): Promise<SendContext> {
   const { db } = deps;
-  if (!input.from) throw new AppError('bad_request', EMAIL_MESSAGES.noFrom, { from: [EMAIL_MESSAGES.noFrom] });
+  if (!input.from)
+    throw new AppError('bad_request', EMAIL_MESSAGES.noFrom, { from: [EMAIL_MESSAGES.noFrom] });
   const from = parseFrom(input.from);
   const identity = await sendingIdentityFor(db, deps.secrets, input.businessId, from.address);
   if (!identity) {
@@ -239,7 +247,9 @@ export async function sendContext(
   }
   const business = await findBusinessById(db, input.businessId);
   if (!business) throw AppError.notFound();
-  const template = input.template ? await loadCompiledTemplate(db, input.businessId, input.template.id) : null;
+  const template = input.template
+    ? await loadCompiledTemplate(db, input.businessId, input.template.id)
+    : null;
   if (input.template && !template) {
     throw new AppError('not_found', EMAIL_MESSAGES.noTemplate, { template_id: [EMAIL_MESSAGES.noTemplate] });
   }

@@ -51,7 +51,12 @@ export async function unsubscribeSend(deps: UnsubscribeDeps, send: SendRow, via:
       detail: `Unsubscribed (${via})`,
     });
   }
-  await sends.recordSendEvent(deps.db, { sendId: send.id, type: 'unsubscribed', raise: false, payload: { via } });
+  await sends.recordSendEvent(deps.db, {
+    sendId: send.id,
+    type: 'unsubscribed',
+    raise: false,
+    payload: { via },
+  });
 }
 
 export async function unsubscribe(deps: UnsubscribeDeps, token: string | undefined, via: string) {

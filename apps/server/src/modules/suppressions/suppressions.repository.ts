@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { suppressions, type SendChannel, type SuppressionReason } from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
 
+export type { SendChannel, SuppressionReason };
 export type SuppressionRow = typeof suppressions.$inferSelect;
 
 export async function findSuppression(

@@ -1,8 +1,8 @@
 // Suppression (engage.md §2): per business and per channel, an address with a reason
 // (unsubscribed|bounced|complained|manual). Every send checks it and records `suppressed`.
-import type { SendChannel, SuppressionReason } from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
 import * as repo from './suppressions.repository';
+import type { SendChannel, SuppressionReason } from './suppressions.repository';
 
 export type { SuppressionReason };
 export type { SuppressionRow } from './suppressions.repository';

@@ -34,7 +34,12 @@ export async function signUpViaSink(app: FastifyInstance, sink: SmtpSink): Promi
   const mail = await sink.waitFor((m) => m.envelope.to.includes(email));
   const key = /\/auth\/account-confirm-email\/([\w-]+)/.exec(mail.text)?.[1];
   if (!key) throw new Error('no confirmation link');
-  await app.inject({ method: 'POST', url: '/api/auth/register/verify-email/', remoteAddress, payload: { key } });
+  await app.inject({
+    method: 'POST',
+    url: '/api/auth/register/verify-email/',
+    remoteAddress,
+    payload: { key },
+  });
   const login = await app.inject({
     method: 'POST',
     url: '/api/auth/login/',

@@ -86,7 +86,11 @@ function sendMail(payload: Record<string, unknown>, session: Session = owner, b:
 }
 
 async function sent(to: string): Promise<{ id: string; mail: ReceivedMail }> {
-  const res = await sendMail({ email: to, subject: 'Hello', html: '<p>Hi <a href="https://acme.test/x">there</a></p>' });
+  const res = await sendMail({
+    email: to,
+    subject: 'Hello',
+    html: '<p>Hi <a href="https://acme.test/x">there</a></p>',
+  });
   expect(res.statusCode).toBe(202);
   const id = res.json().result.id as string;
   const mail = await sink.waitFor((m) => m.envelope.to.includes(to));
@@ -115,13 +119,28 @@ describe('a mail on the wire', () => {
       },
     });
     expect(verified.results[0]!.status.result).toBe('pass');
-    const signed = /\bh=([^;]+)/.exec(mail.headers['dkim-signature']!.replace(/\s+/g, ''))![1]!.toLowerCase().split(':');
-    expect(signed).toEqual(expect.arrayContaining(['from', 'subject', 'date', 'to', 'message-id', 'list-unsubscribe', 'list-unsubscribe-post']));
+    const signed = /\bh=([^;]+)/
+      .exec(mail.headers['dkim-signature']!.replace(/\s+/g, ''))![1]!
+      .toLowerCase()
+      .split(':');
+    expect(signed).toEqual(
+      expect.arrayContaining([
+        'from',
+        'subject',
+        'date',
+        'to',
+        'message-id',
+        'list-unsubscribe',
+        'list-unsubscribe-post',
+      ]),
+    );
 
     // VERP: the envelope sender (the Return-Path) names the send.
     expect(mail.envelope.from).toBe(`bounce+${id}@bounces.acme.test`);
     const unsubscribe = mail.headers['list-unsubscribe']!;
-    expect(unsubscribe).toMatch(/^<https:\/\/titan\.example\.com\/api\/email\/unsubscribe\/\?token=[\w.-]+>,\s*<mailto:unsubscribe\+/);
+    expect(unsubscribe).toMatch(
+      /^<https:\/\/titan\.example\.com\/api\/email\/unsubscribe\/\?token=[\w.-]+>,\s*<mailto:unsubscribe\+/,
+    );
     expect(unsubscribe).toContain(`<mailto:unsubscribe+${id}@bounces.acme.test>`);
     expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(mail.from).toBe('"Acme News" <news@acme.test>');
@@ -139,7 +158,9 @@ describe('a mail on the wire', () => {
     });
     expect(JSON.stringify(send.providerRequest)).not.toContain('PRIVATE KEY');
     // email_count counts what the mail server accepted.
-    await expect.poll(async () => (await findBusinessById(rt.services.db, business.id))!.emailCount).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => (await findBusinessById(rt.services.db, business.id))!.emailCount)
+      .toBeGreaterThanOrEqual(1);
   });
 
   it('refuses a From address that is not on a verified domain of the business (409), recording nothing', async () => {
@@ -155,14 +176,23 @@ describe('a mail on the wire', () => {
 
   it('records a suppressed address as `suppressed` and calls nothing', async () => {
     const to = address('suppressed');
-    await suppress(rt.services.db, { businessId: business.id, channel: 'email', address: to.toUpperCase(), reason: 'manual' });
+    await suppress(rt.services.db, {
+      businessId: business.id,
+      channel: 'email',
+      address: to.toUpperCase(),
+      reason: 'manual',
+    });
     const res = await sendMail({ email: to, subject: 'Hi', text: 'Hi' });
     expect(res.statusCode).toBe(202);
     expect(res.json().result.status).toBe('suppressed');
     await new Promise((r) => setTimeout(r, 500));
     expect(sink.messages.some((m) => m.envelope.to.includes(to))).toBe(false);
     // Another business may still mail that address.
-    const elsewhere = await sendMail({ email: to, subject: 'Hi', text: 'Hi', from: 'hi@other.test' }, other.owner, other.business);
+    const elsewhere = await sendMail(
+      { email: to, subject: 'Hi', text: 'Hi', from: 'hi@other.test' },
+      other.owner,
+      other.business,
+    );
     expect(elsewhere.json().result.status).toBe('queued');
   });
 
@@ -231,7 +261,13 @@ describe('what comes back', () => {
     sink.setBehavior(to, 'soft-bounce');
     const { id } = await sent(to);
     await expect
-      .poll(async () => (await listEvents(rt.services.db, (await waitForSend(rt.services.db, id, () => true)))).map((e) => e.type), { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await listEvents(rt.services.db, await waitForSend(rt.services.db, id, () => true))).map(
+            (e) => e.type,
+          ),
+        { timeout: 10_000 },
+      )
       .toContain('soft_bounce');
     expect((await waitForSend(rt.services.db, id, () => true)).status).toBe('sent');
     expect(await findSuppression(rt.services.db, business.id, 'email', to)).toBeNull();
@@ -242,14 +278,21 @@ describe('what comes back', () => {
     sink.setBehavior(to, 'complain');
     const { id } = await sent(to);
     await waitForSend(rt.services.db, id, (s) => s.status === 'complained');
-    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toMatchObject({ reason: 'complained' });
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toMatchObject({
+      reason: 'complained',
+    });
   });
 
   it('mail to the mailto: unsubscribe address unsubscribes; unknown addresses are refused at RCPT', async () => {
     const to = address('mailto');
     const { id } = await sent(to);
     await waitForSend(rt.services.db, id, (s) => s.status === 'sent');
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: bouncePort, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: bouncePort,
+      secure: false,
+      ignoreTLS: true,
+    });
     try {
       await transport.sendMail({
         envelope: { from: to, to: [`unsubscribe+${id}@bounces.acme.test`] },
@@ -320,7 +363,10 @@ describe('unsubscribe by token', () => {
     const flipped = `${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`;
     for (const bad of [`${otherId}.${mac}`, `${hex}.${flipped}`, 'nonsense', `${id}.abc`, '']) {
       for (const res of [
-        await rt.app!.inject({ method: 'GET', url: `/api/email/unsubscribe/?token=${encodeURIComponent(bad)}` }),
+        await rt.app!.inject({
+          method: 'GET',
+          url: `/api/email/unsubscribe/?token=${encodeURIComponent(bad)}`,
+        }),
         await rt.app!.inject({
           method: 'POST',
           url: `/api/email/unsubscribe/?token=${encodeURIComponent(bad)}`,
@@ -340,11 +386,16 @@ describe('recovery', () => {
     const db = rt.services.db;
     const ctx = await sendContext(rt.services.email, { businessId: business.id, from: 'news@acme.test' });
     const make = (to: string) =>
-      buildSend(rt.services.email, ctx, { businessId: business.id, cause: 'agent', subject: 'Recovered', text: 'Hi' }, {
-        address: to,
-        customerId: null,
-        customer: null,
-      });
+      buildSend(
+        rt.services.email,
+        ctx,
+        { businessId: business.id, cause: 'agent', subject: 'Recovered', text: 'Hi' },
+        {
+          address: to,
+          customerId: null,
+          customer: null,
+        },
+      );
     // Claimed, then the process died before the mail server answered.
     const dead = await db.transaction((tx) => sendsService.createQueued(tx, make(address('dead'))));
     expect(await sendsService.claim(db, dead.id)).not.toBeNull();
@@ -366,11 +417,19 @@ describe('POST /api/agents/send-mail/', () => {
   it('answers 400 with field messages for what is missing or contradictory', async () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ subject: 'Hi', text: 'Hi' }, 'email', 'Give a customer_id or an email address.'],
-      [{ email: 'a@b.test', customer_id: 1, subject: 'Hi', text: 'Hi' }, 'email', 'Give either a customer_id or an email address, not both.'],
+      [
+        { email: 'a@b.test', customer_id: 1, subject: 'Hi', text: 'Hi' },
+        'email',
+        'Give either a customer_id or an email address, not both.',
+      ],
       [{ email: 'a@b.test' }, 'subject', 'Give a template_id, or a subject with html or text.'],
       [{ email: 'a@b.test', subject: 'Hi' }, 'text', 'Give the message body: html, text or both.'],
       [{ email: 'a@b.test', text: 'Hi' }, 'subject', 'Give a subject.'],
-      [{ email: 'a@b.test', template_id: 3, subject: 'Hi', text: 'x' }, 'template_id', 'Give either a template_id or a subject and body, not both.'],
+      [
+        { email: 'a@b.test', template_id: 3, subject: 'Hi', text: 'x' },
+        'template_id',
+        'Give either a template_id or a subject and body, not both.',
+      ],
       [{ email: 'not an address', subject: 'Hi', text: 'x' }, 'email', 'Enter a valid email address.'],
     ];
     for (const [payload, field, message] of cases) {
@@ -417,16 +476,32 @@ describe('POST /api/agents/send-mail/', () => {
       expect(bad.json().result.variables).toEqual(['line 1: undefined variable: offer']);
 
       const created = (
-        await rt.app!.inject({ method: 'POST', url: '/api/auth/api-keys/', headers: as(owner, business), payload: { name: 'CRM' } })
+        await rt.app!.inject({
+          method: 'POST',
+          url: '/api/auth/api-keys/',
+          headers: as(owner, business),
+          payload: { name: 'CRM' },
+        })
       ).json().result;
       const res = await rt.app!.inject({
         method: 'POST',
         url: '/api/agents/send-mail/',
         headers: { authorization: `Api-Key ${created.key}` },
-        payload: { from: 'news@acme.test', customer_id: id, template_id: 41, variables: { offer: '10% off' } },
+        payload: {
+          from: 'news@acme.test',
+          customer_id: id,
+          template_id: 41,
+          variables: { offer: '10% off' },
+        },
       });
       expect(res.statusCode).toBe(202);
-      expect(res.json().result).toMatchObject({ status: 'queued', recipient: to, customer_id: id, template_id: 41, subject: 'Welcome, Grace Hopper' });
+      expect(res.json().result).toMatchObject({
+        status: 'queued',
+        recipient: to,
+        customer_id: id,
+        template_id: 41,
+        subject: 'Welcome, Grace Hopper',
+      });
       const mail = await sink.waitFor((m) => m.envelope.to.includes(to));
       expect(mail.subject).toBe('Welcome, Grace Hopper');
       expect(mail.from).toBe('"Acme" <news@acme.test>');
@@ -440,8 +515,17 @@ describe('POST /api/agents/send-mail/', () => {
 
   it('fans recipients into a batch whose progress can be read', async () => {
     const tos = [address('b1'), address('b2'), address('b3')];
-    await suppress(rt.services.db, { businessId: business.id, channel: 'email', address: tos[2]!, reason: 'unsubscribed' });
-    const res = await sendMail({ recipients: tos.map((email) => ({ email })), subject: 'News', text: 'News' });
+    await suppress(rt.services.db, {
+      businessId: business.id,
+      channel: 'email',
+      address: tos[2]!,
+      reason: 'unsubscribed',
+    });
+    const res = await sendMail({
+      recipients: tos.map((email) => ({ email })),
+      subject: 'News',
+      text: 'News',
+    });
     expect(res.statusCode).toBe(202);
     const batch = res.json().result;
     expect(batch).toMatchObject({ total: 3, suppressed: 1 });
@@ -449,7 +533,11 @@ describe('POST /api/agents/send-mail/', () => {
       .poll(
         async () =>
           (
-            await rt.app!.inject({ method: 'GET', url: `/api/agents/send-mail/${batch.batch_id}/`, headers: as(owner, business) })
+            await rt.app!.inject({
+              method: 'GET',
+              url: `/api/agents/send-mail/${batch.batch_id}/`,
+              headers: as(owner, business),
+            })
           ).json().result,
         { timeout: 15_000 },
       )
