@@ -130,7 +130,7 @@ export function textOf(html: string): string {
   return convert(html, {
     wordwrap: 100,
     selectors: [
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['<', '>'] } },
       { selector: 'img', format: 'skip' },
     ],
   });
