@@ -85,7 +85,7 @@ export async function sendBatch(
         ? { ...send, status: 'suppressed' as const, errorMessage: EMAIL_MESSAGES.suppressed() }
         : { ...send, status: 'queued' as const };
     });
-    const written = await deps.db.transaction((tx) => sends.createMany(tx, rows));
+    const written = await sends.createMany(deps.db, rows);
     await enqueueEmailSends(
       deps.jobs,
       written.filter((s) => s.status === 'queued').map((s) => s.id),

@@ -3,6 +3,7 @@
 // answer — accepted (`sent`, email_count raised), deferred (back to `queued`, retried after a
 // wait, bounded), or refused (`failed` with the server's words).
 import type { Logger } from 'pino';
+import type { SendOutcome } from '../../channels/channel';
 import { emailSmtp, isTransient, type EmailPayload } from '../../channels/email-smtp/email-smtp.adapter';
 import type { Jobs } from '../../platform/jobs';
 import { addEmailCount } from '../business/business.repository';
@@ -59,21 +60,26 @@ function identityCache(deps: EmailDeps): IdentityCache {
 export async function runEmailSends(deps: EmailDeps, sendIds: string[]): Promise<void> {
   const claimed = await sends.claimMany(deps.db, sendIds);
   const results = await Promise.allSettled(claimed.map((send) => sendOne(deps, send)));
-  const byBusiness = new Map<number, number>();
+  const accepted: { send: SendRow; outcome: Extract<SendOutcome, { ok: true }> }[] = [];
   results.forEach((r, i) => {
-    if (r.status === 'fulfilled' && r.value) {
-      const b = claimed[i]!.businessId;
-      byBusiness.set(b, (byBusiness.get(b) ?? 0) + 1);
-    } else if (r.status === 'rejected') {
+    if (r.status === 'fulfilled' && r.value) accepted.push({ send: claimed[i]!, outcome: r.value });
+    else if (r.status === 'rejected') {
+      // Left `sending`: the spine's recovery fails it as interrupted (it may have been sent).
       deps.logger.error({ err: r.reason, send_id: claimed[i]!.id }, 'email send could not be recorded');
     }
   });
-  // email_count: one update per business and chunk, not one per mail on a hot row.
+  // The chunk's acceptances in one statement, and email_count once per business and chunk (not
+  // one update per mail on a hot row).
+  const recorded = new Set(await sends.recordAcceptedMany(deps.db, accepted));
+  const byBusiness = new Map<number, number>();
+  for (const { send } of accepted) {
+    if (recorded.has(send.id)) byBusiness.set(send.businessId, (byBusiness.get(send.businessId) ?? 0) + 1);
+  }
   for (const [businessId, n] of byBusiness) await addEmailCount(deps.db, businessId, n);
 }
 
-/** One claimed send; true when the mail server accepted it. */
-async function sendOne(deps: EmailDeps, send: SendRow): Promise<boolean> {
+/** One claimed send: the mail server's acceptance, or null (the failure is recorded here). */
+async function sendOne(deps: EmailDeps, send: SendRow): Promise<Extract<SendOutcome, { ok: true }> | null> {
   const mail = send.providerRequest as unknown as StoredMail;
   const from = parseFrom(mail.from);
   const identity = await identityCache(deps).get(deps, send.businessId, from.address);
@@ -83,14 +89,14 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<boolean> {
       errorCode: 'domain_unverified',
       errorMessage: EMAIL_MESSAGES.domainLost(domain),
     });
-    return false;
+    return null;
   }
   if (!deps.transport) {
     await sends.recordFailed(deps.db, send.id, {
       errorCode: 'no_mail_server',
       errorMessage: EMAIL_MESSAGES.noMailServer,
     });
-    return false;
+    return null;
   }
   const headers = { ...mail.headers };
   delete headers['Message-ID'];
@@ -107,10 +113,7 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<boolean> {
     dkim: identity.dkim,
   };
   const outcome = await emailSmtp.send({ transport: deps.transport }, payload);
-  if (outcome.ok) {
-    const row = await sends.recordAccepted(deps.db, send, outcome);
-    return row !== null;
-  }
+  if (outcome.ok) return outcome;
   if (isTransient(outcome)) {
     const delays = deps.config.EMAIL_RETRY_DELAYS_MS;
     const deferred = await sends.countSendEvents(deps.db, send.id, 'deferred');
@@ -127,17 +130,17 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<boolean> {
           { startAfter: new Date(Date.now() + delays[deferred]!) },
         );
       }
-      return false;
+      return null;
     }
     await sends.recordFailed(deps.db, send.id, {
       errorCode: outcome.errorCode,
       errorMessage: EMAIL_MESSAGES.gaveUp(deferred + 1, outcome.errorMessage),
       response: outcome.response,
     });
-    return false;
+    return null;
   }
   await sends.recordFailed(deps.db, send.id, outcome);
-  return false;
+  return null;
 }
 
 export async function defineEmailQueues(jobs: Jobs, deps: EmailDeps, logger: Logger): Promise<void> {

@@ -4,7 +4,7 @@
 // (provider_request: from, to, subject, html, text, headers) — then a job (`email.send`, see
 // email.jobs.ts) claims it, signs it with the domain's DKIM key and hands it to the SMTP adapter.
 import { randomUUID } from 'node:crypto';
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -125,15 +125,24 @@ function formatFrom(name: string | null, address: string): string {
   return `"${name.replace(/[\\"]/g, (c) => `\\${c}`)}" <${address}>`;
 }
 
+/** html-to-text compiled once (its options are costly to prepare for every mail). */
+const htmlToText = compile({
+  wordwrap: 100,
+  selectors: [
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['<', '>'] } },
+    { selector: 'img', format: 'skip' },
+  ],
+});
+
+/** The last HTML converted: a bulk send of one body converts it once. */
+let lastText: { html: string; text: string } | null = null;
+
 /** The plain-text part of an HTML mail (every mail has one). */
 export function textOf(html: string): string {
-  return convert(html, {
-    wordwrap: 100,
-    selectors: [
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['<', '>'] } },
-      { selector: 'img', format: 'skip' },
-    ],
-  });
+  if (lastText?.html === html) return lastText.text;
+  const text = htmlToText(html);
+  lastText = { html, text };
+  return text;
 }
 
 export function unsubscribeUrls(deps: Pick<EmailDeps, 'config' | 'tokens'>, sendId: string) {

@@ -620,8 +620,72 @@ export async function countByCause(
   return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
 }
 
-/** Many sends at once (a bulk batch's chunk), in one statement. */
-export async function insertSends(db: Queryable, values: NewSend[]): Promise<SendRow[]> {
+/**
+ * Many sends at once (a bulk batch's chunk): one statement whose rows travel as one jsonb
+ * parameter, answering each new send's id and status.
+ */
+export async function insertSends(
+  db: Queryable,
+  values: (NewSend & { id: string })[],
+): Promise<{ id: string; status: string }[]> {
   if (values.length === 0) return [];
-  return db.insert(sends).values(values).returning();
+  return rowsOf<{ id: string; status: string }>(
+    db,
+    sql`insert into sends (id, business_id, channel, cause, cause_id, customer_id, conversation_id, recipient,
+        template_id, template_name, subject, status, error_message, idempotency_key, created_by, provider_request)
+      select v.id, v.business_id, v.channel, v.cause, v.cause_id, v.customer_id, v.conversation_id, v.recipient,
+        v.template_id, v.template_name, v.subject, v.status, v.error_message, v.idempotency_key, v.created_by,
+        coalesce(v.provider_request, '{}'::jsonb)
+      from jsonb_to_recordset(${recordset(
+        values.map((v) => ({
+          id: v.id,
+          business_id: v.businessId,
+          channel: v.channel,
+          cause: v.cause,
+          cause_id: v.causeId ?? null,
+          customer_id: v.customerId ?? null,
+          conversation_id: v.conversationId ?? null,
+          recipient: v.recipient,
+          template_id: v.templateId ?? null,
+          template_name: v.templateName ?? null,
+          subject: v.subject ?? null,
+          status: v.status,
+          error_message: v.errorMessage ?? null,
+          idempotency_key: v.idempotencyKey ?? null,
+          created_by: v.createdBy ?? null,
+          provider_request: v.providerRequest ?? {},
+        })),
+      )}) as v(id uuid, business_id bigint, channel text, cause text, cause_id text, customer_id bigint,
+        conversation_id bigint, recipient text, template_id bigint, template_name text, subject text, status text,
+        error_message text, idempotency_key text, created_by bigint, provider_request jsonb)
+      returning id, status`,
+  );
+}
+
+/**
+ * Sends the provider accepted, in one statement (a chunk of a bulk send): each gets its status,
+ * provider id and answer, while still claimed. For channels whose own events carry the send id
+ * (email): nothing reported under the provider id waits to be attached. Answers the ids updated.
+ */
+export async function markAcceptedMany(
+  db: Queryable,
+  values: {
+    id: string;
+    status: string;
+    providerMessageId: string;
+    response: Record<string, unknown> | null;
+  }[],
+): Promise<string[]> {
+  if (values.length === 0) return [];
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`update sends s set status = v.status, provider_message_id = v.pmid, provider_response = v.response,
+        updated_at = now()
+      from jsonb_to_recordset(${recordset(
+        values.map((v) => ({ id: v.id, status: v.status, pmid: v.providerMessageId, response: v.response })),
+      )}) as v(id uuid, status text, pmid text, response jsonb)
+      where s.id = v.id and s.status = 'sending'
+      returning s.id`,
+  );
+  return rows.map((r) => r.id);
 }

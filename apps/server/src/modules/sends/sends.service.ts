@@ -238,11 +238,30 @@ export async function findByIdempotencyKey(
 
 /**
  * Many sends recorded at once (a bulk batch's chunk), each `queued` or — decided before any call —
- * `suppressed`; one statement.
+ * `suppressed`; one statement. Answers each send's id and status.
  */
 export async function createMany(
   tx: Queryable,
-  rows: (QueuedSend & { status: 'queued' | 'suppressed'; errorMessage?: string | null })[],
-): Promise<repo.SendRow[]> {
+  rows: (QueuedSend & { id: string; status: 'queued' | 'suppressed'; errorMessage?: string | null })[],
+): Promise<{ id: string; status: string }[]> {
   return repo.insertSends(tx, rows);
+}
+
+/**
+ * Claimed sends their provider accepted, recorded in one statement (`sent`; the email channel,
+ * whose events carry the send id). Answers the ids recorded (those still claimed).
+ */
+export async function recordAcceptedMany(
+  db: Queryable,
+  accepted: { send: repo.SendRow; outcome: Extract<SendOutcome, { ok: true }> }[],
+): Promise<string[]> {
+  return repo.markAcceptedMany(
+    db,
+    accepted.map(({ send, outcome }) => ({
+      id: send.id,
+      status: send.channel === 'whatsapp' ? 'accepted' : 'sent',
+      providerMessageId: outcome.providerMessageId ?? '',
+      response: outcome.response,
+    })),
+  );
 }
