@@ -134,6 +134,17 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps }> = async (ap
       { parseAs: 'string', bodyLimit: FORM_LIMIT },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
+    // RFC 8058 §3.1 allows the same field as multipart/form-data: only that field is read.
+    scope.addContentTypeParser(
+      'multipart/form-data',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT },
+      (_request, body, done) => {
+        const oneClick = /name="?List-Unsubscribe"?\r?\n(?:[^\r\n]+\r?\n)*\r?\n\s*One-Click\s*\r?\n/i.test(
+          body as string,
+        );
+        done(null, oneClick ? { 'List-Unsubscribe': 'One-Click' } : {});
+      },
+    );
     scope.post(
       '/api/email/unsubscribe/',
       {

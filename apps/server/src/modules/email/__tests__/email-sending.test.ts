@@ -349,6 +349,19 @@ describe('unsubscribe by token', () => {
     expect(back.json().result.unsubscribed).toBe(false);
     expect(await findSuppression(rt.services.db, business.id, 'email', to)).toBeNull();
 
+    // RFC 8058 also allows the one-click body as multipart/form-data.
+    await rt.app!.inject({ method: 'POST', url: '/api/email/resubscribe/', payload: { token } });
+    const boundary = 'x-one-click';
+    const multipart = await rt.app!.inject({
+      method: 'POST',
+      url: `/api/email/unsubscribe/?token=${token}`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+    });
+    expect(multipart.statusCode).toBe(200);
+    expect(multipart.json().result.unsubscribed).toBe(true);
+    await rt.app!.inject({ method: 'POST', url: '/api/email/resubscribe/', payload: { token } });
+
     // The page's JSON POST unsubscribes too.
     const page = await rt.app!.inject({ method: 'POST', url: '/api/email/unsubscribe/', payload: { token } });
     expect(page.json().result.unsubscribed).toBe(true);
