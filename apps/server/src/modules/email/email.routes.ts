@@ -40,6 +40,8 @@ export function toEmailSend(row: SendRow): TEmailSend {
   };
 }
 
+const UNSUBSCRIBE_PATHS = ['/api/email/unsubscribe/', '/api/agents/unsubscribe/'] as const;
+
 /** RFC 8058 one-click bodies are small forms; nothing else is read from them. */
 const FORM_LIMIT = 4096;
 
@@ -112,19 +114,22 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps }> = async (ap
 
   // ---- Public: the unsubscribe token is the only credential ----
 
-  app.get(
-    '/api/email/unsubscribe/',
-    {
-      config: { public: true },
-      schema: {
-        tags,
-        summary: 'Who a mail went to and whether they are unsubscribed (token from the mail)',
-        querystring: ZUnsubscribeQuery,
-        response: { 200: ZEnvelope(ZUnsubscribeState) },
+  // `/api/agents/unsubscribe/` (the spec's path for agent mail) answers the same as the email one.
+  for (const path of UNSUBSCRIBE_PATHS) {
+    app.get(
+      path,
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          summary: 'Who a mail went to and whether they are unsubscribed (token from the mail)',
+          querystring: ZUnsubscribeQuery,
+          response: { 200: ZEnvelope(ZUnsubscribeState) },
+        },
       },
-    },
-    async (request) => ok(await unsubscribeState(deps, request.query.token)),
-  );
+      async (request) => ok(await unsubscribeState(deps, request.query.token)),
+    );
+  }
 
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
@@ -145,27 +150,29 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps }> = async (ap
         done(null, oneClick ? { 'List-Unsubscribe': 'One-Click' } : {});
       },
     );
-    scope.post(
-      '/api/email/unsubscribe/',
-      {
-        config: { public: true },
-        bodyLimit: FORM_LIMIT,
-        schema: {
-          tags,
-          summary:
-            'Unsubscribe (RFC 8058 one-click: form body List-Unsubscribe=One-Click with ?token=, or JSON {token})',
-          querystring: ZUnsubscribeQuery,
-          body: ZUnsubscribeBody,
-          response: { 200: ZEnvelope(ZUnsubscribeState) },
+    for (const path of UNSUBSCRIBE_PATHS) {
+      scope.post(
+        path,
+        {
+          config: { public: true },
+          bodyLimit: FORM_LIMIT,
+          schema: {
+            tags,
+            summary:
+              'Unsubscribe (RFC 8058 one-click: form body List-Unsubscribe=One-Click with ?token=, or JSON {token})',
+            querystring: ZUnsubscribeQuery,
+            body: ZUnsubscribeBody,
+            response: { 200: ZEnvelope(ZUnsubscribeState) },
+          },
         },
-      },
-      async (request) => {
-        const body = request.body ?? {};
-        const token = body.token ?? request.query.token;
-        const via = body['List-Unsubscribe'] === 'One-Click' ? 'one-click' : 'page';
-        return ok(await unsubscribe(deps, token, via));
-      },
-    );
+        async (request) => {
+          const body = request.body ?? {};
+          const token = body.token ?? request.query.token;
+          const via = body['List-Unsubscribe'] === 'One-Click' ? 'one-click' : 'page';
+          return ok(await unsubscribe(deps, token, via));
+        },
+      );
+    }
   });
 
   app.post(

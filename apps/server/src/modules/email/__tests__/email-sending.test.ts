@@ -362,6 +362,10 @@ describe('unsubscribe by token', () => {
     expect(multipart.json().result.unsubscribed).toBe(true);
     await rt.app!.inject({ method: 'POST', url: '/api/email/resubscribe/', payload: { token } });
 
+    // The spec's agent path answers the same.
+    const agents = await rt.app!.inject({ method: 'GET', url: `/api/agents/unsubscribe/?token=${token}` });
+    expect(agents.json().result).toEqual({ email: to, business_name: 'Acme', unsubscribed: false });
+
     // The page's JSON POST unsubscribes too.
     const page = await rt.app!.inject({ method: 'POST', url: '/api/email/unsubscribe/', payload: { token } });
     expect(page.json().result.unsubscribed).toBe(true);
