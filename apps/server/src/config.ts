@@ -113,6 +113,11 @@ export const ZConfigEnv = z.object({
   EMAIL_RETRY_DELAYS_MS: z
     .string()
     .regex(/^\d+(,\d+)*$/, { message: 'expected comma-separated milliseconds, e.g. 5000,20000,45000' })
+    // A deferred mail waits `queued`; one untouched for a minute is sent by the spine's recovery.
+    .refine((v) => v.split(',').every((ms) => Number(ms) <= 55_000), {
+      message:
+        'expected each wait at most 55000 ms (a queued mail older than a minute is sent by the recovery job)',
+    })
     .default('5000,20000,45000')
     .transform((v) => v.split(',').map(Number)),
   OIDC_ISSUER: z
