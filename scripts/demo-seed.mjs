@@ -49,24 +49,43 @@ const bearer = (access, businessCode) => ({
   ...(businessCode ? { 'x-business-code': businessCode } : {}),
 });
 
-/** Confirms the address from the development outbox (not production, no SMTP_URL, loopback HOST). */
-async function verifyFromOutbox(titanUrl, email) {
-  const { status, json } = await call(titanUrl, 'GET', `/api/dev/outbox/?to=${encodeURIComponent(email)}`, {
-    expect: [200, 404],
-  });
-  if (status === 404) {
-    throw new Error('GET /api/dev/outbox/ is missing: run Titan with NODE_ENV=development and no SMTP_URL');
+/**
+ * Confirms the address: from `readMailLink(email, marker)` when the demo reads mail elsewhere (its
+ * SMTP sink; asking Titan to send the mail again when it is not there, e.g. after a restart), else
+ * from the development outbox (not production, no SMTP_URL, loopback HOST).
+ */
+async function verifyFromOutbox(titanUrl, email, readMailLink) {
+  const marker = '/auth/account-confirm-email/';
+  let link;
+  if (readMailLink) {
+    const poll = async () => {
+      for (let i = 0; i < 50 && !link; i++) {
+        link = await readMailLink(email, marker);
+        if (!link) await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    await poll();
+    if (!link) {
+      await call(titanUrl, 'POST', '/api/auth/register/resend-verification/', { body: { email } });
+      await poll();
+    }
+    if (!link) throw new Error(`no confirmation mail to ${email} reached the SMTP sink`);
+  } else {
+    const { status, json } = await call(titanUrl, 'GET', `/api/dev/outbox/?to=${encodeURIComponent(email)}`, {
+      expect: [200, 404],
+    });
+    if (status === 404) {
+      throw new Error('GET /api/dev/outbox/ is missing: run Titan with NODE_ENV=development and no SMTP_URL');
+    }
+    link = (json.result ?? []).flatMap((mail) => mail.links ?? []).find((l) => l.includes(marker));
+    if (!link) throw new Error(`no confirmation mail to ${email} in the development outbox`);
   }
-  const link = (json.result ?? [])
-    .flatMap((mail) => mail.links ?? [])
-    .find((l) => l.includes('/auth/account-confirm-email/'));
-  if (!link) throw new Error(`no confirmation mail to ${email} in the development outbox`);
   const key = link.split('/').filter(Boolean).at(-1);
   await call(titanUrl, 'POST', '/api/auth/register/verify-email/', { body: { key } });
 }
 
 /** Signs the owner in, registering and verifying first when the account does not exist yet. */
-async function ownerSession(titanUrl, owner, log) {
+async function ownerSession(titanUrl, owner, log, readMailLink) {
   const credentials = { email: owner.email, password: owner.password };
   const first = await call(titanUrl, 'POST', '/api/auth/login/', {
     body: credentials,
@@ -87,7 +106,7 @@ async function ownerSession(titanUrl, owner, log) {
     }
   }
   // Registered just now, or earlier by a run that stopped before the verification (403).
-  await verifyFromOutbox(titanUrl, owner.email);
+  await verifyFromOutbox(titanUrl, owner.email, readMailLink);
   const { json } = await call(titanUrl, 'POST', '/api/auth/login/', { body: credentials });
   return { session: json.result, created: true };
 }
@@ -97,6 +116,8 @@ async function ownerSession(titanUrl, owner, log) {
  * `sim`: { url (its base URL, for the control API), phoneNumberId, wabaId, displayPhoneNumber,
  * accessToken, appSecret } — the options it was started with plus its `url`. `webhookUrl` is
  * where the simulator posts (default: titanUrl's webhook on 127.0.0.1 when titanUrl is localhost).
+ * `readMailLink(email, marker)`: where the demo reads mail when Titan sends it over SMTP (the
+ * sink); without it the development outbox is read.
  * Returns { owner, business, created, conversations, customers, warnings }.
  */
 export async function seedDemo({
@@ -107,6 +128,7 @@ export async function seedDemo({
   customers = DEMO_CUSTOMERS,
   webhookUrl,
   log = () => {},
+  readMailLink,
 }) {
   const warnings = [];
   const warn = (text) => {
@@ -114,7 +136,7 @@ export async function seedDemo({
     log(`warning: ${text}`);
   };
 
-  const { session, created } = await ownerSession(titanUrl, owner, log);
+  const { session, created } = await ownerSession(titanUrl, owner, log, readMailLink);
   const { json: profile } = await call(titanUrl, 'GET', '/api/users/profile/', {
     headers: bearer(session.access),
   });

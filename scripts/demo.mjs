@@ -6,10 +6,14 @@
 // Settings → Email domains can be published and verified without the internet.
 //
 // Titan runs through scripts/start.mjs (config check, stale bundles rebuilt) with NODE_ENV=
-// development for the mail outbox. Env: PORT (Titan, 3000), DEMO_SIM_PORT (simulator, 4010),
-// DEMO_DNS_PORT (DNS server, UDP and TCP, 5300), DEMO_DNS_CONTROL_PORT (its HTTP control, 5380),
-// DEMO_PASSWORD (the owner's, on first run), LOG_LEVEL (warn), the simulator's SIM_* credentials.
-// Ctrl-C stops both.
+// development. Its mail goes over SMTP to tools/smtp-sink (printed below with [sink]), which
+// bounces and complains for the demo addresses and sends those reports back to Titan's bounce
+// listener (BOUNCE_SMTP_PORT), so the whole email loop runs locally; sending domains verify against
+// tools/dns-sim (DNS_SERVERS).
+// Env: PORT (Titan, 3000), DEMO_SIM_PORT (simulator, 4010), DEMO_SMTP_PORT (sink, 2525),
+// DEMO_BOUNCE_PORT (Titan's bounce listener, 2526), DEMO_DNS_PORT (DNS server, UDP and TCP, 5300),
+// DEMO_DNS_CONTROL_PORT (its HTTP control, 5380), DEMO_PASSWORD (the owner's, on first run),
+// LOG_LEVEL (warn), the simulator's SIM_* credentials. Ctrl-C stops them all.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { seedDemo } from './demo-seed.mjs';
@@ -34,6 +38,11 @@ const dnsPort = portFromEnv('DEMO_DNS_PORT', 5300);
 const dnsControlPort = portFromEnv('DEMO_DNS_CONTROL_PORT', 5380);
 /** The zone the demo's DNS server is authoritative for: add this domain (or a name under it). */
 const DEMO_DNS_ZONE = 'demo-shop.test';
+const smtpPort = portFromEnv('DEMO_SMTP_PORT', 2525);
+const bouncePort = portFromEnv('DEMO_BOUNCE_PORT', 2526);
+/** Addresses the sink bounces (a DSN back to Titan) and complains about (an ARF report). */
+const DEMO_BOUNCE = 'bounce@demo.test';
+const DEMO_COMPLAIN = 'complain@demo.test';
 const env = process.env;
 const sim = {
   accessToken: env.SIM_ACCESS_TOKEN || 'sim-access-token-for-the-demo',
@@ -172,7 +181,41 @@ const dns = await new Promise((resolve) => {
 });
 if (!dns) await shutdown(1);
 
-// ---- Titan, on its own embedded database, with the outbox (development) and fast WhatsApp retries
+// ---- the SMTP sink: Titan's mail goes there; reports for the demo addresses come back to Titan
+const sinkProc = startChild(
+  'the SMTP sink',
+  ['--import', 'tsx', 'tools/smtp-sink/src/cli.ts'],
+  {
+    ...env,
+    PORT: String(smtpPort),
+    BOUNCE_TO: `127.0.0.1:${bouncePort}`,
+    SINK_BOUNCE: DEMO_BOUNCE,
+    SINK_COMPLAIN: DEMO_COMPLAIN,
+  },
+  { pipeOutput: true },
+);
+/** What the sink printed: every mail's recipient and text (the seed reads its confirmation link). */
+let sinkText = '';
+const sinkReady = new Promise((resolve) => {
+  sinkProc.child.stdout.on('data', (chunk) => {
+    sinkText += chunk;
+    if (sinkText.length > 2_000_000) sinkText = sinkText.slice(-1_000_000);
+    for (const line of String(chunk).split('\n')) if (line.trim()) console.log(`[sink] ${line}`);
+    if (sinkText.includes('SMTP sink listening on')) resolve(true);
+  });
+  sinkProc.child.stderr.on('data', (chunk) => process.stderr.write(`[sink] ${chunk}`));
+  sinkProc.exited.then(() => resolve(false));
+});
+if (!(await sinkReady)) await shutdown(1);
+/** The newest link containing `marker` in a mail the sink printed for `email`. */
+function readMailLink(email, marker) {
+  const at = sinkText.lastIndexOf(`To:      ${email}`);
+  if (at === -1) return null;
+  const links = sinkText.slice(at).match(/https?:\/\/[^\s<>"')\]]+/g) ?? [];
+  return links.find((l) => l.includes(marker)) ?? null;
+}
+
+// ---- Titan, on its own embedded database, mail through the sink, and fast WhatsApp retries
 const titanEnv = { ...env };
 // The demo's database, secret and URLs are its own, whatever the shell has for the normal server.
 for (const key of ['DATABASE_URL', 'APP_SECRET', 'PUBLIC_URL', 'SMTP_URL', 'HOST', 'RUN_WORKERS']) {
@@ -187,6 +230,9 @@ Object.assign(titanEnv, {
   WHATSAPP_GRAPH_URL: sim.graphUrl,
   WHATSAPP_RETRY_DELAYS_MS: '200,500,1000',
   DNS_SERVERS: dns.address,
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  BOUNCE_SMTP_PORT: String(bouncePort),
+  EMAIL_RETRY_DELAYS_MS: '1000,4000,16000',
 });
 const titanUrl = `http://localhost:${titanPort}`;
 console.log(`Starting Titan on ${titanUrl} (DATA_DIR=${DATA_DIR}; stale bundles are built first)…`);
@@ -207,7 +253,12 @@ for (;;) {
 
 let seeded;
 try {
-  seeded = await seedDemo({ titanUrl: probeUrl, sim, log: (text) => console.log(`[demo] ${text}`) });
+  seeded = await seedDemo({
+    titanUrl: probeUrl,
+    sim,
+    log: (text) => console.log(`[demo] ${text}`),
+    readMailLink: async (email, marker) => readMailLink(email, marker),
+  });
 } catch (err) {
   console.error(`\nSeeding the demo failed: ${err.message}`);
   await shutdown(1);
@@ -226,6 +277,8 @@ Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
   DNS server:  ${dns.address} (authoritative for ${DEMO_DNS_ZONE}); publish a record shown in
                Settings → Email domains with:
                curl -X PUT ${dns.control}/records -d '{"name":"<host>","type":"TXT","values":["<value>"]}'
-  WhatsApp conversations in the inbox: ${seeded.conversations.length}${seeded.warnings.map((w) => `\n  Warning: ${w}`).join('')}
+  WhatsApp conversations in the inbox: ${seeded.conversations.length}
+  Mail:        sent over SMTP to the sink (smtp://127.0.0.1:${smtpPort}; each mail printed with [sink]);
+               ${DEMO_BOUNCE} bounces and ${DEMO_COMPLAIN} complains, back to Titan on port ${bouncePort}${seeded.warnings.map((w) => `\n  Warning: ${w}`).join('')}
   Data: ${DATA_DIR} (delete it to start over). Ctrl-C stops them all.
 `);

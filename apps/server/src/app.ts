@@ -32,6 +32,7 @@ import { templateRoutes } from './modules/templates/templates.routes';
 import { emailTrackingRoutes } from './modules/email-tracking/email-tracking.routes';
 import { emailMetricsRoutes } from './modules/email-tracking/email-metrics.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
+import { emailRoutes } from './modules/email/email.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (mailer.usesOutbox) await app.register(outboxRoutes, { mailer, config });
 
   await app.register(widgetRoutes, { db });
+  await app.register(emailRoutes, { deps: services.email });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

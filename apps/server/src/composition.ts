@@ -27,6 +27,8 @@ import {
 import { VisitorTokens } from './modules/public-chat/visitor-tokens';
 import type { WhatsappDeps } from './modules/whatsapp/messages/whatsapp.outbound';
 import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
+import { createEmailDeps, type EmailDeps } from './modules/email/email.service';
+import { defineEmailQueues } from './modules/email/email.jobs';
 import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
@@ -63,6 +65,7 @@ export type Services = Infrastructure & {
   broadcasts: BroadcastDeps;
   emailDomains: EmailDomainDeps;
   emailTracking: EmailTracking;
+  email: EmailDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -97,6 +100,7 @@ export function createServices(infrastructure: Infrastructure): Services {
     broadcasts: { db, jobs, logger, channels: new Map() },
     emailDomains: emailDomainDeps(config, db, secrets),
     emailTracking: createEmailTracking(db, config.APP_SECRET, logger),
+    email: createEmailDeps({ config, db, jobs, secrets, logger, mailer: infrastructure.mailer }),
   };
 }
 
@@ -152,4 +156,5 @@ export async function defineJobs(services: Services): Promise<void> {
     retryLimit: 1,
   });
   await jobs.schedule(EMAIL_DOMAINS_RECHECK_QUEUE, EMAIL_DOMAINS_RECHECK_CRON);
+  await defineEmailQueues(jobs, services.email, logger);
 }

@@ -155,6 +155,24 @@ export const ZConfigEnv = z.object({
   EMAIL_SPF_INCLUDE: hostName.optional(),
   /** Titan's bounce host: each domain's `bounces.` name is a CNAME to it (default `rp.` + PUBLIC_URL's host). */
   EMAIL_RETURN_PATH_HOST: hostName.optional(),
+  /** Inbound SMTP for bounces (RFC 3464) and complaints (RFC 5965) to VERP addresses; off when unset. */
+  BOUNCE_SMTP_PORT: z.coerce
+    .number({ message: 'expected a port number (1-65535)' })
+    .int({ message: 'expected a port number (1-65535)' })
+    .min(1, { message: 'expected a port number (1-65535)' })
+    .max(65535, { message: 'expected a port number (1-65535)' })
+    .optional(),
+  /** Waits before each new attempt of a mail the server deferred (4xx, connection lost); one per entry. */
+  EMAIL_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, { message: 'expected comma-separated milliseconds, e.g. 5000,20000,45000' })
+    // A deferred mail waits `queued`; one untouched for a minute is sent by the spine's recovery.
+    .refine((v) => v.split(',').every((ms) => Number(ms) <= 55_000), {
+      message:
+        'expected each wait at most 55000 ms (a queued mail older than a minute is sent by the recovery job)',
+    })
+    .default('5000,20000,45000')
+    .transform((v) => v.split(',').map(Number)),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {

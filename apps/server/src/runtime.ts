@@ -10,6 +10,7 @@ import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
 import { createServices, defineJobs, type Services } from './composition';
+import { startBounceListener } from './modules/email/email.bounce-server';
 
 export type Runtime = {
   config: Config;
@@ -68,7 +69,16 @@ export async function startRuntime(
     const services = createServices({ config, database, feed, jobs, mailer, logger });
     await defineJobs(services);
     for (const queue of options.queues ?? []) await jobs.define(queue);
+    cleanups.push(async () => services.email.transport?.close());
     if (options.workers) await jobs.startWorkers();
+    // Bounces and complaints come back by SMTP to the VERP addresses: taken where workers run.
+    if (options.workers && config.BOUNCE_SMTP_PORT) {
+      const listener = await startBounceListener(services.email, logger, {
+        port: config.BOUNCE_SMTP_PORT,
+        host: config.HOST,
+      });
+      cleanups.push(() => listener.close());
+    }
     let app: FastifyInstance | null = null;
     if (options.http) {
       app = await buildApp({ services, onRoute: options.onRoute });

@@ -23,3 +23,4 @@ export * from './broadcasts';
 export * from './customer-imports';
 export * from './email-domains';
 export * from './email-metrics';
+export * from './email-sending';

@@ -30,6 +30,8 @@ type Ids = {
   /** Sends of the channels whose modules come later, written straight into the spine. */
   emailSend: string;
   smsSend: string;
+  /** A bulk email send (its batch row written straight into email_batches). */
+  emailBatch: string;
   fileKey: string;
   phoneNumberId: string;
   emailTemplate: number;
@@ -71,6 +73,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/business/customer-directory/imports/:id/errors/': { id: 'customerImport' },
   '/api/email/domains/:id/': { id: 'emailDomain' },
   '/api/email/domains/:id/verify/': { id: 'emailDomain' },
+  '/api/agents/send-mail/:batch_id/': { batch_id: 'emailBatch' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData };
@@ -143,6 +146,12 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
         );
         return form;
       },
+    }),
+    idsInBody: true,
+  },
+  'POST /api/agents/send-mail/': {
+    input: (ids) => ({
+      json: { from: 'news@tenant.test', customer_id: ids.customer, subject: 'Hi', text: 'Hi' },
     }),
     idsInBody: true,
   },
@@ -460,6 +469,7 @@ async function populate(
     trackingId: '',
     emailSend: '',
     smsSend: '',
+    emailBatch: '',
     fileKey: file.key as string,
     phoneNumberId: '',
     emailTemplate: emailTemplate.id as number,
@@ -532,6 +542,11 @@ async function populateWhatsapp(ids: Ids): Promise<void> {
     );
     ids[channel === 'email' ? 'emailSend' : 'smsSend'] = row!.id;
   }
+  const [batch] = await rt.database.query<{ id: string }>(
+    `insert into email_batches (business_id, total) values ($1, 0) returning id`,
+    [bench.business.id],
+  );
+  ids.emailBatch = batch!.id;
   ids.phoneNumberId = bench.account.phone_number_id;
 }
 

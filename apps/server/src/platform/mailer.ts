@@ -82,6 +82,16 @@ export class Mailer {
       return;
     }
     if (!this.usesOutbox) throw new Error('no SMTP_URL configured');
+    await this.keepInOutbox(mail);
+  }
+
+  /**
+   * Keeps a mail in the development outbox (and prints it): account mail here, and the email
+   * channel's mail when no SMTP_URL is set (channels/email-smtp). Only while `usesOutbox`.
+   */
+  async keepInOutbox(mail: Mail): Promise<void> {
+    if (!this.usesOutbox)
+      throw new Error('the development outbox is not in use (SMTP_URL is set, or production)');
     const links = extractLinks(mail.text);
     await insertOutboxMail(this.db, { ...mail, to: mail.to.toLowerCase(), links });
     // The person running Titan reads their verification mail here, without calling the API.

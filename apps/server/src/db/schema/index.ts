@@ -8,3 +8,4 @@ export * from './sends';
 export * from './templates';
 export * from './audience';
 export * from './email-domains';
+export * from './email';

@@ -57,6 +57,10 @@ export const sends = pgTable(
     index('sends_unfinished_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} in ('queued', 'sending')`),
+    // A batch's progress (email bulk sends: cause_id = the batch id); migration 0025.
+    index('sends_cause_idx')
+      .on(t.businessId, t.causeId)
+      .where(sql`${t.causeId} is not null`),
   ],
 );
 

@@ -142,3 +142,12 @@ export async function findMembershipRole(
     .limit(1);
   return row?.role ?? null;
 }
+
+/** `email_count`: accepted email sends (engage.md §1 counters), raised as the mail server accepts them. */
+export async function addEmailCount(db: Queryable, businessId: number, n: number): Promise<void> {
+  if (n <= 0) return;
+  await db
+    .update(businesses)
+    .set({ emailCount: sql`${businesses.emailCount} + ${n}` })
+    .where(eq(businesses.id, businessId));
+}

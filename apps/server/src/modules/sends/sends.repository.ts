@@ -1,5 +1,5 @@
 // The only code that touches `sends` and `send_events` (the send spine, engage.md §1).
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { conversations, sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
@@ -268,11 +268,16 @@ export async function listEvents(db: Queryable, send: SendRow) {
     .select()
     .from(sendEvents)
     .where(
+      // Events Titan kept before the provider id was known (an email's deferred attempts) carry
+      // only the send id; events a provider reported carry only its id until the send has it.
       send.providerMessageId
-        ? and(
-            eq(sendEvents.businessId, send.businessId),
-            eq(sendEvents.channel, send.channel),
-            eq(sendEvents.providerMessageId, send.providerMessageId),
+        ? or(
+            eq(sendEvents.sendId, send.id),
+            and(
+              eq(sendEvents.businessId, send.businessId),
+              eq(sendEvents.channel, send.channel),
+              eq(sendEvents.providerMessageId, send.providerMessageId),
+            ),
           )
         : eq(sendEvents.sendId, send.id),
     )
@@ -739,4 +744,131 @@ export async function emailMetricsByDay(
     complained: Number(r.complained),
     unsubscribed: Number(r.unsubscribed),
   }));
+}
+
+// ---- Email sending: batch claims, transient retries, idempotency ----
+
+/** Claims those of `ids` still queued, in one statement (a job sending a chunk of a batch). */
+export async function claimSends(db: Queryable, ids: string[]): Promise<SendRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .update(sends)
+    .set({ status: 'sending', claimedAt: new Date(), updatedAt: new Date() })
+    .where(and(inArray(sends.id, ids), eq(sends.status, 'queued')))
+    .returning();
+}
+
+/**
+ * A claimed send the provider deferred (a transient failure): back to `queued` with the reason, for
+ * a later attempt. Only while we still hold it.
+ */
+export async function requeueSend(
+  db: Queryable,
+  id: string,
+  values: { errorCode: string | null; errorMessage: string },
+): Promise<SendRow | null> {
+  const [row] = await db
+    .update(sends)
+    .set({
+      status: 'queued',
+      errorCode: values.errorCode,
+      errorMessage: values.errorMessage,
+      claimedAt: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(sends.id, id), eq(sends.status, 'sending')))
+    .returning();
+  return row ?? null;
+}
+
+export async function findSendByIdempotencyKey(
+  db: Queryable,
+  businessId: number,
+  key: string,
+): Promise<SendRow | null> {
+  const [row] = await db
+    .select()
+    .from(sends)
+    .where(and(eq(sends.businessId, businessId), eq(sends.idempotencyKey, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** How many events of `type` a send has (e.g. its deferred attempts). */
+export async function countSendEvents(db: Queryable, sendId: string, type: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sendEvents)
+    .where(and(eq(sendEvents.sendId, sendId), eq(sendEvents.type, type)));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Many sends at once (a bulk batch's chunk): one statement whose rows travel as one jsonb
+ * parameter, answering each new send's id and status.
+ */
+export async function insertSends(
+  db: Queryable,
+  values: (NewSend & { id: string })[],
+): Promise<{ id: string; status: string }[]> {
+  if (values.length === 0) return [];
+  return rowsOf<{ id: string; status: string }>(
+    db,
+    sql`insert into sends (id, business_id, channel, cause, cause_id, customer_id, conversation_id, recipient,
+        template_id, template_name, subject, status, error_message, idempotency_key, created_by, provider_request)
+      select v.id, v.business_id, v.channel, v.cause, v.cause_id, v.customer_id, v.conversation_id, v.recipient,
+        v.template_id, v.template_name, v.subject, v.status, v.error_message, v.idempotency_key, v.created_by,
+        coalesce(v.provider_request, '{}'::jsonb)
+      from jsonb_to_recordset(${recordset(
+        values.map((v) => ({
+          id: v.id,
+          business_id: v.businessId,
+          channel: v.channel,
+          cause: v.cause,
+          cause_id: v.causeId ?? null,
+          customer_id: v.customerId ?? null,
+          conversation_id: v.conversationId ?? null,
+          recipient: v.recipient,
+          template_id: v.templateId ?? null,
+          template_name: v.templateName ?? null,
+          subject: v.subject ?? null,
+          status: v.status,
+          error_message: v.errorMessage ?? null,
+          idempotency_key: v.idempotencyKey ?? null,
+          created_by: v.createdBy ?? null,
+          provider_request: v.providerRequest ?? {},
+        })),
+      )}) as v(id uuid, business_id bigint, channel text, cause text, cause_id text, customer_id bigint,
+        conversation_id bigint, recipient text, template_id bigint, template_name text, subject text, status text,
+        error_message text, idempotency_key text, created_by bigint, provider_request jsonb)
+      returning id, status`,
+  );
+}
+
+/**
+ * Sends the provider accepted, in one statement (a chunk of a bulk send): each gets its status,
+ * provider id and answer, while still claimed. For channels whose own events carry the send id
+ * (email): nothing reported under the provider id waits to be attached. Answers the ids updated.
+ */
+export async function markAcceptedMany(
+  db: Queryable,
+  values: {
+    id: string;
+    status: string;
+    providerMessageId: string;
+    response: Record<string, unknown> | null;
+  }[],
+): Promise<string[]> {
+  if (values.length === 0) return [];
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`update sends s set status = v.status, provider_message_id = v.pmid, provider_response = v.response,
+        updated_at = now()
+      from jsonb_to_recordset(${recordset(
+        values.map((v) => ({ id: v.id, status: v.status, pmid: v.providerMessageId, response: v.response })),
+      )}) as v(id uuid, status text, pmid text, response jsonb)
+      where s.id = v.id and s.status = 'sending'
+      returning s.id`,
+  );
+  return rows.map((r) => r.id);
 }

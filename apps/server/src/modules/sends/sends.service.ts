@@ -47,6 +47,8 @@ export const SEND_MESSAGES = {
 export const INTERRUPTED_CODE = 'titan_interrupted';
 
 export type QueuedSend = {
+  /** Given when the caller needs the id before the row exists (email: Message-ID, VERP, tokens). */
+  id?: string;
   businessId: number;
   channel: SendChannel;
   cause: SendCause;
@@ -312,4 +314,85 @@ export async function emailMetrics(
     },
     series,
   };
+}
+
+/**
+ * A send decided against before any call because the address is suppressed: recorded final
+ * (`suppressed`), never claimed, no provider called.
+ */
+export async function createSuppressed(
+  tx: Queryable,
+  send: QueuedSend & { errorMessage?: string | null },
+): Promise<repo.SendRow> {
+  return repo.insertSend(tx, { ...send, status: 'suppressed' });
+}
+
+/** Takes those of `ids` still queued, in one statement; the others are someone else's (or done). */
+export async function claimMany(db: Queryable, ids: string[]): Promise<repo.SendRow[]> {
+  return repo.claimSends(db, ids);
+}
+
+/**
+ * The provider deferred a claimed send (a transient failure): it goes back to `queued` with the
+ * provider's words for a later attempt, and a `deferred` event keeps the attempt. Null when the
+ * send was no longer ours.
+ */
+export async function requeue(
+  db: Queryable,
+  sendId: string,
+  failure: { errorCode: string | null; errorMessage: string; payload?: Record<string, unknown> },
+): Promise<repo.SendRow | null> {
+  const row = await repo.requeueSend(db, sendId, failure);
+  if (!row) return null;
+  await repo.recordEvent(db, {
+    sendId,
+    type: 'deferred',
+    raise: false,
+    payload: { code: failure.errorCode, message: failure.errorMessage, ...failure.payload },
+  });
+  return row;
+}
+
+/** How many events of `type` a send has (e.g. its deferred attempts). */
+export async function countSendEvents(db: Queryable, sendId: string, type: string): Promise<number> {
+  return repo.countSendEvents(db, sendId, type);
+}
+
+/** The send already recorded under this idempotency key, if any. */
+export async function findByIdempotencyKey(
+  db: Queryable,
+  businessId: number,
+  key: string,
+): Promise<repo.SendRow | null> {
+  return repo.findSendByIdempotencyKey(db, businessId, key);
+}
+
+/**
+ * Many sends recorded at once (a bulk batch's chunk), each `queued` or — decided before any call —
+ * `suppressed`; one statement. Answers each send's id and status.
+ */
+export async function createMany(
+  tx: Queryable,
+  rows: (QueuedSend & { id: string; status: 'queued' | 'suppressed'; errorMessage?: string | null })[],
+): Promise<{ id: string; status: string }[]> {
+  return repo.insertSends(tx, rows);
+}
+
+/**
+ * Claimed sends their provider accepted, recorded in one statement (`sent`; the email channel,
+ * whose events carry the send id). Answers the ids recorded (those still claimed).
+ */
+export async function recordAcceptedMany(
+  db: Queryable,
+  accepted: { send: repo.SendRow; outcome: Extract<SendOutcome, { ok: true }> }[],
+): Promise<string[]> {
+  return repo.markAcceptedMany(
+    db,
+    accepted.map(({ send, outcome }) => ({
+      id: send.id,
+      status: send.channel === 'whatsapp' ? 'accepted' : 'sent',
+      providerMessageId: outcome.providerMessageId ?? '',
+      response: outcome.response,
+    })),
+  );
 }

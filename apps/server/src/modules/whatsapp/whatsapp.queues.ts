@@ -10,6 +10,7 @@ import { WEBHOOK_QUEUE, WebhookProcessor } from './webhook/whatsapp.inbound';
 import type { WhatsappDeps } from './messages/whatsapp.outbound';
 import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './webhook/whatsapp.retention';
 import { recoverSends } from '../sends/sends.service';
+import { EMAIL_SEND_QUEUE } from '../email/email.service';
 import { deliverTitanSend } from '../conversations/conversations.service';
 import { runQueuedSend, SEND_QUEUE } from './messages/whatsapp.outbound';
 import { MEDIA_QUEUE, runMediaFetch, type MediaFetchJob } from './media/whatsapp.media';
@@ -80,6 +81,9 @@ export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps, logge
           await jobs.send(SEND_QUEUE, { send_id: send.id }, { singletonKey: send.id });
         // Its message is stored already: delivering it is recording it (no provider to call).
         else if (send.channel === 'titan_message') await deliverTitanSend(deps.db, send.id);
+        // Never claimed, so no mail server saw it: the email job sends it.
+        else if (send.channel === 'email')
+          await jobs.send(EMAIL_SEND_QUEUE, { send_ids: [send.id] }, { singletonKey: send.id });
       });
       if (result.failed + result.queued > 0) logger.warn(result, 'unfinished sends recovered');
     },

@@ -1,0 +1,583 @@
+// Sending mail end to end over real SMTP: Titan → tools/smtp-sink, and back (DSNs, complaints,
+// mailto unsubscribes) → Titan's bounce listener. DKIM checked by an independent verifier.
+import { createRequire } from 'node:module';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { TBusiness } from '@titan/contracts';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '@titan/smtp-sink';
+import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import { as, type Session } from '../../../testing/identity';
+import { findBusinessById } from '../../business/business.repository';
+import { listEvents } from '../../sends/sends.repository';
+import * as sendsService from '../../sends/sends.service';
+import { findSuppression, suppress } from '../../suppressions/suppressions.service';
+import { RECOVER_QUEUE } from '../../whatsapp/whatsapp.queues';
+import { setTemplatesForTests, TemplateRenderError, type CompiledTemplate } from '../email-templates';
+import { buildSend, sendContext, sendEmail } from '../email.service';
+import { setSendingIdentityLookupForTests } from '../sending-identity';
+import { dkimKey, freePort, signUpViaSink, verifiedDomains, waitForSend } from './email-helpers';
+
+const require = createRequire(import.meta.url);
+const { dkimVerify } = require('mailauth/lib/dkim/verify') as {
+  dkimVerify: (
+    input: Buffer,
+    options: { resolver: (name: string, type: string) => Promise<string[][]> },
+  ) => Promise<{ results: { status: { result: string }; signingHeaders?: { keys: string } }[] }>;
+};
+
+let sink: SmtpSink;
+let rt: TestRuntime;
+let bouncePort: number;
+let owner: Session;
+let business: TBusiness;
+let other: { owner: Session; business: TBusiness };
+const key = dkimKey();
+const other_key = dkimKey();
+
+beforeAll(async () => {
+  bouncePort = await freePort();
+  sink = await startSmtpSink({ bounceTo: `127.0.0.1:${bouncePort}` });
+  rt = await createTestRuntime({
+    workers: true,
+    env: {
+      SMTP_URL: sink.url,
+      PUBLIC_URL: 'https://titan.example.com',
+      BOUNCE_SMTP_PORT: String(bouncePort),
+      EMAIL_RETRY_DELAYS_MS: '300,300',
+    },
+  });
+  owner = await signUpViaSink(rt.app!, sink);
+  business = await createBusiness(owner, 'Acme');
+  const otherOwner = await signUpViaSink(rt.app!, sink);
+  other = { owner: otherOwner, business: await createBusiness(otherOwner, 'Other Co') };
+  verifiedDomains([
+    { businessId: business.id, domain: 'acme.test', pem: key.pem },
+    { businessId: other.business.id, domain: 'other.test', pem: other_key.pem },
+  ]);
+});
+afterAll(async () => {
+  setSendingIdentityLookupForTests(null);
+  setTemplatesForTests(null);
+  await rt?.destroy();
+  await sink?.close();
+});
+
+async function createBusiness(session: Session, name: string): Promise<TBusiness> {
+  const res = await rt.app!.inject({
+    method: 'POST',
+    url: '/api/business/',
+    headers: as(session),
+    payload: { name },
+  });
+  return res.json().result as TBusiness;
+}
+
+let counter = 0;
+const address = (label: string) => `${label}.${process.pid}.${++counter}@mail.example.test`;
+
+function sendMail(payload: Record<string, unknown>, session: Session = owner, b: TBusiness = business) {
+  return rt.app!.inject({
+    method: 'POST',
+    url: '/api/agents/send-mail/',
+    headers: as(session, b),
+    payload: { from: 'Acme News <news@acme.test>', ...payload },
+  });
+}
+
+async function sent(to: string): Promise<{ id: string; mail: ReceivedMail }> {
+  const res = await sendMail({
+    email: to,
+    subject: 'Hello',
+    html: '<p>Hi <a href="https://acme.test/x">there</a></p>',
+  });
+  expect(res.statusCode).toBe(202);
+  const id = res.json().result.id as string;
+  const mail = await sink.waitFor((m) => m.envelope.to.includes(to));
+  return { id, mail };
+}
+
+async function customer(b: TBusiness, name: string, email?: string): Promise<number> {
+  const res = await rt.app!.inject({
+    method: 'POST',
+    url: '/api/public/customers/',
+    payload: { business_code: b.unique_code, name, ...(email ? { email } : {}) },
+  });
+  return res.json().result.customer.id as number;
+}
+
+describe('a mail on the wire', () => {
+  it('is DKIM-signed over List-Unsubscribe and List-Unsubscribe-Post, with VERP, the headers and a text part', async () => {
+    const to = address('wire');
+    const { id, mail } = await sent(to);
+
+    const verified = await dkimVerify(mail.raw, {
+      resolver: async (name, type) => {
+        expect(type).toBe('TXT');
+        if (name === 's2026._domainkey.acme.test') return [[key.record]];
+        throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      },
+    });
+    expect(verified.results[0]!.status.result).toBe('pass');
+    const signed = /\bh=([^;]+)/
+      .exec(mail.headers['dkim-signature']!.replace(/\s+/g, ''))![1]!
+      .toLowerCase()
+      .split(':');
+    expect(signed).toEqual(
+      expect.arrayContaining([
+        'from',
+        'subject',
+        'date',
+        'to',
+        'message-id',
+        'list-unsubscribe',
+        'list-unsubscribe-post',
+      ]),
+    );
+
+    // VERP: the envelope sender (the Return-Path) names the send.
+    expect(mail.envelope.from).toBe(`bounce+${id}@bounces.acme.test`);
+    const unsubscribe = mail.headers['list-unsubscribe']!;
+    expect(unsubscribe).toMatch(
+      /^<https:\/\/titan\.example\.com\/api\/email\/unsubscribe\/\?token=[\w.-]+>,\s*<mailto:unsubscribe\+/,
+    );
+    expect(unsubscribe).toContain(`<mailto:unsubscribe+${id}@bounces.acme.test>`);
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(mail.from).toBe('"Acme News" <news@acme.test>');
+    expect(mail.text).toContain('Hi there');
+    expect(mail.headers['content-type']).toContain('multipart/alternative');
+
+    const send = await waitForSend(rt.services.db, id, (s) => s.status === 'sent');
+    expect(send.providerMessageId).toBe(`<${id}@acme.test>`);
+    expect(mail.headers['message-id']).toBe(send.providerMessageId);
+    expect(send.providerRequest).toMatchObject({
+      from: '"Acme News" <news@acme.test>',
+      to,
+      subject: 'Hello',
+      headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    });
+    expect(JSON.stringify(send.providerRequest)).not.toContain('PRIVATE KEY');
+    // email_count counts what the mail server accepted.
+    await expect
+      .poll(async () => (await findBusinessById(rt.services.db, business.id))!.emailCount)
+      .toBeGreaterThanOrEqual(1);
+  });
+
+  it('refuses a From address that is not on a verified domain of the business (409), recording nothing', async () => {
+    const res = await sendMail({ email: address('x'), subject: 'Hi', text: 'Hi', from: 'news@other.test' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(
+      'other.test is not a verified sending domain of this business. Add it in Settings → Email domains and verify it, then send again.',
+    );
+    const noFrom = await sendMail({ email: address('x'), subject: 'Hi', text: 'Hi', from: undefined });
+    expect(noFrom.statusCode).toBe(400);
+    expect(noFrom.json().result.from).toBeDefined();
+  });
+
+  it('records a suppressed address as `suppressed` and calls nothing', async () => {
+    const to = address('suppressed');
+    await suppress(rt.services.db, {
+      businessId: business.id,
+      channel: 'email',
+      address: to.toUpperCase(),
+      reason: 'manual',
+    });
+    const res = await sendMail({ email: to, subject: 'Hi', text: 'Hi' });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().result.status).toBe('suppressed');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sink.messages.some((m) => m.envelope.to.includes(to))).toBe(false);
+    // Another business may still mail that address.
+    const elsewhere = await sendMail(
+      { email: to, subject: 'Hi', text: 'Hi', from: 'hi@other.test' },
+      other.owner,
+      other.business,
+    );
+    expect(elsewhere.json().result.status).toBe('queued');
+  });
+
+  it('sends one mail for one idempotency key', async () => {
+    const to = address('idem');
+    const first = await sendMail({ email: to, subject: 'Once', text: 'Once', idempotency_key: `k-${to}` });
+    const second = await sendMail({ email: to, subject: 'Once', text: 'Once', idempotency_key: `k-${to}` });
+    expect(second.json().result.id).toBe(first.json().result.id);
+    await waitForSend(rt.services.db, first.json().result.id, (s) => s.status === 'sent');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.messages.filter((m) => m.envelope.to.includes(to))).toHaveLength(1);
+  });
+});
+
+describe('SMTP answers', () => {
+  it('retries a transient 4xx with backoff, then succeeds', async () => {
+    const to = address('deferred');
+    sink.setBehavior(to, { code: 451, times: 1 });
+    const res = await sendMail({ email: to, subject: 'Later', text: 'Later' });
+    const id = res.json().result.id as string;
+    const send = await waitForSend(rt.services.db, id, (s) => s.status === 'sent');
+    const events = await listEvents(rt.services.db, send);
+    expect(events.filter((e) => e.type === 'deferred')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'deferred')!.payload).toMatchObject({ code: '451' });
+  });
+
+  it('gives up after the bounded attempts with the server words', async () => {
+    const to = address('always-deferred');
+    sink.setBehavior(to, { code: 451 });
+    const res = await sendMail({ email: to, subject: 'Never', text: 'Never' });
+    const send = await waitForSend(rt.services.db, res.json().result.id, (s) => s.status === 'failed');
+    expect(send.errorCode).toBe('451');
+    expect(send.errorMessage).toContain('Greylisted, please try again later');
+    expect(send.errorMessage).toContain('gave up after 3 attempts');
+  });
+
+  it('fails a permanent 5xx at once with the server words', async () => {
+    const to = address('refused');
+    sink.setBehavior(to, { code: 550 });
+    const res = await sendMail({ email: to, subject: 'No', text: 'No' });
+    const send = await waitForSend(rt.services.db, res.json().result.id, (s) => s.status === 'failed');
+    expect(send.errorCode).toBe('550');
+    expect(send.errorMessage).toMatch(/^The mail server refused the message: .*Mailbox does not exist/);
+    const events = await listEvents(rt.services.db, send);
+    expect(events.filter((e) => e.type === 'deferred')).toHaveLength(0);
+  });
+});
+
+describe('what comes back', () => {
+  it('a DSN for a hard bounce marks the send bounced with the diagnostic and suppresses the address', async () => {
+    const to = address('bounce');
+    sink.setBehavior(to, 'bounce');
+    const { id } = await sent(to);
+    const send = await waitForSend(rt.services.db, id, (s) => s.status === 'bounced');
+    expect(send.errorCode).toBe('5.1.1');
+    expect(send.errorMessage).toContain('User unknown');
+    const suppression = await findSuppression(rt.services.db, business.id, 'email', to);
+    expect(suppression).toMatchObject({ reason: 'bounced', sendId: id });
+    // The next mail to it is not sent.
+    const again = await sendMail({ email: to, subject: 'Again', text: 'Again' });
+    expect(again.json().result.status).toBe('suppressed');
+  });
+
+  it('a soft bounce is kept as an event only', async () => {
+    const to = address('soft');
+    sink.setBehavior(to, 'soft-bounce');
+    const { id } = await sent(to);
+    await expect
+      .poll(
+        async () =>
+          (await listEvents(rt.services.db, await waitForSend(rt.services.db, id, () => true))).map(
+            (e) => e.type,
+          ),
+        { timeout: 10_000 },
+      )
+      .toContain('soft_bounce');
+    expect((await waitForSend(rt.services.db, id, () => true)).status).toBe('sent');
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toBeNull();
+  });
+
+  it('an ARF complaint marks the send complained and suppresses the address', async () => {
+    const to = address('complain');
+    sink.setBehavior(to, 'complain');
+    const { id } = await sent(to);
+    await waitForSend(rt.services.db, id, (s) => s.status === 'complained');
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toMatchObject({
+      reason: 'complained',
+    });
+  });
+
+  it('mail to the mailto: unsubscribe address unsubscribes; unknown addresses are refused at RCPT', async () => {
+    const to = address('mailto');
+    const { id } = await sent(to);
+    await waitForSend(rt.services.db, id, (s) => s.status === 'sent');
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: bouncePort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    try {
+      await transport.sendMail({
+        envelope: { from: to, to: [`unsubscribe+${id}@bounces.acme.test`] },
+        raw: `From: <${to}>\r\nTo: <unsubscribe+${id}@bounces.acme.test>\r\nSubject: unsubscribe\r\n\r\nunsubscribe\r\n`,
+      });
+      await expect
+        .poll(async () => (await findSuppression(rt.services.db, business.id, 'email', to))?.reason)
+        .toBe('unsubscribed');
+      await expect(
+        transport.sendMail({
+          envelope: { from: to, to: ['postmaster@bounces.acme.test'] },
+          raw: 'Subject: x\r\n\r\nx\r\n',
+        }),
+      ).rejects.toMatchObject({ responseCode: 550 });
+      await expect(
+        transport.sendMail({
+          envelope: { from: to, to: [`bounce+00000000-0000-4000-8000-000000000000@bounces.acme.test`] },
+          raw: 'Subject: x\r\n\r\nx\r\n',
+        }),
+      ).rejects.toMatchObject({ responseCode: 550 });
+    } finally {
+      transport.close();
+    }
+  });
+});
+
+describe('unsubscribe by token', () => {
+  const tokenOf = (mail: ReceivedMail) => /token=([\w.-]+)>/.exec(mail.headers['list-unsubscribe']!)![1]!;
+
+  it('shows the state, unsubscribes with the RFC 8058 one-click POST, and resubscribes', async () => {
+    const to = address('token');
+    const { id, mail } = await sent(to);
+    const token = tokenOf(mail);
+    const state = await rt.app!.inject({ method: 'GET', url: `/api/email/unsubscribe/?token=${token}` });
+    expect(state.statusCode).toBe(200);
+    expect(state.json().result).toEqual({ email: to, business_name: 'Acme', unsubscribed: false });
+
+    const oneClick = await rt.app!.inject({
+      method: 'POST',
+      url: `/api/email/unsubscribe/?token=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.statusCode).toBe(200);
+    expect(oneClick.json().result.unsubscribed).toBe(true);
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toMatchObject({
+      reason: 'unsubscribed',
+      sendId: id,
+    });
+    const send = await waitForSend(rt.services.db, id, () => true);
+    expect((await listEvents(rt.services.db, send)).map((e) => e.type)).toContain('unsubscribed');
+
+    const back = await rt.app!.inject({ method: 'POST', url: '/api/email/resubscribe/', payload: { token } });
+    expect(back.json().result.unsubscribed).toBe(false);
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toBeNull();
+
+    // RFC 8058 also allows the one-click body as multipart/form-data.
+    await rt.app!.inject({ method: 'POST', url: '/api/email/resubscribe/', payload: { token } });
+    const boundary = 'x-one-click';
+    const multipart = await rt.app!.inject({
+      method: 'POST',
+      url: `/api/email/unsubscribe/?token=${token}`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+    });
+    expect(multipart.statusCode).toBe(200);
+    expect(multipart.json().result.unsubscribed).toBe(true);
+    await rt.app!.inject({ method: 'POST', url: '/api/email/resubscribe/', payload: { token } });
+
+    // The spec's agent path answers the same.
+    const agents = await rt.app!.inject({ method: 'GET', url: `/api/agents/unsubscribe/?token=${token}` });
+    expect(agents.json().result).toEqual({ email: to, business_name: 'Acme', unsubscribed: false });
+
+    // The page's JSON POST unsubscribes too.
+    const page = await rt.app!.inject({ method: 'POST', url: '/api/email/unsubscribe/', payload: { token } });
+    expect(page.json().result.unsubscribed).toBe(true);
+  });
+
+  it('refuses forged and altered tokens and changes nothing', async () => {
+    const to = address('forged');
+    const { id, mail } = await sent(to);
+    const token = tokenOf(mail);
+    const [hex, mac] = token.split('.') as [string, string];
+    const otherId = `${hex.slice(0, -1)}${hex.endsWith('0') ? '1' : '0'}`;
+    const flipped = `${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`;
+    for (const bad of [`${otherId}.${mac}`, `${hex}.${flipped}`, 'nonsense', `${id}.abc`, '']) {
+      for (const res of [
+        await rt.app!.inject({
+          method: 'GET',
+          url: `/api/email/unsubscribe/?token=${encodeURIComponent(bad)}`,
+        }),
+        await rt.app!.inject({
+          method: 'POST',
+          url: `/api/email/unsubscribe/?token=${encodeURIComponent(bad)}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'List-Unsubscribe=One-Click',
+        }),
+      ]) {
+        expect([400, 404]).toContain(res.statusCode);
+      }
+    }
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toBeNull();
+  });
+});
+
+describe('recovery', () => {
+  it('fails a send claimed by a process that died, and sends a queued one nobody claimed', async () => {
+    const db = rt.services.db;
+    const ctx = await sendContext(rt.services.email, { businessId: business.id, from: 'news@acme.test' });
+    const make = (to: string) =>
+      buildSend(
+        rt.services.email,
+        ctx,
+        { businessId: business.id, cause: 'agent', subject: 'Recovered', text: 'Hi' },
+        {
+          address: to,
+          customerId: null,
+          customer: null,
+        },
+      );
+    // Claimed, then the process died before the mail server answered.
+    const dead = await db.transaction((tx) => sendsService.createQueued(tx, make(address('dead'))));
+    expect(await sendsService.claim(db, dead.id)).not.toBeNull();
+    // Recorded, but the process died before handing it to the job.
+    const toQueued = address('orphan');
+    const orphan = await db.transaction((tx) => sendsService.createQueued(tx, make(toQueued)));
+    await db.execute(
+      sql`update sends set updated_at = now() - interval '10 minutes' where id in (${dead.id}, ${orphan.id})`,
+    );
+    await rt.jobs.send(RECOVER_QUEUE, {});
+    const failed = await waitForSend(db, dead.id, (s) => s.status === 'failed');
+    expect(failed.errorCode).toBe(sendsService.INTERRUPTED_CODE);
+    await waitForSend(db, orphan.id, (s) => s.status === 'sent');
+    expect(sink.messages.filter((m) => m.envelope.to.includes(toQueued))).toHaveLength(1);
+  });
+});
+
+describe('POST /api/agents/send-mail/', () => {
+  it('answers 400 with field messages for what is missing or contradictory', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ subject: 'Hi', text: 'Hi' }, 'email', 'Give a customer_id or an email address.'],
+      [
+        { email: 'a@b.test', customer_id: 1, subject: 'Hi', text: 'Hi' },
+        'email',
+        'Give either a customer_id or an email address, not both.',
+      ],
+      [{ email: 'a@b.test' }, 'subject', 'Give a template_id, or a subject with html or text.'],
+      [{ email: 'a@b.test', subject: 'Hi' }, 'text', 'Give the message body: html, text or both.'],
+      [{ email: 'a@b.test', text: 'Hi' }, 'subject', 'Give a subject.'],
+      [
+        { email: 'a@b.test', template_id: 3, subject: 'Hi', text: 'x' },
+        'template_id',
+        'Give either a template_id or a subject and body, not both.',
+      ],
+      [{ email: 'not an address', subject: 'Hi', text: 'x' }, 'email', 'Enter a valid email address.'],
+    ];
+    for (const [payload, field, message] of cases) {
+      const res = await sendMail(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().result[field]).toEqual([message]);
+    }
+  });
+
+  it('answers 404 for a list, a template or a customer it cannot find — another business’s included', async () => {
+    const list = await sendMail({ list_id: 7, subject: 'Hi', text: 'Hi' });
+    expect(list.statusCode).toBe(404);
+    expect(list.json().result).toEqual({ list_id: ['No such list.'] });
+    const template = await sendMail({ email: 'a@b.test', template_id: 12345 });
+    expect(template.statusCode).toBe(404);
+    expect(template.json().result).toEqual({ template_id: ['No such template.'] });
+    const theirs = await customer(other.business, 'Theirs', address('theirs'));
+    expect((await sendMail({ customer_id: theirs, subject: 'Hi', text: 'Hi' })).statusCode).toBe(404);
+    const noEmail = await customer(business, 'No Mail');
+    const res = await sendMail({ customer_id: noEmail, subject: 'Hi', text: 'Hi' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().result).toEqual({ customer_id: ['This customer has no email address.'] });
+  });
+
+  it('sends to a customer with a template and variables, and with an API key', async () => {
+    const to = address('customer');
+    const id = await customer(business, 'Grace Hopper', to);
+    setTemplatesForTests({
+      load: async (_db, businessId, templateId) =>
+        businessId === business.id && templateId === 41
+          ? ({ id: 41, version: 2, name: 'Welcome' } as unknown as CompiledTemplate)
+          : null,
+      render: (_t, vars) => {
+        const c = vars.customer as { name: string };
+        if (!vars.offer) throw new TemplateRenderError('content', 1, 'undefined variable: offer');
+        return {
+          subject: `Welcome, ${c.name}`,
+          html: `<p>${String(vars.offer)} for ${(vars.business as { name: string }).name}</p><a href="${String(vars.unsubscribe_url)}">Unsubscribe</a>`,
+          text: '',
+        };
+      },
+    });
+    try {
+      const bad = await sendMail({ customer_id: id, template_id: 41 });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().result.variables).toEqual(['Line 1: undefined variable: offer']);
+
+      const created = (
+        await rt.app!.inject({
+          method: 'POST',
+          url: '/api/auth/api-keys/',
+          headers: as(owner, business),
+          payload: { name: 'CRM' },
+        })
+      ).json().result;
+      const res = await rt.app!.inject({
+        method: 'POST',
+        url: '/api/agents/send-mail/',
+        headers: { authorization: `Api-Key ${created.key}` },
+        payload: {
+          from: 'news@acme.test',
+          customer_id: id,
+          template_id: 41,
+          variables: { offer: '10% off' },
+        },
+      });
+      expect(res.statusCode).toBe(202);
+      expect(res.json().result).toMatchObject({
+        status: 'queued',
+        recipient: to,
+        customer_id: id,
+        template_id: 41,
+        subject: 'Welcome, Grace Hopper',
+      });
+      const mail = await sink.waitFor((m) => m.envelope.to.includes(to));
+      expect(mail.subject).toBe('Welcome, Grace Hopper');
+      expect(mail.from).toBe('"Acme" <news@acme.test>');
+      expect(mail.html).toContain('10% off for Acme');
+      expect(mail.html).toContain('https://titan.example.com/engage/unsubscribe?token=');
+      expect(mail.text).toContain('10% off for Acme');
+    } finally {
+      setTemplatesForTests(null);
+    }
+  });
+
+  it('fans recipients into a batch whose progress can be read', async () => {
+    const tos = [address('b1'), address('b2'), address('b3')];
+    await suppress(rt.services.db, {
+      businessId: business.id,
+      channel: 'email',
+      address: tos[2]!,
+      reason: 'unsubscribed',
+    });
+    const res = await sendMail({
+      recipients: tos.map((email) => ({ email })),
+      subject: 'News',
+      text: 'News',
+    });
+    expect(res.statusCode).toBe(202);
+    const batch = res.json().result;
+    expect(batch).toMatchObject({ total: 3, suppressed: 1 });
+    await expect
+      .poll(
+        async () =>
+          (
+            await rt.app!.inject({
+              method: 'GET',
+              url: `/api/agents/send-mail/${batch.batch_id}/`,
+              headers: as(owner, business),
+            })
+          ).json().result,
+        { timeout: 15_000 },
+      )
+      .toMatchObject({ total: 3, sent: 2, suppressed: 1, pending: 0, done: true });
+    const theirs = await rt.app!.inject({
+      method: 'GET',
+      url: `/api/agents/send-mail/${batch.batch_id}/`,
+      headers: as(other.owner, other.business),
+    });
+    expect(theirs.statusCode).toBe(404);
+  });
+
+  it('sendEmail(deps, input) records and sends for other modules (templates test send, agents)', async () => {
+    const direct = await sendEmail(rt.services.email, {
+      businessId: business.id,
+      from: 'news@acme.test',
+      to: { address: address('direct') },
+      subject: 'Direct',
+      text: 'Direct',
+      cause: 'system',
+    });
+    expect(direct.status).toBe('queued');
+  });
+});

@@ -1,0 +1,159 @@
+// The `email.send` job: claims a set of queued email sends in one statement, signs and hands each
+// to the SMTP adapter over the process's pooled connections (all at once), and records each
+// answer — accepted (`sent`, email_count raised), deferred (back to `queued`, retried after a
+// wait, bounded), or refused (`failed` with the server's words).
+import type { Logger } from 'pino';
+import type { SendOutcome } from '../../channels/channel';
+import { emailSmtp, isTransient, type EmailPayload } from '../../channels/email-smtp/email-smtp.adapter';
+import type { Jobs } from '../../platform/jobs';
+import { addEmailCount } from '../business/business.repository';
+import * as sends from '../sends/sends.service';
+import type { SendRow } from '../sends/sends.service';
+import { EMAIL_MESSAGES, EMAIL_SEND_QUEUE, parseFrom, type EmailDeps } from './email.service';
+import { sendingIdentityFor, type SendingIdentity } from './sending-identity';
+
+export type EmailSendJob = { send_ids: string[] };
+
+/** What a send keeps for the mail server (email.service.ts writes it). */
+type StoredMail = {
+  from: string;
+  to: string;
+  subject: string;
+  html: string | null;
+  text: string;
+  headers: Record<string, string>;
+  message_id: string;
+  envelope_from: string;
+};
+
+/**
+ * Identities looked up within the last minute, per business and From address: a bulk send asks
+ * the domains module (and opens the sealed key) once, not per mail. A domain that stops being
+ * verified stops sending within a minute.
+ */
+class IdentityCache {
+  private readonly entries = new Map<string, { at: number; identity: Promise<SendingIdentity | null> }>();
+
+  constructor(private readonly ttlMs = 60_000) {}
+
+  get(deps: EmailDeps, businessId: number, address: string): Promise<SendingIdentity | null> {
+    const key = `${businessId}:${address}`;
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.identity;
+    if (this.entries.size > 10_000) this.entries.clear();
+    const identity = sendingIdentityFor(deps.db, deps.secrets, businessId, address);
+    this.entries.set(key, { at: now, identity });
+    identity.catch(() => this.entries.delete(key));
+    return identity;
+  }
+}
+
+const identities = new WeakMap<EmailDeps, IdentityCache>();
+function identityCache(deps: EmailDeps): IdentityCache {
+  let cache = identities.get(deps);
+  if (!cache) identities.set(deps, (cache = new IdentityCache()));
+  return cache;
+}
+
+/** Sends what is still queued of `sendIds`; the others were taken by another worker or are done. */
+export async function runEmailSends(deps: EmailDeps, sendIds: string[]): Promise<void> {
+  const claimed = await sends.claimMany(deps.db, sendIds);
+  const results = await Promise.allSettled(claimed.map((send) => sendOne(deps, send)));
+  const accepted: { send: SendRow; outcome: Extract<SendOutcome, { ok: true }> }[] = [];
+  results.forEach((r, i) => {
+    if (r.status === 'fulfilled' && r.value) accepted.push({ send: claimed[i]!, outcome: r.value });
+    else if (r.status === 'rejected') {
+      // Left `sending`: the spine's recovery fails it as interrupted (it may have been sent).
+      deps.logger.error({ err: r.reason, send_id: claimed[i]!.id }, 'email send could not be recorded');
+    }
+  });
+  // The chunk's acceptances in one statement, and email_count once per business and chunk (not
+  // one update per mail on a hot row).
+  const recorded = new Set(await sends.recordAcceptedMany(deps.db, accepted));
+  const byBusiness = new Map<number, number>();
+  for (const { send } of accepted) {
+    if (recorded.has(send.id)) byBusiness.set(send.businessId, (byBusiness.get(send.businessId) ?? 0) + 1);
+  }
+  for (const [businessId, n] of byBusiness) await addEmailCount(deps.db, businessId, n);
+}
+
+/** One claimed send: the mail server's acceptance, or null (the failure is recorded here). */
+async function sendOne(deps: EmailDeps, send: SendRow): Promise<Extract<SendOutcome, { ok: true }> | null> {
+  const mail = send.providerRequest as unknown as StoredMail;
+  const from = parseFrom(mail.from);
+  const identity = await identityCache(deps).get(deps, send.businessId, from.address);
+  if (!identity) {
+    const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
+    await sends.recordFailed(deps.db, send.id, {
+      errorCode: 'domain_unverified',
+      errorMessage: EMAIL_MESSAGES.domainLost(domain),
+    });
+    return null;
+  }
+  if (!deps.transport) {
+    await sends.recordFailed(deps.db, send.id, {
+      errorCode: 'no_mail_server',
+      errorMessage: EMAIL_MESSAGES.noMailServer,
+    });
+    return null;
+  }
+  const headers = { ...mail.headers };
+  delete headers['Message-ID'];
+  delete headers['Return-Path'];
+  const payload: EmailPayload = {
+    from: mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    headers,
+    messageId: mail.message_id,
+    envelopeFrom: mail.envelope_from,
+    dkim: identity.dkim,
+  };
+  const outcome = await emailSmtp.send({ transport: deps.transport }, payload);
+  if (outcome.ok) return outcome;
+  if (isTransient(outcome)) {
+    const delays = deps.config.EMAIL_RETRY_DELAYS_MS;
+    const deferred = await sends.countSendEvents(deps.db, send.id, 'deferred');
+    if (deferred < delays.length) {
+      const requeued = await sends.requeue(deps.db, send.id, {
+        errorCode: outcome.errorCode,
+        errorMessage: outcome.errorMessage,
+        payload: { attempt: deferred + 1 },
+      });
+      if (requeued) {
+        await deps.jobs.send<EmailSendJob>(
+          EMAIL_SEND_QUEUE,
+          { send_ids: [send.id] },
+          { startAfter: new Date(Date.now() + delays[deferred]!) },
+        );
+      }
+      return null;
+    }
+    await sends.recordFailed(deps.db, send.id, {
+      errorCode: outcome.errorCode,
+      errorMessage: EMAIL_MESSAGES.gaveUp(deferred + 1, outcome.errorMessage),
+      response: outcome.response,
+    });
+    return null;
+  }
+  await sends.recordFailed(deps.db, send.id, outcome);
+  return null;
+}
+
+export async function defineEmailQueues(jobs: Jobs, deps: EmailDeps, logger: Logger): Promise<void> {
+  await jobs.define<EmailSendJob>({
+    name: EMAIL_SEND_QUEUE,
+    handler: (data) => runEmailSends(deps, data.send_ids ?? []),
+    // A failed job (the database gone mid-chunk) is run again: claims make that safe, and what it
+    // left `sending` is resolved by the spine's recovery.
+    retryLimit: 3,
+    retryDelay: 5,
+    retryBackoff: true,
+    concurrency: 8,
+    pollingIntervalSeconds: 0.5,
+  });
+  logger.debug({ queue: EMAIL_SEND_QUEUE }, 'email queue defined');
+}

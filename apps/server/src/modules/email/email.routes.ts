@@ -1,0 +1,191 @@
+// Sending mail (`/api/agents/send-mail/`, API keys allowed: engage.send) and the public
+// unsubscribe API the mail's List-Unsubscribe header and the /engage/unsubscribe page call.
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  SEND_MAIL_MESSAGES,
+  ZEmailBatch,
+  ZEmailBatchParams,
+  ZEnvelope,
+  ZResubscribeRequest,
+  ZSendMailRequest,
+  ZSendMailResult,
+  ZUnsubscribeBody,
+  ZUnsubscribeQuery,
+  ZUnsubscribeState,
+  type TEmailSend,
+} from '@titan/contracts';
+import { ok } from '../../platform/http';
+import { AppError } from '../../platform/errors';
+import { actorIdOf, businessOf } from '../auth/auth.guard';
+import type { SendRow } from '../sends/sends.service';
+import { batchProgress, sendBatch } from './email.batches';
+import { sendEmail, type EmailDeps } from './email.service';
+import { resubscribe, unsubscribe, unsubscribeState } from './email.unsubscribe';
+
+const tags = ['email'];
+
+export function toEmailSend(row: SendRow): TEmailSend {
+  return {
+    id: row.id,
+    tracking_id: row.id,
+    status: row.status,
+    recipient: row.recipient,
+    customer_id: row.customerId,
+    subject: row.subject,
+    template_id: row.templateId,
+    provider_message_id: row.providerMessageId,
+    error_code: row.errorCode,
+    error_message: row.errorMessage,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+const UNSUBSCRIBE_PATHS = ['/api/email/unsubscribe/', '/api/agents/unsubscribe/'] as const;
+
+/** RFC 8058 one-click bodies are small forms; nothing else is read from them. */
+const FORM_LIMIT = 4096;
+
+export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps }> = async (app, { deps }) => {
+  app.post(
+    '/api/agents/send-mail/',
+    {
+      config: { business: true, permission: 'engage.send' },
+      schema: {
+        tags,
+        summary:
+          'Send one mail (customer_id or email; template_id with variables, or subject with html/text), or a bulk send (recipients) answered with a batch',
+        body: ZSendMailRequest,
+        response: { 202: ZEnvelope(ZSendMailResult) },
+      },
+    },
+    async (request, reply) => {
+      const business = businessOf(request);
+      const body = request.body;
+      const content = {
+        businessId: business.id,
+        from: body.from,
+        template: body.template_id ? { id: body.template_id, variables: body.variables } : undefined,
+        subject: body.subject,
+        html: body.html,
+        text: body.text,
+        createdBy: actorIdOf(request),
+      };
+      if (body.list_id !== undefined) {
+        // Lists belong to the audience (engage.md §3): none exists for this business.
+        throw new AppError('not_found', SEND_MAIL_MESSAGES.noSuchList, {
+          list_id: [SEND_MAIL_MESSAGES.noSuchList],
+        });
+      }
+      reply.code(202);
+      if (body.recipients) {
+        const batch = await sendBatch(deps, {
+          ...content,
+          recipients: body.recipients.map((r) => ({
+            customerId: r.customer_id,
+            address: r.email,
+            variables: r.variables,
+          })),
+        });
+        return { status: 202, message: 'Accepted', result: batch };
+      }
+      const send = await sendEmail(deps, {
+        ...content,
+        to: { customerId: body.customer_id, address: body.email },
+        cause: 'agent',
+        idempotencyKey: body.idempotency_key ?? null,
+      });
+      return { status: 202, message: 'Accepted', result: toEmailSend(send) };
+    },
+  );
+
+  app.get(
+    '/api/agents/send-mail/:batch_id/',
+    {
+      config: { business: true, permission: 'engage.read' },
+      schema: {
+        tags,
+        summary: 'How far a bulk send got',
+        params: ZEmailBatchParams,
+        response: { 200: ZEnvelope(ZEmailBatch) },
+      },
+    },
+    async (request) => ok(await batchProgress(deps, businessOf(request).id, request.params.batch_id)),
+  );
+
+  // ---- Public: the unsubscribe token is the only credential ----
+
+  // `/api/agents/unsubscribe/` (the spec's path for agent mail) answers the same as the email one.
+  for (const path of UNSUBSCRIBE_PATHS) {
+    app.get(
+      path,
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          summary: 'Who a mail went to and whether they are unsubscribed (token from the mail)',
+          querystring: ZUnsubscribeQuery,
+          response: { 200: ZEnvelope(ZUnsubscribeState) },
+        },
+      },
+      async (request) => ok(await unsubscribeState(deps, request.query.token)),
+    );
+  }
+
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    // RFC 8058: mail clients POST `List-Unsubscribe=One-Click` as a form; only here.
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    // RFC 8058 §3.1 allows the same field as multipart/form-data: only that field is read.
+    scope.addContentTypeParser(
+      'multipart/form-data',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT },
+      (_request, body, done) => {
+        const oneClick = /name="?List-Unsubscribe"?\r?\n(?:[^\r\n]+\r?\n)*\r?\n\s*One-Click\s*\r?\n/i.test(
+          body as string,
+        );
+        done(null, oneClick ? { 'List-Unsubscribe': 'One-Click' } : {});
+      },
+    );
+    for (const path of UNSUBSCRIBE_PATHS) {
+      scope.post(
+        path,
+        {
+          config: { public: true },
+          bodyLimit: FORM_LIMIT,
+          schema: {
+            tags,
+            summary:
+              'Unsubscribe (RFC 8058 one-click: form body List-Unsubscribe=One-Click with ?token=, or JSON {token})',
+            querystring: ZUnsubscribeQuery,
+            body: ZUnsubscribeBody,
+            response: { 200: ZEnvelope(ZUnsubscribeState) },
+          },
+        },
+        async (request) => {
+          const body = request.body ?? {};
+          const token = body.token ?? request.query.token;
+          const via = body['List-Unsubscribe'] === 'One-Click' ? 'one-click' : 'page';
+          return ok(await unsubscribe(deps, token, via));
+        },
+      );
+    }
+  });
+
+  app.post(
+    '/api/email/resubscribe/',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Undo an unsubscribe (token from the mail)',
+        body: ZResubscribeRequest,
+        response: { 200: ZEnvelope(ZUnsubscribeState) },
+      },
+    },
+    async (request) => ok(await resubscribe(deps, request.body.token)),
+  );
+};

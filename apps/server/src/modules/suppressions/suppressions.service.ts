@@ -1,0 +1,79 @@
+// Suppression (engage.md §2): per business and per channel, an address with a reason
+// (unsubscribed|bounced|complained|manual). Every send checks it and records `suppressed`.
+import type { Queryable } from '../auth/auth.repository';
+import * as repo from './suppressions.repository';
+import type { SendChannel, SuppressionReason } from './suppressions.repository';
+
+export type { SuppressionReason };
+export type { SuppressionRow } from './suppressions.repository';
+
+/** Addresses compare case-insensitively: kept lower-cased and trimmed. */
+export function normalizeAddress(address: string): string {
+  return address.trim().toLowerCase();
+}
+
+export async function isSuppressed(
+  db: Queryable,
+  businessId: number,
+  channel: SendChannel,
+  address: string,
+): Promise<boolean> {
+  return (await repo.findSuppression(db, businessId, channel, normalizeAddress(address))) !== null;
+}
+
+export async function findSuppression(
+  db: Queryable,
+  businessId: number,
+  channel: SendChannel,
+  address: string,
+): Promise<repo.SuppressionRow | null> {
+  return repo.findSuppression(db, businessId, channel, normalizeAddress(address));
+}
+
+/** Of these addresses (any case), the suppressed ones, lower-cased. */
+export async function suppressedAmong(
+  db: Queryable,
+  businessId: number,
+  channel: SendChannel,
+  addresses: string[],
+): Promise<Set<string>> {
+  return repo.findSuppressed(db, businessId, channel, [...new Set(addresses.map(normalizeAddress))]);
+}
+
+export async function suppress(
+  db: Queryable,
+  input: {
+    businessId: number;
+    channel: SendChannel;
+    address: string;
+    reason: SuppressionReason;
+    sendId?: string | null;
+    detail?: string | null;
+  },
+): Promise<repo.SuppressionRow> {
+  return repo.upsertSuppression(db, {
+    businessId: input.businessId,
+    channel: input.channel,
+    address: normalizeAddress(input.address),
+    reason: input.reason,
+    sendId: input.sendId ?? null,
+    detail: input.detail ?? null,
+  });
+}
+
+/**
+ * Lifts a suppression; with `reasons`, only one of those (a person resubscribing lifts their
+ * unsubscribe, not a hard bounce). True when one was lifted.
+ */
+export async function unsuppress(
+  db: Queryable,
+  input: { businessId: number; channel: SendChannel; address: string; reasons?: SuppressionReason[] },
+): Promise<boolean> {
+  return repo.deleteSuppression(
+    db,
+    input.businessId,
+    input.channel,
+    normalizeAddress(input.address),
+    input.reasons,
+  );
+}
