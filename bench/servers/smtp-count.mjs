@@ -7,7 +7,15 @@
 import { createServer } from 'node:http';
 import { SMTPServer } from 'smtp-server';
 
-const state = { messages: 0, bytes: 0, dkimSigned: 0, verp: 0, listUnsubscribePost: 0, firstAt: null, lastAt: null };
+const state = {
+  messages: 0,
+  bytes: 0,
+  dkimSigned: 0,
+  verp: 0,
+  listUnsubscribePost: 0,
+  firstAt: null,
+  lastAt: null,
+};
 
 const smtp = new SMTPServer({
   authOptional: true,
@@ -49,7 +57,15 @@ const httpPort = Number(process.env.SINK_HTTP_PORT);
 smtp.listen(smtpPort, '127.0.0.1');
 createServer((req, res) => {
   if (req.url === '/reset' && req.method === 'POST') {
-    Object.assign(state, { messages: 0, bytes: 0, dkimSigned: 0, verp: 0, listUnsubscribePost: 0, firstAt: null, lastAt: null });
+    Object.assign(state, {
+      messages: 0,
+      bytes: 0,
+      dkimSigned: 0,
+      verp: 0,
+      listUnsubscribePost: 0,
+      firstAt: null,
+      lastAt: null,
+    });
   }
   res.setHeader('content-type', 'application/json');
   res.end(JSON.stringify(state));

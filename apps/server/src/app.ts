@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (mailer.usesOutbox) await app.register(outboxRoutes, { mailer, config });
 
   await app.register(widgetRoutes, { db });
-  await app.register(emailRoutes, { deps: services.email });
+  await app.register(emailRoutes, { deps: services.email, broadcasts: services.broadcasts });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
 import { defineBroadcastQueues, type BroadcastDeps } from './modules/broadcasts/broadcasts.service';
+import { emailBroadcastChannel } from './modules/email/email.broadcast';
 import { defineImportQueue } from './modules/customer-imports/customer-imports.service';
 import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
 import {
@@ -69,6 +70,13 @@ export type Services = Infrastructure & {
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
+  const services = buildServices(infrastructure);
+  // Channels that send to lists.
+  services.broadcasts.channels.set('email', emailBroadcastChannel(services.email));
+  return services;
+}
+
+function buildServices(infrastructure: Infrastructure): Services {
   const { config, database, feed, jobs, logger } = infrastructure;
   const db = database.db;
   const storage = createStorage(config);

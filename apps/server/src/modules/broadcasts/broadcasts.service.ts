@@ -19,6 +19,11 @@ export type { BroadcastRow } from './broadcasts.repository';
 /** What a channel does for a broadcast. */
 export type BroadcastChannel = {
   /**
+   * Before each batch's transaction: settles what every send of the broadcast shares (reads made
+   * outside the batch's transaction; an embedded database has one connection).
+   */
+  prepare?(broadcast: repo.BroadcastRow): Promise<void>;
+  /**
    * Records the batch's sends (`queued`, cause `broadcast`, cause_id the broadcast id, idempotency
    * key from `broadcastSendKey`) inside `tx`; answers their ids and the customers passed over, counted
    * by a reason a business owner reads ("no email address", …).
@@ -128,6 +133,7 @@ export async function fanOut(deps: BroadcastDeps, id: string): Promise<void> {
       batchSize: deps.batchSize ?? BATCH_SIZE,
       afterId: row.cursor,
     })) {
+      await channel.prepare?.(row);
       const { sendIds } = await deps.db.transaction(async (tx) => {
         const batch = await channel.queueBatch(tx, row, customers);
         const advanced = await repo.advance(tx, id, {

@@ -2,7 +2,6 @@
 // unsubscribe API the mail's List-Unsubscribe header and the /engage/unsubscribe page call.
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  SEND_MAIL_MESSAGES,
   ZEmailBatch,
   ZEmailBatchParams,
   ZEnvelope,
@@ -15,10 +14,11 @@ import {
   type TEmailSend,
 } from '@titan/contracts';
 import { ok } from '../../platform/http';
-import { AppError } from '../../platform/errors';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
 import type { SendRow } from '../sends/sends.service';
 import { batchProgress, sendBatch } from './email.batches';
+import { progressOf, sendToList } from './email.broadcast';
+import type { BroadcastDeps } from '../broadcasts/broadcasts.service';
 import { sendEmail, type EmailDeps } from './email.service';
 import { resubscribe, unsubscribe, unsubscribeState } from './email.unsubscribe';
 
@@ -45,7 +45,10 @@ const UNSUBSCRIBE_PATHS = ['/api/email/unsubscribe/', '/api/agents/unsubscribe/'
 /** RFC 8058 one-click bodies are small forms; nothing else is read from them. */
 const FORM_LIMIT = 4096;
 
-export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps }> = async (app, { deps }) => {
+export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps; broadcasts: BroadcastDeps }> = async (
+  app,
+  { deps, broadcasts },
+) => {
   app.post(
     '/api/agents/send-mail/',
     {
@@ -70,13 +73,22 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps }> = async (ap
         text: body.text,
         createdBy: actorIdOf(request),
       };
-      if (body.list_id !== undefined) {
-        // Lists belong to the audience (engage.md §3): none exists for this business.
-        throw new AppError('not_found', SEND_MAIL_MESSAGES.noSuchList, {
-          list_id: [SEND_MAIL_MESSAGES.noSuchList],
-        });
-      }
       reply.code(202);
+      if (body.list_id !== undefined) {
+        const batch = await sendToList(deps, broadcasts, {
+          businessId: business.id,
+          listId: body.list_id,
+          request: {
+            from: body.from ?? '',
+            ...(body.template_id ? { template_id: body.template_id, variables: body.variables } : {}),
+            ...(body.subject !== undefined ? { subject: body.subject } : {}),
+            ...(body.html !== undefined ? { html: body.html } : {}),
+            ...(body.text !== undefined ? { text: body.text } : {}),
+          },
+          createdBy: content.createdBy ?? null,
+        });
+        return { status: 202, message: 'Accepted', result: batch };
+      }
       if (body.recipients) {
         const batch = await sendBatch(deps, {
           ...content,
@@ -109,7 +121,11 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps }> = async (ap
         response: { 200: ZEnvelope(ZEmailBatch) },
       },
     },
-    async (request) => ok(await batchProgress(deps, businessOf(request).id, request.params.batch_id)),
+    async (request) => {
+      const businessId = businessOf(request).id;
+      const id = request.params.batch_id;
+      return ok(await progressOf(deps, businessId, id, () => batchProgress(deps, businessId, id)));
+    },
   );
 
   // ---- Public: the unsubscribe token is the only credential ----

@@ -805,7 +805,8 @@ export async function countSendEvents(db: Queryable, sendId: string, type: strin
 
 /**
  * Many sends at once (a bulk batch's chunk): one statement whose rows travel as one jsonb
- * parameter, answering each new send's id and status.
+ * parameter, answering each new send's id and status. A send whose idempotency key the business
+ * already used is skipped (a broadcast's batch recorded again after a crash).
  */
 export async function insertSends(
   db: Queryable,
@@ -841,6 +842,7 @@ export async function insertSends(
       )}) as v(id uuid, business_id bigint, channel text, cause text, cause_id text, customer_id bigint,
         conversation_id bigint, recipient text, template_id bigint, template_name text, subject text, status text,
         error_message text, idempotency_key text, created_by bigint, provider_request jsonb)
+      on conflict (business_id, idempotency_key) do nothing
       returning id, status`,
   );
 }

@@ -457,7 +457,7 @@ describe('POST /api/agents/send-mail/', () => {
   });
 
   it('answers 404 for a list, a template or a customer it cannot find — another business’s included', async () => {
-    const list = await sendMail({ list_id: 7, subject: 'Hi', text: 'Hi' });
+    const list = await sendMail({ list_id: 999_999, subject: 'Hi', text: 'Hi' });
     expect(list.statusCode).toBe(404);
     expect(list.json().result).toEqual({ list_id: ['No such list.'] });
     const template = await sendMail({ email: 'a@b.test', template_id: 12345 });
@@ -567,6 +567,80 @@ describe('POST /api/agents/send-mail/', () => {
       headers: as(other.owner, other.business),
     });
     expect(theirs.statusCode).toBe(404);
+  });
+
+  it('mails every customer of a list through a broadcast: tracked links, suppression, no address counted', async () => {
+    const [a, b, c] = [address('l1'), address('l2'), address('l3')];
+    const ids = [await customer(business, 'List One', a), await customer(business, 'List Two', b)];
+    ids.push(await customer(business, 'List Three', c), await customer(business, 'No Address'));
+    await suppress(rt.services.db, {
+      businessId: business.id,
+      channel: 'email',
+      address: c,
+      reason: 'bounced',
+    });
+    const list = (
+      await rt.app!.inject({
+        method: 'POST',
+        url: '/api/business/customer-lists/',
+        headers: as(owner, business),
+        payload: { name: `Newsletter ${counter}` },
+      })
+    ).json().result;
+    await rt.app!.inject({
+      method: 'POST',
+      url: `/api/business/customer-lists/${list.id}/members/`,
+      headers: as(owner, business),
+      payload: { customer_ids: ids },
+    });
+    const res = await sendMail({
+      list_id: list.id,
+      subject: 'Spring news',
+      html: '<p>Read <a href="https://acme.test/spring">the news</a></p>',
+    });
+    expect(res.statusCode).toBe(202);
+    const batch = res.json().result;
+    expect(batch).toMatchObject({ total: 4 });
+    await expect
+      .poll(
+        async () =>
+          (
+            await rt.app!.inject({
+              method: 'GET',
+              url: `/api/agents/send-mail/${batch.batch_id}/`,
+              headers: as(owner, business),
+            })
+          ).json().result,
+        { timeout: 20_000 },
+      )
+      .toMatchObject({ total: 4, sent: 2, suppressed: 1, pending: 0, done: true });
+    const mail = await sink.waitFor((m) => m.envelope.to.includes(a));
+    expect(mail.subject).toBe('Spring news');
+    // Links go through Titan's signed click redirect; the open pixel is there.
+    expect(mail.html).toContain('https://titan.example.com/t/c/');
+    expect(mail.html).toContain('https://titan.example.com/t/o/');
+    expect(mail.html).not.toContain('href="https://acme.test/spring"');
+    const broadcast = (
+      await rt.app!.inject({
+        method: 'GET',
+        url: `/api/broadcasts/${batch.batch_id}/`,
+        headers: as(owner, business),
+      })
+    ).json().result;
+    expect(broadcast).toMatchObject({ status: 'done', skipped_reasons: { 'no email address': 1 } });
+    const theirs = await rt.app!.inject({
+      method: 'GET',
+      url: `/api/agents/send-mail/${batch.batch_id}/`,
+      headers: as(other.owner, other.business),
+    });
+    expect(theirs.statusCode).toBe(404);
+    // Another business's list is not found.
+    const foreign = await sendMail(
+      { list_id: list.id, subject: 'x', text: 'x' },
+      other.owner,
+      other.business,
+    );
+    expect(foreign.statusCode).toBe(404);
   });
 
   it('sendEmail(deps, input) records and sends for other modules (templates test send, agents)', async () => {

@@ -1,0 +1,183 @@
+// Email to a customer list (`/api/agents/send-mail/` with `list_id`): the broadcasts module fans
+// the list out; this channel turns each batch of customers into recorded sends — rendered,
+// suppression-checked, with the broadcast's idempotency keys — and hands the queued ones to the
+// `email.send` job. What every mail shares (From, its domain, the template) is settled once per
+// broadcast; a customer without an email address, or whose mail cannot be rendered, is counted
+// with the reason.
+import { CUSTOMER_LIST_MESSAGES, type TEmailBatch } from '@titan/contracts';
+import { AppError } from '../../platform/errors';
+import {
+  broadcastSendKey,
+  findBroadcast,
+  startBroadcast,
+  type BroadcastChannel,
+  type BroadcastDeps,
+} from '../broadcasts/broadcasts.service';
+import { listExists } from '../customer-lists/customer-lists.service';
+import * as sends from '../sends/sends.service';
+import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
+import {
+  buildSend,
+  EMAIL_MESSAGES,
+  enqueueEmailSends,
+  sendContext,
+  type EmailDeps,
+  type Recipient,
+  type SendContext,
+  type SendEmailInput,
+} from './email.service';
+
+/** What a list send asks for, as the broadcast keeps it. */
+export type EmailBroadcastRequest = {
+  from: string;
+  template_id?: number;
+  variables?: Record<string, unknown>;
+  subject?: string;
+  html?: string;
+  text?: string;
+};
+
+const contentOf = (r: EmailBroadcastRequest) => ({
+  from: r.from,
+  template: r.template_id ? { id: r.template_id, variables: r.variables } : undefined,
+  subject: r.subject,
+  html: r.html,
+  text: r.text,
+});
+
+export const SKIP_REASONS = {
+  noEmail: 'no email address',
+  notRendered: 'mail could not be rendered',
+} as const;
+
+export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
+  // One context per broadcast, remembered briefly: a batch of 500 asks for it once.
+  const contexts = new Map<string, { at: number; ctx: Promise<SendContext> }>();
+  const contextOf = (id: string, businessId: number, request: EmailBroadcastRequest) => {
+    const now = Date.now();
+    const hit = contexts.get(id);
+    if (hit && now - hit.at < 60_000) return hit.ctx;
+    if (contexts.size > 100) contexts.clear();
+    const ctx = sendContext(deps, { businessId, ...contentOf(request) });
+    contexts.set(id, { at: now, ctx });
+    ctx.catch(() => contexts.delete(id));
+    return ctx;
+  };
+  return {
+    async prepare(broadcast) {
+      await contextOf(broadcast.id, broadcast.businessId, broadcast.request as EmailBroadcastRequest);
+    },
+    async queueBatch(tx, broadcast, customers) {
+      const request = broadcast.request as EmailBroadcastRequest;
+      // Settled by prepare() just before this batch's transaction.
+      const ctx = await contextOf(broadcast.id, broadcast.businessId, request);
+      const withEmail = customers.filter((c) => c.email?.trim());
+      const suppressed = await suppressedAmong(
+        tx,
+        broadcast.businessId,
+        'email',
+        withEmail.map((c) => c.email!.trim()),
+      );
+      let notRendered = 0;
+      type Row = Parameters<typeof sends.createMany>[1][number];
+      const rows = withEmail.flatMap((c): Row[] => {
+        const recipient: Recipient = {
+          address: c.email!.trim(),
+          customerId: c.id,
+          customer: { ...c.fields, id: c.id, name: c.name, email: c.email, phone: c.phone },
+        };
+        const input: Omit<SendEmailInput, 'to' | 'from'> = {
+          businessId: broadcast.businessId,
+          ...contentOf(request),
+          cause: 'broadcast',
+          causeId: broadcast.id,
+          createdBy: broadcast.createdBy,
+          idempotencyKey: broadcastSendKey(broadcast.id, c.id),
+        };
+        try {
+          const send = buildSend(deps, ctx, input, recipient);
+          return suppressed.has(normalizeAddress(recipient.address))
+            ? [{ ...send, status: 'suppressed', errorMessage: EMAIL_MESSAGES.suppressed() }]
+            : [{ ...send, status: 'queued' }];
+        } catch (err) {
+          // One customer's missing template field does not stop the others.
+          if (err instanceof AppError && err.code === 'bad_request') {
+            notRendered++;
+            return [];
+          }
+          throw err;
+        }
+      });
+      const written = await sends.createMany(tx, rows);
+      return {
+        sendIds: written.filter((s) => s.status === 'queued').map((s) => s.id),
+        skipped: {
+          [SKIP_REASONS.noEmail]: customers.length - withEmail.length,
+          [SKIP_REASONS.notRendered]: notRendered,
+        },
+      };
+    },
+    dispatch: (sendIds) => enqueueEmailSends(deps.jobs, sendIds),
+  };
+}
+
+/**
+ * Starts mail to every customer of a list: From, its verified domain and the template are checked
+ * first (their 409/404/400 answer the request); then the broadcast runs in the background.
+ */
+export async function sendToList(
+  deps: EmailDeps,
+  broadcasts: BroadcastDeps,
+  input: { businessId: number; listId: number; request: EmailBroadcastRequest; createdBy: number | null },
+): Promise<TEmailBatch> {
+  if (!(await listExists(deps.db, input.businessId, input.listId)))
+    throw new AppError('not_found', CUSTOMER_LIST_MESSAGES.notFound, {
+      list_id: [CUSTOMER_LIST_MESSAGES.notFound],
+    });
+  await sendContext(deps, { businessId: input.businessId, ...contentOf(input.request) });
+  const started = await startBroadcast(broadcasts, {
+    businessId: input.businessId,
+    channel: 'email',
+    listId: input.listId,
+    request: input.request,
+    createdBy: input.createdBy,
+  });
+  return asBatch(started);
+}
+
+const PENDING = new Set(['queued', 'sending']);
+
+/** A broadcast's progress in the shape of a bulk send's batch. */
+export function asBatch(b: Awaited<ReturnType<typeof findBroadcast>>): TEmailBatch {
+  const count = (pick: (s: string) => boolean) =>
+    Object.entries(b.sends)
+      .filter(([s]) => pick(s))
+      .reduce((n, [, v]) => n + v, 0);
+  const pending = count((s) => PENDING.has(s));
+  return {
+    batch_id: b.id,
+    total: b.total,
+    pending,
+    sent: count((s) => !PENDING.has(s) && !['failed', 'suppressed', 'cancelled'].includes(s)),
+    failed: count((s) => s === 'failed'),
+    suppressed: count((s) => s === 'suppressed'),
+    statuses: b.sends,
+    done: (b.status === 'done' || b.status === 'cancelled' || b.status === 'failed') && pending === 0,
+    created_at: b.created_at,
+  };
+}
+
+/** A bulk send's progress: a batch of recipients, or a broadcast to a list. */
+export async function progressOf(
+  deps: EmailDeps,
+  businessId: number,
+  batchId: string,
+  batchProgress: () => Promise<TEmailBatch>,
+): Promise<TEmailBatch> {
+  try {
+    return await batchProgress();
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+    return asBatch(await findBroadcast(deps.db, businessId, batchId));
+  }
+}
