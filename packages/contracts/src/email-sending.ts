@@ -149,3 +149,12 @@ export type TUnsubscribeState = z.infer<typeof ZUnsubscribeState>;
 export const UNSUBSCRIBE_MESSAGES = {
   invalid: 'This unsubscribe link is not valid. Use the link from the latest mail you received.',
 } as const;
+
+/** POST /api/template/{id}/test/: one test mail of a saved template to an address. */
+export const ZTemplateTestRequest = z.object({
+  to: z.email({ message: 'Enter a valid email address.' }).max(254),
+  /** An address on a verified sending domain of the business, optionally with a name. */
+  from: z.string().trim().min(3, { message: 'Enter the address to send from.' }).max(320),
+  variables: z.record(z.string(), z.unknown()).optional(),
+});
+export type TTemplateTestRequest = z.infer<typeof ZTemplateTestRequest>;

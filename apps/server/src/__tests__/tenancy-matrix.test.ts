@@ -72,6 +72,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/business/customer-directory/imports/:id/': { id: 'customerImport' },
   '/api/business/customer-directory/imports/:id/errors/': { id: 'customerImport' },
   '/api/email/domains/:id/': { id: 'emailDomain' },
+  '/api/template/:id/test/': { id: 'emailTemplate' },
   '/api/email/domains/:id/verify/': { id: 'emailDomain' },
   '/api/agents/send-mail/:batch_id/': { batch_id: 'emailBatch' },
 };
@@ -166,6 +167,9 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
       },
     }),
     idsInBody: true,
+  },
+  'POST /api/template/:id/test/': {
+    input: () => ({ json: { to: 'x@example.com', from: 'news@tenant.test' } }),
   },
   'PUT /api/template/:id/': { input: () => ({ json: { subject: 'Taken over' } }) },
   'POST /api/template/:id/preview/': {

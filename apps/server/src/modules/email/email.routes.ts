@@ -4,10 +4,13 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import {
   ZEmailBatch,
   ZEmailBatchParams,
+  ZEmailSend,
   ZEnvelope,
+  ZIdParams,
   ZResubscribeRequest,
   ZSendMailRequest,
   ZSendMailResult,
+  ZTemplateTestRequest,
   ZUnsubscribeBody,
   ZUnsubscribeQuery,
   ZUnsubscribeState,
@@ -17,6 +20,8 @@ import { ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
 import type { SendRow } from '../sends/sends.service';
 import { batchProgress, sendBatch } from './email.batches';
+import { loadCompiledTemplate } from './email-templates';
+import { AppError } from '../../platform/errors';
 import { progressOf, sendToList } from './email.broadcast';
 import type { BroadcastDeps } from '../broadcasts/broadcasts.service';
 import { sendEmail, type EmailDeps } from './email.service';
@@ -125,6 +130,35 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps; broadcasts: B
       const businessId = businessOf(request).id;
       const id = request.params.batch_id;
       return ok(await progressOf(deps, businessId, id, () => batchProgress(deps, businessId, id)));
+    },
+  );
+
+  // The templates screen's test send: the saved template, rendered as the preview renders it.
+  app.post(
+    '/api/template/:id/test/',
+    {
+      config: { business: true, permission: 'engage.send', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['email templates'],
+        summary: 'Send one test mail of a template',
+        params: ZIdParams,
+        body: ZTemplateTestRequest,
+        response: { 202: ZEnvelope(ZEmailSend) },
+      },
+    },
+    async (request, reply) => {
+      const business = businessOf(request);
+      if (!(await loadCompiledTemplate(deps.db, business.id, request.params.id))) throw AppError.notFound();
+      const send = await sendEmail(deps, {
+        businessId: business.id,
+        from: request.body.from,
+        to: { address: request.body.to },
+        template: { id: request.params.id, variables: request.body.variables },
+        cause: 'test',
+        createdBy: actorIdOf(request),
+      });
+      reply.code(202);
+      return { status: 202, message: 'Accepted', result: toEmailSend(send) };
     },
   );
 

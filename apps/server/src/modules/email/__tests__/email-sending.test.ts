@@ -643,6 +643,49 @@ describe('POST /api/agents/send-mail/', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
+  it('sends a test of a saved template, rendered as its preview, to an address', async () => {
+    const created = await rt.app!.inject({
+      method: 'POST',
+      url: '/api/template/',
+      headers: as(owner, business),
+      payload: {
+        name: `Welcome ${counter}`,
+        subject: 'Hello {{ customer.email }} from {{ business.name }}',
+        format: 'html',
+        content: '<p>{{ greeting | default: "Hi" }} — <a href="https://acme.test/start">start</a></p>',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const template = created.json().result;
+    const to = address('test-send');
+    const res = await rt.app!.inject({
+      method: 'POST',
+      url: `/api/template/${template.id}/test/`,
+      headers: as(owner, business),
+      payload: { to, from: 'news@acme.test', variables: { greeting: 'Welcome aboard' } },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json().result).toMatchObject({ status: 'queued', recipient: to, template_id: template.id });
+    const mail = await sink.waitFor((m) => m.envelope.to.includes(to));
+    expect(mail.subject).toBe(`Hello ${to} from Acme`);
+    expect(mail.html).toContain('Welcome aboard');
+    const bad = await rt.app!.inject({
+      method: 'POST',
+      url: `/api/template/${template.id}/test/`,
+      headers: as(owner, business),
+      payload: { to: 'not-an-address', from: 'news@acme.test' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().result)).toEqual(['to']);
+    const foreign = await rt.app!.inject({
+      method: 'POST',
+      url: `/api/template/${template.id}/test/`,
+      headers: as(other.owner, other.business),
+      payload: { to, from: 'news@other.test' },
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
   it('sendEmail(deps, input) records and sends for other modules (templates test send, agents)', async () => {
     const direct = await sendEmail(rt.services.email, {
       businessId: business.id,
