@@ -77,4 +77,12 @@ export const EMAIL_TEMPLATE_STRINGS = {
   imageFailed: 'The image could not be uploaded.',
   editorLoading: 'Loading the editor…',
   editorLabel: 'Template content',
+  testTitle: 'Send a test',
+  testDescription: 'Send this saved version, with the sample values above, to an address of yours.',
+  testSaveFirst: 'Save the template to send a test of it.',
+  testFrom: 'From',
+  testTo: 'To',
+  testSend: 'Send test',
+  testSending: 'Sending…',
+  testSent: (to: string) => `Test mail sent to ${to}.`,
 } as const;

@@ -267,6 +267,55 @@ describe('Email templates', () => {
     expect(state.puts[0]).toMatchObject({ subject: 'New subject', base_version: 3 });
   });
 
+  it(
+    'sends a test of the saved template with the sample values, showing the server’s field errors',
+    { timeout: 20_000 },
+    async () => {
+      withTemplates();
+      const tests: Body[] = [];
+      server.use(
+        http.post('/api/template/:id/test/', async ({ request, params }) => {
+          const body = (await request.json()) as Body;
+          tests.push({ ...body, id: params.id });
+          if (String(body.from).endsWith('@unverified.test'))
+            return fail(409, 'unverified.test is not a verified sending domain of this business.', {
+              from: ['unverified.test is not a verified sending domain of this business.'],
+            });
+          return ok(
+            {
+              id: 'b3b1d3a2-6a77-4a43-9d38-6f0e7cd0b001',
+              tracking_id: 'b3b1d3a2-6a77-4a43-9d38-6f0e7cd0b001',
+              status: 'queued',
+              recipient: body.to,
+              customer_id: null,
+              subject: 'Welcome',
+              template_id: 7,
+              provider_message_id: null,
+              error_code: null,
+              error_message: null,
+              created_at: '2026-11-24T04:00:00.000Z',
+            },
+            202,
+          );
+        }),
+      );
+      renderApp('/engage/templates/email/7');
+      const panel = await screen.findByRole('region', { name: S.testTitle });
+      await userEvent.type(within(panel).getByLabelText(S.testFrom), 'news@unverified.test');
+      await userEvent.type(within(panel).getByLabelText(S.testTo), 'me@example.com');
+      await userEvent.click(within(panel).getByRole('button', { name: S.testSend }));
+      expect(
+        await within(panel).findByText('unverified.test is not a verified sending domain of this business.'),
+      ).toBeInTheDocument();
+      await userEvent.clear(within(panel).getByLabelText(S.testFrom));
+      await userEvent.type(within(panel).getByLabelText(S.testFrom), 'news@acme.test');
+      await userEvent.click(within(panel).getByRole('button', { name: S.testSend }));
+      expect(await screen.findByText(S.testSent('me@example.com'))).toBeInTheDocument();
+      expect(tests.at(-1)).toMatchObject({ id: '7', to: 'me@example.com', from: 'news@acme.test' });
+      expect(tests.at(-1)!.variables).toEqual(expect.objectContaining({ customer: expect.any(Object) }));
+    },
+  );
+
   it('restores an older version', { timeout: 20_000 }, async () => {
     const state = withTemplates();
     renderApp('/engage/templates/email/7');

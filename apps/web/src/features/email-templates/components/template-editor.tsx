@@ -35,6 +35,7 @@ import type { TCodeEditorHandle, TEditorError } from './code-editor-types';
 import { LazyCodeEditor } from './lazy-code-editor';
 import { PreviewPane } from './preview-pane';
 import { VariablesPanel } from './variables-panel';
+import { TestSendPanel } from './test-send-panel';
 import { VersionsPanel } from './versions-panel';
 
 /** How long typing pauses before the preview renders again. */
@@ -448,6 +449,9 @@ export function TemplateEditor({
             <p role="alert" className="text-sm text-destructive">
               {customerError.join(' ')}
             </p>
+          ) : null}
+          {canWrite ? (
+            <TestSendPanel templateId={saved?.id ?? null} variables={nestVariables(sampleValues)} />
           ) : null}
           <VersionsPanel
             templateId={saved?.id ?? null}
