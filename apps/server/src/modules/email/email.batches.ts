@@ -100,12 +100,23 @@ export async function batchProgress(
 ): Promise<TEmailBatch> {
   const batch = await repo.findBatch(deps.db, businessId, batchId);
   if (!batch) throw AppError.notFound();
-  const counts = Object.entries(await sends.countSendsByCause(deps.db, businessId, 'broadcast', batchId)).map(
-    ([status, n]) => ({ status, n }),
-  );
-  const statuses = Object.fromEntries(counts.map((c) => [c.status, c.n]));
+  const statuses = await sends.countSendsByCause(deps.db, businessId, 'broadcast', batchId);
+  return batchOf({ id: batch.id, total: batch.total, createdAt: batch.createdAt.toISOString() }, statuses);
+}
+
+/**
+ * A bulk send's progress from its sends counted by status. Done once nothing is pending and every
+ * send is recorded: `allRecorded`, or (unsaid) as many sends as the batch's total.
+ */
+export function batchOf(
+  batch: { id: string; total: number; createdAt: string },
+  statuses: Record<string, number>,
+  allRecorded?: boolean,
+): TEmailBatch {
   const sum = (pick: (s: string) => boolean) =>
-    counts.filter((c) => pick(c.status)).reduce((n, c) => n + c.n, 0);
+    Object.entries(statuses)
+      .filter(([status]) => pick(status))
+      .reduce((n, [, count]) => n + count, 0);
   const pending = sum((s) => PENDING.has(s));
   return {
     batch_id: batch.id,
@@ -115,7 +126,7 @@ export async function batchProgress(
     failed: sum((s) => s === 'failed'),
     suppressed: sum((s) => s === 'suppressed'),
     statuses,
-    done: pending === 0 && sum(() => true) >= batch.total,
-    created_at: batch.createdAt.toISOString(),
+    done: pending === 0 && (allRecorded ?? sum(() => true) >= batch.total),
+    created_at: batch.createdAt,
   };
 }

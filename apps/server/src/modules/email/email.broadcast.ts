@@ -15,6 +15,7 @@ import {
 } from '../broadcasts/broadcasts.service';
 import { listExists } from '../customer-lists/customer-lists.service';
 import * as sends from '../sends/sends.service';
+import { batchOf } from './email.batches';
 import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
 import {
   buildSend,
@@ -145,26 +146,13 @@ export async function sendToList(
   return asBatch(started);
 }
 
-const PENDING = new Set(['queued', 'sending']);
-
-/** A broadcast's progress in the shape of a bulk send's batch. */
+/** A broadcast's progress in the shape of a bulk send's batch (every send recorded once it ended). */
 export function asBatch(b: Awaited<ReturnType<typeof findBroadcast>>): TEmailBatch {
-  const count = (pick: (s: string) => boolean) =>
-    Object.entries(b.sends)
-      .filter(([s]) => pick(s))
-      .reduce((n, [, v]) => n + v, 0);
-  const pending = count((s) => PENDING.has(s));
-  return {
-    batch_id: b.id,
-    total: b.total,
-    pending,
-    sent: count((s) => !PENDING.has(s) && !['failed', 'suppressed', 'cancelled'].includes(s)),
-    failed: count((s) => s === 'failed'),
-    suppressed: count((s) => s === 'suppressed'),
-    statuses: b.sends,
-    done: (b.status === 'done' || b.status === 'cancelled' || b.status === 'failed') && pending === 0,
-    created_at: b.created_at,
-  };
+  return batchOf(
+    { id: b.id, total: b.total, createdAt: b.created_at },
+    b.sends,
+    b.status === 'done' || b.status === 'cancelled' || b.status === 'failed',
+  );
 }
 
 /** A bulk send's progress: a batch of recipients, or a broadcast to a list. */

@@ -553,20 +553,6 @@ export async function recordEvent(
 
 // ---- Many sends at once (broadcasts) ----
 
-/**
- * Queued sends in one statement; a send whose idempotency key the business already used is
- * skipped (a fan-out resumed after a crash creates nothing twice). Answers the new rows' ids.
- */
-export async function insertQueuedBatch(db: Queryable, values: NewSend[]): Promise<string[]> {
-  if (values.length === 0) return [];
-  const rows = await db
-    .insert(sends)
-    .values(values.map((v) => ({ ...v, status: 'queued' })))
-    .onConflictDoNothing({ target: [sends.businessId, sends.idempotencyKey] })
-    .returning({ id: sends.id });
-  return rows.map((r) => r.id);
-}
-
 /** How many sends of one cause (a broadcast, an agent run) stand at each status. */
 export async function countByCause(
   db: Queryable,

@@ -187,14 +187,6 @@ export async function recordSendEvent(
   return repo.recordEvent(db, { ...event, raise: event.raise ?? true });
 }
 
-/** Records many sends before anything is called (a broadcast's batch); duplicates by idempotency key skipped. */
-export async function createQueuedBatch(tx: Queryable, batch: QueuedSend[]): Promise<string[]> {
-  return repo.insertQueuedBatch(
-    tx,
-    batch.map((send) => ({ ...send, status: 'queued' })),
-  );
-}
-
 /** How many sends of one cause stand at each status. */
 export async function countSendsByCause(
   db: Queryable,

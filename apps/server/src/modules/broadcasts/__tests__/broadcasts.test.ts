@@ -1,12 +1,13 @@
 // Broadcasts: a list fanned out into one queued send per customer, in batches that each commit
 // with the cursor; a fan-out stopped mid-way resumes and records nothing twice; a cancelled one
 // stops and cancels what was not yet sent; another business's batch is not found.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { TBroadcast, TBusiness } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
-import { createQueuedBatch } from '../../sends/sends.service';
+import { createMany } from '../../sends/sends.service';
 import {
   broadcastSendKey,
   cancelBroadcast,
@@ -31,9 +32,11 @@ function emailLike(failOnBatch?: number) {
     async queueBatch(tx, broadcast, customers) {
       if (++batches === failOnBatch) throw new Error('the process stopped here');
       const withEmail = customers.filter((c) => c.email);
-      const sendIds = await createQueuedBatch(
+      const written = await createMany(
         tx,
         withEmail.map((c) => ({
+          id: randomUUID(),
+          status: 'queued' as const,
           businessId: broadcast.businessId,
           channel: 'email' as const,
           cause: 'broadcast' as const,
@@ -44,7 +47,10 @@ function emailLike(failOnBatch?: number) {
           providerRequest: { subject: String(broadcast.request.subject) },
         })),
       );
-      return { sendIds, skipped: { 'no email address': customers.length - withEmail.length } };
+      return {
+        sendIds: written.map((w) => w.id),
+        skipped: { 'no email address': customers.length - withEmail.length },
+      };
     },
     async dispatch(ids) {
       dispatched.push(...ids);
