@@ -1,12 +1,22 @@
 // Isolated runtimes for tests: a temp data dir on PGlite, or a fresh database on PostgreSQL.
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config';
 import { openDatabase } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
 import { migrationsDir } from '../paths';
 import type { QueueDefinition } from '../platform/jobs';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../runtime';
@@ -16,9 +26,85 @@ export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pgl
 /** A place to keep data across several runtimes in one test: a data dir or a database. */
 export type TestStore = { env: Record<string, string>; destroy(): Promise<void> };
 
-export async function createTestStore(): Promise<TestStore> {
+/**
+ * The migrations' fingerprint: a migrated, empty database is made once per fingerprint (a data dir
+ * under the temp folder for PGlite, a template database on PostgreSQL) and every store starts as a
+ * copy of it — initdb and 30 migrations per runtime were most of the server suites' time.
+ */
+function migrationsKey(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else hash.update(entry.name).update(readFileSync(path));
+    }
+  };
+  walk(migrationsDir);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** A migrated PGlite data dir to copy; made by whichever test process needs it first. */
+async function pgliteTemplate(): Promise<string> {
+  const dir = join(tmpdir(), `titan-test-template-${migrationsKey()}`);
+  if (existsSync(join(dir, 'pglite'))) return join(dir, 'pglite');
+  const building = mkdtempSync(join(tmpdir(), 'titan-test-template-building-'));
+  const database = await openDatabase({ kind: 'pglite', dataDir: building });
+  await migrateDatabase(database);
+  await database.close();
+  try {
+    renameSync(building, dir);
+  } catch {
+    // Another test process finished first: theirs is the same template.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return join(dir, 'pglite');
+}
+
+const adminClient = async (adminUrl: string) => {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  return client;
+};
+
+const withDatabase = (adminUrl: string, name: string) => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/** A migrated PostgreSQL template database; made once, under an advisory lock, by the first caller. */
+async function postgresTemplate(adminUrl: string): Promise<string> {
+  const name = `titan_test_template_${migrationsKey()}`;
+  const admin = await adminClient(adminUrl);
+  try {
+    await admin.query('select pg_advisory_lock(7146521904)');
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) {
+      const building = `${name}_building`;
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${building}`);
+      const database = await openDatabase({ kind: 'postgres', url: withDatabase(adminUrl, building) });
+      await migrateDatabase(database);
+      await database.close();
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    }
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
+
+/**
+ * A new, empty place for a runtime's data, already migrated unless `empty` (the migration suites
+ * start from an older schema).
+ */
+export async function createTestStore(options: { empty?: boolean } = {}): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'titan-test-'));
   if (testDbKind === 'pglite') {
+    if (!options.empty) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
     return {
       env: { DATA_DIR: dataDir },
       destroy: async () => rmSync(dataDir, { recursive: true, force: true }),
@@ -27,17 +113,26 @@ export async function createTestStore(): Promise<TestStore> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs DATABASE_URL');
   const name = `titan_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const template = options.empty ? null : await postgresTemplate(adminUrl);
+  const admin = await adminClient(adminUrl);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+        break;
+      } catch (err) {
+        // Two clones of one template at the same instant: PostgreSQL refuses the second; retry.
+        if (attempt >= 20 || !/being accessed by other users/.test(String(err))) throw err;
+        await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    env: { DATA_DIR: dataDir, DATABASE_URL: withDatabase(adminUrl, name) },
     async destroy() {
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
+      const a = await adminClient(adminUrl);
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
       rmSync(dataDir, { recursive: true, force: true });

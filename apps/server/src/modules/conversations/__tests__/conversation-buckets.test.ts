@@ -366,7 +366,7 @@ describe('conversation count buckets', () => {
 
 describe('migration 0015 on a database that already has conversations', () => {
   it('backfills the month axes from the existing rows', async () => {
-    const store = await createTestStore();
+    const store = await createTestStore({ empty: true });
     const before = migrationsBefore('0015');
     try {
       // The migrations up to 0014, as a database written before this one would have them.

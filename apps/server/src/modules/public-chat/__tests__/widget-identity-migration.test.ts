@@ -17,7 +17,7 @@ async function id(db: Database, sql: string, params: unknown[]): Promise<number>
 
 describe('migration 0021 on a database with widget identities and WhatsApp contacts', () => {
   it('namespaces widget identities and splits merged ones off WhatsApp contacts', async () => {
-    const store = await createTestStore();
+    const store = await createTestStore({ empty: true });
     const before = migrationsBefore('0021');
     try {
       const old = await openStoreDatabase(store);

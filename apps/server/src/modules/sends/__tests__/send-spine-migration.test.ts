@@ -13,7 +13,7 @@ import * as repo from '../sends.repository';
 
 describe('migration 0022 on a database with WhatsApp logs and statuses', () => {
   it('moves every row into sends and send_events and answers the same logs', async () => {
-    const store = await createTestStore();
+    const store = await createTestStore({ empty: true });
     const before = migrationsBefore('0022');
     try {
       const old = await openStoreDatabase(store);

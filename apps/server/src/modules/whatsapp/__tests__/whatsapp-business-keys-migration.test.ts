@@ -25,7 +25,7 @@ async function snapshot(db: Pick<Database, 'query'>) {
 
 describe('migration 0019 on a database that already has WhatsApp rows', () => {
   it('keeps every row and keys wamids and media ids by business', async () => {
-    const store = await createTestStore();
+    const store = await createTestStore({ empty: true });
     const before = migrationsBefore('0019');
     try {
       // The migrations up to 0018, as a database written before this one would have them.
