@@ -85,12 +85,24 @@ export const ZSaveQrSchemaRequest = z
     let phones = 0;
     form.fields.forEach((field, i) => {
       if (seen.has(field.name))
-        ctx.addIssue({ code: 'custom', path: ['fields', i, 'name'], message: QR_FORM_MESSAGES.duplicateName });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', i, 'name'],
+          message: QR_FORM_MESSAGES.duplicateName,
+        });
       seen.add(field.name);
       if (field.type === 'email' && ++emails > 1)
-        ctx.addIssue({ code: 'custom', path: ['fields', i, 'type'], message: QR_FORM_MESSAGES.oneEmailField });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', i, 'type'],
+          message: QR_FORM_MESSAGES.oneEmailField,
+        });
       if (field.type === 'phone' && ++phones > 1)
-        ctx.addIssue({ code: 'custom', path: ['fields', i, 'type'], message: QR_FORM_MESSAGES.onePhoneField });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', i, 'type'],
+          message: QR_FORM_MESSAGES.onePhoneField,
+        });
       if (field.type === 'select' && !field.options?.length)
         ctx.addIssue({
           code: 'custom',
@@ -107,7 +119,11 @@ export const ZSaveQrSchemaRequest = z
     if (emails === 0 && phones === 0)
       ctx.addIssue({ code: 'custom', path: ['fields'], message: QR_FORM_MESSAGES.formNeedsContact });
     if (form.consent.email && emails === 0)
-      ctx.addIssue({ code: 'custom', path: ['consent', 'email'], message: QR_FORM_MESSAGES.consentNeedsEmail });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['consent', 'email'],
+        message: QR_FORM_MESSAGES.consentNeedsEmail,
+      });
     for (const channel of ['sms', 'whatsapp'] as const)
       if (form.consent[channel] && phones === 0)
         ctx.addIssue({
@@ -200,14 +216,22 @@ const ZEmailAnswer = z.email();
  * number is only checked for its characters here; the server reads it in full (E.164).
  */
 export function checkQrAnswer(field: TQrFormField, value: unknown): string | null {
-  const empty = value === undefined || value === null || value === false || (typeof value === 'string' && value.trim() === '');
+  const empty =
+    value === undefined ||
+    value === null ||
+    value === false ||
+    (typeof value === 'string' && value.trim() === '');
   if (empty) return field.required ? QR_FORM_MESSAGES.required : null;
   if (field.type === 'checkbox') return typeof value === 'boolean' ? null : QR_FORM_MESSAGES.checkbox;
   const text = (typeof value === 'string' ? value : String(value)).trim();
   const max = QR_FORM_ANSWER_MAX[field.type];
   switch (field.type) {
     case 'number':
-      return /^[0-9]+$/.test(text) ? (text.length > max ? QR_FORM_MESSAGES.tooLong(max) : null) : QR_FORM_MESSAGES.number;
+      return /^[0-9]+$/.test(text)
+        ? text.length > max
+          ? QR_FORM_MESSAGES.tooLong(max)
+          : null
+        : QR_FORM_MESSAGES.number;
     case 'email':
       return text.length <= max && ZEmailAnswer.safeParse(text).success ? null : QR_FORM_MESSAGES.email;
     case 'phone':

@@ -11,7 +11,11 @@ export async function findForm(db: Queryable, businessId: number): Promise<QrFor
   return row ?? null;
 }
 
-export async function findFormBySlug(db: Queryable, businessId: number, slug: string): Promise<QrFormRow | null> {
+export async function findFormBySlug(
+  db: Queryable,
+  businessId: number,
+  slug: string,
+): Promise<QrFormRow | null> {
   const [row] = await db
     .select()
     .from(qrForms)
@@ -32,11 +36,17 @@ export async function saveForm(db: Queryable, values: QrFormValues): Promise<QrF
 }
 
 export async function countSubmissions(db: Queryable, formId: number): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(qrFormSubmissions).where(eq(qrFormSubmissions.formId, formId));
+  const [row] = await db
+    .select({ n: count() })
+    .from(qrFormSubmissions)
+    .where(eq(qrFormSubmissions.formId, formId));
   return Number(row?.n ?? 0);
 }
 
-export async function insertSubmission(db: Queryable, values: typeof qrFormSubmissions.$inferInsert): Promise<void> {
+export async function insertSubmission(
+  db: Queryable,
+  values: typeof qrFormSubmissions.$inferInsert,
+): Promise<void> {
   await db.insert(qrFormSubmissions).values(values);
 }
 

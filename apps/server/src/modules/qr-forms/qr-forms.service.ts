@@ -23,17 +23,27 @@ import {
 import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import type { Queryable } from '../auth/auth.repository';
 import { AppError } from '../../platform/errors';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import { findBusinessByCode } from '../business/business.service';
 import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
-import { importCustomers, type ImportedRow } from '../directory/directory.service';
+import { adoptSuppressions, setCustomerConsent, type ConsentStatus } from '../consent/consent.service';
+import {
+  CONSENT_FIELD,
+  findCustomerById,
+  importCustomers,
+  type ImportedRow,
+} from '../directory/directory.service';
 import * as repo from './qr-forms.repository';
 
 export type QrFormDeps = {
   db: Db;
   limiter: RateLimiter;
-  config: Pick<Config, 'PUBLIC_URL' | 'QR_FORM_SUBMISSIONS_PER_IP_HOUR' | 'QR_FORM_SUBMISSIONS_PER_FORM_HOUR'>;
+  config: Pick<
+    Config,
+    'PUBLIC_URL' | 'QR_FORM_SUBMISSIONS_PER_IP_HOUR' | 'QR_FORM_SUBMISSIONS_PER_FORM_HOUR'
+  >;
 };
 
 export const QR_SCHEMA_PATH = '/api/business/qr-schema/';
@@ -119,7 +129,11 @@ export async function qrCode(
   if (!row) throw AppError.notFound(QR_FORM_MESSAGES.notSaved);
   const url = formUrl(deps.config.PUBLIC_URL, business.uniqueCode, row.slug);
   // Level M survives a smudged or partly covered print; 4 modules of quiet zone is the standard's.
-  const options = { errorCorrectionLevel: 'M', margin: 4, color: { dark: '#000000', light: '#ffffff' } } as const;
+  const options = {
+    errorCorrectionLevel: 'M',
+    margin: 4,
+    color: { dark: '#000000', light: '#ffffff' },
+  } as const;
   const fileName = `qr-${row.slug}.${format}`;
   if (format === 'svg')
     return {
@@ -136,7 +150,11 @@ export async function qrCode(
 
 // ---- The public side: the visitor's page reads the form and sends it ----
 
-async function liveForm(db: Db, code: string, slug: string): Promise<{ business: TBusiness; form: repo.QrFormRow }> {
+async function liveForm(
+  db: Db,
+  code: string,
+  slug: string,
+): Promise<{ business: TBusiness; form: repo.QrFormRow }> {
   const business = await findBusinessByCode(db, code);
   const form = business ? await repo.findFormBySlug(db, business.id, slug.toLowerCase()) : null;
   if (!business || !form || !form.active) throw AppError.notFound(QR_FORM_MESSAGES.notFound);
@@ -180,7 +198,14 @@ export function readSubmission(
   dialCode: string | null,
 ): ReadSubmission {
   const errors: TFieldErrors = {};
-  const row: ImportedRow = { rowNumber: 1, name: null, email: null, phone: null, externalId: null, fields: {} };
+  const row: ImportedRow = {
+    rowNumber: 1,
+    name: null,
+    email: null,
+    phone: null,
+    externalId: null,
+    fields: {},
+  };
   let first = '';
   let last = '';
   const emailField = fields.find((f) => f.type === 'email')?.name;
@@ -225,6 +250,32 @@ export function readSubmission(
   return { row, consent };
 }
 
+/** Statuses a visitor's tick does not lift: the address itself failed, or its owner reported spam. */
+const KEPT_STATUSES: ReadonlySet<ConsentStatus> = new Set(['bounced', 'complained']);
+
+/**
+ * The customer takes over what the suppression list says of their addresses (a new customer, or
+ * one the form gave a new address), then each channel ticked becomes `subscribed`, lifting an
+ * earlier unsubscribe: the visitor asked again. An unticked box changes nothing.
+ */
+async function recordConsent(
+  tx: Queryable,
+  businessId: number,
+  customerId: number,
+  given: Record<TQrFormChannel, boolean>,
+): Promise<void> {
+  await adoptSuppressions(tx, businessId, [customerId]);
+  const customer = await findCustomerById(tx, businessId, customerId);
+  if (!customer) return;
+  const changes = Object.fromEntries(
+    QR_FORM_CHANNELS.filter((c) => given[c] && !KEPT_STATUSES.has(customer[CONSENT_FIELD[c]])).map((c) => [
+      c,
+      'subscribed' as const,
+    ]),
+  );
+  await setCustomerConsent(tx, businessId, customerId, changes);
+}
+
 export type SubmitOutcome = { customerId: number; created: boolean };
 
 /** One visitor's submission (see the module comment). */
@@ -256,6 +307,7 @@ export async function submitForm(
     if (!written) throw new Error('the submission wrote no customer');
     const created = outcome.inserted.length > 0;
     if (form.listId !== null) await addKnownMembers(tx, business.id, form.listId, [written.id]);
+    await recordConsent(tx, business.id, written.id, consent);
     const asked = QR_FORM_CHANNELS.filter((c) => form.consent[c]);
     await repo.insertSubmission(tx, {
       formId: form.id,

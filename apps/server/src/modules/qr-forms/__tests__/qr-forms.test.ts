@@ -17,6 +17,8 @@ import {
 } from '@titan/contracts';
 import { as, clearOfWindowEdge, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import { optOut } from '../../consent/consent.service';
+import { isSuppressed } from '../../suppressions/suppressions.service';
 
 const PUBLIC_URL = 'https://titan.example.test';
 const PER_IP = 4;
@@ -62,7 +64,13 @@ const submit = (b: TBusiness, body: object, slug = 'visit', ip = `198.51.100.${n
   app.inject({ method: 'POST', url: publicPath(b, slug), payload: body, remoteAddress: ip });
 
 async function directory(search: string, b = business, s = owner): Promise<TDirectoryVisitor[]> {
-  const res = await call('GET', `/api/business/customer-directory/?search=${encodeURIComponent(search)}`, undefined, s, b);
+  const res = await call(
+    'GET',
+    `/api/business/customer-directory/?search=${encodeURIComponent(search)}`,
+    undefined,
+    s,
+    b,
+  );
   expect(res.statusCode).toBe(200);
   return res.json().result.results;
 }
@@ -98,14 +106,18 @@ function decodeSvg(svg: string): string | null {
   let x = 0;
   let y = 0;
   for (const [, op, args] of path.matchAll(/([MmHhVv])([^MmHhVv]*)/g)) {
-    const n = args!.trim().split(/[\s,]+/).map(Number);
+    const n = args!
+      .trim()
+      .split(/[\s,]+/)
+      .map(Number);
     if (op === 'M') [x, y] = [n[0]!, n[1]!];
     else if (op === 'm') [x, y] = [x + n[0]!, y + n[1]!];
     else if (op === 'h') {
       const row = Math.floor(y);
       for (let col = x; col < x + n[0]!; col++)
         for (let py = row * scale; py < (row + 1) * scale; py++)
-          for (let px = col * scale; px < (col + 1) * scale; px++) data.fill(0, (py * side + px) * 4, (py * side + px) * 4 + 3);
+          for (let px = col * scale; px < (col + 1) * scale; px++)
+            data.fill(0, (py * side + px) * 4, (py * side + px) * 4 + 3);
       x += n[0]!;
     } else throw new Error(`unexpected path command ${op}`);
   }
@@ -279,7 +291,8 @@ describe('the public form', () => {
       expect(missing.statusCode, url).toBe(404);
       expect(missing.json()).toEqual({ status: 404, message: QR_FORM_MESSAGES.notFound, result: null });
       expect(
-        (await app.inject({ method: 'POST', url, payload: { fields: { email: 'x@example.test' } } })).statusCode,
+        (await app.inject({ method: 'POST', url, payload: { fields: { email: 'x@example.test' } } }))
+          .statusCode,
       ).toBe(404);
     }
   });
@@ -298,11 +311,19 @@ describe('the public form', () => {
       email: 'ada@example.test',
       phone: null,
       fields: { visits: '3', store: 'North' },
+      email_status: 'subscribed',
+      sms_status: 'unknown',
+      whatsapp_status: 'unknown',
     });
 
     // The same person, another day: the email in other letters, a phone (national, read as +44).
     const second = await submit(business, {
-      fields: { name: 'Someone Else', email: 'ADA@example.test', mobile: '07911 123456', note: 'Loves boots' },
+      fields: {
+        name: 'Someone Else',
+        email: 'ADA@example.test',
+        mobile: '07911 123456',
+        note: 'Loves boots',
+      },
       consent: { sms: true },
     });
     expect(second.statusCode).toBe(201);
@@ -314,6 +335,9 @@ describe('the public form', () => {
       name: 'Ada Lovelace',
       phone: '+447911123456',
       fields: { visits: '3', store: 'North', note: 'Loves boots' },
+      // Each visit's ticks add up; a box left empty takes nothing back.
+      email_status: 'subscribed',
+      sms_status: 'subscribed',
     });
 
     // Found by phone alone, written in international form.
@@ -334,6 +358,11 @@ describe('the public form', () => {
     });
     expect(res.statusCode).toBe(201);
     const [grace] = await directory('grace@example.test');
+    expect(grace).toMatchObject({
+      email_status: 'subscribed',
+      sms_status: 'unknown',
+      whatsapp_status: 'unknown',
+    });
     const rows = await rt.database.query<{ consent: unknown; created: boolean }>(
       'select consent, created from qr_form_submissions where customer_id = $1',
       [grace!.id],
@@ -348,6 +377,58 @@ describe('the public form', () => {
         },
       },
     ]);
+  });
+
+  it('keeps an earlier opt-out unless the box is ticked, and never lifts a bounce', async () => {
+    const db = rt.database.db;
+    const suppressed = (channel: 'email' | 'sms', address: string) =>
+      isSuppressed(db, business.id, channel, address);
+    await optOut(db, {
+      businessId: business.id,
+      channel: 'email',
+      address: 'left@example.test',
+      reason: 'unsubscribed',
+    });
+    await optOut(db, {
+      businessId: business.id,
+      channel: 'sms',
+      address: '+447911123458',
+      reason: 'unsubscribed',
+    });
+    await optOut(db, {
+      businessId: business.id,
+      channel: 'email',
+      address: 'gone@example.test',
+      reason: 'bounced',
+    });
+
+    // A new customer at an unsubscribed address who ticks nothing is still unsubscribed.
+    await submit(business, { fields: { name: 'Left', email: 'left@example.test', mobile: '07911123458' } });
+    expect((await directory('left@example.test'))[0]).toMatchObject({
+      email_status: 'unsubscribed',
+      sms_status: 'unsubscribed',
+    });
+    expect(await suppressed('email', 'left@example.test')).toBe(true);
+
+    // Ticking the box asks again: subscribed, the suppression lifted. SMS stays as it was.
+    await submit(business, {
+      fields: { name: 'Left', email: 'left@example.test' },
+      consent: { email: true },
+    });
+    expect((await directory('left@example.test'))[0]).toMatchObject({
+      email_status: 'subscribed',
+      sms_status: 'unsubscribed',
+    });
+    expect(await suppressed('email', 'left@example.test')).toBe(false);
+    expect(await suppressed('sms', '+447911123458')).toBe(true);
+
+    // An address that bounced cannot be made to work by ticking a box.
+    await submit(business, {
+      fields: { name: 'Gone', email: 'gone@example.test' },
+      consent: { email: true },
+    });
+    expect((await directory('gone@example.test'))[0]).toMatchObject({ email_status: 'bounced' });
+    expect(await suppressed('email', 'gone@example.test')).toBe(true);
   });
 
   it('refuses bad answers field by field, writing nothing', async () => {
@@ -389,10 +470,16 @@ describe('the public form', () => {
   it('stops a form that is switched off', async () => {
     const { slug: _slug, ...rest } = FORM;
     await call('PUT', '/api/business/qr-schema/', { ...rest, active: false }, other.owner, other.business);
-    expect((await app.inject({ method: 'GET', url: publicPath(other.business, 'join') })).statusCode).toBe(404);
-    expect((await submit(other.business, { fields: { name: 'X', email: 'x@example.test' } }, 'join')).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: publicPath(other.business, 'join') })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await submit(other.business, { fields: { name: 'X', email: 'x@example.test' } }, 'join')).statusCode,
+    ).toBe(404);
     await call('PUT', '/api/business/qr-schema/', { ...rest, active: true }, other.owner, other.business);
-    expect((await app.inject({ method: 'GET', url: publicPath(other.business, 'join') })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: publicPath(other.business, 'join') })).statusCode).toBe(
+      200,
+    );
   });
 });
 
