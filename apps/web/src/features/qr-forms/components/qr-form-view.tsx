@@ -51,7 +51,7 @@ function phoneValue(dial: string | undefined, digits: string): string {
   return dial ? `+${dial}${digits.replace(/^0+/, '')}` : digits;
 }
 
-export function toSubmission(form: TPublicQrForm, values: TAnswers): TQrSubmission {
+function toSubmission(form: TPublicQrForm, values: TAnswers): TQrSubmission {
   const fields: Record<string, string | boolean> = {};
   for (const field of form.fields) {
     const value = values.fields[field.name];
