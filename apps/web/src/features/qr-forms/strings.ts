@@ -20,6 +20,7 @@ export const QR_PUBLIC_STRINGS = {
   failed: 'The form could not be loaded.',
   retry: 'Try again',
   optional: '(optional)',
+  dialCodeShort: 'Code',
   dialCode: (label: string) => `${label}: country code`,
   consentLegend: 'How may we keep in touch?',
   consentHint: 'Tick only what you want. You can unsubscribe at any time.',

@@ -103,7 +103,8 @@ function FieldInput({ field, form }: { field: TQrFormField; form: TAnswersForm }
       return (
         <div className="grid grid-cols-[5.5rem_1fr] items-start gap-3">
           <TextField
-            label={S.dialCode(field.label)}
+            label={S.dialCodeShort}
+            aria-label={S.dialCode(field.label)}
             prefix="+"
             autoComplete="tel-country-code"
             {...numericOnlyInputProps}
