@@ -21,6 +21,7 @@ import { emailDomainRoutes } from './modules/email-domains/email-domains.routes'
 import { fileRoutes } from './modules/files/files.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { publicChatRoutes } from './modules/public-chat/public-chat.routes';
+import { qrFormRoutes } from './modules/qr-forms/qr-forms.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { whatsappAccountRoutes } from './modules/whatsapp/account/whatsapp.account.routes';
 import { whatsappWebhookRoutes } from './modules/whatsapp/webhook/whatsapp.webhook.routes';
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(widgetRoutes, { db });
   await app.register(emailRoutes, { deps: services.email, broadcasts: services.broadcasts });
+  await app.register(qrFormRoutes, { deps: services });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

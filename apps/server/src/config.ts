@@ -125,6 +125,9 @@ export const ZConfigEnv = z.object({
   /** Browser error reports stored per business (or for all anonymous reports) and UTC day. */
   ANALYTICS_EVENTS_DAILY_MAX: wholeNumber('events', 1, 10_000_000).default(5000),
   ANALYTICS_EVENTS_RETENTION_DAYS: wholeNumber('days', 1, 3650).default(90),
+  /** Submissions a QR visitor form takes per hour: from one client address, and in all. */
+  QR_FORM_SUBMISSIONS_PER_IP_HOUR: wholeNumber('submissions', 1, 1_000_000).default(20),
+  QR_FORM_SUBMISSIONS_PER_FORM_HOUR: wholeNumber('submissions', 1, 10_000_000).default(1000),
   /**
    * DNS servers (comma-separated host:port, IPv6 as [addr]:port) that domain verification asks
    * directly instead of walking to each domain's authoritative name servers: tools/dns-sim in tests

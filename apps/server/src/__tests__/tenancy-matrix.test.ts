@@ -172,6 +172,16 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     input: () => ({ json: { to: 'x@example.com', from: 'news@tenant.test' } }),
   },
   'PUT /api/template/:id/': { input: () => ({ json: { subject: 'Taken over' } }) },
+  'PUT /api/business/qr-schema/': {
+    input: (ids) => ({
+      json: {
+        title: 'Taken over',
+        fields: [{ name: 'email', label: 'Email', type: 'email' }],
+        list_id: ids.customerList,
+      },
+    }),
+    idsInBody: true,
+  },
   'POST /api/template/:id/preview/': {
     input: (ids) => ({ json: { customer_id: ids.customer, variables: {} } }),
     idsInBody: true,
@@ -327,6 +337,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/template/',
     `/api/template/${a.ids.emailTemplate}/`,
     `/api/template/${a.ids.emailTemplate}/versions/`,
+    '/api/business/qr-schema/',
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {

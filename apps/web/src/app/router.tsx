@@ -32,6 +32,7 @@ import {
   LISTS_PATH,
   TEMPLATES_PATH,
   UNSUBSCRIBE_PATH,
+  QR_FORM_PUBLIC_PATH,
 } from '../config/paths';
 import { hasSession } from '../lib/session/tokens';
 import { createBusinessLoader, createSessionLoader } from './guards';
@@ -173,6 +174,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           path: UNSUBSCRIBE_PATH,
           lazy: async () => ({
             Component: (await import('../features/unsubscribe/routes/unsubscribe-route')).UnsubscribeRoute,
+          }),
+        },
+        {
+          // Public: the visitor form a QR code opens.
+          path: QR_FORM_PUBLIC_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/qr-forms/routes/public-qr-form-route')).PublicQrFormRoute,
           }),
         },
         {
@@ -360,6 +368,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({
                     Component: (await import('../features/email-domains/routes/email-domains-settings-route'))
                       .EmailDomainsSettingsRoute,
+                  }),
+                },
+                {
+                  path: 'qr-form',
+                  lazy: async () => ({
+                    Component: (await import('../features/qr-forms/routes/qr-form-settings-route'))
+                      .QrFormSettingsRoute,
                   }),
                 },
                 {

@@ -49,6 +49,7 @@ export const SETTINGS_TABS = [
   'email-domains',
   'api-keys',
   'profile',
+  'qr-form',
 ] as const;
 export type TSettingsTab = (typeof SETTINGS_TABS)[number];
 
@@ -149,3 +150,6 @@ export function authPath(
   const query = params.toString();
   return query ? `${base}?${query}` : base;
 }
+
+/** The public visitor form a QR code opens (no sign-in): /v/{businessCode}/{slug}. */
+export const QR_FORM_PUBLIC_PATH = '/v/:businessCode/:slug';

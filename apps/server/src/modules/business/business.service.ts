@@ -67,3 +67,9 @@ export async function updateBusiness(
   if (!row) throw AppError.notFound();
   return toBusiness(row);
 }
+
+/** The business a public page names by its code, or null (public forms, pages without a session). */
+export async function findBusinessByCode(db: Db, code: string): Promise<TBusiness | null> {
+  const row = await repo.findBusinessByCode(db, code);
+  return row ? toBusiness(row) : null;
+}

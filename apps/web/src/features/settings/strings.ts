@@ -11,6 +11,7 @@ export const SETTINGS_STRINGS = {
     'email-domains': 'Email domains',
     'api-keys': 'API keys',
     profile: 'Profile',
+    'qr-form': 'QR form',
   } satisfies Record<TSettingsTab, string>,
   save: 'Save changes',
   saving: 'Saving…',

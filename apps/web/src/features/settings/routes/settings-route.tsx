@@ -9,7 +9,7 @@ import { ProfileTab } from '../components/profile-tab';
 import { TeamTab } from '../components/team-tab';
 
 /** The tabs other features draw. */
-const COMPOSED_TABS = ['chat-groups', 'whatsapp', 'email-domains'] as const;
+const COMPOSED_TABS = ['chat-groups', 'whatsapp', 'email-domains', 'qr-form'] as const;
 /** The tabs this feature draws itself. */
 type TOwnTab = Exclude<TSettingsTab, (typeof COMPOSED_TABS)[number]>;
 

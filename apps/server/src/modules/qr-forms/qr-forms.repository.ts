@@ -1,0 +1,60 @@
+// The only code that touches `qr_forms` and `qr_form_submissions`.
+import { and, count, eq, sql } from 'drizzle-orm';
+import { qrFormSubmissions, qrForms } from '../../db/schema';
+import type { Queryable } from '../auth/auth.repository';
+
+export type QrFormRow = typeof qrForms.$inferSelect;
+export type QrFormValues = Omit<typeof qrForms.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+
+export async function findForm(db: Queryable, businessId: number): Promise<QrFormRow | null> {
+  const [row] = await db.select().from(qrForms).where(eq(qrForms.businessId, businessId)).limit(1);
+  return row ?? null;
+}
+
+export async function findFormBySlug(
+  db: Queryable,
+  businessId: number,
+  slug: string,
+): Promise<QrFormRow | null> {
+  const [row] = await db
+    .select()
+    .from(qrForms)
+    .where(and(eq(qrForms.businessId, businessId), eq(qrForms.slug, slug)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Creates the business's form or replaces it (one per business). */
+export async function saveForm(db: Queryable, values: QrFormValues): Promise<QrFormRow> {
+  const { businessId: _business, ...changes } = values;
+  const [row] = await db
+    .insert(qrForms)
+    .values(values)
+    .onConflictDoUpdate({ target: qrForms.businessId, set: { ...changes, updatedAt: new Date() } })
+    .returning();
+  return row!;
+}
+
+export async function countSubmissions(db: Queryable, formId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(qrFormSubmissions)
+    .where(eq(qrFormSubmissions.formId, formId));
+  return Number(row?.n ?? 0);
+}
+
+export async function insertSubmission(
+  db: Queryable,
+  values: typeof qrFormSubmissions.$inferInsert,
+): Promise<void> {
+  await db.insert(qrFormSubmissions).values(values);
+}
+
+/**
+ * Serialises a business's submissions until the transaction ends, so that two naming the same
+ * person (a double tap on Send) find one customer instead of making two. One lock per business:
+ * a submission's transaction takes milliseconds, far below any rate a form sees.
+ */
+export async function lockBusinessSubmissions(tx: Queryable, businessId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`qr-form:${businessId}`}, 0))`);
+}
