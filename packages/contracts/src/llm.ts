@@ -28,6 +28,7 @@ export const LLM_MESSAGES = {
     'The AI model wrote a template that does not compile, even after one repair attempt. Try again, or reword the prompt.',
   httpsRequired: 'Use an https:// URL for the AI provider.',
   privateAddress: 'This URL points at a private or local network address, which is not allowed.',
+  hostNotFound: 'The host name of this URL could not be found.',
 } as const;
 
 export function llmModelNotFoundMessage(model: string): string {
@@ -58,6 +59,12 @@ export const ZLlmSettings = z.object({
   effective_model: z.string().nullable(),
   configured: z.boolean(),
   updated_at: z.string().nullable(),
+  /** Calls to the model and their tokens over the last 30 days, whichever settings were used. */
+  usage_30d: z.object({
+    calls: z.number().int(),
+    prompt_tokens: z.number().int(),
+    completion_tokens: z.number().int(),
+  }),
 });
 export type TLlmSettings = z.infer<typeof ZLlmSettings>;
 
