@@ -25,3 +25,4 @@ export * from './email-domains';
 export * from './email-metrics';
 export * from './email-sending';
 export * from './llm';
+export * from './sse';
