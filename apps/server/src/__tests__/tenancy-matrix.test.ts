@@ -327,6 +327,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/template/',
     `/api/template/${a.ids.emailTemplate}/`,
     `/api/template/${a.ids.emailTemplate}/versions/`,
+    '/api/config/llm/',
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {
