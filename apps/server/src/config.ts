@@ -181,7 +181,8 @@ export const ZConfigEnv = z.object({
     .url({ protocol: /^https?$/, message: 'expected an http(s):// URL, e.g. https://api.openai.com/v1' })
     .transform((v) => v.replace(/\/+$/, ''))
     .optional(),
-  LLM_API_KEY: z.string().min(1).max(2000).optional(),
+  // No bounds: a failed check would print the value, and this one is a secret.
+  LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().trim().min(1).max(200).optional(),
   /** How long one LLM call may wait for an answer (a stream: for its next piece). */
   LLM_TIMEOUT_MS: wholeNumber('milliseconds', 1000, 600_000).default(60_000),

@@ -8,7 +8,7 @@ import { createTestRuntime, type TestRuntime } from '../../../testing/test-runti
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createSecretBox } from '../../../platform/crypto';
 import { listUsage } from '../llm.repository';
-import { baseUrlProblem, type LlmDeps } from '../llm.service';
+import { baseUrlProblem, resolveLlm, type LlmDeps } from '../llm.service';
 
 let sim: LlmSim;
 let rt: TestRuntime;
@@ -234,5 +234,37 @@ describe('LLM base URLs in production', () => {
     expect(await baseUrlProblem(d, 'https://127.0.0.1:8000/v1')).toBe(LLM_MESSAGES.privateAddress);
     expect(await baseUrlProblem(d, 'https://[::1]/v1')).toBe(LLM_MESSAGES.privateAddress);
     expect(await baseUrlProblem(d, 'https://nowhere.example.com/v1')).toBe(LLM_MESSAGES.hostNotFound);
+  });
+});
+
+describe('LLM configuration', () => {
+  it('needs LLM_MODEL with LLM_BASE_URL, defaults the URL to OpenAI, and never prints the key', async () => {
+    const { parseConfigEnv, ConfigError } = await import('../../../config');
+    expect(() =>
+      parseConfigEnv({ LLM_BASE_URL: 'http://127.0.0.1:4020/v1', LLM_API_KEY: 'sk-secret' }),
+    ).toThrow(ConfigError);
+    const bad = (() => {
+      try {
+        parseConfigEnv({ LLM_BASE_URL: 'not a url', LLM_MODEL: 'm', LLM_API_KEY: 'sk-secret' });
+      } catch (err) {
+        return String(err);
+      }
+      return 'no error';
+    })();
+    expect(bad).toContain('LLM_BASE_URL: expected an http(s):// URL');
+    expect(bad).not.toContain('sk-secret');
+    const cfg = parseConfigEnv({ LLM_MODEL: 'gpt-4o-mini', LLM_BASE_URL: 'https://api.example.com/v1/' });
+    expect(cfg).toMatchObject({
+      LLM_BASE_URL: 'https://api.example.com/v1',
+      LLM_TIMEOUT_MS: 60_000,
+      LLM_MAX_RETRIES: 2,
+    });
+    const deps = { db: rt.database.db, config: { LLM_MODEL: 'gpt-4o-mini' } } as unknown as LlmDeps;
+    expect(await resolveLlm(deps, other.business.id)).toEqual({
+      source: 'server',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: null,
+      model: 'gpt-4o-mini',
+    });
   });
 });
