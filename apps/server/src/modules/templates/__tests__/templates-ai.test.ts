@@ -58,7 +58,11 @@ afterAll(async () => {
   await rt?.destroy();
   await sim?.close();
 });
-beforeEach(() => sim.reset());
+beforeEach(async () => {
+  sim.reset();
+  // Each test starts with the business's generation allowance whole (the last test uses it up).
+  await rt.database.query(`delete from rate_limits where key like 'llm:email-template:%'`);
+});
 
 async function generate(body: object = BRIEF, s = owner, b = business, query = '', headers = {}) {
   return app.inject({
@@ -203,6 +207,34 @@ describe('gpt-prompt-email', () => {
     });
   });
 
+  it('stops the model call when the person leaves a streamed generation', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    sim.script({ kind: 'text', content: 'never finished', delay_ms: 60_000 });
+    const aborter = new AbortController();
+    const res = await fetch(`${base}${URL_}`, {
+      method: 'POST',
+      headers: { ...as(owner, business), 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(BRIEF),
+      signal: aborter.signal,
+    });
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('event: status');
+    aborter.abort();
+    // The call to the model is cancelled, and recorded as such.
+    await expect
+      .poll(
+        async () =>
+          (await listUsage(rt.database.db, business.id, { purpose: 'email_template' })).at(-1)?.errorKind,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe('aborted');
+  });
+
   it('says plainly when the provider refuses the key (502), never as the app’s own 401', async () => {
     await app.inject({
       method: 'PUT',
@@ -252,16 +284,16 @@ describe('gpt-prompt-email', () => {
   });
 
   it('limits generations per business, with Retry-After', async () => {
-    // Earlier tests used some of this minute's ten: use up the rest.
-    let status = 200;
-    let tries = 0;
+    // Ten a minute: the eleventh is refused (a window that turns mid-way gives at most one more).
+    const statuses: number[] = [];
     let last;
-    while (status !== 429 && tries < 12) {
+    while (statuses.at(-1) !== 429 && statuses.length < 21) {
       last = await generate({ prompt: 'A short note' });
-      status = last.statusCode;
-      tries++;
+      statuses.push(last.statusCode);
     }
-    expect(status).toBe(429);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses.at(-1)).toBe(429);
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last!.json().message).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
   });
 });
