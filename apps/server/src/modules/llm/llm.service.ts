@@ -246,6 +246,15 @@ export async function openLlm(deps: LlmDeps, ctx: LlmCallContext): Promise<LlmSe
   return sessionFor(deps, ctx, llm);
 }
 
+/** The calls a business made, oldest first: of one purpose, and of one `ref` (e.g. an agent run's tokens). */
+export async function findLlmUsage(
+  deps: Pick<LlmDeps, 'db'>,
+  businessId: number,
+  filter: { purpose?: string; ref?: string } = {},
+): Promise<repo.LlmUsageRow[]> {
+  return repo.listUsage(deps.db, businessId, filter);
+}
+
 // ---- Settings: GET, PUT, DELETE /api/config/llm/, POST /api/config/llm/test/ ----
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -13,7 +13,7 @@ import {
 } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
-import { listUsage } from '../../llm/llm.repository';
+import { findLlmUsage } from '../../llm/llm.service';
 
 let sim: LlmSim;
 let rt: TestRuntime;
@@ -125,7 +125,7 @@ describe('gpt-prompt-email', () => {
     );
     expect(events[0]!.n).toBe(1);
 
-    const usage = await listUsage(rt.database.db, business.id, { purpose: 'email_template' });
+    const usage = await findLlmUsage(rt.services.llm, business.id, { purpose: 'email_template' });
     expect(usage).toHaveLength(1);
     expect(usage[0]).toMatchObject({
       status: 'ok',
@@ -227,7 +227,7 @@ describe('gpt-prompt-email', () => {
     await expect
       .poll(
         async () =>
-          (await listUsage(rt.database.db, business.id, { purpose: 'email_template' })).at(-1)?.errorKind,
+          (await findLlmUsage(rt.services.llm, business.id, { purpose: 'email_template' })).at(-1)?.errorKind,
         {
           timeout: 20_000,
         },
@@ -274,7 +274,7 @@ describe('gpt-prompt-email', () => {
     expect(
       (await app.inject({ method: 'GET', url: '/api/template/', headers: as(owner, business) })).json(),
     ).toEqual(before);
-    expect(await listUsage(rt.database.db, other.business.id)).toEqual([]);
+    expect(await findLlmUsage(rt.services.llm, other.business.id)).toEqual([]);
   });
 
   it('validates the prompt', async () => {
