@@ -80,6 +80,9 @@ export const ZSaveLlmSettingsRequest = z.object({
     })
     .trim()
     .max(500)
+    .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), {
+      message: 'Put the key in the API key field, not in the URL.',
+    })
     .transform((v) => v.replace(/\/+$/, '')),
   model: z.string().trim().min(1, { message: 'Enter the model name, e.g. gpt-4o-mini.' }).max(200),
   api_key: z.string().trim().min(1).max(2000).nullish(),

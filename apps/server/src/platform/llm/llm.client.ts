@@ -291,6 +291,8 @@ export class LlmClient {
           headers: this.headers(req.onDelta ? 'text/event-stream' : 'application/json'),
           body,
           signal: ctl.signal,
+          // A redirect could lead past the base URL's address check: it is an answer, not followed.
+          redirect: 'manual',
         });
         if (!res.ok) {
           const text = await res.text().catch(() => '');

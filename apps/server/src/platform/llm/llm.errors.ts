@@ -72,6 +72,8 @@ export type ErrorContext = { model: string; scrub: (text: string) => string };
 export function httpError(status: number, body: unknown, ctx: ErrorContext, retryAfterMs?: number): LlmError {
   const { message, code } = providerErrorOf(body);
   const detail = ctx.scrub(message).slice(0, DETAIL_MAX);
+  if (status >= 300 && status < 400)
+    return new LlmError('invalid_response', LLM_MESSAGES.unreadable, { status });
   if (status === 401) return new LlmError('unauthorized', LLM_MESSAGES.unauthorized, { status });
   if (status === 403) return new LlmError('forbidden', LLM_MESSAGES.forbidden, { status });
   if (status === 404) {

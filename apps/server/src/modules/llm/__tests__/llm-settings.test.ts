@@ -186,6 +186,13 @@ describe('LLM settings', () => {
     const res = await call('PUT', '/api/config/llm/', { base_url: 'ftp://models.example/v1', model: ' ' });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().result).sort()).toEqual(['base_url', 'model']);
+    const withKey = await call('PUT', '/api/config/llm/', {
+      base_url: 'https://sk-1:x@models.example/v1',
+      model: 'm',
+    });
+    expect(withKey.json().result).toEqual({
+      base_url: ['Put the key in the API key field, not in the URL.'],
+    });
   });
 
   it('falls back to the server model when the business forgets its own', async () => {

@@ -1,6 +1,8 @@
 // The LLM client against tools/llm-sim, a real OpenAI-compatible server over HTTP: tool calls,
 // json_schema answers parsed with zod, streaming, retries (429 with Retry-After, 5xx, dropped
 // connections), timeouts and clear errors — and the API key never in a log line or a message.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -274,6 +276,29 @@ describe('LLM client: retries, timeouts and errors', () => {
       message: LLM_MESSAGES.unreachable,
       details: { attempts: 2 },
     });
+  });
+
+  it('does not follow a redirect away from the base URL', async () => {
+    const redirector = createServer((_req, res) => {
+      res.writeHead(307, { location: `${sim.baseUrl}/chat/completions` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (redirector.address() as AddressInfo).port;
+      const llm = new LlmClient({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: DEFAULT_SIM_KEY,
+        model: DEFAULT_SIM_MODEL,
+      });
+      expect(await failure(llm.chat({ messages: user('x') }))).toMatchObject({
+        kind: 'invalid_response',
+        message: LLM_MESSAGES.unreadable,
+      });
+      expect(sim.requests).toHaveLength(0);
+    } finally {
+      await new Promise((resolve) => redirector.close(resolve));
+    }
   });
 
   it('never writes the API key into a log line or an error message', async () => {
