@@ -21,6 +21,7 @@ export default defineConfig({
       ...['tools/whatsapp-cloud-sim/vitest.config.ts', 'tools/dns-sim/vitest.config.ts'].filter((f) =>
         existsSync(f),
       ),
+      ...['tools/llm-sim/vitest.config.ts'].filter((f) => existsSync(f)),
     ],
   },
 });

@@ -12,7 +12,8 @@
 // tools/dns-sim (DNS_SERVERS).
 // Env: PORT (Titan, 3000), DEMO_SIM_PORT (simulator, 4010), DEMO_SMTP_PORT (sink, 2525),
 // DEMO_BOUNCE_PORT (Titan's bounce listener, 2526), DEMO_DNS_PORT (DNS server, UDP and TCP, 5300),
-// DEMO_DNS_CONTROL_PORT (its HTTP control, 5380), DEMO_PASSWORD (the owner's, on first run),
+// DEMO_DNS_CONTROL_PORT (its HTTP control, 5380), DEMO_LLM_PORT (the LLM simulator, 4020),
+// DEMO_PASSWORD (the owner's, on first run),
 // LOG_LEVEL (warn), the simulator's SIM_* credentials. Ctrl-C stops them all.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -181,6 +182,29 @@ const dns = await new Promise((resolve) => {
 });
 if (!dns) await shutdown(1);
 
+// ---- the LLM simulator: an OpenAI-compatible model for AI templates (Titan's LLM_*)
+const llmPort = portFromEnv('DEMO_LLM_PORT', 4020);
+const llmProc = startChild(
+  'the LLM simulator',
+  ['--import', 'tsx', 'tools/llm-sim/src/cli.ts'],
+  { ...env, SIM_PORT: String(llmPort), SIM_HOST: '127.0.0.1' },
+  { pipeOutput: true },
+);
+const llm = await new Promise((resolve) => {
+  let text = '';
+  llmProc.child.stdout.on('data', (chunk) => {
+    text += chunk;
+    for (const line of String(chunk).split('\n')) if (line.trim()) console.log(`[llm] ${line}`);
+    const base = /LLM_BASE_URL=(\S+)/.exec(text);
+    const key = /LLM_API_KEY=(\S+)/.exec(text);
+    const model = /LLM_MODEL=(\S+)/.exec(text);
+    if (base && key && model) resolve({ baseUrl: base[1], apiKey: key[1], model: model[1] });
+  });
+  llmProc.child.stderr.on('data', (chunk) => process.stderr.write(`[llm] ${chunk}`));
+  llmProc.exited.then(() => resolve(null));
+});
+if (!llm) await shutdown(1);
+
 // ---- the SMTP sink: Titan's mail goes there; reports for the demo addresses come back to Titan
 const sinkProc = startChild(
   'the SMTP sink',
@@ -233,6 +257,9 @@ Object.assign(titanEnv, {
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   BOUNCE_SMTP_PORT: String(bouncePort),
   EMAIL_RETRY_DELAYS_MS: '1000,4000,16000',
+  LLM_BASE_URL: llm.baseUrl,
+  LLM_API_KEY: llm.apiKey,
+  LLM_MODEL: llm.model,
 });
 const titanUrl = `http://localhost:${titanPort}`;
 console.log(`Starting Titan on ${titanUrl} (DATA_DIR=${DATA_DIR}; stale bundles are built first)…`);
@@ -278,6 +305,8 @@ Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
                Settings → Email domains with:
                curl -X PUT ${dns.control}/records -d '{"name":"<host>","type":"TXT","values":["<value>"]}'
   WhatsApp conversations in the inbox: ${seeded.conversations.length}
+  AI model:    ${llm.model} at ${llm.baseUrl} (tools/llm-sim: scripted, deterministic answers;
+               try ${titanUrl}/engage/ai-template)
   Mail:        sent over SMTP to the sink (smtp://127.0.0.1:${smtpPort}; each mail printed with [sink]);
                ${DEMO_BOUNCE} bounces and ${DEMO_COMPLAIN} complains, back to Titan on port ${bouncePort}${seeded.warnings.map((w) => `\n  Warning: ${w}`).join('')}
   Data: ${DATA_DIR} (delete it to start over). Ctrl-C stops them all.

@@ -34,6 +34,8 @@ import { emailTrackingRoutes } from './modules/email-tracking/email-tracking.rou
 import { emailMetricsRoutes } from './modules/email-tracking/email-metrics.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { emailRoutes } from './modules/email/email.routes';
+import { llmRoutes } from './modules/llm/llm.routes';
+import { templateAiRoutes } from './modules/templates/templates.ai.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -129,6 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(widgetRoutes, { db });
   await app.register(emailRoutes, { deps: services.email, broadcasts: services.broadcasts });
   await app.register(qrFormRoutes, { deps: services });
+  await app.register(llmRoutes, { deps: services.llm });
+  await app.register(templateAiRoutes, { deps: { llm: services.llm, limiter: services.limiter } });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -40,6 +40,7 @@ import { RateLimiter, pruneRateLimits } from './platform/rate-limiter';
 import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { createStorage, type Storage } from './platform/storage';
+import type { LlmDeps } from './modules/llm/llm.service';
 
 export type Infrastructure = {
   config: Config;
@@ -67,6 +68,8 @@ export type Services = Infrastructure & {
   emailDomains: EmailDomainDeps;
   emailTracking: EmailTracking;
   email: EmailDeps;
+  /** The LLM a business's AI features use (engage.md §6). */
+  llm: LlmDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -109,6 +112,7 @@ function buildServices(infrastructure: Infrastructure): Services {
     emailDomains: emailDomainDeps(config, db, secrets),
     emailTracking: createEmailTracking(db, config.APP_SECRET, logger),
     email: createEmailDeps({ config, db, jobs, secrets, logger, mailer: infrastructure.mailer }),
+    llm: { db, secrets, config, logger },
   };
 }
 

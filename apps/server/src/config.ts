@@ -176,6 +176,21 @@ export const ZConfigEnv = z.object({
     })
     .default('5000,20000,45000')
     .transform((v) => v.split(',').map(Number)),
+  /**
+   * The server's OpenAI-compatible model, used by businesses that set none of their own (engage.md
+   * §6): on with LLM_MODEL; LLM_BASE_URL defaults to OpenAI's API then.
+   */
+  LLM_BASE_URL: z
+    .url({ protocol: /^https?$/, message: 'expected an http(s):// URL, e.g. https://api.openai.com/v1' })
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  // No bounds: a failed check would print the value, and this one is a secret.
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().trim().min(1).max(200).optional(),
+  /** How long one LLM call may wait for an answer (a stream: for its next piece). */
+  LLM_TIMEOUT_MS: wholeNumber('milliseconds', 1000, 600_000).default(60_000),
+  /** New attempts after a 429, a 5xx or a network error (with backoff, honouring Retry-After). */
+  LLM_MAX_RETRIES: wholeNumber('retries', 0, 10).default(2),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {
@@ -234,6 +249,9 @@ export function parseConfigEnv(env: NodeJS.ProcessEnv): ConfigEnv {
         'the development outbox, readable only on this machine; set SMTP_URL, or HOST=127.0.0.1 to keep ' +
         'mail in the local outbox',
     );
+  }
+  if (cfg.LLM_BASE_URL && !cfg.LLM_MODEL) {
+    problems.push('LLM_MODEL: required when LLM_BASE_URL is set (the model the AI features call)');
   }
   if (cfg.OIDC_ISSUER && !cfg.OIDC_CLIENT_ID) {
     problems.push('OIDC_CLIENT_ID: required when OIDC_ISSUER is set');

@@ -25,3 +25,5 @@ export * from './email-domains';
 export * from './email-metrics';
 export * from './email-sending';
 export * from './qr-forms';
+export * from './llm';
+export * from './sse';

@@ -338,6 +338,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     `/api/template/${a.ids.emailTemplate}/`,
     `/api/template/${a.ids.emailTemplate}/versions/`,
     '/api/business/qr-schema/',
+    '/api/config/llm/',
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {

@@ -9,9 +9,12 @@ export type AppErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'unprocessable'
   | 'rate_limited'
   | 'unavailable'
-  | 'internal';
+  | 'internal'
+  | 'bad_gateway'
+  | 'gateway_timeout';
 
 export function statusOf(code: AppErrorCode): number {
   switch (code) {
@@ -29,12 +32,18 @@ export function statusOf(code: AppErrorCode): number {
       return 409;
     case 'payload_too_large':
       return 413;
+    case 'unprocessable':
+      return 422;
     case 'rate_limited':
       return 429;
     case 'unavailable':
       return 503;
     case 'internal':
       return 500;
+    case 'bad_gateway':
+      return 502;
+    case 'gateway_timeout':
+      return 504;
     default: {
       const unreachable: never = code;
       throw new Error(`unmapped error code ${String(unreachable)}`);

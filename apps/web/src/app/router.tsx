@@ -279,7 +279,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 { path: '*', lazy: comingSoonLazy('templates') },
               ],
             },
-            comingSoon(AI_TEMPLATE_PATH, 'aiTemplate'),
+            {
+              path: AI_TEMPLATE_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/email-templates/routes/ai-template-route'))
+                  .AiTemplateRoute,
+              }),
+            },
             {
               // A tab per channel and each send's page; agent run logs are not built yet.
               path: EVENT_LOGS_PATH,
@@ -375,6 +381,12 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({
                     Component: (await import('../features/qr-forms/routes/qr-form-settings-route'))
                       .QrFormSettingsRoute,
+                  }),
+                },
+                {
+                  path: 'ai-model',
+                  lazy: async () => ({
+                    Component: (await import('../features/llm/routes/llm-settings-route')).LlmSettingsRoute,
                   }),
                 },
                 {

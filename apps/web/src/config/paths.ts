@@ -47,6 +47,7 @@ export const SETTINGS_TABS = [
   'chat-groups',
   'whatsapp',
   'email-domains',
+  'ai-model',
   'api-keys',
   'profile',
   'qr-form',

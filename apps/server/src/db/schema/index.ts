@@ -10,3 +10,4 @@ export * from './audience';
 export * from './email-domains';
 export * from './email';
 export * from './qr-forms';
+export * from './llm';

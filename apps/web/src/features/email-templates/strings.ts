@@ -85,4 +85,39 @@ export const EMAIL_TEMPLATE_STRINGS = {
   testSend: 'Send test',
   testSending: 'Sending…',
   testSent: (to: string) => `Test mail sent to ${to}.`,
+
+  /** /engage/ai-template: a template written by the business's AI model. */
+  ai: {
+    title: 'AI email template',
+    description:
+      'Describe the email you want: the AI model writes a template, checks that it compiles, and you edit it before saving.',
+    prompt: 'What should the email say?',
+    promptPlaceholder: 'e.g. Announce our spring sale: 20% off garden furniture this weekend only.',
+    tone: 'Tone',
+    tones: ['Friendly', 'Professional', 'Playful', 'Formal', 'Warm', 'Urgent'],
+    audience: 'Audience (optional)',
+    audiencePlaceholder: 'e.g. loyal customers who bought last year',
+    generate: 'Generate',
+    regenerate: 'Generate again',
+    stop: 'Stop',
+    stages: {
+      generating: 'Writing the template…',
+      compiling: 'Checking that it compiles…',
+      repairing: 'It did not compile: asking the model to fix it…',
+    },
+    streamLabel: 'Text from the model',
+    stopped: 'The generation stopped before it finished. Try again.',
+    failed: 'The template could not be generated.',
+    resultTitle: 'Edit and save',
+    saveAsTemplate: 'Save as template',
+    savedAs: (name: string) => `Saved as “${name}”.`,
+    openInEditor: 'Open in the template editor',
+    notConfiguredTitle: 'No AI model is set up',
+    notConfiguredText:
+      'AI templates need an OpenAI-compatible model (OpenAI, Ollama, vLLM, OpenRouter…). Set one up under Settings → AI model: its base URL, the model name and an API key, then test the connection.',
+    notConfiguredAskAdmin: 'Ask an owner or admin of this business to set one up under Settings → AI model.',
+    configure: 'Set up an AI model',
+    readOnly: 'Your role can view templates but not create them.',
+    loadFailed: 'Whether an AI model is set up could not be checked.',
+  },
 } as const;

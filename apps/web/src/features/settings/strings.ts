@@ -9,6 +9,7 @@ export const SETTINGS_STRINGS = {
     'chat-groups': 'Chat groups',
     whatsapp: 'WhatsApp',
     'email-domains': 'Email domains',
+    'ai-model': 'AI model',
     'api-keys': 'API keys',
     profile: 'Profile',
     'qr-form': 'QR form',
