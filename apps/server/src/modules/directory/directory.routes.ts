@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ZDirectoryPage,
   ZDirectoryQuery,
   ZDirectoryVisitor,
   ZEnvelope,
   ZIdParams,
-  ZPage,
   ZUpdateDirectoryVisitorRequest,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
@@ -24,7 +24,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     base,
     {
       config: read,
-      schema: { tags, querystring: ZDirectoryQuery, response: { 200: ZEnvelope(ZPage(ZDirectoryVisitor)) } },
+      schema: { tags, querystring: ZDirectoryQuery, response: { 200: ZEnvelope(ZDirectoryPage) } },
     },
     async (request) => ok(await directory.findVisitors(db, await scopeOf(db, request), request.query)),
   );
