@@ -5,9 +5,9 @@
 // `COPY (select …) TO STDOUT` of the same rows and columns through psql (the floor: no HTTP, no
 // formatting in JavaScript).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { authHeaders, createBusiness, signUp } from '../lib/identity.mjs';
+import { drain, rssBytes } from '../lib/streams.mjs';
 
 export const name = 'email-events-csv';
 
@@ -47,24 +47,6 @@ export const columns = [
     format: (v) => (v === null ? '' : mb(v * 2 ** 20)),
   },
 ];
-
-function rssBytes(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
-  return kb * 1024;
-}
-
-/** Reads a byte stream to the end: bytes and lines (CSV rows, header included). */
-async function drain(stream, onProgress) {
-  let bytes = 0;
-  let lines = 0;
-  for await (const chunk of stream) {
-    bytes += chunk.length;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-    onProgress?.(lines);
-  }
-  return { bytes, lines };
-}
 
 export async function run(ctx) {
   const database = await ctx.database();

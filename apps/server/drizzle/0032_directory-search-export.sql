@@ -12,3 +12,8 @@ CREATE INDEX "customers_business_id_idx" ON "customers" ("business_id", "id");
 --> statement-breakpoint
 CREATE INDEX "sends_customer_created_idx" ON "sends" ("customer_id", "created_at" DESC, "id" DESC)
   WHERE "customer_id" IS NOT NULL;
+--> statement-breakpoint
+-- The planner tells a rare fragment (the trigram bitmap) from a common one (a walk newest first
+-- that stops at the page's end) by the expression's statistics: a finer histogram than the default
+-- 100 sees fragments down to 0.1% of the customers.
+ALTER INDEX "customers_search_trgm_idx" ALTER COLUMN 1 SET STATISTICS 1000;
