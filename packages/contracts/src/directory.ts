@@ -42,8 +42,8 @@ export type TUpdateDirectoryVisitorRequest = z.infer<typeof ZUpdateDirectoryVisi
 // ---- At scale: capped counts, CSV export, a visitor's conversations and sends (engage.md §3) ----
 
 /**
- * A search counts its matches exactly up to this many; beyond it the directory answers
- * `count: DIRECTORY_COUNT_CAP, count_capped: true` (shown as "1,000+") and pages on with `next`.
+ * The directory counts its visitors (or a search's matches) exactly up to this many; beyond it it
+ * answers `count: DIRECTORY_COUNT_CAP, count_capped: true` (shown as "1,000+") and pages on with `next`.
  */
 export const DIRECTORY_COUNT_CAP = 1000;
 

@@ -87,15 +87,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((cell += '"'), i++);
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(cell), (cell = ''));
-    else if (c === '\r' && text[i + 1] === '\n') {
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
       row.push(cell);
       rows.push(row);
-      ((row = []), (cell = ''), i++);
+      row = [];
+      cell = '';
+      i++;
     } else cell += c;
   }
   if (cell || row.length) rows.push([...row, cell]);
@@ -257,8 +263,15 @@ describe('directory search at scale', () => {
     expect(short).toMatchObject({ count: DIRECTORY_COUNT_CAP, count_capped: true, next: 2 });
   });
 
-  it('answers an exact count without a search', async () => {
-    expect(await search('', '&page_size=1')).toMatchObject({ count: 12000, count_capped: false, next: 2 });
+  it('caps the count without a search too, and pages to the last row', async () => {
+    expect(await search('', '&page_size=1')).toMatchObject({
+      count: DIRECTORY_COUNT_CAP,
+      count_capped: true,
+      next: 2,
+    });
+    const last = await search('', '&page_size=100&page=120');
+    expect(numbers(last).at(-1)).toBe(1);
+    expect(last).toMatchObject({ next: null, previous: 119 });
   });
 });
 
