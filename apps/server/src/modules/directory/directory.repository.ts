@@ -91,9 +91,14 @@ export async function listCustomers(
       .orderBy(desc(customers.createdAt), desc(customers.id))
       .limit(limit + 1)
       .offset(offset),
-    db
-      .select({ n: count() })
-      .from(db.select({ one: sql`1` }).from(customers).where(where).limit(COUNT_CAP + 1).as('m')),
+    db.select({ n: count() }).from(
+      db
+        .select({ one: sql`1` })
+        .from(customers)
+        .where(where)
+        .limit(COUNT_CAP + 1)
+        .as('m'),
+    ),
   ]);
   const n = Number(total?.n ?? 0);
   return {
