@@ -16,12 +16,11 @@
 // calls per row and side, default 400), BENCH_DIRECTORY_WARMUP (per row and side, default 50),
 // BENCH_DIRECTORY_CONCURRENCY (calls in flight, default 2: an interactive search, on a machine
 // whose 2 cores the servers share with the bench).
-import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { fixedLoad, httpClient, interleavedLoads } from '../lib/fixed-load.mjs';
 import { intFromEnv } from '../lib/env.mjs';
 import { authHeaders, createBusiness, login, signUp } from '../lib/identity.mjs';
-import { drain, rssBytes } from '../lib/streams.mjs';
+import { downloadWatchingRss, psqlCopy } from '../lib/streams.mjs';
 
 export const name = 'directory';
 
@@ -250,26 +249,18 @@ export async function run(ctx) {
 
   // ---- export
   ctx.progress(`downloading the CSV from titan (pid ${titan.pid})`);
-  const rssBefore = rssBytes(titan.pid);
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    try {
-      peak = Math.max(peak, rssBytes(titan.pid));
-    } catch {
-      // exited
-    }
-  }, 25);
-  const tenths = [];
-  const t0 = performance.now();
-  const res = await fetch(`${titan.url}/api/business/customer-directory/download/`, { headers });
-  if (res.status !== 200) throw new Error(`download answered HTTP ${res.status}: ${await res.text()}`);
-  const titanOut = await drain(res.body, (lines) => {
-    const tenth = Math.floor((lines / (rows + 1)) * 10);
-    if (tenth > tenths.length && tenths.length < 10) tenths.push(rssBytes(titan.pid));
+  const {
+    out: titanOut,
+    seconds: titanS,
+    rssBefore,
+    peak,
+    tenths,
+  } = await downloadWatchingRss({
+    url: `${titan.url}/api/business/customer-directory/download/`,
+    headers,
+    pid: titan.pid,
+    expectedLines: rows + 1,
   });
-  const titanS = (performance.now() - t0) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, rssBytes(titan.pid));
 
   ctx.progress('COPY … TO STDOUT through psql');
   const iso = (c) => `to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -277,16 +268,7 @@ export async function run(ctx) {
     `COPY (select id, name, email, phone, external_id, email_status, sms_status, whatsapp_status, ` +
     `${iso('created_at')}, ${iso('last_seen_at')}, nullif(fields::text, '{}') from customers ` +
     `where business_id = ${Number(businessId)} order by id) TO STDOUT WITH (FORMAT csv, HEADER)`;
-  const c0 = performance.now();
-  const psql = spawn('psql', [database.url, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', copySql], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let psqlErr = '';
-  psql.stderr.on('data', (d) => (psqlErr += d));
-  const copyOut = await drain(psql.stdout);
-  const code = await new Promise((r) => psql.on('close', r));
-  if (code !== 0) throw new Error(`psql COPY failed (${code}): ${psqlErr}`);
-  const copyS = (performance.now() - c0) / 1000;
+  const { out: copyOut, seconds: copyS } = await psqlCopy(database.url, copySql);
   if (titanOut.lines !== rows + 1)
     notes.push(`WARNING: titan's CSV has ${titanOut.lines} lines, expected ${rows + 1}`);
   notes.push(

@@ -9,6 +9,7 @@ import {
   type TBusiness,
   type TDirectoryVisitor,
 } from '@titan/contracts';
+import { parseCsv } from '../../../testing/csv';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 
@@ -77,36 +78,6 @@ async function businessIdOf(b: TBusiness): Promise<number> {
 
 const get = (url: string, s: Session = owner, b: TBusiness = business) =>
   app.inject({ method: 'GET', url, headers: as(s, b) });
-
-/** RFC 4180 rows of a CSV text (quoted cells with doubled quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
-}
 
 const byColumn = (rows: string[][]) =>
   rows.slice(1).map((r) => Object.fromEntries(DIRECTORY_EXPORT_COLUMNS.map((c, i) => [c, r[i]])));
