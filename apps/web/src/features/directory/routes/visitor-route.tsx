@@ -140,7 +140,10 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
       <div className="grid gap-6 lg:grid-cols-2">
         <DetailsCard visitor={visitor} />
         <FieldsCard fields={visitor.fields} />
-        <VisitorConversationsCard visitorId={visitor.id} count={visitor.conversation_count} />
+        {/* Once deleted, the page (on its way out) asks nothing more about them. */}
+        {remove.isSuccess ? null : (
+          <VisitorConversationsCard visitorId={visitor.id} count={visitor.conversation_count} />
+        )}
         {ready ? <ConsentCard visitor={visitor} canWrite={canWrite} /> : null}
         {/* Until the role is known, neither the form nor "read only" would be true. */}
         {ready ? (
@@ -157,7 +160,7 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
             ) : null}
           </Card>
         ) : null}
-        <VisitorSendsCard visitorId={visitor.id} />
+        {remove.isSuccess ? null : <VisitorSendsCard visitorId={visitor.id} />}
       </div>
     </>
   );
