@@ -290,3 +290,62 @@ describe("a visitor's conversations and sends", () => {
     expect(searched.count).toBe(0);
   });
 });
+
+describe("an agent's view of a visitor's activity", () => {
+  it('shows an agent only the conversations and sends their inbox shows', async () => {
+    const boss = await signUp(app, rt.mailer);
+    const shop = await createBusiness(app, boss, 'Agent Scope Co');
+    const group = async (slug: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/msg/chat-groups/',
+          headers: as(boss, shop),
+          payload: { name: slug, slug },
+        })
+      ).json().result.id as number;
+    const support = await group('support');
+    await group('sales');
+    const agent = await addMember(app, rt.mailer, boss, shop, 'agent');
+    await app.inject({
+      method: 'POST',
+      url: `/api/msg/chat-groups/${support}/users/`,
+      headers: as(boss, shop),
+      payload: { user_id: agent.user.pk },
+    });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/public/customers/',
+      payload: { business_code: shop.unique_code, name: 'Two Desks', email: 'two@desks.test' },
+    });
+    const { customer, token } = created.json().result;
+    const conversationIds: number[] = [];
+    for (const slug of ['support', 'sales']) {
+      const started = await app.inject({
+        method: 'POST',
+        url: '/api/public/conversations/',
+        headers: { authorization: `Visitor ${token}` },
+        payload: { group_slug: slug },
+      });
+      conversationIds.push(started.json().result.id);
+    }
+    await rt.database.query(
+      `insert into sends (business_id, channel, cause, customer_id, conversation_id, recipient, status)
+       values ($1, 'titan_message', 'staff_reply', $2, $3, $5, 'sent'),
+              ($1, 'titan_message', 'staff_reply', $2, $4, $5, 'sent'),
+              ($1, 'email', 'broadcast', $2, null, 'two@desks.test', 'sent')`,
+      [await businessIdOf(shop), customer.id, conversationIds[0], conversationIds[1], String(customer.id)],
+    );
+
+    const asBoss = (await get(`${BASE}${customer.id}/conversations/`, boss, shop)).json().result;
+    expect(asBoss.count).toBe(2);
+    const asAgent = (await get(`${BASE}${customer.id}/conversations/`, agent, shop)).json().result;
+    expect(asAgent.results.map((c: { id: number }) => c.id)).toEqual([conversationIds[0]]);
+    expect((await get(`${BASE}${customer.id}/sends/`, boss, shop)).json().result.count).toBe(3);
+    // A send outside the agent's conversations (another group's, or to a bare address) is not theirs.
+    const agentSends = (await get(`${BASE}${customer.id}/sends/`, agent, shop)).json().result;
+    expect(agentSends.results.map((s: { conversation_id: number | null }) => s.conversation_id)).toEqual([
+      conversationIds[0],
+    ]);
+  });
+});
