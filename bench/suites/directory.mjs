@@ -19,7 +19,7 @@
 import pg from 'pg';
 import { fixedLoad, httpClient, interleavedLoads } from '../lib/fixed-load.mjs';
 import { intFromEnv } from '../lib/env.mjs';
-import { authHeaders, createBusiness, login, signUp } from '../lib/identity.mjs';
+import { authHeaders, login, ownerOnDevInstance } from '../lib/identity.mjs';
 import { downloadWatchingRss, psqlCopy } from '../lib/streams.mjs';
 
 export const name = 'directory';
@@ -164,15 +164,12 @@ export async function run(ctx) {
   }
   const notes = [`database: ${database.describe}`];
 
-  ctx.progress('signing up the owner on a development instance');
-  const dev = await ctx.startTitan(database, { env: { NODE_ENV: 'development' } });
-  let businessCode;
-  try {
-    const session = await signUp(dev.url, { ...OWNER, firstName: 'Bench', lastName: 'Directory' });
-    businessCode = (await createBusiness(dev.url, session.access, 'Bench Directory Ltd')).unique_code;
-  } finally {
-    await dev.stop();
-  }
+  const businessCode = await ownerOnDevInstance(
+    ctx,
+    database,
+    { ...OWNER, firstName: 'Bench', lastName: 'Directory' },
+    'Bench Directory Ltd',
+  );
 
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();

@@ -5,7 +5,7 @@
 // `COPY (select …) TO STDOUT` of the same rows and columns through psql (the floor: no HTTP, no
 // formatting in JavaScript).
 import pg from 'pg';
-import { authHeaders, createBusiness, signUp } from '../lib/identity.mjs';
+import { authHeaders, ownerOnDevInstance } from '../lib/identity.mjs';
 import { downloadWatchingRss, psqlCopy } from '../lib/streams.mjs';
 
 export const name = 'email-events-csv';
@@ -54,16 +54,12 @@ export async function run(ctx) {
   }
   const notes = [`database: ${database.describe}`];
 
-  // The owner signs up on a development instance (its outbox has the confirmation mail).
-  ctx.progress('signing up the owner on a development instance');
-  const dev = await ctx.startTitan(database, { env: { NODE_ENV: 'development' } });
-  let businessCode;
-  try {
-    const session = await signUp(dev.url, { ...OWNER, firstName: 'Bench', lastName: 'Csv' });
-    businessCode = (await createBusiness(dev.url, session.access, 'Bench Csv Ltd')).unique_code;
-  } finally {
-    await dev.stop();
-  }
+  const businessCode = await ownerOnDevInstance(
+    ctx,
+    database,
+    { ...OWNER, firstName: 'Bench', lastName: 'Csv' },
+    'Bench Csv Ltd',
+  );
 
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
