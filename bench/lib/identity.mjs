@@ -68,3 +68,18 @@ export async function createBusiness(baseUrl, access, name) {
 }
 
 export { call as apiCall };
+
+/**
+ * Signs an owner up on a short-lived development instance of Titan on `database` (its outbox holds
+ * the confirmation mail), creates their business and stops the instance; answers the business code.
+ */
+export async function ownerOnDevInstance(ctx, database, owner, businessName) {
+  ctx.progress('signing up the owner on a development instance');
+  const dev = await ctx.startTitan(database, { env: { NODE_ENV: 'development' } });
+  try {
+    const session = await signUp(dev.url, owner);
+    return (await createBusiness(dev.url, session.access, businessName)).unique_code;
+  } finally {
+    await dev.stop();
+  }
+}

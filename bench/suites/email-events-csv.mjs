@@ -4,10 +4,9 @@
 // and the RSS at each tenth of the rows) — and its time is set beside PostgreSQL's own
 // `COPY (select …) TO STDOUT` of the same rows and columns through psql (the floor: no HTTP, no
 // formatting in JavaScript).
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { authHeaders, createBusiness, signUp } from '../lib/identity.mjs';
+import { authHeaders, ownerOnDevInstance } from '../lib/identity.mjs';
+import { downloadWatchingRss, psqlCopy } from '../lib/streams.mjs';
 
 export const name = 'email-events-csv';
 
@@ -48,24 +47,6 @@ export const columns = [
   },
 ];
 
-function rssBytes(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
-  return kb * 1024;
-}
-
-/** Reads a byte stream to the end: bytes and lines (CSV rows, header included). */
-async function drain(stream, onProgress) {
-  let bytes = 0;
-  let lines = 0;
-  for await (const chunk of stream) {
-    bytes += chunk.length;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-    onProgress?.(lines);
-  }
-  return { bytes, lines };
-}
-
 export async function run(ctx) {
   const database = await ctx.database();
   if (database.kind !== 'postgres') {
@@ -73,16 +54,12 @@ export async function run(ctx) {
   }
   const notes = [`database: ${database.describe}`];
 
-  // The owner signs up on a development instance (its outbox has the confirmation mail).
-  ctx.progress('signing up the owner on a development instance');
-  const dev = await ctx.startTitan(database, { env: { NODE_ENV: 'development' } });
-  let businessCode;
-  try {
-    const session = await signUp(dev.url, { ...OWNER, firstName: 'Bench', lastName: 'Csv' });
-    businessCode = (await createBusiness(dev.url, session.access, 'Bench Csv Ltd')).unique_code;
-  } finally {
-    await dev.stop();
-  }
+  const businessCode = await ownerOnDevInstance(
+    ctx,
+    database,
+    { ...OWNER, firstName: 'Bench', lastName: 'Csv' },
+    'Bench Csv Ltd',
+  );
 
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
@@ -127,28 +104,18 @@ export async function run(ctx) {
 
   // Titan: the whole log as CSV, memory sampled as it streams.
   ctx.progress(`downloading the CSV from titan (pid ${titan.pid})`);
-  const rssBefore = rssBytes(titan.pid);
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    try {
-      peak = Math.max(peak, rssBytes(titan.pid));
-    } catch {
-      // exited
-    }
-  }, 25);
-  const tenths = [];
-  const t0 = performance.now();
-  const res = await fetch(`${titan.url}/api/email/events/download/`, {
+  const {
+    out: titanOut,
+    seconds: titanS,
+    rssBefore,
+    peak,
+    tenths,
+  } = await downloadWatchingRss({
+    url: `${titan.url}/api/email/events/download/`,
     headers: authHeaders(access, businessCode),
+    pid: titan.pid,
+    expectedLines: ROWS + 1,
   });
-  if (res.status !== 200) throw new Error(`download answered HTTP ${res.status}: ${await res.text()}`);
-  const titanOut = await drain(res.body, (lines) => {
-    const tenth = Math.floor((lines / (ROWS + 1)) * 10);
-    if (tenth > tenths.length && tenths.length < 10) tenths.push(rssBytes(titan.pid));
-  });
-  const titanS = (performance.now() - t0) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, rssBytes(titan.pid));
   await titan.stop();
 
   // The floor: COPY of the same rows and columns, newest first, through psql.
@@ -160,16 +127,7 @@ export async function run(ctx) {
     `trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) ` +
     `from sends s left join users u on u.id = s.created_by where s.business_id = ${Number(businessId)} ` +
     `and s.channel = 'email' order by s.created_at desc, s.id desc) TO STDOUT WITH (FORMAT csv, HEADER)`;
-  const c0 = performance.now();
-  const psql = spawn('psql', [database.url, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', copySql], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let psqlErr = '';
-  psql.stderr.on('data', (d) => (psqlErr += d));
-  const copyOut = await drain(psql.stdout);
-  const code = await new Promise((r) => psql.on('close', r));
-  if (code !== 0) throw new Error(`psql COPY failed (${code}): ${psqlErr}`);
-  const copyS = (performance.now() - c0) / 1000;
+  const { out: copyOut, seconds: copyS } = await psqlCopy(database.url, copySql);
 
   if (titanOut.lines !== ROWS + 1)
     notes.push(`WARNING: titan's CSV has ${titanOut.lines} lines, expected ${ROWS + 1}`);

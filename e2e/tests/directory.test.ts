@@ -1,7 +1,9 @@
 // The visitor directory and the chat group screens in Chromium against the built server: an owner
 // creates a chat group with a visitor form through the UI; a visitor arrives through the public API
 // (as the widget would send them) and shows up in /engage/directory, where search finds them; the
-// owner corrects their name and deletes them; the group's embed settings give its snippet.
+// owner corrects their name, sets their consent (shown in the directory, and in the CSV export the
+// directory downloads) and deletes them; the group's embed settings give its snippet.
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser } from '../support/browser';
@@ -166,6 +168,35 @@ describe.skipIf(!hasChromium)('visitor directory and chat groups in Chromium', (
     expect(saved.result).toMatchObject({ name: 'Vera V. Visitor', email: VISITOR.email });
   });
 
+  it('sets the visitor’s consent, shown in the directory and in its CSV export', async () => {
+    const consent = page.getByRole('form', { name: 'Edit consent' });
+    await consent.getByLabel('Email').selectOption('unsubscribed');
+    await consent.getByRole('button', { name: 'Save consent' }).click();
+    await page.getByText('Consent updated').waitFor();
+    const saved = await api<TVisitor & { email_status: string }>(
+      `/api/business/customer-directory/${visitorId}/`,
+      { staff: true },
+    );
+    expect(saved.result.email_status).toBe('unsubscribed');
+
+    await page.goto(`${server.url}/engage/directory`);
+    const row = visitorsTable().getByRole('row').filter({ hasText: 'Vera V. Visitor' });
+    await row.getByText('Email: Unsubscribed').waitFor();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^visitors-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe(
+      'id,name,email,phone,external_id,email_status,sms_status,whatsapp_status,created_at,last_seen_at,fields',
+    );
+    expect(csv).toContain(`${visitorId},Vera V. Visitor,vera@example.com,,,unsubscribed,unknown,unknown,`);
+    expect(csv).toContain('Otto Other');
+
+    await visitorsTable().getByRole('link', { name: 'Vera V. Visitor' }).click();
+    await page.getByRole('heading', { name: 'Vera V. Visitor', level: 1 }).waitFor();
+  });
+
   it('lets the owner delete the visitor after confirming', async () => {
     await page.getByRole('button', { name: 'Delete visitor' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete Vera V. Visitor?' });
@@ -174,7 +205,8 @@ describe.skipIf(!hasChromium)('visitor directory and chat groups in Chromium', (
     await page.waitForURL(`${server.url}/engage/directory`);
     await page.getByText('Vera V. Visitor was deleted.').waitFor();
     await visitorsTable().getByRole('link', { name: OTHER.name }).waitFor();
-    expect(await visitorsTable().getByRole('link', { name: 'Vera V. Visitor' }).count()).toBe(0);
+    // The list the export step left cached refetches without her.
+    await visitorsTable().getByRole('link', { name: 'Vera V. Visitor' }).waitFor({ state: 'detached' });
 
     const gone = await api(`/api/business/customer-directory/${visitorId}/`, { staff: true });
     expect(gone.status).toBe(404);

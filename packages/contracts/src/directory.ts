@@ -1,6 +1,7 @@
 // The visitor (customer) directory: everyone who chatted or filled a visitor form.
 import { z } from 'zod';
-import { ZPageQuery } from './conversations';
+import { ZChannel, ZConversationStatus, ZPageQuery } from './conversations';
+import { ZPage } from './envelope';
 
 /** A customer's consent on a channel, kept in step with the suppression list. */
 export const CONSENT_STATUSES = ['subscribed', 'unsubscribed', 'bounced', 'complained', 'unknown'] as const;
@@ -37,3 +38,73 @@ export const ZUpdateDirectoryVisitorRequest = z.object({
   whatsapp_status: ZConsentStatus.optional(),
 });
 export type TUpdateDirectoryVisitorRequest = z.infer<typeof ZUpdateDirectoryVisitorRequest>;
+
+// ---- At scale: capped counts, CSV export, a visitor's conversations and sends (engage.md §3) ----
+
+/**
+ * The directory counts its visitors (or a search's matches) exactly up to this many; beyond it it
+ * answers `count: DIRECTORY_COUNT_CAP, count_capped: true` (shown as "1,000+") and pages on with `next`.
+ */
+export const DIRECTORY_COUNT_CAP = 1000;
+
+export const ZDirectoryPage = ZPage(ZDirectoryVisitor).extend({
+  /** True when `count` is the cap, not the number of matches (there are more). */
+  count_capped: z.boolean(),
+});
+export type TDirectoryPage = z.infer<typeof ZDirectoryPage>;
+
+/** GET /api/business/customer-directory/download/: the directory, a list or a segment as CSV. */
+export const ZDirectoryExportQuery = z.object({
+  search: z.string().trim().max(200).optional(),
+  list_id: z.coerce.number().int().positive().optional(),
+});
+export type TDirectoryExportQuery = z.infer<typeof ZDirectoryExportQuery>;
+
+export const DIRECTORY_EXPORT_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'phone',
+  'external_id',
+  'email_status',
+  'sms_status',
+  'whatsapp_status',
+  'created_at',
+  'last_seen_at',
+  'fields',
+] as const;
+
+/** One conversation the visitor started, as their page lists it. */
+export const ZVisitorConversation = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  status: ZConversationStatus,
+  channel: ZChannel,
+  is_read: z.boolean(),
+  last_message_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type TVisitorConversation = z.infer<typeof ZVisitorConversation>;
+
+export const VISITOR_SEND_CHANNELS = ['email', 'sms', 'whatsapp', 'titan_message'] as const;
+
+/** One message sent to the visitor (the sends spine), whatever its channel. */
+export const ZVisitorSend = z.object({
+  tracking_id: z.string(),
+  channel: z.enum(VISITOR_SEND_CHANNELS),
+  /** As the channel's logs name it (`error`: refused before the provider took it). */
+  status: z.string(),
+  to: z.string(),
+  subject: z.string().nullable(),
+  template_name: z.string().nullable(),
+  error_message: z.string().nullable(),
+  conversation_id: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TVisitorSend = z.infer<typeof ZVisitorSend>;
+
+export const ZVisitorSendsQuery = ZPageQuery.extend({
+  channel: z.enum(VISITOR_SEND_CHANNELS).optional(),
+});
+export type TVisitorSendsQuery = z.infer<typeof ZVisitorSendsQuery>;

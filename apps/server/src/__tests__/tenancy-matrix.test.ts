@@ -51,6 +51,8 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/msg/conversations/:id/messages/': { id: 'conversation' },
   '/api/business/customer-directory/:id/': { id: 'customer' },
   '/api/business/customer-directory/:id/end-session/': { id: 'customer' },
+  '/api/business/customer-directory/:id/conversations/': { id: 'customer' },
+  '/api/business/customer-directory/:id/sends/': { id: 'customer' },
   '/api/business/users/:id/': { id: 'member' },
   '/api/business/users/invitations/:id/': { id: 'invitation' },
   '/api/business/users/join-requests/:id/': { id: 'joinRequest' },
@@ -77,7 +79,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/agents/send-mail/:batch_id/': { batch_id: 'emailBatch' },
 };
 
-type Input = { json?: unknown; form?: (ids: Ids) => FormData };
+type Input = { json?: unknown; form?: (ids: Ids) => FormData; query?: Record<string, string> };
 
 /**
  * A valid body for each route that takes one, filled with the given business's ids, so that a
@@ -96,6 +98,10 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     idsInBody: true,
   },
   'PUT /api/business/customer-directory/:id/': { input: () => ({ json: { name: 'Renamed' } }) },
+  'GET /api/business/customer-directory/download/': {
+    input: (ids) => ({ query: { list_id: String(ids.customerList) } }),
+    idsInBody: true,
+  },
   'PUT /api/business/customer-lists/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
   'POST /api/business/customer-lists/:id/members/': {
     input: (ids) => ({ json: { customer_ids: [ids.customer] } }),
@@ -294,6 +300,7 @@ const pathParams = (url: string) => [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) 
 type Caller = { authorization: string; 'x-business-code'?: string };
 
 async function call(route: Route, url: string, headers: Caller, input: Input | undefined, ids: Ids) {
+  if (input?.query) url = `${url}?${new URLSearchParams(input.query).toString()}`;
   if (input?.form) {
     const res = await fetch(`${bench.base}${url}`, {
       method: route.method,
@@ -639,7 +646,7 @@ describe('tenancy route matrix', () => {
         ...idFields(schema?.body),
         ...(QUERY_FILTER_IDS[`GET ${route.url}`] ? [] : idFields(schema?.querystring)),
       ];
-      if (ids.length > 0 && !INPUTS[key]?.idsInBody) {
+      if (ids.length > 0 && !INPUTS[listedKey(route)]?.idsInBody) {
         problems.push(`${key}: takes ${ids.join(', ')}; add it to INPUTS with idsInBody and A's ids`);
       }
     }

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -49,6 +50,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.kind === 'postgres' ? openPostgres(options) : openPglite(options);
 }
 
+/** Extensions the migrations create (the directory's trigram search: 0032). */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
 async function openPglite(options: { dataDir?: string }): Promise<Database> {
   let release = () => {};
   let pglite: PGlite;
@@ -56,13 +60,13 @@ async function openPglite(options: { dataDir?: string }): Promise<Database> {
     mkdirSync(options.dataDir, { recursive: true });
     release = lockDataDir(options.dataDir);
     try {
-      pglite = await PGlite.create(join(options.dataDir, 'pglite'));
+      pglite = await PGlite.create(join(options.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     } catch (err) {
       release();
       throw err;
     }
   } else {
-    pglite = await PGlite.create();
+    pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   }
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   return {

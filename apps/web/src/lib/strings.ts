@@ -31,4 +31,15 @@ export const PAGER_STRINGS = {
   previous: 'Previous page',
   next: 'Next page',
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
+  /** A count that stopped at a cap (a directory search): more than `count`. */
+  rangeOfMore: (from: number, to: number, count: number) =>
+    `${from}–${to} of ${count.toLocaleString('en-US')}+`,
+  page: (page: number) => `Page ${page}`,
+} as const;
+
+export const AUDIENCE_EXPORT_STRINGS = {
+  exportCsv: 'Export CSV',
+  exporting: 'Exporting…',
+  exported: (fileName: string) => `Downloaded ${fileName}`,
+  failed: 'The export could not be downloaded.',
 } as const;

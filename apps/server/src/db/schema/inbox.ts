@@ -58,6 +58,12 @@ export const customers = pgTable(
     index('customers_business_email_idx').on(t.businessId, sql`lower(${t.email})`),
     index('customers_business_phone_idx').on(t.businessId, t.phone),
     uniqueIndex('customers_business_external_key').on(t.businessId, t.externalId),
+    // The directory's search and export at scale (migration 0032, pg_trgm).
+    index('customers_search_trgm_idx').using(
+      'gin',
+      sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.email}, '') || ' ' || coalesce(${t.phone}, '')) gin_trgm_ops`,
+    ),
+    index('customers_business_id_idx').on(t.businessId, t.id),
   ],
 );
 

@@ -53,6 +53,10 @@ export const sends = pgTable(
     uniqueIndex('sends_provider_message_key').on(t.businessId, t.channel, t.providerMessageId),
     uniqueIndex('sends_idempotency_key').on(t.businessId, t.idempotencyKey),
     index('sends_business_channel_created_idx').on(t.businessId, t.channel, t.createdAt, t.id),
+    // A customer's sends, newest first (the visitor's page; migration 0032).
+    index('sends_customer_created_idx')
+      .on(t.customerId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.customerId} is not null`),
     // The recovery sweep: only unfinished sends are in it.
     index('sends_unfinished_idx')
       .on(t.updatedAt)

@@ -272,3 +272,28 @@ export async function findLatestConversationOf(
     .limit(1);
   return row ?? null;
 }
+
+/** A page of the conversations a customer started that the viewer may see, latest activity first. */
+export async function listCustomerConversations(
+  db: Queryable,
+  scope: InboxScope,
+  customerId: number,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ConversationRow[]; count: number }> {
+  const where = and(eq(conversations.initiatorId, customerId), ...scopeConditions(scope));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(conversations)
+      .where(where)
+      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(conversations)
+      .where(where),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}

@@ -11,6 +11,7 @@ import type {
   TSendMessageRequest,
   TSender,
   TUpdateConversationRequest,
+  TVisitorConversation,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
@@ -386,3 +387,34 @@ export async function loadChangedRow(
 }
 
 export { findUserGroupIds } from './conversations.repository';
+
+/** A page of the conversations a customer started, as the visitor's page lists them. */
+export async function findCustomerConversations(
+  db: Db,
+  scope: InboxScope,
+  customerId: number,
+  page: number,
+  pageSize: number,
+): Promise<{ count: number; next: number | null; previous: number | null; results: TVisitorConversation[] }> {
+  const { rows, count } = await repo.listCustomerConversations(
+    db,
+    scope,
+    customerId,
+    pageSize,
+    (page - 1) * pageSize,
+  );
+  return {
+    count,
+    next: page * pageSize < count ? page + 1 : null,
+    previous: page > 1 ? page - 1 : null,
+    results: rows.map((c) => ({
+      id: c.id,
+      title: c.title,
+      status: c.status,
+      channel: c.channel,
+      is_read: c.isRead,
+      last_message_at: c.lastMessageAt?.toISOString() ?? null,
+      created_at: c.createdAt.toISOString(),
+    })),
+  };
+}

@@ -9,6 +9,7 @@ import {
   type TDirectoryVisitor,
   type TListMembersResult,
   type TListMembersQuery,
+  type TSegmentFilter,
   type TUpdateCustomerListRequest,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
@@ -250,4 +251,23 @@ export async function addKnownMembers(
 /** Whether the business has this static list (imports add to static lists only). */
 export async function isStaticList(db: Queryable, businessId: number, id: number): Promise<boolean> {
   return (await repo.findList(db, businessId, id))?.kind === 'static';
+}
+
+export type ListSelection =
+  | { kind: 'segment'; name: string; filter: TSegmentFilter }
+  | { kind: 'static'; name: string; memberIdsAfter: (afterId: number, limit: number) => Promise<number[]> };
+
+/**
+ * What a list of the business selects, for a reader that walks the customers itself with its own
+ * conditions (the directory's CSV export): a segment's filter, or a static list's member ids in
+ * id order, `limit` after `afterId`. 404 when the business has no such list.
+ */
+export async function listSelection(db: Queryable, businessId: number, id: number): Promise<ListSelection> {
+  const list = await mustFind(db, businessId, id);
+  if (list.kind === 'segment') return { kind: 'segment', name: list.name, filter: list.filter ?? {} };
+  return {
+    kind: 'static',
+    name: list.name,
+    memberIdsAfter: (afterId, limit) => repo.memberIdsAfter(db, list.id, afterId, limit),
+  };
 }

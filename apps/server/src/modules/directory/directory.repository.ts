@@ -1,7 +1,8 @@
 // The visitor directory owns `customers`: every read and write of the table is here. Other modules
 // reach it through directory.service.ts (functions take a transaction handle where callers need one).
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { TSegmentFilter } from '@titan/contracts';
+import { DIRECTORY_COUNT_CAP, type TSegmentFilter } from '@titan/contracts';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import type { Queryable } from '../auth/auth.repository';
 import { conversations, customers, type ConsentStatus } from '../../db/schema';
@@ -26,14 +27,25 @@ function visibleCustomers(scope: InboxScope): SQL {
   return and(base, sql`exists (select 1 from ${conversations} where ${visibleConversations(scope)})`)!;
 }
 
-/** A fragment of the name, email or phone (LIKE's wildcards taken literally). */
+/**
+ * Name, email and phone as one text: the expression the trigram index `customers_search_trgm_idx`
+ * (migration 0032) is built on, so a search must use exactly this.
+ */
+const searchable = sql`(coalesce(${customers.name}, '') || ' ' || coalesce(${customers.email}, '') || ' ' || coalesce(${customers.phone}, ''))`;
+
+/** `%term%` for ILIKE, with the term's own wildcards taken literally. */
+const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A fragment of the name, email or phone, case-insensitively; a fragment that looks like a phone
+ * number ("415 555-01") also finds the digits as stored ("+1415555012…").
+ */
 function fragment(search: string): SQL {
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return or(
-    ilike(customers.name, pattern),
-    ilike(customers.email, pattern),
-    ilike(customers.phone, pattern),
-  )!;
+  const matches = [ilike(searchable, containing(search))];
+  const digits = search.replace(/\D/g, '');
+  if (/^[\d\s()+.-]+$/.test(search) && digits.length >= 3 && digits !== search)
+    matches.push(ilike(searchable, containing(digits)));
+  return matches.length === 1 ? matches[0]! : or(...matches)!;
 }
 
 function searchCondition(scope: InboxScope, search: string | undefined): SQL {
@@ -42,25 +54,64 @@ function searchCondition(scope: InboxScope, search: string | undefined): SQL {
   return and(base, fragment(search))!;
 }
 
+/** A search counts exactly up to this many matches (see listCustomers). */
+export const COUNT_CAP = DIRECTORY_COUNT_CAP;
+
+const listColumns = (scope: InboxScope) => ({
+  customer: customers,
+  conversationCount: conversationCount(scope),
+});
+
+type ListedCustomer = { customer: CustomerRow; conversationCount: number };
+export type CustomerPage = { rows: ListedCustomer[]; count: number; capped: boolean; hasMore: boolean };
+
+/**
+ * A page of the directory, newest first, and how many match — fast at a million customers. The
+ * count stops at COUNT_CAP + 1 rows (`capped`: there are more): counting a million rows, or every
+ * match of a common fragment, is the slow part of a page (~50–150 ms at 1M), and "1,000+" says
+ * what a person needs. Without a search the page walks the (business, created_at) index; with one,
+ * the trigram index `customers_search_trgm_idx` serves fragments of 3+ characters. The planner
+ * chooses between its bitmap (rare fragments) and the created_at walk that stops at the page's end
+ * (common ones) from the index expression's statistics, kept at 1,000 (migration 0032) so a fragment
+ * as common as 0.1% is seen as such. `hasMore`: a row follows the page.
+ */
 export async function listCustomers(
   db: Db,
   scope: InboxScope,
   search: string | undefined,
   limit: number,
   offset: number,
-) {
+): Promise<CustomerPage> {
   const where = searchCondition(scope, search);
   const [rows, [total]] = await Promise.all([
     db
-      .select({ customer: customers, conversationCount: conversationCount(scope) })
+      .select(listColumns(scope))
       .from(customers)
       .where(where)
       .orderBy(desc(customers.createdAt), desc(customers.id))
-      .limit(limit)
+      .limit(limit + 1)
       .offset(offset),
-    db.select({ n: count() }).from(customers).where(where),
+    db.select({ n: count() }).from(
+      db
+        .select({ one: sql`1` })
+        .from(customers)
+        .where(where)
+        .limit(COUNT_CAP + 1)
+        .as('m'),
+    ),
   ]);
-  return { rows, count: Number(total?.n ?? 0) };
+  const n = Number(total?.n ?? 0);
+  return {
+    rows: rows.slice(0, limit),
+    count: Math.min(n, COUNT_CAP),
+    capped: n > COUNT_CAP,
+    hasMore: rows.length > limit,
+  };
+}
+
+/** Both drivers answer `execute` with { rows }; the generic PgDatabase type cannot say so. */
+async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 export async function findCustomer(db: Db, scope: InboxScope, id: number) {
@@ -364,6 +415,65 @@ export async function listSegment(
     db.select({ n: count() }).from(customers).where(where),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
+}
+
+// ---- The CSV export: keyset pages in id order, the cells as text straight from PostgreSQL ----
+
+export type ExportRow = {
+  id: string | number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  external_id: string | null;
+  email_status: string;
+  sms_status: string;
+  whatsapp_status: string;
+  created_at: string;
+  last_seen_at: string | null;
+  /** The custom fields as JSON text. */
+  fields: string;
+};
+
+/** Which customers an export holds, beside what the viewer may see. */
+export type ExportSelection = {
+  search?: string;
+  /** A segment's filter. */
+  segment?: TSegmentFilter;
+  /** A static list's members (one batch of them). */
+  ids?: number[];
+};
+
+const iso = (column: AnyPgColumn) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Up to `limit` customers after `afterId`, in id order (the (business_id, id) index: each page is
+ * one short index range, so an export of any size reads in flat memory and never holds a
+ * transaction or a cursor open while the client reads slowly).
+ */
+export async function exportPage(
+  db: Queryable,
+  scope: InboxScope,
+  selection: ExportSelection,
+  afterId: number,
+  limit: number,
+): Promise<ExportRow[]> {
+  const where: SQL[] = [visibleCustomers(scope), gt(customers.id, afterId)];
+  if (selection.search) where.push(fragment(selection.search));
+  if (selection.segment) where.push(segmentCondition(scope.businessId, selection.segment));
+  if (selection.ids) {
+    if (selection.ids.length === 0) return [];
+    where.push(inArray(customers.id, selection.ids));
+  }
+  return rowsOf<ExportRow>(
+    db,
+    sql`select ${customers.id} as id, ${customers.name} as name, ${customers.email} as email,
+        ${customers.phone} as phone, ${customers.externalId} as external_id,
+        ${customers.emailStatus} as email_status, ${customers.smsStatus} as sms_status,
+        ${customers.whatsappStatus} as whatsapp_status, ${iso(customers.createdAt)} as created_at,
+        ${iso(customers.lastSeenAt)} as last_seen_at, ${customers.fields}::text as fields
+      from ${customers} where ${and(...where)} order by ${customers.id} limit ${limit}`,
+  );
 }
 
 /** Customers of a business by id, in the directory's list shape (for a static list's page). */

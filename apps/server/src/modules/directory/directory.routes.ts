@@ -1,23 +1,39 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ZDirectoryExportQuery,
+  ZDirectoryPage,
   ZDirectoryQuery,
   ZDirectoryVisitor,
   ZEnvelope,
   ZIdParams,
   ZPage,
+  ZPageQuery,
   ZUpdateDirectoryVisitorRequest,
+  ZVisitorConversation,
+  ZVisitorSend,
+  ZVisitorSendsQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { ok } from '../../platform/http';
 import { businessOf } from '../auth/auth.guard';
 import { scopeOf } from '../conversations/inbox-scope';
 import * as consent from '../consent/consent.service';
+import { findCustomerConversations } from '../conversations/conversations.service';
+import { findCustomerSends } from '../sends/sends.logs';
+import { prepareExport } from './directory.export';
 import * as directory from './directory.service';
 
 const tags = ['visitor directory'];
 const read = { business: true, permission: 'inbox.use' } as const;
 const write = { business: true, permission: 'engage.write' } as const;
+/**
+ * The whole audience with its addresses and consent leaves Titan in one file: owners and admins
+ * (engage.write) only — not agents, not API keys. Still read through the caller's inbox scope.
+ */
+const exporter = write;
+const sendsRead = { business: true, permission: 'engage.read' } as const;
 const base = '/api/business/customer-directory/';
 
 export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -25,9 +41,65 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     base,
     {
       config: read,
-      schema: { tags, querystring: ZDirectoryQuery, response: { 200: ZEnvelope(ZPage(ZDirectoryVisitor)) } },
+      schema: { tags, querystring: ZDirectoryQuery, response: { 200: ZEnvelope(ZDirectoryPage) } },
     },
     async (request) => ok(await directory.findVisitors(db, await scopeOf(db, request), request.query)),
+  );
+  // A static segment, so it wins over :id.
+  app.get(
+    `${base}download/`,
+    {
+      config: exporter,
+      schema: {
+        tags,
+        summary: 'The directory, a search of it, or a list or segment (list_id) as CSV',
+        querystring: ZDirectoryExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const file = await prepareExport(db, await scopeOf(db, request), request.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(file.lines, { highWaterMark: 1 }));
+    },
+  );
+  // Extension to engage.md: the visitor's page lists their conversations and the messages sent them.
+  app.get(
+    `${base}:id/conversations/`,
+    {
+      config: read,
+      schema: {
+        tags,
+        params: ZIdParams,
+        querystring: ZPageQuery,
+        response: { 200: ZEnvelope(ZPage(ZVisitorConversation)) },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(db, request);
+      const visitor = await directory.findVisitor(db, scope, request.params.id);
+      const { page, page_size } = request.query;
+      return ok(await findCustomerConversations(db, scope, visitor.id, page, page_size));
+    },
+  );
+  app.get(
+    `${base}:id/sends/`,
+    {
+      config: sendsRead,
+      schema: {
+        tags,
+        params: ZIdParams,
+        querystring: ZVisitorSendsQuery,
+        response: { 200: ZEnvelope(ZPage(ZVisitorSend)) },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(db, request);
+      const visitor = await directory.findVisitor(db, scope, request.params.id);
+      return ok(await findCustomerSends(db, scope, visitor.id, request.query));
+    },
   );
   app.get(
     `${base}:id/`,

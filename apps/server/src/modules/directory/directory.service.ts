@@ -1,5 +1,6 @@
 // The visitor directory: find, read, correct and remove the people who wrote to a business.
 import type {
+  TDirectoryPage,
   TDirectoryQuery,
   TDirectoryVisitor,
   TSegmentFilter,
@@ -32,8 +33,12 @@ function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number 
 }
 
 /** Agents see the people behind the conversations they may see (README "Who sees which conversation"). */
-export async function findVisitors(db: Db, scope: InboxScope, query: TDirectoryQuery) {
-  const { rows, count } = await repo.listCustomers(
+export async function findVisitors(
+  db: Db,
+  scope: InboxScope,
+  query: TDirectoryQuery,
+): Promise<TDirectoryPage> {
+  const { rows, count, capped, hasMore } = await repo.listCustomers(
     db,
     scope,
     query.search || undefined,
@@ -42,7 +47,8 @@ export async function findVisitors(db: Db, scope: InboxScope, query: TDirectoryQ
   );
   return {
     count,
-    next: query.page * query.page_size < count ? query.page + 1 : null,
+    count_capped: capped,
+    next: hasMore ? query.page + 1 : null,
     previous: query.page > 1 ? query.page - 1 : null,
     results: rows.map(toVisitor),
   };

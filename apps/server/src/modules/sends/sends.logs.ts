@@ -10,6 +10,8 @@ import type {
   TWhatsappLogEvent,
   TWhatsappLogFilter,
   TWhatsappLogListQuery,
+  TVisitorSend,
+  TVisitorSendsQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../conversations/conversations.repository';
@@ -319,4 +321,42 @@ export async function* exportEmailLogs(
     for (const row of batch) out += emailCsvLine(row);
     yield out;
   }
+}
+
+/** A page of the sends to one customer, every channel (the visitor's page in the directory). */
+export async function findCustomerSends(
+  db: Db,
+  scope: InboxScope,
+  customerId: number,
+  query: TVisitorSendsQuery,
+): Promise<{ count: number; next: number | null; previous: number | null; results: TVisitorSend[] }> {
+  const { page, page_size, channel } = query;
+  const { rows, count } = await repo.listCustomerSends(
+    db,
+    scope,
+    customerId,
+    channel,
+    page_size,
+    (page - 1) * page_size,
+  );
+  return {
+    count,
+    next: page * page_size < count ? page + 1 : null,
+    previous: page > 1 ? page - 1 : null,
+    results: rows.map((row) => {
+      const log = toLog(row);
+      return {
+        tracking_id: log.tracking_id,
+        channel: row.channel,
+        status: log.status,
+        to: log.to,
+        subject: row.subject,
+        template_name: log.template_name,
+        error_message: log.error_message,
+        conversation_id: log.conversation_id,
+        created_at: log.created_at,
+        updated_at: log.updated_at,
+      };
+    }),
+  };
 }

@@ -306,13 +306,18 @@ const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`
  * The sends a viewer may see: a whole business, or (agents) the sends in conversations their inbox
  * shows. Sends to a bare address belong to no conversation, and to no agent.
  */
-function logWhere(channel: SendChannel, scope: InboxScope, filter: SendLogFilter): SQL {
-  const where: SQL[] = [sql`s.business_id = ${scope.businessId}`, sql`s.channel = ${channel}`];
+function scopeWhere(scope: InboxScope): SQL[] {
+  const where: SQL[] = [sql`s.business_id = ${scope.businessId}`];
   if (scope.groupIds !== null) {
     where.push(
       sql`exists (select 1 from ${conversations} where ${conversations.id} = s.conversation_id and ${and(...scopeConditions(scope))})`,
     );
   }
+  return where;
+}
+
+function logWhere(channel: SendChannel, scope: InboxScope, filter: SendLogFilter): SQL {
+  const where: SQL[] = [...scopeWhere(scope), sql`s.channel = ${channel}`];
   if (filter.status === 'error') where.push(sql`s.status = 'failed' and s.provider_message_id is null`);
   else if (filter.status === 'failed')
     where.push(sql`s.status = 'failed' and s.provider_message_id is not null`);
@@ -385,6 +390,34 @@ export async function listLogs(
   const where = logWhere(channel, scope, filter);
   const [rows, total] = await Promise.all([
     rowsOf<SendLogRow>(db, sql`${logSelect(where)} ${NEWEST_FIRST} limit ${limit} offset ${offset}`),
+    rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from sends s where ${where}`),
+  ]);
+  return { rows, count: Number(total[0]?.n ?? 0) };
+}
+
+/** A page of the sends to one customer the viewer may see, every channel or one, newest first. */
+export async function listCustomerSends(
+  db: Db,
+  scope: InboxScope,
+  customerId: number,
+  channel: SendChannel | undefined,
+  limit: number,
+  offset: number,
+): Promise<{ rows: (SendLogRow & { channel: SendChannel })[]; count: number }> {
+  const where = sql.join(
+    [
+      ...scopeWhere(scope),
+      sql`s.customer_id = ${customerId}`,
+      ...(channel ? [sql`s.channel = ${channel}`] : []),
+    ],
+    sql` and `,
+  );
+  const [rows, total] = await Promise.all([
+    rowsOf<SendLogRow & { channel: SendChannel }>(
+      db,
+      sql`select ${LOG_COLUMNS}, s.channel from sends s left join users u on u.id = s.created_by
+        where ${where} ${NEWEST_FIRST} limit ${limit} offset ${offset}`,
+    ),
     rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from sends s where ${where}`),
   ]);
   return { rows, count: Number(total[0]?.n ?? 0) };

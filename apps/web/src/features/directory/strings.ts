@@ -14,6 +14,7 @@ export const DIRECTORY_STRINGS = {
     conversations: 'Conversations',
     lastSeen: 'Last seen',
     created: 'Created',
+    consent: 'Consent',
   },
   anonymousCustomer: 'Anonymous Customer',
   none: '—',
@@ -42,7 +43,6 @@ export const DIRECTORY_STRINGS = {
   conversationsTitle: 'Conversations',
   conversationCount: (count: number) =>
     count === 1 ? '1 conversation with this visitor.' : `${count} conversations with this visitor.`,
-  conversationsNote: 'The inbox cannot be narrowed to one visitor yet: open it and look for their name.',
   openInbox: 'Open the inbox',
 
   editTitle: 'Edit details',
@@ -62,4 +62,37 @@ export const DIRECTORY_STRINGS = {
   deleteConfirm: 'Delete',
   deleted: (name: string) => `${name} was deleted.`,
   readOnly: 'Your role can see visitors but not change them.',
+
+  consentTitle: 'Consent',
+  consentDescription:
+    'Whether this visitor agreed to hear from you on each channel. Unsubscribing, a bounce or a complaint change it too; a channel not subscribed is not sent to.',
+  consentLabel: 'Consent per channel',
+  consentForm: 'Edit consent',
+  consentChannels: { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp' },
+  consentStatuses: {
+    subscribed: 'Subscribed',
+    unsubscribed: 'Unsubscribed',
+    bounced: 'Bounced',
+    complained: 'Complained',
+    unknown: 'Unknown',
+  },
+  consentSave: 'Save consent',
+  consentSaved: 'Consent updated',
+  consentUnchanged: 'Nothing changed.',
+
+  visitorConversationsLabel: 'Conversations with this visitor',
+  noConversations: 'This visitor has not started a conversation.',
+  conversationStatuses: { active: 'Active', resolved: 'Resolved' },
+  conversationChannels: { whatsapp: 'WhatsApp', titan_message: 'Chat' },
+  untitled: 'Untitled conversation',
+  unread: 'Unread',
+
+  sendsTitle: 'Messages sent',
+  sendsDescription: 'Every email, SMS and WhatsApp message sent to this visitor, newest first.',
+  sendsLabel: 'Messages sent to this visitor',
+  noSends: 'Nothing has been sent to this visitor yet.',
+  sendsLoadFailed: 'The messages sent could not be loaded.',
+  conversationsLoadFailed: 'The conversations could not be loaded.',
+  sendChannels: { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp', titan_message: 'Chat' },
+  sendColumns: { channel: 'Channel', to: 'To', what: 'Message', status: 'Status', at: 'Sent' },
 } as const;

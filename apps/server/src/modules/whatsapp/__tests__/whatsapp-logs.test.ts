@@ -13,6 +13,7 @@ import { addMember, as, createBusiness, signUp, type Session } from '../../../te
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 import { startConversation } from '../../conversations/conversations.service';
 import { csvCell } from '../messages/whatsapp.logs';
+import { parseCsv } from '../../../testing/csv';
 
 let bench: WhatsappBench;
 let sim: WhatsappCloudSim;
@@ -63,36 +64,6 @@ async function logReaches(wamid: string, status: string, extra: (l: TWhatsappLog
     )
     .toBe(true);
   return logOf(wamid);
-}
-
-/** RFC 4180: quoted fields may hold commas, CRLF and doubled quotes. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
 }
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import type { TCustomerList, TDirectoryVisitor } from '@titan/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 
 import { ACME, fail, ok, profile, signIn } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
@@ -199,6 +199,35 @@ describe('customer lists', () => {
     expect(screen.queryByRole('button', { name: 'Add customers' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
+  });
+
+  it('exports the list’s customers as CSV', async () => {
+    lists([list()], { 7: [ADA] });
+    const queries: string[] = [];
+    server.use(
+      http.get('/api/business/customer-directory/download/', ({ request }) => {
+        queries.push(new URL(request.url).search);
+        return new HttpResponse('id,name\r\n1,Ada Lovelace\r\n', {
+          headers: {
+            'Content-Type': 'text/csv; charset=utf-8',
+            'Content-Disposition': 'attachment; filename="visitors-vips-2026-04-01.csv"',
+          },
+        });
+      }),
+    );
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:list'), revokeObjectURL: vi.fn() });
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    renderApp('/engage/directory/lists/7');
+    await screen.findByRole('table', { name: 'Customers in this list' });
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByText('Downloaded visitors-vips-2026-04-01.csv')).toBeInTheDocument();
+    expect(queries).toEqual(['?list_id=7']);
+    expect(saved).toEqual(['visitors-vips-2026-04-01.csv']);
+    vi.restoreAllMocks();
   });
 
   it('says so when the list does not exist', async () => {

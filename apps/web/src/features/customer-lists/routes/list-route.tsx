@@ -7,6 +7,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 
 import { ConfirmAction } from '../../../components/confirm-action';
+import { AudienceExportButton } from '../../../components/audience-export-button';
 import { AudienceNav } from '../../../components/audience-nav';
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
@@ -160,6 +161,7 @@ export function ListRoute() {
         </div>
         {canWrite ? (
           <div className="flex flex-wrap gap-2">
+            <AudienceExportButton query={{ list_id: current.id }} />
             {isStatic ? (
               <Button onClick={() => setAdding(true)}>
                 <UserPlusIcon aria-hidden="true" />

@@ -1,8 +1,8 @@
 import type { TDirectoryVisitor } from '@titan/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 
 import { ACME, fail, ok, profile, signIn } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
@@ -48,6 +48,8 @@ const CROWD = Array.from({ length: 45 }, (_, i) =>
 
 type TCall = Record<string, string>;
 
+const EMPTY_PAGE = { count: 0, next: null, previous: null, results: [] };
+
 function directory(people: TDirectoryVisitor[], role: 'owner' | 'agent' = 'owner') {
   signIn();
   const calls: TCall[] = [];
@@ -64,6 +66,7 @@ function directory(people: TDirectoryVisitor[], role: 'owner' | 'agent' = 'owner
       const page = Number(params.page);
       return ok({
         count: found.length,
+        count_capped: false,
         next: page * size < found.length ? page + 1 : null,
         previous: page > 1 ? page - 1 : null,
         results: found.slice((page - 1) * size, page * size),
@@ -73,6 +76,8 @@ function directory(people: TDirectoryVisitor[], role: 'owner' | 'agent' = 'owner
       const found = people.find((p) => p.id === Number(params.id));
       return found ? ok(found) : fail(404, 'Not found.');
     }),
+    http.get('/api/business/customer-directory/:id/conversations/', () => ok(EMPTY_PAGE)),
+    http.get('/api/business/customer-directory/:id/sends/', () => ok(EMPTY_PAGE)),
   );
   return calls;
 }
@@ -86,7 +91,7 @@ describe('visitor directory', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((th) => th.textContent);
-    expect(headers).toEqual(['Name', 'Email', 'Phone', 'Conversations', 'Last seen', 'Created']);
+    expect(headers).toEqual(['Name', 'Email', 'Phone', 'Consent', 'Conversations', 'Last seen', 'Created']);
     const [, graceRow, anonRow] = within(table).getAllByRole('row');
     expect(within(graceRow!).getByRole('link', { name: 'Grace Hopper' })).toHaveAttribute(
       'href',
@@ -168,7 +173,6 @@ describe('visitor directory', () => {
     expect(answers).toHaveTextContent('Yes');
     expect(answers).toHaveTextContent('12');
     expect(screen.getByText('2 conversations with this visitor.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Open the inbox' })).toHaveAttribute('href', '/messages');
   });
 
   it('says when a visitor does not exist', async () => {
@@ -301,5 +305,203 @@ describe('editing and deleting a visitor', () => {
     expect(await screen.findByText('Your role can see visitors but not change them.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete visitor' })).not.toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Edit visitor' })).not.toBeInTheDocument();
+  });
+});
+
+describe('consent, export and a visitor’s activity', () => {
+  const CONSENTING = visitor({
+    id: 5,
+    email_status: 'subscribed',
+    sms_status: 'unsubscribed',
+    whatsapp_status: 'unknown',
+  });
+
+  it('shows each visitor’s consent per channel as badges in the list', async () => {
+    directory([CONSENTING, ANON]);
+    renderApp('/engage/directory');
+    const table = await screen.findByRole('table', { name: 'Visitors' });
+    const [, row] = within(table).getAllByRole('row');
+    const badges = within(row!).getByRole('list', { name: 'Consent per channel' });
+    expect(
+      within(badges)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Email: Subscribed', 'SMS: Unsubscribed', 'WhatsApp: Unknown']);
+  });
+
+  it('edits consent on the visitor’s page, sending only the channels changed', async () => {
+    directory([CONSENTING]);
+    const bodies: unknown[] = [];
+    server.use(
+      http.put('/api/business/customer-directory/5/', async ({ request }) => {
+        const body = (await request.json()) as Partial<TDirectoryVisitor>;
+        bodies.push(body);
+        return ok({ ...CONSENTING, ...body, updated_at: '2026-04-01T00:00:00.000Z' });
+      }),
+    );
+    renderApp('/engage/directory/visitor/5');
+
+    const form = await screen.findByRole('form', { name: 'Edit consent' });
+    expect(within(form).getByLabelText('Email')).toHaveValue('subscribed');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save consent' }));
+    expect(await within(form).findByText('Nothing changed.')).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+
+    await userEvent.selectOptions(within(form).getByLabelText('SMS'), 'Subscribed');
+    await userEvent.selectOptions(within(form).getByLabelText('WhatsApp'), 'Complained');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save consent' }));
+
+    expect(await screen.findByText('Consent updated')).toBeInTheDocument();
+    expect(bodies).toEqual([{ sms_status: 'subscribed', whatsapp_status: 'complained' }]);
+    const badges = screen.getAllByRole('list', { name: 'Consent per channel' }).at(-1)!;
+    await waitFor(() =>
+      expect(
+        within(badges)
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual(['Email: Subscribed', 'SMS: Subscribed', 'WhatsApp: Complained']),
+    );
+  });
+
+  it('shows consent read-only to an agent', async () => {
+    directory([CONSENTING], 'agent');
+    renderApp('/engage/directory/visitor/5');
+    expect(await screen.findByText('Email: Subscribed')).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Edit consent' })).not.toBeInTheDocument();
+  });
+
+  it('exports the search shown as CSV with the session; agents get no button', async () => {
+    directory([GRACE, ANON]);
+    const downloads: { auth: string | null; query: string }[] = [];
+    server.use(
+      http.get('/api/business/customer-directory/download/', ({ request }) => {
+        downloads.push({ auth: request.headers.get('authorization'), query: new URL(request.url).search });
+        return new HttpResponse('id,name\r\n5,Grace Hopper\r\n', {
+          headers: {
+            'Content-Type': 'text/csv; charset=utf-8',
+            'Content-Disposition': 'attachment; filename="visitors-2026-04-01.csv"',
+          },
+        });
+      }),
+    );
+    const createObjectURL = vi.fn((_blob: Blob) => 'blob:visitors');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const saved: { href: string; download: string }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ href: this.href, download: this.download });
+    });
+
+    renderApp('/engage/directory?search=grace');
+    await screen.findByRole('table', { name: 'Visitors' });
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+
+    expect(await screen.findByText('Downloaded visitors-2026-04-01.csv')).toBeInTheDocument();
+    expect(saved).toEqual([{ href: 'blob:visitors', download: 'visitors-2026-04-01.csv' }]);
+    expect(downloads).toEqual([{ auth: expect.stringMatching(/^Bearer /), query: '?search=grace' }]);
+    expect(await createObjectURL.mock.calls[0]![0].text()).toContain('5,Grace Hopper');
+    vi.restoreAllMocks();
+  });
+
+  it('hides the export from agents', async () => {
+    directory([GRACE], 'agent');
+    renderApp('/engage/directory');
+    await screen.findByRole('table', { name: 'Visitors' });
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
+  });
+
+  it('shows a capped count as "1,000+" and still pages on', async () => {
+    directory([]);
+    server.use(
+      http.get('/api/business/customer-directory/', () =>
+        ok({ count: 1000, count_capped: true, next: 2, previous: null, results: CROWD.slice(0, 20) }),
+      ),
+    );
+    renderApp('/engage/directory?search=visitor');
+    expect(await screen.findByText('1–20 of 1,000+')).toBeInTheDocument();
+    expect(screen.getByText('Page 1')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeEnabled();
+  });
+
+  it('lists the visitor’s conversations and the messages sent them', async () => {
+    directory([GRACE]);
+    server.use(
+      http.get('/api/business/customer-directory/5/conversations/', () =>
+        ok({
+          count: 1,
+          next: null,
+          previous: null,
+          results: [
+            {
+              id: 41,
+              title: 'Order question',
+              status: 'active',
+              channel: 'titan_message',
+              is_read: false,
+              last_message_at: '2026-03-03T10:00:00.000Z',
+              created_at: '2026-03-03T09:00:00.000Z',
+            },
+          ],
+        }),
+      ),
+      http.get('/api/business/customer-directory/5/sends/', () =>
+        ok({
+          count: 2,
+          next: null,
+          previous: null,
+          results: [
+            {
+              tracking_id: 'a0000000-0000-4000-8000-000000000001',
+              channel: 'email',
+              status: 'opened',
+              to: 'grace@example.com',
+              subject: 'Spring is here',
+              template_name: 'spring',
+              error_message: null,
+              conversation_id: null,
+              created_at: '2026-03-04T09:00:00.000Z',
+              updated_at: '2026-03-04T09:05:00.000Z',
+            },
+            {
+              tracking_id: 'a0000000-0000-4000-8000-000000000002',
+              channel: 'sms',
+              status: 'delivered',
+              to: '+15550100',
+              subject: null,
+              template_name: null,
+              error_message: null,
+              conversation_id: null,
+              created_at: '2026-03-03T09:00:00.000Z',
+              updated_at: '2026-03-03T09:00:00.000Z',
+            },
+          ],
+        }),
+      ),
+    );
+    renderApp('/engage/directory/visitor/5');
+
+    const conversations = await screen.findByRole('list', { name: 'Conversations with this visitor' });
+    expect(within(conversations).getByRole('link', { name: 'Order question' })).toHaveAttribute(
+      'href',
+      '/messages?conversation=41',
+    );
+    expect(conversations).toHaveTextContent('Chat');
+    expect(conversations).toHaveTextContent('Unread');
+
+    const sends = await screen.findByRole('table', { name: 'Messages sent to this visitor' });
+    const [, email, sms] = within(sends).getAllByRole('row');
+    expect(within(email!).getByRole('link', { name: 'Spring is here' })).toHaveAttribute(
+      'href',
+      '/engage/event-logs/emails/a0000000-0000-4000-8000-000000000001',
+    );
+    expect(email).toHaveTextContent('opened');
+    expect(sms).toHaveTextContent('SMS');
+    expect(sms).toHaveTextContent('delivered');
+  });
+
+  it('says when nothing was sent and no conversation started', async () => {
+    directory([ANON]);
+    renderApp('/engage/directory/visitor/6');
+    expect(await screen.findByText('Nothing has been sent to this visitor yet.')).toBeInTheDocument();
+    expect(screen.getByText('This visitor has not started a conversation.')).toBeInTheDocument();
   });
 });

@@ -1,7 +1,8 @@
-// GET /api/business/customer-directory/?search&page&page_size → one page of visitors, newest first.
+// GET /api/business/customer-directory/?search&page&page_size → one page of visitors, newest first
+// (a search's count stops at DIRECTORY_COUNT_CAP: `count_capped`).
 // The previous page stays on screen while the next one (or a new search) loads.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { ZDirectoryVisitor, ZEnvelope, ZPage } from '@titan/contracts';
+import { ZDirectoryPage, ZEnvelope } from '@titan/contracts';
 import type { z } from 'zod';
 
 import { protectedClient } from '../../../lib/protected-client';
@@ -14,7 +15,7 @@ export const DIRECTORY_PAGE_SIZE = 20;
 export const DIRECTORY_KEY = [BUSINESS_SCOPE, 'directory'] as const;
 export const DIRECTORY_LISTS_KEY = [...DIRECTORY_KEY, 'list'] as const;
 
-const ZVisitorPage = ZPage(ZDirectoryVisitor);
+const ZVisitorPage = ZDirectoryPage;
 export type TVisitorListParams = { search: string; page: number };
 /** A page of the answer, with the page number it is: while the next page loads, the previous one
  * stays on screen and must still say which rows it holds. */

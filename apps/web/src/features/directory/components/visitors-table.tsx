@@ -7,6 +7,7 @@ import { visitorPath } from '../../../config/paths';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { DIRECTORY_STRINGS as S } from '../strings';
+import { ConsentBadges } from './consent-badges';
 import { visitorName } from '../utils/display';
 
 export function VisitorsTable({ visitors, stale }: { visitors: TDirectoryVisitor[]; stale: boolean }) {
@@ -18,6 +19,7 @@ export function VisitorsTable({ visitors, stale }: { visitors: TDirectoryVisitor
           <TableHead>{S.columns.name}</TableHead>
           <TableHead>{S.columns.email}</TableHead>
           <TableHead>{S.columns.phone}</TableHead>
+          <TableHead>{S.columns.consent}</TableHead>
           <TableHead className="text-right">{S.columns.conversations}</TableHead>
           <TableHead>{S.columns.lastSeen}</TableHead>
           <TableHead>{S.columns.created}</TableHead>
@@ -44,6 +46,9 @@ export function VisitorsTable({ visitors, stale }: { visitors: TDirectoryVisitor
             </TableCell>
             <TableCell>{visitor.email ?? S.none}</TableCell>
             <TableCell>{visitor.phone ?? S.none}</TableCell>
+            <TableCell>
+              <ConsentBadges visitor={visitor} className="max-w-72" />
+            </TableCell>
             <TableCell className="text-right tabular-nums">{visitor.conversation_count}</TableCell>
             <TableCell>{visitor.last_seen_at ? formatDateTime(visitor.last_seen_at) : S.never}</TableCell>
             <TableCell>{formatDate(visitor.created_at)}</TableCell>

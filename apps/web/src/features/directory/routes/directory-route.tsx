@@ -1,8 +1,10 @@
-// /engage/directory: everyone who chatted or filled a visitor form, searchable and paged. The search
-// and the page live in the URL (?search=&page=), so Back from a visitor returns to the same rows.
+// /engage/directory: everyone who chatted or filled a visitor form, searchable and paged, with their
+// consent, exportable as CSV (the search shown). The search and the page live in the URL
+// (?search=&page=), so Back from a visitor returns to the same rows.
 import { UsersIcon } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 
+import { AudienceExportButton } from '../../../components/audience-export-button';
 import { AudienceNav } from '../../../components/audience-nav';
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
@@ -71,6 +73,8 @@ export function DirectoryRoute() {
           page={shownPage}
           pageSize={DIRECTORY_PAGE_SIZE}
           count={count}
+          countCapped={visitors.data.count_capped}
+          hasNext={visitors.data.next !== null}
           shown={results.length}
           onPage={(next) => show({ page: next })}
         />
@@ -81,9 +85,12 @@ export function DirectoryRoute() {
   return (
     <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
       <AudienceNav />
-      <div className="grid gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
-        <p className="text-sm text-muted-foreground">{S.description}</p>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
+          <p className="text-sm text-muted-foreground">{S.description}</p>
+        </div>
+        <AudienceExportButton query={search ? { search } : {}} />
       </div>
       <VisitorSearch
         value={search}

@@ -1,22 +1,25 @@
-// /engage/directory/visitor/{details}: one visitor ({details} is their id) with every recorded field.
-// Roles with engage.write also edit their name, email and phone, and delete them after confirming.
+// /engage/directory/visitor/{details}: one visitor ({details} is their id) with every recorded field,
+// their consent per channel, their conversations and the messages sent them. Roles with engage.write
+// also edit their name, email, phone and consent, and delete them after confirming.
 import type { TDirectoryVisitor } from '@titan/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeftIcon, MessagesSquareIcon, UserXIcon } from 'lucide-react';
+import { ArrowLeftIcon, UserXIcon } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 
 import { ConfirmAction } from '../../../components/confirm-action';
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
-import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { DIRECTORY_PATH, MESSAGES_PATH } from '../../../config/paths';
+import { DIRECTORY_PATH } from '../../../config/paths';
 import { apiErrorStatus, reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { formatDateTime } from '../../../lib/format';
 import { forgetVisitor, useDeleteVisitor } from '../api/delete-visitor';
 import { useVisitor } from '../api/get-visitor';
+import { ConsentBadges } from '../components/consent-badges';
+import { ConsentForm } from '../components/consent-form';
+import { VisitorConversationsCard, VisitorSendsCard } from '../components/visitor-activity';
 import { VisitorEditForm } from '../components/visitor-edit-form';
 import { DIRECTORY_STRINGS as S } from '../strings';
 import { fieldValueText, visitorName } from '../utils/display';
@@ -82,22 +85,17 @@ function FieldsCard({ fields }: { fields: TDirectoryVisitor['fields'] }) {
   );
 }
 
-function ConversationsCard({ count }: { count: number }) {
-  // The API cannot list one visitor's conversations yet: the count, and the way to the inbox.
+function ConsentCard({ visitor, canWrite }: { visitor: TDirectoryVisitor; canWrite: boolean }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{S.conversationsTitle}</CardTitle>
-        <CardDescription>{S.conversationCount(count)}</CardDescription>
+        <CardTitle>{S.consentTitle}</CardTitle>
+        <CardDescription>{S.consentDescription}</CardDescription>
       </CardHeader>
-      <CardContent className="grid justify-items-start gap-3">
-        <p className="text-sm text-muted-foreground">{S.conversationsNote}</p>
-        <Button asChild variant="outline" size="sm">
-          <Link to={MESSAGES_PATH}>
-            <MessagesSquareIcon aria-hidden="true" />
-            {S.openInbox}
-          </Link>
-        </Button>
+      <CardContent className="grid gap-4">
+        <ConsentBadges visitor={visitor} />
+        {/* A saved answer resets the form to what the server kept. */}
+        {canWrite ? <ConsentForm key={visitor.updated_at} visitor={visitor} /> : null}
       </CardContent>
     </Card>
   );
@@ -142,7 +140,11 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
       <div className="grid gap-6 lg:grid-cols-2">
         <DetailsCard visitor={visitor} />
         <FieldsCard fields={visitor.fields} />
-        <ConversationsCard count={visitor.conversation_count} />
+        {/* Once deleted, the page (on its way out) asks nothing more about them. */}
+        {remove.isSuccess ? null : (
+          <VisitorConversationsCard visitorId={visitor.id} count={visitor.conversation_count} />
+        )}
+        {ready ? <ConsentCard visitor={visitor} canWrite={canWrite} /> : null}
         {/* Until the role is known, neither the form nor "read only" would be true. */}
         {ready ? (
           <Card>
@@ -158,6 +160,7 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
             ) : null}
           </Card>
         ) : null}
+        {remove.isSuccess ? null : <VisitorSendsCard visitorId={visitor.id} />}
       </div>
     </>
   );
