@@ -3,7 +3,9 @@
 // customer_lists/, and a job streams it: rows decoded, read and checked one by one, deduplicated
 // within the file and against the directory, written 1,000 at a time in a transaction that also
 // records the batch's refused rows and the progress — so a job stopped anywhere resumes after the
-// last committed row, and one bad row never stops the rest.
+// last committed row, and one bad row never stops the rest. Each committed batch, and the start
+// and end, are announced on the realtime topic `imports` (customer-imports.topics.ts) with the
+// transaction that wrote them.
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
@@ -12,6 +14,7 @@ import { IMPORT_MESSAGES, type TCustomerImport, type TImportFields } from '@tita
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
+import { announceChange } from '../../platform/realtime/change-log.repository';
 import { makeKey, type Storage } from '../../platform/storage';
 import { findBusiness } from '../business/business.service';
 import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
@@ -32,6 +35,15 @@ export type ImportDeps = { db: Db; storage: Storage; jobs: Jobs; logger: Logger 
 export const IMPORT_QUEUE = 'directory.import';
 const BATCH_ROWS = 1000;
 const HEAD_BYTES = 64 * 1024;
+
+/** The table the realtime `imports` topic carries. */
+export const IMPORTS_TABLE = 'customer_imports';
+
+/** Tells the import's subscribers it changed (when the surrounding transaction commits). */
+const announce = (db: Db | Tx, imp: { id: string; businessId: number }, op: 'INSERT' | 'UPDATE' = 'UPDATE') =>
+  announceChange(db, { businessId: imp.businessId, table: IMPORTS_TABLE, op, rowId: imp.id });
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const errorsPath = (id: string) => `/api/business/customer-directory/imports/${id}/errors/`;
 
@@ -86,19 +98,32 @@ export async function createImport(
   }
   const key = makeKey(`customer_lists/${input.businessId}`, input.fileName || 'customers.csv');
   await deps.storage.put(key, bytes, 'text/csv');
-  const row = await repo.insertImport(deps.db, {
-    businessId: input.businessId,
-    fileKey: key,
-    fileName: input.fileName || 'customers.csv',
-    mode: fields.mode,
-    encoding,
-    listId: fields.list_id ?? null,
-    columns,
-    status: 'queued',
-    createdBy: input.createdBy,
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await repo.insertImport(tx, {
+      businessId: input.businessId,
+      fileKey: key,
+      fileName: input.fileName || 'customers.csv',
+      mode: fields.mode,
+      encoding,
+      listId: fields.list_id ?? null,
+      columns,
+      status: 'queued',
+      createdBy: input.createdBy,
+    });
+    await announce(tx, inserted, 'INSERT');
+    return inserted;
   });
   await deps.jobs.send(IMPORT_QUEUE, { import_id: row.id }, { singletonKey: row.id });
   return toImport(row);
+}
+
+/** An import by id alone, with its business (the realtime topic checks the business itself). */
+export async function loadImport(
+  db: Db,
+  id: string,
+): Promise<(TCustomerImport & { business_id: number }) | null> {
+  const row = await repo.findImportById(db, id);
+  return row && { ...toImport(row), business_id: row.businessId };
 }
 
 export async function findImport(db: Db, businessId: number, id: string): Promise<TCustomerImport> {
@@ -118,6 +143,13 @@ async function countLines(stream: Readable): Promise<number> {
   return last === 10 ? lines : lines + 1;
 }
 
+/** Ends an import (done or failed) and tells its subscribers, in one transaction. */
+const finish = (db: Db, imp: { id: string; businessId: number }, values: Parameters<typeof repo.finish>[2]) =>
+  db.transaction(async (tx) => {
+    await repo.finish(tx, imp.id, values);
+    await announce(tx, imp);
+  });
+
 type Batch = { records: { values: string[]; line: number }[]; malformed: { line: number; reason: string }[] };
 
 /** The import job: streams the stored file from where the last committed batch ended. */
@@ -126,13 +158,17 @@ export async function runImport(deps: ImportDeps, id: string): Promise<void> {
   if (!found || found.status === 'done' || found.status === 'failed') return;
   const counted = await deps.storage.openStream(found.fileKey);
   if (!counted) {
-    await repo.finish(deps.db, id, { status: 'failed', error: 'The uploaded file is no longer stored.' });
+    await finish(deps.db, found, { status: 'failed', error: 'The uploaded file is no longer stored.' });
     return;
   }
   const estimate = Math.max(0, (await countLines(counted)) - 1);
-  const row = await repo.startRunning(deps.db, id, {
-    encoding: found.encoding,
-    totalRows: found.totalRows ?? estimate,
+  const row = await deps.db.transaction(async (tx) => {
+    const started = await repo.startRunning(tx, id, {
+      encoding: found.encoding,
+      totalRows: found.totalRows ?? estimate,
+    });
+    if (started) await announce(tx, started);
+    return started;
   });
   if (!row) return;
   const business = await findBusiness(deps.db, row.businessId);
@@ -190,14 +226,14 @@ export async function runImport(deps: ImportDeps, id: string): Promise<void> {
   } catch (err) {
     deps.logger.error({ err, import: id }, 'customer import stopped');
     const latest = await repo.findImportById(deps.db, id);
-    await repo.finish(deps.db, id, {
+    await finish(deps.db, row, {
       status: 'failed',
       error: `The import stopped after ${latest?.processedRows ?? processed} rows: ${(err as Error).message}. The rows before it were imported.`,
     });
     return;
   }
   const done = await repo.findImportById(deps.db, id);
-  await repo.finish(deps.db, id, { status: 'done', totalRows: done?.processedRows ?? processed });
+  await finish(deps.db, row, { status: 'done', totalRows: done?.processedRows ?? processed });
   if (!parser.readableEnded) await once(parser, 'end').catch(() => undefined);
 }
 
@@ -278,6 +314,7 @@ async function commitBatch(
       skipped: outcome.unchanged.length + skipped.length,
       failed: failed.length,
     });
+    await announce(tx, imp);
   });
   return batch.records.length;
 }
