@@ -2,6 +2,7 @@
 // then a job streams it, row by row, committing in batches and keeping every refused row with its
 // reason. Read while it runs: GET …/imports/{id}/.
 import { z } from 'zod';
+import { SEGMENT_FIELD_KEY_PATTERN } from './customer-lists';
 
 export const IMPORT_MODES = ['skip', 'overwrite', 'merge'] as const;
 export const ZImportMode = z.enum(IMPORT_MODES);
@@ -20,6 +21,49 @@ export const ZImportEncoding = z.enum(IMPORT_ENCODINGS);
 
 /** What a column of the file becomes; any other text is a custom field of that name. */
 export const IMPORT_TARGETS = ['name', 'email', 'phone', 'external_id', 'ignore'] as const;
+
+/** The spec's CSV header reader: a column name lower-cased, control characters removed, trimmed. */
+export const importHeaderName = (raw: string) =>
+  raw
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .toLowerCase();
+
+/** The contact parts a column can fill, and the header names read as each of them. */
+export const IMPORT_COLUMN_ALIASES = {
+  name: ['name', 'full name', 'fullname', 'full_name', 'customer name', 'contact name', 'display name'],
+  first_name: ['first name', 'first_name', 'firstname', 'given name'],
+  last_name: ['last name', 'last_name', 'lastname', 'surname', 'family name'],
+  email: ['email', 'e-mail', 'email address', 'e-mail address', 'email_address', 'mail'],
+  phone: [
+    'phone',
+    'phone number',
+    'phone_number',
+    'mobile',
+    'mobile number',
+    'mobile phone',
+    'telephone',
+    'tel',
+    'cell',
+    'whatsapp',
+    'whatsapp number',
+  ],
+  external_id: ['external_id', 'external id', 'user id', 'user_id', 'customer id', 'customer_id'],
+} as const satisfies Record<string, readonly string[]>;
+export type TImportContactPart = keyof typeof IMPORT_COLUMN_ALIASES;
+
+/** What a column becomes: a contact part, ignored, or a custom field of that name. */
+export type TImportColumnTarget = TImportContactPart | 'ignore' | `field:${string}`;
+
+/** What a column (its name as the header reader read it) becomes when not mapped otherwise. */
+export function autoImportTarget(column: string): TImportColumnTarget {
+  for (const [target, names] of Object.entries(IMPORT_COLUMN_ALIASES) as [
+    TImportContactPart,
+    readonly string[],
+  ][])
+    if (names.includes(column)) return target;
+  return SEGMENT_FIELD_KEY_PATTERN.test(column) ? `field:${column}` : 'ignore';
+}
 
 /** 100 MB: about a million rows of a typical customer export. */
 export const IMPORT_FILE_LIMIT_BYTES = 100 * 1024 * 1024;

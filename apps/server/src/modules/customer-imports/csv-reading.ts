@@ -5,15 +5,17 @@ import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { parsePhoneNumberFromString, type CountryCallingCode } from 'libphonenumber-js';
 import { z } from 'zod';
-import { IMPORT_MESSAGES, SEGMENT_FIELD_KEY_PATTERN } from '@titan/contracts';
+import {
+  autoImportTarget,
+  importHeaderName,
+  IMPORT_MESSAGES,
+  SEGMENT_FIELD_KEY_PATTERN,
+  type TImportColumnTarget,
+} from '@titan/contracts';
 import type { ImportedRow } from '../directory/directory.service';
 
-/** The spec's CSV header reader: a column name lower-cased, control characters removed, trimmed. */
-export const headerName = (raw: string) =>
-  raw
-    .replace(/\p{Cc}/gu, '')
-    .trim()
-    .toLowerCase();
+/** The spec's CSV header reader (shared with the web app's preview). */
+export const headerName = importHeaderName;
 
 /** Which encoding a file is in, from its first bytes: a BOM, else valid UTF-8, else Windows-1252. */
 export function detectEncoding(head: Buffer): string {
@@ -33,36 +35,9 @@ export function detectEncoding(head: Buffer): string {
 export const decode = (bytes: Buffer, encoding: string) => iconv.decode(bytes, encoding);
 export const decodeStream = (encoding: string) => iconv.decodeStream(encoding);
 
-/** What a column becomes: a contact part, ignored, or a custom field of that name. */
-export type ColumnTarget =
-  'name' | 'first_name' | 'last_name' | 'email' | 'phone' | 'external_id' | 'ignore' | `field:${string}`;
+export type ColumnTarget = TImportColumnTarget;
 
-const ALIASES: Record<Exclude<ColumnTarget, 'ignore' | `field:${string}`>, string[]> = {
-  name: ['name', 'full name', 'fullname', 'full_name', 'customer name', 'contact name', 'display name'],
-  first_name: ['first name', 'first_name', 'firstname', 'given name'],
-  last_name: ['last name', 'last_name', 'lastname', 'surname', 'family name'],
-  email: ['email', 'e-mail', 'email address', 'e-mail address', 'email_address', 'mail'],
-  phone: [
-    'phone',
-    'phone number',
-    'phone_number',
-    'mobile',
-    'mobile number',
-    'mobile phone',
-    'telephone',
-    'tel',
-    'cell',
-    'whatsapp',
-    'whatsapp number',
-  ],
-  external_id: ['external_id', 'external id', 'user id', 'user_id', 'customer id', 'customer_id'],
-};
-
-function autoTarget(column: string): ColumnTarget {
-  for (const [target, names] of Object.entries(ALIASES))
-    if (names.includes(column)) return target as ColumnTarget;
-  return SEGMENT_FIELD_KEY_PATTERN.test(column) ? `field:${column}` : 'ignore';
-}
+const autoTarget = autoImportTarget;
 
 const ZColumnMap = z.record(z.string(), z.string().trim().min(1).max(64));
 
