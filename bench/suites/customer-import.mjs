@@ -6,13 +6,14 @@
 // streamed, not held —, beside PostgreSQL's own `COPY … FROM STDIN` of the same file into a bare
 // table of text columns through psql (the floor: no checks, no dedupe, no index), with the ratio.
 import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, openAsBlob, readFileSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, openAsBlob, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import pg from 'pg';
 import { authHeaders, createBusiness, login, signUp } from '../lib/identity.mjs';
+import { cpuSeconds, mb, rowsColumns, rssBytes, secs } from '../lib/rows-table.mjs';
 
 export const name = 'customer-import';
 
@@ -20,33 +21,9 @@ const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const TARGET_ROWS_PER_SEC = 20_000;
 const OWNER = { email: 'import-owner@bench.test', password: 'bench password 123' };
 
-const mb = (bytes) => (Number.isFinite(bytes) ? (bytes / 2 ** 20).toFixed(1) : '—');
-const s = (v) => (Number.isFinite(v) ? v.toFixed(2) : '—');
-const ratio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
+const s = secs;
 
-export const columns = [
-  { key: 'side', label: 'side' },
-  { key: 'rows', label: 'rows', align: 'right', format: (v) => v.toLocaleString('en-US') },
-  {
-    key: 'seconds',
-    label: 'seconds',
-    align: 'right',
-    format: (v, r) => (r.kind === 'ratio' ? ratio(v) : s(v)),
-  },
-  {
-    key: 'rowsPerSec',
-    label: 'rows/s',
-    align: 'right',
-    format: (v, r) => (r.kind === 'ratio' ? ratio(v) : Math.round(v).toLocaleString('en-US')),
-  },
-  {
-    key: 'peakRssMiB',
-    label: 'peak RSS MiB',
-    align: 'right',
-    format: (v) => (v === null ? '' : mb(v * 2 ** 20)),
-  },
-  { key: 'target', label: 'target', format: (v) => v ?? '' },
-];
+export const columns = [...rowsColumns(), { key: 'target', label: 'target', format: (v) => v ?? '' }];
 
 const FIRST = [
   'Amelia',
@@ -153,17 +130,6 @@ async function writeCsv(path, rows) {
   return expected;
 }
 
-/** CPU seconds (user + system) the process has used, from /proc (clock ticks of 10 ms). */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function rssBytes(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
-}
-
 export async function run(ctx) {
   const database = await ctx.database();
   if (database.kind !== 'postgres') {
@@ -195,8 +161,7 @@ export async function run(ctx) {
   // Deployed shape: production, API and job workers in one process.
   ctx.progress('starting titan (RUN_WORKERS=true)');
   const titan = ctx.use(await ctx.startTitan(database, { env: { RUN_WORKERS: 'true' } }));
-  const { access } = await login(titan.url, OWNER.email, OWNER.password);
-  const headers = authHeaders(access, businessCode);
+  let headers = authHeaders((await login(titan.url, OWNER.email, OWNER.password)).access, businessCode);
 
   const rssBefore = rssBytes(titan.pid);
   const cpuBefore = cpuSeconds(titan.pid);
@@ -257,6 +222,13 @@ export async function run(ctx) {
   for (;;) {
     await new Promise((r) => setTimeout(r, 100));
     const poll = await fetch(`${titan.url}/api/business/customer-directory/imports/${id}/`, { headers });
+    // An access token lives 15 minutes: a slow run logs in again.
+    if (poll.status === 401) {
+      headers = authHeaders((await login(titan.url, OWNER.email, OWNER.password)).access, businessCode);
+      continue;
+    }
+    if (poll.status !== 200)
+      throw new Error(`GET the import answered HTTP ${poll.status}: ${await poll.text()}`);
     imp = (await poll.json()).result;
     while (tenths.length < 10 && imp.processed_rows >= ((tenths.length + 1) * ROWS) / 10)
       tenths.push(rssBytes(titan.pid));

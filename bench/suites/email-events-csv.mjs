@@ -5,54 +5,19 @@
 // `COPY (select …) TO STDOUT` of the same rows and columns through psql (the floor: no HTTP, no
 // formatting in JavaScript).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { authHeaders, createBusiness, signUp } from '../lib/identity.mjs';
+import { mb, mibColumn, rowsColumns, rssBytes } from '../lib/rows-table.mjs';
 
 export const name = 'email-events-csv';
 
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 1_000_000);
 const OWNER = { email: 'csv-owner@bench.test', password: 'bench password 123' };
 
-const mb = (bytes) => (Number.isFinite(bytes) ? (bytes / 2 ** 20).toFixed(1) : '—');
-const s = (v) => (Number.isFinite(v) ? v.toFixed(2) : '—');
-const ratio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
-
 export const columns = [
-  { key: 'side', label: 'side' },
-  { key: 'rows', label: 'rows', align: 'right', format: (v) => v.toLocaleString('en-US') },
-  { key: 'mib', label: 'MiB', align: 'right', format: (v) => mb(v * 2 ** 20) },
-  {
-    key: 'seconds',
-    label: 'seconds',
-    align: 'right',
-    format: (v, r) => (r.kind === 'ratio' ? ratio(v) : s(v)),
-  },
-  {
-    key: 'rowsPerSec',
-    label: 'rows/s',
-    align: 'right',
-    format: (v, r) => (r.kind === 'ratio' ? ratio(v) : Math.round(v).toLocaleString('en-US')),
-  },
-  {
-    key: 'peakRssMiB',
-    label: 'peak RSS MiB',
-    align: 'right',
-    format: (v) => (v === null ? '' : mb(v * 2 ** 20)),
-  },
-  {
-    key: 'rssGrowthMiB',
-    label: 'RSS growth MiB',
-    align: 'right',
-    format: (v) => (v === null ? '' : mb(v * 2 ** 20)),
-  },
+  ...rowsColumns([{ key: 'mib', label: 'MiB', align: 'right', format: (v) => mb(v * 2 ** 20) }]),
+  mibColumn('rssGrowthMiB', 'RSS growth MiB'),
 ];
-
-function rssBytes(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
-  return kb * 1024;
-}
 
 /** Reads a byte stream to the end: bytes and lines (CSV rows, header included). */
 async function drain(stream, onProgress) {

@@ -16,16 +16,11 @@ import { usePermissions } from '../../../lib/business/roles';
 import { useCurrentMembership } from '../../../lib/session/current-business';
 import { readBusinessCode } from '../../../lib/session/tokens';
 import { useStartImport } from '../api/imports';
-import {
-  ColumnMapping,
-  columnMap,
-  hasContactColumn,
-  ImportOptions,
-  ImportPreview,
-} from '../components/column-mapping';
+import { ColumnMapping, ImportOptions, ImportPreview } from '../components/column-mapping';
 import { FileDrop } from '../components/file-drop';
 import { ImportProgress } from '../components/import-progress';
 import { IMPORT_STRINGS as S } from '../strings';
+import { columnMap, hasContactColumn } from '../utils/column-map';
 import { FileReadingError, readCsvPreview, type TCsvPreview } from '../utils/read-csv-preview';
 
 type TChosen = { file: File; preview: TCsvPreview };
