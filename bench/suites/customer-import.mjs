@@ -90,7 +90,7 @@ async function writeCsv(path, rows) {
     const first = FIRST[i % FIRST.length];
     const last = LAST[(i >> 4) % LAST.length];
     let email = `${first.toLowerCase().replace(/[^a-z]/g, '')}.${last.toLowerCase().replace(/[^a-z]/g, '')}.${i}@example.com`;
-    const n = String(i).padStart(6, '0');
+    const n = String(i % 1_000_000).padStart(6, '0');
     let phone =
       i % 3 === 0
         ? ''
@@ -187,13 +187,14 @@ export async function run(ctx) {
   const backends = new Map();
   const readBackends = async () => {
     const { rows } = await watcher.query(
-      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      `select pid, coalesce(nullif(application_name, ''), backend_type) as who from pg_stat_activity
+       where datname = current_database() and pid <> pg_backend_pid()`,
     );
-    for (const { pid } of rows) {
+    for (const { pid, who } of rows) {
       try {
         const now = cpuSeconds(pid);
         const known = backends.get(pid);
-        backends.set(pid, { first: known?.first ?? now, last: now });
+        backends.set(pid, { who, first: known?.first ?? now, last: now });
       } catch {
         // gone, or not on this machine
       }
@@ -239,6 +240,8 @@ export async function run(ctx) {
   const titanS = (performance.now() - t0) / 1000;
   const titanCpuS = cpuSeconds(titan.pid) - cpuBefore;
   const pgCpuS = [...backends.values()].reduce((sum, b) => sum + b.last - b.first, 0);
+  const pgCpuBy = new Map();
+  for (const b of backends.values()) pgCpuBy.set(b.who, (pgCpuBy.get(b.who) ?? 0) + b.last - b.first);
   const jobS = (Date.parse(imp.finished_at) - Date.parse(imp.created_at)) / 1000;
   clearInterval(sampler);
   if (imp.status !== 'done') throw new Error(`the import failed: ${imp.error}`);
@@ -297,7 +300,7 @@ export async function run(ctx) {
       `counts inserted ${imp.inserted.toLocaleString()}, updated ${imp.updated}, skipped ${imp.skipped.toLocaleString()}, failed ${imp.failed.toLocaleString()}; ` +
       `errors CSV ${errorLines.toLocaleString()} rows`,
     `CPU: titan's process ${s(titanCpuS)} s (${((titanCpuS / ROWS) * 1e6).toFixed(1)} µs a row), this database's PostgreSQL backends ` +
-      `${s(pgCpuS)} s (${((pgCpuS / ROWS) * 1e6).toFixed(1)} µs a row); on two otherwise idle cores, with reading and ` +
+      `${s(pgCpuS)} s (${((pgCpuS / ROWS) * 1e6).toFixed(1)} µs a row: ${[...pgCpuBy].map(([who, cpu]) => `${who} ${s(cpu)} s`).join(', ')}); on two otherwise idle cores, with reading and ` +
       `writing overlapped, the import could not go faster than ${Math.round(ROWS / Math.max(titanCpuS, pgCpuS, (titanCpuS + pgCpuS) / 2)).toLocaleString('en-US')} rows/s; ` +
       `the wall time above also counts whatever else the machine ran (load average ${os
         .loadavg()

@@ -400,12 +400,28 @@ export async function matchImportRows(
   const emails = [...new Set(rows.flatMap((r) => (r.email ? [r.email] : [])))];
   const phones = [...new Set(rows.flatMap((r) => (r.phone ? [r.phone] : [])))];
   const externals = [...new Set(rows.flatMap((r) => (r.externalId ? [r.externalId] : [])))];
-  const { rows: existing } = (await db.execute(sql`select id, lower(email) as email, phone, external_id
-    from customers
-    where business_id = ${businessId}
-      and (lower(email) = any(${textArray(emails)}) or phone = any(${textArray(phones)})
-        or external_id = any(${textArray(externals)}))
-    order by id`)) as unknown as {
+  // One index probe per key (a lateral lookup the planner may not flatten: `offset 0`), whatever
+  // the table's statistics say: with the keys as a filter or a join, a table grown fast since it
+  // was last analysed (by an import) looked small to the planner, and was read whole every batch.
+  const lookups = (
+    [
+      [sql`c.external_id`, externals],
+      [sql`lower(c.email)`, emails],
+      [sql`c.phone`, phones],
+    ] as const
+  ).flatMap(([column, values]) =>
+    values.length
+      ? [
+          sql`select m.* from unnest(${textArray(values)}) as k(value) cross join lateral (
+              select c.id, lower(c.email) as email, c.phone, c.external_id from customers c
+              where c.business_id = ${businessId} and ${column} = k.value offset 0) m`,
+        ]
+      : [],
+  );
+  if (lookups.length === 0) return rows.map(() => null);
+  const { rows: existing } = (await db.execute(
+    sql`${sql.join(lookups, sql` union all `)} order by id`,
+  )) as unknown as {
     rows: { id: string | number; email: string | null; phone: string | null; external_id: string | null }[];
   };
   const byExternal = new Map<string, number>();
