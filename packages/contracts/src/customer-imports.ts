@@ -29,6 +29,28 @@ export const importHeaderName = (raw: string) =>
     .trim()
     .toLowerCase();
 
+/**
+ * The encoding of a CSV file from its first bytes, as the import reads it (and the web preview
+ * shows it): a BOM says it, else UTF-8 when the bytes are valid UTF-8, else Windows-1252. `whole`:
+ * the bytes are the whole file (otherwise a character cut at the sample's end is left out).
+ */
+export function detectImportEncoding(
+  head: Uint8Array,
+  whole: boolean,
+): 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252' {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(
+      whole ? head : head.subarray(0, Math.max(0, head.length - 4)),
+    );
+    return 'utf-8';
+  } catch {
+    return 'windows-1252';
+  }
+}
+
 /** The contact parts a column can fill, and the header names read as each of them. */
 export const IMPORT_COLUMN_ALIASES = {
   name: ['name', 'full name', 'fullname', 'full_name', 'customer name', 'contact name', 'display name'],

@@ -7,6 +7,7 @@ import { parsePhoneNumberFromString, type CountryCallingCode } from 'libphonenum
 import { z } from 'zod';
 import {
   autoImportTarget,
+  detectImportEncoding,
   importHeaderName,
   IMPORT_MESSAGES,
   SEGMENT_FIELD_KEY_PATTERN,
@@ -17,20 +18,8 @@ import type { ImportedRow } from '../directory/directory.service';
 /** The spec's CSV header reader (shared with the web app's preview). */
 export const headerName = importHeaderName;
 
-/** Which encoding a file is in, from its first bytes: a BOM, else valid UTF-8, else Windows-1252. */
-export function detectEncoding(head: Buffer): string {
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
-  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
-  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
-  // A multi-byte character may be cut at the sample's end: leave its last bytes out.
-  const sample = head.length >= 65_536 ? head.subarray(0, head.length - 4) : head;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(sample);
-    return 'utf-8';
-  } catch {
-    return 'windows-1252';
-  }
-}
+/** Which encoding a file is in, from its first 64 KB (fewer: the whole file). */
+export const detectEncoding = (head: Buffer): string => detectImportEncoding(head, head.length < 65_536);
 
 export const decode = (bytes: Buffer, encoding: string) => iconv.decode(bytes, encoding);
 export const decodeStream = (encoding: string) => iconv.decodeStream(encoding);

@@ -148,6 +148,20 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
         .map((c) => c.textContent),
     ).toEqual(['zoe@example.com', 'Zoë']);
     expect(screen.getByText('zoe.csv')).toBeInTheDocument();
+
+    // A legacy Windows-1252 file reads as the server will read it.
+    await userEvent.click(screen.getByRole('button', { name: S.otherFile }));
+    const legacy = new Uint8Array([
+      ...new TextEncoder().encode('name,email\nRen'),
+      0xe9,
+      ...new TextEncoder().encode('e,renee@example.com\n'),
+    ]);
+    await choose(new File([legacy], 'legacy.csv', { type: 'text/csv' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: S.previewTable })).getAllByRole('cell')[0],
+      ).toHaveTextContent('Renée'),
+    );
   });
 
   it('says why a file cannot be used: the spec’s file reading errors, empty, not CSV', async () => {
@@ -185,7 +199,7 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
           onload: (() => void) | null = null;
           onerror: (() => void) | null = null;
           onabort: (() => void) | null = null;
-          readAsText() {
+          readAsArrayBuffer() {
             setTimeout(() => {
               this.error = { name };
               this.onerror?.();
@@ -202,7 +216,7 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
       'FileReader',
       class {
         onabort: (() => void) | null = null;
-        readAsText() {
+        readAsArrayBuffer() {
           setTimeout(() => this.onabort?.());
         }
       },

@@ -1,7 +1,7 @@
 // Reads the start of a chosen CSV file in the browser for the import preview: the column names
 // as the spec's header reader gives them (lower-cased, control characters removed) and the first
 // rows. A file the browser cannot read is refused with the spec's file reading error for why.
-import { importHeaderName } from '@titan/contracts';
+import { detectImportEncoding, importHeaderName } from '@titan/contracts';
 
 import { FILE_READING_ERRORS, IMPORT_STRINGS as S } from '../strings';
 
@@ -31,7 +31,11 @@ export function fileReadingMessage(error: { name?: string } | null | undefined):
   }
 }
 
-/** The text of the file's first bytes (UTF-8), or a FileReadingError with the spec's message. */
+/** Bytes as text the way the server will read the file (a BOM, valid UTF-8, else Windows-1252). */
+export const decodeHead = (bytes: Uint8Array, whole: boolean): string =>
+  new TextDecoder(detectImportEncoding(bytes, whole)).decode(bytes);
+
+/** The text of the file's first bytes, or a FileReadingError with the spec's message. */
 export function readFileHead(file: Blob, bytes = PREVIEW_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
     let reader: FileReader;
@@ -41,14 +45,19 @@ export function readFileHead(file: Blob, bytes = PREVIEW_BYTES): Promise<string>
       reject(new FileReadingError(FILE_READING_ERRORS.unknown));
       return;
     }
-    reader.onload = () =>
-      typeof reader.result === 'string'
-        ? resolve(reader.result)
-        : reject(new FileReadingError(FILE_READING_ERRORS.encoding));
+    reader.onload = () => {
+      if (!(reader.result instanceof ArrayBuffer))
+        return reject(new FileReadingError(FILE_READING_ERRORS.encoding));
+      try {
+        resolve(decodeHead(new Uint8Array(reader.result), file.size <= bytes));
+      } catch {
+        reject(new FileReadingError(FILE_READING_ERRORS.encoding));
+      }
+    };
     reader.onerror = () => reject(new FileReadingError(fileReadingMessage(reader.error)));
     reader.onabort = () => reject(new FileReadingError(FILE_READING_ERRORS.aborted));
     try {
-      reader.readAsText(file.slice(0, bytes));
+      reader.readAsArrayBuffer(file.slice(0, bytes));
     } catch (error) {
       reject(new FileReadingError(fileReadingMessage(error as { name?: string })));
     }
