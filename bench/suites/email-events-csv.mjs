@@ -6,6 +6,7 @@
 // formatting in JavaScript).
 import pg from 'pg';
 import { authHeaders, ownerOnDevInstance } from '../lib/identity.mjs';
+import { mb, mibColumn, rowsColumns } from '../lib/rows-table.mjs';
 import { downloadWatchingRss, psqlCopy } from '../lib/streams.mjs';
 
 export const name = 'email-events-csv';
@@ -13,38 +14,9 @@ export const name = 'email-events-csv';
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 1_000_000);
 const OWNER = { email: 'csv-owner@bench.test', password: 'bench password 123' };
 
-const mb = (bytes) => (Number.isFinite(bytes) ? (bytes / 2 ** 20).toFixed(1) : '—');
-const s = (v) => (Number.isFinite(v) ? v.toFixed(2) : '—');
-const ratio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
-
 export const columns = [
-  { key: 'side', label: 'side' },
-  { key: 'rows', label: 'rows', align: 'right', format: (v) => v.toLocaleString('en-US') },
-  { key: 'mib', label: 'MiB', align: 'right', format: (v) => mb(v * 2 ** 20) },
-  {
-    key: 'seconds',
-    label: 'seconds',
-    align: 'right',
-    format: (v, r) => (r.kind === 'ratio' ? ratio(v) : s(v)),
-  },
-  {
-    key: 'rowsPerSec',
-    label: 'rows/s',
-    align: 'right',
-    format: (v, r) => (r.kind === 'ratio' ? ratio(v) : Math.round(v).toLocaleString('en-US')),
-  },
-  {
-    key: 'peakRssMiB',
-    label: 'peak RSS MiB',
-    align: 'right',
-    format: (v) => (v === null ? '' : mb(v * 2 ** 20)),
-  },
-  {
-    key: 'rssGrowthMiB',
-    label: 'RSS growth MiB',
-    align: 'right',
-    format: (v) => (v === null ? '' : mb(v * 2 ** 20)),
-  },
+  ...rowsColumns([{ key: 'mib', label: 'MiB', align: 'right', format: (v) => mb(v * 2 ** 20) }]),
+  mibColumn('rssGrowthMiB', 'RSS growth MiB'),
 ];
 
 export async function run(ctx) {

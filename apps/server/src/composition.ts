@@ -9,6 +9,7 @@ import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
 import { defineBroadcastQueues, type BroadcastDeps } from './modules/broadcasts/broadcasts.service';
 import { emailBroadcastChannel } from './modules/email/email.broadcast';
 import { defineImportQueue } from './modules/customer-imports/customer-imports.service';
+import { importTopics } from './modules/customer-imports/customer-imports.topics';
 import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
 import {
   EMAIL_DOMAINS_RECHECK_CRON,
@@ -105,7 +106,7 @@ function buildServices(infrastructure: Infrastructure): Services {
       db,
       feed,
       callers: realtimeCallers({ db, authCache, tokens, visitorTokens }),
-      topics: conversationTopics({ db, storage, authCache }),
+      topics: [...conversationTopics({ db, storage, authCache }), ...importTopics({ db, authCache })],
       logger,
     },
     broadcasts: { db, jobs, logger, channels: new Map() },

@@ -1,6 +1,7 @@
 // The WebSocket protocol at /api/realtime/ (api.md "Realtime").
 import { z } from 'zod';
 import { ZConversation, ZConversationFilter, ZMessage, ZPublicMessage } from './conversations';
+import { ZCustomerImport } from './customer-imports';
 
 const ZSubscribe = z.discriminatedUnion('topic', [
   z.object({
@@ -19,6 +20,16 @@ const ZSubscribe = z.discriminatedUnion('topic', [
     business_code: z.string().min(1).max(64).optional(),
     after_seq: z.number().int().min(0).optional(),
   }),
+  // A business's CSV imports (staff only): each committed batch and the end, as the import reads.
+  z.object({
+    type: z.literal('subscribe'),
+    id: z.string().min(1).max(64),
+    topic: z.literal('imports'),
+    business_code: z.string().min(1).max(64),
+    /** Only this import's progress; every import of the business without it. */
+    import_id: z.uuid('Not a valid import id.').optional(),
+    after_seq: z.number().int().min(0).optional(),
+  }),
 ]);
 
 export const ZRealtimeClientMessage = z.discriminatedUnion('type', [
@@ -34,10 +45,11 @@ export const ZRealtimeChange = z.object({
   type: z.literal('change'),
   sub: z.string(),
   seq: z.number().int(),
-  table: z.enum(['conversations', 'messages', 'wa_messages']),
+  table: z.enum(['conversations', 'messages', 'wa_messages', 'customer_imports']),
   event: z.enum(['INSERT', 'UPDATE']),
   /** Visitors receive messages as ZPublicMessage (no staff email, role or id). */
-  new: z.union([ZConversation, ZMessage, ZPublicMessage]),
+  /** The imports topic sends the import as GET …/imports/{id}/ answers it. */
+  new: z.union([ZConversation, ZMessage, ZPublicMessage, ZCustomerImport]),
   old: z.object({ last_message_at: z.string().nullable() }).nullable(),
   /** Conversations topic only: false when an updated row no longer fits the subscription's filter. */
   matches: z.boolean().optional(),

@@ -30,6 +30,7 @@ import {
   settingsPath,
   SIGNUP_PATH,
   LISTS_PATH,
+  DIRECTORY_IMPORT_PATH,
   TEMPLATES_PATH,
   UNSUBSCRIBE_PATH,
   QR_FORM_PUBLIC_PATH,
@@ -319,6 +320,12 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               path: LISTS_PATH,
               lazy: async () => ({
                 Component: (await import('../features/customer-lists/routes/lists-route')).ListsRoute,
+              }),
+            },
+            {
+              path: DIRECTORY_IMPORT_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/customer-imports/routes/import-route')).ImportRoute,
               }),
             },
             {

@@ -1,10 +1,11 @@
-// Visitors | Lists: the audience area's two views (the directory and customer lists), as links.
+// Visitors | Lists | Import: the audience area's views (the directory, customer lists and the CSV
+// import), as links.
 import { NavLink } from 'react-router';
 
-import { DIRECTORY_PATH, LISTS_PATH } from '../config/paths';
+import { DIRECTORY_IMPORT_PATH, DIRECTORY_PATH, LISTS_PATH } from '../config/paths';
 import { cn } from '../lib/utils';
 
-const S = { label: 'Audience', directoryTab: 'Visitors', listsTab: 'Lists' } as const;
+const S = { label: 'Audience', directoryTab: 'Visitors', listsTab: 'Lists', importTab: 'Import' } as const;
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -20,6 +21,9 @@ export function AudienceNav() {
       </NavLink>
       <NavLink to={LISTS_PATH} className={linkClass}>
         {S.listsTab}
+      </NavLink>
+      <NavLink to={DIRECTORY_IMPORT_PATH} className={linkClass}>
+        {S.importTab}
       </NavLink>
     </nav>
   );

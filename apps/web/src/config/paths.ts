@@ -24,6 +24,8 @@ export const DIRECTORY_PATH = '/engage/directory';
 /** Customer lists and segments, beside the directory. */
 export const LISTS_PATH = `${DIRECTORY_PATH}/lists`;
 export const listPath = (id: number) => `${LISTS_PATH}/${id}`;
+/** The CSV import wizard (?id= follows one import). */
+export const DIRECTORY_IMPORT_PATH = `${DIRECTORY_PATH}/import`;
 export const SETTINGS_PATH = '/engage/settings';
 /** Public (no sign-in): how to publish a sending domain's DNS records. */
 export const DNS_HELP_PATH = '/engage/dns-help';

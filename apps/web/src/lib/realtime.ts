@@ -19,12 +19,15 @@ export type TLiveChange = z.infer<typeof ZLiveChange>;
 
 export type TSubscriptionTopic =
   | { topic: 'conversations'; business_code: string; filter?: Record<string, string> }
-  | { topic: 'messages'; conversation_id: number; business_code?: string };
+  | { topic: 'messages'; conversation_id: number; business_code?: string }
+  | { topic: 'imports'; business_code: string; import_id?: string };
 
 export type TSubscriptionHandlers = {
   onChange: (change: TLiveChange) => void;
   /** The server could not replay what was missed, or the subscription started afresh: refetch. */
   onResync: () => void;
+  /** Whether the subscription is live now: true once subscribed, false when the socket went down. */
+  onActive?: (active: boolean) => void;
 };
 
 type TSubscription = {
@@ -165,6 +168,7 @@ export class RealtimeClient {
         const sub = parsed.success ? this.subs.get(parsed.data.id) : undefined;
         if (!parsed.success || !sub) return;
         sub.active = true;
+        sub.handlers.onActive?.(true);
         if (sub.lastSeq === null) {
           // A fresh subscription: whatever was fetched before it may already be stale.
           sub.lastSeq = parsed.data.seq;
@@ -198,7 +202,10 @@ export class RealtimeClient {
     if (this.closedOnPurpose.has(socket) || socket !== this.socket) return;
     this.socket = null;
     this.ready = false;
-    for (const sub of this.subs.values()) sub.active = false;
+    for (const sub of this.subs.values()) {
+      sub.active = false;
+      sub.handlers.onActive?.(false);
+    }
     if (this.subs.size === 0) return;
     // An expired token: reconnect at once, the next auth refreshes it first.
     if (code === REALTIME_CLOSE_TOKEN_EXPIRED) {
@@ -216,7 +223,16 @@ export class RealtimeClient {
   private sendSubscribe(sub: TSubscription): void {
     const resume = sub.lastSeq === null ? {} : { after_seq: sub.lastSeq };
     const { topic } = sub;
-    if (topic.topic === 'conversations') {
+    if (topic.topic === 'imports') {
+      this.send({
+        type: 'subscribe',
+        id: sub.id,
+        topic: 'imports',
+        business_code: topic.business_code,
+        ...(topic.import_id ? { import_id: topic.import_id } : {}),
+        ...resume,
+      });
+    } else if (topic.topic === 'conversations') {
       this.send({
         type: 'subscribe',
         id: sub.id,

@@ -5,64 +5,28 @@ import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { parsePhoneNumberFromString, type CountryCallingCode } from 'libphonenumber-js';
 import { z } from 'zod';
-import { IMPORT_MESSAGES, SEGMENT_FIELD_KEY_PATTERN } from '@titan/contracts';
+import {
+  autoImportTarget,
+  detectImportEncoding,
+  importHeaderName,
+  IMPORT_MESSAGES,
+  SEGMENT_FIELD_KEY_PATTERN,
+  type TImportColumnTarget,
+} from '@titan/contracts';
 import type { ImportedRow } from '../directory/directory.service';
 
-/** The spec's CSV header reader: a column name lower-cased, control characters removed, trimmed. */
-export const headerName = (raw: string) =>
-  raw
-    .replace(/\p{Cc}/gu, '')
-    .trim()
-    .toLowerCase();
+/** The spec's CSV header reader (shared with the web app's preview). */
+export const headerName = importHeaderName;
 
-/** Which encoding a file is in, from its first bytes: a BOM, else valid UTF-8, else Windows-1252. */
-export function detectEncoding(head: Buffer): string {
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
-  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
-  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
-  // A multi-byte character may be cut at the sample's end: leave its last bytes out.
-  const sample = head.length >= 65_536 ? head.subarray(0, head.length - 4) : head;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(sample);
-    return 'utf-8';
-  } catch {
-    return 'windows-1252';
-  }
-}
+/** Which encoding a file is in, from its first 64 KB (fewer: the whole file). */
+export const detectEncoding = (head: Buffer): string => detectImportEncoding(head, head.length < 65_536);
 
 export const decode = (bytes: Buffer, encoding: string) => iconv.decode(bytes, encoding);
 export const decodeStream = (encoding: string) => iconv.decodeStream(encoding);
 
-/** What a column becomes: a contact part, ignored, or a custom field of that name. */
-export type ColumnTarget =
-  'name' | 'first_name' | 'last_name' | 'email' | 'phone' | 'external_id' | 'ignore' | `field:${string}`;
+export type ColumnTarget = TImportColumnTarget;
 
-const ALIASES: Record<Exclude<ColumnTarget, 'ignore' | `field:${string}`>, string[]> = {
-  name: ['name', 'full name', 'fullname', 'full_name', 'customer name', 'contact name', 'display name'],
-  first_name: ['first name', 'first_name', 'firstname', 'given name'],
-  last_name: ['last name', 'last_name', 'lastname', 'surname', 'family name'],
-  email: ['email', 'e-mail', 'email address', 'e-mail address', 'email_address', 'mail'],
-  phone: [
-    'phone',
-    'phone number',
-    'phone_number',
-    'mobile',
-    'mobile number',
-    'mobile phone',
-    'telephone',
-    'tel',
-    'cell',
-    'whatsapp',
-    'whatsapp number',
-  ],
-  external_id: ['external_id', 'external id', 'user id', 'user_id', 'customer id', 'customer_id'],
-};
-
-function autoTarget(column: string): ColumnTarget {
-  for (const [target, names] of Object.entries(ALIASES))
-    if (names.includes(column)) return target as ColumnTarget;
-  return SEGMENT_FIELD_KEY_PATTERN.test(column) ? `field:${column}` : 'ignore';
-}
+const autoTarget = autoImportTarget;
 
 const ZColumnMap = z.record(z.string(), z.string().trim().min(1).max(64));
 
@@ -146,9 +110,12 @@ export function readRow(
   if (email && !ZEmail.safeParse(email).success) return { error: `Invalid email address “${email}”.` };
   let e164: string | null = null;
   if (phone) {
+    // A business's dial code is kept as "+44"; libphonenumber wants the digits.
+    const callingCode = dialCode?.replace(/^\+/, '');
+    // Titan's own CSV exports defuse cells for spreadsheets with a leading apostrophe ('+4420…).
     const parsed = parsePhoneNumberFromString(
-      phone,
-      dialCode ? { defaultCallingCode: dialCode as CountryCallingCode } : undefined,
+      phone.replace(/^'(?=[+=\-@])/, ''),
+      callingCode ? { defaultCallingCode: callingCode as CountryCallingCode } : undefined,
     );
     if (!parsed?.isValid())
       return {

@@ -3,7 +3,9 @@
 // customer_lists/, and a job streams it: rows decoded, read and checked one by one, deduplicated
 // within the file and against the directory, written 1,000 at a time in a transaction that also
 // records the batch's refused rows and the progress — so a job stopped anywhere resumes after the
-// last committed row, and one bad row never stops the rest.
+// last committed row, and one bad row never stops the rest. Each committed batch, and the start
+// and end, are announced on the realtime topic `imports` (customer-imports.topics.ts) with the
+// transaction that wrote them.
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
@@ -12,10 +14,12 @@ import { IMPORT_MESSAGES, type TCustomerImport, type TImportFields } from '@tita
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
+import { announceChange } from '../../platform/realtime/change-log.repository';
 import { makeKey, type Storage } from '../../platform/storage';
 import { findBusiness } from '../business/business.service';
 import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
-import { importCustomers, type ImportedRow } from '../directory/directory.service';
+import { adoptSuppressions } from '../consent/consent.service';
+import { importCustomers, matchImportRows, type ImportedRow } from '../directory/directory.service';
 import {
   decode,
   decodeStream,
@@ -25,6 +29,7 @@ import {
   readRow,
   type ColumnTarget,
 } from './csv-reading';
+import { CustomerRows } from './customer-rows';
 import * as repo from './customer-imports.repository';
 
 export type ImportDeps = { db: Db; storage: Storage; jobs: Jobs; logger: Logger };
@@ -32,6 +37,15 @@ export type ImportDeps = { db: Db; storage: Storage; jobs: Jobs; logger: Logger 
 export const IMPORT_QUEUE = 'directory.import';
 const BATCH_ROWS = 1000;
 const HEAD_BYTES = 64 * 1024;
+
+/** The table the realtime `imports` topic carries. */
+export const IMPORTS_TABLE = 'customer_imports';
+
+/** Tells the import's subscribers it changed (when the surrounding transaction commits). */
+const announce = (db: Db | Tx, imp: { id: string; businessId: number }, op: 'INSERT' | 'UPDATE' = 'UPDATE') =>
+  announceChange(db, { businessId: imp.businessId, table: IMPORTS_TABLE, op, rowId: imp.id });
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const errorsPath = (id: string) => `/api/business/customer-directory/imports/${id}/errors/`;
 
@@ -86,19 +100,32 @@ export async function createImport(
   }
   const key = makeKey(`customer_lists/${input.businessId}`, input.fileName || 'customers.csv');
   await deps.storage.put(key, bytes, 'text/csv');
-  const row = await repo.insertImport(deps.db, {
-    businessId: input.businessId,
-    fileKey: key,
-    fileName: input.fileName || 'customers.csv',
-    mode: fields.mode,
-    encoding,
-    listId: fields.list_id ?? null,
-    columns,
-    status: 'queued',
-    createdBy: input.createdBy,
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await repo.insertImport(tx, {
+      businessId: input.businessId,
+      fileKey: key,
+      fileName: input.fileName || 'customers.csv',
+      mode: fields.mode,
+      encoding,
+      listId: fields.list_id ?? null,
+      columns,
+      status: 'queued',
+      createdBy: input.createdBy,
+    });
+    await announce(tx, inserted, 'INSERT');
+    return inserted;
   });
   await deps.jobs.send(IMPORT_QUEUE, { import_id: row.id }, { singletonKey: row.id });
   return toImport(row);
+}
+
+/** An import by id alone, with its business (the realtime topic checks the business itself). */
+export async function loadImport(
+  db: Db,
+  id: string,
+): Promise<(TCustomerImport & { business_id: number }) | null> {
+  const row = await repo.findImportById(db, id);
+  return row && { ...toImport(row), business_id: row.businessId };
 }
 
 export async function findImport(db: Db, businessId: number, id: string): Promise<TCustomerImport> {
@@ -118,24 +145,50 @@ async function countLines(stream: Readable): Promise<number> {
   return last === 10 ? lines : lines + 1;
 }
 
-type Batch = { records: { values: string[]; line: number }[]; malformed: { line: number; reason: string }[] };
+/** Ends an import (done or failed) and tells its subscribers, in one transaction. */
+const finish = (db: Db, imp: { id: string; businessId: number }, values: Parameters<typeof repo.finish>[2]) =>
+  db.transaction(async (tx) => {
+    await repo.finish(tx, imp.id, values);
+    await announce(tx, imp);
+  });
 
-/** The import job: streams the stored file from where the last committed batch ended. */
+type Batch = { records: { values: string[]; line: number }[]; malformed: { line: number; reason: string }[] };
+type Refused = { rowNumber: number; reason: string; values: string[] };
+
+/** A batch read and checked, ready to write: its rows, and those refused or repeated in it. */
+type Prepared = {
+  size: number;
+  rows: ImportedRow[];
+  failed: Refused[];
+  skipped: Refused[];
+  valuesOf: Map<number, string[]>;
+};
+
+/**
+ * The import job: streams the stored file from where the last committed batch ended. While one
+ * batch is being written, the next is read and checked (the CPU work overlaps the database's);
+ * batches still commit one at a time and in order, so a stop anywhere resumes cleanly.
+ */
 export async function runImport(deps: ImportDeps, id: string): Promise<void> {
   const found = await repo.findImportById(deps.db, id);
   if (!found || found.status === 'done' || found.status === 'failed') return;
   const counted = await deps.storage.openStream(found.fileKey);
   if (!counted) {
-    await repo.finish(deps.db, id, { status: 'failed', error: 'The uploaded file is no longer stored.' });
+    await finish(deps.db, found, { status: 'failed', error: 'The uploaded file is no longer stored.' });
     return;
   }
   const estimate = Math.max(0, (await countLines(counted)) - 1);
-  const row = await repo.startRunning(deps.db, id, {
-    encoding: found.encoding,
-    totalRows: found.totalRows ?? estimate,
+  const row = await deps.db.transaction(async (tx) => {
+    const started = await repo.startRunning(tx, id, {
+      encoding: found.encoding,
+      totalRows: found.totalRows ?? estimate,
+    });
+    if (started) await announce(tx, started);
+    return started;
   });
   if (!row) return;
   const business = await findBusiness(deps.db, row.businessId);
+  const columns = row.columns as { name: string; target: ColumnTarget }[];
   const source = await deps.storage.openStream(row.fileKey);
   if (!source) throw new Error('the stored file vanished');
   const parser = source.pipe(decodeStream(row.encoding)).pipe(
@@ -147,72 +200,90 @@ export async function runImport(deps: ImportDeps, id: string): Promise<void> {
     }),
   );
   let batch: Batch = { records: [], malformed: [] };
+  let index = 0;
   parser.on('skip', (err: { lines?: number; message: string }) => {
+    // Lines of the part an earlier run committed were recorded then.
+    if (index < row.processedRows) return;
     batch.malformed.push({
       line: 0,
       reason: `Line ${err.lines ?? '?'} of the file is not valid CSV: ${err.message}`,
     });
   });
-  const seen = {
-    email: new Map<string, number>(),
-    phone: new Map<string, number>(),
-    external: new Map<string, number>(),
+  const ours = new CustomerRows();
+  let earlier: ImportedRow[] = [];
+  let writing: Promise<unknown> = Promise.resolve(null);
+  /** Writes after the batch before it committed; a failure surfaces at the next await. */
+  const write = async (prepared: Prepared) => {
+    const failure = await writing;
+    if (failure) throw failure;
+    writing = commitBatch(deps, row, prepared, ours).then(
+      () => null,
+      (err: unknown) => err ?? new Error('the batch failed'),
+    );
   };
   let header = true;
-  let index = 0;
-  let processed = 0;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (header) {
         header = false;
         continue;
       }
-      // Rows committed by an earlier run of this import are passed over (seen, for deduplication).
+      // Rows committed by an earlier run of this import are passed over: only the customers
+      // they had are looked up again, so later repeats of them are still caught.
       if (index++ < row.processedRows) {
-        const read = readRow(
-          record,
-          index + 1,
-          row.columns as { name: string; target: ColumnTarget }[],
-          business.dial_code,
-        );
-        if ('row' in read) remember(seen, read.row);
+        const read = readRow(record, index + 1, columns, business.dial_code);
+        if ('row' in read) earlier.push(read.row);
+        if (earlier.length >= BATCH_ROWS) {
+          await rememberEarlier(deps.db, row.businessId, earlier, ours);
+          earlier = [];
+        }
         continue;
+      }
+      if (earlier.length) {
+        await rememberEarlier(deps.db, row.businessId, earlier, ours);
+        earlier = [];
       }
       // Rows as a spreadsheet numbers them: the header is row 1, a multi-line cell is one row.
       batch.records.push({ values: record, line: index + 1 });
       if (batch.records.length >= BATCH_ROWS) {
-        processed += await commitBatch(deps, row, batch, seen, business.dial_code);
+        const full = batch;
         batch = { records: [], malformed: [] };
+        await write(prepareBatch(full, columns, business.dial_code));
       }
     }
+    if (earlier.length) await rememberEarlier(deps.db, row.businessId, earlier, ours);
     if (batch.records.length || batch.malformed.length)
-      processed += await commitBatch(deps, row, batch, seen, business.dial_code);
+      await write(prepareBatch(batch, columns, business.dial_code));
+    const failure = await writing;
+    if (failure) throw failure;
   } catch (err) {
+    // The batch being written ends (committed or not) before the import is marked stopped.
+    await writing;
     deps.logger.error({ err, import: id }, 'customer import stopped');
     const latest = await repo.findImportById(deps.db, id);
-    await repo.finish(deps.db, id, {
+    await finish(deps.db, row, {
       status: 'failed',
-      error: `The import stopped after ${latest?.processedRows ?? processed} rows: ${(err as Error).message}. The rows before it were imported.`,
+      error: `The import stopped after ${latest?.processedRows ?? 0} rows: ${(err as Error).message}. The rows before it were imported.`,
     });
     return;
   }
   const done = await repo.findImportById(deps.db, id);
-  await repo.finish(deps.db, id, { status: 'done', totalRows: done?.processedRows ?? processed });
+  await finish(deps.db, row, { status: 'done', totalRows: done?.processedRows ?? 0 });
   if (!parser.readableEnded) await once(parser, 'end').catch(() => undefined);
+}
+
+/** The customers rows of an earlier run had (a resumed import), as if this run had written them. */
+async function rememberEarlier(db: Db, businessId: number, rows: ImportedRow[], ours: CustomerRows) {
+  const matches = await matchImportRows(db, businessId, rows);
+  matches.forEach((match, i) => match && ours.add(match.id, rows[i]!.rowNumber));
 }
 
 type Seen = { email: Map<string, number>; phone: Map<string, number>; external: Map<string, number> };
 
-function remember(seen: Seen, r: ImportedRow) {
-  if (r.externalId && !seen.external.has(r.externalId)) seen.external.set(r.externalId, r.rowNumber);
-  if (r.email && !seen.email.has(r.email)) seen.email.set(r.email, r.rowNumber);
-  if (r.phone && !seen.phone.has(r.phone)) seen.phone.set(r.phone, r.rowNumber);
-}
-
-/** The row this one repeats (by external id, email or phone), if an earlier row of the file had it. */
+/** The row of this batch this one repeats (by external id, email or phone), if any. */
 function duplicateOf(seen: Seen, r: ImportedRow): string | null {
   const earlier = (label: string, row: number | undefined) =>
-    row === undefined ? null : `Same ${label} as row ${row}; skipped.`;
+    row === undefined ? null : duplicateReason(label, row);
   return (
     (r.externalId ? earlier('external id', seen.external.get(r.externalId)) : null) ??
     (r.email ? earlier('email address', seen.email.get(r.email)) : null) ??
@@ -220,45 +291,76 @@ function duplicateOf(seen: Seen, r: ImportedRow): string | null {
   );
 }
 
-async function commitBatch(
-  deps: ImportDeps,
-  imp: repo.ImportRow,
+const duplicateReason = (label: string, row: number) => `Same ${label} as row ${row}; skipped.`;
+
+/** Reads and checks a batch's records, and sets aside repeats within it (CPU only). */
+function prepareBatch(
   batch: Batch,
-  seen: Seen,
+  columns: { name: string; target: ColumnTarget }[],
   dialCode: string | null,
-): Promise<number> {
-  const columns = imp.columns as { name: string; target: ColumnTarget }[];
-  const rows: ImportedRow[] = [];
-  const failed: { rowNumber: number; reason: string; values: string[] }[] = batch.malformed.map((m) => ({
-    rowNumber: m.line,
-    reason: m.reason,
-    values: [],
-  }));
-  const skipped: { rowNumber: number; reason: string; values: string[] }[] = [];
-  const valuesOf = new Map<number, string[]>();
+): Prepared {
+  const seen: Seen = { email: new Map(), phone: new Map(), external: new Map() };
+  const prepared: Prepared = {
+    size: batch.records.length,
+    rows: [],
+    failed: batch.malformed.map((m) => ({ rowNumber: m.line, reason: m.reason, values: [] })),
+    skipped: [],
+    valuesOf: new Map(),
+  };
   for (const { values, line } of batch.records) {
     const read = readRow(values, line, columns, dialCode);
     if ('error' in read) {
-      failed.push({ rowNumber: line, reason: read.error, values });
+      prepared.failed.push({ rowNumber: line, reason: read.error, values });
       continue;
     }
-    const duplicate = duplicateOf(seen, read.row);
+    const r = read.row;
+    const duplicate = duplicateOf(seen, r);
     if (duplicate) {
-      skipped.push({ rowNumber: line, reason: duplicate, values });
+      prepared.skipped.push({ rowNumber: line, reason: duplicate, values });
       continue;
     }
-    remember(seen, read.row);
-    valuesOf.set(line, values);
-    rows.push(read.row);
+    if (r.externalId && !seen.external.has(r.externalId)) seen.external.set(r.externalId, line);
+    if (r.email && !seen.email.has(r.email)) seen.email.set(r.email, line);
+    if (r.phone && !seen.phone.has(r.phone)) seen.phone.set(r.phone, line);
+    prepared.valuesOf.set(line, values);
+    prepared.rows.push(r);
   }
-  await deps.db.transaction(async (tx) => {
-    const outcome = await importCustomers(tx, imp.businessId, rows, imp.mode);
+  return prepared;
+}
+
+/**
+ * Writes a batch in one transaction: its customers, their list membership, its refused rows and
+ * the import's progress, announced to its subscribers at commit. A row whose customer an earlier
+ * batch already had is a repeat of that row (`ours`), skipped like a repeat within the batch.
+ */
+async function commitBatch(
+  deps: ImportDeps,
+  imp: repo.ImportRow,
+  batch: Prepared,
+  ours: CustomerRows,
+): Promise<void> {
+  const { failed } = batch;
+  const skipped = [...batch.skipped];
+  const outcome = await deps.db.transaction(async (tx) => {
+    const outcome = await importCustomers(tx, imp.businessId, batch.rows, imp.mode, (id) => ours.get(id));
     for (const line of outcome.lost)
       skipped.push({
         rowNumber: line,
         reason: 'Another writer added this external id meanwhile; skipped.',
-        values: valuesOf.get(line) ?? [],
+        values: batch.valuesOf.get(line) ?? [],
       });
+    for (const d of outcome.duplicates)
+      skipped.push({
+        rowNumber: d.rowNumber,
+        reason: duplicateReason(d.key, d.of),
+        values: batch.valuesOf.get(d.rowNumber) ?? [],
+      });
+    // New and re-addressed customers show what the suppression list already says of them.
+    await adoptSuppressions(
+      tx,
+      imp.businessId,
+      [...outcome.inserted, ...outcome.updated].map((r) => r.id),
+    );
     if (imp.listId !== null)
       await addKnownMembers(
         tx,
@@ -272,14 +374,17 @@ async function commitBatch(
       [...failed, ...skipped].sort((a, b) => a.rowNumber - b.rowNumber),
     );
     await repo.advance(tx, imp.id, {
-      processed: batch.records.length,
+      processed: batch.size,
       inserted: outcome.inserted.length,
       updated: outcome.updated.length,
       skipped: outcome.unchanged.length + skipped.length,
       failed: failed.length,
     });
+    await announce(tx, imp);
+    return outcome;
   });
-  return batch.records.length;
+  for (const r of [...outcome.inserted, ...outcome.updated, ...outcome.unchanged])
+    ours.add(r.id, r.rowNumber);
 }
 
 const csvCell = (value: string | number) => {

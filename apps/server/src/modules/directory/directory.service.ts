@@ -99,7 +99,9 @@ export async function endVisitorSessions(db: Db, businessId: number, id: number)
 
 export {
   importCustomers,
+  matchImportRows,
   type ImportedRow,
+  type ImportKey,
   type ImportMode,
   countSegment,
   existingCustomerIds,

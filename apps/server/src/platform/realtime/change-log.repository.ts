@@ -1,8 +1,33 @@
 // change_log: every realtime change with its per-business sequence number (filled by the
-// change-feed triggers), read back to resume subscriptions and pruned after a day.
+// change-feed triggers, or by `announceChange` for rows that announce themselves), read back to
+// resume subscriptions and pruned after a day.
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { changeLog } from '../../db/schema';
+import { CHANGE_CHANNEL } from '../change-feed';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * What the change-feed trigger does, for a row whose table has none (it changes often, and only
+ * some of its writes are news): appends the change to change_log and announces it on the feed
+ * with its seq. In a transaction the announcement goes out when it commits, and not at all if it
+ * rolls back — so a subscriber hears only what was written.
+ */
+export async function announceChange(
+  db: Db | Tx,
+  change: { businessId: number; table: string; op: 'INSERT' | 'UPDATE'; rowId: string },
+): Promise<void> {
+  await db.execute(sql`with logged as (
+      insert into change_log (business_id, table_name, op, row_id)
+      values (${change.businessId}, ${change.table}, ${change.op}, ${change.rowId})
+      returning seq, business_id, table_name, op, row_id
+    )
+    select pg_notify(${CHANGE_CHANNEL}, json_build_object(
+      'seq', seq, 'table', table_name, 'op', op, 'id', row_id,
+      'business_id', business_id::text, 'conversation_id', null
+    )::text) from logged`);
+}
 
 export async function latestSeq(db: Db, businessId: number): Promise<number> {
   const [row] = await db

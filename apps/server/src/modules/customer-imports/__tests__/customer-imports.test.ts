@@ -8,6 +8,7 @@ import { IMPORT_MESSAGES, type TBusiness, type TCustomerImport } from '@titan/co
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { headerName } from '../csv-reading';
+import { optOut } from '../../consent/consent.service';
 import { runImport } from '../customer-imports.service';
 
 let rt: TestRuntime;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   await app.ready();
   owner = await signUp(app, rt.mailer);
   business = await createBusiness(app, owner, 'Import Co');
-  await rt.database.query(`update businesses set dial_code = '44' where id = $1`, [business.id]);
+  await rt.database.query(`update businesses set dial_code = '+44' where id = $1`, [business.id]);
 });
 afterAll(() => rt.destroy());
 
@@ -74,6 +75,32 @@ describe('customer imports', () => {
   it('reads headers as the spec says: lower-cased, control characters removed', () => {
     expect(headerName(' E-Mail\u0007 ')).toBe('e-mail');
     expect(headerName('\u0000Full\tName')).toBe('fullname');
+  });
+
+  it("marks imported customers whose address is suppressed, and reads phones from Titan's own export", async () => {
+    await optOut(rt.database.db, {
+      businessId: business.id,
+      channel: 'email',
+      address: 'bounced@example.com',
+      reason: 'bounced',
+    });
+    const csv = [
+      'name,email,phone',
+      "Bo Unced,Bounced@Example.com,'+442071838750",
+      'Fine Person,fine@example.com,',
+    ].join('\n');
+    const done = await importFile(csv);
+    expect(done).toMatchObject({ status: 'done', inserted: 2, failed: 0 });
+    const [bo] = await rt.database.query<{ email_status: string; phone: string }>(
+      'select email_status, phone from customers where business_id = $1 and name = $2',
+      [business.id, 'Bo Unced'],
+    );
+    expect(bo).toEqual({ email_status: 'bounced', phone: '+442071838750' });
+    const [fine] = await rt.database.query<{ email_status: string }>(
+      'select email_status from customers where business_id = $1 and name = $2',
+      [business.id, 'Fine Person'],
+    );
+    expect(fine!.email_status).toBe('unknown');
   });
 
   it('imports good rows, keeps every bad one with its reason, dedupes the file, and fills a list', async () => {
@@ -232,6 +259,41 @@ describe('customer imports', () => {
       [business.id],
     );
     expect(count?.n).toBe(3);
+  });
+
+  it('skips a repeat of a row from an earlier batch, and of a row committed before a resume', async () => {
+    // 1,000 rows a batch: row 1,003 is in the second batch and repeats row 2's email.
+    const lines = ['name,email,phone'];
+    for (let i = 1; i <= 1_000; i++) lines.push(`Batch ${i},batch${i}@example.com,`);
+    lines.push('Late Twin,BATCH1@example.com,', 'Phone Twin,,+44 7911 000001');
+    lines.splice(3, 0, 'Phone First,,+44 7911 000001');
+    const done = await importFile(lines.join('\n'));
+    expect(done).toMatchObject({ processed_rows: 1_003, inserted: 1_001, skipped: 2, failed: 0 });
+    const errors = (await get(done.errors_url!)).body.trim().split('\r\n');
+    expect(errors.slice(1)).toEqual([
+      '1003,Same email address as row 2; skipped.,Late Twin,BATCH1@example.com,',
+      // A leading + is quoted so a spreadsheet does not read a formula.
+      "1004,Same phone number as row 4; skipped.,Phone Twin,,'+44 7911 000001",
+    ]);
+
+    // Stopped after its first row: the resumed run still knows row 2 had that customer.
+    const res = await upload(
+      'name,email\nFirst Run,first-run@example.com\nSecond Run,FIRST-RUN@example.com\n',
+    );
+    const created: TCustomerImport = res.json().result;
+    await importFile('name,email\nFirst Run,first-run@example.com\n');
+    await rt.database.query(
+      `update customer_imports set status = 'running', processed_rows = 1, inserted = 1 where id = $1`,
+      [created.id],
+    );
+    await runImport(rt.services, created.id);
+    const resumed: TCustomerImport = (
+      await get(`/api/business/customer-directory/imports/${created.id}/`)
+    ).json().result;
+    expect(resumed).toMatchObject({ status: 'done', processed_rows: 2, inserted: 1, skipped: 1 });
+    expect((await get(resumed.errors_url!)).body.trim().split('\r\n')[1]).toBe(
+      '3,Same email address as row 2; skipped.,Second Run,FIRST-RUN@example.com',
+    );
   });
 
   it('answers another business 404 for an import and its errors', async () => {
