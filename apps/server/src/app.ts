@@ -33,6 +33,7 @@ import { emailTrackingRoutes } from './modules/email-tracking/email-tracking.rou
 import { emailMetricsRoutes } from './modules/email-tracking/email-metrics.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { emailRoutes } from './modules/email/email.routes';
+import { smsRoutes } from './modules/sms/sms.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(widgetRoutes, { db });
   await app.register(emailRoutes, { deps: services.email, broadcasts: services.broadcasts });
+  await app.register(smsRoutes, { deps: services.sms, broadcasts: services.broadcasts });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -24,3 +24,4 @@ export * from './customer-imports';
 export * from './email-domains';
 export * from './email-metrics';
 export * from './email-sending';
+export * from './sms';

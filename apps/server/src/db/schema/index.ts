@@ -9,3 +9,4 @@ export * from './templates';
 export * from './audience';
 export * from './email-domains';
 export * from './email';
+export * from './sms';

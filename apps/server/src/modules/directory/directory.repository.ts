@@ -482,3 +482,17 @@ export async function importCustomers(
     where c.id = v.id and c.business_id = ${businessId}`);
   return { inserted: insertedRows, updated: ids(matched), unchanged: [], lost };
 }
+
+/** The business's customers with this phone number (E.164 as stored), oldest first. */
+export async function findCustomersByPhone(
+  db: Queryable,
+  businessId: number,
+  phone: string,
+): Promise<CustomerRow[]> {
+  return db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), eq(customers.phone, phone)))
+    .orderBy(customers.id)
+    .limit(10);
+}

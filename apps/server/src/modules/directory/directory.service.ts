@@ -100,6 +100,7 @@ export {
   findCustomerByExternalId,
   findCustomerExternalId,
   findCustomerNames,
+  findCustomersByPhone,
   insertCustomer,
   upsertContacts,
   upsertVerifiedCustomer,

@@ -19,7 +19,7 @@ export type { SendRow } from './sends.repository';
 export const STATUS_ORDER: Record<SendChannel, readonly string[]> = {
   whatsapp: ['queued', 'sending', 'accepted', 'sent', 'delivered', 'read'],
   email: ['queued', 'sending', 'sent', 'delivered', 'opened', 'clicked'],
-  sms: ['queued', 'sending', 'sent', 'delivered'],
+  sms: ['queued', 'sending', 'accepted', 'sent', 'delivered'],
   titan_message: ['queued', 'sending', 'sent', 'delivered', 'read'],
 };
 export const FINAL_STATUSES = ['failed', 'bounced', 'complained', 'suppressed', 'cancelled'] as const;
@@ -65,6 +65,8 @@ export type QueuedSend = {
   providerRequest: Record<string, unknown>;
   /** What the conversation will show once the provider accepts it. */
   message?: Record<string, unknown> | null;
+  /** What is known of the cost before the call (SMS: its segments). */
+  cost?: Record<string, unknown> | null;
 };
 
 /** Records a send before anything is called: inside the caller's transaction. */
@@ -77,6 +79,10 @@ export async function claim(db: Queryable, sendId: string): Promise<repo.SendRow
   return repo.claimSend(db, sendId);
 }
 
+/** The status a provider's acceptance means: WhatsApp's and Twilio's `accepted` (statuses follow), else `sent`. */
+const acceptedStatus = (channel: SendChannel) =>
+  channel === 'whatsapp' || channel === 'sms' ? 'accepted' : 'sent';
+
 /**
  * The provider took it: WhatsApp's 200 is `accepted` (its statuses follow), other channels' `sent`.
  * Inside the transaction that also stores what the acceptance means (the message, the conversation).
@@ -87,7 +93,7 @@ export async function recordAccepted(
   outcome: Extract<SendOutcome, { ok: true }>,
 ): Promise<repo.SendRow | null> {
   return repo.markAccepted(tx, send.id, {
-    status: send.channel === 'whatsapp' ? 'accepted' : 'sent',
+    status: acceptedStatus(send.channel),
     providerMessageId: outcome.providerMessageId,
     response: outcome.response,
   });
@@ -370,6 +376,14 @@ export async function createMany(
   return repo.insertSends(tx, rows);
 }
 
+/** What providers said sends cost, merged into what is known (null values leave it). */
+export async function recordCosts(
+  db: Queryable,
+  costs: { id: string; cost: Record<string, unknown> }[],
+): Promise<void> {
+  return repo.mergeCost(db, costs);
+}
+
 /**
  * Claimed sends their provider accepted, recorded in one statement (`sent`; the email channel,
  * whose events carry the send id). Answers the ids recorded (those still claimed).
@@ -382,9 +396,19 @@ export async function recordAcceptedMany(
     db,
     accepted.map(({ send, outcome }) => ({
       id: send.id,
-      status: send.channel === 'whatsapp' ? 'accepted' : 'sent',
+      status: acceptedStatus(send.channel),
       providerMessageId: outcome.providerMessageId ?? '',
       response: outcome.response,
     })),
   );
+}
+
+/** A channel's send by its provider id (Twilio's SID, a wamid), in one business. */
+export async function findByProviderMessageId(
+  db: Queryable,
+  businessId: number,
+  channel: SendChannel,
+  providerMessageId: string,
+): Promise<repo.SendRow | null> {
+  return repo.findSendByProviderMessageId(db, businessId, channel, providerMessageId);
 }

@@ -1,0 +1,150 @@
+// SMS to a customer list (`/api/agents/send-sms/` with `list_id`): the broadcasts module fans the
+// list out; this channel turns each batch of customers into recorded sends — rendered,
+// suppression-checked, with the broadcast's idempotency keys — and hands the queued ones to the
+// `sms.send` job. A customer without a usable number, or whose text cannot be rendered, is
+// counted with the reason.
+import { CUSTOMER_LIST_MESSAGES, type TEmailBatch } from '@titan/contracts';
+import { AppError } from '../../platform/errors';
+import {
+  broadcastSendKey,
+  findBroadcast,
+  startBroadcast,
+  type BroadcastChannel,
+  type BroadcastDeps,
+} from '../broadcasts/broadcasts.service';
+import { listExists } from '../customer-lists/customer-lists.service';
+import { asBatch } from '../email/email.broadcast';
+import * as sends from '../sends/sends.service';
+import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
+import {
+  buildSmsSend,
+  e164Of,
+  enqueueSmsSends,
+  smsContext,
+  SMS_SEND_MESSAGES,
+  type SmsContext,
+  type SmsDeps,
+} from './sms.service';
+
+/** What a list send asks for, as the broadcast keeps it. */
+export type SmsBroadcastRequest = { body?: string; template_id?: number; variables?: Record<string, unknown> };
+
+const templateOf = (r: SmsBroadcastRequest) =>
+  r.template_id ? { id: r.template_id, variables: r.variables } : undefined;
+
+export const SMS_SKIP_REASONS = {
+  noPhone: 'no phone number',
+  badPhone: 'phone number not in international format',
+  notRendered: 'text could not be rendered',
+} as const;
+
+export function smsBroadcastChannel(deps: SmsDeps): BroadcastChannel {
+  // One context per broadcast, remembered briefly: a batch of 500 asks for it once.
+  const contexts = new Map<string, { at: number; ctx: Promise<SmsContext> }>();
+  const contextOf = (id: string, businessId: number, request: SmsBroadcastRequest) => {
+    const now = Date.now();
+    const hit = contexts.get(id);
+    if (hit && now - hit.at < 60_000) return hit.ctx;
+    if (contexts.size > 100) contexts.clear();
+    const ctx = smsContext(deps, { businessId, template: templateOf(request) });
+    contexts.set(id, { at: now, ctx });
+    ctx.catch(() => contexts.delete(id));
+    return ctx;
+  };
+  return {
+    async prepare(broadcast) {
+      await contextOf(broadcast.id, broadcast.businessId, broadcast.request as SmsBroadcastRequest);
+    },
+    async queueBatch(tx, broadcast, customers) {
+      const request = broadcast.request as SmsBroadcastRequest;
+      const ctx = await contextOf(broadcast.id, broadcast.businessId, request);
+      const withPhone = customers.filter((c) => c.phone?.trim());
+      const numbered = withPhone.flatMap((c) => {
+        const number = e164Of(c.phone);
+        return number ? [{ c, number }] : [];
+      });
+      const suppressed = await suppressedAmong(
+        tx,
+        broadcast.businessId,
+        'sms',
+        numbered.map((n) => n.number),
+      );
+      let notRendered = 0;
+      type Row = Parameters<typeof sends.createMany>[1][number];
+      const rows = numbered.flatMap(({ c, number }): Row[] => {
+        try {
+          const send = buildSmsSend(
+            ctx,
+            {
+              businessId: broadcast.businessId,
+              body: request.body,
+              template: templateOf(request),
+              cause: 'broadcast',
+              causeId: broadcast.id,
+              createdBy: broadcast.createdBy,
+              idempotencyKey: broadcastSendKey(broadcast.id, c.id),
+            },
+            {
+              number,
+              customerId: c.id,
+              customer: { ...c.fields, id: c.id, name: c.name, email: c.email, phone: c.phone },
+            },
+          );
+          return suppressed.has(normalizeAddress(number))
+            ? [{ ...send, status: 'suppressed', errorMessage: SMS_SEND_MESSAGES.suppressed() }]
+            : [{ ...send, status: 'queued' }];
+        } catch (err) {
+          // One customer's missing template field does not stop the others.
+          if (err instanceof AppError && err.code === 'bad_request') {
+            notRendered++;
+            return [];
+          }
+          throw err;
+        }
+      });
+      const written = await sends.createMany(tx, rows);
+      return {
+        sendIds: written.filter((s) => s.status === 'queued').map((s) => s.id),
+        skipped: {
+          [SMS_SKIP_REASONS.noPhone]: customers.length - withPhone.length,
+          [SMS_SKIP_REASONS.badPhone]: withPhone.length - numbered.length,
+          [SMS_SKIP_REASONS.notRendered]: notRendered,
+        },
+      };
+    },
+    dispatch: (sendIds) => enqueueSmsSends(deps.jobs, sendIds),
+  };
+}
+
+/**
+ * Starts texts to every customer of a list: the account and the template are checked first (their
+ * 409/404 answer the request); then the broadcast runs in the background.
+ */
+export async function sendSmsToList(
+  deps: SmsDeps,
+  broadcasts: BroadcastDeps,
+  input: { businessId: number; listId: number; request: SmsBroadcastRequest; createdBy: number | null },
+): Promise<TEmailBatch> {
+  if (!(await listExists(deps.db, input.businessId, input.listId)))
+    throw new AppError('not_found', CUSTOMER_LIST_MESSAGES.notFound, {
+      list_id: [CUSTOMER_LIST_MESSAGES.notFound],
+    });
+  await smsContext(deps, { businessId: input.businessId, template: templateOf(input.request) });
+  const started = await startBroadcast(broadcasts, {
+    businessId: input.businessId,
+    channel: 'sms',
+    listId: input.listId,
+    request: input.request,
+    createdBy: input.createdBy,
+  });
+  return asBatch(started);
+}
+
+/** A list send's progress (a broadcast of this business; 404 otherwise). */
+export async function smsBatchProgress(
+  deps: SmsDeps,
+  businessId: number,
+  batchId: string,
+): Promise<TEmailBatch> {
+  return asBatch(await findBroadcast(deps.db, businessId, batchId));
+}

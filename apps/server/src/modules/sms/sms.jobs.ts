@@ -1,0 +1,173 @@
+// The `sms.send` job: claims a set of queued SMS sends in one statement, posts each to Twilio at
+// once, and records each answer — accepted (`accepted`, sms_count raised, segments and price
+// kept, statuses that raced ahead applied), refused for now (back to `queued`, retried after a
+// wait with backoff: 429, 5xx), or refused (`failed` with a clear reason; 21610 also unsubscribes
+// the number). The `sms.price` job reads what Twilio charged once a message is final.
+import type { Logger } from 'pino';
+import type { SendOutcome } from '../../channels/channel';
+import {
+  isTransient,
+  retryAfterMs,
+  smsTwilio,
+  type SmsPayload,
+} from '../../channels/sms-twilio/sms-twilio.adapter';
+import type { Jobs } from '../../platform/jobs';
+import { addSmsCount } from '../business/business.repository';
+import * as sends from '../sends/sends.service';
+import type { SendRow } from '../sends/sends.service';
+import { accountOfBusiness, type SmsDeps } from './sms.account';
+import { optOutNumber } from './sms.consent';
+import { SMS_SEND_MESSAGES, SMS_SEND_QUEUE } from './sms.service';
+
+export type SmsSendJob = { send_ids: string[] };
+export type SmsPriceJob = { business_id: number; sid: string; attempt?: number };
+
+export const SMS_PRICE_QUEUE = 'sms.price';
+/** Twilio prices a message a little after it is final; asked this long after, then once more later. */
+const PRICE_DELAYS_MS = [3_000, 60_000];
+
+/** Sends what is still queued of `sendIds`; the others were taken by another worker or are done. */
+export async function runSmsSends(deps: SmsDeps, sendIds: string[]): Promise<void> {
+  const claimed = await sends.claimMany(deps.db, sendIds);
+  const results = await Promise.allSettled(claimed.map((send) => sendOne(deps, send)));
+  const accepted: { send: SendRow; outcome: Extract<SendOutcome, { ok: true }> }[] = [];
+  results.forEach((r, i) => {
+    if (r.status === 'fulfilled' && r.value) accepted.push({ send: claimed[i]!, outcome: r.value });
+    else if (r.status === 'rejected') {
+      // Left `sending`: the spine's recovery fails it as interrupted (it may have been sent).
+      deps.logger.error({ err: r.reason, send_id: claimed[i]!.id }, 'sms send could not be recorded');
+    }
+  });
+  if (accepted.length === 0) return;
+  const recorded = new Set(await sends.recordAcceptedMany(deps.db, accepted));
+  const mine = accepted.filter(({ send }) => recorded.has(send.id));
+  await sends.recordCosts(
+    deps.db,
+    mine.map(({ send, outcome }) => {
+      const r = outcome.response ?? {};
+      const segments = Number(r.num_segments);
+      return {
+        id: send.id,
+        cost: {
+          twilio_segments: Number.isInteger(segments) ? segments : null,
+          price: typeof r.price === 'string' ? r.price : null,
+          price_unit: typeof r.price_unit === 'string' ? r.price_unit : null,
+        },
+      };
+    }),
+  );
+  // Twilio often reports a status before its 201 is recorded: those events wait under the SID.
+  await sends.reapplyEvents(
+    deps.db,
+    'sms',
+    mine.map(({ send, outcome }) => ({ businessId: send.businessId, providerMessageId: outcome.providerMessageId! })),
+  );
+  const byBusiness = new Map<number, number>();
+  for (const { send } of mine) byBusiness.set(send.businessId, (byBusiness.get(send.businessId) ?? 0) + 1);
+  for (const [businessId, n] of byBusiness) await addSmsCount(deps.db, businessId, n);
+}
+
+/** One claimed send: Twilio's acceptance, or null (the failure or the retry is recorded here). */
+async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcome, { ok: true }> | null> {
+  const account = await accountOfBusiness(deps, send.businessId);
+  if (!account) {
+    await sends.recordFailed(deps.db, send.id, { errorCode: 'no_account', errorMessage: SMS_SEND_MESSAGES.accountGone });
+    return null;
+  }
+  const stored = send.providerRequest as unknown as SmsPayload;
+  const payload: SmsPayload = {
+    To: stored.To,
+    Body: stored.Body,
+    ...(stored.MessagingServiceSid ? { MessagingServiceSid: stored.MessagingServiceSid } : { From: stored.From }),
+    ...(stored.StatusCallback ? { StatusCallback: stored.StatusCallback } : {}),
+  };
+  const outcome = await smsTwilio.send(account.twilio, payload);
+  if (outcome.ok) return outcome;
+  if (isTransient(outcome)) {
+    const delays = deps.config.SMS_RETRY_DELAYS_MS;
+    const deferred = await sends.countSendEvents(deps.db, send.id, 'deferred');
+    if (deferred < delays.length) {
+      const requeued = await sends.requeue(deps.db, send.id, {
+        errorCode: outcome.errorCode,
+        errorMessage: outcome.errorMessage,
+        payload: { attempt: deferred + 1 },
+      });
+      if (requeued) {
+        // Twilio's Retry-After when longer (within the recovery job's minute).
+        const wait = Math.min(Math.max(delays[deferred]!, retryAfterMs(outcome) ?? 0), 55_000);
+        await deps.jobs.send<SmsSendJob>(
+          SMS_SEND_QUEUE,
+          { send_ids: [send.id] },
+          { startAfter: new Date(Date.now() + wait) },
+        );
+      }
+      return null;
+    }
+    await sends.recordFailed(deps.db, send.id, {
+      errorCode: outcome.errorCode,
+      errorMessage: SMS_SEND_MESSAGES.gaveUp(deferred + 1, outcome.errorMessage),
+      response: outcome.response,
+    });
+    return null;
+  }
+  await sends.recordFailed(deps.db, send.id, outcome);
+  if (outcome.errorCode === '21610') {
+    await optOutNumber(deps.db, {
+      businessId: send.businessId,
+      number: send.recipient,
+      sendId: send.id,
+      detail: 'Twilio: the recipient replied STOP (21610)',
+    });
+  }
+  return null;
+}
+
+/** What Twilio charged for one message, once it prices it (asked again once when not yet). */
+export async function runPriceFetch(deps: SmsDeps, job: SmsPriceJob): Promise<void> {
+  const account = await accountOfBusiness(deps, job.business_id);
+  if (!account) return;
+  const message = await smsTwilio.fetchMessage(account.twilio, job.sid);
+  if (message?.price) {
+    const send = await sends.findByProviderMessageId(deps.db, job.business_id, 'sms', job.sid);
+    if (send)
+      await sends.recordCosts(deps.db, [
+        {
+          id: send.id,
+          cost: { price: message.price, price_unit: message.priceUnit, twilio_segments: message.numSegments },
+        },
+      ]);
+    return;
+  }
+  const attempt = (job.attempt ?? 0) + 1;
+  if (attempt < PRICE_DELAYS_MS.length) await enqueuePriceFetch(deps.jobs, { ...job, attempt });
+}
+
+export async function enqueuePriceFetch(jobs: Jobs, job: SmsPriceJob): Promise<void> {
+  await jobs.send<SmsPriceJob>(SMS_PRICE_QUEUE, job, {
+    singletonKey: `${job.sid}:${job.attempt ?? 0}`,
+    startAfter: new Date(Date.now() + PRICE_DELAYS_MS[job.attempt ?? 0]!),
+  });
+}
+
+export async function defineSmsQueues(jobs: Jobs, deps: SmsDeps, logger: Logger): Promise<void> {
+  await jobs.define<SmsSendJob>({
+    name: SMS_SEND_QUEUE,
+    handler: (data) => runSmsSends(deps, data.send_ids ?? []),
+    // A failed job (the database gone mid-chunk) is run again: claims make that safe, and what it
+    // left `sending` is resolved by the spine's recovery.
+    retryLimit: 3,
+    retryDelay: 5,
+    retryBackoff: true,
+    concurrency: 8,
+    pollingIntervalSeconds: 0.5,
+  });
+  await jobs.define<SmsPriceJob>({
+    name: SMS_PRICE_QUEUE,
+    handler: (data) => runPriceFetch(deps, data),
+    retryLimit: 2,
+    retryDelay: 30,
+    concurrency: 2,
+    pollingIntervalSeconds: 1,
+  });
+  logger.debug({ queue: SMS_SEND_QUEUE }, 'sms queues defined');
+}
