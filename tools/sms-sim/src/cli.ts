@@ -11,7 +11,11 @@ const account: SimAccount = {
     .map((n) => n.trim())
     .filter(Boolean),
   ...(env.SIM_MESSAGING_SERVICE_SID
-    ? { messagingServices: [{ sid: env.SIM_MESSAGING_SERVICE_SID, numbers: (env.SIM_NUMBERS ?? '+15550100200').split(',') }] }
+    ? {
+        messagingServices: [
+          { sid: env.SIM_MESSAGING_SERVICE_SID, numbers: (env.SIM_NUMBERS ?? '+15550100200').split(',') },
+        ],
+      }
     : {}),
 };
 const sim = await startSmsSim({
@@ -28,7 +32,9 @@ console.log(`  Control API: ${sim.url}/sim/state`);
 console.log(
   `  Credentials: Account SID ${account.accountSid}, Auth Token "${account.authToken}", number ${account.numbers.join(', ')}`,
 );
-console.log(`  Inbound to:  ${env.SIM_INBOUND_URL ?? '(none yet: set SIM_INBOUND_URL or POST /sim/inbound-url)'}`);
+console.log(
+  `  Inbound to:  ${env.SIM_INBOUND_URL ?? '(none yet: set SIM_INBOUND_URL or POST /sim/inbound-url)'}`,
+);
 const stop = () => void sim.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

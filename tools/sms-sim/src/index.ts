@@ -2,6 +2,7 @@
 // Messages resource, signed status callbacks, inbound texts with opt-out keywords, a phone page.
 export {
   startSmsSim,
+  type ApiRequest,
   type CallbackRecord,
   type SimAccount,
   type SimMessage,

@@ -4,7 +4,13 @@
 // out-of-order and duplicate delivery, delivery failures and rate limits), inbound texts posted
 // signed to the account's webhook, a control API under /sim/ and a phone page at /phone.
 import { readFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import {
   DELIVERY_ERRORS,
@@ -85,6 +91,15 @@ export type CallbackRecord = {
   ms: number;
 };
 
+/** An API call as the simulator received it (what a client sent, credentials included). */
+export type ApiRequest = {
+  method: string;
+  path: string;
+  authorization: string | null;
+  contentType: string | null;
+  form: Record<string, string>;
+};
+
 export type SmsSim = {
   url: string;
   /** Titan's SMS_API_URL. */
@@ -92,6 +107,7 @@ export type SmsSim = {
   phoneUrl: string;
   messages: SimMessage[];
   callbacks: CallbackRecord[];
+  requests: ApiRequest[];
   switches: SimSwitches;
   set(switches: Partial<SimSwitches>): void;
   addAccount(account: SimAccount): void;
@@ -100,7 +116,11 @@ export type SmsSim = {
   /** Messages to `number` end with this delivery error (30003…); null: delivered again. */
   setOutcome(number: string, errorCode: number | null): void;
   /** A text from a phone to one of an account's numbers, posted signed to the inbound webhook. */
-  sendInbound(input: { from: string; to: string; body: string }): Promise<{ sid: string; answer: number; body: string }>;
+  sendInbound(input: {
+    from: string;
+    to: string;
+    body: string;
+  }): Promise<{ sid: string; answer: number; body: string }>;
   setInboundUrl(url: string): void;
   isOptedOut(sender: string, phone: string): boolean;
   /** Resolves with `find()`'s first truthy answer, polling the state. */
@@ -159,6 +179,7 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
   const messages: SimMessage[] = [];
   const bySid = new Map<string, SimMessage>();
   const callbacks: CallbackRecord[] = [];
+  const requests: ApiRequest[] = [];
   const switches: SimSwitches = { ...DEFAULT_SWITCHES, ...options.switches };
   const outcomes = new Map<string, number>();
   const failNext: { status: number; code: number; message: string }[] = [];
@@ -194,7 +215,11 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
   }
 
   /** Posts a form signed with the account's Auth Token; records Titan's answer. */
-  async function post(account: SimAccount, url: string, params: Record<string, string>): Promise<CallbackRecord> {
+  async function post(
+    account: SimAccount,
+    url: string,
+    params: Record<string, string>,
+  ): Promise<CallbackRecord> {
     const started = Date.now();
     const body = new URLSearchParams(params).toString();
     const target = new URL(url);
@@ -305,14 +330,15 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
       const r = rate.get(account.accountSid);
       const n = r && r.second === second ? r.n + 1 : 1;
       rate.set(account.accountSid, { second, n });
-      if (n > switches.ratePerSecond) return twilioError(res, 429, 20429, 'Too Many Requests', { 'retry-after': '1' });
+      if (n > switches.ratePerSecond)
+        return twilioError(res, 429, 20429, 'Too Many Requests', { 'retry-after': '1' });
     }
     if (!to) return twilioError(res, 400, 21604, "A 'To' phone number is required.");
-    if (!E164.test(to)) return twilioError(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
+    if (!E164.test(to))
+      return twilioError(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
     if (!from && !serviceSid) return twilioError(res, 400, 21603, "A 'From' phone number is required.");
     const service = serviceSid ? account.messagingServices?.find((s) => s.sid === serviceSid) : undefined;
-    if (serviceSid && !service)
-      return twilioError(res, 400, 21705, 'The Messaging Service Sid is invalid.');
+    if (serviceSid && !service) return twilioError(res, 400, 21705, 'The Messaging Service Sid is invalid.');
     if (from && !account.numbers.includes(from))
       return twilioError(
         res,
@@ -499,7 +525,10 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
         );
         return json(res, 200, { queued: failNext.length });
       case 'POST /sim/outcomes':
-        sim.setOutcome(String(input.number ?? ''), input.error_code == null ? null : Number(input.error_code));
+        sim.setOutcome(
+          String(input.number ?? ''),
+          input.error_code == null ? null : Number(input.error_code),
+        );
         return json(res, 200, Object.fromEntries(outcomes));
       case 'POST /sim/inbound-url':
         inboundUrl = typeof input.url === 'string' ? input.url : null;
@@ -534,12 +563,22 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
       const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/([^/]+))?\.json$/.exec(path);
       if (!m) return twilioError(res, 404, 20404, `The requested resource ${path} was not found`);
       const account = accounts.get(decodeURIComponent(m[1]!));
+      const raw = req.method === 'POST' ? await readBody(req) : '';
+      if (requests.length >= 100_000) requests.splice(0, 50_000);
+      requests.push({
+        method: req.method ?? '',
+        path,
+        authorization: req.headers.authorization ?? null,
+        contentType: req.headers['content-type'] ?? null,
+        form: Object.fromEntries(new URLSearchParams(raw)),
+      });
       if (!authenticated(req, account))
-        return twilioError(res, 401, 20003, 'Authenticate', { 'www-authenticate': 'Basic realm="Twilio API"' });
+        return twilioError(res, 401, 20003, 'Authenticate', {
+          'www-authenticate': 'Basic realm="Twilio API"',
+        });
       const sid = m[2] ? decodeURIComponent(m[2]) : null;
       if (req.method === 'POST' && !sid) {
         const type = req.headers['content-type'] ?? '';
-        const raw = await readBody(req);
         if (!type.startsWith('application/x-www-form-urlencoded'))
           return twilioError(res, 400, 21602, 'Message body is required.');
         return createMessage(res, account!, new URLSearchParams(raw));
@@ -558,7 +597,9 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
     });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
   const address = server.address() as { port: number; address: string };
   const host = address.address.includes(':') ? `[${address.address}]` : address.address;
   const base = `http://${host}:${address.port}`;
@@ -569,6 +610,7 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
     phoneUrl: `${base}/phone`,
     messages,
     callbacks,
+    requests,
     switches,
     set: (next) => void Object.assign(switches, next),
     addAccount: (account) => void accounts.set(account.accountSid, account),
@@ -597,6 +639,7 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
       messages.length = 0;
       bySid.clear();
       callbacks.length = 0;
+      requests.length = 0;
       failNext.length = 0;
       outcomes.clear();
       optOuts.clear();

@@ -67,7 +67,7 @@ export const MAGIC_TO: Record<string, { code: number; message: string }> = {
   '+15005550002': { code: 21612, message: "The 'To' phone number is not currently reachable via SMS." },
   '+15005550003': {
     code: 21408,
-    message: 'Permission to send an SMS has not been enabled for the region indicated by the \'To\' number.',
+    message: "Permission to send an SMS has not been enabled for the region indicated by the 'To' number.",
   },
   '+15005550004': { code: 21610, message: 'Attempt to send to unsubscribed recipient' },
   '+15005550009': { code: 21614, message: "'To' number is not a valid mobile number" },

@@ -83,7 +83,8 @@ async function create(form: Record<string, string>, auth = basic(SID, TOKEN)) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
 
-const statusesFor = (sid: string) => hook.posts.filter((p) => p.params.MessageSid === sid && p.url === '/status');
+const statusesFor = (sid: string) =>
+  hook.posts.filter((p) => p.params.MessageSid === sid && p.url === '/status');
 
 describe('Twilio’s signature', () => {
   it('matches the example of Twilio’s security docs', () => {
@@ -130,21 +131,30 @@ describe('Messages.json', () => {
     const fetched = await fetch(`${sim.apiUrl}/2010-04-01/Accounts/${SID}/Messages/${sid}.json`, {
       headers: { authorization: basic(SID, TOKEN) },
     });
-    expect(await fetched.json()).toMatchObject({ sid, status: 'delivered', price: '-0.00790', price_unit: 'USD' });
+    expect(await fetched.json()).toMatchObject({
+      sid,
+      status: 'delivered',
+      price: '-0.00790',
+      price_unit: 'USD',
+    });
   });
 
   it('takes an API key pair, and answers 401 (20003) to a wrong secret', async () => {
-    expect((await create({ To: PHONE, From: FROM, Body: 'Hi' }, basic(KEY.sid, KEY.secret))).status).toBe(201);
+    expect((await create({ To: PHONE, From: FROM, Body: 'Hi' }, basic(KEY.sid, KEY.secret))).status).toBe(
+      201,
+    );
     const refused = await create({ To: PHONE, From: FROM, Body: 'Hi' }, basic(SID, 'wrong'));
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ code: 20003, status: 401 });
   });
 
-  it("validates like Twilio: To in E.164, a From of the account, a body of at most 1,600 characters", async () => {
+  it('validates like Twilio: To in E.164, a From of the account, a body of at most 1,600 characters', async () => {
     expect((await create({ To: '4155550123', From: FROM, Body: 'x' })).body).toMatchObject({ code: 21211 });
     expect((await create({ From: FROM, Body: 'x' })).body).toMatchObject({ code: 21604 });
     expect((await create({ To: PHONE, Body: 'x' })).body).toMatchObject({ code: 21603 });
-    expect((await create({ To: PHONE, From: '+15559999999', Body: 'x' })).body).toMatchObject({ code: 21659 });
+    expect((await create({ To: PHONE, From: '+15559999999', Body: 'x' })).body).toMatchObject({
+      code: 21659,
+    });
     expect((await create({ To: PHONE, From: FROM })).body).toMatchObject({ code: 21602 });
     expect((await create({ To: PHONE, From: FROM, Body: 'x'.repeat(1601) })).body).toMatchObject({
       code: 21617,
@@ -186,13 +196,20 @@ describe('Messages.json', () => {
     const seen = statusesFor(sid).map((p) => p.params.MessageStatus);
     expect(seen[0]).toBe('undelivered');
     expect(seen.filter((s) => s === 'undelivered')).toHaveLength(2);
-    expect(statusesFor(sid).find((p) => p.params.MessageStatus === 'undelivered')!.params.ErrorCode).toBe('30003');
+    expect(statusesFor(sid).find((p) => p.params.MessageStatus === 'undelivered')!.params.ErrorCode).toBe(
+      '30003',
+    );
     // The resource ends at its real last status whatever the order of the callbacks.
     await sim.waitFor(() => sim.messages[0]!.status === 'undelivered');
   });
 
   it('sends through a Messaging Service: accepted, then a queued callback', async () => {
-    const res = await create({ To: PHONE, MessagingServiceSid: SERVICE, Body: 'x', StatusCallback: `${hook.url}/status` });
+    const res = await create({
+      To: PHONE,
+      MessagingServiceSid: SERVICE,
+      Body: 'x',
+      StatusCallback: `${hook.url}/status`,
+    });
     expect(res.body).toMatchObject({ status: 'accepted', messaging_service_sid: SERVICE, from: null });
     await sim.waitFor(() => statusesFor(res.body.sid as string).length === 3);
     expect(statusesFor(res.body.sid as string).map((p) => p.params.MessageStatus)).toEqual([
@@ -220,7 +237,13 @@ describe('inbound texts', () => {
     expect(first.answer).toBe(200);
     const post = hook.posts.at(-1)!;
     expect(post.url).toBe('/inbound');
-    expect(post.params).toMatchObject({ From: PHONE, To: FROM, Body: 'Hello there', AccountSid: SID, SmsStatus: 'received' });
+    expect(post.params).toMatchObject({
+      From: PHONE,
+      To: FROM,
+      Body: 'Hello there',
+      AccountSid: SID,
+      SmsStatus: 'received',
+    });
     expect(post.params.OptOutType).toBeUndefined();
     expect(post.headers['x-twilio-signature']).toBe(expectedSignature(`${hook.url}/inbound`, post.params));
 

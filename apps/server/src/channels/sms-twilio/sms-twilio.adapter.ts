@@ -172,7 +172,9 @@ export function parseStatusCallback(params: Record<string, string>): ParsedEvent
 
 export const smsTwilio: ChannelAdapter<TwilioAccount, SmsPayload> & {
   fetchMessage(account: TwilioAccount, sid: string): Promise<TwilioMessage | null>;
-  verifyAccount(account: TwilioAccount): Promise<{ ok: true } | { ok: false; status: number; message: string }>;
+  verifyAccount(
+    account: TwilioAccount,
+  ): Promise<{ ok: true } | { ok: false; status: number; message: string }>;
 } = {
   async send(account, payload): Promise<SendOutcome> {
     const form: Record<string, string> = { To: payload.To, Body: payload.Body };
@@ -204,7 +206,10 @@ export const smsTwilio: ChannelAdapter<TwilioAccount, SmsPayload> & {
     }
     const code = int(body.code);
     const transient =
-      status === 429 || status === 503 || status === 500 || (code !== null && TRANSIENT_TWILIO_CODES.has(code));
+      status === 429 ||
+      status === 503 ||
+      status === 500 ||
+      (code !== null && TRANSIENT_TWILIO_CODES.has(code));
     return {
       ok: false,
       errorCode: code !== null ? String(code) : `http_${status}`,
@@ -227,7 +232,11 @@ export const smsTwilio: ChannelAdapter<TwilioAccount, SmsPayload> & {
   },
 
   async fetchMessage(account, sid) {
-    const answer = await call(account, 'GET', `${accountPath(account)}/Messages/${encodeURIComponent(sid)}.json`);
+    const answer = await call(
+      account,
+      'GET',
+      `${accountPath(account)}/Messages/${encodeURIComponent(sid)}.json`,
+    );
     if (answer.kind !== 'answer' || answer.status !== 200) return null;
     return messageOf(answer.body);
   },

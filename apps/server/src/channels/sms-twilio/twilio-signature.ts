@@ -21,16 +21,18 @@ export function twilioSignature(authToken: string, url: string, params: FormPara
  */
 function urlVariants(url: string): string[] {
   const parsed = new URL(url);
+  // URL drops a scheme's default port; any other port is the only form.
+  if (parsed.port !== '') return [url];
   const port = parsed.protocol === 'https:' ? '443' : '80';
-  if (parsed.port === port) {
-    parsed.port = '';
-    return [url, parsed.toString()];
-  }
-  if (parsed.port === '') {
-    const withPort = `${parsed.protocol}//${parsed.hostname.includes(':') ? `[${parsed.hostname}]` : parsed.hostname}:${port}${parsed.pathname}${parsed.search}`;
-    return [url, withPort];
-  }
-  return [url];
+  const rest = `${parsed.pathname}${parsed.search}`;
+  const auth = parsed.username ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@` : '';
+  return [
+    ...new Set([
+      url,
+      `${parsed.protocol}//${auth}${parsed.host}${rest}`,
+      `${parsed.protocol}//${auth}${parsed.host}:${port}${rest}`,
+    ]),
+  ];
 }
 
 /** Whether `signature` is Twilio's for this request (compared in constant time). */

@@ -898,3 +898,21 @@ export async function findSendByProviderMessageId(
     .limit(1);
   return row ?? null;
 }
+
+/**
+ * Holds transaction-scoped advisory locks on these provider messages, taken in one order: a
+ * channel whose events can race its own acceptance (SMS) serializes the two on them.
+ */
+export async function lockProviderMessages(
+  db: Queryable,
+  channel: SendChannel,
+  keys: { businessId: number; providerMessageId: string }[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(k.key))
+    from (select distinct ${channel} || ':' || k.business_id || ':' || k.pmid as key
+      from jsonb_to_recordset(${recordset(
+        keys.map((k) => ({ business_id: k.businessId, pmid: k.providerMessageId })),
+      )}) as k(business_id bigint, pmid text)) k
+    order by k.key`);
+}

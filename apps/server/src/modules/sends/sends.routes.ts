@@ -35,7 +35,10 @@ export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   );
   app.get(
     '/api/sms/events/download/',
-    { config: read, schema: { tags: ['sms'], summary: 'The filtered texts as CSV', querystring: ZSmsLogFilter } },
+    {
+      config: read,
+      schema: { tags: ['sms'], summary: 'The filtered texts as CSV', querystring: ZSmsLogFilter },
+    },
     async (request, reply) => {
       const scope = await scopeOf(db, request);
       return reply

@@ -412,3 +412,15 @@ export async function findByProviderMessageId(
 ): Promise<repo.SendRow | null> {
   return repo.findSendByProviderMessageId(db, businessId, channel, providerMessageId);
 }
+
+/**
+ * Serializes, until the transaction ends, everything done about these provider messages: a status
+ * arriving while its send is being accepted then sees the acceptance, or the acceptance sees it.
+ */
+export async function lockProviderMessages(
+  tx: Queryable,
+  channel: SendChannel,
+  keys: { businessId: number; providerMessageId: string }[],
+): Promise<void> {
+  return repo.lockProviderMessages(tx, channel, keys);
+}

@@ -109,7 +109,11 @@ const SMS_CSV_HEADER = [
 ];
 
 /** The filtered texts as CSV, newest first, from a database cursor (see exportSendLogs). */
-export async function* exportSmsLogs(db: Db, scope: InboxScope, filter: TSmsLogFilter): AsyncGenerator<string> {
+export async function* exportSmsLogs(
+  db: Db,
+  scope: InboxScope,
+  filter: TSmsLogFilter,
+): AsyncGenerator<string> {
   yield `${SMS_CSV_HEADER.join(',')}\r\n`;
   for await (const batch of repo.streamLogs(db, 'sms', scope, filter)) {
     let out = '';

@@ -25,7 +25,8 @@ export const SMS_ACCOUNT_MESSAGES = {
   authTokenRequired: 'Enter the Auth Token to connect the account.',
   apiKeySecretRequired: 'Enter the API key secret.',
   taken: 'This Twilio account is already connected to another business.',
-  refused: 'Twilio refused these credentials. Check the Account SID and Auth Token (or API key) in the Twilio Console.',
+  refused:
+    'Twilio refused these credentials. Check the Account SID and Auth Token (or API key) in the Twilio Console.',
   unknownAccount: 'Twilio does not know this Account SID.',
   unreachable: (detail: string) => `Twilio could not be reached to check the account: ${detail}`,
 } as const;

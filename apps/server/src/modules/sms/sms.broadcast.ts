@@ -27,7 +27,11 @@ import {
 } from './sms.service';
 
 /** What a list send asks for, as the broadcast keeps it. */
-export type SmsBroadcastRequest = { body?: string; template_id?: number; variables?: Record<string, unknown> };
+export type SmsBroadcastRequest = {
+  body?: string;
+  template_id?: number;
+  variables?: Record<string, unknown>;
+};
 
 const templateOf = (r: SmsBroadcastRequest) =>
   r.template_id ? { id: r.template_id, variables: r.variables } : undefined;

@@ -21,7 +21,10 @@ export async function optOutNumber(
   });
 }
 
-export async function optInNumber(db: Queryable, input: { businessId: number; number: string }): Promise<boolean> {
+export async function optInNumber(
+  db: Queryable,
+  input: { businessId: number; number: string },
+): Promise<boolean> {
   return unsuppress(db, {
     businessId: input.businessId,
     channel: 'sms',

@@ -57,11 +57,15 @@ export async function runSmsSends(deps: SmsDeps, sendIds: string[]): Promise<voi
     }),
   );
   // Twilio often reports a status before its 201 is recorded: those events wait under the SID.
-  await sends.reapplyEvents(
-    deps.db,
-    'sms',
-    mine.map(({ send, outcome }) => ({ businessId: send.businessId, providerMessageId: outcome.providerMessageId! })),
-  );
+  const keys = mine.map(({ send, outcome }) => ({
+    businessId: send.businessId,
+    providerMessageId: outcome.providerMessageId!,
+  }));
+  await deps.db.transaction(async (tx) => {
+    // Taken in turn with the status callbacks of these messages (sms.webhook.ts).
+    await sends.lockProviderMessages(tx, 'sms', keys);
+    await sends.reapplyEvents(tx, 'sms', keys);
+  });
   const byBusiness = new Map<number, number>();
   for (const { send } of mine) byBusiness.set(send.businessId, (byBusiness.get(send.businessId) ?? 0) + 1);
   for (const [businessId, n] of byBusiness) await addSmsCount(deps.db, businessId, n);
@@ -71,14 +75,19 @@ export async function runSmsSends(deps: SmsDeps, sendIds: string[]): Promise<voi
 async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcome, { ok: true }> | null> {
   const account = await accountOfBusiness(deps, send.businessId);
   if (!account) {
-    await sends.recordFailed(deps.db, send.id, { errorCode: 'no_account', errorMessage: SMS_SEND_MESSAGES.accountGone });
+    await sends.recordFailed(deps.db, send.id, {
+      errorCode: 'no_account',
+      errorMessage: SMS_SEND_MESSAGES.accountGone,
+    });
     return null;
   }
   const stored = send.providerRequest as unknown as SmsPayload;
   const payload: SmsPayload = {
     To: stored.To,
     Body: stored.Body,
-    ...(stored.MessagingServiceSid ? { MessagingServiceSid: stored.MessagingServiceSid } : { From: stored.From }),
+    ...(stored.MessagingServiceSid
+      ? { MessagingServiceSid: stored.MessagingServiceSid }
+      : { From: stored.From }),
     ...(stored.StatusCallback ? { StatusCallback: stored.StatusCallback } : {}),
   };
   const outcome = await smsTwilio.send(account.twilio, payload);

@@ -7,7 +7,10 @@ import type { Queryable } from '../auth/auth.repository';
 export type SmsAccountRow = typeof smsAccounts.$inferSelect;
 export type SmsInboundRow = typeof smsInboundMessages.$inferSelect;
 
-export async function findAccountByBusiness(db: Queryable, businessId: number): Promise<SmsAccountRow | null> {
+export async function findAccountByBusiness(
+  db: Queryable,
+  businessId: number,
+): Promise<SmsAccountRow | null> {
   const [row] = await db.select().from(smsAccounts).where(eq(smsAccounts.businessId, businessId)).limit(1);
   return row ?? null;
 }
@@ -68,7 +71,10 @@ export async function listInbound(
       .orderBy(desc(smsInboundMessages.receivedAt), desc(smsInboundMessages.id))
       .limit(limit)
       .offset(offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(smsInboundMessages).where(where),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(smsInboundMessages)
+      .where(where),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }

@@ -77,7 +77,10 @@ export async function resolveRecipient(
     // Another business's customer is not found (404), as everywhere.
     const customer = await findVisitor(deps.db, businessScope(businessId), to.customerId);
     if (!customer.phone)
-      throw AppError.fields({ customer_id: [SMS_SEND_MESSAGES.noCustomerPhone] }, SMS_SEND_MESSAGES.noCustomerPhone);
+      throw AppError.fields(
+        { customer_id: [SMS_SEND_MESSAGES.noCustomerPhone] },
+        SMS_SEND_MESSAGES.noCustomerPhone,
+      );
     const number = e164Of(customer.phone);
     if (!number)
       throw AppError.fields(
@@ -116,9 +119,13 @@ export async function smsContext(
   if (!account) throw new AppError('conflict', SMS_SEND_MESSAGES.noAccount);
   const business = await findBusinessById(deps.db, input.businessId);
   if (!business) throw AppError.notFound();
-  const template = input.template ? await loadCompiledTemplate(deps.db, input.businessId, input.template.id) : null;
+  const template = input.template
+    ? await loadCompiledTemplate(deps.db, input.businessId, input.template.id)
+    : null;
   if (input.template && !template)
-    throw new AppError('not_found', SMS_SEND_MESSAGES.noTemplate, { template_id: [SMS_SEND_MESSAGES.noTemplate] });
+    throw new AppError('not_found', SMS_SEND_MESSAGES.noTemplate, {
+      template_id: [SMS_SEND_MESSAGES.noTemplate],
+    });
   return {
     account,
     businessName: business.name,
@@ -206,7 +213,10 @@ export async function sendSms(deps: SmsDeps, input: SendSmsInput): Promise<SendR
   try {
     row = await db.transaction((tx) =>
       suppression
-        ? sends.createSuppressed(tx, { ...base, errorMessage: SMS_SEND_MESSAGES.suppressed(suppression.reason) })
+        ? sends.createSuppressed(tx, {
+            ...base,
+            errorMessage: SMS_SEND_MESSAGES.suppressed(suppression.reason),
+          })
         : sends.createQueued(tx, base),
     );
   } catch (err) {

@@ -69,9 +69,12 @@ export async function acceptStatusCallback(
   const account = await verified(deps, url, params, signature);
   const event = parseStatusCallback(params);
   if (!event) return;
-  await deps.db.transaction((tx) =>
-    sends.applyEvents(tx, 'sms', [{ businessId: account.businessId, ...event }]),
-  );
+  const key = { businessId: account.businessId, providerMessageId: event.providerMessageId };
+  await deps.db.transaction(async (tx) => {
+    // Twilio often calls before its 201 is recorded: the acceptance and this status take turns.
+    await sends.lockProviderMessages(tx, 'sms', [key]);
+    await sends.applyEvents(tx, 'sms', [{ ...key, ...event }]);
+  });
   if (event.type === 'delivered' || event.type === 'failed') {
     // What it cost is known a little later; a lost price is only a missing figure.
     enqueuePriceFetch(deps.jobs, { business_id: account.businessId, sid: event.providerMessageId }).catch(
@@ -115,7 +118,11 @@ export async function acceptInbound(
     });
     if (!row) return; // Twilio delivered it before
     if (keyword === 'stop')
-      await optOutNumber(tx, { businessId, number: from, detail: `Replied ${body.trim().slice(0, 40)} by SMS` });
+      await optOutNumber(tx, {
+        businessId,
+        number: from,
+        detail: `Replied ${body.trim().slice(0, 40)} by SMS`,
+      });
     else if (keyword === 'start') await optInNumber(tx, { businessId, number: from });
   });
 }
