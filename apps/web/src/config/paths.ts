@@ -46,6 +46,7 @@ export const SETTINGS_TABS = [
   'team',
   'chat-groups',
   'whatsapp',
+  'sms',
   'email-domains',
   'api-keys',
   'profile',

@@ -8,6 +8,7 @@ export const SETTINGS_STRINGS = {
     team: 'Team',
     'chat-groups': 'Chat groups',
     whatsapp: 'WhatsApp',
+    sms: 'SMS',
     'email-domains': 'Email domains',
     'api-keys': 'API keys',
     profile: 'Profile',

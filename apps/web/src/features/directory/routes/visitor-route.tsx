@@ -17,6 +17,7 @@ import { usePermissions } from '../../../lib/business/roles';
 import { formatDateTime } from '../../../lib/format';
 import { forgetVisitor, useDeleteVisitor } from '../api/delete-visitor';
 import { useVisitor } from '../api/get-visitor';
+import { TextsCard } from '../components/texts-card';
 import { VisitorEditForm } from '../components/visitor-edit-form';
 import { DIRECTORY_STRINGS as S } from '../strings';
 import { fieldValueText, visitorName } from '../utils/display';
@@ -143,6 +144,7 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
         <DetailsCard visitor={visitor} />
         <FieldsCard fields={visitor.fields} />
         <ConversationsCard count={visitor.conversation_count} />
+        <TextsCard visitorId={visitor.id} />
         {/* Until the role is known, neither the form nor "read only" would be true. */}
         {ready ? (
           <Card>

@@ -1,4 +1,4 @@
-// /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups, WhatsApp and
+// /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups, WhatsApp, SMS and
 // Email domains are their features' own routes, composed in by the app). An unknown tab opens the first.
 import { Navigate, useParams } from 'react-router';
 
@@ -9,7 +9,7 @@ import { ProfileTab } from '../components/profile-tab';
 import { TeamTab } from '../components/team-tab';
 
 /** The tabs other features draw. */
-const COMPOSED_TABS = ['chat-groups', 'whatsapp', 'email-domains'] as const;
+const COMPOSED_TABS = ['chat-groups', 'whatsapp', 'sms', 'email-domains'] as const;
 /** The tabs this feature draws itself. */
 type TOwnTab = Exclude<TSettingsTab, (typeof COMPOSED_TABS)[number]>;
 
