@@ -2,6 +2,7 @@
 // saved filter over the directory, counted and resolved live, so it never goes stale.
 import { z } from 'zod';
 import { ZChannel, ZPageQuery } from './conversations';
+import { ZConsentStatus } from './directory';
 import { DATE_MESSAGE, DATE_RANGE_MESSAGE } from './dates';
 
 /** A date kept in a saved filter: any text Date.parse reads (years 1–9999), stored as ISO text. */
@@ -35,6 +36,10 @@ export const ZSegmentFilter = z
     created_at__lte: ZStoredDate.optional(),
     last_seen_at__gte: ZStoredDate.optional(),
     last_seen_at__lte: ZStoredDate.optional(),
+    /** Consent per channel. */
+    email_status: ZConsentStatus.optional(),
+    sms_status: ZConsentStatus.optional(),
+    whatsapp_status: ZConsentStatus.optional(),
     /** Custom fields that must equal these values (text compared exactly). */
     fields: z
       .record(

@@ -18,6 +18,9 @@ import { ts } from './columns';
 import { businesses } from './business';
 import { users } from './identity';
 
+export const CONSENT_STATUSES = ['subscribed', 'unsubscribed', 'bounced', 'complained', 'unknown'] as const;
+export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
+
 type VisitorFormField = { name: string; label: string; type: string; required: boolean; options?: string[] };
 
 const businessRef = () =>
@@ -45,6 +48,10 @@ export const customers = pgTable(
     lastSeenAt: ts('last_seen_at'),
     /** Visitor tokens carry it when signed; bumping it revokes every token issued before. */
     visitorTokenVersion: integer('visitor_token_version').notNull().default(0),
+    /** Consent per channel, kept in step with the suppression list (modules/consent). */
+    emailStatus: text('email_status', { enum: CONSENT_STATUSES }).notNull().default('unknown'),
+    smsStatus: text('sms_status', { enum: CONSENT_STATUSES }).notNull().default('unknown'),
+    whatsappStatus: text('whatsapp_status', { enum: CONSENT_STATUSES }).notNull().default('unknown'),
   },
   (t) => [
     index('customers_business_created_idx').on(t.businessId, t.createdAt),

@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, sql, type 
 import type { TSegmentFilter } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { Queryable } from '../auth/auth.repository';
-import { conversations, customers } from '../../db/schema';
+import { conversations, customers, type ConsentStatus } from '../../db/schema';
 import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -235,6 +235,53 @@ export async function upsertContacts(
   }));
 }
 
+// ---- Consent (modules/consent keeps it in step with the suppression list) ----
+
+export type ConsentChannel = 'email' | 'sms' | 'whatsapp';
+
+/** The customers property holding each channel's consent. */
+export const CONSENT_FIELD = { email: 'emailStatus', sms: 'smsStatus', whatsapp: 'whatsappStatus' } as const;
+
+/** The column a channel's address lives in: email for email, the E.164 phone otherwise. */
+function addressColumn(channel: ConsentChannel): SQL {
+  return channel === 'email' ? sql`lower(${customers.email})` : sql`lower(${customers.phone})`;
+}
+
+/** Sets the channel's consent on every customer of the business reached at `address` (lower-cased). */
+export async function setConsentForAddress(
+  db: Queryable,
+  businessId: number,
+  channel: ConsentChannel,
+  address: string,
+  status: ConsentStatus,
+): Promise<number> {
+  const field = CONSENT_FIELD[channel];
+  const rows = await db
+    .update(customers)
+    .set({ [field]: status, updatedAt: new Date() })
+    .where(
+      and(
+        eq(customers.businessId, businessId),
+        sql`${addressColumn(channel)} = ${address}`,
+        sql`${customers[field]} <> ${status}`,
+      ),
+    )
+    .returning({ id: customers.id });
+  return rows.length;
+}
+
+export async function updateCustomerConsent(
+  db: Queryable,
+  businessId: number,
+  id: number,
+  patch: Partial<Pick<CustomerRow, (typeof CONSENT_FIELD)[ConsentChannel]>>,
+): Promise<void> {
+  await db
+    .update(customers)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(customers.businessId, businessId), eq(customers.id, id)));
+}
+
 // ---- Segments: a saved filter over the directory (customer-lists module) ----
 
 /** A business's customers meeting every condition of a segment's filter. */
@@ -262,6 +309,10 @@ function segmentCondition(businessId: number, filter: TSegmentFilter): SQL {
   if (filter.created_at__lte) where.push(lte(customers.createdAt, new Date(filter.created_at__lte)));
   if (filter.last_seen_at__gte) where.push(gte(customers.lastSeenAt, new Date(filter.last_seen_at__gte)));
   if (filter.last_seen_at__lte) where.push(lte(customers.lastSeenAt, new Date(filter.last_seen_at__lte)));
+  for (const channel of ['email', 'sms', 'whatsapp'] as const) {
+    const status = filter[`${channel}_status`];
+    if (status) where.push(eq(customers[CONSENT_FIELD[channel]], status));
+  }
   for (const [key, value] of Object.entries(filter.fields ?? {}))
     where.push(sql`${customers.fields} ->> ${key} = ${String(value)}`);
   return and(...where)!;

@@ -12,6 +12,7 @@ import type { Db } from '../../db/client';
 import { ok } from '../../platform/http';
 import { businessOf } from '../auth/auth.guard';
 import { scopeOf } from '../conversations/inbox-scope';
+import * as consent from '../consent/consent.service';
 import * as directory from './directory.service';
 
 const tags = ['visitor directory'];
@@ -45,7 +46,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       },
     },
     async (request) =>
-      ok(await directory.updateVisitor(db, businessOf(request).id, request.params.id, request.body)),
+      ok(await consent.updateVisitorAndConsent(db, businessOf(request).id, request.params.id, request.body)),
   );
   // Extension to api.md: ends the visitor's chat sessions (revokes their visitor tokens).
   app.post(

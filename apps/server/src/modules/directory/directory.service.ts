@@ -25,6 +25,9 @@ function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number 
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
     last_seen_at: c.lastSeenAt?.toISOString() ?? null,
+    email_status: c.emailStatus,
+    sms_status: c.smsStatus,
+    whatsapp_status: c.whatsappStatus,
   };
 }
 
@@ -55,7 +58,7 @@ export async function updateVisitor(
   db: Db,
   businessId: number,
   id: number,
-  input: TUpdateDirectoryVisitorRequest,
+  input: Omit<TUpdateDirectoryVisitorRequest, 'email_status' | 'sms_status' | 'whatsapp_status'>,
 ): Promise<TDirectoryVisitor> {
   const current = await repo.findCustomer(db, businessScope(businessId), id);
   if (!current) throw AppError.notFound();
@@ -106,6 +109,10 @@ export {
   upsertVerifiedCustomer,
   type ContactValues,
   type CustomerRow,
+  CONSENT_FIELD,
+  setConsentForAddress,
+  updateCustomerConsent,
+  type ConsentChannel,
 } from './directory.repository';
 
 /** A page of directory visitors: a segment's (newest first) with its count. */

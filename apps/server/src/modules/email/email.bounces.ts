@@ -8,7 +8,7 @@ import { simpleParser } from 'mailparser';
 import type { Db } from '../../db/client';
 import * as sends from '../sends/sends.service';
 import { findSendById } from '../sends/sends.repository';
-import { suppress } from '../suppressions/suppressions.service';
+import { optOut } from '../consent/consent.service';
 import type { UnsubscribeTokens } from './unsubscribe-tokens';
 import { unsubscribeSend } from './email.unsubscribe';
 
@@ -172,7 +172,7 @@ export async function applyInbound(deps: BounceDeps, to: VerpAddress, raw: Buffe
       type: 'complained',
       payload: { feedback_type: report.feedbackType, user_agent: report.userAgent },
     });
-    await suppress(deps.db, {
+    await optOut(deps.db, {
       businessId: send.businessId,
       channel: 'email',
       address: send.recipient,
@@ -213,7 +213,7 @@ export async function applyInbound(deps: BounceDeps, to: VerpAddress, raw: Buffe
       errorCode: rcpt.status,
       errorMessage: message,
     });
-    await suppress(deps.db, {
+    await optOut(deps.db, {
       businessId: send.businessId,
       channel: 'email',
       address: send.recipient,

@@ -9,7 +9,8 @@ import { findBusinessById } from '../business/business.repository';
 import * as sends from '../sends/sends.service';
 import { findSendById } from '../sends/sends.repository';
 import type { SendRow } from '../sends/sends.service';
-import { findSuppression, suppress, unsuppress } from '../suppressions/suppressions.service';
+import { optIn, optOut } from '../consent/consent.service';
+import { findSuppression } from '../suppressions/suppressions.service';
 import type { UnsubscribeTokens } from './unsubscribe-tokens';
 
 export type UnsubscribeDeps = { db: Db; tokens: UnsubscribeTokens };
@@ -42,7 +43,7 @@ export async function unsubscribeSend(deps: UnsubscribeDeps, send: SendRow, via:
   const current = await findSuppression(deps.db, send.businessId, 'email', send.recipient);
   // A graver reason already there (bounced, complained) stays.
   if (!current || current.reason === 'unsubscribed') {
-    await suppress(deps.db, {
+    await optOut(deps.db, {
       businessId: send.businessId,
       channel: 'email',
       address: send.recipient,
@@ -67,7 +68,7 @@ export async function unsubscribe(deps: UnsubscribeDeps, token: string | undefin
 
 export async function resubscribe(deps: UnsubscribeDeps, token: string) {
   const send = await sendOf(deps, token);
-  const lifted = await unsuppress(deps.db, {
+  const lifted = await optIn(deps.db, {
     businessId: send.businessId,
     channel: 'email',
     address: send.recipient,

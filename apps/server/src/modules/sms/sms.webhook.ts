@@ -9,6 +9,7 @@ import type { TSmsInbound } from '@titan/contracts';
 import { parseStatusCallback } from '../../channels/sms-twilio/sms-twilio.adapter';
 import { isValidTwilioSignature } from '../../channels/sms-twilio/twilio-signature';
 import { AppError } from '../../platform/errors';
+import { adoptSuppressions } from '../consent/consent.service';
 import * as directory from '../directory/directory.service';
 import * as sends from '../sends/sends.service';
 import { accountOfSid, type OpenAccount, type SmsDeps } from './sms.account';
@@ -105,7 +106,12 @@ export async function acceptInbound(
     // Two texts from a new number at once create one customer.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${businessId}:${from}`}))`);
     const [known] = await directory.findCustomersByPhone(tx, businessId, from);
-    const customer = known ?? (await directory.insertCustomer(tx, { businessId, phone: from }));
+    let customer = known;
+    if (!customer) {
+      customer = await directory.insertCustomer(tx, { businessId, phone: from });
+      // A number the business stopped texting before it was a customer keeps its consent.
+      await adoptSuppressions(tx, businessId, [customer.id]);
+    }
     const row = await repo.insertInbound(tx, {
       businessId,
       customerId: customer.id,

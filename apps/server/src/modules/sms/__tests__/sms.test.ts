@@ -377,6 +377,10 @@ describe('inbound texts', () => {
     expect(await findSuppression(rt.services.db, business.id, 'sms', number)).toMatchObject({
       reason: 'unsubscribed',
     });
+    // The customer's consent follows (the consent module keeps both in step).
+    const consent = async () =>
+      (await call('GET', `/api/business/customer-directory/${id}/`)).json().result.sms_status as string;
+    expect(await consent()).toBe('unsubscribed');
     const calls = sim.requests.length;
     const suppressed = await sendSms({ customer_id: id, body: 'Sale!' });
     expect(suppressed.json().result).toMatchObject({ status: 'suppressed' });
@@ -387,6 +391,7 @@ describe('inbound texts', () => {
 
     await sim.sendInbound({ from: number, to: A.from_number, body: 'START' });
     expect(await findSuppression(rt.services.db, business.id, 'sms', number)).toBeNull();
+    expect(await consent()).toBe('subscribed');
     const again = await sendSms({ customer_id: id, body: 'Welcome back' });
     await waitForSend(rt.services.db, again.json().result.id, (s) => s.status === 'delivered');
 

@@ -20,6 +20,9 @@ function visitor(id: number, name: string, email: string | null): TDirectoryVisi
     created_at: '2026-03-01T09:00:00.000Z',
     updated_at: '2026-03-01T09:00:00.000Z',
     last_seen_at: null,
+    email_status: 'unknown',
+    sms_status: 'unknown',
+    whatsapp_status: 'unknown',
   };
 }
 

@@ -20,6 +20,9 @@ function visitor(overrides: Partial<TDirectoryVisitor> = {}): TDirectoryVisitor 
     created_at: '2026-03-01T09:00:00.000Z',
     updated_at: '2026-03-01T09:00:00.000Z',
     last_seen_at: '2026-03-02T10:00:00.000Z',
+    email_status: 'unknown',
+    sms_status: 'unknown',
+    whatsapp_status: 'unknown',
     ...overrides,
   };
 }

@@ -1,0 +1,171 @@
+// Consent per channel (engage.md §3): a customer's `email_status`, `sms_status` and
+// `whatsapp_status` and the business's suppression list are kept in step here, and only here.
+// The suppression list says who must not be sent to (every send checks it); the customer's status
+// says why, or that they opted in. An opt-out suppresses the address and marks every customer
+// reached at it; an opt-in lifts the suppression and marks them subscribed; staff or a visitor
+// form setting a customer's consent moves the suppression with it.
+import type {
+  TConsentStatus as ConsentStatus,
+  TDirectoryVisitor,
+  TUpdateDirectoryVisitorRequest,
+} from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import type { Queryable } from '../auth/auth.repository';
+import { businessScope } from '../conversations/conversations.service';
+import {
+  CONSENT_FIELD,
+  findCustomerById,
+  findCustomersByIds,
+  findVisitor,
+  setConsentForAddress,
+  updateVisitor,
+  updateCustomerConsent,
+  type ConsentChannel,
+  type CustomerRow,
+} from '../directory/directory.service';
+import {
+  findSuppression,
+  normalizeAddress,
+  suppress,
+  suppressedAmong,
+  unsuppress,
+  type SuppressionReason,
+  type SuppressionRow,
+} from '../suppressions/suppressions.service';
+
+export type { ConsentChannel, ConsentStatus };
+export const CONSENT_CHANNELS: readonly ConsentChannel[] = ['email', 'sms', 'whatsapp'];
+
+/** What a suppression reason says of the person's consent. */
+const STATUS_OF_REASON: Record<SuppressionReason, ConsentStatus> = {
+  unsubscribed: 'unsubscribed',
+  bounced: 'bounced',
+  complained: 'complained',
+  manual: 'unsubscribed',
+};
+
+/** The suppression a consent status set by staff or a form stands for; none for the others. */
+const REASON_OF_STATUS: Partial<Record<ConsentStatus, SuppressionReason>> = {
+  unsubscribed: 'manual',
+  bounced: 'bounced',
+  complained: 'complained',
+};
+
+/** The address a customer is reached at on a channel (email, or the E.164 phone), if any. */
+function addressOf(customer: CustomerRow, channel: ConsentChannel): string | null {
+  const address = channel === 'email' ? customer.email : customer.phone;
+  return address ? normalizeAddress(address) : null;
+}
+
+/** The person at `address` opted out (or bounced, or complained): never send to them again. */
+export async function optOut(
+  db: Queryable,
+  input: {
+    businessId: number;
+    channel: ConsentChannel;
+    address: string;
+    reason: SuppressionReason;
+    sendId?: string | null;
+    detail?: string | null;
+  },
+): Promise<SuppressionRow> {
+  const row = await suppress(db, input);
+  await setConsentForAddress(db, input.businessId, input.channel, row.address, STATUS_OF_REASON[row.reason]);
+  return row;
+}
+
+/**
+ * The person at `address` opted back in: lifts their suppression (with `reasons`, only one of
+ * those — resubscribing lifts an unsubscribe, never a hard bounce) and, once nothing suppresses
+ * the address, marks its customers subscribed. True when a suppression was lifted.
+ */
+export async function optIn(
+  db: Queryable,
+  input: { businessId: number; channel: ConsentChannel; address: string; reasons?: SuppressionReason[] },
+): Promise<boolean> {
+  const lifted = await unsuppress(db, input);
+  if (!(await findSuppression(db, input.businessId, input.channel, input.address))) {
+    await setConsentForAddress(
+      db,
+      input.businessId,
+      input.channel,
+      normalizeAddress(input.address),
+      'subscribed',
+    );
+  }
+  return lifted;
+}
+
+/**
+ * Staff (or a visitor form) set a customer's consent. An opt-out suppresses the customer's
+ * address on that channel; `subscribed` or `unknown` lifts any suppression of it. A channel the
+ * customer has no address for only records the status.
+ */
+export async function setCustomerConsent(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+  changes: Partial<Record<ConsentChannel, ConsentStatus>>,
+): Promise<void> {
+  if (CONSENT_CHANNELS.every((c) => changes[c] === undefined)) return;
+  const customer = await findCustomerById(db, businessId, customerId);
+  if (!customer) throw AppError.notFound();
+  for (const channel of CONSENT_CHANNELS) {
+    const status = changes[channel];
+    if (status === undefined) continue;
+    const address = addressOf(customer, channel);
+    if (address) {
+      const reason = REASON_OF_STATUS[status];
+      if (reason)
+        await suppress(db, { businessId, channel, address, reason, detail: 'Set in the directory' });
+      else await unsuppress(db, { businessId, channel, address });
+    }
+  }
+  const patch = Object.fromEntries(
+    CONSENT_CHANNELS.flatMap((c) => (changes[c] === undefined ? [] : [[CONSENT_FIELD[c], changes[c]]])),
+  );
+  if (Object.keys(patch).length === 0) return;
+  await updateCustomerConsent(db, businessId, customerId, patch);
+}
+
+/**
+ * New or re-addressed customers take over what the suppression list already says of their
+ * addresses (one query per channel for the whole batch).
+ */
+export async function adoptSuppressions(
+  db: Queryable,
+  businessId: number,
+  customerIds: number[],
+): Promise<void> {
+  if (customerIds.length === 0) return;
+  const customers = await findCustomersByIds(db, businessId, customerIds);
+  for (const channel of CONSENT_CHANNELS) {
+    const addresses = customers.flatMap((c) => addressOf(c, channel) ?? []);
+    if (addresses.length === 0) continue;
+    const suppressed = await suppressedAmong(db, businessId, channel, addresses);
+    for (const address of suppressed) {
+      const row = await findSuppression(db, businessId, channel, address);
+      if (row) await setConsentForAddress(db, businessId, channel, address, STATUS_OF_REASON[row.reason]);
+    }
+  }
+}
+
+/**
+ * The directory's edit of a customer: their details, then their consent; a new address takes
+ * over what the suppression list says of it unless the edit sets that channel's consent itself.
+ */
+export async function updateVisitorAndConsent(
+  db: Db,
+  businessId: number,
+  id: number,
+  input: TUpdateDirectoryVisitorRequest,
+): Promise<TDirectoryVisitor> {
+  const { email_status, sms_status, whatsapp_status, ...details } = input;
+  await updateVisitor(db, businessId, id, details);
+  const readdressed = details.email !== undefined || details.phone !== undefined;
+  if (readdressed) await adoptSuppressions(db, businessId, [id]);
+  const changes = { email: email_status, sms: sms_status, whatsapp: whatsapp_status };
+  await setCustomerConsent(db, businessId, id, changes);
+  return findVisitor(db, businessScope(businessId), id);
+}
