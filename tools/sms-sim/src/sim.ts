@@ -88,7 +88,9 @@ export type CallbackRecord = {
   /** Titan's HTTP status, or 0 when the request failed. */
   answer: number;
   body: string;
+  /** How long the receiver took to answer, and when it had (epoch ms). */
   ms: number;
+  at: number;
 };
 
 /** An API call as the simulator received it (what a client sent, credentials included). */
@@ -224,7 +226,7 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
     const body = new URLSearchParams(params).toString();
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const record: CallbackRecord = { url, params, answer: 0, body: '', ms: 0 };
+    const record: CallbackRecord = { url, params, answer: 0, body: '', ms: 0, at: 0 };
     await new Promise<void>((resolve) => {
       const req = send(
         target,
@@ -255,7 +257,8 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
       req.on('timeout', () => req.destroy());
       req.end(body);
     });
-    record.ms = Date.now() - started;
+    record.at = Date.now();
+    record.ms = record.at - started;
     callbacks.push(record);
     return record;
   }
@@ -497,6 +500,29 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
           callback_failures: callbacks.filter((c) => c.answer < 200 || c.answer >= 300).length,
           opt_outs: [...optOuts],
         });
+      case 'GET /sim/stats': {
+        // Figures without the messages themselves (benchmarks poll this).
+        const byStatus: Record<string, number> = {};
+        for (const m of messages) byStatus[m.status] = (byStatus[m.status] ?? 0) + 1;
+        const times = callbacks.map((c) => c.ms).sort((a, b) => a - b);
+        const pick = (q: number) =>
+          times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))]! : null;
+        return json(res, 200, {
+          messages: messages.length,
+          by_status: byStatus,
+          requests: requests.length,
+          callbacks: callbacks.length,
+          callback_failures: callbacks.filter((c) => c.answer < 200 || c.answer >= 300).length,
+          callback_p50_ms: pick(0.5),
+          callback_p99_ms: pick(0.99),
+          callback_max_ms: times.at(-1) ?? null,
+          first_callback_at: callbacks.reduce<number | null>(
+            (a, c) => Math.min(a ?? Infinity, c.at - c.ms),
+            null,
+          ),
+          last_callback_at: callbacks.reduce<number | null>((a, c) => Math.max(a ?? 0, c.at), null),
+        });
+      }
       case 'GET /sim/thread': {
         const number = query.get('number') ?? '';
         return json(res, 200, {
