@@ -222,7 +222,9 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
     url: string,
     params: Record<string, string>,
   ): Promise<CallbackRecord> {
-    const started = Date.now();
+    // Timed from when a connection takes the request (not while it waits for one of the agent's
+    // sockets): the receiver's answer time, not this simulator's own queue.
+    let started = Date.now();
     const body = new URLSearchParams(params).toString();
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -253,6 +255,9 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
           res.on('error', () => resolve());
         },
       );
+      req.on('socket', () => {
+        started = Date.now();
+      });
       req.on('error', () => resolve());
       req.on('timeout', () => req.destroy());
       req.end(body);

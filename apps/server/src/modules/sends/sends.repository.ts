@@ -916,3 +916,38 @@ export async function lockProviderMessages(
       )}) as k(business_id bigint, pmid text)) k
     order by k.key`);
 }
+
+/**
+ * A channel's sends that ended (delivered or failed) at their provider but have no price yet,
+ * updated between `from` and `to`, and asked about fewer than `maxChecks` times: what a pricing
+ * sweep asks the provider about.
+ */
+export async function findUnpricedSends(
+  db: Queryable,
+  channel: SendChannel,
+  window: { from: Date; to: Date },
+  maxChecks: number,
+  limit: number,
+): Promise<{ id: string; businessId: number; providerMessageId: string; checks: number }[]> {
+  const rows = await rowsOf<{
+    id: string;
+    business_id: string | number;
+    pmid: string;
+    checks: number | null;
+  }>(
+    db,
+    sql`select id, business_id, provider_message_id as pmid, (cost->>'price_checks')::int as checks
+      from sends
+      where channel = ${channel} and status in ('delivered', 'failed') and provider_message_id is not null
+        and cost->>'price' is null and coalesce((cost->>'price_checks')::int, 0) < ${maxChecks}
+        and updated_at >= ${window.from.toISOString()}::timestamptz
+        and updated_at <= ${window.to.toISOString()}::timestamptz
+      order by updated_at limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    businessId: Number(r.business_id),
+    providerMessageId: r.pmid,
+    checks: r.checks ?? 0,
+  }));
+}

@@ -424,3 +424,14 @@ export async function lockProviderMessages(
 ): Promise<void> {
   return repo.lockProviderMessages(tx, channel, keys);
 }
+
+/** Sends that ended at their provider without a price yet (see the repository). */
+export async function findUnpricedSends(
+  db: Queryable,
+  channel: SendChannel,
+  window: { from: Date; to: Date },
+  maxChecks: number,
+  limit: number,
+) {
+  return repo.findUnpricedSends(db, channel, window, maxChecks, limit);
+}

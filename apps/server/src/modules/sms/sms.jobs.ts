@@ -2,7 +2,7 @@
 // once, and records each answer — accepted (`accepted`, sms_count raised, segments and price
 // kept, statuses that raced ahead applied), refused for now (back to `queued`, retried after a
 // wait with backoff: 429, 5xx), or refused (`failed` with a clear reason; 21610 also unsubscribes
-// the number). The `sms.price` job reads what Twilio charged once a message is final.
+// the number). The `sms.prices` sweep reads what Twilio charged once messages are final.
 import type { Logger } from 'pino';
 import type { SendOutcome } from '../../channels/channel';
 import {
@@ -20,11 +20,8 @@ import { optOutNumber } from './sms.consent';
 import { SMS_SEND_MESSAGES, SMS_SEND_QUEUE } from './sms.service';
 
 export type SmsSendJob = { send_ids: string[] };
-export type SmsPriceJob = { business_id: number; sid: string; attempt?: number };
 
-export const SMS_PRICE_QUEUE = 'sms.price';
-/** Twilio prices a message a little after it is final; asked this long after, then once more later. */
-const PRICE_DELAYS_MS = [3_000, 60_000];
+export const SMS_PRICE_QUEUE = 'sms.prices';
 
 /** Sends what is still queued of `sendIds`; the others were taken by another worker or are done. */
 export async function runSmsSends(deps: SmsDeps, sendIds: string[]): Promise<void> {
@@ -131,31 +128,43 @@ async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcom
   return null;
 }
 
-/** What Twilio charged for one message, once it prices it (asked again once when not yet). */
-export async function runPriceFetch(deps: SmsDeps, job: SmsPriceJob): Promise<void> {
-  const account = await accountOfBusiness(deps, job.business_id);
-  if (!account) return;
-  const message = await smsTwilio.fetchMessage(account.twilio, job.sid);
-  if (message?.price) {
-    const send = await sends.findByProviderMessageId(deps.db, job.business_id, 'sms', job.sid);
-    if (send)
-      await sends.recordCosts(deps.db, [
-        {
-          id: send.id,
-          cost: { price: message.price, price_unit: message.priceUnit, twilio_segments: message.numSegments },
-        },
-      ]);
-    return;
-  }
-  const attempt = (job.attempt ?? 0) + 1;
-  if (attempt < PRICE_DELAYS_MS.length) await enqueuePriceFetch(deps.jobs, { ...job, attempt });
-}
+/** Sends a sweep prices at most, and the Twilio calls it makes at once. */
+const PRICE_SWEEP_LIMIT = 2000;
+const PRICE_CALLS_AT_ONCE = 8;
+/** A message is asked about this many times at most (Twilio may never price some). */
+const PRICE_MAX_CHECKS = 3;
 
-export async function enqueuePriceFetch(jobs: Jobs, job: SmsPriceJob): Promise<void> {
-  await jobs.send<SmsPriceJob>(SMS_PRICE_QUEUE, job, {
-    singletonKey: `${job.sid}:${job.attempt ?? 0}`,
-    startAfter: new Date(Date.now() + PRICE_DELAYS_MS[job.attempt ?? 0]!),
-  });
+/**
+ * What Twilio charged: texts that ended (delivered, undelivered, failed) in the last day without a
+ * price are looked up (GET …/Messages/{sid}.json), a few at once, and their price kept; one Twilio
+ * has not priced yet is asked again by a later sweep. Kept off the status callbacks' path.
+ */
+export async function sweepPrices(deps: SmsDeps, now = new Date()): Promise<number> {
+  const unpriced = await sends.findUnpricedSends(
+    deps.db,
+    'sms',
+    { from: new Date(now.getTime() - 86_400_000), to: new Date(now.getTime() - 2_000) },
+    PRICE_MAX_CHECKS,
+    PRICE_SWEEP_LIMIT,
+  );
+  let priced = 0;
+  for (let i = 0; i < unpriced.length; i += PRICE_CALLS_AT_ONCE) {
+    const costs = await Promise.all(
+      unpriced.slice(i, i + PRICE_CALLS_AT_ONCE).map(async (send) => {
+        const account = await accountOfBusiness(deps, send.businessId);
+        const message = account ? await smsTwilio.fetchMessage(account.twilio, send.providerMessageId) : null;
+        if (message?.price) priced++;
+        return {
+          id: send.id,
+          cost: message?.price
+            ? { price: message.price, price_unit: message.priceUnit, twilio_segments: message.numSegments }
+            : { price_checks: send.checks + 1 },
+        };
+      }),
+    );
+    await sends.recordCosts(deps.db, costs);
+  }
+  return priced;
 }
 
 export async function defineSmsQueues(jobs: Jobs, deps: SmsDeps, logger: Logger): Promise<void> {
@@ -170,13 +179,14 @@ export async function defineSmsQueues(jobs: Jobs, deps: SmsDeps, logger: Logger)
     concurrency: 8,
     pollingIntervalSeconds: 0.5,
   });
-  await jobs.define<SmsPriceJob>({
+  // One instance of the set prices what ended, each minute.
+  await jobs.define({
     name: SMS_PRICE_QUEUE,
-    handler: (data) => runPriceFetch(deps, data),
-    retryLimit: 2,
-    retryDelay: 30,
-    concurrency: 2,
-    pollingIntervalSeconds: 1,
+    handler: async () => {
+      await sweepPrices(deps);
+    },
+    retryLimit: 1,
   });
+  await jobs.schedule(SMS_PRICE_QUEUE, '* * * * *');
   logger.debug({ queue: SMS_SEND_QUEUE }, 'sms queues defined');
 }

@@ -8,13 +8,14 @@ import { sql } from 'drizzle-orm';
 import type { TSmsInbound } from '@titan/contracts';
 import { parseStatusCallback } from '../../channels/sms-twilio/sms-twilio.adapter';
 import { isValidTwilioSignature } from '../../channels/sms-twilio/twilio-signature';
+import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { adoptSuppressions } from '../consent/consent.service';
 import * as directory from '../directory/directory.service';
+import type { ProviderEvent } from '../sends/sends.repository';
 import * as sends from '../sends/sends.service';
 import { accountOfSid, type OpenAccount, type SmsDeps } from './sms.account';
 import { optInNumber, optOutNumber } from './sms.consent';
-import { enqueuePriceFetch } from './sms.jobs';
 import * as repo from './sms.repository';
 import { e164Of } from './sms.service';
 
@@ -60,6 +61,78 @@ async function verified(
   return account;
 }
 
+type StatusWrite = { event: ProviderEvent; done: (err?: unknown) => void };
+
+/** Callbacks applied at once by one process; more wait and then share the next transaction. */
+const STATUS_WRITES_AT_ONCE = 2;
+const STATUS_WRITE_MAX = 200;
+
+/**
+ * Status callbacks that arrive together share one transaction (one lock, insert and raise for all
+ * of them), each answered only once it committed. A shared write that fails is retried callback by
+ * callback, so a bad one fails alone. Twilio posts a status per request, many at once under load.
+ */
+class StatusWriter {
+  private readonly waiting: StatusWrite[] = [];
+  private writing = 0;
+
+  constructor(private readonly db: Db) {}
+
+  write(event: ProviderEvent): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ event, done: (err) => (err ? reject(err) : resolve()) });
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.writing < STATUS_WRITES_AT_ONCE && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, STATUS_WRITE_MAX);
+      this.writing++;
+      void this.apply(batch).finally(() => {
+        this.writing--;
+        this.flush();
+      });
+    }
+  }
+
+  private async apply(batch: StatusWrite[]): Promise<void> {
+    try {
+      await applyStatuses(
+        this.db,
+        batch.map((w) => w.event),
+      );
+      for (const w of batch) w.done();
+    } catch (err) {
+      if (batch.length === 1) return batch[0]!.done(err);
+      for (const w of batch) {
+        await applyStatuses(this.db, [w.event]).then(
+          () => w.done(),
+          (e: unknown) => w.done(e),
+        );
+      }
+    }
+  }
+}
+
+/** Kept once per Twilio status, and each send raised (never lowered), in one transaction. */
+async function applyStatuses(db: Db, events: ProviderEvent[]): Promise<void> {
+  const keys = events.map((e) => ({ businessId: e.businessId, providerMessageId: e.providerMessageId }));
+  await db.transaction(async (tx) => {
+    // Twilio often calls before its 201 is recorded: the acceptance and these statuses take turns.
+    await sends.lockProviderMessages(tx, 'sms', keys);
+    await sends.applyEvents(tx, 'sms', events);
+  });
+}
+
+const statusWriters = new WeakMap<Db, StatusWriter>();
+
+function statusWriterOf(db: Db): StatusWriter {
+  let writer = statusWriters.get(db);
+  if (!writer) statusWriters.set(db, (writer = new StatusWriter(db)));
+  return writer;
+}
+
 /** One status callback: kept once per Twilio status, and the send raised (never lowered). */
 export async function acceptStatusCallback(
   deps: SmsDeps,
@@ -70,18 +143,7 @@ export async function acceptStatusCallback(
   const account = await verified(deps, url, params, signature);
   const event = parseStatusCallback(params);
   if (!event) return;
-  const key = { businessId: account.businessId, providerMessageId: event.providerMessageId };
-  await deps.db.transaction(async (tx) => {
-    // Twilio often calls before its 201 is recorded: the acceptance and this status take turns.
-    await sends.lockProviderMessages(tx, 'sms', [key]);
-    await sends.applyEvents(tx, 'sms', [{ ...key, ...event }]);
-  });
-  if (event.type === 'delivered' || event.type === 'failed') {
-    // What it cost is known a little later; a lost price is only a missing figure.
-    enqueuePriceFetch(deps.jobs, { business_id: account.businessId, sid: event.providerMessageId }).catch(
-      (err: unknown) => deps.logger.warn({ err }, 'sms price fetch not queued'),
-    );
-  }
+  await statusWriterOf(deps.db).write({ businessId: account.businessId, ...event });
 }
 
 /**

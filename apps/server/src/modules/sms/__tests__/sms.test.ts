@@ -8,6 +8,7 @@ import { createTestRuntime, type TestRuntime } from '../../../testing/test-runti
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { findSuppression } from '../../suppressions/suppressions.service';
 import { freePort, waitForSend } from '../../email/__tests__/email-helpers';
+import { sweepPrices } from '../sms.jobs';
 
 const A = {
   account_sid: 'AC0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a',
@@ -207,12 +208,13 @@ describe('sending', () => {
         (e: { provider_status: string | null; status: string }) => e.provider_status ?? e.status,
       ),
     ).toEqual(['queued', 'sent', 'delivered']);
-    // What Twilio charged, once it priced the message.
-    await expect
-      .poll(async () => (await call('GET', `/api/sms/events/${sent.id}/`)).json().result.price, {
-        timeout: 15_000,
-      })
-      .toBe('-0.00790');
+    // What Twilio charged, read by the pricing sweep once the message is final.
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect(await sweepPrices(rt.services.sms)).toBeGreaterThanOrEqual(1);
+    expect((await call('GET', `/api/sms/events/${sent.id}/`)).json().result).toMatchObject({
+      price: '-0.00790',
+      price_unit: 'USD',
+    });
     const me = (await call('GET', '/api/business/')).json().result;
     expect(me.sms_count).toBeGreaterThanOrEqual(1);
   });
