@@ -3,7 +3,7 @@
 // segments (GSM-7 or UCS-2, with the concatenation header's room taken out of each part).
 import { z } from 'zod';
 
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+import { ZPageQuery } from './conversations';
 import { ZDateTimeParam } from './dates';
 import { ZEmailBatch } from './email-sending';
 import { ZWhatsappLog, ZWhatsappLogEvent } from './whatsapp';
@@ -231,15 +231,7 @@ export const ZSmsLogFilter = z.object({
 });
 export type TSmsLogFilter = z.infer<typeof ZSmsLogFilter>;
 
-export const ZSmsLogListQuery = ZSmsLogFilter.extend({
-  page: z.coerce.number({ message: 'Must be a whole number.' }).int().min(1).default(1),
-  page_size: z.coerce
-    .number({ message: 'Must be a whole number.' })
-    .int()
-    .min(1)
-    .max(PAGE_SIZE_MAX)
-    .default(PAGE_SIZE_DEFAULT),
-});
+export const ZSmsLogListQuery = ZSmsLogFilter.extend(ZPageQuery.shape);
 export type TSmsLogListQuery = z.infer<typeof ZSmsLogListQuery>;
 
 export const ZSmsLog = ZWhatsappLog.extend({
@@ -294,14 +286,7 @@ export const ZSmsInbound = z.object({
 });
 export type TSmsInbound = z.infer<typeof ZSmsInbound>;
 
-export const ZSmsInboundQuery = z.object({
+export const ZSmsInboundQuery = ZPageQuery.extend({
   customer_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),
-  page: z.coerce.number({ message: 'Must be a whole number.' }).int().min(1).default(1),
-  page_size: z.coerce
-    .number({ message: 'Must be a whole number.' })
-    .int()
-    .min(1)
-    .max(PAGE_SIZE_MAX)
-    .default(PAGE_SIZE_DEFAULT),
 });
 export type TSmsInboundQuery = z.infer<typeof ZSmsInboundQuery>;

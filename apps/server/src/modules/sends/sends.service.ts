@@ -5,6 +5,7 @@
 import { EMAIL_METRICS_DEFAULT_DAYS, EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_MESSAGES } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
 import type { Queryable } from '../auth/auth.repository';
 import * as repo from './sends.repository';
@@ -434,4 +435,64 @@ export async function findUnpricedSends(
   limit: number,
 ) {
   return repo.findUnpricedSends(db, channel, window, maxChecks, limit);
+}
+
+/**
+ * Records a send once per idempotency key: `queued`, or — decided before any call — `suppressed`
+ * with the reason (then no provider is called). A key already used answers its first send, also
+ * when two calls race; `created` says whether this call recorded it (and so must hand it on).
+ */
+export async function recordOnce(
+  db: Db,
+  send: QueuedSend,
+  suppressed: string | null,
+): Promise<{ row: repo.SendRow; created: boolean }> {
+  if (send.idempotencyKey) {
+    const existing = await repo.findSendByIdempotencyKey(db, send.businessId, send.idempotencyKey);
+    if (existing) return { row: existing, created: false };
+  }
+  try {
+    const row = await db.transaction((tx) =>
+      suppressed === null
+        ? createQueued(tx, send)
+        : createSuppressed(tx, { ...send, errorMessage: suppressed }),
+    );
+    return { row, created: true };
+  } catch (err) {
+    // The same key sent twice at once: the other call recorded it; answer that send.
+    if (send.idempotencyKey && sqlStateOf(err) === '23505') {
+      const existing = await repo.findSendByIdempotencyKey(db, send.businessId, send.idempotencyKey);
+      if (existing) return { row: existing, created: false };
+    }
+    throw err;
+  }
+}
+
+/**
+ * A provider refused a claimed send for now (throttled, deferred): it goes back to `queued` for
+ * attempt n + 1 after `delays[n]` — answered, for the caller to schedule — or, past the last delay,
+ * fails with `gaveUp`'s words. Null when it failed, or was no longer the caller's.
+ */
+export async function retryOrGiveUp(
+  db: Queryable,
+  sendId: string,
+  failure: { errorCode: string | null; errorMessage: string; response?: Record<string, unknown> | null },
+  delays: readonly number[],
+  gaveUp: (attempts: number, message: string) => string,
+): Promise<number | null> {
+  const deferred = await repo.countSendEvents(db, sendId, 'deferred');
+  if (deferred < delays.length) {
+    const requeued = await requeue(db, sendId, {
+      errorCode: failure.errorCode,
+      errorMessage: failure.errorMessage,
+      payload: { attempt: deferred + 1 },
+    });
+    return requeued ? delays[deferred]! : null;
+  }
+  await recordFailed(db, sendId, {
+    errorCode: failure.errorCode,
+    errorMessage: gaveUp(deferred + 1, failure.errorMessage),
+    response: failure.response ?? null,
+  });
+  return null;
 }

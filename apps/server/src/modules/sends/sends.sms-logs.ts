@@ -4,7 +4,7 @@
 import type { TSmsLog, TSmsLogEvent, TSmsLogFilter, TSmsLogListQuery } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../conversations/conversations.repository';
-import { csvCell, toLog } from './sends.logs';
+import { csvCell, logsPage, toLog } from './sends.logs';
 import * as repo from './sends.repository';
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
@@ -27,14 +27,7 @@ export function toSmsLog(row: repo.SendLogRow): TSmsLog {
 }
 
 export async function findSmsLogs(db: Db, scope: InboxScope, query: TSmsLogListQuery) {
-  const { page, page_size, ...filter } = query;
-  const { rows, count } = await repo.listLogs(db, 'sms', scope, filter, page_size, (page - 1) * page_size);
-  return {
-    count,
-    next: page * page_size < count ? page + 1 : null,
-    previous: page > 1 ? page - 1 : null,
-    results: rows.map(toSmsLog),
-  };
+  return logsPage(db, 'sms', scope, query, toSmsLog);
 }
 
 function toSmsEvent(row: Awaited<ReturnType<typeof repo.listEvents>>[number]): TSmsLogEvent {

@@ -8,6 +8,7 @@ import { AppError } from '../../platform/errors';
 import {
   broadcastSendKey,
   findBroadcast,
+  sharedPerBroadcast,
   startBroadcast,
   type BroadcastChannel,
   type BroadcastDeps,
@@ -22,7 +23,6 @@ import {
   enqueueSmsSends,
   smsContext,
   SMS_SEND_MESSAGES,
-  type SmsContext,
   type SmsDeps,
 } from './sms.service';
 
@@ -43,25 +43,19 @@ export const SMS_SKIP_REASONS = {
 } as const;
 
 export function smsBroadcastChannel(deps: SmsDeps): BroadcastChannel {
-  // One context per broadcast, remembered briefly: a batch of 500 asks for it once.
-  const contexts = new Map<string, { at: number; ctx: Promise<SmsContext> }>();
-  const contextOf = (id: string, businessId: number, request: SmsBroadcastRequest) => {
-    const now = Date.now();
-    const hit = contexts.get(id);
-    if (hit && now - hit.at < 60_000) return hit.ctx;
-    if (contexts.size > 100) contexts.clear();
-    const ctx = smsContext(deps, { businessId, template: templateOf(request) });
-    contexts.set(id, { at: now, ctx });
-    ctx.catch(() => contexts.delete(id));
-    return ctx;
-  };
+  const contextOf = sharedPerBroadcast((broadcast) =>
+    smsContext(deps, {
+      businessId: broadcast.businessId,
+      template: templateOf(broadcast.request as SmsBroadcastRequest),
+    }),
+  );
   return {
     async prepare(broadcast) {
-      await contextOf(broadcast.id, broadcast.businessId, broadcast.request as SmsBroadcastRequest);
+      await contextOf(broadcast);
     },
     async queueBatch(tx, broadcast, customers) {
       const request = broadcast.request as SmsBroadcastRequest;
-      const ctx = await contextOf(broadcast.id, broadcast.businessId, request);
+      const ctx = await contextOf(broadcast);
       const withPhone = customers.filter((c) => c.phone?.trim());
       const numbered = withPhone.flatMap((c) => {
         const number = e164Of(c.phone);

@@ -90,30 +90,20 @@ async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcom
   const outcome = await smsTwilio.send(account.twilio, payload);
   if (outcome.ok) return outcome;
   if (isTransient(outcome)) {
-    const delays = deps.config.SMS_RETRY_DELAYS_MS;
-    const deferred = await sends.countSendEvents(deps.db, send.id, 'deferred');
-    if (deferred < delays.length) {
-      const requeued = await sends.requeue(deps.db, send.id, {
-        errorCode: outcome.errorCode,
-        errorMessage: outcome.errorMessage,
-        payload: { attempt: deferred + 1 },
-      });
-      if (requeued) {
-        // Twilio's Retry-After when longer (within the recovery job's minute).
-        const wait = Math.min(Math.max(delays[deferred]!, retryAfterMs(outcome) ?? 0), 55_000);
-        await deps.jobs.send<SmsSendJob>(
-          SMS_SEND_QUEUE,
-          { send_ids: [send.id] },
-          { startAfter: new Date(Date.now() + wait) },
-        );
-      }
-      return null;
-    }
-    await sends.recordFailed(deps.db, send.id, {
-      errorCode: outcome.errorCode,
-      errorMessage: SMS_SEND_MESSAGES.gaveUp(deferred + 1, outcome.errorMessage),
-      response: outcome.response,
-    });
+    const wait = await sends.retryOrGiveUp(
+      deps.db,
+      send.id,
+      outcome,
+      deps.config.SMS_RETRY_DELAYS_MS,
+      SMS_SEND_MESSAGES.gaveUp,
+    );
+    // Twilio's Retry-After when longer (within the recovery job's minute).
+    if (wait !== null)
+      await deps.jobs.send<SmsSendJob>(
+        SMS_SEND_QUEUE,
+        { send_ids: [send.id] },
+        { startAfter: new Date(Date.now() + Math.min(Math.max(wait, retryAfterMs(outcome) ?? 0), 55_000)) },
+      );
     return null;
   }
   await sends.recordFailed(deps.db, send.id, outcome);

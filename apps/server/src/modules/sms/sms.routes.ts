@@ -17,7 +17,7 @@ import {
   ZSmsTestRequest,
   type TSmsSend,
 } from '@titan/contracts';
-import { ok } from '../../platform/http';
+import { acceptFormBodies, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
 import type { BroadcastDeps } from '../broadcasts/broadcasts.service';
 import type { SendRow } from '../sends/sends.service';
@@ -171,11 +171,7 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
   // ---- Twilio's webhooks: form posts, signed; the signature is the only credential ----
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: FORM_LIMIT },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
+    acceptFormBodies(scope, FORM_LIMIT);
     const signedRequest = (request: { url: string; body: unknown; headers: Record<string, unknown> }) => {
       const signature = request.headers['x-twilio-signature'];
       return {

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { smsSegments, SMS_BODY_MAX, ZE164 } from '@titan/contracts';
 import type { SmsPayload } from '../../channels/sms-twilio/sms-twilio.adapter';
-import { sqlStateOf } from '../../platform/db-errors';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
 import { findBusinessById } from '../business/business.repository';
@@ -209,25 +208,12 @@ export async function sendSms(deps: SmsDeps, input: SendSmsInput): Promise<SendR
   const recipient = await resolveRecipient(deps, input.businessId, input.to);
   const base = buildSmsSend(ctx, input, recipient);
   const suppression = await findSuppression(db, input.businessId, 'sms', recipient.number);
-  let row: SendRow;
-  try {
-    row = await db.transaction((tx) =>
-      suppression
-        ? sends.createSuppressed(tx, {
-            ...base,
-            errorMessage: SMS_SEND_MESSAGES.suppressed(suppression.reason),
-          })
-        : sends.createQueued(tx, base),
-    );
-  } catch (err) {
-    // The same key sent twice at once: the other call recorded it; answer that send.
-    if (input.idempotencyKey && sqlStateOf(err) === '23505') {
-      const existing = await sends.findByIdempotencyKey(db, input.businessId, input.idempotencyKey);
-      if (existing) return existing;
-    }
-    throw err;
-  }
-  if (!suppression) await enqueueSmsSends(deps.jobs, [row.id]);
+  const { row, created } = await sends.recordOnce(
+    db,
+    base,
+    suppression ? SMS_SEND_MESSAGES.suppressed(suppression.reason) : null,
+  );
+  if (created && !suppression) await enqueueSmsSends(deps.jobs, [row.id]);
   return row;
 }
 
