@@ -125,19 +125,28 @@ export async function sendToList(
   broadcasts: BroadcastDeps,
   input: { businessId: number; listId: number; request: EmailBroadcastRequest; createdBy: number | null },
 ): Promise<TEmailBatch> {
-  if (!(await listExists(deps.db, input.businessId, input.listId)))
+  return startListSend(broadcasts, 'email', input, () =>
+    sendContext(deps, { businessId: input.businessId, ...contentOf(input.request) }),
+  );
+}
+
+/**
+ * Starts a channel's send to every customer of a list, answered as a batch: the list must be the
+ * business's (404 on list_id), and `check` settles what the channel needs first (its 4xx answer
+ * the request); then the broadcast runs in the background.
+ */
+export async function startListSend(
+  broadcasts: BroadcastDeps,
+  channel: string,
+  input: { businessId: number; listId: number; request: Record<string, unknown>; createdBy: number | null },
+  check: () => Promise<unknown>,
+): Promise<TEmailBatch> {
+  if (!(await listExists(broadcasts.db, input.businessId, input.listId)))
     throw new AppError('not_found', CUSTOMER_LIST_MESSAGES.notFound, {
       list_id: [CUSTOMER_LIST_MESSAGES.notFound],
     });
-  await sendContext(deps, { businessId: input.businessId, ...contentOf(input.request) });
-  const started = await startBroadcast(broadcasts, {
-    businessId: input.businessId,
-    channel: 'email',
-    listId: input.listId,
-    request: input.request,
-    createdBy: input.createdBy,
-  });
-  return asBatch(started);
+  await check();
+  return asBatch(await startBroadcast(broadcasts, { ...input, channel }));
 }
 
 /** A broadcast's progress in the shape of a bulk send's batch (every send recorded once it ended). */

@@ -3,18 +3,16 @@
 // suppression-checked, with the broadcast's idempotency keys — and hands the queued ones to the
 // `sms.send` job. A customer without a usable number, or whose text cannot be rendered, is
 // counted with the reason.
-import { CUSTOMER_LIST_MESSAGES, type TEmailBatch } from '@titan/contracts';
+import type { TEmailBatch } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import {
   broadcastSendKey,
   findBroadcast,
   sharedPerBroadcast,
-  startBroadcast,
   type BroadcastChannel,
   type BroadcastDeps,
 } from '../broadcasts/broadcasts.service';
-import { listExists } from '../customer-lists/customer-lists.service';
-import { asBatch } from '../email/email.broadcast';
+import { asBatch, startListSend } from '../email/email.broadcast';
 import * as sends from '../sends/sends.service';
 import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
 import {
@@ -123,19 +121,9 @@ export async function sendSmsToList(
   broadcasts: BroadcastDeps,
   input: { businessId: number; listId: number; request: SmsBroadcastRequest; createdBy: number | null },
 ): Promise<TEmailBatch> {
-  if (!(await listExists(deps.db, input.businessId, input.listId)))
-    throw new AppError('not_found', CUSTOMER_LIST_MESSAGES.notFound, {
-      list_id: [CUSTOMER_LIST_MESSAGES.notFound],
-    });
-  await smsContext(deps, { businessId: input.businessId, template: templateOf(input.request) });
-  const started = await startBroadcast(broadcasts, {
-    businessId: input.businessId,
-    channel: 'sms',
-    listId: input.listId,
-    request: input.request,
-    createdBy: input.createdBy,
-  });
-  return asBatch(started);
+  return startListSend(broadcasts, 'sms', input, () =>
+    smsContext(deps, { businessId: input.businessId, template: templateOf(input.request) }),
+  );
 }
 
 /** A list send's progress (a broadcast of this business; 404 otherwise). */

@@ -3,7 +3,7 @@
 // notice, since the account itself is not theirs to see.
 import { InfoIcon } from 'lucide-react';
 
-import { CopyButton } from '../../../components/copy-button';
+import { CopyableValue } from '../../../components/copyable-value';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Alert, AlertDescription } from '../../../components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -15,20 +15,6 @@ import { SMS_STRINGS } from '../strings';
 
 const S = SMS_STRINGS.settings;
 const W = SMS_STRINGS.webhooks;
-
-function CopyableUrl({ label, value, copyLabel }: { label: string; value: string; copyLabel: string }) {
-  return (
-    <div className="grid gap-1.5">
-      <p className="text-sm font-medium">{label}</p>
-      <div className="flex flex-wrap items-center gap-2">
-        <code aria-label={label} className="rounded-md bg-muted px-3 py-1.5 font-mono text-sm break-all">
-          {value}
-        </code>
-        <CopyButton value={value} label={copyLabel} />
-      </div>
-    </div>
-  );
-}
 
 function SmsAccountSection() {
   const account = useSmsAccount();
@@ -68,8 +54,8 @@ function SmsAccountSection() {
         </CardHeader>
         {data ? (
           <CardContent className="grid gap-4">
-            <CopyableUrl label={W.inbound} value={data.inbound_url} copyLabel={W.copyInbound} />
-            <CopyableUrl label={W.status} value={data.status_callback_url} copyLabel={W.copyStatus} />
+            <CopyableValue label={W.inbound} value={data.inbound_url} copyLabel={W.copyInbound} />
+            <CopyableValue label={W.status} value={data.status_callback_url} copyLabel={W.copyStatus} />
           </CardContent>
         ) : null}
       </Card>
