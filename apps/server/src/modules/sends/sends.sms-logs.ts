@@ -22,7 +22,8 @@ export function toSmsLog(row: repo.SendLogRow): TSmsLog {
     segments: int(cost.twilio_segments) ?? int(cost.segments),
     encoding: text(cost.encoding),
     price: text(cost.price),
-    price_unit: text(cost.price_unit),
+    // Twilio names the currency before it has a price.
+    price_unit: text(cost.price) ? text(cost.price_unit) : null,
   };
 }
 

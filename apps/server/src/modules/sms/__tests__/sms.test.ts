@@ -516,6 +516,35 @@ describe('bulk and idempotency', () => {
   });
 });
 
+it('downloads the SMS log as CSV with its own columns, filtered, and only this business’s', async () => {
+  const to = phone();
+  const res = await sendSms({ to, body: 'For the CSV' });
+  await waitForSend(rt.services.db, res.json().result.id, (s) => s.status === 'delivered');
+  const csv = await call(
+    'GET',
+    `/api/sms/events/download/?status=delivered&search=${encodeURIComponent(to)}`,
+  );
+  expect(csv.statusCode).toBe(200);
+  expect(csv.headers['content-type']).toContain('text/csv');
+  const [header, row, ...rest] = csv.body.trim().split('\r\n');
+  expect(header).toBe(
+    'tracking_id,created_at,updated_at,to,template_name,status,segments,encoding,price,price_unit,error_code,error_message,message_sid,sent_by',
+  );
+  expect(rest).toEqual([]);
+  // A leading + is quoted as text (no spreadsheet formula), as every log CSV does.
+  expect(row).toContain(`,'${to},,delivered,1,GSM-7,,,,,SM`);
+  const theirs = await call(
+    'GET',
+    `/api/sms/events/download/?search=${encodeURIComponent(to)}`,
+    undefined,
+    other,
+  );
+  expect(theirs.body.trim().split('\r\n')).toHaveLength(1);
+  expect((await call('GET', `/api/sms/events/${res.json().result.id}/`, undefined, other)).statusCode).toBe(
+    404,
+  );
+});
+
 it('keeps send events in one index per Twilio status (migration 0030)', async () => {
   const rows = await rt.services.db.execute(
     sql`select indexname from pg_indexes where tablename = 'send_events' and indexname = 'send_events_sms_status_key'`,
