@@ -38,3 +38,7 @@ CREATE INDEX "sms_inbound_messages_customer_idx" ON "sms_inbound_messages" ("bus
 --> statement-breakpoint
 CREATE UNIQUE INDEX "send_events_sms_status_key" ON "send_events" ("business_id", "provider_message_id", ("payload"->>'provider_status'))
   WHERE "channel" = 'sms' AND "provider_message_id" IS NOT NULL AND "payload" ? 'provider_status';
+--> statement-breakpoint
+-- The pricing sweep's texts: ended at Twilio, no price yet (a small, shrinking set).
+CREATE INDEX "sends_sms_unpriced_idx" ON "sends" ("updated_at")
+  WHERE "channel" = 'sms' AND "status" IN ('delivered', 'failed') AND "provider_message_id" IS NOT NULL AND ("cost"->>'price') IS NULL;

@@ -545,9 +545,9 @@ it('downloads the SMS log as CSV with its own columns, filtered, and only this b
   );
 });
 
-it('keeps send events in one index per Twilio status (migration 0030)', async () => {
+it('has the SMS indexes of migration 0030 (one event per Twilio status, the unpriced texts)', async () => {
   const rows = await rt.services.db.execute(
-    sql`select indexname from pg_indexes where tablename = 'send_events' and indexname = 'send_events_sms_status_key'`,
+    sql`select indexname from pg_indexes where indexname in ('send_events_sms_status_key', 'sends_sms_unpriced_idx')`,
   );
-  expect((rows as unknown as { rows: unknown[] }).rows).toHaveLength(1);
+  expect((rows as unknown as { rows: unknown[] }).rows).toHaveLength(2);
 });
