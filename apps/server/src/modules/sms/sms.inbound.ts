@@ -1,6 +1,9 @@
 // Inbound texts as staff read them (GET /api/sms/inbound/): newest first, a customer's with
-// `customer_id` (the directory shows them on the customer's record).
+// `customer_id` (the directory shows them on the customer's record). Agents read them as they read
+// the directory: the texts of a customer they may see (README "Agents in the engage area").
 import type { TSmsInbound, TSmsInboundQuery } from '@titan/contracts';
+import type { InboxScope } from '../conversations/conversations.repository';
+import { findVisitor } from '../directory/directory.service';
 import type { SmsDeps } from './sms.account';
 import * as repo from './sms.repository';
 
@@ -16,10 +19,16 @@ function toInbound(row: repo.SmsInboundRow): TSmsInbound {
   };
 }
 
-export async function findInbound(deps: Pick<SmsDeps, 'db'>, businessId: number, query: TSmsInboundQuery) {
+export async function findInbound(deps: Pick<SmsDeps, 'db'>, scope: InboxScope, query: TSmsInboundQuery) {
+  const empty = { count: 0, next: null, previous: null, results: [] as TSmsInbound[] };
+  if (scope.groupIds !== null) {
+    // An agent: one customer's texts, when the directory shows them that customer (else 404).
+    if (query.customer_id === undefined) return empty;
+    await findVisitor(deps.db, scope, query.customer_id);
+  }
   const { rows, count } = await repo.listInbound(
     deps.db,
-    businessId,
+    scope.businessId,
     { customerId: query.customer_id },
     query.page_size,
     (query.page - 1) * query.page_size,

@@ -20,6 +20,7 @@ import {
 import { acceptFormBodies, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
 import type { BroadcastDeps } from '../broadcasts/broadcasts.service';
+import { scopeOf } from '../conversations/inbox-scope';
 import type { SendRow } from '../sends/sends.service';
 import { findAccount, saveAccount, type SmsDeps } from './sms.account';
 import { sendSmsToList, smsBatchProgress } from './sms.broadcast';
@@ -165,7 +166,7 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
         response: { 200: ZEnvelope(ZPage(ZSmsInbound)) },
       },
     },
-    async (request) => ok(await findInbound(deps, businessOf(request).id, request.query)),
+    async (request) => ok(await findInbound(deps, await scopeOf(deps.db, request), request.query)),
   );
 
   // ---- Twilio's webhooks: form posts, signed; the signature is the only credential ----

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { TBusiness } from '@titan/contracts';
 import { signatureFor, startSmsSim, type SmsSim } from '@titan/sms-sim';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
+import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { findSuppression } from '../../suppressions/suppressions.service';
 import { freePort, waitForSend } from '../../email/__tests__/email-helpers';
 import { sweepPrices } from '../sms.jobs';
@@ -447,6 +447,13 @@ describe('inbound texts', () => {
         )
       ).status,
     ).toBe(403);
+    // An agent reads texts as they read the directory: not those of a customer they may not see.
+    const agent = await addMember(rt.app!, rt.mailer, owner, business, 'agent');
+    const asAgent = { owner: agent, business };
+    expect((await call('GET', '/api/sms/inbound/', undefined, asAgent)).json().result.count).toBe(0);
+    expect(
+      (await call('GET', `/api/sms/inbound/?customer_id=${text.customer_id}`, undefined, asAgent)).statusCode,
+    ).toBe(404);
   });
 
   it('takes Twilio’s 21610 (replied STOP at Twilio) as an unsubscribe', async () => {
