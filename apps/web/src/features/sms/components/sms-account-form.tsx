@@ -133,7 +133,7 @@ export function SmsAccountForm({ account }: { account: TSmsAccount | null }) {
           error={errors.messaging_service_sid?.message}
         />
       )}
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid items-start gap-4 sm:grid-cols-2">
         <TextField
           label={`${S.apiKeySid} ${S.optional}`}
           autoComplete="off"
