@@ -18,10 +18,12 @@ export default defineConfig({
       ...['apps/web/vitest.config.ts', 'apps/widget/vitest.config.ts', 'e2e/vitest.config.ts'].filter((f) =>
         existsSync(f),
       ),
-      ...['tools/whatsapp-cloud-sim/vitest.config.ts', 'tools/dns-sim/vitest.config.ts'].filter((f) =>
-        existsSync(f),
-      ),
-      ...['tools/llm-sim/vitest.config.ts'].filter((f) => existsSync(f)),
+      ...[
+        'tools/whatsapp-cloud-sim/vitest.config.ts',
+        'tools/dns-sim/vitest.config.ts',
+        'tools/sms-sim/vitest.config.ts',
+        'tools/llm-sim/vitest.config.ts',
+      ].filter((f) => existsSync(f)),
     ],
   },
 });

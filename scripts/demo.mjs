@@ -9,10 +9,11 @@
 // development. Its mail goes over SMTP to tools/smtp-sink (printed below with [sink]), which
 // bounces and complains for the demo addresses and sends those reports back to Titan's bounce
 // listener (BOUNCE_SMTP_PORT), so the whole email loop runs locally; sending domains verify against
-// tools/dns-sim (DNS_SERVERS).
-// Env: PORT (Titan, 3000), DEMO_SIM_PORT (simulator, 4010), DEMO_SMTP_PORT (sink, 2525),
+// tools/dns-sim (DNS_SERVERS). Text messages go to tools/sms-sim (Twilio's Messages API, SMS_API_URL):
+// the demo business's SMS account is connected to it, and its phone page texts the business back.
+// Env: PORT (Titan, 3000), DEMO_SMS_SIM_PORT (the Twilio simulator, 4020), DEMO_SIM_PORT (simulator, 4010), DEMO_SMTP_PORT (sink, 2525),
 // DEMO_BOUNCE_PORT (Titan's bounce listener, 2526), DEMO_DNS_PORT (DNS server, UDP and TCP, 5300),
-// DEMO_DNS_CONTROL_PORT (its HTTP control, 5380), DEMO_LLM_PORT (the LLM simulator, 4020),
+// DEMO_DNS_CONTROL_PORT (its HTTP control, 5380), DEMO_LLM_PORT (the LLM simulator, 4030),
 // DEMO_PASSWORD (the owner's, on first run),
 // LOG_LEVEL (warn), the simulator's SIM_* credentials. Ctrl-C stops them all.
 import { spawn } from 'node:child_process';
@@ -35,6 +36,14 @@ function portFromEnv(name, fallback) {
 
 const titanPort = portFromEnv('PORT', 3000);
 const simPort = portFromEnv('DEMO_SIM_PORT', 4010);
+const smsSimPort = portFromEnv('DEMO_SMS_SIM_PORT', 4020);
+/** The demo business's Twilio account on tools/sms-sim. */
+const SMS = {
+  accountSid: 'ACde300000000000000000000000000001',
+  authToken: 'sms-sim-auth-token-for-the-demo',
+  number: '+15550100200',
+  phone: '+14155550123',
+};
 const dnsPort = portFromEnv('DEMO_DNS_PORT', 5300);
 const dnsControlPort = portFromEnv('DEMO_DNS_CONTROL_PORT', 5380);
 /** The zone the demo's DNS server is authoritative for: add this domain (or a name under it). */
@@ -155,6 +164,36 @@ const printed = await new Promise((resolve) => {
 if (!printed) await shutdown(1);
 Object.assign(sim, printed);
 
+// ---- the Twilio simulator: Titan's texts go there; its phone page texts the business back
+const smsProc = startChild(
+  'the SMS simulator',
+  ['--import', 'tsx', 'tools/sms-sim/src/cli.ts'],
+  {
+    ...env,
+    SIM_PORT: String(smsSimPort),
+    SIM_HOST: '127.0.0.1',
+    SIM_ACCOUNT_SID: SMS.accountSid,
+    SIM_AUTH_TOKEN: SMS.authToken,
+    SIM_NUMBERS: SMS.number,
+    SIM_STATUS_DELAY_MS: '1500',
+    SIM_INBOUND_URL: `http://localhost:${titanPort}/api/sms/webhook/inbound/`,
+  },
+  { pipeOutput: true },
+);
+const smsSim = await new Promise((resolve) => {
+  let text = '';
+  smsProc.child.stdout.on('data', (chunk) => {
+    text += chunk;
+    for (const line of String(chunk).split('\n')) if (line.trim()) console.log(`[sms] ${line}`);
+    const api = /API URL:\s+(\S+)/.exec(text);
+    const phone = /Phone page:\s+(\S+)/.exec(text);
+    if (api && phone) resolve({ apiUrl: api[1], phoneUrl: phone[1] });
+  });
+  smsProc.child.stderr.on('data', (chunk) => process.stderr.write(`[sms] ${chunk}`));
+  smsProc.exited.then(() => resolve(null));
+});
+if (!smsSim) await shutdown(1);
+
 // ---- the DNS server: Titan verifies sending domains against it (DNS_SERVERS)
 const dnsProc = startChild(
   'the DNS server',
@@ -183,7 +222,7 @@ const dns = await new Promise((resolve) => {
 if (!dns) await shutdown(1);
 
 // ---- the LLM simulator: an OpenAI-compatible model for AI templates (Titan's LLM_*)
-const llmPort = portFromEnv('DEMO_LLM_PORT', 4020);
+const llmPort = portFromEnv('DEMO_LLM_PORT', 4030);
 const llmProc = startChild(
   'the LLM simulator',
   ['--import', 'tsx', 'tools/llm-sim/src/cli.ts'],
@@ -260,6 +299,7 @@ Object.assign(titanEnv, {
   LLM_BASE_URL: llm.baseUrl,
   LLM_API_KEY: llm.apiKey,
   LLM_MODEL: llm.model,
+  SMS_API_URL: smsSim.apiUrl,
 });
 const titanUrl = `http://localhost:${titanPort}`;
 console.log(`Starting Titan on ${titanUrl} (DATA_DIR=${DATA_DIR}; stale bundles are built first)…`);
@@ -291,6 +331,28 @@ try {
   await shutdown(1);
 }
 
+// The demo business's SMS account, connected to the simulator (Titan checks it with "Twilio" first).
+try {
+  const login = await fetch(`${probeUrl}/api/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: seeded.owner.email, password: seeded.owner.password }),
+  });
+  const { access } = (await login.json()).result;
+  const res = await fetch(`${probeUrl}/api/sms/account/`, {
+    method: 'PUT',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${access}`,
+      'x-business-code': seeded.business.unique_code,
+    },
+    body: JSON.stringify({ account_sid: SMS.accountSid, auth_token: SMS.authToken, from_number: SMS.number }),
+  });
+  if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+} catch (err) {
+  seeded.warnings.push(`the SMS account could not be connected: ${err.message}`);
+}
+
 const customer = seeded.customers[0];
 const phonePage = customer
   ? `${sim.phoneUrl}?wa_id=${customer.from}&name=${encodeURIComponent(customer.name)}`
@@ -301,6 +363,8 @@ Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
   Log in:      ${seeded.owner.email} / ${seeded.owner.password}   (business "${seeded.business.name}")
   Phone page:  ${phonePage}   (a customer chatting with the business on WhatsApp)
   Simulator:   ${sim.url}/sim/state
+  SMS:         Settings → SMS is connected to the Twilio simulator (${smsSim.apiUrl}); send a test text to
+               ${SMS.phone} and reply (or STOP) from its phone: ${smsSim.phoneUrl}?number=${encodeURIComponent(SMS.phone)}
   DNS server:  ${dns.address} (authoritative for ${DEMO_DNS_ZONE}); publish a record shown in
                Settings → Email domains with:
                curl -X PUT ${dns.control}/records -d '{"name":"<host>","type":"TXT","values":["<value>"]}'

@@ -36,6 +36,7 @@ import { widgetRoutes } from './modules/widget/widget.routes';
 import { emailRoutes } from './modules/email/email.routes';
 import { llmRoutes } from './modules/llm/llm.routes';
 import { templateAiRoutes } from './modules/templates/templates.ai.routes';
+import { smsRoutes } from './modules/sms/sms.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(qrFormRoutes, { deps: services });
   await app.register(llmRoutes, { deps: services.llm });
   await app.register(templateAiRoutes, { deps: { llm: services.llm, limiter: services.limiter } });
+  await app.register(smsRoutes, { deps: services.sms, broadcasts: services.broadcasts });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -31,6 +31,9 @@ import type { WhatsappDeps } from './modules/whatsapp/messages/whatsapp.outbound
 import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
 import { createEmailDeps, type EmailDeps } from './modules/email/email.service';
 import { defineEmailQueues } from './modules/email/email.jobs';
+import type { SmsDeps } from './modules/sms/sms.account';
+import { smsBroadcastChannel } from './modules/sms/sms.broadcast';
+import { defineSmsQueues } from './modules/sms/sms.jobs';
 import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
@@ -71,12 +74,14 @@ export type Services = Infrastructure & {
   email: EmailDeps;
   /** The LLM a business's AI features use (engage.md §6). */
   llm: LlmDeps;
+  sms: SmsDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
   const services = buildServices(infrastructure);
   // Channels that send to lists.
   services.broadcasts.channels.set('email', emailBroadcastChannel(services.email));
+  services.broadcasts.channels.set('sms', smsBroadcastChannel(services.sms));
   return services;
 }
 
@@ -114,6 +119,7 @@ function buildServices(infrastructure: Infrastructure): Services {
     emailTracking: createEmailTracking(db, config.APP_SECRET, logger),
     email: createEmailDeps({ config, db, jobs, secrets, logger, mailer: infrastructure.mailer }),
     llm: { db, secrets, config, logger },
+    sms: { db, jobs, secrets, logger, config },
   };
 }
 
@@ -170,4 +176,5 @@ export async function defineJobs(services: Services): Promise<void> {
   });
   await jobs.schedule(EMAIL_DOMAINS_RECHECK_QUEUE, EMAIL_DOMAINS_RECHECK_CRON);
   await defineEmailQueues(jobs, services.email, logger);
+  await defineSmsQueues(jobs, services.sms, logger);
 }

@@ -205,6 +205,25 @@ export const ZConfigEnv = z.object({
     .min(1)
     .max(100, { message: 'must be at most 100 characters' })
     .default('Single sign-on'),
+  /** Twilio's REST API (its Messages API); tools/sms-sim's URL for development, tests and the demo. */
+  SMS_API_URL: z
+    .url({ protocol: /^https?$/, message: 'expected an http(s):// URL' })
+    .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {
+      message: 'expected an https:// URL (http:// only for localhost)',
+    })
+    .default('https://api.twilio.com')
+    .transform((v) => v.replace(/\/+$/, '')),
+  /** Waits before each new attempt of a text Twilio refused for now (429, 5xx, connection lost). */
+  SMS_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, { message: 'expected comma-separated milliseconds, e.g. 1000,4000,16000' })
+    // A waiting text is `queued`; one untouched for a minute is sent by the spine's recovery.
+    .refine((v) => v.split(',').every((ms) => Number(ms) <= 55_000), {
+      message:
+        'expected each wait at most 55000 ms (a queued text older than a minute is sent by the recovery job)',
+    })
+    .default('1000,4000,16000')
+    .transform((v) => v.split(',').map(Number)),
 });
 
 type ConfigEnv = Omit<z.infer<typeof ZConfigEnv>, 'HOST'> & { HOST: string };

@@ -4,21 +4,30 @@
 import { z } from 'zod';
 
 import { EMAIL_LOG_STATUSES, ZEmailMessage } from './email-logs';
+import { SMS_LOG_STATUSES, ZSmsMessage } from './sms';
 import { WHATSAPP_LOG_STATUSES, ZWhatsappLog, ZWhatsappLogDetail, ZWhatsappLogEvent } from './whatsapp';
 
 export const EVENT_LOG_CHANNELS = ['email', 'whatsapp', 'sms'] as const;
 export type TEventLogChannel = (typeof EVENT_LOG_CHANNELS)[number];
 
 /** Every status any channel's log answers. */
-export const EVENT_LOG_STATUSES = [...new Set([...WHATSAPP_LOG_STATUSES, ...EMAIL_LOG_STATUSES])] as [
-  (typeof WHATSAPP_LOG_STATUSES)[number] | (typeof EMAIL_LOG_STATUSES)[number],
-  ...((typeof WHATSAPP_LOG_STATUSES)[number] | (typeof EMAIL_LOG_STATUSES)[number])[],
-];
+type TAnyLogStatus =
+  | (typeof WHATSAPP_LOG_STATUSES)[number]
+  | (typeof EMAIL_LOG_STATUSES)[number]
+  | (typeof SMS_LOG_STATUSES)[number];
+export const EVENT_LOG_STATUSES = [
+  ...new Set([...WHATSAPP_LOG_STATUSES, ...EMAIL_LOG_STATUSES, ...SMS_LOG_STATUSES]),
+] as [TAnyLogStatus, ...TAnyLogStatus[]];
 export type TEventLogStatus = (typeof EVENT_LOG_STATUSES)[number];
 
 const shared = {
   subject: z.string().nullable().optional(),
   status: z.enum(EVENT_LOG_STATUSES),
+  /** SMS only: parts, encoding and what Twilio charged. */
+  segments: z.number().int().nullable().optional(),
+  encoding: z.string().nullable().optional(),
+  price: z.string().nullable().optional(),
+  price_unit: z.string().nullable().optional(),
 };
 
 export const ZEventLog = ZWhatsappLog.extend(shared);
@@ -29,6 +38,8 @@ export const ZEventLogEvent = ZWhatsappLogEvent.extend({
   user_agent: z.string().nullable().optional(),
   machine: z.boolean().nullable().optional(),
   reason: z.string().nullable().optional(),
+  /** SMS only: Twilio's own status word. */
+  provider_status: z.string().nullable().optional(),
 });
 export type TEventLogEvent = z.infer<typeof ZEventLogEvent>;
 
@@ -37,5 +48,7 @@ export const ZEventLogDetail = ZWhatsappLogDetail.extend({
   events: z.array(ZEventLogEvent),
   /** Email only: the message as sent. */
   message: ZEmailMessage.optional(),
+  /** SMS only: the text as sent, with its segments. */
+  sms: ZSmsMessage.optional(),
 });
 export type TEventLogDetail = z.infer<typeof ZEventLogDetail>;

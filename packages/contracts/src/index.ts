@@ -27,3 +27,4 @@ export * from './email-sending';
 export * from './qr-forms';
 export * from './llm';
 export * from './sse';
+export * from './sms';

@@ -1,10 +1,10 @@
-// `npm start -w @titan/llm-sim`: the OpenAI-compatible simulator on 127.0.0.1:4020, printing what
+// `npm start -w @titan/llm-sim`: the OpenAI-compatible simulator on 127.0.0.1:4030, printing what
 // Titan needs to use it (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL).
 import { DEFAULT_SIM_KEY, DEFAULT_SIM_MODEL, startLlmSim } from './index';
 
 const env = process.env;
 const sim = await startLlmSim({
-  port: Number(env.SIM_PORT ?? 4020),
+  port: Number(env.SIM_PORT ?? 4030),
   host: env.SIM_HOST ?? '127.0.0.1',
   apiKey: env.SIM_API_KEY ?? DEFAULT_SIM_KEY,
   models: (env.SIM_MODELS ?? DEFAULT_SIM_MODEL)

@@ -77,6 +77,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/template/:id/test/': { id: 'emailTemplate' },
   '/api/email/domains/:id/verify/': { id: 'emailDomain' },
   '/api/agents/send-mail/:batch_id/': { batch_id: 'emailBatch' },
+  '/api/agents/send-sms/:batch_id/': { batch_id: 'broadcast' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData; query?: Record<string, string> };
@@ -154,6 +155,10 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
         return form;
       },
     }),
+    idsInBody: true,
+  },
+  'POST /api/agents/send-sms/': {
+    input: (ids) => ({ json: { customer_id: ids.customer, body: 'Hi' } }),
     idsInBody: true,
   },
   'POST /api/agents/send-mail/': {
@@ -235,6 +240,9 @@ const PNG_DOT = Buffer.from(
 const QUERY_FILTER_IDS: Record<string, string> = {
   'GET /api/email/events/': "template_id filters this business's sends; a foreign id matches none",
   'GET /api/email/events/download/': "template_id filters this business's sends; a foreign id matches none",
+  'GET /api/sms/events/': "template_id filters this business's sends; a foreign id matches none",
+  'GET /api/sms/events/download/': "template_id filters this business's sends; a foreign id matches none",
+  'GET /api/sms/inbound/': "customer_id filters this business's texts; a foreign id matches none",
   'GET /api/metrics/email-metrics/':
     "template_id and agent_id filter this business's sends; a foreign id counts none",
 };

@@ -143,3 +143,15 @@ export function registerJsonParser(app: FastifyInstance): void {
 export function notFound(_request: FastifyRequest, reply: FastifyReply) {
   return send(reply, 404, MESSAGES[404]!, null);
 }
+
+/**
+ * HTML-form bodies (application/x-www-form-urlencoded) read as a flat object of strings, in the
+ * encapsulated scope that takes them (webhooks, RFC 8058 one-click posts), up to `limit` bytes.
+ */
+export function acceptFormBodies(scope: FastifyInstance, limit: number): void {
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: limit },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+}

@@ -377,6 +377,12 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   }),
                 },
                 {
+                  path: 'sms',
+                  lazy: async () => ({
+                    Component: (await import('../features/sms/routes/sms-settings-route')).SmsSettingsRoute,
+                  }),
+                },
+                {
                   path: 'email-domains',
                   lazy: async () => ({
                     Component: (await import('../features/email-domains/routes/email-domains-settings-route'))

@@ -48,6 +48,7 @@ export const SETTINGS_TABS = [
   'team',
   'chat-groups',
   'whatsapp',
+  'sms',
   'email-domains',
   'ai-model',
   'api-keys',

@@ -11,3 +11,4 @@ export * from './email-domains';
 export * from './email';
 export * from './qr-forms';
 export * from './llm';
+export * from './sms';

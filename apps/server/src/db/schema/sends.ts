@@ -65,13 +65,19 @@ export const sends = pgTable(
     index('sends_cause_idx')
       .on(t.businessId, t.causeId)
       .where(sql`${t.causeId} is not null`),
+    // The SMS pricing sweep: texts ended at Twilio without a price yet (migration 0030).
+    index('sends_sms_unpriced_idx')
+      .on(t.updatedAt)
+      .where(
+        sql`${t.channel} = 'sms' and ${t.status} in ('delivered', 'failed') and ${t.providerMessageId} is not null and (${t.cost}->>'price') is null`,
+      ),
   ],
 );
 
 /**
- * A send's history. WhatsApp statuses are kept once per (business, wamid, status), also before
- * the send has stored its wamid (send_id is filled in when it does); other channels' events
- * (opens, clicks) may repeat.
+ * A send's history. WhatsApp statuses are kept once per (business, wamid, status), and Twilio's
+ * once per (business, SID, Twilio status), also before the send has stored the provider's id
+ * (send_id is filled in when it does); other channels' events (opens, clicks) may repeat.
  */
 export const sendEvents = pgTable(
   'send_events',
@@ -90,6 +96,12 @@ export const sendEvents = pgTable(
     uniqueIndex('send_events_whatsapp_status_key')
       .on(t.businessId, t.channel, t.providerMessageId, t.type)
       .where(sql`${t.channel} = 'whatsapp'`),
+    // SMS: each of Twilio's statuses once per message, however often Twilio posts it (migration 0030).
+    uniqueIndex('send_events_sms_status_key')
+      .on(t.businessId, t.providerMessageId, sql`(${t.payload}->>'provider_status')`)
+      .where(
+        sql`${t.channel} = 'sms' and ${t.providerMessageId} is not null and ${t.payload} ? 'provider_status'`,
+      ),
     index('send_events_send_idx').on(t.sendId),
   ],
 );

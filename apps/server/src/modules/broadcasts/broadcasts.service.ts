@@ -190,3 +190,23 @@ export async function defineBroadcastQueues(deps: BroadcastDeps): Promise<void> 
   });
   await deps.jobs.schedule(RESUME_QUEUE, '* * * * *');
 }
+
+/**
+ * What every send of a broadcast shares (a sender, a template), settled once per broadcast and
+ * remembered for a minute, so a batch of 500 asks for it once; a failure is forgotten at once.
+ */
+export function sharedPerBroadcast<T>(
+  settle: (broadcast: repo.BroadcastRow) => Promise<T>,
+): (broadcast: repo.BroadcastRow) => Promise<T> {
+  const entries = new Map<string, { at: number; value: Promise<T> }>();
+  return (broadcast) => {
+    const now = Date.now();
+    const hit = entries.get(broadcast.id);
+    if (hit && now - hit.at < 60_000) return hit.value;
+    if (entries.size > 100) entries.clear();
+    const value = settle(broadcast);
+    entries.set(broadcast.id, { at: now, value });
+    value.catch(() => entries.delete(broadcast.id));
+    return value;
+  };
+}

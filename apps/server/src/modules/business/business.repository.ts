@@ -151,3 +151,12 @@ export async function addEmailCount(db: Queryable, businessId: number, n: number
     .set({ emailCount: sql`${businesses.emailCount} + ${n}` })
     .where(eq(businesses.id, businessId));
 }
+
+/** `sms_count`: accepted SMS sends (engage.md §1 counters), raised as Twilio accepts them. */
+export async function addSmsCount(db: Queryable, businessId: number, n: number): Promise<void> {
+  if (n <= 0) return;
+  await db
+    .update(businesses)
+    .set({ smsCount: sql`${businesses.smsCount} + ${n}` })
+    .where(eq(businesses.id, businessId));
+}

@@ -675,3 +675,17 @@ export async function importCustomers(
     where c.id = v.id and c.business_id = ${businessId}`);
   return { ...outcome, updated: ids };
 }
+
+/** The business's customers with this phone number (E.164 as stored), oldest first. */
+export async function findCustomersByPhone(
+  db: Queryable,
+  businessId: number,
+  phone: string,
+): Promise<CustomerRow[]> {
+  return db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), eq(customers.phone, phone)))
+    .orderBy(customers.id)
+    .limit(10);
+}

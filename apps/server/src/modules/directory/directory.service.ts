@@ -111,6 +111,7 @@ export {
   findCustomerByExternalId,
   findCustomerExternalId,
   findCustomerNames,
+  findCustomersByPhone,
   insertCustomer,
   upsertContacts,
   upsertVerifiedCustomer,

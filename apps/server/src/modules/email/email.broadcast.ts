@@ -9,6 +9,7 @@ import { AppError } from '../../platform/errors';
 import {
   broadcastSendKey,
   findBroadcast,
+  sharedPerBroadcast,
   startBroadcast,
   type BroadcastChannel,
   type BroadcastDeps,
@@ -24,7 +25,6 @@ import {
   sendContext,
   type EmailDeps,
   type Recipient,
-  type SendContext,
   type SendEmailInput,
 } from './email.service';
 
@@ -52,26 +52,20 @@ export const SKIP_REASONS = {
 } as const;
 
 export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
-  // One context per broadcast, remembered briefly: a batch of 500 asks for it once.
-  const contexts = new Map<string, { at: number; ctx: Promise<SendContext> }>();
-  const contextOf = (id: string, businessId: number, request: EmailBroadcastRequest) => {
-    const now = Date.now();
-    const hit = contexts.get(id);
-    if (hit && now - hit.at < 60_000) return hit.ctx;
-    if (contexts.size > 100) contexts.clear();
-    const ctx = sendContext(deps, { businessId, ...contentOf(request) });
-    contexts.set(id, { at: now, ctx });
-    ctx.catch(() => contexts.delete(id));
-    return ctx;
-  };
+  const contextOf = sharedPerBroadcast((broadcast) =>
+    sendContext(deps, {
+      businessId: broadcast.businessId,
+      ...contentOf(broadcast.request as EmailBroadcastRequest),
+    }),
+  );
   return {
     async prepare(broadcast) {
-      await contextOf(broadcast.id, broadcast.businessId, broadcast.request as EmailBroadcastRequest);
+      await contextOf(broadcast);
     },
     async queueBatch(tx, broadcast, customers) {
       const request = broadcast.request as EmailBroadcastRequest;
       // Settled by prepare() just before this batch's transaction.
-      const ctx = await contextOf(broadcast.id, broadcast.businessId, request);
+      const ctx = await contextOf(broadcast);
       const withEmail = customers.filter((c) => c.email?.trim());
       const suppressed = await suppressedAmong(
         tx,
@@ -131,19 +125,28 @@ export async function sendToList(
   broadcasts: BroadcastDeps,
   input: { businessId: number; listId: number; request: EmailBroadcastRequest; createdBy: number | null },
 ): Promise<TEmailBatch> {
-  if (!(await listExists(deps.db, input.businessId, input.listId)))
+  return startListSend(broadcasts, 'email', input, () =>
+    sendContext(deps, { businessId: input.businessId, ...contentOf(input.request) }),
+  );
+}
+
+/**
+ * Starts a channel's send to every customer of a list, answered as a batch: the list must be the
+ * business's (404 on list_id), and `check` settles what the channel needs first (its 4xx answer
+ * the request); then the broadcast runs in the background.
+ */
+export async function startListSend(
+  broadcasts: BroadcastDeps,
+  channel: string,
+  input: { businessId: number; listId: number; request: Record<string, unknown>; createdBy: number | null },
+  check: () => Promise<unknown>,
+): Promise<TEmailBatch> {
+  if (!(await listExists(broadcasts.db, input.businessId, input.listId)))
     throw new AppError('not_found', CUSTOMER_LIST_MESSAGES.notFound, {
       list_id: [CUSTOMER_LIST_MESSAGES.notFound],
     });
-  await sendContext(deps, { businessId: input.businessId, ...contentOf(input.request) });
-  const started = await startBroadcast(broadcasts, {
-    businessId: input.businessId,
-    channel: 'email',
-    listId: input.listId,
-    request: input.request,
-    createdBy: input.createdBy,
-  });
-  return asBatch(started);
+  await check();
+  return asBatch(await startBroadcast(broadcasts, { ...input, channel }));
 }
 
 /** A broadcast's progress in the shape of a bulk send's batch (every send recorded once it ended). */

@@ -115,28 +115,19 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<Extract<SendOutc
   const outcome = await emailSmtp.send({ transport: deps.transport }, payload);
   if (outcome.ok) return outcome;
   if (isTransient(outcome)) {
-    const delays = deps.config.EMAIL_RETRY_DELAYS_MS;
-    const deferred = await sends.countSendEvents(deps.db, send.id, 'deferred');
-    if (deferred < delays.length) {
-      const requeued = await sends.requeue(deps.db, send.id, {
-        errorCode: outcome.errorCode,
-        errorMessage: outcome.errorMessage,
-        payload: { attempt: deferred + 1 },
-      });
-      if (requeued) {
-        await deps.jobs.send<EmailSendJob>(
-          EMAIL_SEND_QUEUE,
-          { send_ids: [send.id] },
-          { startAfter: new Date(Date.now() + delays[deferred]!) },
-        );
-      }
-      return null;
-    }
-    await sends.recordFailed(deps.db, send.id, {
-      errorCode: outcome.errorCode,
-      errorMessage: EMAIL_MESSAGES.gaveUp(deferred + 1, outcome.errorMessage),
-      response: outcome.response,
-    });
+    const wait = await sends.retryOrGiveUp(
+      deps.db,
+      send.id,
+      outcome,
+      deps.config.EMAIL_RETRY_DELAYS_MS,
+      EMAIL_MESSAGES.gaveUp,
+    );
+    if (wait !== null)
+      await deps.jobs.send<EmailSendJob>(
+        EMAIL_SEND_QUEUE,
+        { send_ids: [send.id] },
+        { startAfter: new Date(Date.now() + wait) },
+      );
     return null;
   }
   await sends.recordFailed(deps.db, send.id, outcome);

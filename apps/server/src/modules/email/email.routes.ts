@@ -16,7 +16,7 @@ import {
   ZUnsubscribeState,
   type TEmailSend,
 } from '@titan/contracts';
-import { ok } from '../../platform/http';
+import { acceptFormBodies, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
 import type { SendRow } from '../sends/sends.service';
 import { batchProgress, sendBatch } from './email.batches';
@@ -184,11 +184,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps; broadcasts: B
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     // RFC 8058: mail clients POST `List-Unsubscribe=One-Click` as a form; only here.
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: FORM_LIMIT },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
+    acceptFormBodies(scope, FORM_LIMIT);
     // RFC 8058 §3.1 allows the same field as multipart/form-data: only that field is read.
     scope.addContentTypeParser(
       'multipart/form-data',

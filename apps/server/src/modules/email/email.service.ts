@@ -18,7 +18,6 @@ import type { Mailer } from '../../platform/mailer';
 import type { SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
-import { sqlStateOf } from '../../platform/db-errors';
 import { findBusinessById } from '../business/business.repository';
 import { businessScope } from '../conversations/conversations.service';
 import { findVisitor } from '../directory/directory.service';
@@ -329,22 +328,12 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
   const ctx = await sendContext(deps, input);
   const base = buildSend(deps, ctx, input, recipient);
   const suppression = await findSuppression(db, input.businessId, 'email', recipient.address);
-  let row: SendRow;
-  try {
-    row = await db.transaction((tx) =>
-      suppression
-        ? sends.createSuppressed(tx, { ...base, errorMessage: EMAIL_MESSAGES.suppressed(suppression.reason) })
-        : sends.createQueued(tx, base),
-    );
-  } catch (err) {
-    // The same key sent twice at once: the other call recorded it; answer that send.
-    if (input.idempotencyKey && sqlStateOf(err) === '23505') {
-      const existing = await sends.findByIdempotencyKey(db, input.businessId, input.idempotencyKey);
-      if (existing) return existing;
-    }
-    throw err;
-  }
-  if (!suppression) await enqueueEmailSends(deps.jobs, [row.id]);
+  const { row, created } = await sends.recordOnce(
+    db,
+    base,
+    suppression ? EMAIL_MESSAGES.suppressed(suppression.reason) : null,
+  );
+  if (created && !suppression) await enqueueEmailSends(deps.jobs, [row.id]);
   return row;
 }
 

@@ -53,12 +53,13 @@ export function toLog(row: repo.SendLogRow): TWhatsappLog {
   };
 }
 
-/** Agents see the sends in conversations their inbox shows (README "Who sees which conversation"). */
-export async function findSendLogs(
+/** A page of a channel's logs, each row in the channel's shape. */
+export async function logsPage<T>(
   db: Db,
   channel: SendChannel,
   scope: InboxScope,
-  query: TWhatsappLogListQuery,
+  query: repo.SendLogFilter & { page: number; page_size: number },
+  shape: (row: repo.SendLogRow) => T,
 ) {
   const { page, page_size, ...filter } = query;
   const { rows, count } = await repo.listLogs(db, channel, scope, filter, page_size, (page - 1) * page_size);
@@ -66,8 +67,18 @@ export async function findSendLogs(
     count,
     next: page * page_size < count ? page + 1 : null,
     previous: page > 1 ? page - 1 : null,
-    results: rows.map(toLog),
+    results: rows.map(shape),
   };
+}
+
+/** Agents see the sends in conversations their inbox shows (README "Who sees which conversation"). */
+export async function findSendLogs(
+  db: Db,
+  channel: SendChannel,
+  scope: InboxScope,
+  query: TWhatsappLogListQuery,
+) {
+  return logsPage(db, channel, scope, query, toLog);
 }
 
 function toEvent(row: Awaited<ReturnType<typeof repo.listEvents>>[number]): TWhatsappLogEvent {
@@ -173,14 +184,7 @@ export function toEmailLog(row: repo.SendLogRow): TEmailLog {
 }
 
 export async function findEmailLogs(db: Db, scope: InboxScope, query: TEmailLogListQuery) {
-  const { page, page_size, ...filter } = query;
-  const { rows, count } = await repo.listLogs(db, 'email', scope, filter, page_size, (page - 1) * page_size);
-  return {
-    count,
-    next: page * page_size < count ? page + 1 : null,
-    previous: page > 1 ? page - 1 : null,
-    results: rows.map(toEmailLog),
-  };
+  return logsPage(db, 'email', scope, query, toEmailLog);
 }
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);

@@ -158,7 +158,9 @@ export async function insertEvents(
     )}) as v(business_id bigint, pmid text, type text, ts bigint, payload jsonb)
     left join sends s on s.business_id = v.business_id and s.channel = ${channel} and s.provider_message_id = v.pmid
     order by v.business_id, v.pmid, v.type
-    on conflict (business_id, channel, provider_message_id, type) where channel = 'whatsapp' do nothing`);
+    -- Each channel's own unique index says what is a repeat (WhatsApp: per status; SMS: per Twilio
+    -- status); whichever is hit, the repeat is dropped.
+    on conflict do nothing`);
 }
 
 export type BestEvent = {
@@ -835,10 +837,10 @@ export async function insertSends(
   return rowsOf<{ id: string; status: string }>(
     db,
     sql`insert into sends (id, business_id, channel, cause, cause_id, customer_id, conversation_id, recipient,
-        template_id, template_name, subject, status, error_message, idempotency_key, created_by, provider_request)
+        template_id, template_name, subject, status, error_message, idempotency_key, created_by, provider_request, cost)
       select v.id, v.business_id, v.channel, v.cause, v.cause_id, v.customer_id, v.conversation_id, v.recipient,
         v.template_id, v.template_name, v.subject, v.status, v.error_message, v.idempotency_key, v.created_by,
-        coalesce(v.provider_request, '{}'::jsonb)
+        coalesce(v.provider_request, '{}'::jsonb), v.cost
       from jsonb_to_recordset(${recordset(
         values.map((v) => ({
           id: v.id,
@@ -857,10 +859,11 @@ export async function insertSends(
           idempotency_key: v.idempotencyKey ?? null,
           created_by: v.createdBy ?? null,
           provider_request: v.providerRequest ?? {},
+          cost: v.cost ?? null,
         })),
       )}) as v(id uuid, business_id bigint, channel text, cause text, cause_id text, customer_id bigint,
         conversation_id bigint, recipient text, template_id bigint, template_name text, subject text, status text,
-        error_message text, idempotency_key text, created_by bigint, provider_request jsonb)
+        error_message text, idempotency_key text, created_by bigint, provider_request jsonb, cost jsonb)
       on conflict (business_id, idempotency_key) do nothing
       returning id, status`,
   );
@@ -892,4 +895,92 @@ export async function markAcceptedMany(
       returning s.id`,
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * Adds what a provider said about a send's cost (SMS: Twilio's segments and price) to what is
+ * already known; keys given as null leave the known value.
+ */
+export async function mergeCost(
+  db: Queryable,
+  values: { id: string; cost: Record<string, unknown> }[],
+): Promise<void> {
+  if (values.length === 0) return;
+  await db.execute(sql`update sends s
+    set cost = coalesce(s.cost, '{}'::jsonb) || jsonb_strip_nulls(v.cost), updated_at = now()
+    from jsonb_to_recordset(${recordset(values)}) as v(id uuid, cost jsonb)
+    where s.id = v.id`);
+}
+
+export async function findSendByProviderMessageId(
+  db: Queryable,
+  businessId: number,
+  channel: SendChannel,
+  providerMessageId: string,
+): Promise<SendRow | null> {
+  const [row] = await db
+    .select()
+    .from(sends)
+    .where(
+      and(
+        eq(sends.businessId, businessId),
+        eq(sends.channel, channel),
+        eq(sends.providerMessageId, providerMessageId),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Holds transaction-scoped advisory locks on these provider messages, taken in one order: a
+ * channel whose events can race its own acceptance (SMS) serializes the two on them.
+ */
+export async function lockProviderMessages(
+  db: Queryable,
+  channel: SendChannel,
+  keys: { businessId: number; providerMessageId: string }[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(k.key))
+    from (select distinct ${channel} || ':' || k.business_id || ':' || k.pmid as key
+      from jsonb_to_recordset(${recordset(
+        keys.map((k) => ({ business_id: k.businessId, pmid: k.providerMessageId })),
+      )}) as k(business_id bigint, pmid text)) k
+    order by k.key`);
+}
+
+/**
+ * A channel's sends that ended (delivered or failed) at their provider but have no price yet,
+ * updated between `from` and `to`, and asked about fewer than `maxChecks` times: what a pricing
+ * sweep asks the provider about.
+ */
+export async function findUnpricedSends(
+  db: Queryable,
+  channel: SendChannel,
+  window: { from: Date; to: Date },
+  maxChecks: number,
+  limit: number,
+): Promise<{ id: string; businessId: number; providerMessageId: string; checks: number }[]> {
+  const rows = await rowsOf<{
+    id: string;
+    business_id: string | number;
+    pmid: string;
+    checks: number | null;
+  }>(
+    db,
+    sql`select id, business_id, provider_message_id as pmid, (cost->>'price_checks')::int as checks
+      from sends
+      where channel = ${channel} and status in ('delivered', 'failed') and provider_message_id is not null
+        and cost->>'price' is null and coalesce((cost->>'price_checks')::int, 0) < ${maxChecks}
+        and updated_at >= ${window.from.toISOString()}::timestamptz
+        and updated_at <= ${window.to.toISOString()}::timestamptz
+      order by updated_at limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    businessId: Number(r.business_id),
+    providerMessageId: r.pmid,
+    checks: r.checks ?? 0,
+  }));
 }

@@ -1,5 +1,5 @@
-// The event logs of the channels whose modules come later (email, SMS): the same query, filters,
-// shapes and CSV stream as `/api/whatsapp/events/`; they answer empty until their channel sends.
+// The event logs of email and SMS: the same query, filters and CSV stream as `/api/whatsapp/events/`,
+// each with its channel's own shapes (statuses, an email's message, a text's segments and cost).
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -9,73 +9,62 @@ import {
   ZEmailLogListQuery,
   ZEnvelope,
   ZPage,
+  ZSmsLog,
+  ZSmsLogDetail,
+  ZSmsLogFilter,
+  ZSmsLogListQuery,
   ZTrackingIdParams,
-  ZWhatsappLog,
-  ZWhatsappLogDetail,
-  ZWhatsappLogFilter,
-  ZWhatsappLogListQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import type { SendChannel } from './sends.repository';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
 import { scopeOf } from '../conversations/inbox-scope';
 import * as logs from './sends.logs';
+import * as smsLogs from './sends.sms-logs';
 
 const read = { business: true, permission: 'engage.read' } as const;
 
-// Email has its own shapes (email-logs contract): registered below.
-const CHANNELS: { channel: SendChannel; path: string }[] = [{ channel: 'sms', path: 'sms' }];
-
 export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
-  for (const { channel, path } of CHANNELS) {
-    const tags = [path];
-    app.get(
-      `/api/${path}/events/`,
-      {
-        config: read,
-        schema: {
-          tags,
-          querystring: ZWhatsappLogListQuery,
-          response: { 200: ZEnvelope(ZPage(ZWhatsappLog)) },
-        },
+  app.get(
+    '/api/sms/events/',
+    {
+      config: read,
+      schema: { tags: ['sms'], querystring: ZSmsLogListQuery, response: { 200: ZEnvelope(ZPage(ZSmsLog)) } },
+    },
+    async (request) => ok(await smsLogs.findSmsLogs(db, await scopeOf(db, request), request.query)),
+  );
+  app.get(
+    '/api/sms/events/download/',
+    {
+      config: read,
+      schema: { tags: ['sms'], summary: 'The filtered texts as CSV', querystring: ZSmsLogFilter },
+    },
+    async (request, reply) => {
+      const scope = await scopeOf(db, request);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${logs.exportFileName('sms')}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(smsLogs.exportSmsLogs(db, scope, request.query)));
+    },
+  );
+  app.get(
+    '/api/sms/events/:trackingId/',
+    {
+      config: read,
+      schema: {
+        tags: ['sms'],
+        summary: 'One text: as sent, its segments and cost, and its timeline of Twilio statuses',
+        params: ZTrackingIdParams,
+        response: { 200: ZEnvelope(ZSmsLogDetail) },
       },
-      async (request) => ok(await logs.findSendLogs(db, channel, await scopeOf(db, request), request.query)),
-    );
-    // A static segment, so it wins over :trackingId.
-    app.get(
-      `/api/${path}/events/download/`,
-      {
-        config: read,
-        schema: { tags, summary: 'The filtered sends as CSV', querystring: ZWhatsappLogFilter },
-      },
-      async (request, reply) => {
-        const scope = await scopeOf(db, request);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${logs.exportFileName(channel)}"`)
-          .header('cache-control', 'no-store')
-          .send(Readable.from(logs.exportSendLogs(db, channel, scope, request.query)));
-      },
-    );
-    app.get(
-      `/api/${path}/events/:trackingId/`,
-      {
-        config: read,
-        schema: { tags, params: ZTrackingIdParams, response: { 200: ZEnvelope(ZWhatsappLogDetail) } },
-      },
-      async (request) => {
-        const found = await logs.findSendLog(
-          db,
-          channel,
-          await scopeOf(db, request),
-          request.params.trackingId,
-        );
-        if (!found) throw AppError.notFound(logs.SEND_LOG_MESSAGES.notFound);
-        return ok({ ...found.log, request: found.request, response: found.response, events: found.events });
-      },
-    );
-  }
+    },
+    async (request) => {
+      const found = await smsLogs.findSmsLog(db, await scopeOf(db, request), request.params.trackingId);
+      if (!found) throw AppError.notFound(logs.SEND_LOG_MESSAGES.notFound);
+      return ok(found);
+    },
+  );
 
   const tags = ['email'];
   app.get(

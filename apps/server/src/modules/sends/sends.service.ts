@@ -5,6 +5,7 @@
 import { EMAIL_METRICS_DEFAULT_DAYS, EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_MESSAGES } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
 import type { Queryable } from '../auth/auth.repository';
 import * as repo from './sends.repository';
@@ -19,7 +20,7 @@ export type { SendRow } from './sends.repository';
 export const STATUS_ORDER: Record<SendChannel, readonly string[]> = {
   whatsapp: ['queued', 'sending', 'accepted', 'sent', 'delivered', 'read'],
   email: ['queued', 'sending', 'sent', 'delivered', 'opened', 'clicked'],
-  sms: ['queued', 'sending', 'sent', 'delivered'],
+  sms: ['queued', 'sending', 'accepted', 'sent', 'delivered'],
   titan_message: ['queued', 'sending', 'sent', 'delivered', 'read'],
 };
 export const FINAL_STATUSES = ['failed', 'bounced', 'complained', 'suppressed', 'cancelled'] as const;
@@ -65,6 +66,8 @@ export type QueuedSend = {
   providerRequest: Record<string, unknown>;
   /** What the conversation will show once the provider accepts it. */
   message?: Record<string, unknown> | null;
+  /** What is known of the cost before the call (SMS: its segments). */
+  cost?: Record<string, unknown> | null;
 };
 
 /** Records a send before anything is called: inside the caller's transaction. */
@@ -77,6 +80,10 @@ export async function claim(db: Queryable, sendId: string): Promise<repo.SendRow
   return repo.claimSend(db, sendId);
 }
 
+/** The status a provider's acceptance means: WhatsApp's and Twilio's `accepted` (statuses follow), else `sent`. */
+const acceptedStatus = (channel: SendChannel) =>
+  channel === 'whatsapp' || channel === 'sms' ? 'accepted' : 'sent';
+
 /**
  * The provider took it: WhatsApp's 200 is `accepted` (its statuses follow), other channels' `sent`.
  * Inside the transaction that also stores what the acceptance means (the message, the conversation).
@@ -87,7 +94,7 @@ export async function recordAccepted(
   outcome: Extract<SendOutcome, { ok: true }>,
 ): Promise<repo.SendRow | null> {
   return repo.markAccepted(tx, send.id, {
-    status: send.channel === 'whatsapp' ? 'accepted' : 'sent',
+    status: acceptedStatus(send.channel),
     providerMessageId: outcome.providerMessageId,
     response: outcome.response,
   });
@@ -370,6 +377,14 @@ export async function createMany(
   return repo.insertSends(tx, rows);
 }
 
+/** What providers said sends cost, merged into what is known (null values leave it). */
+export async function recordCosts(
+  db: Queryable,
+  costs: { id: string; cost: Record<string, unknown> }[],
+): Promise<void> {
+  return repo.mergeCost(db, costs);
+}
+
 /**
  * Claimed sends their provider accepted, recorded in one statement (`sent`; the email channel,
  * whose events carry the send id). Answers the ids recorded (those still claimed).
@@ -382,9 +397,102 @@ export async function recordAcceptedMany(
     db,
     accepted.map(({ send, outcome }) => ({
       id: send.id,
-      status: send.channel === 'whatsapp' ? 'accepted' : 'sent',
+      status: acceptedStatus(send.channel),
       providerMessageId: outcome.providerMessageId ?? '',
       response: outcome.response,
     })),
   );
+}
+
+/** A channel's send by its provider id (Twilio's SID, a wamid), in one business. */
+export async function findByProviderMessageId(
+  db: Queryable,
+  businessId: number,
+  channel: SendChannel,
+  providerMessageId: string,
+): Promise<repo.SendRow | null> {
+  return repo.findSendByProviderMessageId(db, businessId, channel, providerMessageId);
+}
+
+/**
+ * Serializes, until the transaction ends, everything done about these provider messages: a status
+ * arriving while its send is being accepted then sees the acceptance, or the acceptance sees it.
+ */
+export async function lockProviderMessages(
+  tx: Queryable,
+  channel: SendChannel,
+  keys: { businessId: number; providerMessageId: string }[],
+): Promise<void> {
+  return repo.lockProviderMessages(tx, channel, keys);
+}
+
+/** Sends that ended at their provider without a price yet (see the repository). */
+export async function findUnpricedSends(
+  db: Queryable,
+  channel: SendChannel,
+  window: { from: Date; to: Date },
+  maxChecks: number,
+  limit: number,
+) {
+  return repo.findUnpricedSends(db, channel, window, maxChecks, limit);
+}
+
+/**
+ * Records a send once per idempotency key: `queued`, or — decided before any call — `suppressed`
+ * with the reason (then no provider is called). A key already used answers its first send, also
+ * when two calls race; `created` says whether this call recorded it (and so must hand it on).
+ */
+export async function recordOnce(
+  db: Db,
+  send: QueuedSend,
+  suppressed: string | null,
+): Promise<{ row: repo.SendRow; created: boolean }> {
+  if (send.idempotencyKey) {
+    const existing = await repo.findSendByIdempotencyKey(db, send.businessId, send.idempotencyKey);
+    if (existing) return { row: existing, created: false };
+  }
+  try {
+    const row = await db.transaction((tx) =>
+      suppressed === null
+        ? createQueued(tx, send)
+        : createSuppressed(tx, { ...send, errorMessage: suppressed }),
+    );
+    return { row, created: true };
+  } catch (err) {
+    // The same key sent twice at once: the other call recorded it; answer that send.
+    if (send.idempotencyKey && sqlStateOf(err) === '23505') {
+      const existing = await repo.findSendByIdempotencyKey(db, send.businessId, send.idempotencyKey);
+      if (existing) return { row: existing, created: false };
+    }
+    throw err;
+  }
+}
+
+/**
+ * A provider refused a claimed send for now (throttled, deferred): it goes back to `queued` for
+ * attempt n + 1 after `delays[n]` — answered, for the caller to schedule — or, past the last delay,
+ * fails with `gaveUp`'s words. Null when it failed, or was no longer the caller's.
+ */
+export async function retryOrGiveUp(
+  db: Queryable,
+  sendId: string,
+  failure: { errorCode: string | null; errorMessage: string; response?: Record<string, unknown> | null },
+  delays: readonly number[],
+  gaveUp: (attempts: number, message: string) => string,
+): Promise<number | null> {
+  const deferred = await repo.countSendEvents(db, sendId, 'deferred');
+  if (deferred < delays.length) {
+    const requeued = await requeue(db, sendId, {
+      errorCode: failure.errorCode,
+      errorMessage: failure.errorMessage,
+      payload: { attempt: deferred + 1 },
+    });
+    return requeued ? delays[deferred]! : null;
+  }
+  await recordFailed(db, sendId, {
+    errorCode: failure.errorCode,
+    errorMessage: gaveUp(deferred + 1, failure.errorMessage),
+    response: failure.response ?? null,
+  });
+  return null;
 }

@@ -11,6 +11,7 @@ import type { WhatsappDeps } from './messages/whatsapp.outbound';
 import { RETENTION_CRON, RETENTION_QUEUE, runRetention } from './webhook/whatsapp.retention';
 import { recoverSends } from '../sends/sends.service';
 import { EMAIL_SEND_QUEUE } from '../email/email.service';
+import { SMS_SEND_QUEUE } from '../sms/sms.service';
 import { deliverTitanSend } from '../conversations/conversations.service';
 import { runQueuedSend, SEND_QUEUE } from './messages/whatsapp.outbound';
 import { MEDIA_QUEUE, runMediaFetch, type MediaFetchJob } from './media/whatsapp.media';
@@ -84,6 +85,9 @@ export async function defineWhatsappQueues(jobs: Jobs, deps: WhatsappDeps, logge
         // Never claimed, so no mail server saw it: the email job sends it.
         else if (send.channel === 'email')
           await jobs.send(EMAIL_SEND_QUEUE, { send_ids: [send.id] }, { singletonKey: send.id });
+        // Never claimed, so Twilio never saw it: the SMS job sends it.
+        else if (send.channel === 'sms')
+          await jobs.send(SMS_SEND_QUEUE, { send_ids: [send.id] }, { singletonKey: send.id });
       });
       if (result.failed + result.queued > 0) logger.warn(result, 'unfinished sends recovered');
     },

@@ -40,6 +40,11 @@ export const DIRECTORY_STRINGS = {
   noFields: 'No answers recorded.',
   yes: 'Yes',
   no: 'No',
+  textsTitle: 'Text messages',
+  textsDescription: 'What this visitor texted to your SMS number, newest first.',
+  noTexts: 'No text messages from this visitor.',
+  textsLoadFailed: 'The text messages could not be loaded.',
+  keywords: { stop: 'Unsubscribed (STOP)', start: 'Resubscribed (START)', help: 'Asked for help' },
   conversationsTitle: 'Conversations',
   conversationCount: (count: number) =>
     count === 1 ? '1 conversation with this visitor.' : `${count} conversations with this visitor.`,

@@ -81,6 +81,7 @@ export const EVENT_LOGS_STRINGS = {
       recipient: 'Recipient',
       subject: 'Subject',
       type: 'Type',
+      segments: 'Segments',
       status: 'Status',
       sentBy: 'Sent by',
       created: 'Created',
@@ -129,6 +130,13 @@ export const EVENT_LOGS_STRINGS = {
     noHtml: 'This email has no HTML part.',
     noText: 'This email has no text part.',
     noMessage: 'The message is recorded once it is handed to the mail server.',
+    textMessage: 'Text message',
+    segments: 'Segments',
+    segmentsDetail: (segments: number, encoding: string, characters: number) =>
+      `${segments} ${segments === 1 ? 'segment' : 'segments'} · ${encoding} · ${characters} ${characters === 1 ? 'character' : 'characters'}`,
+    price: 'Price',
+    priceValue: (price: string, unit: string | null) => `${price.replace(/^-/, '')} ${unit ?? ''}`.trim(),
+    providerStatus: (status: string) => `Twilio: ${status}`,
   },
 
   metrics: {

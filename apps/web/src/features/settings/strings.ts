@@ -8,6 +8,7 @@ export const SETTINGS_STRINGS = {
     team: 'Team',
     'chat-groups': 'Chat groups',
     whatsapp: 'WhatsApp',
+    sms: 'SMS',
     'email-domains': 'Email domains',
     'ai-model': 'AI model',
     'api-keys': 'API keys',

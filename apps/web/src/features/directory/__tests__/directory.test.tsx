@@ -1,4 +1,4 @@
-import type { TDirectoryVisitor } from '@titan/contracts';
+import type { TDirectoryVisitor, TSmsInbound } from '@titan/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -78,9 +78,36 @@ function directory(people: TDirectoryVisitor[], role: 'owner' | 'agent' = 'owner
     }),
     http.get('/api/business/customer-directory/:id/conversations/', () => ok(EMPTY_PAGE)),
     http.get('/api/business/customer-directory/:id/sends/', () => ok(EMPTY_PAGE)),
+    http.get('/api/sms/inbound/', ({ request }) => {
+      const id = Number(new URL(request.url).searchParams.get('customer_id'));
+      const results = TEXTS.filter((t) => t.customer_id === id);
+      return ok({ count: results.length, next: null, previous: null, results });
+    }),
   );
   return calls;
 }
+
+/** Texts Grace sent the business's SMS number, newest first, as the server answers them. */
+const TEXTS: TSmsInbound[] = [
+  {
+    id: 2,
+    customer_id: 5,
+    from: '+14155550123',
+    to: '+15550100200',
+    body: 'STOP',
+    keyword: 'stop',
+    received_at: '2026-03-02T10:05:00.000Z',
+  },
+  {
+    id: 1,
+    customer_id: 5,
+    from: '+14155550123',
+    to: '+15550100200',
+    body: 'Is the shop open on Sunday?',
+    keyword: null,
+    received_at: '2026-03-02T10:00:00.000Z',
+  },
+];
 
 describe('visitor directory', () => {
   it('lists visitors with their details, and "Anonymous Customer" for a visitor without a name', async () => {
@@ -173,6 +200,12 @@ describe('visitor directory', () => {
     expect(answers).toHaveTextContent('Yes');
     expect(answers).toHaveTextContent('12');
     expect(screen.getByText('2 conversations with this visitor.')).toBeInTheDocument();
+    // What they texted the business's SMS number, newest first, a STOP marked.
+    const texts = within(await screen.findByRole('list', { name: 'Text messages' })).getAllByRole('listitem');
+    expect(texts.map((t) => t.textContent)).toEqual([
+      expect.stringContaining('Unsubscribed (STOP)STOP'),
+      expect.stringContaining('Is the shop open on Sunday?'),
+    ]);
   });
 
   it('says when a visitor does not exist', async () => {

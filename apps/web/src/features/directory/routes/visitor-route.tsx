@@ -20,6 +20,7 @@ import { useVisitor } from '../api/get-visitor';
 import { ConsentBadges } from '../components/consent-badges';
 import { ConsentForm } from '../components/consent-form';
 import { VisitorConversationsCard, VisitorSendsCard } from '../components/visitor-activity';
+import { TextsCard } from '../components/texts-card';
 import { VisitorEditForm } from '../components/visitor-edit-form';
 import { DIRECTORY_STRINGS as S } from '../strings';
 import { fieldValueText, visitorName } from '../utils/display';
@@ -144,6 +145,7 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
         {remove.isSuccess ? null : (
           <VisitorConversationsCard visitorId={visitor.id} count={visitor.conversation_count} />
         )}
+        {remove.isSuccess ? null : <TextsCard visitorId={visitor.id} />}
         {ready ? <ConsentCard visitor={visitor} canWrite={canWrite} /> : null}
         {/* Until the role is known, neither the form nor "read only" would be true. */}
         {ready ? (

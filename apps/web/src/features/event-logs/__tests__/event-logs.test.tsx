@@ -320,7 +320,9 @@ function send(channel: 'email' | 'sms', overrides: Partial<TEventLog> = {}): TEv
     error_message: null,
     pricing_category: null,
     billable: null,
-    ...(channel === 'email' ? { subject: 'Your order has shipped' } : {}),
+    ...(channel === 'email'
+      ? { subject: 'Your order has shipped' }
+      : { segments: 2, encoding: 'UCS-2', price: null, price_unit: null }),
     ...overrides,
   });
 }
@@ -445,7 +447,7 @@ describe('Event logs: a tab per channel', () => {
     },
   );
 
-  it('lists SMS with the send fields only', async () => {
+  it('lists SMS with their segments and sender', async () => {
     withChannel('sms');
     renderApp('/engage/event-logs/sms');
     const table = await screen.findByRole('table', { name: 'SMS messages' });
@@ -453,7 +455,8 @@ describe('Event logs: a tab per channel', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Recipient', 'Status', 'Created']);
+    ).toEqual(['Recipient', 'Segments', 'Status', 'Sent by', 'Created']);
+    expect(within(table).getByRole('cell', { name: '2 (UCS-2)' })).toBeInTheDocument();
     expect(within(table).getByRole('link', { name: '+15550100000' })).toHaveAttribute(
       'href',
       `/engage/event-logs/sms/${SMS_TRACKING}`,

@@ -53,6 +53,10 @@ export function LogTimeline({ events, empty }: { events: TEvent[]; empty: string
           />
           <div className="flex flex-wrap items-center gap-2">
             <LogStatusBadge status={event.status} />
+            {/* A text's status in Twilio's own words when they differ (undelivered, queued…). */}
+            {event.provider_status && event.provider_status !== event.status ? (
+              <Badge variant="outline">{S.providerStatus(event.provider_status)}</Badge>
+            ) : null}
             <time dateTime={eventTime(event)} className="text-sm text-muted-foreground">
               {formatDateTime(eventTime(event))}
             </time>

@@ -10,7 +10,7 @@ import { eventLogPath } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { EVENT_LOGS_STRINGS } from '../strings';
-import { LOG_COLUMNS, logKind, type TLogColumn } from '../utils/display';
+import { LOG_COLUMNS, logKind, segmentsLabel, type TLogColumn } from '../utils/display';
 import { LogStatusBadge } from './status-badge';
 
 const S = EVENT_LOGS_STRINGS.logs;
@@ -29,6 +29,8 @@ function Cell({ column, log, to }: { column: TLogColumn; log: TEventLog; to: str
       return <TableCell className="max-w-xs truncate">{log.subject || S.none}</TableCell>;
     case 'type':
       return <TableCell>{logKind(log)}</TableCell>;
+    case 'segments':
+      return <TableCell className="whitespace-nowrap tabular-nums">{segmentsLabel(log)}</TableCell>;
     case 'status':
       return (
         <TableCell>

@@ -1,7 +1,8 @@
 // /engage/event-logs/{emails|whatsapp|sms}/{trackingId}: one send on a channel: who it went to, what
 // it was, its status (with the error when it failed), who sent it and when, the statuses reported
 // since, and the request made to the provider with its answer. An email shows the message as sent
-// (rendered in a sandboxed frame, and its text part) and opens and clicks marked person or machine.
+// (rendered in a sandboxed frame, and its text part) and opens and clicks marked person or machine;
+// a text shows its body, segments and encoding, and what Twilio charged.
 import type { TEventLogChannel } from '@titan/contracts';
 import { ArrowLeftIcon, SearchXIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -18,6 +19,7 @@ import { useEventLog } from '../api/get-event-log';
 import { EmailMessage } from '../components/email-message';
 import { JsonBlock } from '../components/json-block';
 import { LogTimeline } from '../components/log-timeline';
+import { SmsMessage } from '../components/sms-message';
 import { LogStatusBadge } from '../components/status-badge';
 import { EVENT_LOGS_STRINGS } from '../strings';
 
@@ -85,6 +87,9 @@ function LogEntry({ channel, trackingId }: { channel: TEventLogChannel; tracking
               </Row>
             ) : null}
             {entry.pricing_category ? <Row label={S.pricing}>{entry.pricing_category}</Row> : null}
+            {entry.price ? (
+              <Row label={S.price}>{S.priceValue(entry.price, entry.price_unit ?? null)}</Row>
+            ) : null}
             {entry.billable !== null ? <Row label={S.billable}>{entry.billable ? S.yes : S.no}</Row> : null}
             {entry.conversation_id !== null ? (
               <Row label={S.conversation}>
@@ -108,6 +113,7 @@ function LogEntry({ channel, trackingId }: { channel: TEventLogChannel; tracking
         </CardContent>
       </Card>
       {entry.message ? <EmailMessage message={entry.message} /> : null}
+      {entry.sms ? <SmsMessage message={entry.sms} /> : null}
       <div className="grid gap-3">
         {/* An email's request is the message shown above; its answer is the mail server's. */}
         {entry.message ? null : <JsonBlock title={S.request} value={entry.request} empty={S.noResponse} />}

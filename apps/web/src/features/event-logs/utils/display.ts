@@ -14,5 +14,11 @@ export type TLogColumn = keyof typeof EVENT_LOGS_STRINGS.logs.columns;
 export const LOG_COLUMNS: Record<TEventLogChannel, readonly TLogColumn[]> = {
   email: ['recipient', 'subject', 'status', 'created'],
   whatsapp: ['recipient', 'type', 'status', 'sentBy', 'created'],
-  sms: ['recipient', 'status', 'created'],
+  sms: ['recipient', 'segments', 'status', 'sentBy', 'created'],
 };
+
+/** A text's parts and encoding, e.g. "2 (UCS-2)". */
+export function segmentsLabel(log: Pick<TEventLog, 'segments' | 'encoding'>): string {
+  if (log.segments === null || log.segments === undefined) return EVENT_LOGS_STRINGS.logs.none;
+  return log.encoding ? `${log.segments} (${log.encoding})` : String(log.segments);
+}

@@ -4,6 +4,7 @@
 import {
   EMAIL_LOG_STATUSES,
   EVENT_LOG_STATUSES,
+  SMS_LOG_STATUSES,
   WHATSAPP_LOG_STATUSES,
   type TEventLogChannel,
   type TEventLogStatus,
@@ -13,9 +14,10 @@ import {
 export const LOG_STATUSES = EVENT_LOG_STATUSES;
 export type TLogStatus = TEventLogStatus;
 
-/** The statuses a channel's filter offers: email has its own order (opened, clicked, bounced…). */
+/** The statuses a channel's filter offers: email and SMS have their own (opened, bounced; suppressed…). */
 export function logStatuses(channel: TEventLogChannel): readonly TLogStatus[] {
-  return channel === 'email' ? EMAIL_LOG_STATUSES : WHATSAPP_LOG_STATUSES;
+  if (channel === 'email') return EMAIL_LOG_STATUSES;
+  return channel === 'sms' ? SMS_LOG_STATUSES : WHATSAPP_LOG_STATUSES;
 }
 
 export type TLogFilters = {

@@ -1,5 +1,6 @@
-// /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups, WhatsApp, Email
-// domains and AI model are their features' own routes, composed in by the app). An unknown tab opens the first.
+// /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups, WhatsApp, SMS,
+// Email domains, QR form and AI model are their features' own routes, composed in by the app). An
+// unknown tab opens the first.
 import { Navigate, useParams } from 'react-router';
 
 import { SETTINGS_TABS, settingsPath, type TSettingsTab } from '../../../config/paths';
@@ -9,7 +10,7 @@ import { ProfileTab } from '../components/profile-tab';
 import { TeamTab } from '../components/team-tab';
 
 /** The tabs other features draw. */
-const COMPOSED_TABS = ['chat-groups', 'whatsapp', 'email-domains', 'qr-form', 'ai-model'] as const;
+const COMPOSED_TABS = ['chat-groups', 'whatsapp', 'sms', 'email-domains', 'qr-form', 'ai-model'] as const;
 /** The tabs this feature draws itself. */
 type TOwnTab = Exclude<TSettingsTab, (typeof COMPOSED_TABS)[number]>;
 

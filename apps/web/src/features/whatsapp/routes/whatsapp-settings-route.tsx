@@ -3,7 +3,7 @@
 // notice, since the account itself is not theirs to see.
 import { InfoIcon } from 'lucide-react';
 
-import { CopyButton } from '../../../components/copy-button';
+import { CopyableValue } from '../../../components/copyable-value';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Alert, AlertDescription } from '../../../components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -13,20 +13,6 @@ import { WhatsappAccountForm } from '../components/whatsapp-account-form';
 import { WHATSAPP_STRINGS } from '../strings';
 
 const S = WHATSAPP_STRINGS.settings;
-
-function CopyableValue({ label, value, copyLabel }: { label: string; value: string; copyLabel: string }) {
-  return (
-    <div className="grid gap-1.5">
-      <p className="text-sm font-medium">{label}</p>
-      <div className="flex flex-wrap items-center gap-2">
-        <code aria-label={label} className="rounded-md bg-muted px-3 py-1.5 font-mono text-sm break-all">
-          {value}
-        </code>
-        <CopyButton value={value} label={copyLabel} />
-      </div>
-    </div>
-  );
-}
 
 function WhatsappAccountSection() {
   const account = useWhatsappAccount();
