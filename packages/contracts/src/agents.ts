@@ -1,7 +1,7 @@
 // AI agents (engage.md §5): the agent, its immutable config versions, its schedule, and the agents
 // suggested from what a business has.
 import { z } from 'zod';
-import { ZSegmentFilter } from './customer-lists';
+import { ZSegmentFilter, type TSegmentFilter } from './customer-lists';
 
 export const AGENT_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 export const ZAgentStatus = z.enum(AGENT_STATUSES);
@@ -124,7 +124,6 @@ export const ZAgentTool = z
 export const ZAgentConfigRequest = z.object({
   instructions: z
     .string()
-    .max(AGENT_INSTRUCTIONS_MAX_BYTES, { message: AGENT_MESSAGES.instructionsTooLong })
     .refine((s) => utf8Bytes(s) <= AGENT_INSTRUCTIONS_MAX_BYTES, { message: AGENT_MESSAGES.instructionsTooLong }),
   goal: z.string().trim().min(1).max(1000),
   audience: z
@@ -165,8 +164,20 @@ export const ZAgentConfigRequest = z.object({
 export type TAgentConfigRequest = z.input<typeof ZAgentConfigRequest>;
 export type TAgentConfigValues = z.output<typeof ZAgentConfigRequest>;
 
+/**
+ * The audience as answered: the segment as stored (its dates already normal ISO text; the request
+ * schema's transforms cannot serialize).
+ */
+const ZAgentAudienceOut = z.object({
+  list_ids: z.array(z.number().int()),
+  segment: z.custom<TSegmentFilter>((v) => typeof v === 'object' && v !== null).optional(),
+});
+
+/** A config as answered (a suggestion's draft). */
+export const ZAgentConfigOut = ZAgentConfigRequest.extend({ audience: ZAgentAudienceOut });
+
 /** A config version as stored: never changed once written. */
-export const ZAgentConfig = ZAgentConfigRequest.extend({
+export const ZAgentConfig = ZAgentConfigOut.extend({
   version: z.number().int(),
   created_at: z.string(),
 });
@@ -269,7 +280,7 @@ export const ZSuggestedAgent = z.object({
   reason: z.string(),
   audience_count: z.number().int(),
   /** A ready draft config: POST it to /api/agents/ as `config`. */
-  config: ZAgentConfigRequest,
+  config: ZAgentConfigOut,
 });
 export type TSuggestedAgent = z.infer<typeof ZSuggestedAgent>;
 export type TAgentChannelConfigInput = z.input<typeof ZAgentChannelConfig>;
