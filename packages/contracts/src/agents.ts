@@ -122,9 +122,9 @@ export const ZAgentTool = z
   });
 
 export const ZAgentConfigRequest = z.object({
-  instructions: z
-    .string()
-    .refine((s) => utf8Bytes(s) <= AGENT_INSTRUCTIONS_MAX_BYTES, { message: AGENT_MESSAGES.instructionsTooLong }),
+  instructions: z.string().refine((s) => utf8Bytes(s) <= AGENT_INSTRUCTIONS_MAX_BYTES, {
+    message: AGENT_MESSAGES.instructionsTooLong,
+  }),
   goal: z.string().trim().min(1).max(1000),
   audience: z
     .object({

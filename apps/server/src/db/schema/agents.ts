@@ -1,6 +1,16 @@
 // AI agents (engage.md §5): agents, their immutable config versions, schedules and the ledger of
 // fired schedule slots. Only modules/agents/agents.repository.ts touches them.
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { TAgentConfigValues } from '@titan/contracts';
 import { ts } from './columns';
@@ -73,7 +83,11 @@ export const agentSchedules = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('agent_schedules_due_idx').on(t.nextRunAt).where(sql`${t.nextRunAt} is not null`)],
+  (t) => [
+    index('agent_schedules_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`${t.nextRunAt} is not null`),
+  ],
 );
 
 /** A schedule slot that fired: at most one per agent × slot; the run loop consumes them. */
@@ -94,6 +108,8 @@ export const agentScheduleFires = pgTable(
   },
   (t) => [
     uniqueIndex('agent_schedule_fires_agent_slot_key').on(t.agentId, t.slot),
-    index('agent_schedule_fires_pending_idx').on(t.firedAt).where(sql`${t.consumedAt} is null`),
+    index('agent_schedule_fires_pending_idx')
+      .on(t.firedAt)
+      .where(sql`${t.consumedAt} is null`),
   ],
 );

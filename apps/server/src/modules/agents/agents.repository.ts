@@ -1,5 +1,5 @@
 // The only code that touches agents, agent_config_versions, agent_schedules and agent_schedule_fires.
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { TAgentConfigValues } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { agentConfigVersions, agents, agentScheduleFires, agentSchedules } from '../../db/schema';
@@ -86,14 +86,20 @@ export async function findConfigVersions(
   versions?: 'current',
 ): Promise<ConfigVersionRow[]> {
   if (agentIds.length === 0) return [];
-  const where = and(eq(agentConfigVersions.businessId, businessId), inArray(agentConfigVersions.agentId, agentIds));
+  const where = and(
+    eq(agentConfigVersions.businessId, businessId),
+    inArray(agentConfigVersions.agentId, agentIds),
+  );
   if (versions === 'current') {
     return db
       .select({ v: agentConfigVersions })
       .from(agentConfigVersions)
       .innerJoin(
         agents,
-        and(eq(agents.id, agentConfigVersions.agentId), eq(agents.configVersion, agentConfigVersions.version)),
+        and(
+          eq(agents.id, agentConfigVersions.agentId),
+          eq(agents.configVersion, agentConfigVersions.version),
+        ),
       )
       .where(where)
       .then((rows) => rows.map((r) => r.v));
@@ -101,7 +107,11 @@ export async function findConfigVersions(
   return db.select().from(agentConfigVersions).where(where).orderBy(desc(agentConfigVersions.version));
 }
 
-export async function findSchedules(db: Queryable, businessId: number, agentIds: number[]): Promise<ScheduleRow[]> {
+export async function findSchedules(
+  db: Queryable,
+  businessId: number,
+  agentIds: number[],
+): Promise<ScheduleRow[]> {
   if (agentIds.length === 0) return [];
   return db
     .select()
@@ -168,12 +178,4 @@ export async function listFires(db: Queryable, businessId: number, agentId: numb
     .from(agentScheduleFires)
     .where(and(eq(agentScheduleFires.businessId, businessId), eq(agentScheduleFires.agentId, agentId)))
     .orderBy(asc(agentScheduleFires.slot));
-}
-
-export async function countAgents(db: Queryable, businessId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(agents)
-    .where(eq(agents.businessId, businessId));
-  return row?.n ?? 0;
 }

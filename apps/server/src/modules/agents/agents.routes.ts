@@ -75,7 +75,13 @@ export const agentRoutes: FastifyPluginAsyncZod<{ deps: agents.AgentsDeps }> = a
     '/api/agents/:id/',
     { config: write, schema: { tags, params: ZIdParams } },
     async (request, reply) => {
-      await agents.deleteAgent(deps, businessOf(request).id, request.params.id, actorIdOf(request), request.id);
+      await agents.deleteAgent(
+        deps,
+        businessOf(request).id,
+        request.params.id,
+        actorIdOf(request),
+        request.id,
+      );
       return reply.code(204).send();
     },
   );

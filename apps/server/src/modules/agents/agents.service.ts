@@ -11,10 +11,10 @@ import {
   type TCreateAgentRequest,
   type TFieldErrors,
   type TUpdateAgentRequest,
-  ZAgentConfigRequest,
-  ZAgentScheduleRequest,
-  ZCreateAgentRequest,
-  ZUpdateAgentRequest,
+  type ZAgentConfigRequest,
+  type ZAgentScheduleRequest,
+  type ZCreateAgentRequest,
+  type ZUpdateAgentRequest,
 } from '@titan/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -307,7 +307,8 @@ export async function putSchedule(
       throw AppError.fields({ cron: [M.invalidCron] });
     }
   }
-  if (values.runAt && values.runAt.getTime() <= now.getTime()) throw AppError.fields({ run_at: [M.runAtPast] });
+  if (values.runAt && values.runAt.getTime() <= now.getTime())
+    throw AppError.fields({ run_at: [M.runAtPast] });
   const next = slotAfter(values, now);
   if (!next) throw AppError.fields({ end_at: [M.neverRuns] });
   return toSchedule(await repo.upsertSchedule(deps.db, agent, { ...values, nextRunAt: next }));

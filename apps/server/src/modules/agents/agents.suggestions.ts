@@ -17,7 +17,11 @@ export const RECENT_DAYS = 14;
 const daysAgo = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export async function suggestAgents(db: Db, businessId: number, now = new Date()): Promise<TSuggestedAgent[]> {
+export async function suggestAgents(
+  db: Db,
+  businessId: number,
+  now = new Date(),
+): Promise<TSuggestedAgent[]> {
   const inactive: TSegmentFilter = { last_seen_at__lte: daysAgo(now, INACTIVE_DAYS) };
   const recent: TSegmentFilter = { last_seen_at__gte: daysAgo(now, RECENT_DAYS) };
   const [inactiveCount, recentCount, unanswered, lists, templates] = await Promise.all([

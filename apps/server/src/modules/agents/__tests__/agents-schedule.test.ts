@@ -75,7 +75,11 @@ describe('schedule slots', () => {
     expect(iso(slotAfter(nightly, at('2027-03-27T12:00:00Z')))).toBe('2027-03-28T01:00:00.000Z');
     // 02:30 happens twice on 31 October 2027: one slot that day.
     const slots: string[] = [];
-    for (let s = slotAfter(nightly, at('2027-10-30T12:00:00Z')); s && s < at('2027-11-01T12:00:00Z'); s = slotAfter(nightly, s))
+    for (
+      let s = slotAfter(nightly, at('2027-10-30T12:00:00Z'));
+      s && s < at('2027-11-01T12:00:00Z');
+      s = slotAfter(nightly, s)
+    )
       slots.push(iso(s)!);
     expect(slots).toHaveLength(2);
     expect(slots[0]!.startsWith('2027-10-31T0')).toBe(true);
@@ -142,14 +146,20 @@ describe('the schedule tick', () => {
   });
 
   it('after downtime, skip jumps to the next future slot and run_once fires one catch-up', async () => {
-    const hourly = { kind: 'interval' as const, every_minutes: 60, timezone: 'UTC', start_at: '2031-06-01T00:00:00Z' };
+    const hourly = {
+      kind: 'interval' as const,
+      every_minutes: 60,
+      timezone: 'UTC',
+      start_at: '2031-06-01T00:00:00Z',
+    };
     const skip = await scheduled({ ...hourly, missed: 'skip' });
     const runOnce = await scheduled({ ...hourly, missed: 'run_once' });
     // Down from before midnight until 05:30: six slots were missed.
     await tick('2031-06-01T05:30:00Z');
     expect(await firesOf(skip)).toEqual([]);
     expect(await firesOf(runOnce)).toEqual([{ slot: '2031-06-01T00:00:00.000Z', catch_up: true }]);
-    for (const id of [skip, runOnce]) expect((await scheduleOf(id)).next_run_at).toBe('2031-06-01T06:00:00.000Z');
+    for (const id of [skip, runOnce])
+      expect((await scheduleOf(id)).next_run_at).toBe('2031-06-01T06:00:00.000Z');
     // Back to normal: both fire on time.
     await tick('2031-06-01T06:00:30Z');
     expect((await firesOf(skip)).map((f) => f.slot)).toEqual(['2031-06-01T06:00:00.000Z']);
@@ -164,7 +174,12 @@ describe('the schedule tick', () => {
   });
 
   it('does not fire paused, draft or archived agents, and stops at end_at', async () => {
-    const base = { kind: 'interval' as const, every_minutes: 60, timezone: 'UTC', start_at: '2031-07-01T00:00:00Z' };
+    const base = {
+      kind: 'interval' as const,
+      every_minutes: 60,
+      timezone: 'UTC',
+      start_at: '2031-07-01T00:00:00Z',
+    };
     const draft = await scheduled(base, 'draft');
     const paused = await scheduled(base, 'paused');
     const archived = await scheduled(base, 'archived');
@@ -189,12 +204,18 @@ describe('the schedule tick', () => {
     );
     const fired = await Promise.all([tick('2031-08-01T00:00:30Z'), tick('2031-08-01T00:00:30Z')]);
     expect(fired[0]! + fired[1]!).toBeGreaterThanOrEqual(3);
-    for (const id of ids) expect(await firesOf(id)).toEqual([{ slot: '2031-08-01T00:00:00.000Z', catch_up: false }]);
+    for (const id of ids)
+      expect(await firesOf(id)).toEqual([{ slot: '2031-08-01T00:00:00.000Z', catch_up: false }]);
     for (const id of ids) expect((await scheduleOf(id)).next_run_at).toBe('2031-08-01T00:10:00.000Z');
   });
 
   it('moves next_run_at on even when recording the slot fails', async () => {
-    const id = await scheduled({ kind: 'interval', every_minutes: 15, timezone: 'UTC', start_at: '2031-09-01T00:00:00Z' });
+    const id = await scheduled({
+      kind: 'interval',
+      every_minutes: 15,
+      timezone: 'UTC',
+      start_at: '2031-09-01T00:00:00Z',
+    });
     await rt.database.exec(`
       create function refuse_fire() returns trigger language plpgsql as $$
       begin
@@ -205,7 +226,9 @@ describe('the schedule tick', () => {
     try {
       await tick('2031-09-01T00:00:20Z');
     } finally {
-      await rt.database.exec(`drop trigger refuse_fire on agent_schedule_fires; drop function refuse_fire();`);
+      await rt.database.exec(
+        `drop trigger refuse_fire on agent_schedule_fires; drop function refuse_fire();`,
+      );
     }
     expect(await firesOf(id)).toEqual([]);
     expect((await scheduleOf(id)).next_run_at).toBe('2031-09-01T00:15:00.000Z');
@@ -217,7 +240,12 @@ describe('the schedule tick', () => {
 // Two connections only on PostgreSQL; on PGlite the claims above already run one after the other.
 describe.runIf(testDbKind === 'postgres')('on PostgreSQL', () => {
   it('runs the two claims on separate connections, and the slot still fires once', async () => {
-    const id = await scheduled({ kind: 'interval', every_minutes: 5, timezone: 'UTC', start_at: '2031-10-01T00:00:00Z' });
+    const id = await scheduled({
+      kind: 'interval',
+      every_minutes: 5,
+      timezone: 'UTC',
+      start_at: '2031-10-01T00:00:00Z',
+    });
     await Promise.all(Array.from({ length: 4 }, () => tick('2031-10-01T00:00:05Z')));
     expect(await firesOf(id)).toHaveLength(1);
   });

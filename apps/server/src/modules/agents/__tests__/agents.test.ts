@@ -104,7 +104,9 @@ describe('agents', () => {
       schedule: null,
       last_run: null,
     });
-    expect((await findRecentEvents(rt.database.db, 'user_created_agent')).map((e) => e.properties)).toContainEqual({
+    expect(
+      (await findRecentEvents(rt.database.db, 'user_created_agent')).map((e) => e.properties),
+    ).toContainEqual({
       agent_id: agent.id,
     });
     const listed: TAgent[] = (await call('GET', '/api/agents/')).json().result;
@@ -114,7 +116,9 @@ describe('agents', () => {
     expect((await call('GET', `/api/agents/${agent.id}/`)).json().result.name).toBe('Win back');
     expect((await call('DELETE', `/api/agents/${agent.id}/`)).statusCode).toBe(204);
     expect((await call('GET', `/api/agents/${agent.id}/`)).statusCode).toBe(404);
-    expect((await findRecentEvents(rt.database.db, 'user_deleted_agent')).map((e) => e.properties)).toContainEqual({
+    expect(
+      (await findRecentEvents(rt.database.db, 'user_deleted_agent')).map((e) => e.properties),
+    ).toContainEqual({
       agent_id: agent.id,
     });
   });
@@ -124,12 +128,15 @@ describe('agents', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().result.status).toEqual([M.activeNeedsConfig]);
     const draft: TAgent = (await call('POST', '/api/agents/', { name: 'Later' })).json().result;
-    expect((await call('PUT', `/api/agents/${draft.id}/`, { status: 'active' })).json().result.status).toEqual([
-      M.activeNeedsConfig,
-    ]);
+    expect(
+      (await call('PUT', `/api/agents/${draft.id}/`, { status: 'active' })).json().result.status,
+    ).toEqual([M.activeNeedsConfig]);
     const ready = await call('POST', '/api/agents/', { name: 'Ready', status: 'active', config: config() });
     expect(ready.statusCode).toBe(201);
-    expect(ready.json().result).toMatchObject({ status: 'active', config: { version: 1, goal: 'Bring customers back' } });
+    expect(ready.json().result).toMatchObject({
+      status: 'active',
+      config: { version: 1, goal: 'Bring customers back' },
+    });
   });
 
   it('stores avatars under agent_images/ (images only, 2 MB at most) and removes them', async () => {
@@ -153,7 +160,9 @@ describe('agents', () => {
 
     const removed = await call('PUT', `/api/agents/${agent.id}/`, { avatar_url: null });
     expect(removed.json().result.avatar_url).toBeNull();
-    expect((await app.inject({ method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, '') })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, '') })).statusCode).toBe(
+      404,
+    );
   });
 
   it('writes config versions that never change: an update is version n+1, the old one reads the same', async () => {
@@ -167,8 +176,13 @@ describe('agents', () => {
       config({ goal: 'Collect reviews', send_mode: 'dry_run' }),
     );
     expect(res.statusCode).toBe(200);
-    expect(res.json().result.config).toMatchObject({ version: 2, goal: 'Collect reviews', send_mode: 'dry_run' });
-    const versions: TAgentConfig[] = (await call('GET', `/api/agents/${agent.id}/config-versions/`)).json().result;
+    expect(res.json().result.config).toMatchObject({
+      version: 2,
+      goal: 'Collect reviews',
+      send_mode: 'dry_run',
+    });
+    const versions: TAgentConfig[] = (await call('GET', `/api/agents/${agent.id}/config-versions/`)).json()
+      .result;
     expect(versions.map((v) => v.version)).toEqual([2, 1]);
     expect(versions[1]).toEqual(v1);
     expect(v1.goal).toBe('Bring customers back');
@@ -272,8 +286,16 @@ describe('agents', () => {
     const got: TAgent = (await call('GET', `/api/agents/${agent.id}/`)).json().result;
     expect(got.schedule?.next_run_at).toBe('2031-07-01T13:30:00.000Z');
 
-    const once = await call('PUT', url, { kind: 'once', run_at: '2031-05-05T10:00:00+02:00', timezone: 'UTC' });
-    expect(once.json().result).toMatchObject({ kind: 'once', cron: null, next_run_at: '2031-05-05T08:00:00.000Z' });
+    const once = await call('PUT', url, {
+      kind: 'once',
+      run_at: '2031-05-05T10:00:00+02:00',
+      timezone: 'UTC',
+    });
+    expect(once.json().result).toMatchObject({
+      kind: 'once',
+      cron: null,
+      next_run_at: '2031-05-05T08:00:00.000Z',
+    });
 
     const bad = await call('PUT', url, {
       kind: 'cron',
@@ -287,14 +309,17 @@ describe('agents', () => {
       cron: [M.cronRequired],
       end_at: [M.endBeforeStart],
     });
-    expect((await call('PUT', url, { kind: 'cron', cron: '61 * * * *', timezone: 'UTC' })).json().result).toEqual({
+    expect(
+      (await call('PUT', url, { kind: 'cron', cron: '61 * * * *', timezone: 'UTC' })).json().result,
+    ).toEqual({
       cron: [M.invalidCron],
     });
     expect((await call('PUT', url, { kind: 'interval', timezone: 'UTC' })).json().result).toEqual({
       every_minutes: [M.everyMinutesRequired],
     });
     expect(
-      (await call('PUT', url, { kind: 'once', run_at: '2001-01-01T00:00:00Z', timezone: 'UTC' })).json().result,
+      (await call('PUT', url, { kind: 'once', run_at: '2001-01-01T00:00:00Z', timezone: 'UTC' })).json()
+        .result,
     ).toEqual({ run_at: [M.runAtPast] });
     expect(
       (
@@ -318,7 +343,8 @@ describe('agents', () => {
   });
 
   it("refuses another business's agents on every route", async () => {
-    const mine: TAgent = (await call('POST', '/api/agents/', { name: 'Mine', config: config() })).json().result;
+    const mine: TAgent = (await call('POST', '/api/agents/', { name: 'Mine', config: config() })).json()
+      .result;
     const theirs = (...args: [method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object]) =>
       call(args[0], args[1], args[2], other.owner, other.business);
     const id = mine.id;
@@ -326,14 +352,28 @@ describe('agents', () => {
       (await theirs('GET', `/api/agents/${id}/`)).statusCode,
       (await theirs('PUT', `/api/agents/${id}/`, { name: 'Taken' })).statusCode,
       (await theirs('DELETE', `/api/agents/${id}/`)).statusCode,
-      (await theirs('POST', `/api/agents/${id}/update-agent-config/`, config({ audience: { list_ids: [other.list] }, channels: [{ channel: 'sms' }] }))).statusCode,
+      (
+        await theirs(
+          'POST',
+          `/api/agents/${id}/update-agent-config/`,
+          config({ audience: { list_ids: [other.list] }, channels: [{ channel: 'sms' }] }),
+        )
+      ).statusCode,
       (await theirs('GET', `/api/agents/${id}/config-versions/`)).statusCode,
       (await theirs('GET', `/api/agents/${id}/schedule/`)).statusCode,
-      (await theirs('PUT', `/api/agents/${id}/schedule/`, { kind: 'interval', every_minutes: 5, timezone: 'UTC' })).statusCode,
+      (
+        await theirs('PUT', `/api/agents/${id}/schedule/`, {
+          kind: 'interval',
+          every_minutes: 5,
+          timezone: 'UTC',
+        })
+      ).statusCode,
       (await upload(`/api/agents/${id}/avatar/`, PNG_DOT, 'x.png', other.owner, other.business)).statusCode,
     ];
     expect(statuses).toEqual([404, 404, 404, 404, 404, 404, 404, 404]);
-    expect(((await theirs('GET', '/api/agents/')).json().result as TAgent[]).map((a) => a.id)).not.toContain(id);
+    expect(((await theirs('GET', '/api/agents/')).json().result as TAgent[]).map((a) => a.id)).not.toContain(
+      id,
+    );
     const after: TAgent = (await call('GET', `/api/agents/${id}/`)).json().result;
     expect(after).toMatchObject({ name: 'Mine', config: { version: 1 }, schedule: null, avatar_url: null });
   });
@@ -344,7 +384,8 @@ describe('suggested agents', () => {
     const s = await signUp(app, rt.mailer);
     const b = await createBusiness(app, s, 'Suggest Co');
     const suggest = async () =>
-      (await call('GET', '/api/agents/get-suggested-agents/', undefined, s, b)).json().result as TSuggestedAgent[];
+      (await call('GET', '/api/agents/get-suggested-agents/', undefined, s, b)).json()
+        .result as TSuggestedAgent[];
     expect(await suggest()).toEqual([]);
 
     const visitor = async (name: string, email: string) => {
@@ -357,13 +398,19 @@ describe('suggested agents', () => {
     };
     const old = [await visitor('Olive Old', 'olive@x.test'), await visitor('Otto Old', 'otto@x.test')];
     for (const v of old) {
-      await rt.database.query(`update customers set last_seen_at = now() - interval '90 days' where id = $1`, [
-        v.customer.id,
-      ]);
+      await rt.database.query(
+        `update customers set last_seen_at = now() - interval '90 days' where id = $1`,
+        [v.customer.id],
+      );
     }
     const asker = await visitor('Quinn Question', 'quinn@x.test');
     const headers = { authorization: `Visitor ${asker.token}` };
-    const conv = await app.inject({ method: 'POST', url: '/api/public/conversations/', headers, payload: { title: 'Q' } });
+    const conv = await app.inject({
+      method: 'POST',
+      url: '/api/public/conversations/',
+      headers,
+      payload: { title: 'Q' },
+    });
     expect(conv.statusCode).toBe(201);
     await app.inject({
       method: 'POST',
@@ -385,14 +432,26 @@ describe('suggested agents', () => {
 
     // A list with members adds a reminder for it.
     const l = (await call('POST', '/api/business/customer-lists/', { name: 'Members' }, s, b)).json().result;
-    await call('POST', `/api/business/customer-lists/${l.id}/members/`, { customer_ids: [old[0]!.customer.id] }, s, b);
+    await call(
+      'POST',
+      `/api/business/customer-lists/${l.id}/members/`,
+      { customer_ids: [old[0]!.customer.id] },
+      s,
+      b,
+    );
     const reminder = (await suggest()).find((g) => g.key === 'reminder')!;
     expect(reminder).toMatchObject({ name: 'Reminder for Members', audience_count: 1 });
     expect(reminder.config.audience.list_ids).toEqual([l.id]);
 
     // Each draft opens as an agent as it is.
     for (const g of await suggest()) {
-      const created = await call('POST', '/api/agents/', { name: g.name, description: g.description, config: g.config }, s, b);
+      const created = await call(
+        'POST',
+        '/api/agents/',
+        { name: g.name, description: g.description, config: g.config },
+        s,
+        b,
+      );
       expect(created.statusCode).toBe(201);
       expect(created.json().result).toMatchObject({ status: 'draft', config: { version: 1 } });
     }
