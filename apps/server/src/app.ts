@@ -37,6 +37,7 @@ import { emailRoutes } from './modules/email/email.routes';
 import { llmRoutes } from './modules/llm/llm.routes';
 import { templateAiRoutes } from './modules/templates/templates.ai.routes';
 import { smsRoutes } from './modules/sms/sms.routes';
+import { agentRoutes } from './modules/agents/agents.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(llmRoutes, { deps: services.llm });
   await app.register(templateAiRoutes, { deps: { llm: services.llm, limiter: services.limiter } });
   await app.register(smsRoutes, { deps: services.sms, broadcasts: services.broadcasts });
+  await app.register(agentRoutes, { deps: { db, storage: services.storage } });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -45,6 +45,7 @@ import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { createStorage, type Storage } from './platform/storage';
 import type { LlmDeps } from './modules/llm/llm.service';
+import { defineAgentScheduleTick } from './modules/agents/agents.jobs';
 
 export type Infrastructure = {
   config: Config;
@@ -177,4 +178,5 @@ export async function defineJobs(services: Services): Promise<void> {
   await jobs.schedule(EMAIL_DOMAINS_RECHECK_QUEUE, EMAIL_DOMAINS_RECHECK_CRON);
   await defineEmailQueues(jobs, services.email, logger);
   await defineSmsQueues(jobs, services.sms, logger);
+  await defineAgentScheduleTick(jobs, db, logger);
 }

@@ -28,3 +28,4 @@ export * from './qr-forms';
 export * from './llm';
 export * from './sse';
 export * from './sms';
+export * from './agents';

@@ -39,6 +39,7 @@ type Ids = {
   broadcast: string;
   customerImport: string;
   emailDomain: number;
+  agent: number;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
@@ -78,6 +79,11 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/email/domains/:id/verify/': { id: 'emailDomain' },
   '/api/agents/send-mail/:batch_id/': { batch_id: 'emailBatch' },
   '/api/agents/send-sms/:batch_id/': { batch_id: 'broadcast' },
+  '/api/agents/:id/': { id: 'agent' },
+  '/api/agents/:id/avatar/': { id: 'agent' },
+  '/api/agents/:id/update-agent-config/': { id: 'agent' },
+  '/api/agents/:id/config-versions/': { id: 'agent' },
+  '/api/agents/:id/schedule/': { id: 'agent' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData; query?: Record<string, string> };
@@ -206,6 +212,27 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     }),
     idsInBody: true,
   },
+  'POST /api/agents/': {
+    input: (ids) => ({ json: { name: 'Taken over', config: agentConfig(ids) } }),
+    idsInBody: true,
+  },
+  'PUT /api/agents/:id/': { input: () => ({ json: { name: 'Taken over', avatar_url: null } }) },
+  'POST /api/agents/:id/update-agent-config/': {
+    input: (ids) => ({ json: agentConfig(ids) }),
+    idsInBody: true,
+  },
+  'PUT /api/agents/:id/schedule/': {
+    input: () => ({ json: { kind: 'interval', every_minutes: 5, timezone: 'Europe/Berlin' } }),
+  },
+  'POST /api/agents/:id/avatar/': {
+    input: () => ({
+      form: () => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(PNG_DOT)], { type: 'image/png' }), 'face.png');
+        return form;
+      },
+    }),
+  },
   'POST /api/template/template-images/': {
     input: () => ({
       form: (ids) => {
@@ -218,6 +245,16 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     idsInBody: true,
   },
 };
+
+/** An agent config naming the business's list and email template. */
+function agentConfig(ids: Ids) {
+  return {
+    instructions: 'Hello',
+    goal: 'Matrix',
+    audience: { list_ids: [ids.customerList] },
+    channels: [{ channel: 'email', template_id: ids.emailTemplate }],
+  };
+}
 
 /** Signed-in routes that are not business-scoped, each with why it needs no tenant. */
 const NOT_BUSINESS_SCOPED: Record<string, string> = {
@@ -354,6 +391,9 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     `/api/template/${a.ids.emailTemplate}/versions/`,
     '/api/business/qr-schema/',
     '/api/config/llm/',
+    '/api/agents/',
+    `/api/agents/${a.ids.agent}/config-versions/`,
+    `/api/agents/${a.ids.agent}/schedule/`,
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {
@@ -517,7 +557,18 @@ async function populate(
       })
     ).id,
     emailDomain: emailDomain.id as number,
+    agent: 0,
   };
+  const aiAgent = await inject(owner, business, 'POST', '/api/agents/', {
+    name: `${slug} agent`,
+    config: agentConfig(ids),
+  });
+  ids.agent = aiAgent.id as number;
+  await inject(owner, business, 'PUT', `/api/agents/${ids.agent}/schedule/`, {
+    kind: 'cron',
+    cron: '0 9 * * 1',
+    timezone: 'America/New_York',
+  });
   return { ids, apiKey: apiKey.key as string };
 }
 

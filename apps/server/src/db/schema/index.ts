@@ -12,3 +12,4 @@ export * from './email';
 export * from './qr-forms';
 export * from './llm';
 export * from './sms';
+export * from './agents';

@@ -297,3 +297,24 @@ export async function listCustomerConversations(
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
+
+/** Customers with an open conversation the business never answered, and those conversations. */
+export async function countUnanswered(
+  db: Queryable,
+  businessId: number,
+): Promise<{ conversations: number; customers: number }> {
+  const [row] = await db
+    .select({
+      conversations: sql<number>`count(*)::int`,
+      customers: sql<number>`count(distinct ${conversations.initiatorId})::int`,
+    })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.businessId, businessId),
+        eq(conversations.status, 'active'),
+        eq(conversations.businessReplied, false),
+      ),
+    );
+  return { conversations: row?.conversations ?? 0, customers: row?.customers ?? 0 };
+}

@@ -418,3 +418,8 @@ export async function findCustomerConversations(
     })),
   };
 }
+
+/** Open conversations the business never answered, and how many customers opened them. */
+export async function countUnansweredConversations(db: Db, businessId: number) {
+  return repo.countUnanswered(db, businessId);
+}

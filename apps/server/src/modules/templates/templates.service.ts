@@ -429,3 +429,8 @@ export async function findTemplateImage(
   const bytes = await deps.storage.get(key);
   return bytes ? { bytes, mimeType: meta.mimeType } : null;
 }
+
+/** Whether the business has this email template (agent configs name one by id). */
+export async function templateExists(db: Db, businessId: number, id: number): Promise<boolean> {
+  return (await repo.findTemplate(db, businessId, id)) !== null;
+}

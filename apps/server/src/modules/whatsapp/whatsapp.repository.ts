@@ -653,3 +653,13 @@ export async function findNewestCustomerWamid(
 
 // Customers belong to the visitor directory: the sending side reads them through its service.
 export { findCustomerByExternalId, findCustomerExternalId } from '../directory/directory.service';
+
+/** Whether the business has a synced template with this row id (agents address templates by id). */
+export async function templateIdExists(db: Db, businessId: number, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: whatsappTemplates.id })
+    .from(whatsappTemplates)
+    .where(and(eq(whatsappTemplates.businessId, businessId), eq(whatsappTemplates.id, id)))
+    .limit(1);
+  return row !== undefined;
+}

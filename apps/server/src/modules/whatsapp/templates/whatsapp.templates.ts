@@ -442,3 +442,8 @@ export async function sendTemplate(
     throw err;
   }
 }
+
+/** Whether the business has a synced WhatsApp template with this id (agent configs name one by id). */
+export async function whatsappTemplateExists(db: Db, businessId: number, id: number): Promise<boolean> {
+  return repo.templateIdExists(db, businessId, id);
+}
