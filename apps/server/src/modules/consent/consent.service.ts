@@ -139,9 +139,23 @@ export async function adoptSuppressions(
   customerIds: number[],
 ): Promise<void> {
   if (customerIds.length === 0) return;
-  const customers = await findCustomersByIds(db, businessId, customerIds);
+  await adoptSuppressionsOf(db, businessId, await findCustomersByIds(db, businessId, customerIds));
+}
+
+/**
+ * As adoptSuppressions, for customers just written with these addresses (an import's batch: no
+ * need to read the rows back). Only addresses the list holds cost an update.
+ */
+export async function adoptSuppressionsOf(
+  db: Queryable,
+  businessId: number,
+  written: { email: string | null; phone: string | null }[],
+): Promise<void> {
   for (const channel of CONSENT_CHANNELS) {
-    const addresses = customers.flatMap((c) => addressOf(c, channel) ?? []);
+    const addresses = written.flatMap((c) => {
+      const address = channel === 'email' ? c.email : c.phone;
+      return address ? [normalizeAddress(address)] : [];
+    });
     if (addresses.length === 0) continue;
     const suppressed = await suppressedAmong(db, businessId, channel, addresses);
     for (const address of suppressed) {

@@ -18,7 +18,7 @@ import { announceChange } from '../../platform/realtime/change-log.repository';
 import { makeKey, type Storage } from '../../platform/storage';
 import { findBusiness } from '../business/business.service';
 import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
-import { adoptSuppressions } from '../consent/consent.service';
+import { adoptSuppressionsOf } from '../consent/consent.service';
 import { importCustomers, matchImportRows, type ImportedRow } from '../directory/directory.service';
 import {
   decode,
@@ -356,10 +356,11 @@ async function commitBatch(
         values: batch.valuesOf.get(d.rowNumber) ?? [],
       });
     // New and re-addressed customers show what the suppression list already says of them.
-    await adoptSuppressions(
+    const written = new Set([...outcome.inserted, ...outcome.updated].map((r) => r.rowNumber));
+    await adoptSuppressionsOf(
       tx,
       imp.businessId,
-      [...outcome.inserted, ...outcome.updated].map((r) => r.id),
+      batch.rows.filter((r) => written.has(r.rowNumber)),
     );
     if (imp.listId !== null)
       await addKnownMembers(

@@ -41,7 +41,8 @@ export async function findSuppressed(
       and(
         eq(suppressions.businessId, businessId),
         eq(suppressions.channel, channel),
-        inArray(suppressions.address, addresses),
+        // One array parameter, not one per address: a batch holds a thousand.
+        sql`${suppressions.address} = any(${sql.param(addresses)}::text[])`,
       ),
     );
   return new Set(rows.map((r) => r.address));
