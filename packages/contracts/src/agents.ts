@@ -121,6 +121,8 @@ export const ZAgentTool = z
       ctx.addIssue({ code: 'custom', path: ['server_id'], message: AGENT_MESSAGES.serverIdRequired });
   });
 
+export type TAgentTool = z.output<typeof ZAgentTool>;
+
 export const ZAgentConfigRequest = z.object({
   instructions: z.string().refine((s) => utf8Bytes(s) <= AGENT_INSTRUCTIONS_MAX_BYTES, {
     message: AGENT_MESSAGES.instructionsTooLong,

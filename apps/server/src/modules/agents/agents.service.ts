@@ -25,6 +25,7 @@ import { listExists } from '../customer-lists/customer-lists.service';
 import { sniffMimeType, storeUpload } from '../files/files.service';
 import { templateExists } from '../templates/templates.service';
 import { whatsappTemplateExists } from '../whatsapp/templates/whatsapp.templates';
+import { externalServerExists } from './agents.external-tools';
 import * as repo from './agents.repository';
 import { parseCron, slotAfter, toSchedule } from './agents.schedule';
 
@@ -89,8 +90,8 @@ export async function findAgent(deps: AgentsDeps, businessId: number, id: number
 }
 
 /**
- * What a config names must be the business's: its lists and templates. MCP servers and plugins
- * are not connectable yet, so no server_id is the business's. Field keys are prefixed by `at`.
+ * What a config names must be the business's: its lists, templates, MCP servers and plugin
+ * connections. Field keys are prefixed by `at`.
  */
 async function checkConfigRefs(
   db: Db,
@@ -114,7 +115,9 @@ async function checkConfigRefs(
       errors[key] = [M.unknownTemplate];
   }
   for (const [i, t] of config.tools.entries()) {
-    if (t.source !== 'builtin') errors[`${at}tools.${i}.server_id`] = [M.unknownServer];
+    if (t.source === 'builtin' || t.server_id === undefined) continue;
+    if (!(await externalServerExists(db, businessId, t.source, t.server_id)))
+      errors[`${at}tools.${i}.server_id`] = [M.unknownServer];
   }
   if (Object.keys(errors).length > 0) throw AppError.fields(errors);
 }
