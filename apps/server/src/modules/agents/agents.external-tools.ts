@@ -43,6 +43,14 @@ export async function externalServerExists(
   return false;
 }
 
+/** Every tool of the business's connected MCP servers and plugins, for the agent screen's picker. */
+export async function listExternalTools(
+  _deps: ExternalToolDeps,
+  _businessId: number,
+): Promise<ExternalTool[]> {
+  return [];
+}
+
 /**
  * The outside tools a config allows, ready for a run starting now: tokens that would expire during
  * it are refreshed first (one refresh at a time per connection). Tools that cannot be offered are
