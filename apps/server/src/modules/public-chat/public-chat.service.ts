@@ -25,6 +25,7 @@ import { findBusinessByCode, findBusinessById, type BusinessRow } from '../busin
 import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/chat-groups.repository';
 import * as inbox from '../conversations/conversations.service';
 import { storeUpload, takeVisitorUploadAllowance } from '../files/files.service';
+import { adoptSuppressions } from '../consent/consent.service';
 import * as directory from '../directory/directory.service';
 import * as repo from './public-chat.repository';
 import { toPublicMessage } from '../conversations/public-view';
@@ -214,6 +215,8 @@ export async function createVisitor(
     // Unverified visitors always get a new record: typing someone's email reveals nothing.
     customer = await directory.insertCustomer(deps.db, values);
   }
+  // An address the business stopped mailing or texting keeps its consent on this record too.
+  if (customer.email || customer.phone) await adoptSuppressions(deps.db, business.id, [customer.id]);
   return {
     customer: { id: customer.id, name: customer.name, email: customer.email },
     token: await deps.visitorTokens.sign(customer.id, business.id, customer.visitorTokenVersion),

@@ -6,6 +6,7 @@ import { addMember, as, createBusiness, signUp, type Session } from '../../../te
 import { authenticated } from '../../../testing/ws-client';
 import { checkVisitorForm, identityHash, PUBLIC_CHAT_MESSAGES } from '../public-chat.service';
 import { CHAT_GROUP_MESSAGES } from '../../chat-groups/chat-groups.service';
+import { optOut } from '../../consent/consent.service';
 
 let rt: TestRuntime;
 let app: FastifyInstance;
@@ -262,6 +263,26 @@ describe('public chat', () => {
       fields: { order: 'A-1' },
     });
     expect(ok.statusCode).toBe(201);
+  });
+
+  it('gives a new visitor at an address the business stopped mailing that consent, without telling them', async () => {
+    await optOut(rt.database.db, {
+      businessId: business.id,
+      channel: 'email',
+      address: 'left-widget@example.test',
+      reason: 'unsubscribed',
+    });
+    const res = await visitor({ name: 'Lee', email: 'Left-Widget@example.test' });
+    expect(res.statusCode).toBe(201);
+    expect(JSON.stringify(res.json())).not.toMatch(/unsubscribed/);
+    const listed = await app.inject({
+      method: 'GET',
+      url: '/api/business/customer-directory/?search=left-widget',
+      headers: as(owner, business),
+    });
+    expect(listed.json().result.results).toEqual([
+      expect.objectContaining({ email: 'left-widget@example.test', email_status: 'unsubscribed' }),
+    ]);
   });
 
   it('lets a visitor start a conversation in a group and write; staff see it unread and reply; the visitor reads the reply', async () => {

@@ -10,6 +10,7 @@ import type {
 import type { TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
+import { optOut } from '../../consent/consent.service';
 import { TEMPLATE_MESSAGES } from '../templates/whatsapp.templates';
 
 /** Enough extra templates that Meta's list (100 a page) takes three pages. */
@@ -468,6 +469,22 @@ describe('sending a template', () => {
         { timeout: 15_000 },
       )
       .toBe(3);
+  });
+
+  it('gives a new number the business had stopped messaging that consent', async () => {
+    await optOut(rt.database.db, {
+      businessId: business.id,
+      channel: 'whatsapp',
+      address: '+447700900124',
+      reason: 'unsubscribed',
+    });
+    const res = await sendTemplate({ to: '+44 7700 900124', name: 'hello_world', language: 'en_US' });
+    expect(res.status).toBe(201);
+    const [customer] = await rt.database.query<{ whatsapp_status: string }>(
+      'select whatsapp_status from customers where business_id = $1 and phone = $2',
+      [business.id, '+447700900124'],
+    );
+    expect(customer).toEqual({ whatsapp_status: 'unsubscribed' });
   });
 
   it('maps a template error from WhatsApp to a 4xx, logs it, and opens no conversation', async () => {

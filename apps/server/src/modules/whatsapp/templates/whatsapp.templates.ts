@@ -15,6 +15,7 @@ import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import type { InboxScope } from '../../conversations/conversations.repository';
 import * as conversationsRepo from '../../conversations/conversations.repository';
+import { adoptSuppressions } from '../../consent/consent.service';
 import * as directory from '../../directory/directory.service';
 import { toMessages } from '../../conversations/conversations.service';
 import { GraphError, type GraphTemplate } from '../whatsapp.graph';
@@ -345,13 +346,16 @@ async function targetNumber(deps: WhatsappDeps, businessId: number, to: string):
   return deps.db.transaction(async (tx) => {
     // The same lock as receiving, so a reply arriving meanwhile never opens a second conversation.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${contactLockKey(businessId, digits)}))`);
-    const customer =
-      (await directory.findCustomerByExternalId(tx, businessId, waExternalId(digits))) ??
-      (await directory.insertCustomer(tx, {
+    let customer = await directory.findCustomerByExternalId(tx, businessId, waExternalId(digits));
+    if (!customer) {
+      customer = await directory.insertCustomer(tx, {
         businessId,
         externalId: waExternalId(digits),
         phone: `+${digits}`,
-      }));
+      });
+      // A number suppressed before it was a customer keeps its consent.
+      await adoptSuppressions(tx, businessId, [customer.id]);
+    }
     const existing = await conversationsRepo.findLatestConversationOf(
       tx,
       businessId,
