@@ -58,7 +58,7 @@ export const QR_EDITOR_STRINGS = {
   required: 'Required',
   options: 'Options',
   optionsHint: 'One per line.',
-  addField: 'Add field',
+  add: 'Add field',
   moveUp: (n: number) => `Move field ${n} up`,
   moveDown: (n: number) => `Move field ${n} down`,
   remove: (n: number) => `Remove field ${n}`,

@@ -9,7 +9,8 @@ import {
   type TGroupFormValues,
   type TVisitorFieldDraft,
 } from '../utils/group-form';
-import { fieldNameFromLabel, slugFromName } from '../utils/slug';
+import { fieldNameFromLabel } from '../../../lib/visitor-fields';
+import { slugFromName } from '../utils/slug';
 
 const OPTIONS = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<TGroupFormValues>;
 

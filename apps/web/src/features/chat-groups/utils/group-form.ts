@@ -12,19 +12,11 @@ import {
 import type { FieldError, FieldErrors, FieldPath, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 
+import type { TVisitorFieldDraft } from '../../../lib/visitor-fields';
 import { CHAT_GROUPS_STRINGS } from '../strings';
 import { DEFAULT_COLOR } from './color';
 
-export type TVisitorFieldDraft = {
-  label: string;
-  name: string;
-  type: TVisitorFormField['type'];
-  required: boolean;
-  /** A select's choices, one per line. */
-  options: string;
-  /** The name still follows the label: a new field whose name nobody has typed. */
-  autoName: boolean;
-};
+export type { TVisitorFieldDraft };
 
 export type TGroupFormValues = {
   name: string;
@@ -42,10 +34,6 @@ export type TGroupRequest = z.output<typeof ZSaveChatGroupRequest>;
 export const ZOrigin = ZUpdateWidgetSettingsRequest.shape.allowed_origins.unwrap().element;
 export const ORIGINS_MAX = 50;
 export const VISITOR_FIELDS_MAX = 20;
-
-export function newFieldDraft(): TVisitorFieldDraft {
-  return { label: '', name: '', type: 'text', required: false, options: '', autoName: true };
-}
 
 export function toFormValues(group?: TChatGroup): TGroupFormValues {
   if (!group) {

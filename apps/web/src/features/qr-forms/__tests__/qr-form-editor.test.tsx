@@ -149,7 +149,7 @@ describe('Settings → QR form', { timeout: 30_000 }, () => {
     await user.clear(within(editor).getByLabelText(S.formTitle));
     await user.type(within(editor).getByLabelText(S.formTitle), 'Join the club');
     expect(within(preview).getByRole('heading', { name: 'Join the club' })).toBeInTheDocument();
-    await user.click(within(editor).getByRole('button', { name: S.addField }));
+    await user.click(within(editor).getByRole('button', { name: S.add }));
     const third = within(editor).getByRole('group', { name: S.field(3) });
     await user.type(within(third).getByLabelText(S.label), 'Mobile number');
     expect(within(third).getByLabelText(S.name)).toHaveValue('mobile_number');

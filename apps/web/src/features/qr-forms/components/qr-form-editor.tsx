@@ -1,12 +1,12 @@
 // Settings → QR form: the form's text, fields, consent and list, edited beside a live preview of the
 // public page and the saved form's QR code. Problems show on their field, the page's own checks
 // (the shared contract) before saving and the server's after.
-import { QR_FORM_CHANNELS, QR_FORM_FIELDS_MAX, VISITOR_FIELD_TYPES, type TQrSchema } from '@titan/contracts';
-import { ArrowDownIcon, ArrowUpIcon, PlusIcon, Trash2Icon } from 'lucide-react';
-import { useFieldArray, useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
+import { QR_FORM_CHANNELS, QR_FORM_FIELDS_MAX, type TQrSchema } from '@titan/contracts';
+import { useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 
 import { FormAlert } from '../../../components/form/form-alert';
+import { VisitorFieldsBuilder } from '../../../components/form/visitor-fields-builder';
 import { SelectField } from '../../../components/form/select-field';
 import { TextareaField } from '../../../components/form/textarea-field';
 import { TextField } from '../../../components/form/text-field';
@@ -18,8 +18,6 @@ import { useSaveQrSchema } from '../api/qr-schema';
 import { QR_EDITOR_STRINGS as S, QR_FIELD_TYPE_LABELS } from '../strings';
 import {
   checkSaveRequest,
-  fieldNameFromLabel,
-  newFieldDraft,
   toEditorValues,
   toPreview,
   toSaveRequest,
@@ -30,7 +28,6 @@ import { QrFormView } from './qr-form-view';
 
 type TEditorForm = UseFormReturn<TEditorValues>;
 
-const TYPE_OPTIONS = VISITOR_FIELD_TYPES.map((type) => ({ value: type, label: QR_FIELD_TYPE_LABELS[type] }));
 /** Where an error on the whole list of fields shows (react-hook-form keeps list errors apart). */
 const FIELDS_ERROR = 'root.fields';
 
@@ -62,122 +59,6 @@ function showErrors(form: TEditorForm, errors: Record<string, string[]>): boolea
   }
   if (first) form.setFocus(first);
   return shown;
-}
-
-function FieldsBuilder({ form }: { form: TEditorForm }) {
-  const { control, register, setValue, getValues } = form;
-  const { errors, isSubmitted } = form.formState;
-  const { fields, append, remove, move } = useFieldArray({ control, name: 'fields' });
-  const drafts = useWatch({ control, name: 'fields' });
-  const listError = errors.root?.fields?.message;
-  return (
-    <div className="grid gap-4">
-      {fields.map((field, index) => {
-        const number = index + 1;
-        const fieldErrors = errors.fields?.[index];
-        const type = drafts[index]?.type ?? field.type;
-        return (
-          <fieldset key={field.id} className="grid gap-3 rounded-lg border p-4">
-            <legend className="px-1 text-sm font-medium">{S.field(number)}</legend>
-            <div className="grid gap-3 sm:grid-cols-2">
-              <TextField
-                label={S.label}
-                autoComplete="off"
-                registration={register(`fields.${index}.label`, {
-                  onChange: (event: { target: { value: string } }) => {
-                    if (!getValues(`fields.${index}.autoName`)) return;
-                    setValue(`fields.${index}.name`, fieldNameFromLabel(event.target.value), {
-                      shouldValidate: isSubmitted,
-                    });
-                  },
-                })}
-                error={fieldErrors?.label?.message}
-              />
-              <TextField
-                label={S.name}
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
-                registration={register(`fields.${index}.name`, {
-                  onChange: () => setValue(`fields.${index}.autoName`, false),
-                })}
-                error={fieldErrors?.name?.message}
-              />
-              <SelectField
-                label={S.type}
-                options={TYPE_OPTIONS}
-                registration={register(`fields.${index}.type`)}
-                error={fieldErrors?.type?.message}
-              />
-              <label className="flex items-center gap-2 self-end pb-2 text-sm">
-                <input type="checkbox" className="size-4" {...register(`fields.${index}.required`)} />
-                {S.required}
-              </label>
-            </div>
-            {type === 'select' ? (
-              <TextareaField
-                label={S.options}
-                rows={3}
-                hint={S.optionsHint}
-                registration={register(`fields.${index}.options`)}
-                error={fieldErrors?.options?.message}
-              />
-            ) : null}
-            <div className="flex flex-wrap gap-2">
-              <Button
-                type="button"
-                variant="outline"
-                size="sm"
-                aria-label={S.moveUp(number)}
-                disabled={index === 0}
-                onClick={() => move(index, index - 1)}
-              >
-                <ArrowUpIcon aria-hidden="true" />
-              </Button>
-              <Button
-                type="button"
-                variant="outline"
-                size="sm"
-                aria-label={S.moveDown(number)}
-                disabled={index === fields.length - 1}
-                onClick={() => move(index, index + 1)}
-              >
-                <ArrowDownIcon aria-hidden="true" />
-              </Button>
-              <Button
-                type="button"
-                variant="ghost"
-                size="sm"
-                aria-label={S.remove(number)}
-                className="ml-auto text-destructive"
-                disabled={fields.length === 1}
-                onClick={() => remove(index)}
-              >
-                <Trash2Icon aria-hidden="true" />
-              </Button>
-            </div>
-          </fieldset>
-        );
-      })}
-      {listError ? (
-        <p role="alert" className="text-sm text-destructive">
-          {listError}
-        </p>
-      ) : null}
-      <div>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          disabled={fields.length >= QR_FORM_FIELDS_MAX}
-          onClick={() => append(newFieldDraft())}
-        >
-          <PlusIcon aria-hidden="true" />
-          {S.addField}
-        </Button>
-      </div>
-    </div>
-  );
 }
 
 function ListPicker({ form }: { form: TEditorForm }) {
@@ -308,7 +189,15 @@ export function QrFormEditor({
               <div className="grid gap-2">
                 <h3 className="text-sm font-semibold">{S.fieldsTitle}</h3>
                 <p className="text-xs text-muted-foreground">{S.fieldsHint}</p>
-                <FieldsBuilder form={form} />
+                <VisitorFieldsBuilder
+                  form={form}
+                  name="fields"
+                  strings={S}
+                  typeLabels={QR_FIELD_TYPE_LABELS}
+                  max={QR_FORM_FIELDS_MAX}
+                  min={1}
+                  listError={form.formState.errors.root?.fields?.message}
+                />
               </div>
               <ConsentChoices form={form} />
               <ListPicker form={form} />

@@ -9,17 +9,7 @@ import {
   type TQrSchema,
   type TSaveQrSchemaRequest,
 } from '@titan/contracts';
-
-export type TFieldDraft = {
-  label: string;
-  name: string;
-  type: TQrFormField['type'];
-  required: boolean;
-  /** A select's choices, one per line. */
-  options: string;
-  /** The name still follows the label: a new field whose name nobody has typed. */
-  autoName: boolean;
-};
+import type { TVisitorFieldDraft } from '../../../lib/visitor-fields';
 
 export type TEditorValues = {
   title: string;
@@ -30,7 +20,7 @@ export type TEditorValues = {
   /** A static list's id, or '' for none (a select's value). */
   list_id: string;
   consent: TQrSchema['consent'];
-  fields: TFieldDraft[];
+  fields: TVisitorFieldDraft[];
 };
 
 export function toEditorValues(schema: TQrSchema): TEditorValues {
@@ -54,31 +44,13 @@ export function toEditorValues(schema: TQrSchema): TEditorValues {
   };
 }
 
-export function newFieldDraft(): TFieldDraft {
-  return { label: '', name: '', type: 'text', required: false, options: '', autoName: true };
-}
-
-/** A field name from its label: lowercase letters, digits and _, starting with a letter. */
-export function fieldNameFromLabel(label: string): string {
-  const name = label
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^[^a-z]+/, '')
-    .replace(/_+$/, '')
-    .slice(0, 40)
-    .replace(/_+$/, '');
-  return name;
-}
-
 const lines = (text: string) =>
   text
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
 
-function toField(draft: TFieldDraft): TQrFormField {
+function toField(draft: TVisitorFieldDraft): TQrFormField {
   return {
     name: draft.name.trim(),
     label: draft.label.trim(),
