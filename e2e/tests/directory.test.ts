@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
 import { signUpOwner } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
@@ -59,17 +59,8 @@ describe.skipIf(!hasChromium)('visitor directory and chat groups in Chromium', (
     access = session.access;
     businessCode = session.businessCode;
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([
-      { name: 'auth_token', value: session.access, url: server.url },
-      { name: 'refresh_token', value: session.refresh, url: server.url },
-      { name: 'business_code', value: businessCode, url: server.url },
-    ]);
-    page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
+    context = await signedInContext(browser, server.url, session, { viewport: { width: 1280, height: 900 } });
+    page = await watchedPage(context, problems, { consoleErrors: true });
   });
   afterAll(async () => {
     await browser?.close();

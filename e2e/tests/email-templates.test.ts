@@ -4,7 +4,7 @@
 // serves it, and restores the first version.
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
 import { signUpOwner } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
@@ -26,14 +26,10 @@ describe.skipIf(!hasChromium)('email templates in Chromium', () => {
     server = await startTitan({ env: { NODE_ENV: 'development' } });
     const session = await signUpOwner(server.url, owner, PASSWORD, 'Templates Browser Test');
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    await context.addCookies([
-      { name: 'auth_token', value: session.access, url: server.url },
-      { name: 'refresh_token', value: session.refresh, url: server.url },
-      { name: 'business_code', value: session.businessCode, url: server.url },
-    ]);
-    page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    context = await signedInContext(browser, server.url, session, {
+      viewport: { width: 1440, height: 1000 },
+    });
+    page = await watchedPage(context, problems);
   });
   afterAll(async () => {
     await browser?.close();

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startDnsSim, type DnsSim } from '@titan/dns-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
 import { signUpOwner, type OwnerSession } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
@@ -60,14 +60,8 @@ describe.skipIf(!hasChromium)('email in Chromium: domain, template, send, open, 
     server = await startTitan({ env: { NODE_ENV: 'development', DNS_SERVERS: dns.address } });
     session = await signUpOwner(server.url, owner, PASSWORD, 'Email Browser Test');
     browser = await launchBrowser();
-    staff = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    await staff.addCookies([
-      { name: 'auth_token', value: session.access, url: server.url },
-      { name: 'refresh_token', value: session.refresh, url: server.url },
-      { name: 'business_code', value: session.businessCode, url: server.url },
-    ]);
-    page = await staff.newPage();
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    staff = await signedInContext(browser, server.url, session, { viewport: { width: 1440, height: 1000 } });
+    page = await watchedPage(staff, problems);
     reader = await browser.newContext({ userAgent: READER_AGENT });
   });
   afterAll(async () => {

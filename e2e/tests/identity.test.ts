@@ -3,7 +3,7 @@
 // access-token refresh, and logout.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, watchedPage } from '../support/browser';
 import { startTitan, type TitanServer } from '../support/server';
 
 type TMail = { to: string; subject: string; links: string[] };
@@ -52,14 +52,8 @@ describe.skipIf(!hasChromium)('identity, business and team in Chromium', () => {
     return `${server.url}${url.pathname}${url.search}`;
   }
 
-  async function newPage(context: BrowserContext): Promise<Page> {
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    return page;
-  }
+  const newPage = (context: BrowserContext): Promise<Page> =>
+    watchedPage(context, problems, { consoleErrors: true });
 
   async function cookieValue(context: BrowserContext, name: string): Promise<string | undefined> {
     return (await context.cookies(server.url)).find((c) => c.name === name)?.value;

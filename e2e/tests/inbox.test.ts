@@ -4,7 +4,7 @@
 // pane at a time, and the staff member's text and file reach the customer.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
 import { signUpOwner } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
@@ -51,14 +51,7 @@ describe.skipIf(!hasChromium)('shared inbox in Chromium', () => {
   /** Signs up, verifies and logs in a staff member who owns a new business; answers the session. */
   const createStaffSession = () => signUpOwner(server.url, staff, PASSWORD, 'Inbox Browser Test');
 
-  async function newPage(ctx: BrowserContext): Promise<Page> {
-    const p = await ctx.newPage();
-    p.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    p.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    return p;
-  }
+  const newPage = (ctx: BrowserContext): Promise<Page> => watchedPage(ctx, problems, { consoleErrors: true });
 
   /** Counts the `subscribed` answers the page's realtime sockets receive, from now on. */
   function countSubscriptions(p: Page): () => number {
@@ -100,12 +93,7 @@ describe.skipIf(!hasChromium)('shared inbox in Chromium', () => {
     const session = await createStaffSession();
     businessCode = session.businessCode;
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies([
-      { name: 'auth_token', value: session.access, url: server.url },
-      { name: 'refresh_token', value: session.refresh, url: server.url },
-      { name: 'business_code', value: businessCode, url: server.url },
-    ]);
+    context = await signedInContext(browser, server.url, session, { viewport: { width: 1280, height: 800 } });
     page = await newPage(context);
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@
 // in the visitor directory with their consent.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signedInContext } from '../support/browser';
 import { signUpOwner } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
@@ -58,12 +58,7 @@ describe.skipIf(!hasChromium)('QR visitor form in Chromium', () => {
     // National numbers typed on the form are read with the business's dial code.
     expect((await api('/api/business/', { method: 'PUT', body: { dial_code: '+44' } })).status).toBe(200);
     browser = await launchBrowser();
-    staff = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await staff.addCookies([
-      { name: 'auth_token', value: session.access, url: server.url },
-      { name: 'refresh_token', value: session.refresh, url: server.url },
-      { name: 'business_code', value: businessCode, url: server.url },
-    ]);
+    staff = await signedInContext(browser, server.url, session, { viewport: { width: 1280, height: 900 } });
     page = await staff.newPage();
     watch(page, 'staff');
   });

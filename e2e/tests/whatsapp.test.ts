@@ -4,7 +4,7 @@
 import { startWhatsappCloudSim, type WhatsappCloudSim } from '@titan/whatsapp-cloud-sim';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
 import { startTitan, type TitanServer } from '../support/server';
 import { signUpOwner } from '../support/staff';
 
@@ -30,11 +30,7 @@ describe.skipIf(!hasChromium)('WhatsApp in Chromium, against the Cloud API simul
   let phone: Page;
   const problems: string[] = [];
 
-  async function newPage(ctx: BrowserContext): Promise<Page> {
-    const p = await ctx.newPage();
-    p.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    return p;
-  }
+  const newPage = (ctx: BrowserContext): Promise<Page> => watchedPage(ctx, problems);
 
   beforeAll(async () => {
     sim = await startWhatsappCloudSim({
@@ -62,12 +58,9 @@ describe.skipIf(!hasChromium)('WhatsApp in Chromium, against the Cloud API simul
     expect(connected.status).toBe(200);
 
     browser = await launchBrowser();
-    staffContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await staffContext.addCookies([
-      { name: 'auth_token', value: session.access, url: server.url },
-      { name: 'refresh_token', value: session.refresh, url: server.url },
-      { name: 'business_code', value: session.businessCode, url: server.url },
-    ]);
+    staffContext = await signedInContext(browser, server.url, session, {
+      viewport: { width: 1280, height: 800 },
+    });
     inbox = await newPage(staffContext);
     phoneContext = await browser.newContext({ viewport: { width: 420, height: 800 } });
     phone = await newPage(phoneContext);
