@@ -4,6 +4,7 @@ import { type ZSaveChatGroupRequest, type ZUpdateChatGroupRequest } from '@titan
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import { forgetMembership } from '../auth/auth-cache';
 import { findMembership } from '../business/business.repository';
 import * as repo from './chat-groups.repository';
 
@@ -97,7 +98,9 @@ export async function updateChatGroup(
 }
 
 export async function deleteChatGroup(db: Db, businessId: number, id: number): Promise<void> {
+  const members = await repo.listGroupUsers(db, businessId, id);
   if (!(await repo.deleteGroup(db, businessId, id))) throw AppError.notFound();
+  for (const m of members) forgetMembership(db, businessId, m.user.pk);
 }
 
 export async function findChatGroupUsers(
@@ -121,10 +124,13 @@ export async function addChatGroupUser(db: Db, businessId: number, groupId: numb
   if (!(await findMembership(db, businessId, userId)))
     throw AppError.fields({ user_id: [CHAT_GROUP_MESSAGES.notMember] });
   await repo.insertGroupUser(db, businessId, groupId, userId);
+  // What the member may see changed: their open sockets look their access up again.
+  forgetMembership(db, businessId, userId);
   return findChatGroupUser(db, businessId, groupId, userId);
 }
 
 export async function removeChatGroupUser(db: Db, businessId: number, groupId: number, userId: number) {
   await ownGroup(db, businessId, groupId);
   if (!(await repo.deleteGroupUser(db, businessId, groupId, userId))) throw AppError.notFound();
+  forgetMembership(db, businessId, userId);
 }

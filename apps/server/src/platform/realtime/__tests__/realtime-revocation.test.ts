@@ -195,6 +195,56 @@ describe('staff sockets end with their access', () => {
     });
   });
 
+  it("narrows an agent's open subscription to the chat groups they are still in", async () => {
+    const owner = await signUp(app, rt.mailer);
+    const business = await createBusiness(app, owner, 'Groups Co');
+    const agent = await addMember(app, rt.mailer, owner, business, 'agent');
+    const group = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/msg/chat-groups/',
+        headers: as(owner, business),
+        payload: { name: 'Returns', slug: 'returns' },
+      })
+    ).json().result as { id: number };
+    const inGroup = async (name: string) => {
+      const customer = await insertCustomer(rt.database.db, { businessId: business.id, name });
+      return startConversation(rt.database.db, {
+        businessId: business.id,
+        channel: 'titan_message',
+        initiatorId: customer.id,
+        chatGroupId: group.id,
+        title: name,
+      });
+    };
+    const members = `/api/msg/chat-groups/${group.id}/users/`;
+    const added = await app.inject({
+      method: 'POST',
+      url: members,
+      headers: as(owner, business),
+      payload: { user_id: agent.user.pk },
+    });
+    expect(added.statusCode).toBe(201);
+    const c = await client(agent.access);
+    await watchInbox(c, business, 'groups');
+    const seen = await inGroup('In the group');
+    await c.next(changeOf(seen.id));
+
+    const removed = await app.inject({
+      method: 'DELETE',
+      url: `${members}${agent.user.pk}/`,
+      headers: as(owner, business),
+    });
+    expect(removed.statusCode).toBe(200);
+    // The rest of the inbox still arrives; the group's conversations no longer do.
+    await expectDelivery(rt, c, business);
+    const before = changes(c).length;
+    const hidden = await inGroup('After removal');
+    const unassigned = await newConversation(rt, business, 'Unassigned');
+    await c.next(changeOf(unassigned.id));
+    expect(changes(c).slice(before).filter(changeOf(hidden.id))).toEqual([]);
+  });
+
   it('keeps a member whose subscriptions elsewhere remain, dropping only the lost business', async () => {
     const owner = await signUp(app, rt.mailer);
     const business = await createBusiness(app, owner, 'Lost Co');
