@@ -1428,7 +1428,7 @@ export async function runNow(
   const channels = current.config.channels.filter((c) => !body.channel || c.channel === body.channel);
   if (channels.length === 0) throw AppError.fields({ channel: [RM.channelNotConfigured] });
   await requireModel(deps, businessId);
-  const slot = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const slot = new Date();
   const runs: repo.RunRow[] = [];
   for (const c of channels) {
     const run =
