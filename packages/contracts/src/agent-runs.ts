@@ -63,6 +63,7 @@ export const AGENT_RUN_MESSAGES = {
   notInReview: 'Only deliveries waiting for approval can be approved or rejected.',
   unknownDeliveries: 'These deliveries are not waiting for approval in this run.',
   idsOrAll: 'Send delivery_ids or all: true.',
+  unknownCustomers: 'These customers are not in your business.',
   alreadyRunning: 'This agent is already running on this channel.',
   maxSteps: (n: number) => `Stopped at the limit of ${n} steps for one recipient.`,
   maxTokens: (n: number) => `Stopped at the limit of ${n} tokens for one recipient.`,

@@ -632,15 +632,13 @@ describe('tools', () => {
       status: 'pending_approval',
     });
     // The model got each tool's answer.
-    const sent = llm.requests
-      .slice(asked)
-      .map(
-        (r) =>
-          r.body as {
-            messages: { role: string; content: string }[];
-            tools?: { function: { name: string } }[];
-          },
-      );
+    const sent = llm.requests.slice(asked).map(
+      (r) =>
+        r.body as {
+          messages: { role: string; content: string }[];
+          tools?: { function: { name: string } }[];
+        },
+    );
     expect(sent[1]!.messages.at(-1)).toMatchObject({ role: 'tool' });
     expect(JSON.parse(sent[1]!.messages.at(-1)!.content)).toMatchObject({ id: c.id });
     // Offered: the built-ins of this channel and the connected outside tool (not send_email on SMS).
