@@ -180,7 +180,7 @@ async function sendsOfRun(runId: string) {
 }
 
 beforeAll(async () => {
-  llm = await startLlmSim();
+  llm = await startLlmSim({ models: [DEFAULT_SIM_MODEL, 'titan-sim-mini'] });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   sms = await startSmsSim({
@@ -472,6 +472,9 @@ describe('send modes', () => {
     expect(again.statusCode).toBe(400);
     expect(again.json().result.delivery_ids[0]).toContain(RM.unknownDeliveries);
     expect((await call('POST', url('approve'), { delivery_ids: [], all: true })).statusCode).toBe(400);
+    const neither = await call('POST', url('approve'), {});
+    expect(neither.statusCode).toBe(400);
+    expect(neither.json().result.non_field_errors).toEqual([RM.idsOrAll]);
 
     const all = await call('POST', url('approve'), { all: true });
     expect(all.json().result).toMatchObject({
@@ -490,9 +493,14 @@ describe('send modes', () => {
 
   it('dry run: every decision is recorded, nothing is sent', async () => {
     const cs = [await customer(), await customer()];
-    const id = await agent(baseConfig(await list(cs.map((c) => c.id)), { send_mode: 'dry_run' }));
+    // The agent's own model at the business's provider.
+    const id = await agent(
+      baseConfig(await list(cs.map((c) => c.id)), { send_mode: 'dry_run', model: 'titan-sim-mini' }),
+    );
     llm.script(decision(), decision({ send: false, reason: 'Not now.' }));
     const run = await runNow(id);
+    expect((llm.requests.at(-1)!.body as { model: string }).model).toBe('titan-sim-mini');
+    expect(run.steps.find((s) => s.kind === 'llm')!.name).toBe('titan-sim-mini');
     expect(run).toMatchObject({
       status: 'completed',
       send_mode: 'dry_run',
