@@ -132,17 +132,12 @@ export type AgentRunDeps = {
 };
 
 /** The dependencies of the run loop, from the process's services. */
-export function createAgentRunDeps(s: {
-  db: Db;
-  jobs: Jobs;
-  logger: Logger;
-  llm: LlmDeps;
-  email: EmailDeps;
-  sms: SmsDeps;
-  whatsapp: WhatsappDeps;
-  secrets: ExternalToolDeps['secrets'];
-  config: { NODE_ENV: string; PUBLIC_URL: string; LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'] };
-}): AgentRunDeps {
+export function createAgentRunDeps(
+  s: Pick<AgentRunDeps, 'db' | 'jobs' | 'logger' | 'llm' | 'email' | 'sms' | 'whatsapp'> & {
+    secrets: ExternalToolDeps['secrets'];
+    config: { NODE_ENV: string; PUBLIC_URL: string; LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'] };
+  },
+): AgentRunDeps {
   return {
     db: s.db,
     jobs: s.jobs,
