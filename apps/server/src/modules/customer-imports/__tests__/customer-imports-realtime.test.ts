@@ -94,7 +94,7 @@ describe('customer import progress over realtime', () => {
 
     const events = await untilFinished(mine, 'all');
     expect(events[0]).toMatchObject({ id: created.id, status: 'queued', processed_rows: 0 });
-    // Progress only grows, batch by batch (1,000 rows each), to the whole file.
+    // Progress only grows, batch by batch (the first 1,000 rows, then 2,000, 4,000…), to the whole file.
     const processed = events.map((e) => e.processed_rows);
     expect(processed).toEqual([...processed].sort((a, b) => a - b));
     // (Each event carries the row as it is when the event is sent: a batch committed meanwhile shows.)
