@@ -3,9 +3,10 @@
 // "+447950000123"): libphonenumber builds a new RegExp for every pattern it tests, some twenty per
 // number (the country's number types, twice), which made parsing half of an import's CPU. The fast
 // path takes the same steps as libphonenumber's parse and isValid for such input — calling code,
-// national number, the country among those sharing the calling code, then "the national number
-// pattern and one number type match" — from the same metadata with each pattern compiled once, and
-// hands everything else to libphonenumber: national prefixes, punctuation, letters, unknown codes.
+// national number (a repeated national prefix dropped, "+44 (0)7…"), the country among those
+// sharing the calling code, then "the national number pattern and one number type match" — from
+// the same metadata with each pattern compiled once, and hands everything else to libphonenumber:
+// numbers written nationally, carrier codes, letters, extensions, non-geographic calling codes.
 // `phone-numbers.test.ts` checks both agree on every country's example numbers and mutations.
 import { Metadata, type CountryCallingCode } from 'libphonenumber-js/core';
 import metadataJson from 'libphonenumber-js/min/metadata';
@@ -14,6 +15,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 /** The parts of libphonenumber's Metadata class the fast path reads (its typings show few). */
 type NumberingPlanView = {
   nationalNumberPattern(): string;
+  possibleLengths(): number[] | undefined;
   nationalPrefixForParsing(): string | undefined;
   leadingDigits(): string | undefined;
   hasTypes(): boolean;
@@ -42,12 +44,13 @@ const TYPES = [
 
 type Plan = {
   nationalNumber: RegExp;
+  possibleLengths: number[] | undefined;
   /** Null: the metadata has no number types, and the national number pattern alone decides. */
   types: { pattern: RegExp; lengths: number[] | undefined }[] | null;
   leadingDigits: RegExp | null;
 };
 type CallingCodePlans = {
-  /** The main country's national prefix (for parsing): a number starting with it is not for us. */
+  /** The main country's national prefix (for parsing), which a number may repeat: "+44 (0)7…". */
   prefix: RegExp | null;
   main: Plan;
   countries: Plan[];
@@ -60,6 +63,7 @@ function planOf(metadata: MetadataView): Plan {
   const leading = p.leadingDigits();
   return {
     nationalNumber: whole(p.nationalNumberPattern()),
+    possibleLengths: p.possibleLengths(),
     types: p.hasTypes()
       ? TYPES.flatMap((t) => {
           const type = p.type(t);
@@ -118,10 +122,10 @@ function countryPlan(plans: CallingCodePlans, nationalNumber: string): Plan | un
 /** getNumberType's answer is a type (what isValid asks) — for a plan with types. */
 const typeOf = (plan: Plan, nationalNumber: string) => plan.types !== null && isValidIn(plan, nationalNumber);
 
-// "+", then digits with single spaces or hyphens between them: nothing libphonenumber would read
-// as an extension or strip differently.
-const INTERNATIONAL = /^\+[1-9](?:[ -]?\d){6,16}$/;
-const SEPARATORS = /[ -]/g;
+// "+", then digits with spaces, hyphens, dots or brackets between them ("+44 (0)7950 000 123"):
+// libphonenumber drops those, and finds no extension in such input.
+const INTERNATIONAL = /^\+[1-9][\d ().-]{5,40}\d$/;
+const SEPARATORS = /[ ().-]/g;
 
 /**
  * The number in E.164 (`+447950000123`), or null when it is not a valid number (with the
@@ -139,6 +143,31 @@ export function toE164(input: string, defaultCallingCode: string | undefined): s
   return parsed?.isValid() ? parsed.number : null;
 }
 
+/** checkNumberLength says TOO_SHORT or INVALID_LENGTH (the lengths are sorted). */
+function impossibleLength(lengths: number[], length: number): boolean {
+  if (lengths[0]! > length) return true;
+  if (lengths[lengths.length - 1]! < length) return false;
+  return !lengths.includes(length);
+}
+
+/**
+ * The national number after the calling code, as extractNationalNumber reads it: a national
+ * prefix is dropped unless the number only fits the country with it, or is too short without it.
+ * Undefined for prefixes with captured groups (carrier codes, transform rules): libphonenumber's.
+ */
+function withoutNationalPrefix(plans: CallingCodePlans, number: string): string | undefined {
+  const match = plans.prefix?.exec(number);
+  if (!match?.[0]) return number;
+  if (match.length > 1 && match[match.length - 1]) return undefined;
+  const after = number.slice(match[0].length);
+  if (plans.main.nationalNumber.test(number) && !plans.main.nationalNumber.test(after)) return number;
+  if (plans.main.possibleLengths) {
+    const lengths = (countryPlan(plans, after) ?? plans.main).possibleLengths;
+    if (lengths && impossibleLength(lengths, after.length)) return number;
+  }
+  return after;
+}
+
 /** `+digits` in E.164, null if invalid, undefined when libphonenumber must decide. */
 export function fastE164(number: string): string | null | undefined {
   // The calling code: the shortest of the first one to three digits that is one.
@@ -147,10 +176,9 @@ export function fastE164(number: string): string | null | undefined {
     if (metadata.getCountryCodesForCallingCode(code) === undefined) continue;
     const plans = plansFor(code);
     if (!plans) return undefined;
-    const nationalNumber = number.slice(i);
-    // A national prefix inside an international number: libphonenumber may strip it.
-    if (plans.prefix?.test(nationalNumber)) return undefined;
-    if (nationalNumber.length < 2 || nationalNumber.length > 17) return undefined;
+    const nationalNumber = withoutNationalPrefix(plans, number.slice(i));
+    if (nationalNumber === undefined || nationalNumber.length < 2 || nationalNumber.length > 17)
+      return undefined;
     const country = countryPlan(plans, nationalNumber);
     return isValidIn(country ?? plans.main, nationalNumber) ? `+${code}${nationalNumber}` : null;
   }
