@@ -28,7 +28,7 @@ import {
   findSuppression,
   normalizeAddress,
   suppress,
-  suppressedAmong,
+  suppressionsAmong,
   unsuppress,
   type SuppressionReason,
   type SuppressionRow,
@@ -144,25 +144,28 @@ export async function adoptSuppressions(
 
 /**
  * As adoptSuppressions, for customers just written with these addresses (an import's batch: no
- * need to read the rows back). Only addresses the list holds cost an update.
+ * need to read the rows back). One query finds what the list holds of the batch's addresses on
+ * every channel; only those cost an update.
  */
 export async function adoptSuppressionsOf(
   db: Queryable,
   businessId: number,
   written: { email: string | null; phone: string | null }[],
 ): Promise<void> {
-  for (const channel of CONSENT_CHANNELS) {
-    const addresses = written.flatMap((c) => {
-      const address = channel === 'email' ? c.email : c.phone;
-      return address ? [normalizeAddress(address)] : [];
-    });
-    if (addresses.length === 0) continue;
-    const suppressed = await suppressedAmong(db, businessId, channel, addresses);
-    for (const address of suppressed) {
-      const row = await findSuppression(db, businessId, channel, address);
-      if (row) await setConsentForAddress(db, businessId, channel, address, STATUS_OF_REASON[row.reason]);
-    }
-  }
+  const emails = written.flatMap((c) => (c.email ? [c.email] : []));
+  const phones = written.flatMap((c) => (c.phone ? [c.phone] : []));
+  const found = await suppressionsAmong(db, businessId, [
+    { channels: CONSENT_CHANNELS.filter((c) => c === 'email'), addresses: emails },
+    { channels: CONSENT_CHANNELS.filter((c) => c !== 'email'), addresses: phones },
+  ]);
+  for (const row of found)
+    await setConsentForAddress(
+      db,
+      businessId,
+      row.channel as ConsentChannel,
+      row.address,
+      STATUS_OF_REASON[row.reason],
+    );
 }
 
 /**

@@ -3,7 +3,6 @@
 // each column becomes, and each row checked and normalised (email lower-cased, phone in E.164).
 import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
-import { parsePhoneNumberFromString, type CountryCallingCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import {
   autoImportTarget,
@@ -14,6 +13,7 @@ import {
   type TImportColumnTarget,
 } from '@titan/contracts';
 import type { ImportedRow } from '../directory/directory.service';
+import { toE164 } from './phone-numbers';
 
 /** The spec's CSV header reader (shared with the web app's preview). */
 export const headerName = importHeaderName;
@@ -111,17 +111,12 @@ export function readRow(
   let e164: string | null = null;
   if (phone) {
     // A business's dial code is kept as "+44"; libphonenumber wants the digits.
-    const callingCode = dialCode?.replace(/^\+/, '');
     // Titan's own CSV exports defuse cells for spreadsheets with a leading apostrophe ('+4420…).
-    const parsed = parsePhoneNumberFromString(
-      phone.replace(/^'(?=[+=\-@])/, ''),
-      callingCode ? { defaultCallingCode: callingCode as CountryCallingCode } : undefined,
-    );
-    if (!parsed?.isValid())
+    e164 = toE164(phone.replace(/^'(?=[+=\-@])/, ''), dialCode?.replace(/^\+/, '') || undefined);
+    if (!e164)
       return {
         error: `Invalid phone number “${phone}”${dialCode ? '' : ' (no country code, and the business has no dial code set)'}.`,
       };
-    e164 = parsed.number;
   }
   if (!email && !e164) return { error: 'No email address or phone number.' };
   if (name.length > 150) name = name.slice(0, 150);

@@ -1,9 +1,9 @@
 // CSV imports into the directory (engage.md §3). The upload is checked at once (a file that is
 // empty, not CSV, or without an email or phone column is refused with the reason), stored under
 // customer_lists/, and a job streams it: rows decoded, read and checked one by one, deduplicated
-// within the file and against the directory, written 1,000 at a time in a transaction that also
-// records the batch's refused rows and the progress — so a job stopped anywhere resumes after the
-// last committed row, and one bad row never stops the rest. Each committed batch, and the start
+// within the file and against the directory, written in batches (1,000 rows, growing to 8,000),
+// each in a transaction that also records the batch's refused rows and the progress — so a job
+// stopped anywhere resumes after the last committed row, and one bad row never stops the rest. Each committed batch, and the start
 // and end, are announced on the realtime topic `imports` (customer-imports.topics.ts) with the
 // transaction that wrote them.
 import { once } from 'node:events';
@@ -35,7 +35,15 @@ import * as repo from './customer-imports.repository';
 export type ImportDeps = { db: Db; storage: Storage; jobs: Jobs; logger: Logger };
 
 export const IMPORT_QUEUE = 'directory.import';
-const BATCH_ROWS = 1000;
+/**
+ * Rows a batch: the first 1,000 (the progress bar moves soon), each next one twice its size up to
+ * 8,000 — fewer statements and round trips a row (a batch's writes cost the same few whatever
+ * its size), while two batches at most are held in memory (the one written, the one being read).
+ */
+const FIRST_BATCH_ROWS = 1000;
+const MAX_BATCH_ROWS = 8000;
+/** Rows read between two turns of the event loop (a few milliseconds of CPU). */
+const YIELD_ROWS = 200;
 const HEAD_BYTES = 64 * 1024;
 
 /** The table the realtime `imports` topic carries. */
@@ -152,7 +160,6 @@ const finish = (db: Db, imp: { id: string; businessId: number }, values: Paramet
     await announce(tx, imp);
   });
 
-type Batch = { records: { values: string[]; line: number }[]; malformed: { line: number; reason: string }[] };
 type Refused = { rowNumber: number; reason: string; values: string[] };
 
 /** A batch read and checked, ready to write: its rows, and those refused or repeated in it. */
@@ -166,8 +173,10 @@ type Prepared = {
 
 /**
  * The import job: streams the stored file from where the last committed batch ended. While one
- * batch is being written, the next is read and checked (the CPU work overlaps the database's);
- * batches still commit one at a time and in order, so a stop anywhere resumes cleanly.
+ * batch is being written, the next is read and checked row by row (the CPU work overlaps the
+ * database's: the reading lets the event loop go every YIELD_ROWS rows, so the batch being written
+ * never waits long to send its next statement); batches still commit one at a time and in order,
+ * so a stop anywhere resumes cleanly.
  */
 export async function runImport(deps: ImportDeps, id: string): Promise<void> {
   const found = await repo.findImportById(deps.db, id);
@@ -199,15 +208,12 @@ export async function runImport(deps: ImportDeps, id: string): Promise<void> {
       skip_empty_lines: true,
     }),
   );
-  let batch: Batch = { records: [], malformed: [] };
+  let batch = new BatchReader(columns, business.dial_code);
   let index = 0;
   parser.on('skip', (err: { lines?: number; message: string }) => {
     // Lines of the part an earlier run committed were recorded then.
     if (index < row.processedRows) return;
-    batch.malformed.push({
-      line: 0,
-      reason: `Line ${err.lines ?? '?'} of the file is not valid CSV: ${err.message}`,
-    });
+    batch.malformed(`Line ${err.lines ?? '?'} of the file is not valid CSV: ${err.message}`);
   });
   const ours = new CustomerRows();
   let earlier: ImportedRow[] = [];
@@ -222,6 +228,7 @@ export async function runImport(deps: ImportDeps, id: string): Promise<void> {
     );
   };
   let header = true;
+  let batchRows = FIRST_BATCH_ROWS;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (header) {
@@ -233,7 +240,7 @@ export async function runImport(deps: ImportDeps, id: string): Promise<void> {
       if (index++ < row.processedRows) {
         const read = readRow(record, index + 1, columns, business.dial_code);
         if ('row' in read) earlier.push(read.row);
-        if (earlier.length >= BATCH_ROWS) {
+        if (earlier.length >= MAX_BATCH_ROWS) {
           await rememberEarlier(deps.db, row.businessId, earlier, ours);
           earlier = [];
         }
@@ -244,16 +251,19 @@ export async function runImport(deps: ImportDeps, id: string): Promise<void> {
         earlier = [];
       }
       // Rows as a spreadsheet numbers them: the header is row 1, a multi-line cell is one row.
-      batch.records.push({ values: record, line: index + 1 });
-      if (batch.records.length >= BATCH_ROWS) {
-        const full = batch;
-        batch = { records: [], malformed: [] };
-        await write(prepareBatch(full, columns, business.dial_code));
+      batch.add(record, index + 1);
+      // Each row is checked as it is read, and the event loop is let go now and then: the batch
+      // being written gets each answer of the database at once and sends its next statement.
+      if (index % YIELD_ROWS === 0) await new Promise(setImmediate);
+      if (batch.prepared.size >= batchRows) {
+        const full = batch.prepared;
+        batch = new BatchReader(columns, business.dial_code);
+        batchRows = Math.min(batchRows * 2, MAX_BATCH_ROWS);
+        await write(full);
       }
     }
     if (earlier.length) await rememberEarlier(deps.db, row.businessId, earlier, ours);
-    if (batch.records.length || batch.malformed.length)
-      await write(prepareBatch(batch, columns, business.dial_code));
+    if (batch.prepared.size || batch.prepared.failed.length) await write(batch.prepared);
     const failure = await writing;
     if (failure) throw failure;
   } catch (err) {
@@ -293,31 +303,34 @@ function duplicateOf(seen: Seen, r: ImportedRow): string | null {
 
 const duplicateReason = (label: string, row: number) => `Same ${label} as row ${row}; skipped.`;
 
-/** Reads and checks a batch's records, and sets aside repeats within it (CPU only). */
-function prepareBatch(
-  batch: Batch,
-  columns: { name: string; target: ColumnTarget }[],
-  dialCode: string | null,
-): Prepared {
-  const seen: Seen = { email: new Map(), phone: new Map(), external: new Map() };
-  const prepared: Prepared = {
-    size: batch.records.length,
-    rows: [],
-    failed: batch.malformed.map((m) => ({ rowNumber: m.line, reason: m.reason, values: [] })),
-    skipped: [],
-    valuesOf: new Map(),
-  };
-  for (const { values, line } of batch.records) {
-    const read = readRow(values, line, columns, dialCode);
+/** A batch being read: each row checked as it comes, repeats within the batch set aside (CPU only). */
+class BatchReader {
+  private seen: Seen = { email: new Map(), phone: new Map(), external: new Map() };
+  readonly prepared: Prepared = { size: 0, rows: [], failed: [], skipped: [], valuesOf: new Map() };
+
+  constructor(
+    private columns: { name: string; target: ColumnTarget }[],
+    private dialCode: string | null,
+  ) {}
+
+  /** A line the CSV reader could not read (it has no row of its own). */
+  malformed(reason: string): void {
+    this.prepared.failed.push({ rowNumber: 0, reason, values: [] });
+  }
+
+  add(values: string[], line: number): void {
+    const { prepared, seen } = this;
+    prepared.size++;
+    const read = readRow(values, line, this.columns, this.dialCode);
     if ('error' in read) {
       prepared.failed.push({ rowNumber: line, reason: read.error, values });
-      continue;
+      return;
     }
     const r = read.row;
     const duplicate = duplicateOf(seen, r);
     if (duplicate) {
       prepared.skipped.push({ rowNumber: line, reason: duplicate, values });
-      continue;
+      return;
     }
     if (r.externalId && !seen.external.has(r.externalId)) seen.external.set(r.externalId, line);
     if (r.email && !seen.email.has(r.email)) seen.email.set(r.email, line);
@@ -325,7 +338,6 @@ function prepareBatch(
     prepared.valuesOf.set(line, values);
     prepared.rows.push(r);
   }
-  return prepared;
 }
 
 /**

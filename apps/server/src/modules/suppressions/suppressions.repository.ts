@@ -1,5 +1,5 @@
 // The only code that touches `suppressions`: addresses a business must not send to, per channel.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { suppressions, type SendChannel, type SuppressionReason } from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
 
@@ -46,6 +46,35 @@ export async function findSuppressed(
       ),
     );
   return new Set(rows.map((r) => r.address));
+}
+
+/**
+ * The suppressions among addresses of several channels, in one query (an import's batch: its
+ * emails, and its phones for SMS and WhatsApp) — one array parameter a list.
+ */
+export async function findSuppressionsAmong(
+  db: Queryable,
+  businessId: number,
+  lists: { channels: SendChannel[]; addresses: string[] }[],
+): Promise<{ channel: SendChannel; address: string; reason: SuppressionReason }[]> {
+  const wanted = lists.filter((l) => l.channels.length && l.addresses.length);
+  if (wanted.length === 0) return [];
+  return db
+    .select({ channel: suppressions.channel, address: suppressions.address, reason: suppressions.reason })
+    .from(suppressions)
+    .where(
+      and(
+        eq(suppressions.businessId, businessId),
+        or(
+          ...wanted.map((l) =>
+            and(
+              inArray(suppressions.channel, l.channels),
+              sql`${suppressions.address} = any(${sql.param(l.addresses)}::text[])`,
+            ),
+          ),
+        ),
+      ),
+    );
 }
 
 /**

@@ -30,6 +30,22 @@ export async function findSuppression(
   return repo.findSuppression(db, businessId, channel, normalizeAddress(address));
 }
 
+/**
+ * The suppressions of addresses (any case) on several channels at once: each list's addresses on
+ * each of its channels, in one query.
+ */
+export async function suppressionsAmong(
+  db: Queryable,
+  businessId: number,
+  lists: { channels: SendChannel[]; addresses: string[] }[],
+) {
+  return repo.findSuppressionsAmong(
+    db,
+    businessId,
+    lists.map((l) => ({ channels: l.channels, addresses: [...new Set(l.addresses.map(normalizeAddress))] })),
+  );
+}
+
 /** Of these addresses (any case), the suppressed ones, lower-cased. */
 export async function suppressedAmong(
   db: Queryable,

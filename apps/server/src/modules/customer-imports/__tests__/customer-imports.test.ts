@@ -84,13 +84,30 @@ describe('customer imports', () => {
       address: 'bounced@example.com',
       reason: 'bounced',
     });
+    await optOut(rt.database.db, {
+      businessId: business.id,
+      channel: 'sms',
+      address: '+447911123457',
+      reason: 'unsubscribed',
+    });
     const csv = [
       'name,email,phone',
       "Bo Unced,Bounced@Example.com,'+442071838750",
       'Fine Person,fine@example.com,',
+      'Text Stopper,,+44 7911 123457',
     ].join('\n');
     const done = await importFile(csv);
-    expect(done).toMatchObject({ status: 'done', inserted: 2, failed: 0 });
+    expect(done).toMatchObject({ status: 'done', inserted: 3, failed: 0 });
+    // One lookup for the batch covers every channel: the texts stop, WhatsApp and email are untouched.
+    const [stopper] = await rt.database.query<Record<string, string>>(
+      'select email_status, sms_status, whatsapp_status from customers where business_id = $1 and name = $2',
+      [business.id, 'Text Stopper'],
+    );
+    expect(stopper).toEqual({
+      email_status: 'unknown',
+      sms_status: 'unsubscribed',
+      whatsapp_status: 'unknown',
+    });
     const [bo] = await rt.database.query<{ email_status: string; phone: string }>(
       'select email_status, phone from customers where business_id = $1 and name = $2',
       [business.id, 'Bo Unced'],
