@@ -191,6 +191,15 @@ export const ZConfigEnv = z.object({
   LLM_TIMEOUT_MS: wholeNumber('milliseconds', 1000, 600_000).default(60_000),
   /** New attempts after a 429, a 5xx or a network error (with backoff, honouring Retry-After). */
   LLM_MAX_RETRIES: wholeNumber('retries', 0, 10).default(2),
+  /** Agent runs' cost: the model's price in US dollars per million prompt and completion tokens. */
+  LLM_PRICE_PER_MILLION_TOKENS: z
+    .string()
+    .regex(/^\d+(\.\d+)?,\d+(\.\d+)?$/, { message: 'expected two prices in US dollars, e.g. 0.15,0.60' })
+    .transform((v) => {
+      const [prompt, completion] = v.split(',').map(Number);
+      return { prompt: prompt!, completion: completion! };
+    })
+    .optional(),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {
