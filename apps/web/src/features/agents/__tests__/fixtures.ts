@@ -37,6 +37,7 @@ export const WIN_BACK: TAgent = {
   description: 'Brings back lapsed customers',
   avatar_url: null,
   status: 'active',
+  status_reason: null,
   config: CONFIG,
   schedule: {
     kind: 'cron',
@@ -52,7 +53,14 @@ export const WIN_BACK: TAgent = {
   },
   created_at: '2026-11-01T10:00:00Z',
   updated_at: '2026-11-20T10:00:00Z',
-  last_run: { id: 'run-1', status: 'awaiting_approval', started_at: '2026-11-23T08:00:00Z' },
+  last_run: {
+    id: 'run-1',
+    channel: 'email',
+    status: 'awaiting_approval',
+    started_at: '2026-11-23T08:00:00Z',
+    finished_at: '2026-11-23T08:01:00Z',
+    error: null,
+  },
 };
 
 export const LISTS: TCustomerList[] = [

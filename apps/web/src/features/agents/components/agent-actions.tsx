@@ -45,6 +45,11 @@ export function AgentActions({
   return (
     <div className="flex flex-wrap items-center gap-2">
       <AgentStatusBadge status={agent.status} />
+      {agent.status_reason ? (
+        <span role="status" className="text-sm text-amber-700 dark:text-amber-300">
+          {agent.status_reason}
+        </span>
+      ) : null}
       {agent.config ? (
         <span className="text-xs text-muted-foreground">{E.version(agent.config.version)}</span>
       ) : (

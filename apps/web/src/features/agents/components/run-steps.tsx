@@ -8,12 +8,36 @@ import { AGENT_STRINGS } from '../strings';
 const G = AGENT_STRINGS.logs;
 const ICONS = { llm: BotIcon, tool: WrenchIcon, guardrail: ShieldCheckIcon, error: CircleAlertIcon } as const;
 
-/** The text a person reads first in a step's output: the model's words, a reason, an error. */
+/** A model's structured decision, when its answer is one: whether it sends, and why. */
+function decisionOf(content: string): { send: boolean; reason: string } | null {
+  try {
+    const value = JSON.parse(content) as unknown;
+    if (value && typeof value === 'object' && 'reason' in value && 'send' in value) {
+      const { send, reason } = value as { send: unknown; reason: unknown };
+      return { send: send === true, reason: typeof reason === 'string' ? reason : '' };
+    }
+  } catch {
+    // Not JSON: the model's own words.
+  }
+  return null;
+}
+
+/** The text a person reads first in a step's output: the model's words or decision, the tools it
+ * asks for, a reason, an error. */
 function textOf(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (!value || typeof value !== 'object') return null;
   const record = value as Record<string, unknown>;
-  for (const key of ['reasoning', 'content', 'reason', 'message', 'error']) {
+  if (typeof record.content === 'string' && record.content.trim()) {
+    const decision = decisionOf(record.content);
+    if (decision) return `${decision.send ? G.decides.send : G.decides.skip} ${decision.reason}`.trim();
+    return record.content;
+  }
+  if (Array.isArray(record.tool_calls) && record.tool_calls.length > 0) {
+    const names = record.tool_calls.map((c) => String((c as { name?: unknown }).name ?? '?'));
+    return G.asksTools(names.join(', '));
+  }
+  for (const key of ['reasoning', 'reason', 'message', 'error']) {
     const text = record[key];
     if (typeof text === 'string' && text.trim()) return text;
   }

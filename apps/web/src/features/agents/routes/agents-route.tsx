@@ -8,7 +8,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
-import { agentPath, agentRunsPath, NEW_AGENT_PATH } from '../../../config/paths';
+import { agentPath, agentRunPath, agentRunsPath, NEW_AGENT_PATH } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format';
 import { usePermissions } from '../../../lib/business/roles';
 import { useAgents } from '../api/agents';
@@ -70,7 +70,14 @@ function AgentsTable({ agents }: { agents: TAgent[] }) {
               </div>
             </TableCell>
             <TableCell>
-              <AgentStatusBadge status={agent.status} />
+              <div className="grid gap-0.5">
+                <AgentStatusBadge status={agent.status} />
+                {agent.status_reason ? (
+                  <span className="line-clamp-2 max-w-xs text-xs text-muted-foreground">
+                    {agent.status_reason}
+                  </span>
+                ) : null}
+              </div>
             </TableCell>
             <TableCell>
               <NextRun agent={agent} />
@@ -78,10 +85,19 @@ function AgentsTable({ agents }: { agents: TAgent[] }) {
             <TableCell>
               {agent.last_run ? (
                 <div className="grid gap-0.5">
-                  <RunStatusBadge status={agent.last_run.status} />
+                  <Link
+                    to={agentRunPath(agent.id, agent.last_run.channel, agent.last_run.id)}
+                    aria-label={L.lastRunOf(agent.name)}
+                    className="w-fit"
+                  >
+                    <RunStatusBadge status={agent.last_run.status} />
+                  </Link>
                   <time dateTime={agent.last_run.started_at} className="text-xs text-muted-foreground">
                     {formatDateTime(agent.last_run.started_at)}
                   </time>
+                  {agent.last_run.error ? (
+                    <span className="line-clamp-2 text-xs text-destructive">{agent.last_run.error}</span>
+                  ) : null}
                 </div>
               ) : (
                 <span className="text-muted-foreground">{L.neverRan}</span>
