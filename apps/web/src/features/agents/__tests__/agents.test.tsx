@@ -2,8 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
-import { fail } from '../../../test/api';
+import { http } from 'msw';
+
+import { fail, ok } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
+import { server } from '../../../test/server';
 import { AGENT_STRINGS } from '../strings';
 import { CONFIG, SUGGESTION, WIN_BACK, withAgents } from './fixtures';
 
@@ -57,6 +60,22 @@ describe('Agents list', () => {
     // The suggestion's conditions are shown in words.
     expect(await screen.findByText('Has an email address')).toBeInTheDocument();
     expect(screen.getByDisplayValue(SUGGESTION.config.goal)).toBeInTheDocument();
+  });
+
+  it('says when the agents cannot be loaded, and tries again', SLOW, async () => {
+    withAgents();
+    let calls = 0;
+    server.use(
+      http.get('/api/agents/', () => {
+        calls += 1;
+        // The first answer and its one automatic retry fail.
+        return calls <= 2 ? fail(500, 'Something went wrong on our side.') : ok([WIN_BACK]);
+      }),
+    );
+    renderApp('/engage/agent');
+    expect(await screen.findByText(L.loadFailed)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('table', { name: L.tableLabel })).toBeInTheDocument();
   });
 
   it('answers a role without engage.write with a read-only list', SLOW, async () => {
@@ -199,6 +218,21 @@ describe('Agent create and edit', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: E.delete }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/engage/agent'));
     expect(state.agents).toEqual([]);
+  });
+
+  it('uploads a picture, and says why a file is refused', SLOW, async () => {
+    withAgents();
+    renderApp('/engage/agent/5');
+    const input = await screen.findByLabelText(E.avatarUpload);
+    await userEvent.upload(input, new File(['%PDF'], 'notes.pdf', { type: 'application/pdf' }), {
+      applyAccept: false,
+    });
+    expect(await screen.findByText('Upload a PNG, JPEG, GIF or WebP image.')).toBeInTheDocument();
+    await userEvent.upload(input, new File(['png'], 'robot.png', { type: 'image/png' }));
+    expect(await screen.findByText(E.avatarUploaded)).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: E.avatarAlt('Win-back') }).getAttribute('src')).toMatch(
+      /^http:\/\/titan\.test\/agent_images\//,
+    );
   });
 
   it('says an unknown agent is not found', SLOW, async () => {

@@ -11,7 +11,7 @@ import type {
   TEmailTemplateSummary,
   TSuggestedAgent,
 } from '@titan/contracts';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 
 import { ACME, ok, profile, signIn, fail } from '../../../test/api';
 import { server } from '../../../test/server';
@@ -418,7 +418,14 @@ export function withAgents(options: { agents?: TAgent[]; role?: 'owner' | 'agent
     ),
     http.get('/api/template/', () => ok(TEMPLATES)),
     http.get('/api/whatsapp/template/', () => ok([])),
-    http.post('/api/agents/:id/avatar/', () => HttpResponse.json({}, { status: 500 })),
+    http.post('/api/agents/:id/avatar/', async ({ request, params }) => {
+      const file = (await request.formData()).get('file') as File;
+      if (file.type !== 'image/png')
+        return fail(400, 'Upload a PNG, JPEG, GIF or WebP image.', {
+          file: ['Upload a PNG, JPEG, GIF or WebP image.'],
+        });
+      return ok(save({ ...find(params.id)!, avatar_url: `http://titan.test/agent_images/${file.name}` }));
+    }),
   );
   return state;
 }
