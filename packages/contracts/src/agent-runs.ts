@@ -63,9 +63,10 @@ export const AGENT_RUN_MESSAGES = {
   notInReview: 'Only deliveries waiting for approval can be approved or rejected.',
   unknownDeliveries: 'These deliveries are not waiting for approval in this run.',
   idsOrAll: 'Send delivery_ids or all: true.',
+  unknownCustomers: 'These customers are not in your business.',
   alreadyRunning: 'This agent is already running on this channel.',
-  maxSteps: (n: number) => `The run stopped: it reached the limit of ${n} steps for one recipient.`,
-  maxTokens: (n: number) => `The run stopped: it used up its limit of ${n} tokens.`,
+  maxSteps: (n: number) => `Stopped at the limit of ${n} steps for one recipient.`,
+  maxTokens: (n: number) => `Stopped at the limit of ${n} tokens for one recipient.`,
   pausedAfterFailures: (n: number) =>
     `Paused after ${n} failed runs in a row. Check the last run's error, then activate the agent again.`,
 } as const;

@@ -381,3 +381,17 @@ export async function countPending(db: Queryable, runId: string): Promise<number
 }
 
 export type { Db };
+
+/** Many deliveries' outcomes in one statement (a batch become sends). */
+export async function setDeliveryOutcomes(
+  db: Queryable,
+  outcomes: { id: string; status: TAgentDeliveryStatus; sendId: string | null; reason: string | null }[],
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map((o) => ({ id: o.id, status: o.status, send_id: o.sendId, reason: o.reason }));
+  await db.execute(sql`
+    update agent_deliveries d
+    set status = v.status, send_id = v.send_id, reason = coalesce(v.reason, d.reason), updated_at = now()
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id uuid, status text, send_id uuid, reason text)
+    where d.id = v.id`);
+}

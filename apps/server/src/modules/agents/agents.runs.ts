@@ -45,11 +45,24 @@ import {
   segmentCustomersAmong,
   type CustomerRow,
 } from '../directory/directory.service';
-import { sendEmail, type EmailDeps } from '../email/email.service';
+import {
+  buildSend,
+  EMAIL_MESSAGES,
+  enqueueEmailSends,
+  sendContext,
+  type EmailDeps,
+} from '../email/email.service';
 import { openLlm, resolveLlm, type LlmDeps, type LlmSession } from '../llm/llm.service';
 import * as sends from '../sends/sends.service';
-import { e164Of, sendSms, type SmsDeps } from '../sms/sms.service';
-import { suppressedAmong } from '../suppressions/suppressions.service';
+import {
+  buildSmsSend,
+  e164Of,
+  enqueueSmsSends,
+  smsContext,
+  SMS_SEND_MESSAGES,
+  type SmsDeps,
+} from '../sms/sms.service';
+import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
 import { loadCompiledTemplate, renderCompiled } from '../templates/templates.service';
 import type { WhatsappDeps } from '../whatsapp/messages/whatsapp.outbound';
 import { sendMessage as sendWhatsappText, WINDOW_MS } from '../whatsapp/messages/whatsapp.send';
@@ -1054,11 +1067,10 @@ function componentsOf(
   return out;
 }
 
-/** One delivery as a send, through its channel's service; answers the send's id. */
-async function sendDelivery(
+/** A WhatsApp delivery as a send (Meta is called at once); answers the send. */
+async function sendWhatsapp(
   deps: AgentRunDeps,
   run: repo.RunRow,
-  channel: ChannelConfig,
   d: repo.DeliveryRow,
 ): Promise<{ sendId: string; status: string; error: string | null }> {
   const common = {
@@ -1067,21 +1079,6 @@ async function sendDelivery(
     causeId: run.id,
     idempotencyKey: d.idempotencyKey,
   };
-  if (d.channel === 'email') {
-    const row = await sendEmail(deps.email, {
-      ...common,
-      from: channel.from,
-      to: { customerId: d.customerId },
-      ...(d.templateId !== null
-        ? { template: { id: d.templateId, variables: d.variables } }
-        : { subject: d.subject ?? '', html: htmlOfText(d.body ?? ''), text: d.body ?? '' }),
-    });
-    return { sendId: row.id, status: row.status, error: row.errorMessage };
-  }
-  if (d.channel === 'sms') {
-    const row = await sendSms(deps.sms, { ...common, to: { customerId: d.customerId }, body: d.body ?? '' });
-    return { sendId: row.id, status: row.status, error: row.errorMessage };
-  }
   // WhatsApp: the spine's idempotency key answers a send already made.
   const existing = await sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
   if (existing) return { sendId: existing.id, status: existing.status, error: existing.errorMessage };
@@ -1126,15 +1123,167 @@ async function sendDelivery(
 
 const FAILED_SEND = new Set(['failed', 'bounced', 'complained', 'cancelled']);
 
+function failureWords(err: unknown): string {
+  const fields =
+    err instanceof AppError && err.result && typeof err.result === 'object'
+      ? Object.values(err.result as Record<string, unknown>).flatMap((v) =>
+          Array.isArray(v) ? v.map(String) : [],
+        )
+      : [];
+  return [messageOf(err), ...fields.filter((f) => f !== messageOf(err))].join(' ');
+}
+
+type Outcome = Parameters<typeof repo.setDeliveryOutcomes>[1][number];
+
+const customerVars = (c: CustomerRow) => ({
+  ...c.fields,
+  id: c.id,
+  name: c.name,
+  email: c.email,
+  phone: c.phone,
+  external_id: c.externalId,
+});
+
+/**
+ * A batch of email or SMS deliveries become sends the way a broadcast's do: the channel's context
+ * (sender, template) made once, each message built, the suppression list asked once, the sends and
+ * the deliveries' outcomes written in one transaction (a send already recorded under the same
+ * idempotency key is answered, never made twice), then the queued sends handed to the channel's job.
+ */
+async function deliverBatch(
+  deps: AgentRunDeps,
+  run: repo.RunRow,
+  channel: ChannelConfig,
+  batch: repo.DeliveryRow[],
+  contexts: Map<string, Promise<unknown>>,
+): Promise<void> {
+  const businessId = run.businessId;
+  const cached = <T>(key: string, make: () => Promise<T>): Promise<T> => {
+    let p = contexts.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = make();
+      p.catch(() => undefined);
+      contexts.set(key, p);
+    }
+    return p;
+  };
+  const customers = new Map(
+    (await findCustomersByIds(deps.db, businessId, [...new Set(batch.map((d) => d.customerId))])).map((c) => [
+      c.id,
+      c,
+    ]),
+  );
+  const outcomes: Outcome[] = [];
+  const built: { d: repo.DeliveryRow; send: sends.QueuedSend & { id: string; idempotencyKey: string } }[] =
+    [];
+  for (const d of batch) {
+    const c = customers.get(d.customerId);
+    if (!c) {
+      outcomes.push({ id: d.id, status: 'failed', sendId: null, reason: 'The customer no longer exists.' });
+      continue;
+    }
+    const common = { businessId, cause: 'agent' as const, causeId: run.id, idempotencyKey: d.idempotencyKey };
+    try {
+      if (d.channel === 'sms') {
+        const ctx = await cached('sms', () => smsContext(deps.sms, { businessId }));
+        const number = e164Of(c.phone);
+        if (!number) throw new AppError('bad_request', SMS_SEND_MESSAGES.badCustomerPhone);
+        const send = buildSmsSend(
+          ctx,
+          { ...common, body: d.body ?? '' },
+          { number, customerId: c.id, customer: customerVars(c) },
+        );
+        built.push({ d, send: { ...send, idempotencyKey: d.idempotencyKey } });
+      } else {
+        const template = d.templateId !== null ? { id: d.templateId, variables: d.variables } : undefined;
+        const ctx = await cached(`email:${d.templateId ?? ''}`, () =>
+          sendContext(deps.email, { businessId, from: channel.from, ...(template ? { template } : {}) }),
+        );
+        const address = c.email?.trim();
+        if (!address) throw new AppError('bad_request', EMAIL_MESSAGES.noCustomerEmail);
+        const send = buildSend(
+          deps.email,
+          ctx,
+          {
+            ...common,
+            ...(template
+              ? { template }
+              : { subject: d.subject ?? '', html: htmlOfText(d.body ?? ''), text: d.body ?? '' }),
+          },
+          { address, customerId: c.id, customer: customerVars(c) },
+        );
+        built.push({ d, send: { ...send, idempotencyKey: d.idempotencyKey } });
+      }
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      outcomes.push({ id: d.id, status: 'failed', sendId: null, reason: failureWords(err) });
+    }
+  }
+  const sendChannel = run.channel === 'sms' ? 'sms' : 'email';
+  const suppressed = await suppressedAmong(
+    deps.db,
+    businessId,
+    sendChannel,
+    built.map((b) => b.send.recipient),
+  );
+  const suppressedWords =
+    sendChannel === 'sms' ? SMS_SEND_MESSAGES.suppressed() : EMAIL_MESSAGES.suppressed();
+  const rows = built.map((b) =>
+    suppressed.has(normalizeAddress(b.send.recipient))
+      ? { ...b.send, status: 'suppressed' as const, errorMessage: suppressedWords }
+      : { ...b.send, status: 'queued' as const },
+  );
+  const queued: string[] = [];
+  await deps.db.transaction(async (tx) => {
+    const written = new Set((await sends.createMany(tx, rows)).map((w) => w.id));
+    for (const [i, row] of rows.entries()) {
+      const d = built[i]!.d;
+      if (written.has(row.id)) {
+        if (row.status === 'queued') queued.push(row.id);
+        outcomes.push({
+          id: d.id,
+          status: row.status === 'queued' ? 'sent' : 'suppressed',
+          sendId: row.id,
+          reason: row.status === 'queued' ? null : suppressedWords,
+        });
+        continue;
+      }
+      // Recorded before (a worker died after the sends, before their deliveries said so).
+      const existing = await sends.findByIdempotencyKey(tx, businessId, row.idempotencyKey);
+      outcomes.push({
+        id: d.id,
+        status: !existing
+          ? 'failed'
+          : existing.status === 'suppressed'
+            ? 'suppressed'
+            : FAILED_SEND.has(existing.status)
+              ? 'failed'
+              : 'sent',
+        sendId: existing?.id ?? null,
+        reason: existing?.errorMessage ?? (existing ? null : 'The send could not be recorded.'),
+      });
+    }
+    await repo.setDeliveryOutcomes(tx, outcomes);
+  });
+  if (queued.length > 0)
+    await (sendChannel === 'sms' ? enqueueSmsSends(deps.jobs, queued) : enqueueEmailSends(deps.jobs, queued));
+}
+
 /** Sends a run's planned and approved deliveries; each records its send, or why it failed. */
 async function deliverPlanned(deps: AgentRunDeps, run: repo.RunRow, channel: ChannelConfig): Promise<number> {
   let n = 0;
+  const contexts = new Map<string, Promise<unknown>>();
   for (;;) {
     const batch = await repo.deliveriesToSend(deps.db, run.id, 100);
     if (batch.length === 0) return n;
+    n += batch.length;
+    if (run.channel !== 'whatsapp') {
+      await deliverBatch(deps, run, channel, batch, contexts);
+      continue;
+    }
     for (const d of batch) {
       try {
-        const send = await sendDelivery(deps, run, channel, d);
+        const send = await sendWhatsapp(deps, run, d);
         await repo.setDeliveryOutcome(deps.db, d.id, {
           status:
             send.status === 'suppressed' ? 'suppressed' : FAILED_SEND.has(send.status) ? 'failed' : 'sent',
@@ -1144,18 +1293,8 @@ async function deliverPlanned(deps: AgentRunDeps, run: repo.RunRow, channel: Cha
       } catch (err) {
         if (!(err instanceof AppError))
           deps.logger.error({ err, delivery_id: d.id }, 'agent delivery failed');
-        const fields =
-          err instanceof AppError && err.result && typeof err.result === 'object'
-            ? Object.values(err.result as Record<string, unknown>).flatMap((v) =>
-                Array.isArray(v) ? v.map(String) : [],
-              )
-            : [];
-        await repo.setDeliveryOutcome(deps.db, d.id, {
-          status: 'failed',
-          reason: [messageOf(err), ...fields.filter((f) => f !== messageOf(err))].join(' '),
-        });
+        await repo.setDeliveryOutcome(deps.db, d.id, { status: 'failed', reason: failureWords(err) });
       }
-      n++;
     }
   }
 }
@@ -1512,6 +1651,15 @@ export async function previewAgent(
   const channel = body.channel ?? current.config.channels[0]!.channel;
   if (!current.config.channels.some((c) => c.channel === channel))
     throw AppError.fields({ channel: [RM.channelNotConfigured] });
+  const named = body.customer_ids
+    ? await findCustomersByIds(deps.db, businessId, [...new Set(body.customer_ids)])
+    : null;
+  if (named && body.customer_ids) {
+    const found = new Set(named.map((c) => c.id));
+    const unknown = body.customer_ids.filter((id) => !found.has(id));
+    if (unknown.length > 0)
+      throw AppError.fields({ customer_ids: [`${RM.unknownCustomers} (${unknown.join(', ')})`] });
+  }
   await requireModel(deps, businessId);
   const run = (await repo.insertRun(deps.db, {
     agentId,
@@ -1534,9 +1682,8 @@ export async function previewAgent(
     await failRun(deps, run, err.message, setup);
     throw new AppError('conflict', err.message);
   }
-  const customers = body.customer_ids
-    ? await findCustomersByIds(deps.db, businessId, body.customer_ids)
-    : (await audiencePage(ctx, 0, body.sample_size)).customers.slice(0, body.sample_size);
+  const customers =
+    named ?? (await audiencePage(ctx, 0, body.sample_size)).customers.slice(0, body.sample_size);
   const seq = { next: 1 };
   try {
     const page = await decidePage(ctx, customers);

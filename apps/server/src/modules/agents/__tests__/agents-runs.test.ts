@@ -55,7 +55,8 @@ vi.mock('../agents.external-tools', async (original) => {
   const real = await original<typeof import('../agents.external-tools')>();
   return {
     ...real,
-    externalServerExists: async (_db: unknown, _b: number, _s: string, id: number) => id === 77,
+    // 78 exists but is disconnected by the time the run starts.
+    externalServerExists: async (_db: unknown, _b: number, _s: string, id: number) => id === 77 || id === 78,
     listExternalTools: async () => [weather],
     prepareExternalTools: async (
       _d: unknown,
@@ -534,5 +535,339 @@ describe('preview', () => {
     expect((await call('POST', `/api/agents/${id}/preview/`, { sample_size: 21 })).statusCode).toBe(400);
     // Previews are not the agent's last run.
     expect((await call('GET', `/api/agents/${id}/`)).json().result.last_run).toBeNull();
+  });
+});
+
+describe('tools', () => {
+  it('lists the built-ins and the outside tools an agent may use', async () => {
+    const res = await call('GET', '/api/agents/tools/');
+    expect(res.statusCode).toBe(200);
+    const tools = res.json().result as TAgentToolInfo[];
+    expect(tools.filter((t) => t.source === 'builtin').map((t) => t.name)).toEqual([
+      'lookup_customer',
+      'customer_conversations',
+      'list_templates',
+      'send_email',
+      'send_sms',
+      'send_whatsapp_template',
+    ]);
+    expect(tools.find((t) => t.name === 'send_sms')).toMatchObject({ sends: true, server_id: null });
+    expect(tools.find((t) => t.source === 'mcp')).toMatchObject({
+      server_id: 77,
+      name: 'forecast',
+      model_name: 'mcp_77_forecast',
+      sends: false,
+    });
+  });
+
+  it('calls built-ins and outside tools; a send tool passes the guardrails and writes a delivery, never sends itself', async () => {
+    const c = await customer({ fields: { city: 'Lyon', plan: 'gold' } });
+    const blocked = await customer({ smsStatus: 'subscribed' });
+    const id = await agent(
+      baseConfig(await list([c.id, blocked.id]), {
+        channels: [{ channel: 'sms' }],
+        send_mode: 'auto',
+        limits: { max_sends_per_run: 10, per_recipient_per_week: 3, max_steps: 8, max_tokens: 4000 },
+        tools: [
+          { source: 'builtin', name: 'lookup_customer', approval: 'auto' },
+          { source: 'builtin', name: 'list_templates', approval: 'auto' },
+          { source: 'builtin', name: 'send_sms', approval: 'review' },
+          { source: 'builtin', name: 'send_email', approval: 'auto' },
+          { source: 'mcp', server_id: 77, name: 'forecast', approval: 'auto' },
+          { source: 'mcp', server_id: 78, name: 'gone', approval: 'auto' },
+        ],
+      }),
+    );
+    callExternal.mockResolvedValue({ ok: true, output: { forecast: 'Sunny, 24°C' } });
+    const asked = llm.requests.length;
+    llm.script(
+      { kind: 'tool_calls', calls: [{ name: 'lookup_customer', arguments: { customer_id: null } }] },
+      { kind: 'tool_calls', calls: [{ name: 'mcp_77_forecast', arguments: { city: 'Lyon' } }] },
+      {
+        kind: 'tool_calls',
+        calls: [
+          {
+            name: 'send_sms',
+            arguments: { body: 'Sunny in Lyon: come by!', reason: 'Gold customer, nice weather.' },
+          },
+        ],
+      },
+      smsDecision({ send: false, reason: 'Already on its way.' }),
+      // The second recipient: a send tool of another channel, which the run does not offer.
+      {
+        kind: 'tool_calls',
+        calls: [
+          {
+            name: 'send_email',
+            arguments: { template_id: null, subject: 'x', body: 'y', variables: [], reason: 'z' },
+          },
+        ],
+      },
+      smsDecision({ send: false, reason: 'No tool for that.' }),
+    );
+    const run = await runNow(id);
+    const first = run.deliveries.find((d) => d.customer!.id === c.id)!;
+    // The tool's approval is review: the delivery waits even in auto mode.
+    expect(first).toMatchObject({
+      status: 'pending_approval',
+      body: 'Sunny in Lyon: come by!',
+      reason: 'Gold customer, nice weather.',
+    });
+    expect(await sendsOfRun(run.id)).toHaveLength(0);
+    const steps = run.steps.filter((s) => s.customer_id === c.id).map((s) => `${s.kind}:${s.name}`);
+    expect(steps).toEqual([
+      `llm:${DEFAULT_SIM_MODEL}`,
+      'tool:lookup_customer',
+      `llm:${DEFAULT_SIM_MODEL}`,
+      'tool:mcp_77_forecast',
+      `llm:${DEFAULT_SIM_MODEL}`,
+      'tool:send_sms',
+      `llm:${DEFAULT_SIM_MODEL}`,
+    ]);
+    const lookup = run.steps.find((s) => s.name === 'lookup_customer')!;
+    expect(lookup.output).toMatchObject({ id: c.id, fields: { city: 'Lyon', plan: 'gold' } });
+    expect(run.steps.find((s) => s.name === 'mcp_77_forecast')!.output).toEqual({ forecast: 'Sunny, 24°C' });
+    expect(callExternal).toHaveBeenCalledWith(expect.anything(), business.id, weather, { city: 'Lyon' });
+    expect(run.steps.find((s) => s.name === 'send_sms')!.output).toMatchObject({
+      status: 'pending_approval',
+    });
+    // The model got each tool's answer.
+    const sent = llm.requests.slice(asked).map(
+      (r) =>
+        r.body as {
+          messages: { role: string; content: string }[];
+          tools?: { function: { name: string } }[];
+        },
+    );
+    expect(sent[1]!.messages.at(-1)).toMatchObject({ role: 'tool' });
+    expect(JSON.parse(sent[1]!.messages.at(-1)!.content)).toMatchObject({ id: c.id });
+    // Offered: the built-ins of this channel and the connected outside tool (not send_email on SMS).
+    expect(sent[0]!.tools!.map((t) => t.function.name).sort()).toEqual(
+      ['list_templates', 'lookup_customer', 'mcp_77_forecast', 'send_sms'].sort(),
+    );
+    // A tool the model may not use is answered so, and nothing is recorded for it.
+    const other = run.deliveries.find((d) => d.customer!.id === blocked.id)!;
+    expect(other).toMatchObject({ status: 'skipped', reason: 'No tool for that.' });
+    expect(run.steps.find((s) => s.name === 'send_email')!.output).toEqual({
+      error: 'There is no tool named send_email.',
+    });
+    // The unavailable outside tool is a step of the run, in words.
+    expect(run.steps.find((s) => s.name === 'tool_unavailable')).toMatchObject({
+      kind: 'error',
+      output: { error: 'The MCP server is not connected.' },
+    });
+  });
+});
+
+describe('when the model fails', () => {
+  it('stops a recipient at max_steps and at max_tokens', async () => {
+    const [a, b] = [await customer(), await customer()];
+    const id = await agent(
+      baseConfig(await list([a.id, b.id]), {
+        tools: [{ source: 'builtin', name: 'lookup_customer', approval: 'auto' }],
+        limits: { max_sends_per_run: 10, per_recipient_per_week: 3, max_steps: 3, max_tokens: 300 },
+      }),
+    );
+    const lookup: ScriptStep = {
+      kind: 'tool_calls',
+      calls: [{ name: 'lookup_customer', arguments: { customer_id: null } }],
+    };
+    const small = { prompt_tokens: 10, completion_tokens: 5 };
+    llm.script(
+      { ...lookup, usage: small },
+      { ...lookup, usage: small },
+      { ...lookup, usage: { prompt_tokens: 380, completion_tokens: 20 } },
+    );
+    const run = await runNow(id);
+    const byId = new Map(run.deliveries.map((d) => [d.customer!.id, d]));
+    expect(byId.get(a.id)).toMatchObject({ status: 'skipped', reason: RM.maxSteps(3) });
+    expect(byId.get(b.id)).toMatchObject({ status: 'skipped', reason: RM.maxTokens(300) });
+    expect(run.steps.filter((s) => s.kind === 'error').map((s) => s.name)).toEqual([
+      'max_steps',
+      'max_tokens',
+    ]);
+  });
+
+  it('records errors and timeouts as steps, fails the run after three in a row, and pauses the agent after three failed runs', async () => {
+    const cs = [await customer(), await customer(), await customer(), await customer()];
+    const id = await agent(baseConfig(await list(cs.map((c) => c.id))));
+    llm.script(
+      { kind: 'error', status: 500, message: 'boom' },
+      decision(),
+      { kind: 'json', value: { send: true }, delay_ms: 1500 },
+      { kind: 'json', value: { nonsense: 1 } },
+    );
+    const run = await runNow(id);
+    expect(run.status).toBe('completed');
+    const errors = run.steps.filter((s) => s.kind === 'error');
+    expect(errors.map((e) => e.name)).toEqual(['llm_unavailable', 'llm_timeout', 'invalid_output']);
+    expect(errors[1]!.output).toMatchObject({
+      error: 'The AI model did not answer within 1 seconds. Try again, or choose a faster model.',
+    });
+    const byId = new Map(run.deliveries.map((d) => [d.customer!.id, d]));
+    expect(byId.get(cs[0]!.id)!.reason).toMatch(
+      /^The AI model failed: The AI provider is not answering properly \(HTTP 500\)/,
+    );
+    expect(byId.get(cs[1]!.id)).toMatchObject({ status: 'sent' });
+    expect(byId.get(cs[2]!.id)!.reason).toMatch(/did not answer within 1 seconds/);
+    expect(byId.get(cs[3]!.id)).toMatchObject({ status: 'skipped', reason: LLM_MESSAGES.invalidOutput });
+
+    // Three failures in a row fail the run, saying why; three failed runs pause the agent, saying so.
+    for (let i = 0; i < 3; i++) {
+      llm.script(...Array.from({ length: 3 }, () => ({ kind: 'error' as const, status: 503 })));
+      const failed = await runNow(id);
+      expect(failed).toMatchObject({
+        status: 'failed',
+        error: 'The AI provider is not answering properly (HTTP 503). Try again in a few minutes.',
+      });
+      expect(failed.steps.at(-1)).toMatchObject({ kind: 'error', name: 'run_failed' });
+    }
+    const paused = (await call('GET', `/api/agents/${id}/`)).json().result;
+    expect(paused).toMatchObject({ status: 'paused', status_reason: RM.pausedAfterFailures(3) });
+    // Activated again by hand, the reason goes.
+    const active = await call('PUT', `/api/agents/${id}/`, { status: 'active' });
+    expect(active.json().result).toMatchObject({ status: 'active', status_reason: null });
+  });
+
+  it('with no model configured: run now and preview answer 409 saying so, and a scheduled run fails with the same words', async () => {
+    const c = await customer({}, other.business);
+    const listId = await list([c.id], other);
+    const id = await agent(baseConfig(listId, { channels: [{ channel: 'sms' }] }), other);
+    for (const path of ['run-now', 'preview']) {
+      const res = await call('POST', `/api/agents/${id}/${path}/`, {}, other);
+      expect(res.statusCode, path).toBe(409);
+      expect(res.json().message).toBe(LLM_MESSAGES.notConfigured);
+    }
+    // A slot fired by the schedule: the run fails and says why.
+    await rt.database.query(
+      `insert into agent_schedule_fires (agent_id, business_id, slot) values ($1, $2, now())`,
+      [id, other.business.id],
+    );
+    const [runId] = await consumeFires(deps);
+    await processRun(deps, runId!);
+    const run = (await call('GET', `/api/agents/${id}/runs/${runId}/`, undefined, other)).json()
+      .result as TAgentRun;
+    expect(run).toMatchObject({ status: 'failed', trigger: 'schedule', error: LLM_MESSAGES.notConfigured });
+  });
+});
+
+describe('a run killed mid-way and retried', () => {
+  it('goes on where it was and sends nothing twice', async () => {
+    const cs = await Promise.all(Array.from({ length: 5 }, () => customer()));
+    const id = await agent(baseConfig(await list(cs.map((c) => c.id)), { channels: [{ channel: 'sms' }] }));
+    const res = await call('POST', `/api/agents/${id}/run-now/`, {});
+    const runId = (res.json().result.runs as TAgentRunSummary[])[0]!.id;
+
+    // A worker holds the run: a second one cannot take it.
+    const held = await claimRun(rt.services.db, runId, new Date(), new Date(Date.now() + 60_000));
+    expect(held).not.toBeNull();
+    expect(await claimRun(rt.services.db, runId, new Date(), new Date(Date.now() + 60_000))).toBeNull();
+    await rt.database.query(`update agent_runs set locked_until = null where id = $1`, [runId]);
+
+    llm.script(...Array.from({ length: 5 }, () => smsDecision()));
+    await processRun({ ...deps, concurrency: 1, pageSize: 2 }, runId);
+    const done = await detail(id, runId);
+    expect(done.counts).toMatchObject({ considered: 5, sent: 5 });
+    const sendsBefore = await sendsOfRun(runId);
+    expect(sendsBefore).toHaveLength(5);
+
+    // The worker "died" at the worst moments: after the sends were recorded but before the
+    // deliveries said so, and before the last pages' cursor was written. Its lease lapsed.
+    const victim = done.deliveries[3]!;
+    await rt.database.query(`update agent_deliveries set status = 'planned', send_id = null where id = $1`, [
+      victim.id,
+    ]);
+    await rt.database.query(
+      `update agent_runs set status = 'running', finished_at = null, cursor = $2, locked_until = now() - interval '1 minute' where id = $1`,
+      [runId, cs[1]!.id],
+    );
+    const asked = llm.requests.length;
+    expect(await resumeStaleRuns(deps)).toBeGreaterThanOrEqual(1);
+    await processRun({ ...deps, concurrency: 1, pageSize: 2 }, runId);
+    const again = await detail(id, runId);
+    expect(again.status).toBe('completed');
+    // Nobody was asked again, nothing was sent again, and the delivery found its send.
+    expect(llm.requests.length).toBe(asked);
+    const sendsAfter = await sendsOfRun(runId);
+    expect(sendsAfter.map((s) => s.id).sort()).toEqual(sendsBefore.map((s) => s.id).sort());
+    expect(again.deliveries.find((d) => d.id === victim.id)).toMatchObject({
+      status: 'sent',
+      send_id: victim.send_id,
+    });
+    expect(again.deliveries).toHaveLength(5);
+    // The ledger refuses a second delivery under the same key.
+    await expect(
+      rt.services.db.execute(
+        sql`insert into agent_deliveries (run_id, agent_id, business_id, channel, customer_id, status, idempotency_key)
+            select run_id, agent_id, business_id, channel, customer_id, 'planned', idempotency_key from agent_deliveries where id = ${victim.id}`,
+      ),
+    ).rejects.toThrow();
+  });
+});
+
+describe('schedules become runs', () => {
+  it('consumes each fired slot once: one run per channel with the current config version', async () => {
+    const c = await customer();
+    const id = await agent(
+      baseConfig(await list([c.id]), {
+        channels: [{ channel: 'email', from: 'hello@shop.test' }, { channel: 'sms' }],
+        send_mode: 'dry_run',
+      }),
+    );
+    const put = await call('PUT', `/api/agents/${id}/schedule/`, {
+      kind: 'interval',
+      every_minutes: 60,
+      timezone: 'Europe/Berlin',
+    });
+    const next = new Date(put.json().result.next_run_at as string);
+    await runScheduleTick(rt.services.db, new Date(next.getTime() + 1000));
+    const created = await consumeFires(deps);
+    const mine = (await call('GET', `/api/agents/${id}/runs/?trigger=schedule`)).json().result
+      .results as TAgentRunSummary[];
+    expect(mine.map((r) => r.channel).sort()).toEqual(['email', 'sms']);
+    expect(
+      mine.every((r) => r.slot_at === next.toISOString() && r.config_version === 1 && created.includes(r.id)),
+    ).toBe(true);
+    expect(await consumeFires(deps)).toEqual([]);
+    const [fire] = await rt.database.query<{ consumed_at: Date | null }>(
+      `select consumed_at from agent_schedule_fires where agent_id = $1`,
+      [id],
+    );
+    expect(fire!.consumed_at).not.toBeNull();
+    // A paused agent's fires make no run.
+    await call('PUT', `/api/agents/${id}/`, { status: 'paused' });
+    await rt.database.query(
+      `insert into agent_schedule_fires (agent_id, business_id, slot) values ($1, $2, now())`,
+      [id, business.id],
+    );
+    expect(await consumeFires(deps)).toEqual([]);
+  });
+});
+
+describe('another business', () => {
+  it('is refused on every run route', async () => {
+    const c = await customer();
+    const id = await agent(baseConfig(await list([c.id]), { send_mode: 'review' }));
+    llm.script(decision());
+    const run = await runNow(id);
+    const d = run.deliveries[0]!;
+    const routes: [string, string, object?][] = [
+      ['GET', `/api/agents/${id}/runs/`],
+      ['GET', `/api/agents/${id}/runs/${run.id}/`],
+      ['POST', `/api/agents/${id}/runs/${run.id}/approve/`, { delivery_ids: [d.id] }],
+      ['POST', `/api/agents/${id}/runs/${run.id}/reject/`, { all: true }],
+      ['POST', `/api/agents/${id}/preview/`, {}],
+      ['POST', `/api/agents/${id}/run-now/`, {}],
+    ];
+    for (const [method, url, body] of routes) {
+      const res = await call(method as 'GET' | 'POST', url, body, other);
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    // Its own agent cannot reach this run either.
+    const theirs = await agent(baseConfig(await list([], other), { channels: [{ channel: 'sms' }] }), other);
+    expect((await call('GET', `/api/agents/${theirs}/runs/${run.id}/`, undefined, other)).statusCode).toBe(
+      404,
+    );
+    expect((await detail(id, run.id)).deliveries[0]).toMatchObject({ status: 'pending_approval' });
   });
 });
