@@ -340,6 +340,7 @@ export const AGENT_STRINGS = {
     },
     noDeliveries: 'This run has no messages.',
     deletedCustomer: 'Deleted customer',
+    templateNamed: (name: string) => `Template: ${name}`,
     openSend: 'Open the sent message',
     openSendOf: (who: string) => `Open the message sent to ${who}`,
     deliveryStatus: {

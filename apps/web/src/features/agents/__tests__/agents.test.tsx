@@ -345,6 +345,8 @@ describe('Agent run log', () => {
       within(messages).getByRole('link', { name: AGENT_STRINGS.logs.openSendOf('Ada Lovelace') }),
     ).toHaveAttribute('href', '/engage/event-logs/emails/send-ada');
     expect(within(messages).getByText('Unsubscribed or bounced')).toBeInTheDocument();
+    expect((await within(messages).findAllByText('Template: Welcome back')).length).toBe(3);
+    expect(within(messages).getByText('We saved you a seat')).toBeInTheDocument();
     // A role without engage.write sees the queue but cannot approve.
     expect(screen.getByText(AGENT_STRINGS.logs.review.readOnly)).toBeInTheDocument();
     expect(

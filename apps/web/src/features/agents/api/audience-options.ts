@@ -1,13 +1,14 @@
 // What the agent screen offers to choose from: the business's lists and segments (with today's
 // member counts, a segment's counted live by the server) and its email templates. WhatsApp templates
 // come from lib/whatsapp/templates, shared with the inbox.
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   PAGE_SIZE_MAX,
   ZCustomerList,
   ZEmailTemplateSummary,
   ZEnvelope,
   ZPage,
+  type TAgentChannel,
   type TCustomerList,
   type TEmailTemplateSummary,
 } from '@titan/contracts';
@@ -15,6 +16,7 @@ import { z } from 'zod';
 
 import { protectedClient } from '../../../lib/protected-client';
 import { BUSINESS_SCOPE } from '../../../lib/query-client';
+import { whatsappTemplatesQueryOptions } from '../../../lib/whatsapp/templates';
 
 /** Lists beyond the first pages are rare for an agent's audience; this many are offered. */
 const MAX_LIST_PAGES = 5;
@@ -39,8 +41,8 @@ export function useAudienceLists() {
   });
 }
 
-export function useEmailTemplateOptions() {
-  return useQuery({
+function emailTemplatesQuery() {
+  return queryOptions({
     queryKey: [BUSINESS_SCOPE, 'email-templates', 'list'],
     queryFn: async ({ signal }): Promise<TEmailTemplateSummary[]> => {
       const { data } = await protectedClient.get('/api/template/', { signal });
@@ -48,4 +50,18 @@ export function useEmailTemplateOptions() {
     },
     meta: { errorShownOnScreen: true },
   });
+}
+
+export function useEmailTemplateOptions() {
+  return useQuery(emailTemplatesQuery());
+}
+
+/** "channel:id" → a template's name, for the run log's messages (WhatsApp's as last synced). */
+export function useTemplateNames(channel: TAgentChannel): Map<string, string> {
+  const email = useQuery({ ...emailTemplatesQuery(), enabled: channel === 'email' });
+  const whatsapp = useQuery({ ...whatsappTemplatesQueryOptions({}), enabled: channel === 'whatsapp' });
+  const names = new Map<string, string>();
+  for (const t of email.data ?? []) names.set(`email:${t.id}`, t.name);
+  for (const t of whatsapp.data ?? []) names.set(`whatsapp:${t.id}`, `${t.name} (${t.language})`);
+  return names;
 }

@@ -22,6 +22,11 @@ function decisionOf(content: string): { send: boolean; reason: string } | null {
   return null;
 }
 
+function isDecision(output: unknown): boolean {
+  const content = (output as { content?: unknown } | null)?.content;
+  return typeof content === 'string' && decisionOf(content) !== null;
+}
+
 /** The text a person reads first in a step's output: the model's words or decision, the tools it
  * asks for, a reason, an error. */
 function textOf(value: unknown): string | null {
@@ -31,6 +36,7 @@ function textOf(value: unknown): string | null {
   if (typeof record.content === 'string' && record.content.trim()) {
     const decision = decisionOf(record.content);
     if (decision) return `${decision.send ? G.decides.send : G.decides.skip} ${decision.reason}`.trim();
+    // The model's own words before or instead of a decision.
     return record.content;
   }
   if (Array.isArray(record.tool_calls) && record.tool_calls.length > 0) {
@@ -102,7 +108,9 @@ export function RunSteps({
               <p
                 className={step.kind === 'error' ? 'text-sm text-destructive' : 'text-sm whitespace-pre-wrap'}
               >
-                {step.kind === 'llm' ? <span className="font-medium">{G.reasoning}: </span> : null}
+                {step.kind === 'llm' && !isDecision(step.output) ? (
+                  <span className="font-medium">{G.reasoning}: </span>
+                ) : null}
                 {text}
               </p>
             ) : null}

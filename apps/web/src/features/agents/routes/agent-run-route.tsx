@@ -18,6 +18,7 @@ import { agentRunsPath, eventLogPath } from '../../../config/paths';
 import { apiErrorMessage, apiErrorStatus, isHandledApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { formatDateTime } from '../../../lib/format';
+import { useTemplateNames } from '../api/audience-options';
 import { RUN_ITEMS_PAGE_SIZE, useAgentRun, useReviewDeliveries } from '../api/runs';
 import { RunStatusBadge } from '../components/agent-status';
 import { RunSteps } from '../components/run-steps';
@@ -84,6 +85,7 @@ function RunSummary({ run }: { run: TAgentRun }) {
 
 function Deliveries({ run, agentId, canReview }: { run: TAgentRun; agentId: number; canReview: boolean }) {
   const review = useReviewDeliveries();
+  const templateNames = useTemplateNames(run.channel);
   const waitingCount = run.counts.pending_approval;
 
   const act = (action: 'approve' | 'reject', ids: string[] | 'all') =>
@@ -187,8 +189,12 @@ function Deliveries({ run, agentId, canReview }: { run: TAgentRun; agentId: numb
                         {d.body}
                       </p>
                     ) : null}
-                    {!d.subject && !d.body && d.template_id !== null ? (
-                      <p className="text-xs text-muted-foreground">#{d.template_id}</p>
+                    {d.template_id !== null ? (
+                      <p className="text-xs text-muted-foreground">
+                        {G.templateNamed(
+                          templateNames.get(`${d.channel}:${d.template_id}`) ?? `#${d.template_id}`,
+                        )}
+                      </p>
                     ) : null}
                   </TableCell>
                   <TableCell className="max-w-sm text-sm">{d.reason}</TableCell>
