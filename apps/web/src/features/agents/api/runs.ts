@@ -66,7 +66,12 @@ export function agentRunQueryOptions(agentId: number, runId: string, pageSize: n
       );
       return ZEnvelope(ZAgentRun).parse(data).result;
     },
-    refetchInterval: (query) => (query.state.data?.status === 'running' ? LIVE_REFRESH_MS : false),
+    // Also while approved or planned messages are still becoming sends.
+    refetchInterval: (query) => {
+      const run = query.state.data;
+      const moving = run?.deliveries.some((d) => d.status === 'approved' || d.status === 'planned');
+      return run?.status === 'running' || moving ? LIVE_REFRESH_MS : false;
+    },
     meta: { errorShownOnScreen: true },
   });
 }
