@@ -126,7 +126,7 @@ export const AGENT_STRINGS = {
     sendBy: (channel: string) => `Send by ${channel}`,
     template: (channel: string) => `${channel} template`,
     templateNone: 'Let the agent write the message',
-    templateNoneWhatsapp: 'Choose an approved template',
+    templateNoneWhatsapp: 'No template: free text, only to customers who wrote in the last 24 hours',
     whatsappNeedsTemplate:
       'Outside the 24 hours after a customer’s last message, WhatsApp only allows approved templates.',
     smsNoTemplates: 'SMS has no templates: the agent writes each text itself.',
@@ -228,6 +228,8 @@ export const AGENT_STRINGS = {
     cronHint: 'Five fields: minute hour day-of-month month day-of-week, e.g. 0 9 * * 1.',
     timezone: 'Time zone',
     timezoneHint: 'The schedule follows this zone’s clock, summer time included.',
+    startAt: 'Starting (optional)',
+    endAt: 'Until (optional)',
     missed: 'If Titan was down at run time',
     missedOptions: { skip: 'Skip the missed run', run_once: 'Run once when back' },
     inWords: 'Schedule',

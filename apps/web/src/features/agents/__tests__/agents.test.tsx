@@ -274,6 +274,23 @@ describe('Agent schedule', () => {
     expect(state.configs).toEqual([]);
   });
 
+  it('shows the server’s refusal of the window at its field', SLOW, async () => {
+    withAgents();
+    server.use(
+      http.put('/api/agents/:id/schedule/', () =>
+        fail(400, 'Invalid input.', { end_at: ['This schedule has no run between start_at and end_at.'] }),
+      ),
+    );
+    renderApp('/engage/agent/5');
+    await userEvent.type(await screen.findByLabelText(S.startAt), '2026-12-10T10:00');
+    await userEvent.type(screen.getByLabelText(S.endAt), '2026-12-11T10:00');
+    await userEvent.click(screen.getByRole('button', { name: E.save }));
+    expect(
+      await screen.findByText('This schedule has no run between start_at and end_at.'),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText(S.endAt)).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('refuses a time zone that does not exist before asking the server', SLOW, async () => {
     const state = withAgents();
     renderApp('/engage/agent/5');

@@ -68,6 +68,28 @@ describe('next runs', () => {
     expect(before).toEqual({ runs: ['2026-10-24T07:00:00.000Z'] });
   });
 
+  it('start within the window from start_at to end_at', () => {
+    const windowed = {
+      kind: 'cron',
+      cron: '0 9 * * *',
+      timezone: 'UTC',
+      start_at: '2026-12-10T00:00:00.000Z',
+      end_at: '2026-12-11T12:00:00.000Z',
+    } as const;
+    expect(nextRuns(windowed, 5, new Date('2026-12-01T00:00:00Z'))).toEqual({
+      runs: ['2026-12-10T09:00:00.000Z', '2026-12-11T09:00:00.000Z'],
+    });
+    const every = {
+      kind: 'interval',
+      every_minutes: 720,
+      timezone: 'UTC',
+      start_at: '2026-12-01T06:00:00.000Z',
+    } as const;
+    expect(nextRuns(every, 2, new Date('2026-12-02T07:00:00Z'))).toEqual({
+      runs: ['2026-12-02T18:00:00.000Z', '2026-12-03T06:00:00.000Z'],
+    });
+  });
+
   it('names what is wrong instead of listing runs', () => {
     expect(nextRuns(cron('not a cron'))).toEqual({ error: 'This cron expression is not valid.' });
     expect(nextRuns(cron('0 9 * * 1', 'Mars/Olympus'))).toEqual({

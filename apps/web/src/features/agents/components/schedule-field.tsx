@@ -172,6 +172,25 @@ export function ScheduleField({
         )}
       </div>
 
+      {schedule.preset === 'none' || schedule.preset === 'once' ? null : (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label={S.startAt}
+            type="datetime-local"
+            disabled={disabled}
+            registration={form.register('schedule.start_at')}
+            error={errors?.start_at?.message}
+          />
+          <TextField
+            label={S.endAt}
+            type="datetime-local"
+            disabled={disabled}
+            registration={form.register('schedule.end_at')}
+            error={errors?.end_at?.message}
+          />
+        </div>
+      )}
+
       {request ? (
         <div className="grid gap-2 rounded-md bg-muted/50 p-3 text-sm" aria-live="polite">
           <p>

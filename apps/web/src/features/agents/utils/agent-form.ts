@@ -159,6 +159,8 @@ export function formPathOf(key: string, channels: readonly TAgentChannel[]): str
       run_at: 'schedule.run_at',
       every_minutes: 'schedule.every_hours',
       timezone: 'schedule.timezone',
+      start_at: 'schedule.start_at',
+      end_at: 'schedule.end_at',
     };
     return known[field] ?? 'root.schedule';
   }

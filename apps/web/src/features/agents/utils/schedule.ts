@@ -24,6 +24,9 @@ export type TScheduleForm = {
   cron: string;
   timezone: string;
   missed: 'skip' | 'run_once';
+  /** Optional window (local date-times in `timezone`; '' = none). */
+  start_at: string;
+  end_at: string;
 };
 
 export function browserTimeZone(): string {
@@ -41,6 +44,8 @@ export function emptyScheduleForm(timezone = browserTimeZone()): TScheduleForm {
     cron: '0 9 * * 1',
     timezone,
     missed: 'skip',
+    start_at: '',
+    end_at: '',
   };
 }
 
@@ -93,6 +98,8 @@ export function scheduleToForm(
   const form = emptyScheduleForm(schedule?.timezone ?? fallbackZone);
   if (!schedule) return form;
   form.missed = schedule.missed;
+  if (schedule.start_at) form.start_at = localInZone(schedule.start_at, schedule.timezone);
+  if (schedule.end_at) form.end_at = localInZone(schedule.end_at, schedule.timezone);
   if (schedule.kind === 'interval' && schedule.every_minutes) {
     if (schedule.every_minutes % 60 === 0)
       return { ...form, preset: 'interval', every_hours: schedule.every_minutes / 60 };
@@ -162,7 +169,14 @@ export function zonedToIso(local: string, timeZone: string): string | null {
 
 /** The schedule request for the form's choices, or null for "no schedule". */
 export function formToSchedule(form: TScheduleForm): TAgentScheduleRequest | null {
-  const base = { timezone: form.timezone, missed: form.missed };
+  const start = form.preset === 'once' ? null : zonedToIso(form.start_at, form.timezone);
+  const end = form.preset === 'once' ? null : zonedToIso(form.end_at, form.timezone);
+  const base = {
+    timezone: form.timezone,
+    missed: form.missed,
+    ...(start ? { start_at: start } : {}),
+    ...(end ? { end_at: end } : {}),
+  };
   switch (form.preset) {
     case 'none':
       return null;
@@ -255,18 +269,24 @@ export function nextRuns(
     if (!schedule.run_at) return { error: AGENT_STRINGS.schedule.pickTime };
     return Date.parse(schedule.run_at) > from.getTime() ? { runs: [schedule.run_at] } : { runs: [] };
   }
+  const end = schedule.end_at ? Date.parse(schedule.end_at) : Infinity;
+  const before = (runs: string[]) => ({ runs: runs.filter((r) => Date.parse(r) <= end) });
   if (schedule.kind === 'interval') {
     const every = (schedule.every_minutes ?? 0) * 60_000;
     if (every <= 0) return { error: AGENT_STRINGS.schedule.pickInterval };
     const start = schedule.start_at ? Date.parse(schedule.start_at) : from.getTime();
     const steps = Math.max(0, Math.ceil((from.getTime() - start) / every));
-    return {
-      runs: Array.from({ length: count }, (_, i) => new Date(start + (steps + i) * every).toISOString()),
-    };
+    return before(
+      Array.from({ length: count }, (_, i) => new Date(start + (steps + i) * every).toISOString()),
+    );
   }
   try {
-    const job = new Cron(schedule.cron ?? '', { timezone: schedule.timezone, paused: true });
-    return { runs: job.nextRuns(count, from).map((d) => d.toISOString()) };
+    const job = new Cron(schedule.cron ?? '', {
+      timezone: schedule.timezone,
+      paused: true,
+      ...(schedule.start_at ? { startAt: schedule.start_at } : {}),
+    });
+    return before(job.nextRuns(count, from).map((d) => d.toISOString()));
   } catch {
     return { error: AGENT_STRINGS.schedule.badCron };
   }
