@@ -23,6 +23,7 @@ import {
   JOIN_BUSINESS_PATH,
   LOGIN_PATH,
   MESSAGES_PATH,
+  NEW_AGENT_PATH,
   NEW_EMAIL_TEMPLATE_PATH,
   REGISTER_BUSINESS_PATH,
   safeNextPath,
@@ -51,18 +52,6 @@ function comingSoonLazy(area: TArea) {
   return async () => {
     const { ComingSoonRoute } = await import('./routes/coming-soon-route');
     return { element: <ComingSoonRoute area={area} /> };
-  };
-}
-
-function comingSoon(path: string, area: TArea): RouteObject {
-  const lazy = comingSoonLazy(area);
-  // The area's deeper paths (e.g. /engage/agent/create) land on the same placeholder.
-  return {
-    path,
-    children: [
-      { index: true, lazy },
-      { path: '*', lazy },
-    ],
   };
 }
 
@@ -234,7 +223,24 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 Component: (await import('../features/conversations/routes/messages-route')).MessagesRoute,
               }),
             },
-            comingSoon(AGENTS_PATH, 'agents'),
+            {
+              path: AGENTS_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/agents/routes/agents-route')).AgentsRoute,
+              }),
+            },
+            {
+              path: NEW_AGENT_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/agents/routes/agent-route')).NewAgentRoute,
+              }),
+            },
+            {
+              path: `${AGENTS_PATH}/:id`,
+              lazy: async () => ({
+                Component: (await import('../features/agents/routes/agent-route')).AgentRoute,
+              }),
+            },
             {
               // WhatsApp templates (the index) and email templates (a tab, and the editor's pages).
               path: TEMPLATES_PATH,
@@ -288,7 +294,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               }),
             },
             {
-              // A tab per channel and each send's page; agent run logs are not built yet.
+              // A tab per channel and each send's page; an agent's runs and each run's page.
               path: EVENT_LOGS_PATH,
               children: [
                 // Never rendered: the loader always redirects.
@@ -307,6 +313,18 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   path: `${EVENT_LOG_SEGMENTS[channel]}/:trackingId`,
                   lazy: eventLogLazy(channel),
                 })),
+                {
+                  path: 'agents/:agentId',
+                  lazy: async () => ({
+                    Component: (await import('../features/agents/routes/agent-runs-route')).AgentRunsRoute,
+                  }),
+                },
+                {
+                  path: 'agents/:agentId/:channel/:runId',
+                  lazy: async () => ({
+                    Component: (await import('../features/agents/routes/agent-run-route')).AgentRunRoute,
+                  }),
+                },
                 { path: '*', lazy: comingSoonLazy('eventLogs') },
               ],
             },

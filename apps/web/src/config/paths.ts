@@ -11,6 +11,11 @@ export const REGISTER_BUSINESS_PATH = '/register-business';
 export const JOIN_BUSINESS_PATH = '/join-existing-business';
 export const MESSAGES_PATH = '/messages';
 export const AGENTS_PATH = '/engage/agent';
+/** Create and edit share one screen (spec section 2). */
+export const NEW_AGENT_PATH = `${AGENTS_PATH}/create`;
+export function agentPath(id: number): string {
+  return `${AGENTS_PATH}/${id}`;
+}
 export const TEMPLATES_PATH = '/engage/templates';
 export const AI_TEMPLATE_PATH = '/engage/ai-template';
 /** The Email tab of the templates area, a new template, and one template's editor. */
@@ -81,6 +86,17 @@ export function eventLogsPath(channel: TEventLogChannel): string {
 /** One send's page (spec: /engage/event-logs/emails/{trackingId}, …/whatsapp/{trackingId}; SMS alike). */
 export function eventLogPath(channel: TEventLogChannel, trackingId: string): string {
   return `${eventLogsPath(channel)}/${encodeURIComponent(trackingId)}`;
+}
+
+/** An agent's run log: its runs per channel (a channel's tab with ?channel=). */
+export function agentRunsPath(agentId: number, channel?: string): string {
+  const base = `${EVENT_LOGS_PATH}/agents/${agentId}`;
+  return channel ? `${base}?${new URLSearchParams({ channel }).toString()}` : base;
+}
+
+/** One run of an agent on a channel. */
+export function agentRunPath(agentId: number, channel: string, runId: string): string {
+  return `${EVENT_LOGS_PATH}/agents/${agentId}/${encodeURIComponent(channel)}/${encodeURIComponent(runId)}`;
 }
 
 /** A visitor's page in the directory ({details} of spec section 2 is the visitor id). */

@@ -50,14 +50,13 @@ describe('routes', () => {
     ]);
   });
 
-  it('shows an honest "coming soon" for areas not built yet', async () => {
+  it('shows an honest "coming soon" for pages of an area not built yet', async () => {
     signedIn();
-    const { router } = renderApp('/engage');
-    await userEvent.click(await screen.findByRole('link', { name: 'Agents' }));
+    const { router } = renderApp('/engage/event-logs/not-built-yet');
 
-    expect(await screen.findByRole('heading', { name: 'Agents' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Event logs' })).toBeInTheDocument();
     expect(screen.getByText('Coming soon')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/engage/agent');
+    expect(router.state.location.pathname).toBe('/engage/event-logs/not-built-yet');
 
     await userEvent.click(screen.getByRole('link', { name: 'Conversations' }));
     expect(await screen.findByRole('heading', { name: 'Conversations' })).toBeInTheDocument();

@@ -34,6 +34,7 @@ import { consumeFires, processRun, resumeStaleRuns, type AgentRunDeps } from '..
 import { claimRun } from '../agents.runs.repository';
 import { runScheduleTick } from '../agents.schedule';
 import { localTime } from '../agents.guardrails';
+import type * as ExternalTools from '../agents.external-tools';
 
 // An outside tool (an MCP server's) through the seam: the other engineer's bodies stand behind it.
 const weather = {
@@ -52,7 +53,7 @@ const weather = {
 };
 const callExternal = vi.hoisted(() => vi.fn());
 vi.mock('../agents.external-tools', async (original) => {
-  const real = await original<typeof import('../agents.external-tools')>();
+  const real = await original<typeof ExternalTools>();
   return {
     ...real,
     // 78 exists but is disconnected by the time the run starts.
@@ -95,7 +96,6 @@ const call = (
 ) => rt.app!.inject({ method, url, headers: as(who.owner, who.business), ...(payload ? { payload } : {}) });
 
 let phones = 0;
-const phone = () => `+1415556${String(1000 + ++phones).slice(-4)}`;
 
 type CustomerOver = Partial<Parameters<typeof insertCustomer>[1]>;
 async function customer(over: CustomerOver = {}, b = business) {
