@@ -274,16 +274,19 @@ export const ZAgentToolInfo = z.object({
 });
 export type TAgentToolInfo = z.infer<typeof ZAgentToolInfo>;
 
-/** The structured decision the model answers per recipient. */
+/**
+ * The structured decision the model answers per recipient. Strict structured output wants every key
+ * present and no free-form maps: absent values are null, variables are name/value pairs.
+ */
 export const ZAgentDecision = z.object({
   send: z.boolean(),
   channel: ZAgentChannel,
-  template_id: z.number().int().nullable().optional(),
-  variables: z.record(z.string(), z.unknown()).default({}),
+  template_id: z.number().int().nullable(),
+  variables: z.array(z.object({ name: z.string(), value: z.string() })),
   /** Without a template: the email's subject. */
-  subject: z.string().max(998).nullable().optional(),
+  subject: z.string().nullable(),
   /** Without a template: the text of the SMS or email. */
-  body: z.string().max(20_000).nullable().optional(),
-  reason: z.string().max(2000),
+  body: z.string().nullable(),
+  reason: z.string(),
 });
 export type TAgentDecision = z.infer<typeof ZAgentDecision>;

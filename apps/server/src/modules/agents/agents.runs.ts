@@ -11,6 +11,7 @@
 import {
   AGENT_RUN_MESSAGES as RM,
   LLM_MESSAGES,
+  ZAgentDecision,
   type TAgentChannel,
   type TAgentConfigValues,
   type TAgentDelivery,
@@ -159,18 +160,9 @@ export function createAgentRunDeps(
 
 // ---- What the model answers ----
 
-const ZModelVariables = z.array(z.object({ name: z.string(), value: z.string() }));
-
+/** The contract's decision, with the run's own channel as the only one allowed. */
 function decisionSchema(channel: TAgentChannel) {
-  return z.object({
-    send: z.boolean(),
-    channel: z.enum([channel]),
-    template_id: z.number().int().nullable(),
-    variables: ZModelVariables,
-    subject: z.string().nullable(),
-    body: z.string().nullable(),
-    reason: z.string(),
-  });
+  return ZAgentDecision.extend({ channel: z.enum([channel]) });
 }
 type ModelDecision = z.infer<ReturnType<typeof decisionSchema>>;
 
