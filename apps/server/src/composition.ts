@@ -46,6 +46,8 @@ import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { createStorage, type Storage } from './platform/storage';
 import type { LlmDeps } from './modules/llm/llm.service';
 import { defineAgentScheduleTick } from './modules/agents/agents.jobs';
+import type { ExternalToolDeps } from './modules/agents/agents.external-tools';
+import { loadPluginManifests } from './modules/plugins/plugins.manifests';
 
 export type Infrastructure = {
   config: Config;
@@ -76,6 +78,8 @@ export type Services = Infrastructure & {
   /** The LLM a business's AI features use (engage.md §6). */
   llm: LlmDeps;
   sms: SmsDeps;
+  /** MCP servers and plugins: outside tools for agents (engage.md §6). */
+  external: ExternalToolDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -121,6 +125,15 @@ function buildServices(infrastructure: Infrastructure): Services {
     email: createEmailDeps({ config, db, jobs, secrets, logger, mailer: infrastructure.mailer }),
     llm: { db, secrets, config, logger },
     sms: { db, jobs, secrets, logger, config },
+    external: {
+      db,
+      secrets,
+      logger,
+      production: config.NODE_ENV === 'production',
+      publicUrl: config.PUBLIC_URL,
+      timeoutMs: config.OUTSIDE_TOOLS_TIMEOUT_MS,
+      pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),
+    },
   };
 }
 
