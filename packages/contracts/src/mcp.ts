@@ -45,14 +45,14 @@ const httpUrl = z
     message: MCP_MESSAGES.urlInvalid,
   });
 
-/** `POST /api/config/mcp-servers/`. `token` is the bearer token (auth `bearer`); `client_id`/`client_secret` a pre-registered OAuth client. */
+/** `POST /api/config/mcp-servers/`. `token` is the bearer token (auth `bearer`); `oauth_client`/`oauth_client_secret` the id and secret of a pre-registered OAuth client. */
 export const ZMcpServerRequest = z.object({
   name: z.string().trim().min(1).max(80),
   url: httpUrl,
   auth: z.enum(MCP_AUTH_KINDS),
   token: z.string().trim().min(1).max(4000).optional(),
-  client_id: z.string().trim().min(1).max(500).optional(),
-  client_secret: z.string().trim().min(1).max(2000).optional(),
+  oauth_client: z.string().trim().min(1).max(500).optional(),
+  oauth_client_secret: z.string().trim().min(1).max(2000).optional(),
 });
 export type TMcpServerRequest = z.infer<typeof ZMcpServerRequest>;
 

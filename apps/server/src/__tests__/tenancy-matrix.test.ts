@@ -40,6 +40,8 @@ type Ids = {
   customerImport: string;
   emailDomain: number;
   agent: number;
+  mcpServer: number;
+  userPlugin: number;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
@@ -84,6 +86,11 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/agents/:id/update-agent-config/': { id: 'agent' },
   '/api/agents/:id/config-versions/': { id: 'agent' },
   '/api/agents/:id/schedule/': { id: 'agent' },
+  '/api/config/mcp-servers/:id/': { id: 'mcpServer' },
+  '/api/config/mcp-servers/:id/connect/': { id: 'mcpServer' },
+  '/api/config/mcp-servers/:id/tools/': { id: 'mcpServer' },
+  '/api/user-plugins/:id/': { id: 'userPlugin' },
+  '/api/user-plugins/:id/connect/': { id: 'userPlugin' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData; query?: Record<string, string> };
@@ -217,6 +224,8 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     idsInBody: true,
   },
   'PUT /api/agents/:id/': { input: () => ({ json: { name: 'Taken over', avatar_url: null } }) },
+  'PUT /api/config/mcp-servers/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'PUT /api/user-plugins/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
   'POST /api/agents/:id/update-agent-config/': {
     input: (ids) => ({ json: agentConfig(ids) }),
     idsInBody: true,
@@ -394,6 +403,9 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/agents/',
     `/api/agents/${a.ids.agent}/config-versions/`,
     `/api/agents/${a.ids.agent}/schedule/`,
+    '/api/config/mcp-servers/',
+    `/api/config/mcp-servers/${a.ids.mcpServer}/tools/`,
+    '/api/user-plugins/',
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {
@@ -558,12 +570,26 @@ async function populate(
     ).id,
     emailDomain: emailDomain.id as number,
     agent: 0,
+    mcpServer: 0,
+    userPlugin: 0,
   };
   const aiAgent = await inject(owner, business, 'POST', '/api/agents/', {
     name: `${slug} agent`,
     config: agentConfig(ids),
   });
   ids.agent = aiAgent.id as number;
+  // An OAuth server waiting to be connected: registering it calls nothing outside.
+  const mcpServer = await inject(owner, business, 'POST', '/api/config/mcp-servers/', {
+    name: `${slug} tools`,
+    url: 'http://localhost:4999/mcp',
+    auth: 'oauth',
+  });
+  ids.mcpServer = mcpServer.id as number;
+  const userPlugin = await inject(owner, business, 'POST', '/api/user-plugins/', {
+    plugin: 'http-webhook',
+    settings: { url: `https://${slug}.example.com/hook` },
+  });
+  ids.userPlugin = userPlugin.id as number;
   await inject(owner, business, 'PUT', `/api/agents/${ids.agent}/schedule/`, {
     kind: 'cron',
     cron: '0 9 * * 1',

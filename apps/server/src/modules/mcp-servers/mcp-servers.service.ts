@@ -327,18 +327,18 @@ export async function getMcpServer(deps: McpDeps, businessId: number, id: number
 
 function authColumns(
   deps: McpDeps,
-  body: Pick<TMcpServerRequest, 'auth' | 'token' | 'client_id' | 'client_secret'>,
+  body: Pick<TMcpServerRequest, 'auth' | 'token' | 'oauth_client' | 'oauth_client_secret'>,
 ) {
   if (body.auth === 'bearer' && !body.token) throw AppError.fields({ token: [MCP_MESSAGES.tokenRequired] });
   return {
     auth: body.auth,
     bearerTokenSealed: body.auth === 'bearer' ? deps.secrets.seal(body.token!) : null,
     oauth:
-      body.auth === 'oauth' && body.client_id
-        ? ({ registration: 'pre_registered', client_id: body.client_id } as McpOauthState)
+      body.auth === 'oauth' && body.oauth_client
+        ? ({ registration: 'pre_registered', client_id: body.oauth_client } as McpOauthState)
         : null,
     clientSecretSealed:
-      body.auth === 'oauth' && body.client_secret ? deps.secrets.seal(body.client_secret) : null,
+      body.auth === 'oauth' && body.oauth_client_secret ? deps.secrets.seal(body.oauth_client_secret) : null,
     accessTokenSealed: null,
     refreshTokenSealed: null,
     tokenExpiresAt: null,
@@ -382,13 +382,13 @@ export async function updateMcpServer(
     (body.url !== undefined && body.url !== row.url) ||
     (body.auth !== undefined && body.auth !== row.auth) ||
     body.token !== undefined ||
-    body.client_id !== undefined;
+    body.oauth_client !== undefined;
   const set = reauth
     ? authColumns(deps, {
         auth: body.auth ?? row.auth,
         token: body.token ?? (row.bearerTokenSealed ? deps.secrets.open(row.bearerTokenSealed) : undefined),
-        client_id: body.client_id,
-        client_secret: body.client_secret,
+        oauth_client: body.oauth_client,
+        oauth_client_secret: body.oauth_client_secret,
       })
     : {};
   const updated = await saving(() =>

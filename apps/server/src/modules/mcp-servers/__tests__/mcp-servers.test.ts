@@ -194,8 +194,8 @@ describe('MCP servers: OAuth', () => {
     const server = await register({
       url: sim.mcpUrl,
       auth: 'oauth',
-      client_id: client.client_id,
-      client_secret: client.client_secret,
+      oauth_client: client.client_id,
+      oauth_client_secret: client.client_secret,
     });
     const { authorizationUrl, back } = await connectOAuth(server);
     expect(authorizationUrl.searchParams.get('client_id')).toBe(client.client_id);
