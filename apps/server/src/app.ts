@@ -40,6 +40,7 @@ import { smsRoutes } from './modules/sms/sms.routes';
 import { agentRoutes } from './modules/agents/agents.routes';
 import { mcpServerRoutes } from './modules/mcp-servers/mcp-servers.routes';
 import { pluginRoutes } from './modules/plugins/plugins.routes';
+import { agentRunRoutes } from './modules/agents/agents.runs.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(agentRoutes, { deps: { db, storage: services.storage } });
   await app.register(mcpServerRoutes, { deps: services.external });
   await app.register(pluginRoutes, { deps: services.external });
+  await app.register(agentRunRoutes, { deps: services.agentRuns });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

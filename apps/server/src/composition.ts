@@ -45,9 +45,10 @@ import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { createStorage, type Storage } from './platform/storage';
 import type { LlmDeps } from './modules/llm/llm.service';
-import { defineAgentScheduleTick } from './modules/agents/agents.jobs';
 import type { ExternalToolDeps } from './modules/agents/agents.external-tools';
 import { loadPluginManifests } from './modules/plugins/plugins.manifests';
+import { defineAgentRunJobs, defineAgentScheduleTick } from './modules/agents/agents.jobs';
+import { createAgentRunDeps, type AgentRunDeps } from './modules/agents/agents.runs';
 
 export type Infrastructure = {
   config: Config;
@@ -80,6 +81,8 @@ export type Services = Infrastructure & {
   sms: SmsDeps;
   /** MCP servers and plugins: outside tools for agents (engage.md §6). */
   external: ExternalToolDeps;
+  /** The AI agents' run loop (engage.md §5). */
+  agentRuns: AgentRunDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -91,6 +94,11 @@ export function createServices(infrastructure: Infrastructure): Services {
 }
 
 function buildServices(infrastructure: Infrastructure): Services {
+  const services = buildChannelServices(infrastructure);
+  return { ...services, agentRuns: createAgentRunDeps(services) };
+}
+
+function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'agentRuns'> {
   const { config, database, feed, jobs, logger } = infrastructure;
   const db = database.db;
   const storage = createStorage(config);
@@ -192,4 +200,5 @@ export async function defineJobs(services: Services): Promise<void> {
   await defineEmailQueues(jobs, services.email, logger);
   await defineSmsQueues(jobs, services.sms, logger);
   await defineAgentScheduleTick(jobs, db, logger);
+  await defineAgentRunJobs(jobs, services.agentRuns);
 }

@@ -195,6 +195,15 @@ export const ZConfigEnv = z.object({
   PLUGIN_MANIFESTS_FILE: z.string().trim().min(1).optional(),
   /** How long one call to an MCP server or plugin endpoint may take. */
   OUTSIDE_TOOLS_TIMEOUT_MS: wholeNumber('milliseconds', 1000, 600_000).default(30_000),
+  /** Agent runs' cost: the model's price in US dollars per million prompt and completion tokens. */
+  LLM_PRICE_PER_MILLION_TOKENS: z
+    .string()
+    .regex(/^\d+(\.\d+)?,\d+(\.\d+)?$/, { message: 'expected two prices in US dollars, e.g. 0.15,0.60' })
+    .transform((v) => {
+      const [prompt, completion] = v.split(',').map(Number);
+      return { prompt: prompt!, completion: completion! };
+    })
+    .optional(),
   OIDC_ISSUER: z
     .url({ protocol: /^https?$/, message: 'expected an https:// URL' })
     .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {

@@ -241,13 +241,24 @@ export const ZAgent = z.object({
   description: z.string(),
   avatar_url: z.string().nullable(),
   status: ZAgentStatus,
+  /** Why the agent has its status, in words (e.g. paused after repeated failed runs); null otherwise. */
+  status_reason: z.string().nullable(),
   /** The current config version, or null before the first. */
   config: ZAgentConfig.nullable(),
   schedule: ZAgentSchedule.nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   /** Null until the agent has run. */
-  last_run: z.object({ id: z.string(), status: z.string(), started_at: z.string() }).nullable(),
+  last_run: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      started_at: z.string(),
+      channel: z.string(),
+      finished_at: z.string().nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type TAgent = z.infer<typeof ZAgent>;
 

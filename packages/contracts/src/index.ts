@@ -30,3 +30,4 @@ export * from './sse';
 export * from './sms';
 export * from './agents';
 export * from './mcp';
+export * from './agent-runs';

@@ -6,6 +6,7 @@ import type { FastifyContextConfig, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBusiness, TConversation, TMember, TWhatsappLog } from '@titan/contracts';
 import { insertBroadcast } from '../modules/broadcasts/broadcasts.repository';
+import { insertDeliveries, insertRun } from '../modules/agents/agents.runs.repository';
 import { startConversation } from '../modules/conversations/conversations.service';
 import { addMember, as, createBusiness, signUp, uniqueEmail, type Session } from '../testing/identity';
 import type { TestRuntime } from '../testing/test-runtime';
@@ -42,6 +43,9 @@ type Ids = {
   agent: number;
   mcpServer: number;
   userPlugin: number;
+  /** A run of the agent (written straight into agent_runs) and its delivery waiting for approval. */
+  agentRun: string;
+  agentDelivery: string;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
@@ -91,6 +95,12 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/config/mcp-servers/:id/tools/': { id: 'mcpServer' },
   '/api/user-plugins/:id/': { id: 'userPlugin' },
   '/api/user-plugins/:id/connect/': { id: 'userPlugin' },
+  '/api/agents/:id/runs/': { id: 'agent' },
+  '/api/agents/:id/runs/:runId/': { id: 'agent', runId: 'agentRun' },
+  '/api/agents/:id/runs/:runId/approve/': { id: 'agent', runId: 'agentRun' },
+  '/api/agents/:id/runs/:runId/reject/': { id: 'agent', runId: 'agentRun' },
+  '/api/agents/:id/preview/': { id: 'agent' },
+  '/api/agents/:id/run-now/': { id: 'agent' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData; query?: Record<string, string> };
@@ -230,6 +240,19 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     input: (ids) => ({ json: agentConfig(ids) }),
     idsInBody: true,
   },
+  'POST /api/agents/:id/runs/:runId/approve/': {
+    input: (ids) => ({ json: { delivery_ids: [ids.agentDelivery] } }),
+    idsInBody: true,
+  },
+  'POST /api/agents/:id/runs/:runId/reject/': {
+    input: (ids) => ({ json: { delivery_ids: [ids.agentDelivery] } }),
+    idsInBody: true,
+  },
+  'POST /api/agents/:id/preview/': {
+    input: (ids) => ({ json: { customer_ids: [ids.customer] } }),
+    idsInBody: true,
+  },
+  'POST /api/agents/:id/run-now/': { input: () => ({ json: {} }) },
   'PUT /api/agents/:id/schedule/': {
     input: () => ({ json: { kind: 'interval', every_minutes: 5, timezone: 'Europe/Berlin' } }),
   },
@@ -406,6 +429,8 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/config/mcp-servers/',
     `/api/config/mcp-servers/${a.ids.mcpServer}/tools/`,
     '/api/user-plugins/',
+    `/api/agents/${a.ids.agent}/runs/`,
+    `/api/agents/${a.ids.agent}/runs/${a.ids.agentRun}/`,
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {
@@ -572,6 +597,8 @@ async function populate(
     agent: 0,
     mcpServer: 0,
     userPlugin: 0,
+    agentRun: '',
+    agentDelivery: '',
   };
   const aiAgent = await inject(owner, business, 'POST', '/api/agents/', {
     name: `${slug} agent`,
@@ -595,6 +622,32 @@ async function populate(
     cron: '0 9 * * 1',
     timezone: 'America/New_York',
   });
+  const run = (await insertRun(rt.database.db, {
+    agentId: ids.agent,
+    businessId: business.id,
+    channel: 'email',
+    slot: new Date(),
+    trigger: 'manual',
+    configVersion: 1,
+    sendMode: 'review',
+    status: 'awaiting_approval',
+  }))!;
+  ids.agentRun = run.id;
+  const [delivery] = await insertDeliveries(rt.database.db, [
+    {
+      runId: run.id,
+      agentId: ids.agent,
+      businessId: business.id,
+      channel: 'email',
+      customerId: ids.customer,
+      status: 'pending_approval',
+      reason: 'Matrix',
+      subject: 'Hello',
+      body: 'Hello',
+      idempotencyKey: `agent:${ids.agent}:email:${ids.customer}:${run.slot.toISOString()}`,
+    },
+  ]);
+  ids.agentDelivery = delivery!.id;
   return { ids, apiKey: apiKey.key as string };
 }
 

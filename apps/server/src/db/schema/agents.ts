@@ -4,12 +4,14 @@ import {
   bigint,
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
   text,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { TAgentConfigValues } from '@titan/contracts';
@@ -32,6 +34,8 @@ export const agents = pgTable(
     status: text('status', { enum: AGENT_STATUSES }).notNull().default('draft'),
     /** The current config version; null before the first. */
     configVersion: integer('config_version'),
+    /** Why the agent has its status, in words (paused after repeated failed runs); null otherwise. */
+    statusReason: text('status_reason'),
     createdBy: bigint('created_by', { mode: 'number' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -111,5 +115,120 @@ export const agentScheduleFires = pgTable(
     index('agent_schedule_fires_pending_idx')
       .on(t.firedAt)
       .where(sql`${t.consumedAt} is null`),
+  ],
+);
+
+// ---- Runs (migration 0036) ----
+
+export const AGENT_CHANNELS = ['email', 'sms', 'whatsapp'] as const;
+export const AGENT_RUN_STATUSES = ['running', 'awaiting_approval', 'completed', 'failed'] as const;
+export const AGENT_DELIVERY_STATUSES = [
+  'planned',
+  'pending_approval',
+  'approved',
+  'rejected',
+  'sent',
+  'failed',
+  'suppressed',
+  'skipped',
+  'dry_run',
+] as const;
+
+/** One run of an agent on one channel for one slot (a schedule's, or the moment of a manual run). */
+export const agentRuns = pgTable(
+  'agent_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    agentId: bigint('agent_id', { mode: 'number' })
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: AGENT_CHANNELS }).notNull(),
+    slot: ts('slot').notNull(),
+    trigger: text('trigger', { enum: ['schedule', 'manual', 'preview'] }).notNull(),
+    configVersion: integer('config_version').notNull(),
+    sendMode: text('send_mode', { enum: ['auto', 'review', 'dry_run'] }).notNull(),
+    status: text('status', { enum: AGENT_RUN_STATUSES }).notNull().default('running'),
+    /** The last customer id of the audience whose page is recorded: a resumed run goes on after it. */
+    cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    cost: doublePrecision('cost'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    /** A worker holds the run until then; a run still `running` after it is taken over. */
+    lockedUntil: ts('locked_until'),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('agent_runs_agent_channel_slot_key').on(t.agentId, t.channel, t.slot),
+    index('agent_runs_business_agent_started_idx').on(t.businessId, t.agentId, t.startedAt),
+    index('agent_runs_running_idx')
+      .on(t.lockedUntil)
+      .where(sql`${t.status} = 'running'`),
+  ],
+);
+
+export const agentRunSteps = pgTable(
+  'agent_run_steps',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => agentRuns.id, { onDelete: 'cascade' }),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    kind: text('kind', { enum: ['llm', 'tool', 'guardrail', 'error'] }).notNull(),
+    name: text('name').notNull(),
+    customerId: bigint('customer_id', { mode: 'number' }),
+    input: jsonb('input'),
+    output: jsonb('output'),
+    durationMs: integer('duration_ms').notNull().default(0),
+    tokens: integer('tokens').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('agent_run_steps_run_seq_key').on(t.runId, t.seq)],
+);
+
+/** One recipient's outcome in a run; `idempotency_key` (agent, channel, customer, slot) is unique. */
+export const agentDeliveries = pgTable(
+  'agent_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => agentRuns.id, { onDelete: 'cascade' }),
+    agentId: bigint('agent_id', { mode: 'number' })
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: AGENT_CHANNELS }).notNull(),
+    customerId: bigint('customer_id', { mode: 'number' }).notNull(),
+    status: text('status', { enum: AGENT_DELIVERY_STATUSES }).notNull(),
+    reason: text('reason').notNull().default(''),
+    guardrail: text('guardrail'),
+    templateId: bigint('template_id', { mode: 'number' }),
+    variables: jsonb('variables').$type<Record<string, unknown>>().notNull().default({}),
+    subject: text('subject'),
+    body: text('body'),
+    sendId: uuid('send_id'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    decidedBy: bigint('decided_by', { mode: 'number' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('agent_deliveries_idempotency_key').on(t.idempotencyKey),
+    index('agent_deliveries_run_status_idx').on(t.runId, t.status),
+    index('agent_deliveries_business_customer_idx').on(t.businessId, t.customerId, t.createdAt),
   ],
 );

@@ -1,5 +1,5 @@
 // The only code that touches agents, agent_config_versions, agent_schedules and agent_schedule_fires.
-import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import type { TAgentConfigValues } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { agentConfigVersions, agents, agentScheduleFires, agentSchedules } from '../../db/schema';
@@ -46,7 +46,9 @@ export async function updateAgent(
   db: Queryable,
   businessId: number,
   id: number,
-  values: Partial<Pick<AgentRow, 'name' | 'description' | 'status' | 'avatarKey' | 'configVersion'>>,
+  values: Partial<
+    Pick<AgentRow, 'name' | 'description' | 'status' | 'statusReason' | 'avatarKey' | 'configVersion'>
+  >,
 ): Promise<AgentRow | null> {
   const [row] = await db
     .update(agents)
@@ -178,4 +180,28 @@ export async function listFires(db: Queryable, businessId: number, agentId: numb
     .from(agentScheduleFires)
     .where(and(eq(agentScheduleFires.businessId, businessId), eq(agentScheduleFires.agentId, agentId)))
     .orderBy(asc(agentScheduleFires.slot));
+}
+
+/** An agent by id alone (the run loop, which starts from a fired slot or a run). */
+export async function findAgentById(db: Queryable, id: number): Promise<AgentRow | null> {
+  const [row] = await db.select().from(agents).where(eq(agents.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Fired slots not yet consumed by the run loop, locked for this transaction; rows another
+ * transaction holds are passed over (`skip locked`), so two workers never consume the same fire.
+ */
+export async function claimFires(tx: Queryable, limit: number): Promise<FireRow[]> {
+  return tx
+    .select()
+    .from(agentScheduleFires)
+    .where(isNull(agentScheduleFires.consumedAt))
+    .orderBy(asc(agentScheduleFires.firedAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+export async function markFireConsumed(tx: Queryable, id: number, at: Date): Promise<void> {
+  await tx.update(agentScheduleFires).set({ consumedAt: at }).where(eq(agentScheduleFires.id, id));
 }

@@ -27,6 +27,7 @@ import { templateExists } from '../templates/templates.service';
 import { whatsappTemplateExists } from '../whatsapp/templates/whatsapp.templates';
 import { externalServerExists } from './agents.external-tools';
 import * as repo from './agents.repository';
+import { lastRuns } from './agents.runs.repository';
 import { parseCron, slotAfter, toSchedule } from './agents.schedule';
 
 export type AgentsDeps = { db: Db; storage: Storage };
@@ -44,28 +45,40 @@ function toConfig(row: repo.ConfigVersionRow): TAgentConfig {
 
 async function toAgents(deps: AgentsDeps, businessId: number, rows: repo.AgentRow[]): Promise<TAgent[]> {
   const ids = rows.map((r) => r.id);
-  const [configs, schedules] = await Promise.all([
+  const [configs, schedules, runs] = await Promise.all([
     repo.findConfigVersions(deps.db, businessId, ids, 'current'),
     repo.findSchedules(deps.db, businessId, ids),
+    lastRuns(deps.db, businessId, ids),
   ]);
   const configOf = new Map(configs.map((c) => [c.agentId, c]));
   const scheduleOf = new Map(schedules.map((s) => [s.agentId, s]));
+  const runOf = new Map(runs.map((r) => [r.agentId, r]));
   return Promise.all(
     rows.map(async (row) => {
       const config = configOf.get(row.id);
       const schedule = scheduleOf.get(row.id);
+      const run = runOf.get(row.id);
       return {
         id: row.id,
         name: row.name,
         description: row.description,
         avatar_url: row.avatarKey ? await deps.storage.signedUrl(row.avatarKey, 'avatar') : null,
         status: row.status,
+        status_reason: row.statusReason,
         config: config ? toConfig(config) : null,
         schedule: schedule ? toSchedule(schedule) : null,
         created_at: row.createdAt.toISOString(),
         updated_at: row.updatedAt.toISOString(),
-        // Runs come with the run loop; until then no agent has run.
-        last_run: null,
+        last_run: run
+          ? {
+              id: run.id,
+              status: run.status,
+              started_at: run.startedAt.toISOString(),
+              channel: run.channel,
+              finished_at: run.finishedAt?.toISOString() ?? null,
+              error: run.error,
+            }
+          : null,
       };
     }),
   );
@@ -167,7 +180,8 @@ export async function updateAgent(
     const updated = await repo.updateAgent(tx, businessId, id, {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
-      ...(body.status !== undefined ? { status: body.status } : {}),
+      // A status set by hand replaces the reason Titan gave for the last one.
+      ...(body.status !== undefined ? { status: body.status, statusReason: null } : {}),
       ...(body.avatar_url === null ? { avatarKey: null } : {}),
     });
     // A paused agent resumed starts from its next slot: a pause is not downtime to catch up on.

@@ -394,6 +394,21 @@ export async function segmentCustomers(
     .limit(limit);
 }
 
+/** Of these customers, those a segment matches, in id order (an agent's lists narrowed by a segment). */
+export async function segmentCustomersAmong(
+  db: Queryable,
+  businessId: number,
+  filter: TSegmentFilter,
+  ids: number[],
+): Promise<CustomerRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(customers)
+    .where(and(segmentCondition(businessId, filter), inArray(customers.id, ids)))
+    .orderBy(asc(customers.id));
+}
+
 /** A page of a segment for the directory's list shape (newest first), with its count. */
 export async function listSegment(
   db: Queryable,

@@ -107,6 +107,7 @@ export {
   existingCustomerIds,
   findCustomersByIds,
   segmentCustomers,
+  segmentCustomersAmong,
   findCustomerById,
   findCustomerByExternalId,
   findCustomerExternalId,

@@ -663,3 +663,56 @@ export async function templateIdExists(db: Db, businessId: number, id: number): 
     .limit(1);
   return row !== undefined;
 }
+
+/** A synced template by id (agent configs name templates by id). */
+export async function findTemplateById(
+  db: Queryable,
+  businessId: number,
+  id: number,
+): Promise<WhatsappTemplateRow | null> {
+  const [row] = await db
+    .select()
+    .from(whatsappTemplates)
+    .where(and(eq(whatsappTemplates.businessId, businessId), eq(whatsappTemplates.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Per customer, their WhatsApp conversation whose customer wrote last, and when (the 24-hour
+ * window of agents' sends). Customers who never wrote on WhatsApp are absent.
+ */
+export async function lastCustomerMessagesOf(
+  db: Queryable,
+  businessId: number,
+  customerIds: number[],
+): Promise<Map<number, { conversationId: number; at: Date }>> {
+  const out = new Map<number, { conversationId: number; at: Date }>();
+  if (customerIds.length === 0) return out;
+  const rows = await db
+    .select({
+      customerId: conversations.initiatorId,
+      conversationId: conversations.id,
+      at: max(waMessages.createdAt),
+    })
+    .from(conversations)
+    .innerJoin(
+      waMessages,
+      and(eq(waMessages.conversationId, conversations.id), eq(waMessages.senderType, 'customer')),
+    )
+    .where(
+      and(
+        eq(conversations.businessId, businessId),
+        eq(conversations.channel, 'whatsapp'),
+        inArray(conversations.initiatorId, customerIds),
+      ),
+    )
+    .groupBy(conversations.initiatorId, conversations.id);
+  for (const r of rows) {
+    if (r.customerId === null || !r.at) continue;
+    const at = new Date(r.at);
+    const seen = out.get(r.customerId);
+    if (!seen || seen.at < at) out.set(r.customerId, { conversationId: r.conversationId, at });
+  }
+  return out;
+}

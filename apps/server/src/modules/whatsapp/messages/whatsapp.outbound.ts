@@ -5,7 +5,7 @@
 import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
-import type { BestEvent, ProviderEvent } from '../../sends/sends.repository';
+import type { BestEvent, ProviderEvent, SendCause } from '../../sends/sends.repository';
 import * as sends from '../../sends/sends.service';
 import * as sendsRepo from '../../sends/sends.repository';
 import type { SecretBox } from '../../../platform/crypto';
@@ -76,6 +76,13 @@ export type Delivery = {
   /** Extra fields kept in meta_data next to the payload (e.g. a template's rendered components). */
   extraMeta?: Record<string, unknown>;
   templateName?: string | null;
+  /** Who asked for it, when not staff (an agent's delivery: its run, customer and idempotency key). */
+  origin?: {
+    cause: SendCause;
+    causeId?: string | null;
+    customerId?: number | null;
+    idempotencyKey?: string | null;
+  };
 };
 
 /** The job that sends a queued WhatsApp send nobody claimed (its request died before the call). */
@@ -93,7 +100,10 @@ export async function deliver(deps: WhatsappDeps, account: ConnectedAccount, d: 
     sends.createQueued(tx, {
       businessId: d.businessId,
       channel: 'whatsapp',
-      cause: d.templateName ? 'template_send' : 'staff_reply',
+      cause: d.origin?.cause ?? (d.templateName ? 'template_send' : 'staff_reply'),
+      causeId: d.origin?.causeId ?? null,
+      customerId: d.origin?.customerId ?? null,
+      idempotencyKey: d.origin?.idempotencyKey ?? null,
       conversationId: d.conversationId,
       recipient: d.recipient,
       templateName: d.templateName ?? null,

@@ -6,7 +6,13 @@ import { AppError } from '../../../platform/errors';
 import * as conversationsRepo from '../../conversations/conversations.repository';
 import { toMessages, type InboxScope } from '../../conversations/conversations.service';
 import { ruleFor, WHATSAPP_MEDIA_MESSAGES } from '../media/whatsapp.media';
-import { connectedAccount, credentialsOf, deliver, type WhatsappDeps } from './whatsapp.outbound';
+import {
+  connectedAccount,
+  credentialsOf,
+  deliver,
+  type Delivery,
+  type WhatsappDeps,
+} from './whatsapp.outbound';
 import * as repo from '../whatsapp.repository';
 import { waDigitsOf } from '../wa-id';
 
@@ -87,6 +93,7 @@ export async function sendMessage(
   userId: number | null,
   conversationId: number,
   input: TWhatsappSendRequest,
+  origin?: Delivery['origin'],
 ): Promise<TMessage> {
   const businessId = scope.businessId;
   const conversation = await findWhatsappConversation(deps.db, scope, conversationId);
@@ -143,8 +150,9 @@ export async function sendMessage(
     businessId,
     conversationId,
     recipient,
-    senderType: 'staff',
+    senderType: origin?.cause === 'agent' ? 'agent' : 'staff',
     senderId: userId,
+    ...(origin ? { origin } : {}),
     payload,
     content,
     messageType: input.type === 'text' ? 'text' : 'file',

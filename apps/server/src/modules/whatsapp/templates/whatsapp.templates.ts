@@ -18,7 +18,13 @@ import * as conversationsRepo from '../../conversations/conversations.repository
 import * as directory from '../../directory/directory.service';
 import { toMessages } from '../../conversations/conversations.service';
 import { GraphError, type GraphTemplate } from '../whatsapp.graph';
-import { connectedAccount, deliver, toAppError, type WhatsappDeps } from '../messages/whatsapp.outbound';
+import {
+  connectedAccount,
+  deliver,
+  toAppError,
+  type Delivery,
+  type WhatsappDeps,
+} from '../messages/whatsapp.outbound';
 import * as repo from '../whatsapp.repository';
 import { contactLockKey, waDigitsOf, waExternalId } from '../wa-id';
 import * as sendsRepo from '../../sends/sends.repository';
@@ -397,6 +403,7 @@ export async function sendTemplate(
   deps: WhatsappDeps,
   sender: TemplateSender,
   input: TSendTemplateInput,
+  origin?: Delivery['origin'],
 ): Promise<TMessage> {
   const businessId = sender.scope.businessId;
   // A conversation out of reach is "not found" before anything else is said about the send.
@@ -420,12 +427,13 @@ export async function sendTemplate(
       businessId,
       conversationId: target.conversationId,
       recipient: target.recipient,
-      senderType: sender.userId === null ? 'system' : 'staff',
+      senderType: origin?.cause === 'agent' ? 'agent' : sender.userId === null ? 'system' : 'staff',
       senderId: sender.userId,
       payload: { type: 'template', template: graphTemplate(template, input.components) },
       content: rendered.content,
       extraMeta: { template: rendered.template },
       templateName: template.name,
+      ...(origin ? { origin } : {}),
     });
     return (await toMessages(deps, businessId, [row]))[0]!;
   } catch (err) {
@@ -447,3 +455,10 @@ export async function sendTemplate(
 export async function whatsappTemplateExists(db: Db, businessId: number, id: number): Promise<boolean> {
   return repo.templateIdExists(db, businessId, id);
 }
+
+/** A synced template by id, for agents: null when the business has none. */
+export async function findTemplateById(db: Db, businessId: number, id: number) {
+  return repo.findTemplateById(db, businessId, id);
+}
+
+export { lastCustomerMessagesOf } from '../whatsapp.repository';

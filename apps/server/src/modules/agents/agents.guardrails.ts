@@ -1,0 +1,175 @@
+// The guardrails every agent send passes (engage.md §5) before a delivery is written: consent,
+// the suppression list, the per-recipient cap across agents, quiet hours in the recipient's time
+// zone (else the business's), the WhatsApp 24-hour window (only templates outside it) and the
+// run's max sends. Pure functions over facts gathered once per page of the audience.
+import {
+  isTimeZone,
+  type TAgentChannel,
+  type TAgentConfigValues,
+  type TAgentGuardrail,
+} from '@titan/contracts';
+import type { CustomerRow } from '../directory/directory.service';
+
+/** What a guardrail needs to know of one recipient, gathered for a page at a time. */
+export type RecipientFacts = {
+  customer: CustomerRow;
+  /** Where the channel reaches them: the email address or the E.164 number; null when none. */
+  address: string | null;
+  suppressed: boolean;
+  /** Deliveries of any agent of the business to them in the last 7 days (planned to sent). */
+  recentDeliveries: number;
+  /** The recipient's time zone, else the business's. */
+  timezone: string;
+  /** WhatsApp: the conversation whose customer wrote last, and whether its 24-hour window is open. */
+  whatsapp: { conversationId: number; windowOpen: boolean } | null;
+};
+
+export type GuardrailStop = {
+  status: 'suppressed' | 'skipped';
+  guardrail: TAgentGuardrail | null;
+  reason: string;
+};
+
+export const GUARDRAIL_MESSAGES = {
+  noEmail: 'The customer has no email address.',
+  noPhone: 'The customer has no phone number in international format.',
+  optedOut: (channel: TAgentChannel, status: string) =>
+    `The customer’s ${CHANNEL_WORD[channel]} consent is “${status}”: agents never write to them there.`,
+  noOptIn: (channel: TAgentChannel) =>
+    `The customer has not agreed to receive ${CHANNEL_WORD[channel]} messages (consent unknown); agents need an opt-in on ${CHANNEL_WORD[channel]}.`,
+  suppressed: (address: string) => `${address} is on the suppression list.`,
+  cap: (n: number, limit: number) =>
+    `Agents already wrote to this customer ${n} time${n === 1 ? '' : 's'} in the last 7 days (the limit is ${limit} a week).`,
+  quietHours: (start: string, end: string, local: string, tz: string) =>
+    `Quiet hours (${start}–${end}): it is ${local} in ${tz} for this customer.`,
+  whatsappWindow:
+    'More than 24 hours have passed since the customer last wrote on WhatsApp: only an approved template may be sent.',
+  maxSends: (limit: number) => `The run reached its limit of ${limit} sends.`,
+} as const;
+
+const CHANNEL_WORD: Record<TAgentChannel, string> = { email: 'email', sms: 'SMS', whatsapp: 'WhatsApp' };
+
+const CONSENT_OF: Record<TAgentChannel, (c: CustomerRow) => string> = {
+  email: (c) => c.emailStatus,
+  sms: (c) => c.smsStatus,
+  whatsapp: (c) => c.whatsappStatus,
+};
+
+const OPTED_OUT = new Set(['unsubscribed', 'bounced', 'complained']);
+
+/** The customer's own time zone (a `timezone`, `time_zone` or `tz` field), when it is a valid one. */
+const zoneCache = new Map<string, boolean>();
+export function customerTimezone(customer: CustomerRow): string | null {
+  const fields = customer.fields ?? {};
+  for (const key of ['timezone', 'time_zone', 'tz']) {
+    const v = fields[key];
+    if (typeof v !== 'string' || !v) continue;
+    let ok = zoneCache.get(v);
+    if (ok === undefined) {
+      ok = isTimeZone(v);
+      if (zoneCache.size < 1000) zoneCache.set(v, ok);
+    }
+    if (ok) return v;
+  }
+  return null;
+}
+
+const clocks = new Map<string, Intl.DateTimeFormat>();
+/** HH:MM at `now` in `tz` (formatters kept per zone: making one costs more than using it). */
+export function localTime(now: Date, tz: string): string {
+  let f = clocks.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: tz,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    clocks.set(tz, f);
+  }
+  return f.format(now);
+}
+
+/** Whether HH:MM falls in [start, end), the span crossing midnight when end < start. */
+export function inQuietHours(time: string, start: string, end: string): boolean {
+  return start < end ? time >= start && time < end : time >= start || time < end;
+}
+
+/**
+ * The guardrails known before the model is asked (so no tokens are spent on a customer no send
+ * may reach): an address, consent, suppression, the weekly cap and quiet hours. Null: go on.
+ * Email needs no opt-out; SMS and WhatsApp need an opt-in (`subscribed`).
+ */
+export function recipientStop(
+  channel: TAgentChannel,
+  config: TAgentConfigValues,
+  facts: RecipientFacts,
+  now: Date,
+): GuardrailStop | null {
+  if (!facts.address)
+    return {
+      status: 'skipped',
+      guardrail: null,
+      reason: channel === 'email' ? GUARDRAIL_MESSAGES.noEmail : GUARDRAIL_MESSAGES.noPhone,
+    };
+  const consent = CONSENT_OF[channel](facts.customer);
+  if (OPTED_OUT.has(consent))
+    return {
+      status: 'suppressed',
+      guardrail: 'consent',
+      reason: GUARDRAIL_MESSAGES.optedOut(channel, consent),
+    };
+  if (channel !== 'email' && consent !== 'subscribed')
+    return { status: 'suppressed', guardrail: 'consent', reason: GUARDRAIL_MESSAGES.noOptIn(channel) };
+  if (facts.suppressed)
+    return {
+      status: 'suppressed',
+      guardrail: 'suppression',
+      reason: GUARDRAIL_MESSAGES.suppressed(facts.address),
+    };
+  const limit = config.limits.per_recipient_per_week;
+  if (facts.recentDeliveries >= limit)
+    return {
+      status: 'suppressed',
+      guardrail: 'per_recipient_cap',
+      reason: GUARDRAIL_MESSAGES.cap(facts.recentDeliveries, limit),
+    };
+  if (config.quiet_hours) {
+    const local = localTime(now, facts.timezone);
+    if (inQuietHours(local, config.quiet_hours.start, config.quiet_hours.end))
+      return {
+        status: 'suppressed',
+        guardrail: 'quiet_hours',
+        reason: GUARDRAIL_MESSAGES.quietHours(
+          config.quiet_hours.start,
+          config.quiet_hours.end,
+          local,
+          facts.timezone,
+        ),
+      };
+  }
+  return null;
+}
+
+/**
+ * The guardrails of one send the model asked for: the WhatsApp window (free-form text only while
+ * it is open; templates always) and the run's max sends (`planned`: sends the run already let
+ * through).
+ */
+export function sendStop(
+  channel: TAgentChannel,
+  config: TAgentConfigValues,
+  facts: RecipientFacts,
+  send: { templateId: number | null },
+  planned: number,
+): GuardrailStop | null {
+  if (channel === 'whatsapp' && send.templateId === null && !facts.whatsapp?.windowOpen)
+    return { status: 'suppressed', guardrail: 'whatsapp_window', reason: GUARDRAIL_MESSAGES.whatsappWindow };
+  if (planned >= config.limits.max_sends_per_run)
+    return {
+      status: 'suppressed',
+      guardrail: 'max_sends_per_run',
+      reason: GUARDRAIL_MESSAGES.maxSends(config.limits.max_sends_per_run),
+    };
+  return null;
+}
