@@ -157,6 +157,8 @@ export const ZPlugin = z.object({
   name: z.string(),
   description: z.string(),
   auth_type: z.enum(['api_key', 'oauth2']),
+  /** An api_key plugin whose key the user must enter (a signing secret is made by Titan when absent). */
+  api_key_required: z.boolean(),
   settings: z.array(
     z.object({ name: z.string(), label: z.string(), type: z.enum(['url', 'text']), required: z.boolean() }),
   ),

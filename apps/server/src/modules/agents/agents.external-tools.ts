@@ -14,8 +14,8 @@ import {
   listMcpServerRows,
   mcpErrorWords,
   toolInfos,
+  type McpServerRow,
 } from '../mcp-servers/mcp-servers.service';
-import type { McpServerRow } from '../mcp-servers/mcp-servers.repository';
 import {
   callPluginTool,
   ensureFreshPlugin,
@@ -23,8 +23,8 @@ import {
   listPluginRows,
   pluginCatalogue,
   pluginToolsOf,
+  type PluginConnectionRow,
 } from '../plugins/plugins.service';
-import type { PluginConnectionRow } from '../plugins/plugins.repository';
 
 const NO_CONNECTION = 'No connected MCP server or plugin with this id.';
 

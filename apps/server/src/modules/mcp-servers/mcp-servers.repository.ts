@@ -3,6 +3,7 @@ import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mcpServers, oauthConnectStates } from '../../db/schema';
 
+export type { CachedTool, McpOauthState } from '../../db/schema';
 export type McpServerRow = typeof mcpServers.$inferSelect;
 export type NewMcpServer = typeof mcpServers.$inferInsert;
 export type ConnectStateRow = typeof oauthConnectStates.$inferSelect;

@@ -31,7 +31,6 @@ import {
   type TMcpServerUpdate,
   type TOAuthCallbackRequest,
 } from '@titan/contracts';
-import type { CachedTool, McpOauthState } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
 import { randomToken } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
@@ -47,7 +46,10 @@ import {
   type OAuthDeps,
 } from './oauth-client';
 import * as repo from './mcp-servers.repository';
+import type { CachedTool, McpOauthState } from './mcp-servers.repository';
 import { modelToolName } from './tool-names';
+
+export type { McpServerRow } from './mcp-servers.repository';
 
 export type McpDeps = OAuthDeps & {
   /** How long one call to a server may take (ms). */

@@ -40,6 +40,7 @@ import { BUILTIN_PLUGINS } from './plugins.manifests';
 import * as repo from './plugins.repository';
 
 export type PluginDeps = OAuthDeps & { timeoutMs?: number; pluginManifests?: TPluginManifest[] };
+export type { PluginConnectionRow } from './plugins.repository';
 type Row = repo.PluginConnectionRow;
 type OAuth2 = Extract<TPluginManifest['auth'], { type: 'oauth2' }>;
 
@@ -75,6 +76,7 @@ export function listPlugins(deps: PluginDeps): TPlugin[] {
     name: m.name,
     description: m.description,
     auth_type: m.auth.type,
+    api_key_required: m.auth.type === 'api_key' && m.auth.placement === 'bearer',
     settings: m.settings,
     tools: m.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema })),
     available: unavailableReason(m) === null,
