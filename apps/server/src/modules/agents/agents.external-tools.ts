@@ -9,10 +9,10 @@ import type { SecretBox } from '../../platform/crypto';
 import type { Logger } from 'pino';
 import {
   callMcpTool,
-  ensureFresh,
   findMcpServerRow,
   listMcpServerRows,
   mcpErrorWords,
+  readyForRun,
   toolInfos,
   type McpServerRow,
 } from '../mcp-servers/mcp-servers.service';
@@ -144,7 +144,7 @@ export async function prepareExternalTools(
         continue;
       }
       try {
-        const fresh = await ensureFresh(deps, row, RUN_TOKEN_HORIZON_MS);
+        const fresh = await readyForRun(deps, row, RUN_TOKEN_HORIZON_MS);
         if (fresh.status !== 'connected') {
           refuse(`${fresh.name}: ${fresh.lastError ?? MCP_MESSAGES.notConnected}`);
           continue;

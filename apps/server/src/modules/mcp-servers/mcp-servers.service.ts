@@ -187,6 +187,16 @@ export async function ensureFresh(deps: McpDeps, row: Row, marginMs: number): Pr
   return oauthRow(deps, row, marginMs);
 }
 
+/**
+ * A server ready for a run starting now: OAuth tokens good for `marginMs`, and a server whose last
+ * attempt failed (a network error, a server down) asked again once — its status then says how that went.
+ */
+export async function readyForRun(deps: McpDeps, row: Row, marginMs: number): Promise<Row> {
+  const fresh = await ensureFresh(deps, row, marginMs);
+  const hasCredentials = fresh.auth !== 'oauth' || !!fresh.accessTokenSealed;
+  return fresh.status === 'error' && hasCredentials ? listAndCache(deps, fresh) : fresh;
+}
+
 /** Runs `work` with a connected MCP client; an OAuth 401 refreshes once and tries once more. */
 async function withClient<T>(
   deps: McpDeps,

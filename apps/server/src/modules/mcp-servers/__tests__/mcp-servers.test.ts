@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpSim, type McpSim } from '@titan/mcp-sim';
 import { MCP_MESSAGES, type TBusiness, type TMcpServer } from '@titan/contracts';
-import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import { createTestRuntime, testDbKind, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import {
   callExternalTool,
@@ -298,6 +298,31 @@ describe('MCP servers as agent tools', () => {
     expect(out.ok).toBe(true);
   });
 
+  it.skipIf(testDbKind !== 'postgres')(
+    'collapses refreshes from two processes on one database into one',
+    async () => {
+      const server = await connected();
+      await expireSoon(server.id, 30);
+      const second = await createTestRuntime({ store: rt.store, http: false });
+      try {
+        const allowed = [
+          { source: 'mcp' as const, server_id: server.id, name: 'lookup_order', approval: 'auto' as const },
+        ];
+        const runs = await Promise.all(
+          [deps, second.services.external, deps, second.services.external].map((d) =>
+            prepareExternalTools(d, business.id, allowed),
+          ),
+        );
+        for (const run of runs) expect(run.unavailable).toEqual([]);
+        expect(sim.state().grants.refresh_token).toBe(1);
+        expect(sim.state().refused).toEqual({});
+      } finally {
+        await second.destroy();
+      }
+    },
+    60_000,
+  );
+
   it('a 401 from an expired access token refreshes once and the call goes through', async () => {
     const server = await connected();
     const { tools } = await prepareExternalTools(deps, business.id, [
@@ -327,6 +352,20 @@ describe('MCP servers as agent tools', () => {
     expect(second.unavailable).toHaveLength(1);
     expect(sim.state().grants.refresh_token).toBe(1); // no retry loop
     expect((await listExternalTools(deps, business.id)).some((t) => t.serverId === server.id)).toBe(false);
+  });
+
+  it('asks a server whose last attempt failed again when a run starts', async () => {
+    const server = await register({ url: sim.bearerMcpUrl, auth: 'bearer', token: sim.bearerToken });
+    await rt.database.query(`update mcp_servers set status = 'error', last_error = 'down' where id = $1`, [
+      server.id,
+    ]);
+    const { tools, unavailable } = await prepareExternalTools(deps, business.id, [
+      { source: 'mcp', server_id: server.id, name: 'list_bookings', approval: 'auto' },
+    ]);
+    expect(unavailable).toEqual([]);
+    expect(tools.map((t) => t.name)).toEqual(['list_bookings']);
+    const shown = (await call('GET', `/api/config/mcp-servers/${server.id}/`)).json().result;
+    expect(shown).toMatchObject({ status: 'connected', last_error: null });
   });
 
   it('offers nothing of another business’s server', async () => {
