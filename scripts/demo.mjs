@@ -395,7 +395,12 @@ try {
     const res = await fetch(`${probeUrl}/api/config/mcp-servers/`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: 'Demo shop (bearer)', url: mcp.bearerUrl, auth: 'bearer', token: mcp.token }),
+      body: JSON.stringify({
+        name: 'Demo shop (bearer)',
+        url: mcp.bearerUrl,
+        auth: 'bearer',
+        token: mcp.token,
+      }),
     });
     if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
   }
