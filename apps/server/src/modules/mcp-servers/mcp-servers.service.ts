@@ -151,15 +151,13 @@ export function mcpErrorWords(err: unknown, timeoutMs = DEFAULT_TIMEOUT_MS): str
 async function oauthRow(deps: McpDeps, row: Row, marginMs: number, rejected?: string | null): Promise<Row> {
   return refreshWithLease<Row>({
     secrets: deps.secrets,
+    marginMs,
+    rejected,
     read: () => repo.findServer(deps.db, row.businessId, row.id),
     claim: (ms) => repo.claimRefreshLease(deps.db, row.businessId, row.id, ms),
     finish: async (set) => {
       await repo.updateServer(deps.db, row.businessId, row.id, set);
     },
-    needsRefresh: (r) =>
-      !r.accessTokenSealed ||
-      (rejected !== undefined && r.accessTokenSealed === rejected) ||
-      (r.tokenExpiresAt !== null && r.tokenExpiresAt.getTime() < Date.now() + marginMs),
     refresh: (r, refreshToken) => {
       const oauth = r.oauth as OauthColumn;
       return refreshAuthorization(oauth.issuer!, {

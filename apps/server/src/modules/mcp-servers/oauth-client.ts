@@ -110,27 +110,33 @@ export type RefreshSet = Partial<TokenColumns> & {
 };
 
 /**
- * The connection with an access token good enough (`needsRefresh` false), refreshing it if not —
- * by whichever process takes the lease first; the others wait and read what it stored.
+ * The connection with an access token good for `marginMs` more (and not the `rejected` one a
+ * server just refused), refreshing it if not — by whichever process takes the lease first; the
+ * others wait and read what it stored.
  */
 export async function refreshWithLease<R extends Refreshable>(opts: {
   secrets: SecretBox;
+  marginMs: number;
+  rejected?: string | null;
   read: () => Promise<R | null>;
   claim: (ms: number) => Promise<R | null>;
   /** Writes the outcome and frees the lease. */
   finish: (set: RefreshSet) => Promise<void>;
-  needsRefresh: (row: R) => boolean;
   refresh: (row: R, refreshToken: string) => Promise<OAuthTokens>;
 }): Promise<R> {
+  const needsRefresh = (r: R) =>
+    !r.accessTokenSealed ||
+    (opts.rejected !== undefined && r.accessTokenSealed === opts.rejected) ||
+    (r.tokenExpiresAt !== null && r.tokenExpiresAt.getTime() < Date.now() + opts.marginMs);
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const row = await opts.read();
     if (!row) throw new AppError('not_found', 'Not found.');
     if (row.status === 'expired') throw new GrantExpired(row.lastError ?? MCP_MESSAGES.expired);
-    if (!opts.needsRefresh(row)) return row;
+    if (!needsRefresh(row)) return row;
     const claimed = await opts.claim(LEASE_MS);
     if (claimed) {
-      if (!opts.needsRefresh(claimed)) {
+      if (!needsRefresh(claimed)) {
         await opts.finish({ refreshLeaseUntil: null });
         return claimed;
       }

@@ -323,15 +323,13 @@ export async function ensureFreshPlugin(
   const auth = m.auth;
   return refreshWithLease<Row>({
     secrets: deps.secrets,
+    marginMs,
+    rejected,
     read: () => repo.findConnection(deps.db, row.businessId, row.id),
     claim: (ms) => repo.claimRefreshLease(deps.db, row.businessId, row.id, ms),
     finish: async (set) => {
       await repo.updateConnection(deps.db, row.businessId, row.id, set);
     },
-    needsRefresh: (r) =>
-      !r.accessTokenSealed ||
-      (rejected !== undefined && r.accessTokenSealed === rejected) ||
-      (r.tokenExpiresAt !== null && r.tokenExpiresAt.getTime() < Date.now() + marginMs),
     refresh: (_r, refreshToken) =>
       refreshAuthorization(oauthMetadata(auth).issuer, {
         metadata: oauthMetadata(auth),

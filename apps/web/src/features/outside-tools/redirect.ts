@@ -4,3 +4,17 @@ export const leaveFor = {
     window.location.assign(url);
   },
 };
+
+/** Starting OAuth: ask the server for the authorization URL, then leave for it (errors in a toast). */
+export function startOAuth(
+  connect: {
+    mutate: (
+      id: number,
+      handlers: { onSuccess: (url: string) => void; onError: (e: unknown) => void },
+    ) => void;
+  },
+  id: number,
+  onError: (error: unknown) => void,
+): void {
+  connect.mutate(id, { onSuccess: (url) => leaveFor.go(url), onError });
+}

@@ -20,18 +20,14 @@ import {
 } from '../api/plugins';
 import { ConnectPluginForm } from '../components/connect-plugin-form';
 import { LastError, StatusBadge, ToolList } from '../components/connection-parts';
-import { leaveFor } from '../redirect';
+import { startOAuth } from '../redirect';
 import { OUTSIDE_TOOLS_STRINGS as S } from '../strings';
 
 function useConnect() {
   const connect = useConnectUserPlugin();
   return {
     pending: connect.isPending,
-    start: (id: number) =>
-      connect.mutate(id, {
-        onSuccess: (url) => leaveFor.go(url),
-        onError: (error) => reportApiError(error, { toast: true }),
-      }),
+    start: (id: number) => startOAuth(connect, id, (error) => reportApiError(error, { toast: true })),
   };
 }
 
