@@ -64,7 +64,6 @@ export const AGENT_RUN_MESSAGES = {
   unknownDeliveries: 'These deliveries are not waiting for approval in this run.',
   idsOrAll: 'Send delivery_ids or all: true.',
   unknownCustomers: 'These customers are not in your business.',
-  alreadyRunning: 'This agent is already running on this channel.',
   maxSteps: (n: number) => `Stopped at the limit of ${n} steps for one recipient.`,
   maxTokens: (n: number) => `Stopped at the limit of ${n} tokens for one recipient.`,
   pausedAfterFailures: (n: number) =>
@@ -200,17 +199,19 @@ export type TAgentRun = z.infer<typeof ZAgentRun>;
 // ---- Review queue ----
 
 /** `POST …/runs/{runId}/approve/` and `…/reject/`. */
-export const ZAgentReviewRequest = z.union([
-  z
-    .object({
-      delivery_ids: z
-        .array(z.uuid({ message: 'Enter delivery ids as given by the run.' }))
-        .min(1)
-        .max(1000),
-    })
-    .strict(),
-  z.object({ all: z.literal(true) }).strict(),
-]);
+export const ZAgentReviewRequest = z
+  .object({
+    delivery_ids: z
+      .array(z.uuid({ message: 'Enter delivery ids as given by the run.' }))
+      .min(1)
+      .max(1000)
+      .optional(),
+    all: z.literal(true).optional(),
+  })
+  .refine((v) => (v.delivery_ids === undefined) !== (v.all === undefined), {
+    message: AGENT_RUN_MESSAGES.idsOrAll,
+    path: ['non_field_errors'],
+  });
 export type TAgentReviewRequest = z.infer<typeof ZAgentReviewRequest>;
 
 export const ZAgentReviewResult = z.object({

@@ -132,19 +132,14 @@ export type AgentRunDeps = {
 };
 
 /** The dependencies of the run loop, from the process's services. */
-export function createAgentRunDeps(s: {
-  db: Db;
-  jobs: Jobs;
-  logger: Logger;
-  llm: LlmDeps;
-  email: EmailDeps;
-  sms: SmsDeps;
-  whatsapp: WhatsappDeps;
-  secrets: ExternalToolDeps['secrets'];
-  /** The services' outside-tool deps (plugin manifests, timeouts); built from the rest when absent. */
-  external?: ExternalToolDeps;
-  config: { NODE_ENV: string; PUBLIC_URL: string; LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'] };
-}): AgentRunDeps {
+export function createAgentRunDeps(
+  s: Pick<AgentRunDeps, 'db' | 'jobs' | 'logger' | 'llm' | 'email' | 'sms' | 'whatsapp'> & {
+    secrets: ExternalToolDeps['secrets'];
+    /** The services' outside-tool deps (plugin manifests, timeouts); built from the rest when absent. */
+    external?: ExternalToolDeps;
+    config: { NODE_ENV: string; PUBLIC_URL: string; LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'] };
+  },
+): AgentRunDeps {
   return {
     db: s.db,
     jobs: s.jobs,
@@ -286,7 +281,12 @@ async function prepareRun(
   if (!channel) throw new RunFailure(RM.channelNotConfigured);
   let llm: LlmSession;
   try {
-    llm = await openLlm(deps.llm, { businessId: run.businessId, purpose: 'agent_run', ref: run.id });
+    llm = await openLlm(deps.llm, {
+      businessId: run.businessId,
+      purpose: 'agent_run',
+      ref: run.id,
+      ...(config.model ? { model: config.model } : {}),
+    });
   } catch (err) {
     if (err instanceof AppError) throw new RunFailure(err.message);
     throw err;
@@ -931,6 +931,9 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
     await failRun(deps, run, err.message, setup);
     return;
   }
+  // A page is written (and its sends made) while the next one is decided: the model's answers and
+  // the database's work overlap. Writes stay in page order, each after the one before.
+  let pending: Promise<void> = Promise.resolve();
   try {
     ctx.state.planned = passed((await repo.countDeliveries(deps.db, [run.id])).get(run.id) ?? {});
     // A worker that died after writing a page may have left sends to make.
@@ -948,18 +951,26 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
       );
       const todo = customers.filter((c) => !done.has(keyOf(run, c.id)));
       const page = await decidePage(ctx, todo);
+      await pending;
       const steps = first ? [...setup, ...page.steps] : page.steps;
       first = false;
-      ctx.run = await writePage(
+      // Called at once: writePage takes the tokens counted so far before anything else runs.
+      const written = writePage(
         ctx,
         { deliveries: page.deliveries, steps, cursor: last, considered: page.deliveries.length },
         seq,
         lease(),
       );
-      if (run.sendMode === 'auto') await deliverPlanned(deps, ctx.run, ctx.channel);
+      pending = (async () => {
+        ctx.run = await written;
+        if (run.sendMode === 'auto') await deliverPlanned(deps, ctx.run, ctx.channel);
+      })();
+      // Awaited before the next write or at the end; until then a failure must not go unhandled.
+      pending.catch(() => undefined);
       cursor = last;
       if (ctx.state.stopped) break;
     }
+    await pending;
     if (first && setup.length > 0)
       ctx.run = await writePage(
         ctx,
@@ -978,13 +989,15 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
           output: { reason: ctx.state.stopped, stopped: true },
         },
       ]);
-    const pending = await repo.countPending(deps.db, run.id);
+    const waiting = await repo.countPending(deps.db, run.id);
     await repo.updateRun(deps.db, run.id, {
-      status: pending > 0 ? 'awaiting_approval' : 'completed',
+      status: waiting > 0 ? 'awaiting_approval' : 'completed',
       finishedAt: new Date(),
       lockedUntil: null,
     });
   } catch (err) {
+    // The page being written finishes first (or fails too): the run's row is then final.
+    await pending.catch(() => undefined);
     if (err instanceof RunFailure) {
       // What was decided before the failure is kept; the run says why it stopped.
       await failRun(deps, ctx.run, err.message);
@@ -1532,11 +1545,11 @@ export async function reviewRun(
   runId: string,
   userId: number | null,
   action: 'approved' | 'rejected',
-  body: { delivery_ids: string[] } | { all: true },
+  body: { delivery_ids?: string[]; all?: true },
 ) {
   const run = await mustFindRun(deps, businessId, agentId, runId);
   let ids: string[] | 'all' = 'all';
-  if ('delivery_ids' in body) {
+  if (body.delivery_ids) {
     ids = [...new Set(body.delivery_ids)];
     const found = await repo.findDeliveriesOfRun(deps.db, run.id, ids);
     const waiting = new Set(found.filter((d) => d.status === 'pending_approval').map((d) => d.id));

@@ -62,6 +62,8 @@ export type LlmCallContext = {
   purpose: string;
   ref?: string | null;
   userId?: number | null;
+  /** Another model at the same provider (an agent's own `model`); default: the configured one. */
+  model?: string;
 };
 
 /** A feature's handle on the model in use; every call records its usage. */
@@ -238,6 +240,7 @@ function sessionFor(deps: LlmDeps, ctx: LlmCallContext, llm: ResolvedLlm): LlmSe
 export async function openLlm(deps: LlmDeps, ctx: LlmCallContext): Promise<LlmSession> {
   const llm = await resolveLlm(deps, ctx.businessId);
   if (!llm) throw new AppError('conflict', LLM_MESSAGES.notConfigured);
+  if (ctx.model) llm.model = ctx.model;
   if (llm.source === 'business') {
     // Checked again per use: a name may resolve elsewhere now than when it was saved.
     const problem = await baseUrlProblem(deps, llm.baseUrl);

@@ -34,6 +34,7 @@ import { consumeFires, processRun, resumeStaleRuns, type AgentRunDeps } from '..
 import { claimRun } from '../agents.runs.repository';
 import { runScheduleTick } from '../agents.schedule';
 import { localTime } from '../agents.guardrails';
+import type * as ExternalTools from '../agents.external-tools';
 
 // An outside tool (an MCP server's) through the seam: the other engineer's bodies stand behind it.
 const weather = {
@@ -52,7 +53,7 @@ const weather = {
 };
 const callExternal = vi.hoisted(() => vi.fn());
 vi.mock('../agents.external-tools', async (original) => {
-  const real = await original<typeof import('../agents.external-tools')>();
+  const real = await original<typeof ExternalTools>();
   return {
     ...real,
     // 78 exists but is disconnected by the time the run starts.
@@ -95,7 +96,6 @@ const call = (
 ) => rt.app!.inject({ method, url, headers: as(who.owner, who.business), ...(payload ? { payload } : {}) });
 
 let phones = 0;
-const phone = () => `+1415556${String(1000 + ++phones).slice(-4)}`;
 
 type CustomerOver = Partial<Parameters<typeof insertCustomer>[1]>;
 async function customer(over: CustomerOver = {}, b = business) {
@@ -180,7 +180,7 @@ async function sendsOfRun(runId: string) {
 }
 
 beforeAll(async () => {
-  llm = await startLlmSim();
+  llm = await startLlmSim({ models: [DEFAULT_SIM_MODEL, 'titan-sim-mini'] });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   sms = await startSmsSim({
@@ -472,6 +472,9 @@ describe('send modes', () => {
     expect(again.statusCode).toBe(400);
     expect(again.json().result.delivery_ids[0]).toContain(RM.unknownDeliveries);
     expect((await call('POST', url('approve'), { delivery_ids: [], all: true })).statusCode).toBe(400);
+    const neither = await call('POST', url('approve'), {});
+    expect(neither.statusCode).toBe(400);
+    expect(neither.json().result.non_field_errors).toEqual([RM.idsOrAll]);
 
     const all = await call('POST', url('approve'), { all: true });
     expect(all.json().result).toMatchObject({
@@ -490,9 +493,14 @@ describe('send modes', () => {
 
   it('dry run: every decision is recorded, nothing is sent', async () => {
     const cs = [await customer(), await customer()];
-    const id = await agent(baseConfig(await list(cs.map((c) => c.id)), { send_mode: 'dry_run' }));
+    // The agent's own model at the business's provider.
+    const id = await agent(
+      baseConfig(await list(cs.map((c) => c.id)), { send_mode: 'dry_run', model: 'titan-sim-mini' }),
+    );
     llm.script(decision(), decision({ send: false, reason: 'Not now.' }));
     const run = await runNow(id);
+    expect((llm.requests.at(-1)!.body as { model: string }).model).toBe('titan-sim-mini');
+    expect(run.steps.find((s) => s.kind === 'llm')!.name).toBe('titan-sim-mini');
     expect(run).toMatchObject({
       status: 'completed',
       send_mode: 'dry_run',
