@@ -14,7 +14,7 @@ import {
   prepareExternalTools,
   type ExternalToolDeps,
 } from '../../agents/agents.external-tools';
-import { outboundUrlProblem } from '../../../platform/safe-fetch';
+import { outboundErrorWords, outboundUrlProblem, safeFetch } from '../../../platform/safe-fetch';
 
 let sim: McpSim;
 let rt: TestRuntime;
@@ -435,6 +435,21 @@ describe('MCP servers: SSRF and tenancy', () => {
     );
     expect(await outboundUrlProblem(prod, 'https://titan.example.com/api/')).toBe(MCP_MESSAGES.titanItself);
     expect(await outboundUrlProblem(prod, 'https://mcp.example.com/mcp')).toBeNull();
+  });
+
+  it('in production: a name that passed the check but resolves to a loopback address when connecting is refused', async () => {
+    // The check saw a public address; the connection resolves for real (localhost → 127.0.0.1): rebinding.
+    const prod = {
+      production: true,
+      publicUrl: 'https://titan.example.com',
+      resolveHost: async () => ['93.184.216.34'],
+    };
+    expect(await outboundUrlProblem(prod, 'https://localhost:4443/mcp')).toBeNull();
+    const err = await safeFetch(prod)('https://localhost:4443/mcp').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(outboundErrorWords(err)).toBe(MCP_MESSAGES.privateAddress);
   });
 
   it('answers 404 to another business for every server route, and leaves the server as it was', async () => {
