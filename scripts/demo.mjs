@@ -14,6 +14,7 @@
 // Env: PORT (Titan, 3000), DEMO_SMS_SIM_PORT (the Twilio simulator, 4020), DEMO_SIM_PORT (simulator, 4010), DEMO_SMTP_PORT (sink, 2525),
 // DEMO_BOUNCE_PORT (Titan's bounce listener, 2526), DEMO_DNS_PORT (DNS server, UDP and TCP, 5300),
 // DEMO_DNS_CONTROL_PORT (its HTTP control, 5380), DEMO_LLM_PORT (the LLM simulator, 4030),
+// DEMO_MCP_PORT (tools/mcp-sim, an MCP server behind its own OAuth server, 4040),
 // DEMO_PASSWORD (the owner's, on first run),
 // LOG_LEVEL (warn), the simulator's SIM_* credentials. Ctrl-C stops them all.
 import { spawn } from 'node:child_process';
@@ -244,6 +245,28 @@ const llm = await new Promise((resolve) => {
 });
 if (!llm) await shutdown(1);
 
+// ---- the MCP simulator: an MCP server with business tools behind its own OAuth server
+const mcpPort = portFromEnv('DEMO_MCP_PORT', 4040);
+const mcpProc = startChild(
+  'the MCP simulator',
+  ['--import', 'tsx', 'tools/mcp-sim/src/cli.ts'],
+  { ...env, SIM_PORT: String(mcpPort), SIM_HOST: '127.0.0.1' },
+  { pipeOutput: true },
+);
+const mcp = await new Promise((resolve) => {
+  let text = '';
+  mcpProc.child.stdout.on('data', (chunk) => {
+    text += chunk;
+    for (const line of String(chunk).split('\n')) if (line.trim()) console.log(`[mcp] ${line}`);
+    const oauth = /OAuth-protected MCP server: (\S+)/.exec(text);
+    const bearer = /Bearer-token MCP server: +(\S+) +\(token (\S+)\)/.exec(text);
+    if (oauth && bearer) resolve({ oauthUrl: oauth[1], bearerUrl: bearer[1], token: bearer[2] });
+  });
+  mcpProc.child.stderr.on('data', (chunk) => process.stderr.write(`[mcp] ${chunk}`));
+  mcpProc.exited.then(() => resolve(null));
+});
+if (!mcp) await shutdown(1);
+
 // ---- the SMTP sink: Titan's mail goes there; reports for the demo addresses come back to Titan
 const sinkProc = startChild(
   'the SMTP sink',
@@ -353,6 +376,38 @@ try {
   seeded.warnings.push(`the SMS account could not be connected: ${err.message}`);
 }
 
+// The simulator's bearer-token MCP server, registered for the demo business (its tools listed at once).
+try {
+  const login = await fetch(`${probeUrl}/api/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: seeded.owner.email, password: seeded.owner.password }),
+  });
+  const { access } = (await login.json()).result;
+  const headers = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${access}`,
+    'x-business-code': seeded.business.unique_code,
+  };
+  const listed = await fetch(`${probeUrl}/api/config/mcp-servers/`, { headers });
+  const servers = (await listed.json()).result ?? [];
+  if (!servers.some((s) => s.url === mcp.bearerUrl)) {
+    const res = await fetch(`${probeUrl}/api/config/mcp-servers/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Demo shop (bearer)',
+        url: mcp.bearerUrl,
+        auth: 'bearer',
+        token: mcp.token,
+      }),
+    });
+    if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  }
+} catch (err) {
+  seeded.warnings.push(`the MCP simulator could not be registered: ${err.message}`);
+}
+
 const customer = seeded.customers[0];
 const phonePage = customer
   ? `${sim.phoneUrl}?wa_id=${customer.from}&name=${encodeURIComponent(customer.name)}`
@@ -371,6 +426,8 @@ Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
   WhatsApp conversations in the inbox: ${seeded.conversations.length}
   AI model:    ${llm.model} at ${llm.baseUrl} (tools/llm-sim: scripted, deterministic answers;
                try ${titanUrl}/engage/ai-template)
+  MCP servers: Settings → MCP servers lists the simulator's bearer-token server with its tools; add
+               ${mcp.oauthUrl} with OAuth to go through its authorization page (tools/mcp-sim)
   Mail:        sent over SMTP to the sink (smtp://127.0.0.1:${smtpPort}; each mail printed with [sink]);
                ${DEMO_BOUNCE} bounces and ${DEMO_COMPLAIN} complains, back to Titan on port ${bouncePort}${seeded.warnings.map((w) => `\n  Warning: ${w}`).join('')}
   Data: ${DATA_DIR} (delete it to start over). Ctrl-C stops them all.

@@ -38,6 +38,8 @@ import { llmRoutes } from './modules/llm/llm.routes';
 import { templateAiRoutes } from './modules/templates/templates.ai.routes';
 import { smsRoutes } from './modules/sms/sms.routes';
 import { agentRoutes } from './modules/agents/agents.routes';
+import { mcpServerRoutes } from './modules/mcp-servers/mcp-servers.routes';
+import { pluginRoutes } from './modules/plugins/plugins.routes';
 import { agentRunRoutes } from './modules/agents/agents.runs.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
@@ -138,6 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(templateAiRoutes, { deps: { llm: services.llm, limiter: services.limiter } });
   await app.register(smsRoutes, { deps: services.sms, broadcasts: services.broadcasts });
   await app.register(agentRoutes, { deps: { db, storage: services.storage } });
+  await app.register(mcpServerRoutes, { deps: services.external });
+  await app.register(pluginRoutes, { deps: services.external });
   await app.register(agentRunRoutes, { deps: services.agentRuns });
   await registerWebApp(app, webDist, indexHtml);
   return app;

@@ -45,6 +45,8 @@ import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { createStorage, type Storage } from './platform/storage';
 import type { LlmDeps } from './modules/llm/llm.service';
+import type { ExternalToolDeps } from './modules/agents/agents.external-tools';
+import { loadPluginManifests } from './modules/plugins/plugins.manifests';
 import { defineAgentRunJobs, defineAgentScheduleTick } from './modules/agents/agents.jobs';
 import { createAgentRunDeps, type AgentRunDeps } from './modules/agents/agents.runs';
 
@@ -77,6 +79,8 @@ export type Services = Infrastructure & {
   /** The LLM a business's AI features use (engage.md §6). */
   llm: LlmDeps;
   sms: SmsDeps;
+  /** MCP servers and plugins: outside tools for agents (engage.md §6). */
+  external: ExternalToolDeps;
   /** The AI agents' run loop (engage.md §5). */
   agentRuns: AgentRunDeps;
 };
@@ -129,6 +133,15 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
     email: createEmailDeps({ config, db, jobs, secrets, logger, mailer: infrastructure.mailer }),
     llm: { db, secrets, config, logger },
     sms: { db, jobs, secrets, logger, config },
+    external: {
+      db,
+      secrets,
+      logger,
+      production: config.NODE_ENV === 'production',
+      publicUrl: config.PUBLIC_URL,
+      timeoutMs: config.OUTSIDE_TOOLS_TIMEOUT_MS,
+      pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),
+    },
   };
 }
 

@@ -191,6 +191,10 @@ export const ZConfigEnv = z.object({
   LLM_TIMEOUT_MS: wholeNumber('milliseconds', 1000, 600_000).default(60_000),
   /** New attempts after a 429, a 5xx or a network error (with backoff, honouring Retry-After). */
   LLM_MAX_RETRIES: wholeNumber('retries', 0, 10).default(2),
+  /** A JSON file of plugin manifests added to the catalogue (engage.md §6). */
+  PLUGIN_MANIFESTS_FILE: z.string().trim().min(1).optional(),
+  /** How long one call to an MCP server or plugin endpoint may take. */
+  OUTSIDE_TOOLS_TIMEOUT_MS: wholeNumber('milliseconds', 1000, 600_000).default(30_000),
   /** Agent runs' cost: the model's price in US dollars per million prompt and completion tokens. */
   LLM_PRICE_PER_MILLION_TOKENS: z
     .string()

@@ -29,4 +29,5 @@ export * from './llm';
 export * from './sse';
 export * from './sms';
 export * from './agents';
+export * from './mcp';
 export * from './agent-runs';

@@ -41,6 +41,8 @@ type Ids = {
   customerImport: string;
   emailDomain: number;
   agent: number;
+  mcpServer: number;
+  userPlugin: number;
   /** A run of the agent (written straight into agent_runs) and its delivery waiting for approval. */
   agentRun: string;
   agentDelivery: string;
@@ -88,6 +90,11 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/agents/:id/update-agent-config/': { id: 'agent' },
   '/api/agents/:id/config-versions/': { id: 'agent' },
   '/api/agents/:id/schedule/': { id: 'agent' },
+  '/api/config/mcp-servers/:id/': { id: 'mcpServer' },
+  '/api/config/mcp-servers/:id/connect/': { id: 'mcpServer' },
+  '/api/config/mcp-servers/:id/tools/': { id: 'mcpServer' },
+  '/api/user-plugins/:id/': { id: 'userPlugin' },
+  '/api/user-plugins/:id/connect/': { id: 'userPlugin' },
   '/api/agents/:id/runs/': { id: 'agent' },
   '/api/agents/:id/runs/:runId/': { id: 'agent', runId: 'agentRun' },
   '/api/agents/:id/runs/:runId/approve/': { id: 'agent', runId: 'agentRun' },
@@ -227,6 +234,8 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     idsInBody: true,
   },
   'PUT /api/agents/:id/': { input: () => ({ json: { name: 'Taken over', avatar_url: null } }) },
+  'PUT /api/config/mcp-servers/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'PUT /api/user-plugins/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
   'POST /api/agents/:id/update-agent-config/': {
     input: (ids) => ({ json: agentConfig(ids) }),
     idsInBody: true,
@@ -417,6 +426,9 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/agents/',
     `/api/agents/${a.ids.agent}/config-versions/`,
     `/api/agents/${a.ids.agent}/schedule/`,
+    '/api/config/mcp-servers/',
+    `/api/config/mcp-servers/${a.ids.mcpServer}/tools/`,
+    '/api/user-plugins/',
     `/api/agents/${a.ids.agent}/runs/`,
     `/api/agents/${a.ids.agent}/runs/${a.ids.agentRun}/`,
   ];
@@ -583,6 +595,8 @@ async function populate(
     ).id,
     emailDomain: emailDomain.id as number,
     agent: 0,
+    mcpServer: 0,
+    userPlugin: 0,
     agentRun: '',
     agentDelivery: '',
   };
@@ -591,6 +605,18 @@ async function populate(
     config: agentConfig(ids),
   });
   ids.agent = aiAgent.id as number;
+  // An OAuth server waiting to be connected: registering it calls nothing outside.
+  const mcpServer = await inject(owner, business, 'POST', '/api/config/mcp-servers/', {
+    name: `${slug} tools`,
+    url: 'http://localhost:4999/mcp',
+    auth: 'oauth',
+  });
+  ids.mcpServer = mcpServer.id as number;
+  const userPlugin = await inject(owner, business, 'POST', '/api/user-plugins/', {
+    plugin: 'http-webhook',
+    settings: { url: `https://${slug}.example.com/hook` },
+  });
+  ids.userPlugin = userPlugin.id as number;
   await inject(owner, business, 'PUT', `/api/agents/${ids.agent}/schedule/`, {
     kind: 'cron',
     cron: '0 9 * * 1',
@@ -817,7 +843,7 @@ describe('tenancy route matrix', () => {
     }
     expect(failures).toEqual([]);
     expect(calls).toBeGreaterThan(100);
-  });
+  }, 240_000); // every write route reads A twice: minutes on a loaded machine
 
   it("serves A's owner the same reads, so the ids above are real", async () => {
     const failures: string[] = [];

@@ -421,6 +421,34 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   }),
                 },
                 {
+                  path: 'mcp-servers',
+                  lazy: async () => ({
+                    Component: (await import('../features/outside-tools/routes/mcp-servers-settings-route'))
+                      .McpServersSettingsRoute,
+                  }),
+                },
+                {
+                  path: 'mcp-servers/callback',
+                  lazy: async () => ({
+                    Component: (await import('../features/outside-tools/routes/mcp-callback-route'))
+                      .McpCallbackRoute,
+                  }),
+                },
+                {
+                  path: 'plugins',
+                  lazy: async () => ({
+                    Component: (await import('../features/outside-tools/routes/plugins-settings-route'))
+                      .PluginsSettingsRoute,
+                  }),
+                },
+                {
+                  path: 'plugins/callback',
+                  lazy: async () => ({
+                    Component: (await import('../features/outside-tools/routes/plugin-callback-route'))
+                      .PluginCallbackRoute,
+                  }),
+                },
+                {
                   path: ':tab',
                   lazy: async () => ({
                     Component: (await import('../features/settings/routes/settings-route')).SettingsRoute,

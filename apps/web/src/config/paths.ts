@@ -56,6 +56,8 @@ export const SETTINGS_TABS = [
   'sms',
   'email-domains',
   'ai-model',
+  'mcp-servers',
+  'plugins',
   'api-keys',
   'profile',
   'qr-form',

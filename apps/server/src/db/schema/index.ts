@@ -13,3 +13,4 @@ export * from './qr-forms';
 export * from './llm';
 export * from './sms';
 export * from './agents';
+export * from './mcp';

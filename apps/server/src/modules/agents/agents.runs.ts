@@ -136,6 +136,8 @@ export type AgentRunDeps = {
 export function createAgentRunDeps(
   s: Pick<AgentRunDeps, 'db' | 'jobs' | 'logger' | 'llm' | 'email' | 'sms' | 'whatsapp'> & {
     secrets: ExternalToolDeps['secrets'];
+    /** The services' outside-tool deps (plugin manifests, timeouts); built from the rest when absent. */
+    external?: ExternalToolDeps;
     config: { NODE_ENV: string; PUBLIC_URL: string; LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'] };
   },
 ): AgentRunDeps {
@@ -147,7 +149,7 @@ export function createAgentRunDeps(
     email: s.email,
     sms: s.sms,
     whatsapp: s.whatsapp,
-    external: {
+    external: s.external ?? {
       db: s.db,
       secrets: s.secrets,
       logger: s.logger,

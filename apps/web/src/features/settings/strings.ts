@@ -11,6 +11,8 @@ export const SETTINGS_STRINGS = {
     sms: 'SMS',
     'email-domains': 'Email domains',
     'ai-model': 'AI model',
+    'mcp-servers': 'MCP servers',
+    plugins: 'Plugins',
     'api-keys': 'API keys',
     profile: 'Profile',
     'qr-form': 'QR form',

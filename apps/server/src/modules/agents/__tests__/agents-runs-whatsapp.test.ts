@@ -150,7 +150,7 @@ describe('an agent on WhatsApp', () => {
     expect(to('15550004002')).toHaveLength(0);
     expect(to('15550004004')).toHaveLength(0);
     const sent = await rt.database.query<{ cause: string; idempotency_key: string; customer_id: number }>(
-      `select cause, idempotency_key, customer_id from sends where cause_id = $1 order by customer_id`,
+      `select cause, idempotency_key, customer_id::int as customer_id from sends where cause_id = $1 order by customer_id`,
       [run.id],
     );
     expect(sent.map((s) => s.customer_id).sort()).toEqual([ana, cy].sort());
