@@ -23,6 +23,7 @@ export default defineConfig({
         'tools/dns-sim/vitest.config.ts',
         'tools/sms-sim/vitest.config.ts',
         'tools/llm-sim/vitest.config.ts',
+        'tools/chargebee-sim/vitest.config.ts',
       ].filter((f) => existsSync(f)),
     ],
   },

@@ -38,6 +38,7 @@ import { llmRoutes } from './modules/llm/llm.routes';
 import { templateAiRoutes } from './modules/templates/templates.ai.routes';
 import { smsRoutes } from './modules/sms/sms.routes';
 import { agentRoutes } from './modules/agents/agents.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(templateAiRoutes, { deps: { llm: services.llm, limiter: services.limiter } });
   await app.register(smsRoutes, { deps: services.sms, broadcasts: services.broadcasts });
   await app.register(agentRoutes, { deps: { db, storage: services.storage } });
+  await app.register(billingRoutes, { deps: services.billing });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -45,6 +45,7 @@ import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { createStorage, type Storage } from './platform/storage';
 import type { LlmDeps } from './modules/llm/llm.service';
+import type { BillingDeps } from './modules/billing/billing.chargebee';
 import { defineAgentScheduleTick } from './modules/agents/agents.jobs';
 
 export type Infrastructure = {
@@ -76,6 +77,8 @@ export type Services = Infrastructure & {
   /** The LLM a business's AI features use (engage.md §6). */
   llm: LlmDeps;
   sms: SmsDeps;
+  /** Chargebee and quotas (engage.md §8). */
+  billing: BillingDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -121,6 +124,7 @@ function buildServices(infrastructure: Infrastructure): Services {
     email: createEmailDeps({ config, db, jobs, secrets, logger, mailer: infrastructure.mailer }),
     llm: { db, secrets, config, logger },
     sms: { db, jobs, secrets, logger, config },
+    billing: { db, config, logger },
   };
 }
 

@@ -29,3 +29,4 @@ export * from './llm';
 export * from './sse';
 export * from './sms';
 export * from './agents';
+export * from './billing';

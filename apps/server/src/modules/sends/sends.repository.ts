@@ -609,8 +609,8 @@ export async function cancelQueuedByCause(
   businessId: number,
   cause: SendCause,
   causeId: string,
-): Promise<number> {
-  const rows = await db
+): Promise<{ id: string; channel: SendChannel; createdAt: Date }[]> {
+  return db
     .update(sends)
     .set({ status: 'cancelled', updatedAt: new Date() })
     .where(
@@ -621,8 +621,7 @@ export async function cancelQueuedByCause(
         eq(sends.status, 'queued'),
       ),
     )
-    .returning({ id: sends.id });
-  return rows.length;
+    .returning({ id: sends.id, channel: sends.channel, createdAt: sends.createdAt });
 }
 
 /**

@@ -1,5 +1,5 @@
 // /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups, WhatsApp, SMS,
-// Email domains, QR form and AI model are their features' own routes, composed in by the app). An
+// Email domains, QR form, AI model and Billing are their features' own routes, composed in by the app). An
 // unknown tab opens the first.
 import { Navigate, useParams } from 'react-router';
 
@@ -10,7 +10,15 @@ import { ProfileTab } from '../components/profile-tab';
 import { TeamTab } from '../components/team-tab';
 
 /** The tabs other features draw. */
-const COMPOSED_TABS = ['chat-groups', 'whatsapp', 'sms', 'email-domains', 'qr-form', 'ai-model'] as const;
+const COMPOSED_TABS = [
+  'chat-groups',
+  'whatsapp',
+  'sms',
+  'email-domains',
+  'qr-form',
+  'ai-model',
+  'billing',
+] as const;
 /** The tabs this feature draws itself. */
 type TOwnTab = Exclude<TSettingsTab, (typeof COMPOSED_TABS)[number]>;
 
