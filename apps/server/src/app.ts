@@ -39,6 +39,7 @@ import { templateAiRoutes } from './modules/templates/templates.ai.routes';
 import { smsRoutes } from './modules/sms/sms.routes';
 import { agentRoutes } from './modules/agents/agents.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(smsRoutes, { deps: services.sms, broadcasts: services.broadcasts });
   await app.register(agentRoutes, { deps: { db, storage: services.storage } });
   await app.register(billingRoutes, { deps: services.billing });
+  await app.register(dashboardRoutes, { db });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

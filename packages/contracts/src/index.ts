@@ -30,3 +30,4 @@ export * from './sse';
 export * from './sms';
 export * from './agents';
 export * from './billing';
+export * from './engage-metrics';

@@ -983,3 +983,19 @@ export async function findUnpricedSends(
     checks: r.checks ?? 0,
   }));
 }
+
+/** The dashboard's sends (GET /api/metrics/engage/): counts per UTC day, channel and status, agents' apart. */
+export async function sendCountsByDay(
+  db: Queryable,
+  businessId: number,
+  range: { from: Date; to: Date },
+): Promise<{ date: string; channel: SendChannel; status: string; agent: boolean; n: number }[]> {
+  return rowsOf(
+    db,
+    sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, channel, status,
+        cause = 'agent' as agent, count(*)::int as n
+      from sends where business_id = ${businessId}
+        and created_at >= ${range.from.toISOString()}::timestamptz and created_at <= ${range.to.toISOString()}::timestamptz
+      group by 1, 2, 3, 4`,
+  );
+}

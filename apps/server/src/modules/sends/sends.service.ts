@@ -532,3 +532,8 @@ export async function retryOrGiveUp(
   });
   return null;
 }
+
+/** Sends per UTC day, channel and status (agents' apart), for the dashboard. */
+export async function sendCountsByDay(db: Queryable, businessId: number, range: { from: Date; to: Date }) {
+  return repo.sendCountsByDay(db, businessId, range);
+}
