@@ -102,6 +102,10 @@ export const BILLING_DIALOGS = {
     title: `You have used all your ${CHANNEL_WORDS[channel].plural} for this period`,
     description: `Your plan includes ${quota.toLocaleString('en-US')} ${CHANNEL_WORDS[channel].plural} per billing period and they are all used. Upgrade your plan or buy a ${CHANNEL_WORDS[channel].short} top-up in Settings → Billing; your allowance renews on ${day(renewsAt)}.`,
   }),
+  listTooLarge: (channel: TBilledChannel, needed: number, remaining: number) => ({
+    title: 'This list is larger than what your plan has left',
+    description: `Sending to this list takes up to ${needed.toLocaleString('en-US')} ${CHANNEL_WORDS[channel].plural}, and your plan has ${remaining.toLocaleString('en-US')} left this billing period. Upgrade your plan or buy a ${CHANNEL_WORDS[channel].short} top-up in Settings → Billing, or send to a smaller list.`,
+  }),
 } as const;
 
 export const BILLING_MESSAGES = {

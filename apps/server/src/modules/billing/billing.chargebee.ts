@@ -351,50 +351,63 @@ export type WebhookOutcome = 'applied' | 'duplicate' | 'stale' | 'unknown_custom
 export async function acceptWebhook(deps: BillingDeps, event: CbEvent): Promise<WebhookOutcome> {
   const sub = event.content?.subscription;
   const invoice = event.content?.invoice;
-  if (sub?.id && sub.customer_id) {
-    const known = await repo.findAccountByCustomer(deps.db, sub.customer_id);
-    if (!known) return keep(deps, event, null, 'unknown_customer');
-    const version = sub.resource_version ?? 0;
-    if (version <= known.resourceVersion) return keep(deps, event, known.businessId, 'stale');
-    // Read from Chargebee before the transaction: no lock is held over the network.
-    let plan: Awaited<ReturnType<typeof quotasOf>>;
-    try {
-      plan = await quotasOf(deps, sub);
-    } catch (err) {
-      throw failed(err); // 502: Chargebee delivers the event again later
+  let outcome: WebhookOutcome | null = null;
+  if (sub?.id && sub.customer_id) outcome = await applySubscription(deps, event, sub);
+  // A paid invoice (payment_succeeded, invoice_updated…, with or without a subscription) credits
+  // its top-up, once per invoice.
+  if (invoice?.id && invoice.status === 'paid' && outcome !== 'duplicate') {
+    if (outcome === null) {
+      outcome = await keep(deps, event, null, 'credited');
+      if (outcome === 'duplicate') return outcome;
     }
-    return deps.db.transaction(async (tx) => {
-      const account = await repo.findAccountByCustomer(tx, sub.customer_id, { lock: true });
-      if (!account) return 'unknown_customer' as const;
-      const fresh = await repo.insertWebhookEvent(tx, {
-        id: event.id,
-        type: event.event_type,
-        businessId: account.businessId,
-        outcome: 'applied',
-      });
-      if (!fresh) return 'duplicate' as const;
-      if (version <= account.resourceVersion) return 'stale' as const;
-      const status = titanStatus(event.event_type, sub.status);
-      await repo.updateSubscription(tx, account.businessId, {
-        subscriptionId: sub.id,
-        status,
-        planItemPriceId: plan.planId,
-        planName: plan.planName,
-        quotas: plan.quotas,
-        currentTermStart: sub.current_term_start ? new Date(sub.current_term_start * 1000) : null,
-        currentTermEnd: sub.current_term_end ? new Date(sub.current_term_end * 1000) : null,
-        resourceVersion: version,
-      });
-      await setSubscriptionStatus(tx, account.businessId, status);
-      return 'applied' as const;
+    const credited = await creditTopUp(deps, invoice.id, invoice.status);
+    if (outcome === 'credited' && !credited) return 'ignored'; // already credited by another event
+    return outcome === 'applied' || !credited ? outcome : 'credited';
+  }
+  return outcome ?? keep(deps, event, null, 'ignored');
+}
+
+async function applySubscription(
+  deps: BillingDeps,
+  event: CbEvent,
+  sub: CbSubscription,
+): Promise<WebhookOutcome> {
+  const known = await repo.findAccountByCustomer(deps.db, sub.customer_id);
+  if (!known) return keep(deps, event, null, 'unknown_customer');
+  const version = sub.resource_version ?? 0;
+  if (version <= known.resourceVersion) return keep(deps, event, known.businessId, 'stale');
+  // Read from Chargebee before the transaction: no lock is held over the network.
+  let plan: Awaited<ReturnType<typeof quotasOf>>;
+  try {
+    plan = await quotasOf(deps, sub);
+  } catch (err) {
+    throw failed(err); // 502: Chargebee delivers the event again later
+  }
+  return deps.db.transaction(async (tx) => {
+    const account = await repo.findAccountByCustomer(tx, sub.customer_id, { lock: true });
+    if (!account) return 'unknown_customer' as const;
+    const fresh = await repo.insertWebhookEvent(tx, {
+      id: event.id,
+      type: event.event_type,
+      businessId: account.businessId,
+      outcome: 'applied',
     });
-  }
-  if (invoice?.id && invoice.status === 'paid') {
-    const fresh = await keep(deps, event, null, 'credited');
-    if (fresh === 'duplicate') return fresh;
-    return (await creditTopUp(deps, invoice.id, invoice.status)) ? 'credited' : 'ignored';
-  }
-  return keep(deps, event, null, 'ignored');
+    if (!fresh) return 'duplicate' as const;
+    if (version <= account.resourceVersion) return 'stale' as const;
+    const status = titanStatus(event.event_type, sub.status);
+    await repo.updateSubscription(tx, account.businessId, {
+      subscriptionId: sub.id,
+      status,
+      planItemPriceId: plan.planId,
+      planName: plan.planName,
+      quotas: plan.quotas,
+      currentTermStart: sub.current_term_start ? new Date(sub.current_term_start * 1000) : null,
+      currentTermEnd: sub.current_term_end ? new Date(sub.current_term_end * 1000) : null,
+      resourceVersion: version,
+    });
+    await setSubscriptionStatus(tx, account.businessId, status);
+    return 'applied' as const;
+  });
 }
 
 async function keep(

@@ -79,6 +79,44 @@ export async function reserveSends(
   }
 }
 
+/**
+ * Before a bulk send is accepted (a broadcast to a list): 402 when the subscription does not allow
+ * sending, or when the plan has less left this period than the `n` sends it may take. The sends
+ * themselves are still counted one chunk at a time as they are queued.
+ */
+export async function assertRoomFor(
+  db: Queryable,
+  businessId: number,
+  channel: string,
+  n: number,
+): Promise<void> {
+  if (!isBilled(channel)) return;
+  const { enabled, account } = await repo.findPolicy(db, businessId);
+  if (!enabled) return;
+  const status = account?.status ?? 'inactive';
+  if (!canSend(status)) throw refusedFor(status);
+  const quota = account?.quotas[channel] ?? null;
+  if (quota === null) return;
+  const period = periodOf(account);
+  const row = (await repo.usageOf(db, businessId, period.start)).find((u) => u.channel === channel);
+  const remaining = Math.max(0, quota + (row?.extra ?? 0) - (row?.reserved ?? 0));
+  if (remaining === 0) {
+    const dialog = BILLING_DIALOGS.quota(channel, quota, period.end.toISOString());
+    throw new AppError('payment_required', dialog.title, { dialog });
+  }
+  if (remaining < n) {
+    const dialog = BILLING_DIALOGS.listTooLarge(channel, n, remaining);
+    throw new AppError('payment_required', dialog.title, { dialog });
+  }
+}
+
+/** A 402's dialog in one line (what a job that was refused keeps as its error). */
+export function refusalOf(err: unknown): string | null {
+  if (!(err instanceof AppError) || err.code !== 'payment_required') return null;
+  const dialog = (err.result as { dialog?: { title: string; description: string } } | null)?.dialog;
+  return dialog ? `${dialog.title}. ${dialog.description}` : err.message;
+}
+
 type SendLike = { businessId: number; channel: string; createdAt: Date };
 
 function grouped(sends: SendLike[]): { businessId: number; channel: string; createdAt: Date; n: number }[] {

@@ -248,6 +248,36 @@ describe('quotas', () => {
     expect((await text()).statusCode).toBe(202);
   });
 
+  it('refuses a list larger than what the plan has left before anything is queued, and sends one that fits', async () => {
+    expect(await smsUsage()).toMatchObject({ remaining: 1 });
+    const person = async (name: string) =>
+      (
+        await rt.app!.inject({
+          method: 'POST',
+          url: '/api/public/customers/',
+          payload: { business_code: business.unique_code, name, phone: phone() },
+        })
+      ).json().result.customer.id as number;
+    const list = async (name: string, ids: number[]) => {
+      const made = (await call('POST', '/api/business/customer-lists/', { name })).json().result;
+      await call('POST', `/api/business/customer-lists/${made.id}/members/`, { customer_ids: ids });
+      return made.id as number;
+    };
+    const two = await list('Two people', [await person('Ann'), await person('Bob')]);
+    const tooLarge = await call('POST', '/api/agents/send-sms/', { list_id: two, body: 'Sale' });
+    expect(tooLarge.statusCode).toBe(402);
+    expect(tooLarge.json().result.dialog).toEqual(BILLING_DIALOGS.listTooLarge('sms', 2, 1));
+    const one = await list('One person', [await person('Cy')]);
+    const fits = await call('POST', '/api/agents/send-sms/', { list_id: one, body: 'Sale' });
+    expect(fits.statusCode).toBe(202);
+    await expect
+      .poll(
+        async () => (await call('GET', `/api/agents/send-sms/${fits.json().result.batch_id}/`)).json().result,
+      )
+      .toMatchObject({ total: 1, pending: 0, done: true });
+    expect(await smsUsage()).toMatchObject({ remaining: 0 });
+  });
+
   it('concurrent sends never overshoot the quota', async () => {
     await cb.subscribe(customerId(), 'five-USD-monthly');
     expect((await smsUsage()).quota).toBe(5);
@@ -359,6 +389,29 @@ describe('the webhook', () => {
       },
     });
     expect(stranger.json().result.outcome).toBe('unknown_customer');
+  });
+});
+
+describe('a top-up waiting for payment', () => {
+  it('is credited once when its payment_succeeded webhook arrives', async () => {
+    // This business has no card on file: the invoice waits.
+    const charged = await call('POST', '/api/chargebee/charge/', { top_up: 'sms-500-USD' }, other);
+    expect(charged.statusCode).toBe(200);
+    const { invoice_id: invoiceId, invoice_status: status, credited } = charged.json().result;
+    expect({ status, credited }).toEqual({ status: 'payment_due', credited: false });
+    const sms = async () => (await state(other)).usage.find((u) => u.channel === 'sms')!;
+    expect((await sms()).extra).toBe(0);
+    const paid = {
+      id: 'ev_paid_later',
+      event_type: 'payment_succeeded',
+      content: {
+        invoice: { id: invoiceId, customer_id: `titan-${other.business.unique_code}`, status: 'paid' },
+      },
+    };
+    expect((await webhook(paid)).json().result.outcome).toBe('credited');
+    expect((await webhook(paid)).json().result.outcome).toBe('duplicate');
+    expect((await webhook({ ...paid, id: 'ev_paid_again' })).json().result.outcome).toBe('ignored');
+    expect((await sms()).extra).toBe(500);
   });
 });
 
