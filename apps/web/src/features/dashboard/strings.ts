@@ -2,7 +2,10 @@
 export const DASHBOARD_STRINGS = {
   heading: 'Dashboard',
   rangeLabel: 'Date range',
-  ranges: { '7': 'Last 7 days', '30': 'Last 30 days', '90': 'Last 90 days' },
+  ranges: { '7': 'Last 7 days', '30': 'Last 30 days', '90': 'Last 90 days', custom: 'Custom' },
+  from: 'From',
+  to: 'To',
+  badRange: 'Choose a start on or before the end, at most 366 days apart.',
   loadFailed: 'The dashboard could not be loaded.',
   emptyTitle: 'Nothing has happened in these days yet',
   emptyText:

@@ -1,6 +1,7 @@
 // Without CHARGEBEE_SITE billing is off (self-hosting): nothing is refused, usage is still counted,
 // Chargebee's routes say billing is not configured, and the webhook does not exist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { BILLING_MESSAGES, type TBusiness } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
@@ -48,6 +49,26 @@ describe('billing off', () => {
       reserved: 3,
       quota: null,
       remaining: null,
+    });
+  });
+
+  it('answers whatsapp_count per billing period: what last month accepted is not this month’s', async () => {
+    const db = rt.database.db;
+    await db.execute(
+      sql`update billing_usage set accepted = 3 where business_id = ${business.id} and channel = 'whatsapp'`,
+    );
+    expect((await call('GET', '/api/business/')).json().result).toMatchObject({
+      whatsapp_count: 3,
+      sms_count: 0,
+    });
+    await db.execute(
+      sql`update billing_usage set period_start = period_start - interval '1 month' where business_id = ${business.id}`,
+    );
+    expect((await call('GET', '/api/business/')).json().result.whatsapp_count).toBe(0);
+    const usage = (await call('GET', '/api/chargebee/subscription/')).json().result.usage;
+    expect(usage.find((u: { channel: string }) => u.channel === 'whatsapp')).toMatchObject({
+      used: 0,
+      reserved: 0,
     });
   });
 

@@ -1,9 +1,9 @@
 // The dashboard (/engage): figures, charts and tables from the metrics endpoints over the chosen
 // range, the empty state that says how to start, and the place kept for agent runs.
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { ACME, ok, profile, signIn } from '../../../test/api';
 import { emailMetrics, engageMetrics } from '../../../test/metrics';
@@ -106,6 +106,22 @@ describe('the dashboard', () => {
     await user.click(screen.getByRole('radio', { name: 'Last 7 days' }));
     await screen.findByTestId('conversations-opened');
     expect(days(ranges.at(-1)!)).toBe(7);
+
+    // A range of its own: whole UTC days, both ends included; a backwards one is explained, not asked.
+    await user.click(screen.getByRole('radio', { name: 'Custom' }));
+    const from = screen.getByLabelText('From');
+    const to = screen.getByLabelText('To');
+    fireEvent.change(from, { target: { value: '2026-11-01' } });
+    fireEvent.change(to, { target: { value: '2026-11-10' } });
+    await vi.waitFor(() =>
+      expect(ranges.at(-1)).toEqual({ gte: '2026-11-01T00:00:00.000Z', lte: '2026-11-10T23:59:59.999Z' }),
+    );
+    const asked = ranges.length;
+    fireEvent.change(from, { target: { value: '2026-11-20' } });
+    expect(
+      await screen.findByText('Choose a start on or before the end, at most 366 days apart.'),
+    ).toBeInTheDocument();
+    expect(ranges.length).toBe(asked);
   });
 
   it('says how to start when nothing has happened yet', async () => {

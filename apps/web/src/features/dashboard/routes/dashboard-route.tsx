@@ -12,6 +12,7 @@ import { RateBars } from '../../../components/charts/rate-bars';
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { ToggleGroup, ToggleGroupItem } from '../../../components/ui/toggle-group';
 import { AGENTS_PATH, EMBED_SETTINGS_PATH, settingsPath } from '../../../config/paths';
@@ -19,8 +20,9 @@ import { useEmailMetrics } from '../../../lib/email-metrics';
 import { useEngageMetrics, type TRange } from '../api/get-engage-metrics';
 import { DASHBOARD_STRINGS as S } from '../strings';
 
-const RANGES = ['7', '30', '90'] as const;
+const RANGES = ['7', '30', '90', 'custom'] as const;
 type TRangeKey = (typeof RANGES)[number];
+const MAX_DAYS = 366;
 
 const DAY_MS = 86_400_000;
 
@@ -33,6 +35,16 @@ function rangeOf(days: number): TRange {
     created_at__lte: new Date(end).toISOString(),
   };
 }
+
+/** Whole UTC days from `from` to `to` (YYYY-MM-DD, inclusive), or null when they make no range. */
+function customRange(from: string, to: string): TRange | null {
+  const start = Date.parse(`${from}T00:00:00.000Z`);
+  const end = Date.parse(`${to}T23:59:59.999Z`);
+  if (Number.isNaN(start) || Number.isNaN(end) || end < start || end - start > MAX_DAYS * DAY_MS) return null;
+  return { created_at__gte: new Date(start).toISOString(), created_at__lte: new Date(end).toISOString() };
+}
+
+const day = (iso: string) => iso.slice(0, 10);
 
 const COLORS = {
   opened: 'var(--color-sky-500, #0ea5e9)',
@@ -284,7 +296,17 @@ function NothingYet() {
 
 export function DashboardRoute() {
   const [rangeKey, setRangeKey] = useState<TRangeKey>('30');
-  const range = useMemo(() => rangeOf(Number(rangeKey)), [rangeKey]);
+  const [custom, setCustom] = useState(() => {
+    const last30 = rangeOf(30);
+    return { from: day(last30.created_at__gte), to: day(last30.created_at__lte) };
+  });
+  const customValid = customRange(custom.from, custom.to);
+  const [lastCustom, setLastCustom] = useState<TRange | null>(customValid);
+  if (customValid && JSON.stringify(customValid) !== JSON.stringify(lastCustom)) setLastCustom(customValid);
+  const range = useMemo(
+    () => (rangeKey === 'custom' ? (lastCustom ?? rangeOf(30)) : rangeOf(Number(rangeKey))),
+    [rangeKey, lastCustom],
+  );
   const metrics = useEngageMetrics(range);
   const email = useEmailMetrics(range);
   const m = metrics.data;
@@ -311,6 +333,29 @@ export function DashboardRoute() {
           ))}
         </ToggleGroup>
       </div>
+      {rangeKey === 'custom' ? (
+        <div className="flex flex-wrap items-end gap-3">
+          <label className="grid gap-1 text-sm">
+            {S.from}
+            <Input
+              type="date"
+              value={custom.from}
+              max={custom.to}
+              onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
+            />
+          </label>
+          <label className="grid gap-1 text-sm">
+            {S.to}
+            <Input
+              type="date"
+              value={custom.to}
+              min={custom.from}
+              onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
+            />
+          </label>
+          {customValid ? null : <p className="text-sm text-destructive">{S.badRange}</p>}
+        </div>
+      ) : null}
       {metrics.isPending ? (
         <SectionLoading />
       ) : metrics.isError ? (
