@@ -374,7 +374,8 @@ async function applySubscription(
 ): Promise<WebhookOutcome> {
   const known = await repo.findAccountByCustomer(deps.db, sub.customer_id);
   if (!known) return keep(deps, event, null, 'unknown_customer');
-  const version = sub.resource_version ?? 0;
+  // Chargebee's resource_version orders changes; without it, when the subscription (or the event) was made.
+  const version = sub.resource_version ?? (sub.updated_at ?? event.occurred_at ?? 0) * 1000;
   if (version <= known.resourceVersion) return keep(deps, event, known.businessId, 'stale');
   // Read from Chargebee before the transaction: no lock is held over the network.
   let plan: Awaited<ReturnType<typeof quotasOf>>;

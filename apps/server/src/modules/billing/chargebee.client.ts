@@ -77,6 +77,7 @@ export type CbSubscription = {
   current_term_start?: number;
   current_term_end?: number;
   resource_version?: number;
+  updated_at?: number;
   subscription_items?: { item_price_id: string; item_type: string }[];
 };
 
