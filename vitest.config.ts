@@ -24,6 +24,7 @@ export default defineConfig({
         'tools/sms-sim/vitest.config.ts',
         'tools/llm-sim/vitest.config.ts',
         'tools/mcp-sim/vitest.config.ts',
+        'tools/chargebee-sim/vitest.config.ts',
       ].filter((f) => existsSync(f)),
     ],
   },

@@ -15,6 +15,7 @@
 // DEMO_BOUNCE_PORT (Titan's bounce listener, 2526), DEMO_DNS_PORT (DNS server, UDP and TCP, 5300),
 // DEMO_DNS_CONTROL_PORT (its HTTP control, 5380), DEMO_LLM_PORT (the LLM simulator, 4030),
 // DEMO_MCP_PORT (tools/mcp-sim, an MCP server behind its own OAuth server, 4040),
+// DEMO_CHARGEBEE_PORT (the Chargebee simulator, 4050),
 // DEMO_PASSWORD (the owner's, on first run),
 // LOG_LEVEL (warn), the simulator's SIM_* credentials. Ctrl-C stops them all.
 import { spawn } from 'node:child_process';
@@ -267,6 +268,35 @@ const mcp = await new Promise((resolve) => {
 });
 if (!mcp) await shutdown(1);
 
+// ---- the Chargebee simulator: billing (Titan's CHARGEBEE_*), its pricing page and portal, webhooks to Titan
+const chargebeePort = portFromEnv('DEMO_CHARGEBEE_PORT', 4050);
+const chargebeeProc = startChild(
+  'the Chargebee simulator',
+  ['--import', 'tsx', 'tools/chargebee-sim/src/cli.ts'],
+  {
+    ...env,
+    SIM_PORT: String(chargebeePort),
+    SIM_HOST: '127.0.0.1',
+    SIM_WEBHOOK_URL: `http://127.0.0.1:${titanPort}/api/chargebee/webhook/`,
+  },
+  { pipeOutput: true },
+);
+const chargebee = await new Promise((resolve) => {
+  let text = '';
+  chargebeeProc.child.stdout.on('data', (chunk) => {
+    text += chunk;
+    for (const line of String(chunk).split('\n')) if (line.trim()) console.log(`[chargebee] ${line}`);
+    const vars = Object.fromEntries(
+      [...text.matchAll(/(CHARGEBEE_[A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]]),
+    );
+    const url = /Chargebee simulator on (\S+)/.exec(text);
+    if (url && vars.CHARGEBEE_WEBHOOK_PASSWORD) resolve({ url: url[1], vars });
+  });
+  chargebeeProc.child.stderr.on('data', (chunk) => process.stderr.write(`[chargebee] ${chunk}`));
+  chargebeeProc.exited.then(() => resolve(null));
+});
+if (!chargebee) await shutdown(1);
+
 // ---- the SMTP sink: Titan's mail goes there; reports for the demo addresses come back to Titan
 const sinkProc = startChild(
   'the SMTP sink',
@@ -323,6 +353,7 @@ Object.assign(titanEnv, {
   LLM_API_KEY: llm.apiKey,
   LLM_MODEL: llm.model,
   SMS_API_URL: smsSim.apiUrl,
+  ...chargebee.vars,
 });
 const titanUrl = `http://localhost:${titanPort}`;
 console.log(`Starting Titan on ${titanUrl} (DATA_DIR=${DATA_DIR}; stale bundles are built first)…`);
@@ -408,6 +439,33 @@ try {
   seeded.warnings.push(`the MCP simulator could not be registered: ${err.message}`);
 }
 
+// Billing: the demo business is a Chargebee customer on the Growth plan, so it may send. The
+// simulator keeps nothing across restarts: subscribing again re-creates the customer there.
+try {
+  const login = await fetch(`${probeUrl}/api/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: seeded.owner.email, password: seeded.owner.password }),
+  });
+  const { access } = (await login.json()).result;
+  // Makes the business a Chargebee customer on first run (answers 502 after a restart: ignored).
+  await fetch(`${probeUrl}/api/chargebee/portal-session/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access}`, 'x-business-code': seeded.business.unique_code },
+  });
+  const res = await fetch(`${chargebee.url}/sim/subscriptions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      customer_id: `titan-${seeded.business.unique_code}`,
+      plan_id: 'growth-USD-monthly',
+    }),
+  });
+  if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+} catch (err) {
+  seeded.warnings.push(`the demo business could not be subscribed to a plan: ${err.message}`);
+}
+
 const customer = seeded.customers[0];
 const phonePage = customer
   ? `${sim.phoneUrl}?wa_id=${customer.from}&name=${encodeURIComponent(customer.name)}`
@@ -424,6 +482,8 @@ Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
                Settings → Email domains with:
                curl -X PUT ${dns.control}/records -d '{"name":"<host>","type":"TXT","values":["<value>"]}'
   WhatsApp conversations in the inbox: ${seeded.conversations.length}
+  Billing:     the business is on the Growth plan of the Chargebee simulator (${chargebee.url}/sim/state);
+               Settings → Billing shows usage against its quotas and opens its pricing page and portal
   AI model:    ${llm.model} at ${llm.baseUrl} (tools/llm-sim: scripted, deterministic answers;
                try ${titanUrl}/engage/ai-template)
   MCP servers: Settings → MCP servers lists the simulator's bearer-token server with its tools; add

@@ -41,6 +41,8 @@ import { agentRoutes } from './modules/agents/agents.routes';
 import { mcpServerRoutes } from './modules/mcp-servers/mcp-servers.routes';
 import { pluginRoutes } from './modules/plugins/plugins.routes';
 import { agentRunRoutes } from './modules/agents/agents.runs.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -143,6 +145,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mcpServerRoutes, { deps: services.external });
   await app.register(pluginRoutes, { deps: services.external });
   await app.register(agentRunRoutes, { deps: services.agentRuns });
+  await app.register(billingRoutes, { deps: services.billing });
+  await app.register(dashboardRoutes, { db });
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -49,6 +49,7 @@ import type { ExternalToolDeps } from './modules/agents/agents.external-tools';
 import { loadPluginManifests } from './modules/plugins/plugins.manifests';
 import { defineAgentRunJobs, defineAgentScheduleTick } from './modules/agents/agents.jobs';
 import { createAgentRunDeps, type AgentRunDeps } from './modules/agents/agents.runs';
+import type { BillingDeps } from './modules/billing/billing.chargebee';
 
 export type Infrastructure = {
   config: Config;
@@ -83,6 +84,8 @@ export type Services = Infrastructure & {
   external: ExternalToolDeps;
   /** The AI agents' run loop (engage.md §5). */
   agentRuns: AgentRunDeps;
+  /** Chargebee and quotas (engage.md §8). */
+  billing: BillingDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -142,6 +145,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
       timeoutMs: config.OUTSIDE_TOOLS_TIMEOUT_MS,
       pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),
     },
+    billing: { db, config, logger },
   };
 }
 

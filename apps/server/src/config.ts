@@ -218,6 +218,30 @@ export const ZConfigEnv = z.object({
     .min(1)
     .max(100, { message: 'must be at most 100 characters' })
     .default('Single sign-on'),
+  /**
+   * Billing with Chargebee (engage.md §8): the site (`acme` of acme.chargebee.com, or its test
+   * site `acme-test`). Unset, billing is off and nothing is limited (self-hosting).
+   */
+  CHARGEBEE_SITE: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'expected a Chargebee site name, e.g. acme-test' })
+    .optional(),
+  // No bounds: a failed check would print the value, and this one is a secret.
+  CHARGEBEE_API_KEY: z.string().optional(),
+  /** Chargebee's API root (default https://<site>.chargebee.com/api/v2); tools/chargebee-sim in tests. */
+  CHARGEBEE_API_URL: z
+    .url({ protocol: /^https?$/, message: 'expected an http(s):// URL' })
+    .refine((v) => !URL.canParse(v) || v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), {
+      message: 'expected an https:// URL (http:// only for localhost)',
+    })
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  /** The basic-auth credentials Chargebee's webhook is configured with. */
+  CHARGEBEE_WEBHOOK_USERNAME: z.string().min(1).max(200).optional(),
+  CHARGEBEE_WEBHOOK_PASSWORD: z.string().optional(),
+  /** The pricing page (Chargebee's Pricing Table) businesses choose a plan on. */
+  CHARGEBEE_PRICING_PAGE_ID: z.string().trim().min(1).max(100).default('titan'),
   /** Twilio's REST API (its Messages API); tools/sms-sim's URL for development, tests and the demo. */
   SMS_API_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s):// URL' })
@@ -287,6 +311,14 @@ export function parseConfigEnv(env: NodeJS.ProcessEnv): ConfigEnv {
   }
   if (cfg.OIDC_ISSUER && !cfg.OIDC_CLIENT_ID) {
     problems.push('OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
+  }
+  if (cfg.CHARGEBEE_SITE) {
+    if (!cfg.CHARGEBEE_API_KEY) problems.push('CHARGEBEE_API_KEY: required when CHARGEBEE_SITE is set');
+    if (!cfg.CHARGEBEE_WEBHOOK_USERNAME || !cfg.CHARGEBEE_WEBHOOK_PASSWORD) {
+      problems.push(
+        "CHARGEBEE_WEBHOOK_USERNAME: required with CHARGEBEE_WEBHOOK_PASSWORD when CHARGEBEE_SITE is set (the basic auth of Chargebee's webhook)",
+      );
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return cfg;

@@ -10,6 +10,7 @@ import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
 import { createServices, defineJobs, type Services } from './composition';
+import { recordBillingSwitch } from './modules/billing/billing.service';
 import { startBounceListener } from './modules/email/email.bounce-server';
 
 export type Runtime = {
@@ -67,6 +68,8 @@ export async function startRuntime(
     cleanups.push(() => jobs.stop());
     const mailer = new Mailer(config, database.db, jobs, logger);
     const services = createServices({ config, database, feed, jobs, mailer, logger });
+    // Whether this deployment enforces billing: every process of it reads the same switch.
+    await recordBillingSwitch(database.db, config.CHARGEBEE_SITE);
     await defineJobs(services);
     for (const queue of options.queues ?? []) await jobs.define(queue);
     cleanups.push(async () => services.email.transport?.close());

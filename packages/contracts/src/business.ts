@@ -5,7 +5,15 @@ export const ROLES = ['owner', 'admin', 'agent'] as const;
 export const ZRole = z.enum(ROLES);
 export type TRole = z.infer<typeof ZRole>;
 
-export const SUBSCRIPTION_STATUSES = ['inactive', 'active', 'trialing', 'past_due', 'cancelled'] as const;
+/** Chargebee's subscription statuses as Titan keeps them (engage.md §8); `inactive`: none yet. */
+export const SUBSCRIPTION_STATUSES = [
+  'inactive',
+  'in_trial',
+  'active',
+  'non_renewing',
+  'paused',
+  'cancelled',
+] as const;
 export const ZSubscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
 
 export const PERMISSIONS = [

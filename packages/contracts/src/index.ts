@@ -31,3 +31,5 @@ export * from './sms';
 export * from './agents';
 export * from './mcp';
 export * from './agent-runs';
+export * from './billing';
+export * from './engage-metrics';

@@ -408,6 +408,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   }),
                 },
                 {
+                  path: 'billing',
+                  lazy: async () => ({
+                    Component: (await import('../features/billing/routes/billing-settings-route'))
+                      .BillingSettingsRoute,
+                  }),
+                },
+                {
                   path: 'qr-form',
                   lazy: async () => ({
                     Component: (await import('../features/qr-forms/routes/qr-form-settings-route'))

@@ -61,6 +61,7 @@ export const SETTINGS_TABS = [
   'api-keys',
   'profile',
   'qr-form',
+  'billing',
 ] as const;
 export type TSettingsTab = (typeof SETTINGS_TABS)[number];
 

@@ -11,6 +11,7 @@ import type { Jobs } from '../../platform/jobs';
 import type { Queryable } from '../auth/auth.repository';
 import { countListCustomers, listExists, walkListCustomers } from '../customer-lists/customer-lists.service';
 import type { CustomerRow } from '../directory/directory.service';
+import { assertRoomFor, refusalOf } from '../billing/billing.service';
 import { cancelQueuedSends, countSendsByCause } from '../sends/sends.service';
 import * as repo from './broadcasts.repository';
 
@@ -96,6 +97,8 @@ export async function startBroadcast(
   if (!(await listExists(deps.db, input.businessId, input.listId)))
     throw AppError.fields({ list_id: [CUSTOMER_LIST_MESSAGES.notFound] });
   const total = await countListCustomers(deps.db, input.businessId, input.listId);
+  // Billing (engage.md §8): refused with 402 up front when the plan has no room for the list.
+  await assertRoomFor(deps.db, input.businessId, input.channel, total);
   const row = await repo.insertBroadcast(deps.db, { ...input, total });
   await deps.jobs.send(FANOUT_QUEUE, { broadcast_id: row.id }, { singletonKey: row.id });
   return toBroadcast(deps.db, row);
@@ -148,6 +151,12 @@ export async function fanOut(deps: BroadcastDeps, id: string): Promise<void> {
     }
   } catch (err) {
     if (err instanceof Stopped) return;
+    // Billing refused a batch (the quota ran out, the subscription stopped): retrying cannot help.
+    const refused = refusalOf(err);
+    if (refused) {
+      await repo.finish(deps.db, id, 'failed', refused);
+      return;
+    }
     throw err; // the job retries from the cursor
   }
   await repo.finish(deps.db, id, 'done');

@@ -143,20 +143,11 @@ export async function findMembershipRole(
   return row?.role ?? null;
 }
 
-/** `email_count`: accepted email sends (engage.md §1 counters), raised as the mail server accepts them. */
-export async function addEmailCount(db: Queryable, businessId: number, n: number): Promise<void> {
-  if (n <= 0) return;
-  await db
-    .update(businesses)
-    .set({ emailCount: sql`${businesses.emailCount} + ${n}` })
-    .where(eq(businesses.id, businessId));
-}
-
-/** `sms_count`: accepted SMS sends (engage.md §1 counters), raised as Twilio accepts them. */
-export async function addSmsCount(db: Queryable, businessId: number, n: number): Promise<void> {
-  if (n <= 0) return;
-  await db
-    .update(businesses)
-    .set({ smsCount: sql`${businesses.smsCount} + ${n}` })
-    .where(eq(businesses.id, businessId));
+/** `subscription_status`, as Chargebee's webhooks report it (billing keeps it). */
+export async function setSubscriptionStatus(
+  db: Queryable,
+  businessId: number,
+  status: string,
+): Promise<void> {
+  await db.update(businesses).set({ subscriptionStatus: status }).where(eq(businesses.id, businessId));
 }

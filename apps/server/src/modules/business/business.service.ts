@@ -4,9 +4,21 @@ import type { Db } from '../../db/client';
 import { randomCode } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { recordEvent } from '../analytics/analytics.service';
+import { periodCounts } from '../billing/billing.service';
+import type { Queryable } from '../auth/auth.repository';
 import * as repo from './business.repository';
 
-export function toBusiness(row: repo.BusinessRow): TBusiness {
+/**
+ * The business as the API answers it. `sms_count`, `email_count` and `whatsapp_count` are the
+ * sends providers accepted in the current billing period (engage.md §1, §8), kept by billing.
+ */
+export async function toBusiness(db: Queryable, row: repo.BusinessRow): Promise<TBusiness> {
+  return { ...businessFields(row), ...(await periodCounts(db, row.id)) };
+}
+
+function businessFields(
+  row: repo.BusinessRow,
+): Omit<TBusiness, 'sms_count' | 'email_count' | 'whatsapp_count'> {
   return {
     id: row.id,
     name: row.name,
@@ -17,9 +29,6 @@ export function toBusiness(row: repo.BusinessRow): TBusiness {
     updated_on: row.updatedOn.toISOString(),
     updated_by: row.updatedBy,
     unique_code: row.uniqueCode,
-    sms_count: row.smsCount,
-    email_count: row.emailCount,
-    whatsapp_count: row.whatsappCount,
     subscription_status: row.subscriptionStatus as TBusiness['subscription_status'],
   };
 }
@@ -43,13 +52,13 @@ export async function createBusiness(
     return row;
   });
   await recordEvent(db, { event: 'user_created_business', userId, businessId: business.id, requestId });
-  return toBusiness(business);
+  return toBusiness(db, business);
 }
 
 export async function findBusiness(db: Db, businessId: number): Promise<TBusiness> {
   const row = await repo.findBusinessById(db, businessId);
   if (!row) throw AppError.notFound();
-  return toBusiness(row);
+  return toBusiness(db, row);
 }
 
 export async function updateBusiness(
@@ -65,11 +74,20 @@ export async function updateBusiness(
     updatedBy: userId,
   });
   if (!row) throw AppError.notFound();
-  return toBusiness(row);
+  return toBusiness(db, row);
 }
 
 /** The business a public page names by its code, or null (public forms, pages without a session). */
 export async function findBusinessByCode(db: Db, code: string): Promise<TBusiness | null> {
   const row = await repo.findBusinessByCode(db, code);
-  return row ? toBusiness(row) : null;
+  return row ? toBusiness(db, row) : null;
+}
+
+/** Keeps `subscription_status` as Chargebee reports it (billing's webhooks). */
+export async function setSubscriptionStatus(
+  db: Queryable,
+  businessId: number,
+  status: string,
+): Promise<void> {
+  await repo.setSubscriptionStatus(db, businessId, status);
 }

@@ -318,3 +318,45 @@ export async function countUnanswered(
     );
   return { conversations: row?.conversations ?? 0, customers: row?.customers ?? 0 };
 }
+
+/**
+ * The dashboard's conversations (GET /api/metrics/engage/): opened per UTC day in a range, those
+ * still unanswered (active, never replied to), and the median time to the first staff or agent
+ * reply (own-channel and WhatsApp messages), in seconds.
+ */
+export async function conversationMetrics(
+  db: Queryable,
+  businessId: number,
+  range: { from: Date; to: Date },
+): Promise<{
+  days: { date: string; opened: number; unanswered: number }[];
+  medianFirstResponseSeconds: number | null;
+  answered: number;
+}> {
+  const within = sql`c.business_id = ${businessId} and c.created_at >= ${range.from.toISOString()}::timestamptz
+    and c.created_at <= ${range.to.toISOString()}::timestamptz`;
+  const days = (await db.execute(
+    sql`select to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*)::int as opened,
+        count(*) filter (where c.status = 'active' and not c.business_replied)::int as unanswered
+      from conversations c where ${within} group by 1 order by 1`,
+  )) as unknown as { rows: { date: string; opened: number; unanswered: number }[] };
+  const median = (await db.execute(
+    sql`with firsts as (
+        select c.created_at, least(
+          (select min(m.created_at) from messages m where m.conversation_id = c.id and m.sender_type in ('staff', 'agent')),
+          (select min(w.created_at) from wa_messages w where w.conversation_id = c.id and w.sender_type in ('staff', 'agent'))
+        ) as replied_at
+        from conversations c where ${within}
+      )
+      select (percentile_cont(0.5) within group (order by extract(epoch from (replied_at - created_at))))::float8 as median,
+        count(replied_at)::int as answered
+      from firsts where replied_at is not null`,
+  )) as unknown as { rows: { median: number | null; answered: number }[] };
+  const row = median.rows[0];
+  return {
+    days: days.rows,
+    medianFirstResponseSeconds:
+      row?.median === null || row?.median === undefined ? null : Math.round(row.median),
+    answered: row?.answered ?? 0,
+  };
+}

@@ -423,3 +423,8 @@ export async function findCustomerConversations(
 export async function countUnansweredConversations(db: Db, businessId: number) {
   return repo.countUnanswered(db, businessId);
 }
+
+/** Conversations opened, unanswered and the median first response in a range, for the dashboard. */
+export async function conversationMetrics(db: Db, businessId: number, range: { from: Date; to: Date }) {
+  return repo.conversationMetrics(db, businessId, range);
+}

@@ -1,12 +1,11 @@
 // The `email.send` job: claims a set of queued email sends in one statement, signs and hands each
 // to the SMTP adapter over the process's pooled connections (all at once), and records each
-// answer — accepted (`sent`, email_count raised), deferred (back to `queued`, retried after a
+// answer — accepted (`sent`, counted in email_count by the spine), deferred (back to `queued`, retried after a
 // wait, bounded), or refused (`failed` with the server's words).
 import type { Logger } from 'pino';
 import type { SendOutcome } from '../../channels/channel';
 import { emailSmtp, isTransient, type EmailPayload } from '../../channels/email-smtp/email-smtp.adapter';
 import type { Jobs } from '../../platform/jobs';
-import { addEmailCount } from '../business/business.repository';
 import * as sends from '../sends/sends.service';
 import type { SendRow } from '../sends/sends.service';
 import { EMAIL_MESSAGES, EMAIL_SEND_QUEUE, parseFrom, type EmailDeps } from './email.service';
@@ -68,14 +67,9 @@ export async function runEmailSends(deps: EmailDeps, sendIds: string[]): Promise
       deps.logger.error({ err: r.reason, send_id: claimed[i]!.id }, 'email send could not be recorded');
     }
   });
-  // The chunk's acceptances in one statement, and email_count once per business and chunk (not
-  // one update per mail on a hot row).
-  const recorded = new Set(await sends.recordAcceptedMany(deps.db, accepted));
-  const byBusiness = new Map<number, number>();
-  for (const { send } of accepted) {
-    if (recorded.has(send.id)) byBusiness.set(send.businessId, (byBusiness.get(send.businessId) ?? 0) + 1);
-  }
-  for (const [businessId, n] of byBusiness) await addEmailCount(deps.db, businessId, n);
+  // The chunk's acceptances in one statement (the spine counts them in email_count once per
+  // business and chunk, not one update per mail on a hot row).
+  await sends.recordAcceptedMany(deps.db, accepted);
 }
 
 /** One claimed send: the mail server's acceptance, or null (the failure is recorded here). */

@@ -609,8 +609,8 @@ export async function cancelQueuedByCause(
   businessId: number,
   cause: SendCause,
   causeId: string,
-): Promise<number> {
-  const rows = await db
+): Promise<{ id: string; channel: SendChannel; createdAt: Date }[]> {
+  return db
     .update(sends)
     .set({ status: 'cancelled', updatedAt: new Date() })
     .where(
@@ -621,8 +621,7 @@ export async function cancelQueuedByCause(
         eq(sends.status, 'queued'),
       ),
     )
-    .returning({ id: sends.id });
-  return rows.length;
+    .returning({ id: sends.id, channel: sends.channel, createdAt: sends.createdAt });
 }
 
 /**
@@ -983,4 +982,20 @@ export async function findUnpricedSends(
     providerMessageId: r.pmid,
     checks: r.checks ?? 0,
   }));
+}
+
+/** The dashboard's sends (GET /api/metrics/engage/): counts per UTC day, channel and status, agents' apart. */
+export async function sendCountsByDay(
+  db: Queryable,
+  businessId: number,
+  range: { from: Date; to: Date },
+): Promise<{ date: string; channel: SendChannel; status: string; agent: boolean; n: number }[]> {
+  return rowsOf(
+    db,
+    sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, channel, status,
+        cause = 'agent' as agent, count(*)::int as n
+      from sends where business_id = ${businessId}
+        and created_at >= ${range.from.toISOString()}::timestamptz and created_at <= ${range.to.toISOString()}::timestamptz
+      group by 1, 2, 3, 4`,
+  );
 }

@@ -8,6 +8,7 @@ import { AppError } from '../../platform/errors';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
 import type { Queryable } from '../auth/auth.repository';
+import * as billing from '../billing/billing.service';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 
@@ -70,8 +71,13 @@ export type QueuedSend = {
   cost?: Record<string, unknown> | null;
 };
 
-/** Records a send before anything is called: inside the caller's transaction. */
+/**
+ * Records a send before anything is called: inside the caller's transaction. Billing counts it
+ * against the business's quota first, and refuses it with 402 (undoing the transaction) when the
+ * subscription does not allow sending or the allowance is used up (engage.md §8).
+ */
 export async function createQueued(tx: Queryable, send: QueuedSend): Promise<repo.SendRow> {
+  await billing.reserveSends(tx, send.businessId, send.channel, 1);
   return repo.insertSend(tx, { ...send, status: 'queued' });
 }
 
@@ -93,11 +99,13 @@ export async function recordAccepted(
   send: repo.SendRow,
   outcome: Extract<SendOutcome, { ok: true }>,
 ): Promise<repo.SendRow | null> {
-  return repo.markAccepted(tx, send.id, {
+  const row = await repo.markAccepted(tx, send.id, {
     status: acceptedStatus(send.channel),
     providerMessageId: outcome.providerMessageId,
     response: outcome.response,
   });
+  if (row) await billing.countAccepted(tx, [row]);
+  return row;
 }
 
 export async function recordFailed(
@@ -105,11 +113,14 @@ export async function recordFailed(
   sendId: string,
   failure: { errorCode: string | null; errorMessage: string; response?: Record<string, unknown> | null },
 ): Promise<repo.SendRow | null> {
-  return repo.markFailed(db, sendId, {
+  const row = await repo.markFailed(db, sendId, {
     errorCode: failure.errorCode,
     errorMessage: failure.errorMessage,
     response: failure.response ?? null,
   });
+  // It never reached its provider (queued or sending): its quota is given back.
+  if (row) await billing.releaseSends(db, [row]);
+  return row;
 }
 
 /**
@@ -161,7 +172,10 @@ export async function recoverSends(
       errorMessage: SEND_MESSAGES.interrupted,
       response: null,
     });
-    if (row) failed++;
+    if (row) {
+      failed++;
+      await billing.releaseSends(db, [row]);
+    }
   }
   const waiting = await repo.findStale(
     db,
@@ -211,7 +225,12 @@ export async function cancelQueuedSends(
   cause: SendCause,
   causeId: string,
 ): Promise<number> {
-  return repo.cancelQueuedByCause(db, businessId, cause, causeId);
+  const cancelled = await repo.cancelQueuedByCause(db, businessId, cause, causeId);
+  await billing.releaseSends(
+    db,
+    cancelled.map((s) => ({ ...s, businessId })),
+  );
+  return cancelled.length;
 }
 
 /** An open or a click seen by the tracking endpoints, kept in a batch by `recordSendEvents`. */
@@ -374,6 +393,16 @@ export async function createMany(
   tx: Queryable,
   rows: (QueuedSend & { id: string; status: 'queued' | 'suppressed'; errorMessage?: string | null })[],
 ): Promise<{ id: string; status: string }[]> {
+  const queued = new Map<string, { businessId: number; channel: SendChannel; n: number }>();
+  for (const row of rows) {
+    if (row.status !== 'queued') continue;
+    const key = `${row.businessId}:${row.channel}`;
+    const group = queued.get(key) ?? { businessId: row.businessId, channel: row.channel, n: 0 };
+    group.n++;
+    queued.set(key, group);
+  }
+  // The chunk is counted against the quota whole, or refused whole (402).
+  for (const g of queued.values()) await billing.reserveSends(tx, g.businessId, g.channel, g.n);
   return repo.insertSends(tx, rows);
 }
 
@@ -393,7 +422,7 @@ export async function recordAcceptedMany(
   db: Queryable,
   accepted: { send: repo.SendRow; outcome: Extract<SendOutcome, { ok: true }> }[],
 ): Promise<string[]> {
-  return repo.markAcceptedMany(
+  const recorded = await repo.markAcceptedMany(
     db,
     accepted.map(({ send, outcome }) => ({
       id: send.id,
@@ -402,6 +431,13 @@ export async function recordAcceptedMany(
       response: outcome.response,
     })),
   );
+  // Counted once per business and chunk (not one update per send on a hot row).
+  const ids = new Set(recorded);
+  await billing.countAccepted(
+    db,
+    accepted.filter(({ send }) => ids.has(send.id)).map(({ send }) => send),
+  );
+  return recorded;
 }
 
 /** A channel's send by its provider id (Twilio's SID, a wamid), in one business. */
@@ -495,4 +531,9 @@ export async function retryOrGiveUp(
     response: failure.response ?? null,
   });
   return null;
+}
+
+/** Sends per UTC day, channel and status (agents' apart), for the dashboard. */
+export async function sendCountsByDay(db: Queryable, businessId: number, range: { from: Date; to: Date }) {
+  return repo.sendCountsByDay(db, businessId, range);
 }

@@ -1,5 +1,5 @@
 // The `sms.send` job: claims a set of queued SMS sends in one statement, posts each to Twilio at
-// once, and records each answer — accepted (`accepted`, sms_count raised, segments and price
+// once, and records each answer — accepted (`accepted`, sms_count raised by the spine, segments and price
 // kept, statuses that raced ahead applied), refused for now (back to `queued`, retried after a
 // wait with backoff: 429, 5xx), or refused (`failed` with a clear reason; 21610 also unsubscribes
 // the number). The `sms.prices` sweep reads what Twilio charged once messages are final.
@@ -12,7 +12,6 @@ import {
   type SmsPayload,
 } from '../../channels/sms-twilio/sms-twilio.adapter';
 import type { Jobs } from '../../platform/jobs';
-import { addSmsCount } from '../business/business.repository';
 import * as sends from '../sends/sends.service';
 import type { SendRow } from '../sends/sends.service';
 import { accountOfBusiness, type SmsDeps } from './sms.account';
@@ -63,9 +62,6 @@ export async function runSmsSends(deps: SmsDeps, sendIds: string[]): Promise<voi
     await sends.lockProviderMessages(tx, 'sms', keys);
     await sends.reapplyEvents(tx, 'sms', keys);
   });
-  const byBusiness = new Map<number, number>();
-  for (const { send } of mine) byBusiness.set(send.businessId, (byBusiness.get(send.businessId) ?? 0) + 1);
-  for (const [businessId, n] of byBusiness) await addSmsCount(deps.db, businessId, n);
 }
 
 /** One claimed send: Twilio's acceptance, or null (the failure or the retry is recorded here). */

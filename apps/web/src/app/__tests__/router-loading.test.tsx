@@ -58,6 +58,8 @@ describe('lazy screens', () => {
     await act(async () => gates.dashboard.open());
 
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    // The dashboard's own figures load inside it; once they are in, nothing is loading.
+    expect(await screen.findByText('Nothing has happened in these days yet')).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
   });
 

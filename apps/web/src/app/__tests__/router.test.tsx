@@ -28,7 +28,7 @@ describe('routes', () => {
 
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Titan' })).toHaveAttribute('href', '/engage');
-    expect(screen.getByText('The workspace areas arrive here as they are built.')).toBeInTheDocument();
+    expect(await screen.findByText('Nothing has happened in these days yet')).toBeInTheDocument();
     expect(screen.getByRole('radiogroup', { name: 'Theme' })).toBeInTheDocument();
   });
 

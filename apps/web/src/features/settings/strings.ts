@@ -16,6 +16,7 @@ export const SETTINGS_STRINGS = {
     'api-keys': 'API keys',
     profile: 'Profile',
     'qr-form': 'QR form',
+    billing: 'Billing',
   } satisfies Record<TSettingsTab, string>,
   save: 'Save changes',
   saving: 'Saving…',

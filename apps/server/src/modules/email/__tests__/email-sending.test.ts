@@ -8,7 +8,7 @@ import type { TBusiness } from '@titan/contracts';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '@titan/smtp-sink';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, type Session } from '../../../testing/identity';
-import { findBusinessById } from '../../business/business.repository';
+import { findBusiness } from '../../business/business.service';
 import { listEvents } from '../../sends/sends.repository';
 import * as sendsService from '../../sends/sends.service';
 import { findSuppression, suppress } from '../../suppressions/suppressions.service';
@@ -159,7 +159,7 @@ describe('a mail on the wire', () => {
     expect(JSON.stringify(send.providerRequest)).not.toContain('PRIVATE KEY');
     // email_count counts what the mail server accepted.
     await expect
-      .poll(async () => (await findBusinessById(rt.services.db, business.id))!.emailCount)
+      .poll(async () => (await findBusiness(rt.services.db, business.id)).email_count)
       .toBeGreaterThanOrEqual(1);
   });
 

@@ -460,9 +460,10 @@ describe('inbound texts', () => {
     const res = await sendSms({ to: '+15005550004', body: 'x' });
     const send = await waitForSend(rt.services.db, res.json().result.id, (s) => s.status === 'failed');
     expect(send.errorCode).toBe('21610');
-    expect(await findSuppression(rt.services.db, business.id, 'sms', '+15005550004')).toMatchObject({
-      reason: 'unsubscribed',
-    });
+    // Recorded just after the failure (the job fails the send, then opts the number out).
+    await expect
+      .poll(() => findSuppression(rt.services.db, business.id, 'sms', '+15005550004'))
+      .toMatchObject({ reason: 'unsubscribed' });
   });
 });
 

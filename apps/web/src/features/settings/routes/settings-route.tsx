@@ -1,5 +1,5 @@
 // /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups, WhatsApp, SMS,
-// Email domains, QR form, AI model, MCP servers and Plugins are their features' own routes, composed in by the app). An
+// Email domains, QR form, AI model, MCP servers, Plugins and Billing are their features' own routes, composed in by the app). An
 // unknown tab opens the first.
 import { Navigate, useParams } from 'react-router';
 
@@ -19,6 +19,7 @@ const COMPOSED_TABS = [
   'ai-model',
   'mcp-servers',
   'plugins',
+  'billing',
 ] as const;
 /** The tabs this feature draws itself. */
 type TOwnTab = Exclude<TSettingsTab, (typeof COMPOSED_TABS)[number]>;

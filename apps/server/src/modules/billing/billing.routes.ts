@@ -1,0 +1,117 @@
+// Billing's routes (engage.md §8): the business's plan and usage, Chargebee's hosted pages, top-up
+// charges (owners: billing.manage), and Chargebee's webhook (public; basic auth is its credential).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  BILLING_MESSAGES,
+  ZBillingState,
+  ZChargeRequest,
+  ZChargeResult,
+  ZEnvelope,
+  ZPortalSession,
+  ZPricingPageSession,
+} from '@titan/contracts';
+import { AppError } from '../../platform/errors';
+import { ok } from '../../platform/http';
+import { actorIdOf, businessOf } from '../auth/auth.guard';
+import type { CbEvent } from './chargebee.client';
+import {
+  acceptWebhook,
+  billingState,
+  chargeTopUp,
+  createPortalSession,
+  createPricingPageSession,
+  webhookAuthorized,
+  type BillingDeps,
+} from './billing.chargebee';
+
+const tags = ['billing'];
+const manage = { business: true, permission: 'billing.manage' } as const;
+
+/** What Titan reads of an event; the rest is Chargebee's and kept as it came. */
+const ZWebhookEvent = z.looseObject({
+  id: z.string().min(1).max(200),
+  event_type: z.string().min(1).max(200),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async (app, { deps }) => {
+  app.get(
+    '/api/chargebee/subscription/',
+    {
+      config: { business: true, permission: 'engage.read' },
+      schema: {
+        tags,
+        summary: 'The plan, its status, usage against quotas per channel this period, and top-ups',
+        response: { 200: ZEnvelope(ZBillingState) },
+      },
+    },
+    async (request) => ok(await billingState(deps, businessOf(request).id)),
+  );
+  app.post(
+    '/api/chargebee/portal-session/',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: "A session of Chargebee's self-serve portal",
+        response: { 200: ZEnvelope(ZPortalSession) },
+      },
+    },
+    async (request) => ok(await createPortalSession(deps, businessOf(request).id)),
+  );
+  app.post(
+    '/api/chargebee/pricing-page-session/',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'A session of the pricing page; it returns to /confirm-payment/{payment_status}',
+        response: { 200: ZEnvelope(ZPricingPageSession) },
+      },
+    },
+    async (request) => ok(await createPricingPageSession(deps, businessOf(request).id)),
+  );
+  app.post(
+    '/api/chargebee/charge/',
+    {
+      config: { ...manage, rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        summary: 'Buy a top-up (a one-off charge); its units are credited to this period once paid',
+        body: ZChargeRequest,
+        response: { 200: ZEnvelope(ZChargeResult) },
+      },
+    },
+    async (request) =>
+      ok(await chargeTopUp(deps, businessOf(request).id, request.body.top_up, actorIdOf(request) ?? null)),
+  );
+  app.post(
+    '/api/chargebee/webhook/',
+    {
+      config: { public: true },
+      bodyLimit: 1024 * 1024,
+      schema: {
+        tags,
+        summary: "Chargebee's webhook (basic auth with CHARGEBEE_WEBHOOK_USERNAME / _PASSWORD)",
+      },
+    },
+    async (request) => {
+      if (!deps.config.CHARGEBEE_SITE) throw new AppError('not_found', BILLING_MESSAGES.off);
+      if (!webhookAuthorized(deps, request.headers.authorization)) {
+        throw new AppError('unauthorized', BILLING_MESSAGES.webhookCredentials, null, {
+          'www-authenticate': 'Basic realm="chargebee-webhook"',
+        });
+      }
+      const parsed = ZWebhookEvent.safeParse(request.body);
+      if (!parsed.success) {
+        throw AppError.fields(
+          Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', [i.message]])),
+          'Not a Chargebee event.',
+        );
+      }
+      const outcome = await acceptWebhook(deps, parsed.data as CbEvent);
+      return ok({ outcome });
+    },
+  );
+};

@@ -1,0 +1,108 @@
+// The /engage dashboard's figures (engage.md §7): conversations (opened, unanswered, median first
+// response), sends per channel and their outcomes, agents' deliveries — and agent runs once the run
+// loop is in this build — over a date range, with one row per UTC day (zeros included).
+import {
+  EMAIL_METRICS_DEFAULT_DAYS,
+  EMAIL_METRICS_MAX_DAYS,
+  EMAIL_METRICS_MESSAGES,
+  SEND_CHANNELS,
+  type TEngageMetrics,
+  type TSendOutcomes,
+} from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import { conversationMetrics } from '../conversations/conversations.service';
+import { FINAL_STATUSES, sendCountsByDay } from '../sends/sends.service';
+
+const DAY_MS = 86_400_000;
+
+type Bucket = Exclude<keyof TSendOutcomes, 'total'>;
+
+/** Which outcome a send's status is. */
+export function outcomeOf(status: string): Bucket {
+  if (status === 'queued' || status === 'sending') return 'pending';
+  if (status === 'accepted' || status === 'sent') return 'sent';
+  if (status === 'suppressed' || status === 'cancelled') return 'not_sent';
+  if ((FINAL_STATUSES as readonly string[]).includes(status)) return 'failed';
+  return 'delivered'; // delivered, read, opened, clicked
+}
+
+const empty = (): TSendOutcomes => ({ total: 0, pending: 0, sent: 0, delivered: 0, failed: 0, not_sent: 0 });
+
+/**
+ * Agent runs in the range. The run loop (agent_runs, branch agents-run) is not in this build: this
+ * is the one place the dashboard asks for them — answer its counts here when it lands.
+ */
+async function agentRuns(): Promise<TEngageMetrics['agents']['runs']> {
+  return null;
+}
+
+export async function engageMetrics(
+  db: Db,
+  businessId: number,
+  query: { created_at__gte?: Date; created_at__lte?: Date },
+  now = new Date(),
+): Promise<TEngageMetrics> {
+  const to = query.created_at__lte ?? now;
+  const from = query.created_at__gte ?? new Date(to.getTime() - EMAIL_METRICS_DEFAULT_DAYS * DAY_MS);
+  if (to < from) throw AppError.fields({ created_at__lte: [EMAIL_METRICS_MESSAGES.order] });
+  if (to.getTime() - from.getTime() > EMAIL_METRICS_MAX_DAYS * DAY_MS)
+    throw AppError.fields({ created_at__gte: [EMAIL_METRICS_MESSAGES.tooLong] });
+  const range = { from, to };
+  const [convo, sendRows, runs] = await Promise.all([
+    conversationMetrics(db, businessId, range),
+    sendCountsByDay(db, businessId, range),
+    agentRuns(),
+  ]);
+
+  const series = new Map<string, TEngageMetrics['series'][number]>();
+  const start = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
+  for (let t = start; t <= to.getTime(); t += DAY_MS) {
+    const date = new Date(t).toISOString().slice(0, 10);
+    series.set(date, {
+      date,
+      conversations_opened: 0,
+      conversations_unanswered: 0,
+      email: 0,
+      sms: 0,
+      whatsapp: 0,
+      titan_message: 0,
+    });
+  }
+  for (const d of convo.days) {
+    const row = series.get(d.date);
+    if (row) {
+      row.conversations_opened = d.opened;
+      row.conversations_unanswered = d.unanswered;
+    }
+  }
+  const channels = new Map(SEND_CHANNELS.map((c) => [c, empty()]));
+  const deliveries = empty();
+  for (const r of sendRows) {
+    const bucket = outcomeOf(r.status);
+    const c = channels.get(r.channel)!;
+    c.total += r.n;
+    c[bucket] += r.n;
+    if (r.agent) {
+      deliveries.total += r.n;
+      deliveries[bucket] += r.n;
+    }
+    const row = series.get(r.date);
+    if (row) row[r.channel] += r.n;
+  }
+  const opened = convo.days.reduce((n, d) => n + d.opened, 0);
+  const unanswered = convo.days.reduce((n, d) => n + d.unanswered, 0);
+  return {
+    created_at__gte: from.toISOString(),
+    created_at__lte: to.toISOString(),
+    conversations: {
+      opened,
+      unanswered,
+      answered: convo.answered,
+      median_first_response_seconds: convo.medianFirstResponseSeconds,
+    },
+    sends: { channels: SEND_CHANNELS.map((channel) => ({ channel, ...channels.get(channel)! })) },
+    agents: { deliveries, runs },
+    series: [...series.values()],
+  };
+}

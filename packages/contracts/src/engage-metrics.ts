@@ -1,0 +1,82 @@
+// GET /api/metrics/engage/: the /engage dashboard (engage.md §7) — conversations opened, unanswered
+// and the median first response; sends per channel and their outcomes; agents' deliveries and
+// runs — over a date range with a daily series. Email open and click rates come from
+// GET /api/metrics/email-metrics/ over the same range.
+import { z } from 'zod';
+
+import { ZDateTimeParam } from './dates';
+import { EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_MESSAGES } from './email-metrics';
+
+export const ZEngageMetricsQuery = z
+  .object({
+    created_at__gte: ZDateTimeParam.optional(),
+    created_at__lte: ZDateTimeParam.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (!q.created_at__gte || !q.created_at__lte) return;
+    if (q.created_at__lte < q.created_at__gte) {
+      ctx.addIssue({ code: 'custom', path: ['created_at__lte'], message: EMAIL_METRICS_MESSAGES.order });
+    } else if (
+      q.created_at__lte.getTime() - q.created_at__gte.getTime() >
+      EMAIL_METRICS_MAX_DAYS * 86_400_000
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['created_at__gte'], message: EMAIL_METRICS_MESSAGES.tooLong });
+    }
+  });
+export type TEngageMetricsQueryInput = z.input<typeof ZEngageMetricsQuery>;
+
+export const SEND_CHANNELS = ['email', 'sms', 'whatsapp', 'titan_message'] as const;
+
+/** What became of sends: waiting, handed over, delivered (or read, opened, clicked), failed, not sent. */
+export const ZSendOutcomes = z.object({
+  total: z.number().int(),
+  pending: z.number().int(),
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  failed: z.number().int(),
+  not_sent: z.number().int(),
+});
+export type TSendOutcomes = z.infer<typeof ZSendOutcomes>;
+
+export const ZEngageMetrics = z.object({
+  created_at__gte: z.string(),
+  created_at__lte: z.string(),
+  conversations: z.object({
+    opened: z.number().int(),
+    unanswered: z.number().int(),
+    answered: z.number().int(),
+    /** Seconds from a conversation's start to its first staff or agent reply; null: none answered. */
+    median_first_response_seconds: z.number().int().nullable(),
+  }),
+  sends: z.object({
+    channels: z.array(ZSendOutcomes.extend({ channel: z.enum(SEND_CHANNELS) })),
+  }),
+  agents: z.object({
+    /** Agents' sends (cause `agent`): their deliveries once queued. */
+    deliveries: ZSendOutcomes,
+    /**
+     * Agent runs (started, completed, failed, awaiting approval); null while this build has no
+     * run loop.
+     */
+    runs: z
+      .object({
+        total: z.number().int(),
+        completed: z.number().int(),
+        failed: z.number().int(),
+        awaiting_approval: z.number().int(),
+      })
+      .nullable(),
+  }),
+  series: z.array(
+    z.object({
+      date: z.string(),
+      conversations_opened: z.number().int(),
+      conversations_unanswered: z.number().int(),
+      email: z.number().int(),
+      sms: z.number().int(),
+      whatsapp: z.number().int(),
+      titan_message: z.number().int(),
+    }),
+  ),
+});
+export type TEngageMetrics = z.infer<typeof ZEngageMetrics>;
