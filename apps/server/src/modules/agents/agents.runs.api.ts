@@ -324,8 +324,9 @@ export async function previewAgent(
       null,
     );
   } catch (err) {
+    // A preview that could not finish says why in its run; it is never left running.
+    await failRun(deps, ctx.run, err instanceof Error ? err.message : String(err));
     if (!(err instanceof RunFailure)) throw err;
-    await failRun(deps, ctx.run, err.message);
     throw new AppError('bad_gateway', err.message);
   }
   await repo.updateRun(deps.db, run.id, { status: 'completed', finishedAt: new Date(), lockedUntil: null });
