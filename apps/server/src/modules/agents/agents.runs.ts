@@ -902,6 +902,13 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
   // A page is written (and its sends made) while the next one is decided: the model's answers and
   // the database's work overlap. Writes stay in page order, each after the one before.
   let pending: Promise<void> = Promise.resolve();
+  // The lease is renewed while a page is decided too: a slow model must not let it lapse mid-page
+  // (another worker would take the run over and ask the model again).
+  const heartbeat = setInterval(
+    () => void repo.updateRun(deps.db, run.id, { lockedUntil: lease() }).catch(() => undefined),
+    Math.max(1000, Math.floor(leaseMs / 3)),
+  );
+  heartbeat.unref();
   try {
     ctx.state.planned = passed((await repo.countDeliveries(deps.db, [run.id])).get(run.id) ?? {});
     // A worker that died after writing a page may have left sends to make.
@@ -973,6 +980,8 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
     }
     deps.logger.error({ err, run_id: run.id }, 'agent run failed unexpectedly');
     await failRun(deps, ctx.run, `The run stopped on an unexpected error: ${messageOf(err)}`);
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
