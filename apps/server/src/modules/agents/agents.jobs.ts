@@ -3,9 +3,9 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import type { Jobs } from '../../platform/jobs';
+import { deliverRun } from './agents.deliveries';
 import {
   consumeFires,
-  deliverRun,
   DELIVER_QUEUE,
   processRun,
   resumeStaleRuns,

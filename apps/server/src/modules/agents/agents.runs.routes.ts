@@ -22,7 +22,8 @@ import {
 import { ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
 import { listExternalTools } from './agents.external-tools';
-import * as runs from './agents.runs';
+import * as runs from './agents.runs.api';
+import type { AgentRunDeps } from './agents.runs';
 import { toolInfos } from './agents.tools';
 
 const tags = ['agents'];
@@ -33,7 +34,7 @@ const ZRunParams = ZIdParams.extend({
   runId: z.uuid({ message: 'Run not found.' }),
 });
 
-export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: runs.AgentRunDeps }> = async (app, { deps }) => {
+export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: AgentRunDeps }> = async (app, { deps }) => {
   // A static segment: it wins over :id.
   app.get(
     '/api/agents/tools/',

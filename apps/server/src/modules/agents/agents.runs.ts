@@ -14,13 +14,8 @@ import {
   ZAgentDecision,
   type TAgentChannel,
   type TAgentConfigValues,
-  type TAgentDelivery,
   type TAgentDeliveryStatus,
-  type TAgentRendered,
-  type TAgentRunCounts,
-  type TAgentRunSummary,
   type TAgentRunStep,
-  type TSendTemplateComponent,
   type TSegmentFilter,
 } from '@titan/contracts';
 import { z } from 'zod';
@@ -38,7 +33,6 @@ import {
   type LlmTool,
 } from '../../platform/llm/llm.client';
 import { findBusinessById } from '../business/business.repository';
-import { businessScope } from '../conversations/conversations.service';
 import { listSelection, type ListSelection } from '../customer-lists/customer-lists.service';
 import {
   findCustomersByIds,
@@ -46,34 +40,13 @@ import {
   segmentCustomersAmong,
   type CustomerRow,
 } from '../directory/directory.service';
-import {
-  buildSend,
-  EMAIL_MESSAGES,
-  enqueueEmailSends,
-  sendContext,
-  type EmailDeps,
-} from '../email/email.service';
-import { openLlm, resolveLlm, type LlmDeps, type LlmSession } from '../llm/llm.service';
-import * as sends from '../sends/sends.service';
-import {
-  buildSmsSend,
-  e164Of,
-  enqueueSmsSends,
-  smsContext,
-  SMS_SEND_MESSAGES,
-  type SmsDeps,
-} from '../sms/sms.service';
-import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
-import { loadCompiledTemplate, renderCompiled } from '../templates/templates.service';
+import { type EmailDeps } from '../email/email.service';
+import { openLlm, type LlmDeps, type LlmSession } from '../llm/llm.service';
+import { e164Of, type SmsDeps } from '../sms/sms.service';
+import { suppressedAmong } from '../suppressions/suppressions.service';
 import type { WhatsappDeps } from '../whatsapp/messages/whatsapp.outbound';
-import { sendMessage as sendWhatsappText, WINDOW_MS } from '../whatsapp/messages/whatsapp.send';
-import {
-  findTemplateById as findWhatsappTemplate,
-  lastCustomerMessagesOf,
-  renderTemplate,
-  sendTemplate,
-  toTemplate,
-} from '../whatsapp/templates/whatsapp.templates';
+import { WINDOW_MS } from '../whatsapp/messages/whatsapp.send';
+import { lastCustomerMessagesOf } from '../whatsapp/templates/whatsapp.templates';
 import {
   callExternalTool,
   prepareExternalTools,
@@ -87,6 +60,7 @@ import {
   type GuardrailStop,
   type RecipientFacts,
 } from './agents.guardrails';
+import { deliverPlanned, messageOf } from './agents.deliveries';
 import * as agentsRepo from './agents.repository';
 import * as repo from './agents.runs.repository';
 import {
@@ -170,7 +144,7 @@ type ModelDecision = z.infer<ReturnType<typeof decisionSchema>>;
 
 // ---- A run in memory ----
 
-type StepDraft = Omit<TAgentRunStep, 'seq' | 'created_at'>;
+export type StepDraft = Omit<TAgentRunStep, 'seq' | 'created_at'>;
 
 type DeliveryDraft = {
   customerId: number;
@@ -183,9 +157,9 @@ type DeliveryDraft = {
   body: string | null;
 };
 
-type ChannelConfig = TAgentConfigValues['channels'][number];
+export type ChannelConfig = TAgentConfigValues['channels'][number];
 
-type RunContext = {
+export type RunContext = {
   deps: AgentRunDeps;
   run: repo.RunRow;
   agentName: string;
@@ -211,7 +185,7 @@ type RunContext = {
   };
 };
 
-class RunFailure extends Error {}
+export class RunFailure extends Error {}
 
 const keyOf = (run: repo.RunRow, customerId: number) =>
   `agent:${run.agentId}:${run.channel}:${customerId}:${run.slot.toISOString()}`;
@@ -256,7 +230,7 @@ function systemPrompt(
 }
 
 /** The agent, its config version, the model, the tools: everything a run needs before its first recipient. */
-async function prepareRun(
+export async function prepareRun(
   deps: AgentRunDeps,
   run: repo.RunRow,
   steps: StepDraft[],
@@ -372,7 +346,7 @@ async function prepareRun(
  * the lists, narrowed by the segment (or the segment alone). `last` is where the next page starts
  * (the segment may leave a page with fewer customers than it covered).
  */
-async function audiencePage(
+export async function audiencePage(
   ctx: Pick<RunContext, 'deps' | 'run' | 'config' | 'lists'>,
   after: number,
   limit: number,
@@ -634,10 +608,6 @@ function outcomeWords(d: DeliveryDraft): string {
   }
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /**
  * One recipient: the guardrails known beforehand, then the conversation with the model (tool
  * calls and their answers, within max_steps and max_tokens), then its decision.
@@ -799,7 +769,7 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>
 }
 
 /** Decides a page of recipients: their deliveries and steps (in recipient order). */
-async function decidePage(
+export async function decidePage(
   ctx: RunContext,
   customers: CustomerRow[],
 ): Promise<{ deliveries: DeliveryDraft[]; steps: StepDraft[] }> {
@@ -826,7 +796,7 @@ function costOf(price: AgentRunDeps['price'], prompt: number, completion: number
  * Writes a page in one transaction: its deliveries (a key already written is left alone), its
  * steps (numbered after the run's last), the cursor, the recipients considered and the tokens.
  */
-async function writePage(
+export async function writePage(
   ctx: RunContext,
   page: { deliveries: DeliveryDraft[]; steps: StepDraft[]; cursor: number | null; considered: number },
   seq: { next: number },
@@ -888,7 +858,7 @@ async function writePage(
 }
 
 /** Deliveries of a run that passed the guardrails so far (whatever became of them). */
-function passed(counts: Partial<Record<TAgentDeliveryStatus, number>>): number {
+export function passed(counts: Partial<Record<TAgentDeliveryStatus, number>>): number {
   return (Object.entries(counts) as [TAgentDeliveryStatus, number][])
     .filter(([s]) => s !== 'suppressed' && s !== 'skipped')
     .reduce((n, [, c]) => n + c, 0);
@@ -926,6 +896,13 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
   // A page is written (and its sends made) while the next one is decided: the model's answers and
   // the database's work overlap. Writes stay in page order, each after the one before.
   let pending: Promise<void> = Promise.resolve();
+  // The lease is renewed while a page is decided too: a slow model must not let it lapse mid-page
+  // (another worker would take the run over and ask the model again).
+  const heartbeat = setInterval(
+    () => void repo.updateRun(deps.db, run.id, { lockedUntil: lease() }).catch(() => undefined),
+    Math.max(1000, Math.floor(leaseMs / 3)),
+  );
+  heartbeat.unref();
   try {
     ctx.state.planned = passed((await repo.countDeliveries(deps.db, [run.id])).get(run.id) ?? {});
     // A worker that died after writing a page may have left sends to make.
@@ -997,11 +974,13 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
     }
     deps.logger.error({ err, run_id: run.id }, 'agent run failed unexpectedly');
     await failRun(deps, ctx.run, `The run stopped on an unexpected error: ${messageOf(err)}`);
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
 /** Fails a run with the reason in words; an agent whose last runs all failed is paused, saying why. */
-async function failRun(
+export async function failRun(
   deps: AgentRunDeps,
   run: repo.RunRow,
   error: string,
@@ -1039,282 +1018,6 @@ async function failRun(
     statusReason: RM.pausedAfterFailures(FAILURES_TO_PAUSE),
   });
   deps.logger.warn({ agent_id: agent.id, run_id: run.id }, 'agent paused after repeated failed runs');
-}
-
-// ---- Deliveries become sends ----
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** A plain-text body as simple HTML: paragraphs and line breaks. */
-export function htmlOfText(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('\n');
-}
-
-/** A WhatsApp template's components from the delivery's variables (by placeholder name or position). */
-function componentsOf(
-  template: ReturnType<typeof toTemplate>,
-  variables: Record<string, unknown>,
-): TSendTemplateComponent[] {
-  const named = (template.parameter_format ?? '').toUpperCase() === 'NAMED';
-  const params = (names: string[]) =>
-    names.map((name) => ({
-      type: 'text' as const,
-      text: String(variables[name] ?? '').trim() || '-',
-      ...(named ? { parameter_name: name } : {}),
-    }));
-  const out: TSendTemplateComponent[] = [];
-  if (template.header_format === 'TEXT' && template.header_parameter_names.length > 0)
-    out.push({ type: 'header', parameters: params(template.header_parameter_names) });
-  if (template.body_parameter_names.length > 0)
-    out.push({ type: 'body', parameters: params(template.body_parameter_names) });
-  return out;
-}
-
-/** A WhatsApp delivery as a send (Meta is called at once); answers the send. */
-async function sendWhatsapp(
-  deps: AgentRunDeps,
-  run: repo.RunRow,
-  d: repo.DeliveryRow,
-): Promise<{ sendId: string; status: string; error: string | null }> {
-  const common = {
-    businessId: run.businessId,
-    cause: 'agent' as const,
-    causeId: run.id,
-    idempotencyKey: d.idempotencyKey,
-  };
-  // WhatsApp: the spine's idempotency key answers a send already made.
-  const existing = await sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
-  if (existing) return { sendId: existing.id, status: existing.status, error: existing.errorMessage };
-  const [customer] = await findCustomersByIds(deps.db, run.businessId, [d.customerId]);
-  if (!customer) throw new AppError('not_found', 'The customer no longer exists.');
-  const conversation = (await lastCustomerMessagesOf(deps.db, run.businessId, [customer.id])).get(
-    customer.id,
-  );
-  const origin = { ...common, customerId: customer.id };
-  const scope = businessScope(run.businessId);
-  if (d.templateId !== null) {
-    const row = await findWhatsappTemplate(deps.db, run.businessId, d.templateId);
-    if (!row) throw new AppError('not_found', 'The WhatsApp template no longer exists.');
-    const phone = e164Of(customer.phone);
-    await sendTemplate(
-      deps.whatsapp,
-      { scope, userId: null },
-      {
-        ...(conversation ? { conversation_id: conversation.conversationId } : { to: phone ?? '' }),
-        name: row.name,
-        language: row.language,
-        components: componentsOf(toTemplate(row), d.variables),
-      },
-      origin,
-    );
-  } else {
-    if (!conversation)
-      throw new AppError('conflict', 'The customer has no WhatsApp conversation to write in.');
-    await sendWhatsappText(
-      deps.whatsapp,
-      scope,
-      null,
-      conversation.conversationId,
-      { type: 'text', text: { body: d.body ?? '' }, recipient_type: 'individual' },
-      origin,
-    );
-  }
-  const sent = await sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
-  if (!sent) throw new Error('the WhatsApp send was not recorded');
-  return { sendId: sent.id, status: sent.status, error: sent.errorMessage };
-}
-
-const FAILED_SEND = new Set(['failed', 'bounced', 'complained', 'cancelled']);
-
-function failureWords(err: unknown): string {
-  const fields =
-    err instanceof AppError && err.result && typeof err.result === 'object'
-      ? Object.values(err.result as Record<string, unknown>).flatMap((v) =>
-          Array.isArray(v) ? v.map(String) : [],
-        )
-      : [];
-  return [messageOf(err), ...fields.filter((f) => f !== messageOf(err))].join(' ');
-}
-
-type Outcome = Parameters<typeof repo.setDeliveryOutcomes>[1][number];
-
-const customerVars = (c: CustomerRow) => ({
-  ...c.fields,
-  id: c.id,
-  name: c.name,
-  email: c.email,
-  phone: c.phone,
-  external_id: c.externalId,
-});
-
-/**
- * A batch of email or SMS deliveries become sends the way a broadcast's do: the channel's context
- * (sender, template) made once, each message built, the suppression list asked once, the sends and
- * the deliveries' outcomes written in one transaction (a send already recorded under the same
- * idempotency key is answered, never made twice), then the queued sends handed to the channel's job.
- */
-async function deliverBatch(
-  deps: AgentRunDeps,
-  run: repo.RunRow,
-  channel: ChannelConfig,
-  batch: repo.DeliveryRow[],
-  contexts: Map<string, Promise<unknown>>,
-): Promise<void> {
-  const businessId = run.businessId;
-  const cached = <T>(key: string, make: () => Promise<T>): Promise<T> => {
-    let p = contexts.get(key) as Promise<T> | undefined;
-    if (!p) {
-      p = make();
-      p.catch(() => undefined);
-      contexts.set(key, p);
-    }
-    return p;
-  };
-  const customers = new Map(
-    (await findCustomersByIds(deps.db, businessId, [...new Set(batch.map((d) => d.customerId))])).map((c) => [
-      c.id,
-      c,
-    ]),
-  );
-  const outcomes: Outcome[] = [];
-  const built: { d: repo.DeliveryRow; send: sends.QueuedSend & { id: string; idempotencyKey: string } }[] =
-    [];
-  for (const d of batch) {
-    const c = customers.get(d.customerId);
-    if (!c) {
-      outcomes.push({ id: d.id, status: 'failed', sendId: null, reason: 'The customer no longer exists.' });
-      continue;
-    }
-    const common = { businessId, cause: 'agent' as const, causeId: run.id, idempotencyKey: d.idempotencyKey };
-    try {
-      if (d.channel === 'sms') {
-        const ctx = await cached('sms', () => smsContext(deps.sms, { businessId }));
-        const number = e164Of(c.phone);
-        if (!number) throw new AppError('bad_request', SMS_SEND_MESSAGES.badCustomerPhone);
-        const send = buildSmsSend(
-          ctx,
-          { ...common, body: d.body ?? '' },
-          { number, customerId: c.id, customer: customerVars(c) },
-        );
-        built.push({ d, send: { ...send, idempotencyKey: d.idempotencyKey } });
-      } else {
-        const template = d.templateId !== null ? { id: d.templateId, variables: d.variables } : undefined;
-        const ctx = await cached(`email:${d.templateId ?? ''}`, () =>
-          sendContext(deps.email, { businessId, from: channel.from, ...(template ? { template } : {}) }),
-        );
-        const address = c.email?.trim();
-        if (!address) throw new AppError('bad_request', EMAIL_MESSAGES.noCustomerEmail);
-        const send = buildSend(
-          deps.email,
-          ctx,
-          {
-            ...common,
-            ...(template
-              ? { template }
-              : { subject: d.subject ?? '', html: htmlOfText(d.body ?? ''), text: d.body ?? '' }),
-          },
-          { address, customerId: c.id, customer: customerVars(c) },
-        );
-        built.push({ d, send: { ...send, idempotencyKey: d.idempotencyKey } });
-      }
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      outcomes.push({ id: d.id, status: 'failed', sendId: null, reason: failureWords(err) });
-    }
-  }
-  const sendChannel = run.channel === 'sms' ? 'sms' : 'email';
-  const suppressed = await suppressedAmong(
-    deps.db,
-    businessId,
-    sendChannel,
-    built.map((b) => b.send.recipient),
-  );
-  const suppressedWords =
-    sendChannel === 'sms' ? SMS_SEND_MESSAGES.suppressed() : EMAIL_MESSAGES.suppressed();
-  const rows = built.map((b) =>
-    suppressed.has(normalizeAddress(b.send.recipient))
-      ? { ...b.send, status: 'suppressed' as const, errorMessage: suppressedWords }
-      : { ...b.send, status: 'queued' as const },
-  );
-  const queued: string[] = [];
-  await deps.db.transaction(async (tx) => {
-    const written = new Set((await sends.createMany(tx, rows)).map((w) => w.id));
-    for (const [i, row] of rows.entries()) {
-      const d = built[i]!.d;
-      if (written.has(row.id)) {
-        if (row.status === 'queued') queued.push(row.id);
-        outcomes.push({
-          id: d.id,
-          status: row.status === 'queued' ? 'sent' : 'suppressed',
-          sendId: row.id,
-          reason: row.status === 'queued' ? null : suppressedWords,
-        });
-        continue;
-      }
-      // Recorded before (a worker died after the sends, before their deliveries said so).
-      const existing = await sends.findByIdempotencyKey(tx, businessId, row.idempotencyKey);
-      outcomes.push({
-        id: d.id,
-        status: !existing
-          ? 'failed'
-          : existing.status === 'suppressed'
-            ? 'suppressed'
-            : FAILED_SEND.has(existing.status)
-              ? 'failed'
-              : 'sent',
-        sendId: existing?.id ?? null,
-        reason: existing?.errorMessage ?? (existing ? null : 'The send could not be recorded.'),
-      });
-    }
-    await repo.setDeliveryOutcomes(tx, outcomes);
-  });
-  if (queued.length > 0)
-    await (sendChannel === 'sms' ? enqueueSmsSends(deps.jobs, queued) : enqueueEmailSends(deps.jobs, queued));
-}
-
-/** Sends a run's planned and approved deliveries; each records its send, or why it failed. */
-async function deliverPlanned(deps: AgentRunDeps, run: repo.RunRow, channel: ChannelConfig): Promise<number> {
-  let n = 0;
-  const contexts = new Map<string, Promise<unknown>>();
-  for (;;) {
-    const batch = await repo.deliveriesToSend(deps.db, run.id, 100);
-    if (batch.length === 0) return n;
-    n += batch.length;
-    if (run.channel !== 'whatsapp') {
-      await deliverBatch(deps, run, channel, batch, contexts);
-      continue;
-    }
-    for (const d of batch) {
-      try {
-        const send = await sendWhatsapp(deps, run, d);
-        await repo.setDeliveryOutcome(deps.db, d.id, {
-          status:
-            send.status === 'suppressed' ? 'suppressed' : FAILED_SEND.has(send.status) ? 'failed' : 'sent',
-          sendId: send.sendId,
-          ...(send.error ? { reason: send.error } : {}),
-        });
-      } catch (err) {
-        if (!(err instanceof AppError))
-          deps.logger.error({ err, delivery_id: d.id }, 'agent delivery failed');
-        await repo.setDeliveryOutcome(deps.db, d.id, { status: 'failed', reason: failureWords(err) });
-      }
-    }
-  }
-}
-
-/** The `agents.deliver` job: sends what was approved in a run. */
-export async function deliverRun(deps: AgentRunDeps, runId: string): Promise<number> {
-  const run = await repo.findRunById(deps.db, runId);
-  if (!run) return 0;
-  const [version] = (await agentsRepo.findConfigVersions(deps.db, run.businessId, [run.agentId])).filter(
-    (v) => v.version === run.configVersion,
-  );
-  const channel = version?.config.channels.find((c) => c.channel === run.channel) ?? { channel: run.channel };
-  return deliverPlanned(deps, run, channel);
 }
 
 // ---- Schedules become runs ----
@@ -1362,365 +1065,4 @@ export async function resumeStaleRuns(deps: AgentRunDeps, now = new Date()): Pro
   const stale = await repo.findStaleRuns(deps.db, now, 100);
   for (const run of stale) await deps.jobs.send(RUN_QUEUE, { run_id: run.id }, { singletonKey: run.id });
   return stale.length;
-}
-
-// ---- The API ----
-
-async function mustFindAgent(deps: AgentRunDeps, businessId: number, agentId: number) {
-  const agent = await agentsRepo.findAgent(deps.db, businessId, agentId);
-  if (!agent) throw AppError.notFound('Agent not found.');
-  return agent;
-}
-
-async function currentConfig(deps: AgentRunDeps, agent: agentsRepo.AgentRow) {
-  if (agent.configVersion === null) throw new AppError('conflict', RM.noConfig);
-  const [current] = await agentsRepo.findConfigVersions(deps.db, agent.businessId, [agent.id], 'current');
-  if (!current) throw new AppError('conflict', RM.noConfig);
-  return current;
-}
-
-/** 409 saying so when no model is configured: before a run or a preview starts. */
-async function requireModel(deps: AgentRunDeps, businessId: number): Promise<void> {
-  if (!(await resolveLlm(deps.llm, businessId))) throw new AppError('conflict', LLM_MESSAGES.notConfigured);
-}
-
-function countsOf(
-  run: repo.RunRow,
-  byStatus: Partial<Record<TAgentDeliveryStatus, number>>,
-): TAgentRunCounts {
-  const n = (s: TAgentDeliveryStatus) => byStatus[s] ?? 0;
-  return {
-    considered: run.counts.considered ?? 0,
-    planned: passed(byStatus),
-    pending_approval: n('pending_approval'),
-    rejected: n('rejected'),
-    sent: n('sent'),
-    failed: n('failed'),
-    suppressed: n('suppressed'),
-    skipped: n('skipped'),
-    dry_run: n('dry_run'),
-  };
-}
-
-function toSummary(
-  run: repo.RunRow,
-  byStatus: Partial<Record<TAgentDeliveryStatus, number>>,
-): TAgentRunSummary {
-  return {
-    id: run.id,
-    agent_id: run.agentId,
-    channel: run.channel,
-    status: run.status,
-    trigger: run.trigger,
-    config_version: run.configVersion,
-    send_mode: run.sendMode,
-    slot_at: run.slot.toISOString(),
-    started_at: run.startedAt.toISOString(),
-    finished_at: run.finishedAt?.toISOString() ?? null,
-    counts: countsOf(run, byStatus),
-    tokens: run.promptTokens + run.completionTokens,
-    prompt_tokens: run.promptTokens,
-    completion_tokens: run.completionTokens,
-    cost: run.cost,
-    error: run.error,
-  };
-}
-
-async function summaries(db: Db, runs: repo.RunRow[]): Promise<TAgentRunSummary[]> {
-  const counts = await repo.countDeliveries(
-    db,
-    runs.map((r) => r.id),
-  );
-  return runs.map((r) => toSummary(r, counts.get(r.id) ?? {}));
-}
-
-export async function listAgentRuns(
-  deps: AgentRunDeps,
-  businessId: number,
-  agentId: number,
-  query: {
-    channel?: TAgentChannel;
-    status?: repo.RunRow['status'];
-    trigger?: repo.RunRow['trigger'];
-    page: number;
-    page_size: number;
-  },
-) {
-  await mustFindAgent(deps, businessId, agentId);
-  const { rows, count } = await repo.listRuns(
-    deps.db,
-    businessId,
-    agentId,
-    query,
-    query.page_size,
-    (query.page - 1) * query.page_size,
-  );
-  return {
-    count,
-    next: query.page * query.page_size < count ? query.page + 1 : null,
-    previous: query.page > 1 ? query.page - 1 : null,
-    results: await summaries(deps.db, rows),
-  };
-}
-
-async function toDeliveries(db: Db, businessId: number, rows: repo.DeliveryRow[]): Promise<TAgentDelivery[]> {
-  const customers = await findCustomersByIds(db, businessId, [...new Set(rows.map((r) => r.customerId))]);
-  const byId = new Map(customers.map((c) => [c.id, c]));
-  return rows.map((d) => {
-    const c = byId.get(d.customerId);
-    return {
-      id: d.id,
-      run_id: d.runId,
-      channel: d.channel,
-      customer: c ? { id: c.id, name: c.name ?? '', email: c.email, phone: c.phone } : null,
-      status: d.status,
-      reason: d.reason,
-      guardrail: (d.guardrail as TAgentDelivery['guardrail']) ?? null,
-      template_id: d.templateId,
-      variables: d.variables,
-      subject: d.subject,
-      body: d.body,
-      send_id: d.sendId,
-      created_at: d.createdAt.toISOString(),
-      updated_at: d.updatedAt.toISOString(),
-    };
-  });
-}
-
-const toStep = (s: repo.StepRow): TAgentRunStep => ({
-  seq: s.seq,
-  kind: s.kind,
-  name: s.name,
-  customer_id: s.customerId,
-  input: s.input,
-  output: s.output,
-  duration_ms: s.durationMs,
-  tokens: s.tokens,
-  created_at: s.createdAt.toISOString(),
-});
-
-async function mustFindRun(deps: AgentRunDeps, businessId: number, agentId: number, runId: string) {
-  await mustFindAgent(deps, businessId, agentId);
-  const run = await repo.findRun(deps.db, businessId, agentId, runId);
-  if (!run) throw AppError.notFound(RM.runNotFound);
-  return run;
-}
-
-export async function findAgentRun(
-  deps: AgentRunDeps,
-  businessId: number,
-  agentId: number,
-  runId: string,
-  query: { page: number; page_size: number; delivery_status?: TAgentDeliveryStatus },
-) {
-  const run = await mustFindRun(deps, businessId, agentId, runId);
-  const offset = (query.page - 1) * query.page_size;
-  const [steps, deliveries, [summary]] = await Promise.all([
-    repo.listSteps(deps.db, run.id, query.page_size, offset),
-    repo.listDeliveries(deps.db, run.id, { status: query.delivery_status }, query.page_size, offset),
-    summaries(deps.db, [run]),
-  ]);
-  return {
-    ...summary!,
-    steps: steps.rows.map(toStep),
-    steps_count: steps.count,
-    deliveries: await toDeliveries(deps.db, businessId, deliveries.rows),
-    deliveries_count: deliveries.count,
-  };
-}
-
-/** Approves or rejects deliveries waiting in a run's review queue; approved ones become sends. */
-export async function reviewRun(
-  deps: AgentRunDeps,
-  businessId: number,
-  agentId: number,
-  runId: string,
-  userId: number | null,
-  action: 'approved' | 'rejected',
-  body: { delivery_ids?: string[]; all?: true },
-) {
-  const run = await mustFindRun(deps, businessId, agentId, runId);
-  let ids: string[] | 'all' = 'all';
-  if (body.delivery_ids) {
-    ids = [...new Set(body.delivery_ids)];
-    const found = await repo.findDeliveriesOfRun(deps.db, run.id, ids);
-    const waiting = new Set(found.filter((d) => d.status === 'pending_approval').map((d) => d.id));
-    const wrong = ids.filter((id) => !waiting.has(id));
-    if (wrong.length > 0)
-      throw AppError.fields({ delivery_ids: [`${RM.unknownDeliveries} (${wrong.join(', ')})`] });
-  }
-  const updated = await repo.reviewDeliveries(deps.db, run.id, ids, action, userId);
-  if (action === 'approved' && updated.length > 0) {
-    if (updated.length <= 100) await deliverRun(deps, run.id);
-    else await deps.jobs.send(DELIVER_QUEUE, { run_id: run.id });
-  }
-  if (run.status === 'awaiting_approval' && (await repo.countPending(deps.db, run.id)) === 0)
-    await repo.updateRun(deps.db, run.id, { status: 'completed' });
-  const [summary] = await summaries(deps.db, [(await repo.findRunById(deps.db, run.id))!]);
-  return { updated: updated.length, run: summary! };
-}
-
-/** Starts a manual run on each channel (or one): 202 with the runs, which go on in the background. */
-export async function runNow(
-  deps: AgentRunDeps,
-  businessId: number,
-  agentId: number,
-  userId: number | null,
-  body: { channel?: TAgentChannel },
-) {
-  const agent = await mustFindAgent(deps, businessId, agentId);
-  if (agent.status === 'archived') throw new AppError('conflict', RM.archived);
-  const current = await currentConfig(deps, agent);
-  const channels = current.config.channels.filter((c) => !body.channel || c.channel === body.channel);
-  if (channels.length === 0) throw AppError.fields({ channel: [RM.channelNotConfigured] });
-  await requireModel(deps, businessId);
-  const slot = new Date();
-  const runs: repo.RunRow[] = [];
-  for (const c of channels) {
-    const run =
-      (await repo.insertRun(deps.db, {
-        agentId,
-        businessId,
-        channel: c.channel,
-        slot,
-        trigger: 'manual',
-        configVersion: current.version,
-        sendMode: current.config.send_mode,
-        createdBy: userId,
-      })) ?? (await repo.findRunBySlot(deps.db, agentId, c.channel, slot))!;
-    runs.push(run);
-    await deps.jobs.send(RUN_QUEUE, { run_id: run.id }, { singletonKey: run.id });
-  }
-  return { runs: await summaries(deps.db, runs) };
-}
-
-/** What a delivery would look like to the recipient. */
-async function render(
-  deps: AgentRunDeps,
-  businessId: number,
-  businessName: string,
-  customer: CustomerRow | undefined,
-  d: repo.DeliveryRow,
-): Promise<TAgentRendered | null> {
-  if (d.status !== 'dry_run' && d.status !== 'planned' && d.status !== 'pending_approval') return null;
-  try {
-    if (d.channel === 'whatsapp' && d.templateId !== null) {
-      const row = await findWhatsappTemplate(deps.db, businessId, d.templateId);
-      if (!row) return { subject: null, text: '(the WhatsApp template no longer exists)', html: null };
-      return {
-        subject: null,
-        text: renderTemplate(row, componentsOf(toTemplate(row), d.variables)).content,
-        html: null,
-      };
-    }
-    if (d.channel === 'email' && d.templateId !== null) {
-      const template = await loadCompiledTemplate(deps.db, businessId, d.templateId);
-      if (!template) return { subject: null, text: '(the template no longer exists)', html: null };
-      const mail = renderCompiled(template, {
-        customer: customer
-          ? {
-              ...customer.fields,
-              id: customer.id,
-              name: customer.name,
-              email: customer.email,
-              phone: customer.phone,
-            }
-          : {},
-        business: { name: businessName },
-        unsubscribe_url: '#unsubscribe',
-        ...d.variables,
-      });
-      return { subject: mail.subject, text: mail.text || null, html: mail.html };
-    }
-    return {
-      subject: d.channel === 'email' ? d.subject : null,
-      text: d.body,
-      html: d.channel === 'email' && d.body ? htmlOfText(d.body) : null,
-    };
-  } catch (err) {
-    return { subject: null, text: `(it cannot be rendered: ${messageOf(err)})`, html: null };
-  }
-}
-
-/**
- * A dry run on up to 20 recipients (the audience's first, or the customers named), decided now
- * and recorded as a run (trigger preview): what would be sent to whom, rendered.
- */
-export async function previewAgent(
-  deps: AgentRunDeps,
-  businessId: number,
-  agentId: number,
-  userId: number | null,
-  body: { channel?: TAgentChannel; customer_ids?: number[]; sample_size: number },
-) {
-  const agent = await mustFindAgent(deps, businessId, agentId);
-  const current = await currentConfig(deps, agent);
-  const channel = body.channel ?? current.config.channels[0]!.channel;
-  if (!current.config.channels.some((c) => c.channel === channel))
-    throw AppError.fields({ channel: [RM.channelNotConfigured] });
-  const named = body.customer_ids
-    ? await findCustomersByIds(deps.db, businessId, [...new Set(body.customer_ids)])
-    : null;
-  if (named && body.customer_ids) {
-    const found = new Set(named.map((c) => c.id));
-    const unknown = body.customer_ids.filter((id) => !found.has(id));
-    if (unknown.length > 0)
-      throw AppError.fields({ customer_ids: [`${RM.unknownCustomers} (${unknown.join(', ')})`] });
-  }
-  await requireModel(deps, businessId);
-  const run = (await repo.insertRun(deps.db, {
-    agentId,
-    businessId,
-    channel,
-    slot: new Date(),
-    trigger: 'preview',
-    configVersion: current.version,
-    sendMode: 'dry_run',
-    createdBy: userId,
-    lockedUntil: new Date(Date.now() + 10 * 60_000),
-    attempts: 1,
-  }))!;
-  const setup: StepDraft[] = [];
-  let ctx: RunContext;
-  try {
-    ctx = await prepareRun(deps, run, setup, { recordUnavailable: true });
-  } catch (err) {
-    if (!(err instanceof RunFailure)) throw err;
-    await failRun(deps, run, err.message, setup);
-    throw new AppError('conflict', err.message);
-  }
-  const customers =
-    named ?? (await audiencePage(ctx, 0, body.sample_size)).customers.slice(0, body.sample_size);
-  const seq = { next: 1 };
-  try {
-    const page = await decidePage(ctx, customers);
-    ctx.run = await writePage(
-      ctx,
-      {
-        deliveries: page.deliveries,
-        steps: [...setup, ...page.steps],
-        cursor: null,
-        considered: page.deliveries.length,
-      },
-      seq,
-      null,
-    );
-  } catch (err) {
-    if (!(err instanceof RunFailure)) throw err;
-    await failRun(deps, ctx.run, err.message);
-    throw new AppError('bad_gateway', err.message);
-  }
-  await repo.updateRun(deps.db, run.id, { status: 'completed', finishedAt: new Date(), lockedUntil: null });
-  const { rows } = await repo.listDeliveries(deps.db, run.id, {}, 100, 0);
-  const business = await findBusinessById(deps.db, businessId);
-  const byId = new Map(customers.map((c) => [c.id, c]));
-  const deliveries = await toDeliveries(deps.db, businessId, rows);
-  const items = await Promise.all(
-    rows.map(async (row, i) => ({
-      ...deliveries[i]!,
-      rendered: await render(deps, businessId, business?.name ?? '', byId.get(row.customerId), row),
-    })),
-  );
-  const [summary] = await summaries(deps.db, [(await repo.findRunById(deps.db, run.id))!]);
-  return { run: summary!, items };
 }

@@ -541,6 +541,15 @@ describe('preview', () => {
       cs[2]!.id,
     ]);
     expect((await call('POST', `/api/agents/${id}/preview/`, { sample_size: 21 })).statusCode).toBe(400);
+    // A model failing for every sample: 502 in the provider's words, the preview run failed.
+    llm.script(...Array.from({ length: 3 }, () => ({ kind: 'error' as const, status: 503 })));
+    const down = await call('POST', `/api/agents/${id}/preview/`, { sample_size: 3 });
+    expect(down.statusCode).toBe(502);
+    expect(down.json().message).toBe(
+      'The AI provider is not answering properly (HTTP 503). Try again in a few minutes.',
+    );
+    const previews = await call('GET', `/api/agents/${id}/runs/?trigger=preview&status=failed`);
+    expect(previews.json().result.count).toBe(1);
     // Previews are not the agent's last run.
     expect((await call('GET', `/api/agents/${id}/`)).json().result.last_run).toBeNull();
   });

@@ -1,0 +1,359 @@
+// Agents' deliveries become sends (engage.md §5): email and SMS a batch at a time the way a
+// broadcast's do, WhatsApp one by one through the spine, each under the delivery's idempotency key;
+// and what a delivery would look like to its recipient (the preview).
+import { type TAgentRendered, type TSendTemplateComponent } from '@titan/contracts';
+import { AppError } from '../../platform/errors';
+import { businessScope } from '../conversations/conversations.service';
+import { findCustomersByIds, type CustomerRow } from '../directory/directory.service';
+import { buildSend, EMAIL_MESSAGES, enqueueEmailSends, sendContext } from '../email/email.service';
+import * as sends from '../sends/sends.service';
+import { buildSmsSend, e164Of, enqueueSmsSends, smsContext, SMS_SEND_MESSAGES } from '../sms/sms.service';
+import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
+import { loadCompiledTemplate, renderCompiled } from '../templates/templates.service';
+import { sendMessage as sendWhatsappText } from '../whatsapp/messages/whatsapp.send';
+import {
+  findTemplateById as findWhatsappTemplate,
+  lastCustomerMessagesOf,
+  renderTemplate,
+  sendTemplate,
+  toTemplate,
+} from '../whatsapp/templates/whatsapp.templates';
+import type { AgentRunDeps, ChannelConfig } from './agents.runs';
+import * as agentsRepo from './agents.repository';
+import * as repo from './agents.runs.repository';
+
+// ---- Deliveries become sends ----
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A plain-text body as simple HTML: paragraphs and line breaks. */
+export function htmlOfText(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+}
+
+/** A WhatsApp template's components from the delivery's variables (by placeholder name or position). */
+function componentsOf(
+  template: ReturnType<typeof toTemplate>,
+  variables: Record<string, unknown>,
+): TSendTemplateComponent[] {
+  const named = (template.parameter_format ?? '').toUpperCase() === 'NAMED';
+  const params = (names: string[]) =>
+    names.map((name) => ({
+      type: 'text' as const,
+      text: String(variables[name] ?? '').trim() || '-',
+      ...(named ? { parameter_name: name } : {}),
+    }));
+  const out: TSendTemplateComponent[] = [];
+  if (template.header_format === 'TEXT' && template.header_parameter_names.length > 0)
+    out.push({ type: 'header', parameters: params(template.header_parameter_names) });
+  if (template.body_parameter_names.length > 0)
+    out.push({ type: 'body', parameters: params(template.body_parameter_names) });
+  return out;
+}
+
+/** A WhatsApp delivery as a send (Meta is called at once); answers the send. */
+async function sendWhatsapp(
+  deps: AgentRunDeps,
+  run: repo.RunRow,
+  d: repo.DeliveryRow,
+): Promise<{ sendId: string; status: string; error: string | null }> {
+  const common = {
+    businessId: run.businessId,
+    cause: 'agent' as const,
+    causeId: run.id,
+    idempotencyKey: d.idempotencyKey,
+  };
+  // WhatsApp: the spine's idempotency key answers a send already made.
+  const existing = await sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
+  if (existing) return { sendId: existing.id, status: existing.status, error: existing.errorMessage };
+  const [customer] = await findCustomersByIds(deps.db, run.businessId, [d.customerId]);
+  if (!customer) throw new AppError('not_found', 'The customer no longer exists.');
+  const conversation = (await lastCustomerMessagesOf(deps.db, run.businessId, [customer.id])).get(
+    customer.id,
+  );
+  const origin = { ...common, customerId: customer.id };
+  const scope = businessScope(run.businessId);
+  if (d.templateId !== null) {
+    const row = await findWhatsappTemplate(deps.db, run.businessId, d.templateId);
+    if (!row) throw new AppError('not_found', 'The WhatsApp template no longer exists.');
+    const phone = e164Of(customer.phone);
+    await sendTemplate(
+      deps.whatsapp,
+      { scope, userId: null },
+      {
+        ...(conversation ? { conversation_id: conversation.conversationId } : { to: phone ?? '' }),
+        name: row.name,
+        language: row.language,
+        components: componentsOf(toTemplate(row), d.variables),
+      },
+      origin,
+    );
+  } else {
+    if (!conversation)
+      throw new AppError('conflict', 'The customer has no WhatsApp conversation to write in.');
+    await sendWhatsappText(
+      deps.whatsapp,
+      scope,
+      null,
+      conversation.conversationId,
+      { type: 'text', text: { body: d.body ?? '' }, recipient_type: 'individual' },
+      origin,
+    );
+  }
+  const sent = await sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
+  if (!sent) throw new Error('the WhatsApp send was not recorded');
+  return { sendId: sent.id, status: sent.status, error: sent.errorMessage };
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+const FAILED_SEND = new Set(['failed', 'bounced', 'complained', 'cancelled']);
+
+function failureWords(err: unknown): string {
+  const fields =
+    err instanceof AppError && err.result && typeof err.result === 'object'
+      ? Object.values(err.result as Record<string, unknown>).flatMap((v) =>
+          Array.isArray(v) ? v.map(String) : [],
+        )
+      : [];
+  return [messageOf(err), ...fields.filter((f) => f !== messageOf(err))].join(' ');
+}
+
+type Outcome = Parameters<typeof repo.setDeliveryOutcomes>[1][number];
+
+const customerVars = (c: CustomerRow) => ({
+  ...c.fields,
+  id: c.id,
+  name: c.name,
+  email: c.email,
+  phone: c.phone,
+  external_id: c.externalId,
+});
+
+/**
+ * A batch of email or SMS deliveries become sends the way a broadcast's do: the channel's context
+ * (sender, template) made once, each message built, the suppression list asked once, the sends and
+ * the deliveries' outcomes written in one transaction (a send already recorded under the same
+ * idempotency key is answered, never made twice), then the queued sends handed to the channel's job.
+ */
+async function deliverBatch(
+  deps: AgentRunDeps,
+  run: repo.RunRow,
+  channel: ChannelConfig,
+  batch: repo.DeliveryRow[],
+  contexts: Map<string, Promise<unknown>>,
+): Promise<void> {
+  const businessId = run.businessId;
+  const cached = <T>(key: string, make: () => Promise<T>): Promise<T> => {
+    let p = contexts.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = make();
+      p.catch(() => undefined);
+      contexts.set(key, p);
+    }
+    return p;
+  };
+  const customers = new Map(
+    (await findCustomersByIds(deps.db, businessId, [...new Set(batch.map((d) => d.customerId))])).map((c) => [
+      c.id,
+      c,
+    ]),
+  );
+  const outcomes: Outcome[] = [];
+  const built: { d: repo.DeliveryRow; send: sends.QueuedSend & { id: string; idempotencyKey: string } }[] =
+    [];
+  for (const d of batch) {
+    const c = customers.get(d.customerId);
+    if (!c) {
+      outcomes.push({ id: d.id, status: 'failed', sendId: null, reason: 'The customer no longer exists.' });
+      continue;
+    }
+    const common = { businessId, cause: 'agent' as const, causeId: run.id, idempotencyKey: d.idempotencyKey };
+    try {
+      if (d.channel === 'sms') {
+        const ctx = await cached('sms', () => smsContext(deps.sms, { businessId }));
+        const number = e164Of(c.phone);
+        if (!number) throw new AppError('bad_request', SMS_SEND_MESSAGES.badCustomerPhone);
+        const send = buildSmsSend(
+          ctx,
+          { ...common, body: d.body ?? '' },
+          { number, customerId: c.id, customer: customerVars(c) },
+        );
+        built.push({ d, send: { ...send, idempotencyKey: d.idempotencyKey } });
+      } else {
+        const template = d.templateId !== null ? { id: d.templateId, variables: d.variables } : undefined;
+        const ctx = await cached(`email:${d.templateId ?? ''}`, () =>
+          sendContext(deps.email, { businessId, from: channel.from, ...(template ? { template } : {}) }),
+        );
+        const address = c.email?.trim();
+        if (!address) throw new AppError('bad_request', EMAIL_MESSAGES.noCustomerEmail);
+        const send = buildSend(
+          deps.email,
+          ctx,
+          {
+            ...common,
+            ...(template
+              ? { template }
+              : { subject: d.subject ?? '', html: htmlOfText(d.body ?? ''), text: d.body ?? '' }),
+          },
+          { address, customerId: c.id, customer: customerVars(c) },
+        );
+        built.push({ d, send: { ...send, idempotencyKey: d.idempotencyKey } });
+      }
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      outcomes.push({ id: d.id, status: 'failed', sendId: null, reason: failureWords(err) });
+    }
+  }
+  const sendChannel = run.channel === 'sms' ? 'sms' : 'email';
+  const suppressed = await suppressedAmong(
+    deps.db,
+    businessId,
+    sendChannel,
+    built.map((b) => b.send.recipient),
+  );
+  const suppressedWords =
+    sendChannel === 'sms' ? SMS_SEND_MESSAGES.suppressed() : EMAIL_MESSAGES.suppressed();
+  const rows = built.map((b) =>
+    suppressed.has(normalizeAddress(b.send.recipient))
+      ? { ...b.send, status: 'suppressed' as const, errorMessage: suppressedWords }
+      : { ...b.send, status: 'queued' as const },
+  );
+  const queued: string[] = [];
+  await deps.db.transaction(async (tx) => {
+    const written = new Set((await sends.createMany(tx, rows)).map((w) => w.id));
+    for (const [i, row] of rows.entries()) {
+      const d = built[i]!.d;
+      if (written.has(row.id)) {
+        if (row.status === 'queued') queued.push(row.id);
+        outcomes.push({
+          id: d.id,
+          status: row.status === 'queued' ? 'sent' : 'suppressed',
+          sendId: row.id,
+          reason: row.status === 'queued' ? null : suppressedWords,
+        });
+        continue;
+      }
+      // Recorded before (a worker died after the sends, before their deliveries said so).
+      const existing = await sends.findByIdempotencyKey(tx, businessId, row.idempotencyKey);
+      outcomes.push({
+        id: d.id,
+        status: !existing
+          ? 'failed'
+          : existing.status === 'suppressed'
+            ? 'suppressed'
+            : FAILED_SEND.has(existing.status)
+              ? 'failed'
+              : 'sent',
+        sendId: existing?.id ?? null,
+        reason: existing?.errorMessage ?? (existing ? null : 'The send could not be recorded.'),
+      });
+    }
+    await repo.setDeliveryOutcomes(tx, outcomes);
+  });
+  if (queued.length > 0)
+    await (sendChannel === 'sms' ? enqueueSmsSends(deps.jobs, queued) : enqueueEmailSends(deps.jobs, queued));
+}
+
+/** Sends a run's planned and approved deliveries; each records its send, or why it failed. */
+export async function deliverPlanned(
+  deps: AgentRunDeps,
+  run: repo.RunRow,
+  channel: ChannelConfig,
+): Promise<number> {
+  let n = 0;
+  const contexts = new Map<string, Promise<unknown>>();
+  for (;;) {
+    const batch = await repo.deliveriesToSend(deps.db, run.id, 100);
+    if (batch.length === 0) return n;
+    n += batch.length;
+    if (run.channel !== 'whatsapp') {
+      await deliverBatch(deps, run, channel, batch, contexts);
+      continue;
+    }
+    for (const d of batch) {
+      try {
+        const send = await sendWhatsapp(deps, run, d);
+        await repo.setDeliveryOutcome(deps.db, d.id, {
+          status:
+            send.status === 'suppressed' ? 'suppressed' : FAILED_SEND.has(send.status) ? 'failed' : 'sent',
+          sendId: send.sendId,
+          ...(send.error ? { reason: send.error } : {}),
+        });
+      } catch (err) {
+        if (!(err instanceof AppError))
+          deps.logger.error({ err, delivery_id: d.id }, 'agent delivery failed');
+        await repo.setDeliveryOutcome(deps.db, d.id, { status: 'failed', reason: failureWords(err) });
+      }
+    }
+  }
+}
+
+/** The `agents.deliver` job: sends what was approved in a run. */
+export async function deliverRun(deps: AgentRunDeps, runId: string): Promise<number> {
+  const run = await repo.findRunById(deps.db, runId);
+  if (!run) return 0;
+  const [version] = (await agentsRepo.findConfigVersions(deps.db, run.businessId, [run.agentId])).filter(
+    (v) => v.version === run.configVersion,
+  );
+  const channel = version?.config.channels.find((c) => c.channel === run.channel) ?? { channel: run.channel };
+  return deliverPlanned(deps, run, channel);
+}
+
+export async function render(
+  deps: AgentRunDeps,
+  businessId: number,
+  businessName: string,
+  customer: CustomerRow | undefined,
+  d: repo.DeliveryRow,
+): Promise<TAgentRendered | null> {
+  if (d.status !== 'dry_run' && d.status !== 'planned' && d.status !== 'pending_approval') return null;
+  try {
+    if (d.channel === 'whatsapp' && d.templateId !== null) {
+      const row = await findWhatsappTemplate(deps.db, businessId, d.templateId);
+      if (!row) return { subject: null, text: '(the WhatsApp template no longer exists)', html: null };
+      return {
+        subject: null,
+        text: renderTemplate(row, componentsOf(toTemplate(row), d.variables)).content,
+        html: null,
+      };
+    }
+    if (d.channel === 'email' && d.templateId !== null) {
+      const template = await loadCompiledTemplate(deps.db, businessId, d.templateId);
+      if (!template) return { subject: null, text: '(the template no longer exists)', html: null };
+      const mail = renderCompiled(template, {
+        customer: customer
+          ? {
+              ...customer.fields,
+              id: customer.id,
+              name: customer.name,
+              email: customer.email,
+              phone: customer.phone,
+            }
+          : {},
+        business: { name: businessName },
+        unsubscribe_url: '#unsubscribe',
+        ...d.variables,
+      });
+      return { subject: mail.subject, text: mail.text || null, html: mail.html };
+    }
+    return {
+      subject: d.channel === 'email' ? d.subject : null,
+      text: d.body,
+      html: d.channel === 'email' && d.body ? htmlOfText(d.body) : null,
+    };
+  } catch (err) {
+    return { subject: null, text: `(it cannot be rendered: ${messageOf(err)})`, html: null };
+  }
+}
+
+/**
+ * A dry run on up to 20 recipients (the audience's first, or the customers named), decided now
+ * and recorded as a run (trigger preview): what would be sent to whom, rendered.
+ */
