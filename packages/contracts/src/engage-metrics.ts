@@ -54,18 +54,13 @@ export const ZEngageMetrics = z.object({
   agents: z.object({
     /** Agents' sends (cause `agent`): their deliveries once queued. */
     deliveries: ZSendOutcomes,
-    /**
-     * Agent runs (started, completed, failed, awaiting approval); null while this build has no
-     * run loop.
-     */
-    runs: z
-      .object({
-        total: z.number().int(),
-        completed: z.number().int(),
-        failed: z.number().int(),
-        awaiting_approval: z.number().int(),
-      })
-      .nullable(),
+    /** Agent runs started in the range (previews aside): how many, and how they stand. */
+    runs: z.object({
+      total: z.number().int(),
+      completed: z.number().int(),
+      failed: z.number().int(),
+      awaiting_approval: z.number().int(),
+    }),
   }),
   series: z.array(
     z.object({

@@ -14,7 +14,10 @@ export function engageMetrics(overrides: Partial<TEngageMetrics> = {}): TEngageM
         ...OUTCOMES,
       })),
     },
-    agents: { deliveries: { ...OUTCOMES }, runs: null },
+    agents: {
+      deliveries: { ...OUTCOMES },
+      runs: { total: 0, completed: 0, failed: 0, awaiting_approval: 0 },
+    },
     series: [],
     ...overrides,
   };

@@ -343,3 +343,19 @@ export async function previewAgent(
   const [summary] = await summaries(deps.db, [(await repo.findRunById(deps.db, run.id))!]);
   return { run: summary!, items };
 }
+
+/** How many runs (previews aside) started in the range, and how they stand: the dashboard's figures. */
+export async function agentRunCounts(
+  db: Db,
+  businessId: number,
+  range: { from: Date; to: Date },
+): Promise<{ total: number; completed: number; failed: number; awaiting_approval: number }> {
+  const rows = await repo.countRunsByStatus(db, businessId, range);
+  const of = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+  return {
+    total: rows.reduce((sum, r) => sum + r.n, 0),
+    completed: of('completed'),
+    failed: of('failed'),
+    awaiting_approval: of('awaiting_approval'),
+  };
+}

@@ -395,3 +395,23 @@ export async function setDeliveryOutcomes(
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id uuid, status text, send_id uuid, reason text)
     where d.id = v.id`);
 }
+
+/** Runs (not previews) started in [from, to], by status: the dashboard's agent runs. */
+export async function countRunsByStatus(
+  db: Queryable,
+  businessId: number,
+  range: { from: Date; to: Date },
+): Promise<{ status: TAgentRunStatus; n: number }[]> {
+  return db
+    .select({ status: agentRuns.status, n: count() })
+    .from(agentRuns)
+    .where(
+      and(
+        eq(agentRuns.businessId, businessId),
+        sql`${agentRuns.trigger} <> 'preview'`,
+        gte(agentRuns.startedAt, range.from),
+        sql`${agentRuns.startedAt} <= ${range.to}`,
+      ),
+    )
+    .groupBy(agentRuns.status);
+}

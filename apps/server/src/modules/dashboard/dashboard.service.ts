@@ -1,6 +1,6 @@
 // The /engage dashboard's figures (engage.md §7): conversations (opened, unanswered, median first
-// response), sends per channel and their outcomes, agents' deliveries — and agent runs once the run
-// loop is in this build — over a date range, with one row per UTC day (zeros included).
+// response), sends per channel and their outcomes, agents' deliveries and runs, over a date range,
+// with one row per UTC day (zeros included).
 import {
   EMAIL_METRICS_DEFAULT_DAYS,
   EMAIL_METRICS_MAX_DAYS,
@@ -13,6 +13,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { conversationMetrics } from '../conversations/conversations.service';
 import { FINAL_STATUSES, sendCountsByDay } from '../sends/sends.service';
+import { agentRunCounts } from '../agents/agents.runs.api';
 
 const DAY_MS = 86_400_000;
 
@@ -29,14 +30,6 @@ export function outcomeOf(status: string): Bucket {
 
 const empty = (): TSendOutcomes => ({ total: 0, pending: 0, sent: 0, delivered: 0, failed: 0, not_sent: 0 });
 
-/**
- * Agent runs in the range. The run loop (agent_runs, branch agents-run) is not in this build: this
- * is the one place the dashboard asks for them — answer its counts here when it lands.
- */
-async function agentRuns(): Promise<TEngageMetrics['agents']['runs']> {
-  return null;
-}
-
 export async function engageMetrics(
   db: Db,
   businessId: number,
@@ -52,7 +45,7 @@ export async function engageMetrics(
   const [convo, sendRows, runs] = await Promise.all([
     conversationMetrics(db, businessId, range),
     sendCountsByDay(db, businessId, range),
-    agentRuns(),
+    agentRunCounts(db, businessId, range),
   ]);
 
   const series = new Map<string, TEngageMetrics['series'][number]>();

@@ -54,8 +54,6 @@ export const DASHBOARD_STRINGS = {
     deliveries: 'Messages agents sent',
     runsTitle: 'Agent runs',
     runs: { total: 'Runs', completed: 'Completed', failed: 'Failed', awaiting_approval: 'Awaiting approval' },
-    runsUnavailable:
-      'Agent runs are not recorded by this version of Titan yet; the messages agents sent are counted here.',
     empty: 'No agent has sent anything in these days. Create an agent to reach customers on a schedule.',
   },
   duration: (seconds: number) => {

@@ -61,7 +61,7 @@ describe('the dashboard', () => {
     });
     expect(m.series.length).toBeGreaterThanOrEqual(30);
     expect(m.series.every((d) => d.conversations_opened === 0 && d.email === 0)).toBe(true);
-    expect(m.agents.runs).toBeNull();
+    expect(m.agents.runs).toEqual({ total: 0, completed: 0, failed: 0, awaiting_approval: 0 });
   });
 
   it('counts conversations opened, unanswered and the median first response', async () => {
@@ -120,6 +120,41 @@ describe('the dashboard', () => {
     const theirs: TEngageMetrics = (await metrics('', other)).json().result;
     expect(theirs.sends.channels.find((c) => c.channel === 'sms')!.total).toBe(1);
     expect(theirs.conversations.opened).toBe(1);
+  });
+
+  it('counts agent runs started in the range by how they stand, previews aside, and only this business’s', async () => {
+    const db = rt.database.db;
+    const agentOf = async (businessId: number) =>
+      Number(
+        (
+          await rt.database.query<{ id: string }>(
+            "insert into agents (business_id, name) values ($1, 'Win-back') returning id",
+            [businessId],
+          )
+        )[0]!.id,
+      );
+    const mine = await agentOf(business.id);
+    const theirs = await agentOf(other.business.id);
+    const run = (agentId: number, businessId: number, status: string, trigger: string, startedAt: string) =>
+      db.execute(sql`insert into agent_runs (agent_id, business_id, channel, slot, trigger, config_version, send_mode, status, started_at)
+        values (${agentId}, ${businessId}, 'email', ${startedAt}::timestamptz, ${trigger}, 1, 'auto', ${status}, ${startedAt}::timestamptz)`);
+    const today = new Date().toISOString();
+    await run(mine, business.id, 'completed', 'schedule', today);
+    await run(mine, business.id, 'failed', 'manual', new Date(Date.now() - 60_000).toISOString());
+    await run(
+      mine,
+      business.id,
+      'awaiting_approval',
+      'schedule',
+      new Date(Date.now() - 120_000).toISOString(),
+    );
+    await run(mine, business.id, 'completed', 'preview', new Date(Date.now() - 180_000).toISOString());
+    await run(mine, business.id, 'completed', 'schedule', '2020-01-01T09:00:00Z');
+    await run(theirs, other.business.id, 'completed', 'schedule', today);
+    const m: TEngageMetrics = (await metrics()).json().result;
+    expect(m.agents.runs).toEqual({ total: 3, completed: 1, failed: 1, awaiting_approval: 1 });
+    const t: TEngageMetrics = (await metrics('', other)).json().result;
+    expect(t.agents.runs).toEqual({ total: 1, completed: 1, failed: 0, awaiting_approval: 0 });
   });
 
   it('answers a chosen range, and 400 in words for a range that ends first or is too long', async () => {

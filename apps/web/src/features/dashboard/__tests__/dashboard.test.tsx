@@ -1,5 +1,5 @@
 // The dashboard (/engage): figures, charts and tables from the metrics endpoints over the chosen
-// range, the empty state that says how to start, and the place kept for agent runs.
+// range, the empty state that says how to start, and agent runs.
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
@@ -34,7 +34,10 @@ function busy() {
               { channel: 'titan_message', ...OUT, total: 9, delivered: 9 },
             ],
           },
-          agents: { deliveries: { ...OUT, total: 20, delivered: 18, failed: 2 }, runs: null },
+          agents: {
+            deliveries: { ...OUT, total: 20, delivered: 18, failed: 2 },
+            runs: { total: 6, completed: 4, failed: 1, awaiting_approval: 1 },
+          },
           series: [
             {
               date: '2026-11-23',
@@ -98,7 +101,9 @@ describe('the dashboard', () => {
     expect(await screen.findByText('40%')).toBeInTheDocument(); // open rate by people
     const agents = screen.getByRole('table', { name: 'Messages agents sent' });
     expect(within(agents).getAllByRole('cell')[0]).toHaveTextContent('20');
-    expect(screen.getByTestId('agent-runs-unavailable')).toHaveTextContent(/Agent runs are not recorded/);
+    const runs = screen.getByRole('region', { name: 'Agent runs' });
+    expect(within(runs).getByText('Runs').nextSibling).toHaveTextContent('6');
+    expect(within(runs).getByText('Awaiting approval').nextSibling).toHaveTextContent('1');
 
     const days = (r: { gte: string | null; lte: string | null }) =>
       Math.round((Date.parse(r.lte!) - Date.parse(r.gte!)) / 86_400_000);

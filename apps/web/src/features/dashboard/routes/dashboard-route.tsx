@@ -1,7 +1,7 @@
 // The dashboard root (/engage, engage.md §7): what a business cares about over the chosen days —
 // conversations opened, waiting for a reply and the median first response; messages sent per
-// channel and what became of them; email open and click rates; what agents sent (and their runs,
-// once this build records them) — each with a chart, and empty states that say how to start.
+// channel and what became of them; email open and click rates; what agents sent and their runs —
+// each with a chart, and empty states that say how to start.
 import type { TEmailMetrics, TEngageMetrics, TSendOutcomes } from '@titan/contracts';
 import { LayoutDashboardIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -259,17 +259,11 @@ function Agents({ m }: { m: TEngageMetrics }) {
         )}
         <section aria-label={S.agents.runsTitle} className="grid gap-2">
           <h3 className="text-sm font-medium">{S.agents.runsTitle}</h3>
-          {runs === null ? (
-            <p className="text-sm text-muted-foreground" data-testid="agent-runs-unavailable">
-              {S.agents.runsUnavailable}
-            </p>
-          ) : (
-            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-              {(['total', 'completed', 'failed', 'awaiting_approval'] as const).map((k) => (
-                <Figure key={k} label={S.agents.runs[k]} value={runs[k].toLocaleString()} />
-              ))}
-            </dl>
-          )}
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            {(['total', 'completed', 'failed', 'awaiting_approval'] as const).map((k) => (
+              <Figure key={k} label={S.agents.runs[k]} value={runs[k].toLocaleString()} />
+            ))}
+          </dl>
         </section>
       </CardContent>
     </Card>
