@@ -70,7 +70,10 @@ export const EMAIL_SEND_QUEUE = 'email.send';
 
 /** The email channel's dependencies, built once per process by the composition root. */
 export function createEmailDeps(infra: {
-  config: Pick<Config, 'PUBLIC_URL' | 'APP_SECRET' | 'EMAIL_RETRY_DELAYS_MS' | 'SMTP_URL'>;
+  config: Pick<
+    Config,
+    'PUBLIC_URL' | 'APP_SECRET' | 'EMAIL_RETRY_DELAYS_MS' | 'SMTP_URL' | 'EMAIL_SMTP_THREADS'
+  >;
   db: Db;
   jobs: Jobs;
   secrets: SecretBox;
@@ -79,7 +82,7 @@ export function createEmailDeps(infra: {
 }): EmailDeps {
   const { config, mailer } = infra;
   const transport = config.SMTP_URL
-    ? smtpTransport(config.SMTP_URL)
+    ? smtpTransport(config.SMTP_URL, { threads: config.EMAIL_SMTP_THREADS })
     : mailer.usesOutbox
       ? outboxTransport((mail) => mailer.keepInOutbox(mail))
       : null;
