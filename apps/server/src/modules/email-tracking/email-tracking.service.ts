@@ -253,10 +253,19 @@ export function trackOpen(tracking: EmailTracking, hit: TrackingHit): boolean {
   return true;
 }
 
+/** A click token's send and signed destination when the token is ours; null otherwise. */
+export function clickOf(tracking: EmailTracking, token: string): { sendId: string; url: string } | null {
+  const verified = verifyToken(tracking.key, token);
+  return verified?.kind === 'click' ? verified : null;
+}
+
 /** A link was followed: the signed destination (recorded), or null for a token that is not ours. */
-export function trackClick(tracking: EmailTracking, hit: TrackingHit): string | null {
-  const token = verifyToken(tracking.key, hit.token);
-  if (token?.kind !== 'click') return null;
-  tracking.recorder.add(observed('clicked', token.sendId, hit, token.url));
-  return token.url;
+export function trackClick(
+  tracking: EmailTracking,
+  hit: TrackingHit,
+  click = clickOf(tracking, hit.token),
+): string | null {
+  if (!click) return null;
+  tracking.recorder.add(observed('clicked', click.sendId, hit, click.url));
+  return click.url;
 }

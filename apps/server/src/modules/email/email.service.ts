@@ -214,6 +214,21 @@ export async function resolveRecipient(
   return { address: to.address.trim(), customerId: null, customer: null };
 }
 
+/**
+ * A template rendered for one recipient, tried a second time when it fails: Liquid's render limit
+ * is wall-clock time, so a pause of the process (garbage collection, a busy machine) in the middle
+ * of a bulk send could otherwise skip a customer whose mail renders fine. A template that is
+ * really wrong fails the second time too.
+ */
+function renderOnce(template: CompiledTemplate, variables: Record<string, unknown>) {
+  try {
+    return renderCompiled(template, variables);
+  } catch (err) {
+    if (!(err instanceof TemplateRenderError)) throw err;
+    return renderCompiled(template, variables);
+  }
+}
+
 /** What the mail says: a template rendered with its variables, or the subject and body given. */
 function contentOf(
   input: Pick<SendEmailInput, 'subject' | 'html' | 'text'>,
@@ -222,7 +237,7 @@ function contentOf(
 ): { subject: string; html: string | null; text: string } {
   if (template) {
     try {
-      const rendered = renderCompiled(template, variables);
+      const rendered = renderOnce(template, variables);
       return { subject: rendered.subject, html: rendered.html, text: rendered.text || textOf(rendered.html) };
     } catch (err) {
       if (err instanceof TemplateRenderError) {
