@@ -71,12 +71,14 @@ function answerClick(tracking: EmailTracking, hit: TrackingHit, click = clickOf(
   const url = trackClick(tracking, hit, click);
   // Only a destination Titan signed is ever redirected to.
   if (url === null) return BAD_LINK_ANSWER;
-  return {
-    status: 302,
-    headers: { 'cache-control': NO_STORE, 'content-type': 'text/plain; charset=utf-8', location: url },
-    body: '',
-  };
+  return redirectTo(url);
 }
+
+const redirectTo = (url: string): Answer => ({
+  status: 302,
+  headers: { 'cache-control': NO_STORE, 'content-type': 'text/plain; charset=utf-8', location: url },
+  body: '',
+});
 
 export const emailTrackingRoutes: FastifyPluginAsync<{ tracking: EmailTracking }> = async (
   app,
@@ -114,10 +116,19 @@ export function trackingFastPath(
   tracking: EmailTracking,
   options: { appHelmet: HelmetOptions; trustProxy: boolean },
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const security = securityHeaders({ ...options.appHelmet, ...HELMET } as HelmetOptions);
-  const write = (res: ServerResponse, head: boolean, answer: Answer) => {
-    const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
-    res.writeHead(answer.status, { ...security, ...answer.headers, 'content-length': String(body.length) });
+  const security = Object.entries(securityHeaders({ ...options.appHelmet, ...HELMET } as HelmetOptions));
+  // Each answer's header lines worked out once (a redirect adds its location): writeHead takes them
+  // as a flat list without copying an object per request.
+  const flat = (answer: Answer) => {
+    const length = Buffer.byteLength(answer.body);
+    return [...security, ...Object.entries(answer.headers), ['content-length', String(length)]].flat();
+  };
+  const open = { head: flat(OPEN_ANSWER), body: OPEN_ANSWER.body };
+  const badLink = { head: flat(BAD_LINK_ANSWER), body: Buffer.from(BAD_LINK_ANSWER.body) };
+  const { location: _, ...redirectHeaders } = redirectTo('').headers;
+  const redirect = [...security, ...Object.entries(redirectHeaders)].flat();
+  const write = (res: ServerResponse, head: boolean, status: number, lines: string[], body: Buffer | string) => {
+    res.writeHead(status, lines);
     res.end(head ? undefined : body);
   };
   return (req, res) => {
@@ -137,12 +148,18 @@ export function trackingFastPath(
       ip: clientIp(req, options.trustProxy),
     };
     if (url[3] === 'o') {
-      write(res, head, answerOpen(tracking, hit));
+      trackOpen(tracking, hit);
+      write(res, head, 200, open.head, open.body);
       return true;
     }
     const click = clickOf(tracking, token);
-    if (click && !/^[\x21-\x7e]*$/.test(click.url)) return false;
-    write(res, head, answerClick(tracking, hit, click));
+    if (click === null) {
+      write(res, head, 404, badLink.head, badLink.body);
+      return true;
+    }
+    if (!/^[\x21-\x7e]*$/.test(click.url)) return false;
+    trackClick(tracking, hit, click);
+    write(res, head, 302, [...redirect, 'location', click.url, 'content-length', '0'], '');
     return true;
   };
 }
