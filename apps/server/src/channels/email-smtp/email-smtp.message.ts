@@ -81,7 +81,6 @@ export function mailOptions(payload: EmailPayload): SendMailOptions {
   };
 }
 
-
 /** nodemailer's SMTP transport with `maxConnections` pooled connections to `url`. */
 export function pooledSmtp(url: string, maxConnections: number): Transporter {
   return nodemailer.createTransport({

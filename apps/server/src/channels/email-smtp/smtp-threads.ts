@@ -19,7 +19,9 @@ function startThread(data: SmtpThreadData): Worker {
   if (!/\.ts$/.test(new URL(here).pathname)) {
     return new Worker(new URL('./smtp-thread.js', here), { workerData: data });
   }
-  const tsx = createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  const tsx = createRequire(here)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
   const entry = new URL('./smtp-thread.ts', here).href;
   const code =
     `import(${JSON.stringify(pathToFileURL(tsx).href)})` +

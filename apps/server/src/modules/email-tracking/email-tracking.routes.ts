@@ -67,7 +67,11 @@ function answerOpen(tracking: EmailTracking, hit: TrackingHit): Answer {
   return OPEN_ANSWER;
 }
 
-function answerClick(tracking: EmailTracking, hit: TrackingHit, click = clickOf(tracking, hit.token)): Answer {
+function answerClick(
+  tracking: EmailTracking,
+  hit: TrackingHit,
+  click = clickOf(tracking, hit.token),
+): Answer {
   const url = trackClick(tracking, hit, click);
   // Only a destination Titan signed is ever redirected to.
   if (url === null) return BAD_LINK_ANSWER;
@@ -127,7 +131,13 @@ export function trackingFastPath(
   const badLink = { head: flat(BAD_LINK_ANSWER), body: Buffer.from(BAD_LINK_ANSWER.body) };
   const { location: _, ...redirectHeaders } = redirectTo('').headers;
   const redirect = [...security, ...Object.entries(redirectHeaders)].flat();
-  const write = (res: ServerResponse, head: boolean, status: number, lines: string[], body: Buffer | string) => {
+  const write = (
+    res: ServerResponse,
+    head: boolean,
+    status: number,
+    lines: string[],
+    body: Buffer | string,
+  ) => {
     res.writeHead(status, lines);
     res.end(head ? undefined : body);
   };

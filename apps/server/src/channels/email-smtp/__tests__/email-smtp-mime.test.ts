@@ -82,7 +82,8 @@ const cases: [string, Partial<EmailPayload>][] = [
   [
     'accents and emoji in the subject and both parts',
     {
-      subject: 'Frühling ist da, Zoë 🌷 — jusqu’à -30 % sur une sélection très longue de nos produits préférés',
+      subject:
+        'Frühling ist da, Zoë 🌷 — jusqu’à -30 % sur une sélection très longue de nos produits préférés',
       html: '<p>Grüße, Zoë! Ça coûte 5 €. 🌷</p>',
       text: 'Grüße, Zoë!\r\nÇa coûte 5 €. 🌷',
     },
@@ -115,7 +116,10 @@ describe('buildMime', () => {
 
   it('signs the fields of DKIM_HEADER_FIELDS it has, List-Unsubscribe-Post included, and only those', async () => {
     const raw = built(payload())!.toString('utf8');
-    const h = /\bh=([^;]+);/.exec(raw.replace(/\r\n\s+/g, ' '))![1]!.trim().split(':');
+    const h = /\bh=([^;]+);/
+      .exec(raw.replace(/\r\n\s+/g, ' '))![1]!
+      .trim()
+      .split(':');
     expect(h).toEqual([
       'from',
       'to',
