@@ -493,7 +493,7 @@ export async function* streamEmailCsvRows(
   db: Db,
   scope: InboxScope,
   filter: SendLogFilter,
-  batch = 5000,
+  batch = 1000,
 ): AsyncGenerator<EmailCsvRow[]> {
   yield* streamSelected<EmailCsvRow>(db, EMAIL_CSV_COLUMNS, logWhere('email', scope, filter), batch);
 }
