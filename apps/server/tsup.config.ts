@@ -9,6 +9,8 @@ export default defineConfig({
   entry: {
     main: 'src/main.ts',
     worker: 'src/worker.ts',
+    // The SMTP threads' entry (channels/email-smtp/smtp-threads.ts starts it beside the chunks).
+    'smtp-thread': 'src/channels/email-smtp/smtp-thread.ts',
     // The inbox list's statement builder, for the benchmarks (they run the server's very SQL).
     'conversations-list': 'src/modules/conversations/list/index.ts',
   },

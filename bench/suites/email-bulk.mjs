@@ -22,6 +22,8 @@ import pg from 'pg';
 import { apiCall, authHeaders, createBusiness, login, signUp } from '../lib/identity.mjs';
 import { intFromEnv } from '../lib/env.mjs';
 import { freePort, spawnNode, stopProcess, waitUntilReady } from '../lib/processes.mjs';
+import { watchBackendCpu } from '../lib/pg-cpu.mjs';
+import { cpuSeconds } from '../lib/rows-table.mjs';
 import { REPO_ROOT } from '../lib/servers.mjs';
 
 export const name = 'email-bulk';
@@ -56,6 +58,24 @@ export const columns = [
     label: 'mails/s',
     align: 'right',
     format: (v, row) => (row.kind === 'ratio' ? x(v) : perSec(v)),
+  },
+  {
+    key: 'cpuMs',
+    label: 'sender CPU ms/mail',
+    align: 'right',
+    format: (v, row) => (row.kind === 'ratio' ? x(v) : Number.isFinite(v) ? v.toFixed(3) : '—'),
+  },
+  {
+    key: 'pgCpuMs',
+    label: 'PostgreSQL CPU ms/mail',
+    align: 'right',
+    format: (v, row) => (row.kind === 'ratio' ? '' : Number.isFinite(v) ? v.toFixed(3) : '—'),
+  },
+  {
+    key: 'sinkCpuMs',
+    label: 'sink CPU ms/mail',
+    align: 'right',
+    format: (v, row) => (row.kind === 'ratio' ? '' : Number.isFinite(v) ? v.toFixed(3) : '—'),
   },
   { key: 'check', label: 'check' },
   { key: 'verdict', label: `target (>= ${TARGET.toLocaleString('en-US')} mails/s, every send checked)` },
@@ -203,6 +223,11 @@ export async function run(ctx) {
 
   // ---- titan
   await fetch(`${sinkUrl}/reset`, { method: 'POST' });
+  // CPU per mail by process: Titan (all its threads), this database's PostgreSQL backends, the sink.
+  const backendCpu = await watchBackendCpu(database.url);
+  ctx.defer(() => backendCpu.end());
+  const titanCpu0 = cpuSeconds(titan.pid);
+  const sinkCpu0 = cpuSeconds(sink.pid);
   ctx.progress(
     `titan: sending to the list of ${count.toLocaleString('en-US')} (queued → accepted by the sink)`,
   );
@@ -225,6 +250,7 @@ export async function run(ctx) {
       progressAt = performance.now();
       ctx.progress(`titan: ${titanState.messages.toLocaleString('en-US')} mails at the sink`);
     }
+    await backendCpu.sample();
     await sleep(200);
   }
   // Done when every send row is recorded as sent (the sink's acceptance precedes the record).
@@ -239,6 +265,10 @@ export async function run(ctx) {
     await sleep(100);
   }
   const titanSeconds = (performance.now() - t0) / 1000;
+  await backendCpu.sample();
+  const titanCpuMs = ((cpuSeconds(titan.pid) - titanCpu0) * 1000) / count;
+  const titanSinkCpuMs = ((cpuSeconds(sink.pid) - sinkCpu0) * 1000) / count;
+  const titanPgCpuMs = (backendCpu.total() * 1000) / count;
   const {
     rows: [dup],
   } = await pool.query(
@@ -276,6 +306,8 @@ export async function run(ctx) {
     },
   });
   await fetch(`${sinkUrl}/reset`, { method: 'POST' });
+  const floorCpu0 = process.cpuUsage();
+  const floorSinkCpu0 = cpuSeconds(sink.pid);
   const f0 = performance.now();
   let next = 0;
   const worker = async () => {
@@ -302,6 +334,9 @@ export async function run(ctx) {
   await Promise.all(Array.from({ length: connections * 4 }, worker));
   const floorState = await waitForSink(sinkUrl, count, 60 * 60_000);
   const floorSeconds = (performance.now() - f0) / 1000;
+  const floorUsage = process.cpuUsage(floorCpu0);
+  const floorCpuMs = (floorUsage.user + floorUsage.system) / 1000 / count;
+  const floorSinkCpuMs = ((cpuSeconds(sink.pid) - floorSinkCpu0) * 1000) / count;
   transport.close();
   await sink.stop();
 
@@ -324,6 +359,12 @@ export async function run(ctx) {
     `floor: nodemailer ${connections} pooled connections, ${connections * 4} sends in flight, DKIM rsa-2048 over the ` +
       `same headers, the same mails pre-rendered (no database, no records) — sink got ${floorState.messages}`,
   );
+  ctx.note(
+    `CPU from /proc: titan = Titan's process (every thread) from the POST to the last record; floor = the bench ` +
+      `process while nodemailer sends (it does nothing else then); PostgreSQL = this database's backends (Titan's ` +
+      `pool and job queue); sink = the SMTP sink's process. The machine's two cores are shared, so the wall-clock ` +
+      `rates are noisy; CPU per mail is the steadier figure`,
+  );
   return {
     title: `email-bulk — ${count.toLocaleString('en-US')} personalised, DKIM-signed mails from one template to a list, end to end`,
     rows: [
@@ -332,6 +373,9 @@ export async function run(ctx) {
         mails: count,
         seconds: titanSeconds,
         perSec: titanRate,
+        cpuMs: titanCpuMs,
+        pgCpuMs: titanPgCpuMs,
+        sinkCpuMs: titanSinkCpuMs,
         check: titanOk ? 'ok' : 'FAILED',
         verdict: misses.length ? `MISS: ${misses.join(', ')}` : 'ok',
       },
@@ -340,6 +384,9 @@ export async function run(ctx) {
         mails: count,
         seconds: floorSeconds,
         perSec: floorRate,
+        cpuMs: floorCpuMs,
+        pgCpuMs: 0,
+        sinkCpuMs: floorSinkCpuMs,
         check: '',
         verdict: '',
       },
@@ -349,6 +396,7 @@ export async function run(ctx) {
         mails: '',
         seconds: titanSeconds / floorSeconds,
         perSec: titanRate / floorRate,
+        cpuMs: titanCpuMs / floorCpuMs,
         check: '',
         verdict: '',
       },

@@ -6,7 +6,8 @@
 // formatting in JavaScript).
 import pg from 'pg';
 import { authHeaders, ownerOnDevInstance } from '../lib/identity.mjs';
-import { mb, mibColumn, rowsColumns } from '../lib/rows-table.mjs';
+import { watchBackendCpu } from '../lib/pg-cpu.mjs';
+import { cpuSeconds, mb, mibColumn, rowsColumns } from '../lib/rows-table.mjs';
 import { downloadWatchingRss, psqlCopy } from '../lib/streams.mjs';
 
 export const name = 'email-events-csv';
@@ -76,6 +77,11 @@ export async function run(ctx) {
 
   // Titan: the whole log as CSV, memory sampled as it streams.
   ctx.progress(`downloading the CSV from titan (pid ${titan.pid})`);
+  // CPU of the download: Titan's process and this database's backends (the cursor's).
+  const backends = await watchBackendCpu(database.url);
+  ctx.defer(() => backends.end());
+  const sampling = setInterval(() => void backends.sample().catch(() => {}), 250);
+  const titanCpu0 = cpuSeconds(titan.pid);
   const {
     out: titanOut,
     seconds: titanS,
@@ -88,6 +94,10 @@ export async function run(ctx) {
     pid: titan.pid,
     expectedLines: ROWS + 1,
   });
+  const titanCpuS = cpuSeconds(titan.pid) - titanCpu0;
+  clearInterval(sampling);
+  await backends.sample();
+  const titanPgCpuS = backends.total();
   await titan.stop();
 
   // The floor: COPY of the same rows and columns, newest first, through psql.
@@ -110,6 +120,9 @@ export async function run(ctx) {
       tenths.map((b) => mb(b)).join(', ') +
       ' MiB',
     'titan: NODE_ENV=production, RUN_WORKERS=false, default pool; one GET with the owner session, read to the end by fetch in this process',
+    `CPU of the download (from /proc; the machine's cores are shared, so seconds are noisy and CPU is the steadier ` +
+      `figure): titan ${titanCpuS.toFixed(1)} s (${((titanCpuS * 1e6) / ROWS).toFixed(1)} µs a row), its PostgreSQL ` +
+      `backend ${titanPgCpuS.toFixed(1)} s (${((titanPgCpuS * 1e6) / ROWS).toFixed(1)} µs a row)`,
   );
   const row = (side, out, seconds, peakB, growthB) => ({
     side,

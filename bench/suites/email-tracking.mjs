@@ -8,6 +8,8 @@ import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { Samples } from '../lib/load.mjs';
+import { watchBackendCpu } from '../lib/pg-cpu.mjs';
+import { cpuSeconds } from '../lib/rows-table.mjs';
 
 export const name = 'email-tracking';
 
@@ -41,6 +43,18 @@ export const columns = [
     label: 'p99 ms',
     align: 'right',
     format: (v, r) => (r.kind === 'ratio' ? ratio(v) : ms(v)),
+  },
+  {
+    key: 'cpuUs',
+    label: 'server CPU µs/req',
+    align: 'right',
+    format: (v, r) => (r.kind === 'ratio' ? ratio(v) : Number.isFinite(v) ? Math.round(v).toString() : '—'),
+  },
+  {
+    key: 'pgCpuUs',
+    label: 'PostgreSQL CPU µs/req',
+    align: 'right',
+    format: (v, r) => (r.kind === 'ratio' ? '' : Number.isFinite(v) ? Math.round(v).toString() : '—'),
   },
   { key: 'target', label: 'target', format: (v) => String(v) },
 ];
@@ -77,7 +91,7 @@ function runOnce(options, onResponse) {
   });
 }
 
-async function load(ctx, { base, paths, okStatus, method = 'GET' }) {
+async function load(ctx, { base, paths, okStatus, method = 'GET', pid, backends }) {
   const { connections, durationS, warmupS } = ctx.settings;
   let next = 0;
   let answered = 0;
@@ -100,6 +114,10 @@ async function load(ctx, { base, paths, okStatus, method = 'GET' }) {
   if (warmupS > 0) await runOnce({ ...options, duration: warmupS }, count);
   const latencies = new Samples();
   let measured = 0;
+  // CPU of the measured window: the server's process (all its threads) and, for Titan, this
+  // database's PostgreSQL backends (the buffered events' statements, written within ~10 ms).
+  await backends?.reset();
+  const cpu0 = cpuSeconds(pid);
   const result = await runOnce({ ...options, duration: durationS }, (c, status, bytes, t) => {
     count(c, status, bytes, t);
     if (status === okStatus) {
@@ -107,8 +125,13 @@ async function load(ctx, { base, paths, okStatus, method = 'GET' }) {
       latencies.push(t);
     }
   });
+  const cpuS = cpuSeconds(pid) - cpu0;
+  await new Promise((r) => setTimeout(r, 100));
+  await backends?.sample();
   const [p50, p90, p99] = latencies.percentiles(50, 90, 99);
   return {
+    cpuUs: (cpuS * 1e6) / measured,
+    pgCpuUs: backends ? (backends.total() * 1e6) / measured : NaN,
     answered,
     measured,
     reqPerSec: measured / result.duration,
@@ -131,6 +154,9 @@ export async function run(ctx) {
       '(human hits: each raises its send); autocannon in this process, ' +
       `${ctx.settings.connections} connections, ${ctx.settings.warmupS} s warm-up + ${ctx.settings.durationS} s measured per row`,
     'bare: bench/servers/bare-tracking.mjs, node:http answering the same GIF and 302 with no verification and no recording',
+    'CPU per answered request in the measured window, from /proc: the server process (all threads) and, for Titan, ' +
+      "this database's PostgreSQL backends (the machine's two cores are shared: wall-clock rates are noisy, CPU per " +
+      'request is the steadier figure)',
   ];
   const appSecret = randomBytes(36).toString('base64url');
   const key = trackingKey(appSecret);
@@ -151,9 +177,9 @@ export async function run(ctx) {
   });
   const bareP = pathsFor(sampleIds);
   ctx.progress('measuring bare open');
-  const bareOpen = await load(ctx, { base: bare.url, paths: bareP.open, okStatus: 200 });
+  const bareOpen = await load(ctx, { base: bare.url, paths: bareP.open, okStatus: 200, pid: bare.pid });
   ctx.progress('measuring bare click');
-  const bareClick = await load(ctx, { base: bare.url, paths: bareP.click, okStatus: 302 });
+  const bareClick = await load(ctx, { base: bare.url, paths: bareP.click, okStatus: 302, pid: bare.pid });
   await bare.stop();
 
   ctx.progress('starting titan');
@@ -189,9 +215,12 @@ export async function run(ctx) {
   if (forged.status !== 404) throw new Error(`a forged click answered ${forged.status}, not 404`);
 
   ctx.progress(`measuring titan open at ${titan.url} (pid ${titan.pid})`);
-  const titanOpen = await load(ctx, { base: titan.url, paths: paths.open, okStatus: 200 });
+  const backends = await watchBackendCpu(database.url);
+  ctx.defer(() => backends.end());
+  const on = { pid: titan.pid, backends };
+  const titanOpen = await load(ctx, { base: titan.url, paths: paths.open, okStatus: 200, ...on });
   ctx.progress('measuring titan click');
-  const titanClick = await load(ctx, { base: titan.url, paths: paths.click, okStatus: 302 });
+  const titanClick = await load(ctx, { base: titan.url, paths: paths.click, okStatus: 302, ...on });
 
   // Every answered hit is a row once the buffer drained (it flushes every few ms).
   await new Promise((r) => setTimeout(r, 1_000));
@@ -253,6 +282,8 @@ export async function run(ctx) {
     p50Ms: m.latencyMs.p50,
     p99Ms: m.latencyMs.p99,
     p90Ms: m.latencyMs.p90,
+    cpuUs: m.cpuUs,
+    pgCpuUs: m.pgCpuUs,
     target,
     statusCodes: m.statusCodes,
   });
@@ -263,6 +294,7 @@ export async function run(ctx) {
     reqPerSec: t.reqPerSec / b.reqPerSec,
     p50Ms: t.latencyMs.p50 / b.latencyMs.p50,
     p99Ms: t.latencyMs.p99 / b.latencyMs.p99,
+    cpuUs: t.cpuUs / b.cpuUs,
     target: '',
   });
   return {

@@ -1,6 +1,7 @@
 // buildApp(deps): plugins, then modules, with the services the composition root built. Tests build it
 // without listening and use app.inject.
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Services } from './composition';
@@ -30,7 +31,7 @@ import { whatsappSendRoutes } from './modules/whatsapp/messages/whatsapp.send.ro
 import { whatsappTemplatesRoutes } from './modules/whatsapp/templates/whatsapp.templates.routes';
 import { sendLogRoutes } from './modules/sends/sends.routes';
 import { templateRoutes } from './modules/templates/templates.routes';
-import { emailTrackingRoutes } from './modules/email-tracking/email-tracking.routes';
+import { emailTrackingRoutes, trackingFastPath } from './modules/email-tracking/email-tracking.routes';
 import { emailMetricsRoutes } from './modules/email-tracking/email-metrics.routes';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { emailRoutes } from './modules/email/email.routes';
@@ -49,7 +50,7 @@ import { frameworkErrors, registerErrorHandling, registerJsonParser } from './pl
 import { AccessLogController, lazyChildLoggerFactory } from './platform/logger';
 import { registerOpenApi } from './platform/openapi';
 import { realtimeRoutes } from './platform/realtime/realtime.routes';
-import { registerSecurity } from './platform/security';
+import { helmetOptions, registerSecurity } from './platform/security';
 import { readIndexHtml, registerWebApp } from './platform/web-app';
 
 export type AppDeps = {
@@ -64,7 +65,31 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;
   const { config, database, db, mailer, logger } = services;
+  const webDist = config.WEB_DIST_DIR ?? defaultWebDistDir;
+  const indexHtml = readIndexHtml(webDist, {
+    authSiteUrl: config.AUTH_SITE_URL,
+    devOutbox: mailer.usesOutbox,
+    cookieDomain: config.COOKIE_DOMAIN,
+  });
+  // Mail's open pixels and click redirects are answered by the HTTP server before Fastify
+  // (email-tracking.routes.ts); every other request goes on to Fastify.
+  const tracking = trackingFastPath(services.emailTracking, {
+    appHelmet: helmetOptions(config, indexHtml),
+    trustProxy: config.TRUST_PROXY,
+  });
   const app = Fastify({
+    serverFactory: (handler, options) => {
+      const server = createServer(options.http ?? {}, (req, res) => {
+        if (!tracking(req, res)) handler(req, res);
+      });
+      // As Fastify sets up a server of its own.
+      server.keepAliveTimeout = Number(options.keepAliveTimeout);
+      server.requestTimeout = Number(options.requestTimeout);
+      server.setTimeout(Number(options.connectionTimeout ?? 0));
+      const perSocket = Number(options.maxRequestsPerSocket ?? 0);
+      if (perSocket > 0) server.maxRequestsPerSocket = perSocket;
+      return server;
+    },
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
@@ -91,12 +116,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerJsonParser(app);
 
-  const webDist = config.WEB_DIST_DIR ?? defaultWebDistDir;
-  const indexHtml = readIndexHtml(webDist, {
-    authSiteUrl: config.AUTH_SITE_URL,
-    devOutbox: mailer.usesOutbox,
-    cookieDomain: config.COOKIE_DOMAIN,
-  });
   await registerSecurity(app, config, indexHtml, db);
   await registerOpenApi(app);
 

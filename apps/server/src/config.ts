@@ -165,6 +165,16 @@ export const ZConfigEnv = z.object({
     .min(1, { message: 'expected a port number (1-65535)' })
     .max(65535, { message: 'expected a port number (1-65535)' })
     .optional(),
+  /**
+   * Threads that build, DKIM-sign and send mail over SMTP_URL (the main thread renders and records
+   * it); unset: one per core, at most 4; 0: all on the main thread.
+   */
+  EMAIL_SMTP_THREADS: z.coerce
+    .number({ message: 'expected a whole number from 0 to 16' })
+    .int({ message: 'expected a whole number from 0 to 16' })
+    .min(0, { message: 'expected a whole number from 0 to 16' })
+    .max(16, { message: 'expected a whole number from 0 to 16' })
+    .optional(),
   /** Waits before each new attempt of a mail the server deferred (4xx, connection lost); one per entry. */
   EMAIL_RETRY_DELAYS_MS: z
     .string()

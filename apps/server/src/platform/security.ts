@@ -44,13 +44,9 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
-export async function registerSecurity(
-  app: FastifyInstance,
-  config: Pick<Config, 'CORS_ORIGINS' | 'PUBLIC_URL'>,
-  indexHtml: string | null,
-  db: Db,
-): Promise<void> {
-  const options: HelmetOptions = {
+/** The app's helmet options (a route's own `config.helmet` is laid over them). */
+export function helmetOptions(config: Pick<Config, 'PUBLIC_URL'>, indexHtml: string | null): HelmetOptions {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -71,6 +67,15 @@ export async function registerSecurity(
     crossOriginEmbedderPolicy: false,
     hsts: config.PUBLIC_URL.startsWith('https://'),
   };
+}
+
+export async function registerSecurity(
+  app: FastifyInstance,
+  config: Pick<Config, 'CORS_ORIGINS' | 'PUBLIC_URL'>,
+  indexHtml: string | null,
+  db: Db,
+): Promise<void> {
+  const options = helmetOptions(config, indexHtml);
   const appHeaders = securityHeaders(options);
   // The API answers JSON and files, never pages: OWASP's table for all REST responses, with
   // nothing allowed to run or frame them. The browser-page headers above (Referrer-Policy, CORP,

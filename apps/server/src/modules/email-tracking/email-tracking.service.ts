@@ -138,14 +138,17 @@ export type TrackingHit = {
 };
 
 /**
- * Hits waiting for their statement: flushed every `flushMs` or at `maxBatch`, one flush at a time.
- * An answered hit is at most `flushMs` (plus one statement) from the database; a crash loses at
- * most those. Beyond `maxPending` (the database far behind) new hits are dropped and counted.
+ * Hits waiting for their statement, written by one loop: started `flushMs` after the first hit
+ * (or at once at `maxBatch`), it writes up to `maxBatch` at a time, back to back, until none are
+ * left — so under load the batches grow with the database's pace and no hit starts a flush of its
+ * own. An answered hit is at most `flushMs` (plus the statements before it) from the database; a
+ * crash loses at most those. Beyond `maxPending` (the database far behind) new hits are dropped
+ * and counted.
  */
 export class TrackingRecorder {
   private pending: ObservedEvent[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private loop: Promise<void> | null = null;
   dropped = 0;
 
   constructor(
@@ -170,24 +173,33 @@ export class TrackingRecorder {
       return;
     }
     this.pending.push(event);
-    if (this.pending.length >= this.options.maxBatch) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs);
+    // A running loop takes it with the next batch.
+    if (this.loop) return;
+    if (this.pending.length >= this.options.maxBatch) this.start();
+    else this.timer ??= setTimeout(() => this.start(), this.options.flushMs);
   }
 
   /** Writes everything added so far; resolves when it is in the database. */
   async flush(): Promise<void> {
+    while (this.pending.length > 0 || this.loop) {
+      if (!this.loop) this.start();
+      await this.loop;
+    }
+  }
+
+  private start(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    while (this.running) await this.running;
-    if (this.pending.length === 0) return;
-    const batch = this.pending.splice(0, this.options.maxBatch);
-    this.running = this.write(batch).finally(() => {
-      this.running = null;
+    if (this.loop || this.pending.length === 0) return;
+    this.loop = (async () => {
+      while (this.pending.length > 0) await this.write(this.pending.splice(0, this.options.maxBatch));
+    })().finally(() => {
+      this.loop = null;
+      // Hits added between the loop's last look and now.
+      if (this.pending.length > 0) this.timer ??= setTimeout(() => this.start(), this.options.flushMs);
     });
-    await this.running;
-    if (this.pending.length > 0) await this.flush();
   }
 
   private async write(batch: ObservedEvent[]): Promise<void> {
@@ -253,10 +265,19 @@ export function trackOpen(tracking: EmailTracking, hit: TrackingHit): boolean {
   return true;
 }
 
+/** A click token's send and signed destination when the token is ours; null otherwise. */
+export function clickOf(tracking: EmailTracking, token: string): { sendId: string; url: string } | null {
+  const verified = verifyToken(tracking.key, token);
+  return verified?.kind === 'click' ? verified : null;
+}
+
 /** A link was followed: the signed destination (recorded), or null for a token that is not ours. */
-export function trackClick(tracking: EmailTracking, hit: TrackingHit): string | null {
-  const token = verifyToken(tracking.key, hit.token);
-  if (token?.kind !== 'click') return null;
-  tracking.recorder.add(observed('clicked', token.sendId, hit, token.url));
-  return token.url;
+export function trackClick(
+  tracking: EmailTracking,
+  hit: TrackingHit,
+  click = clickOf(tracking, hit.token),
+): string | null {
+  if (!click) return null;
+  tracking.recorder.add(observed('clicked', click.sendId, hit, click.url));
+  return click.url;
 }

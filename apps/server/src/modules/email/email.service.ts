@@ -70,7 +70,10 @@ export const EMAIL_SEND_QUEUE = 'email.send';
 
 /** The email channel's dependencies, built once per process by the composition root. */
 export function createEmailDeps(infra: {
-  config: Pick<Config, 'PUBLIC_URL' | 'APP_SECRET' | 'EMAIL_RETRY_DELAYS_MS' | 'SMTP_URL'>;
+  config: Pick<
+    Config,
+    'PUBLIC_URL' | 'APP_SECRET' | 'EMAIL_RETRY_DELAYS_MS' | 'SMTP_URL' | 'EMAIL_SMTP_THREADS'
+  >;
   db: Db;
   jobs: Jobs;
   secrets: SecretBox;
@@ -79,7 +82,7 @@ export function createEmailDeps(infra: {
 }): EmailDeps {
   const { config, mailer } = infra;
   const transport = config.SMTP_URL
-    ? smtpTransport(config.SMTP_URL)
+    ? smtpTransport(config.SMTP_URL, { threads: config.EMAIL_SMTP_THREADS })
     : mailer.usesOutbox
       ? outboxTransport((mail) => mailer.keepInOutbox(mail))
       : null;
@@ -211,6 +214,21 @@ export async function resolveRecipient(
   return { address: to.address.trim(), customerId: null, customer: null };
 }
 
+/**
+ * A template rendered for one recipient, tried a second time when it fails: Liquid's render limit
+ * is wall-clock time, so a pause of the process (garbage collection, a busy machine) in the middle
+ * of a bulk send could otherwise skip a customer whose mail renders fine. A template that is
+ * really wrong fails the second time too.
+ */
+function renderOnce(template: CompiledTemplate, variables: Record<string, unknown>) {
+  try {
+    return renderCompiled(template, variables);
+  } catch (err) {
+    if (!(err instanceof TemplateRenderError)) throw err;
+    return renderCompiled(template, variables);
+  }
+}
+
 /** What the mail says: a template rendered with its variables, or the subject and body given. */
 function contentOf(
   input: Pick<SendEmailInput, 'subject' | 'html' | 'text'>,
@@ -219,7 +237,7 @@ function contentOf(
 ): { subject: string; html: string | null; text: string } {
   if (template) {
     try {
-      const rendered = renderCompiled(template, variables);
+      const rendered = renderOnce(template, variables);
       return { subject: rendered.subject, html: rendered.html, text: rendered.text || textOf(rendered.html) };
     } catch (err) {
       if (err instanceof TemplateRenderError) {

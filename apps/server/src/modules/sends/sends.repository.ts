@@ -367,13 +367,15 @@ export type SendLogRow = {
   updated_at: string;
 };
 
-/** Timestamps as ISO text (milliseconds, as the API always answered them) from PostgreSQL. */
+/** A timestamp as ISO text (milliseconds, as the API always answered them) from PostgreSQL. */
+const TIMESTAMP_TEXT = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
 const LOG_COLUMNS = sql`s.id, s.conversation_id, s.provider_message_id, s.recipient,
   s.provider_request->>'type' as type, s.template_name, s.subject, s.status, s.error_code, s.error_message, s.cost,
   s.created_by, u.id as sender_id, u.first_name as sender_first_name, u.last_name as sender_last_name,
-  u.email as sender_email,
-  to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
-  to_char(s.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at`;
+  u.email as sender_email, ${TIMESTAMP_TEXT('s.created_at')} as created_at,
+  ${TIMESTAMP_TEXT('s.updated_at')} as updated_at`;
 
 const logSelect = (where: SQL) =>
   sql`select ${LOG_COLUMNS} from sends s left join users u on u.id = s.created_by where ${where}`;
@@ -455,17 +457,59 @@ export async function* streamLogs(
   filter: SendLogFilter,
   batch = 1000,
 ): AsyncGenerator<SendLogRow[]> {
-  const where = logWhere(channel, scope, filter);
+  yield* streamSelected<SendLogRow>(db, LOG_COLUMNS, logWhere(channel, scope, filter), batch);
+}
+
+/** An email as its CSV line needs it: the status as shown and the sender's name worked out here. */
+export type EmailCsvRow = {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  recipient: string;
+  subject: string | null;
+  template_name: string | null;
+  status: string;
+  error_code: string | null;
+  error_message: string | null;
+  provider_message_id: string | null;
+  sender: string | null;
+};
+
+/**
+ * Only what the email CSV shows (no provider_request, whose HTML a `->>` would read for every
+ * row, no cost document to parse), with the shown status (`error`: failed before the mail server
+ * took it) and the sender's name (`first last`, else the email) computed by the database.
+ */
+const EMAIL_CSV_COLUMNS = sql`s.id, ${TIMESTAMP_TEXT('s.created_at')} as created_at,
+  ${TIMESTAMP_TEXT('s.updated_at')} as updated_at, s.recipient, s.subject, s.template_name,
+  case when s.status = 'failed' and s.provider_message_id is null then 'error' else s.status end as status,
+  s.error_code, s.error_message, s.provider_message_id,
+  case when u.id is not null then coalesce(
+    nullif(btrim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, ''), E' \t\r\n'), ''), u.email)
+  end as sender`;
+
+/** The filtered emails for their CSV, newest first, in batches of `batch` (as streamLogs). */
+export async function* streamEmailCsvRows(
+  db: Db,
+  scope: InboxScope,
+  filter: SendLogFilter,
+  batch = 1000,
+): AsyncGenerator<EmailCsvRow[]> {
+  yield* streamSelected<EmailCsvRow>(db, EMAIL_CSV_COLUMNS, logWhere('email', scope, filter), batch);
+}
+
+async function* streamSelected<T>(db: Db, columns: SQL, where: SQL, batch: number): AsyncGenerator<T[]> {
+  const select = sql`select ${columns} from sends s left join users u on u.id = s.created_by where ${where}`;
   const client = (db as unknown as { $client: unknown }).$client;
   if (isPool(client)) {
-    const { sql: text, params } = new PgDialect().sqlToQuery(sql`${logSelect(where)} ${NEWEST_FIRST}`);
+    const { sql: text, params } = new PgDialect().sqlToQuery(sql`${select} ${NEWEST_FIRST}`);
     const conn = await client.connect();
     let ok = false;
     try {
       await conn.query('begin transaction isolation level repeatable read read only');
       await conn.query(`declare send_logs no scroll cursor for ${text}`, params);
       for (;;) {
-        const { rows } = await conn.query<SendLogRow>(`fetch ${batch} from send_logs`);
+        const { rows } = await conn.query<T>(`fetch ${batch} from send_logs`);
         if (rows.length > 0) yield rows;
         if (rows.length < batch) break;
       }
@@ -480,15 +524,17 @@ export async function* streamLogs(
   }
   let after: { at: string; id: string } | null = null;
   for (;;) {
-    const page: SendLogRow[] = await rowsOf<SendLogRow & { cursor_at: string }>(
+    const page: (T & { id: string; cursor_at: string })[] = await rowsOf<
+      T & { id: string; cursor_at: string }
+    >(
       db,
-      sql`select ${LOG_COLUMNS}, s.created_at::text as cursor_at from sends s left join users u on u.id = s.created_by
+      sql`select ${columns}, s.created_at::text as cursor_at from sends s left join users u on u.id = s.created_by
         where ${where} ${after ? sql`and (s.created_at, s.id) < (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
         ${NEWEST_FIRST} limit ${batch}`,
     );
     if (page.length > 0) yield page;
     if (page.length < batch) break;
-    const last = page.at(-1) as SendLogRow & { cursor_at: string };
+    const last: { id: string; cursor_at: string } = page.at(-1)!;
     after = { at: last.cursor_at, id: last.id };
   }
 }

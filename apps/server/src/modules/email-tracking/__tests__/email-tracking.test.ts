@@ -9,6 +9,7 @@ import { as, createBusiness, signUp, type Session } from '../../../testing/ident
 import * as sends from '../../sends/sends.service';
 import { instrumentHtml } from '../email-tracking.service';
 import { signToken, trackingKey } from '../email-tracking.tokens';
+import { parseCsv } from '../../../testing/csv';
 
 let rt: TestRuntime;
 let owner: Session;
@@ -324,6 +325,51 @@ describe('GET /api/email/events/{trackingId}/', () => {
     expect(elsewhere.statusCode).toBe(404);
   });
 
+  it('writes the CSV cells a spreadsheet would misread safely: formulas, quotes, commas, line breaks', async () => {
+    const failed = await sentEmail(business.id);
+    const deferred = await sentEmail(business.id);
+    const [user] = await rt.database.query<{ id: number; first_name: string; last_name: string }>(
+      `select id, first_name, last_name from users where email = $1`,
+      [owner.email],
+    );
+    await rt.database.query(
+      `update sends set subject = $2, recipient = '-dash@example.test', status = 'failed', error_code = '550',
+         error_message = 'Mailbox full, try later', provider_message_id = null, created_by = $3 where id = $1`,
+      [failed, '=SUM(1,2) "quoted"\nline', user!.id],
+    );
+    await rt.database.query(
+      `update sends set subject = '@home', status = 'failed', error_code = 'ECONNRESET', template_name = 'A, B'
+       where id = $1`,
+      [deferred],
+    );
+    const csv = await app().inject({ url: `/api/email/events/download/`, headers: as(owner, business) });
+    expect(csv.statusCode).toBe(200);
+    const rows = parseCsv(csv.body);
+    const row = (id: string) => rows.find((r) => r[0] === id)!.slice(3);
+    expect(row(failed)).toEqual([
+      "'-dash@example.test",
+      `'=SUM(1,2) "quoted"\nline`,
+      '',
+      'error',
+      '550',
+      'Mailbox full, try later',
+      '',
+      `${user!.first_name} ${user!.last_name}`,
+    ]);
+    expect(row(deferred)).toEqual([
+      'reader@example.test',
+      "'@home",
+      'A, B',
+      'failed',
+      '',
+      '',
+      `<${deferred}@shop.example>`,
+      '',
+    ]);
+    // The raw text: the quoted cell keeps its line break, quotes doubled.
+    expect(csv.body).toContain(`,"'=SUM(1,2) ""quoted""\nline",`);
+  });
+
   it('shows a bounce with the mail server’s words', async () => {
     const id = await sentEmail(business.id);
     await sends.recordSendEvent(db(), {
@@ -451,5 +497,100 @@ describe('GET /api/metrics/email-metrics/', () => {
     }
     const anonymous = await app().inject({ url: '/api/metrics/email-metrics/' });
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('over the HTTP server (answered before Fastify)', () => {
+  let base: string;
+  beforeAll(async () => {
+    await app().listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app().server.address() as { port: number }).port}`;
+  });
+
+  /** An answer's headers without the per-request ones (date, connection; x-request-id is Fastify's). */
+  const stable = (headers: Record<string, unknown>) => {
+    const { date: _d, connection: _c, 'keep-alive': _k, 'x-request-id': _r, ...rest } = headers;
+    return rest;
+  };
+  const over = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(`${base}${path}`, {
+      redirect: 'manual',
+      ...init,
+      headers: { 'user-agent': CHROME, ...(init.headers as Record<string, string>) },
+    });
+    return {
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: Buffer.from(await res.arrayBuffer()),
+    };
+  };
+
+  it('answers the pixel, a redirect and a bad link as the routes do, and records each hit once', async () => {
+    const id = await sentEmail(business.id);
+    const url = 'https://shop.example/sale?utm_source=mail&x=1';
+    for (const path of [
+      `/t/o/${openToken(id)}.gif`,
+      `/t/c/${clickToken(id, url)}`,
+      `/t/c/${openToken(id)}`,
+    ]) {
+      const fast = await over(path);
+      const routed = await app().inject({ url: path, headers: { 'user-agent': CHROME } });
+      // Fastify gives every answer a request id; the server's own answer has none: it never got there.
+      expect(fast.headers['x-request-id']).toBeUndefined();
+      expect(routed.headers['x-request-id']).toBeDefined();
+      expect(fast.status).toBe(routed.statusCode);
+      expect(stable(fast.headers)).toEqual(stable(routed.headers as Record<string, unknown>));
+      expect(fast.body.equals(routed.rawPayload)).toBe(true);
+    }
+    await flush();
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.type)).toEqual(['opened', 'opened', 'clicked', 'clicked']);
+    expect(events[0]!.payload).toMatchObject({ machine: false, user_agent: CHROME, ip: '127.0.0.1' });
+    expect(events[2]!.payload).toMatchObject({ url, machine: false });
+    expect(await statusOf(id)).toBe('clicked');
+  });
+
+  it('answers HEAD without a body, flagged as a machine hit; a query string and a trailing slash are ignored', async () => {
+    const id = await sentEmail(business.id);
+    const url = 'https://shop.example/a';
+    const head = await over(`/t/c/${clickToken(id, url)}`, { method: 'HEAD' });
+    expect(head.status).toBe(302);
+    expect(head.headers.location).toBe(url);
+    expect(head.body.length).toBe(0);
+    const pixel = await over(`/t/o/${openToken(id)}.gif/?utm=1`);
+    expect(pixel.status).toBe(200);
+    expect(pixel.headers['content-type']).toBe('image/gif');
+    expect(pixel.headers['x-request-id']).toBeUndefined();
+    await flush();
+    expect((await eventsOf(id)).map((e) => [e.type, e.payload.machine, e.payload.reason ?? null])).toEqual([
+      ['clicked', true, 'head_request'],
+      ['opened', false, null],
+    ]);
+  });
+
+  it('leaves to the routes a URL that is not plain ASCII, escapes in the path and CORS requests, recorded once', async () => {
+    const id = await sentEmail(business.id);
+    const url = 'https://shop.example/été';
+    const click = await over(`/t/c/${clickToken(id, url)}`);
+    expect(click.headers['x-request-id']).toBeDefined();
+    expect(click.status).toBe(302);
+    // The router decodes %-escapes in the token: the same open, answered and recorded by the route.
+    const token = openToken(id);
+    const hex = token.charCodeAt(2).toString(16).toUpperCase();
+    const escaped = await over(`/t/o/${token.slice(0, 2)}%${hex}${token.slice(3)}.gif`);
+    expect(escaped.headers['x-request-id']).toBeDefined();
+    expect(escaped.status).toBe(200);
+    const cors = await over(`/t/o/${openToken(id)}.gif`, {
+      headers: { origin: 'https://elsewhere.example' },
+    });
+    expect(cors.headers['x-request-id']).toBeDefined();
+    expect(cors.status).toBe(200);
+    // Other paths and methods are Fastify's as before.
+    expect((await over('/t/x/abc')).headers['x-request-id']).toBeDefined();
+    expect(
+      (await over(`/t/o/${openToken(id)}.gif`, { method: 'POST' })).headers['x-request-id'],
+    ).toBeDefined();
+    await flush();
+    expect((await eventsOf(id)).map((e) => e.type)).toEqual(['clicked', 'opened', 'opened']);
   });
 });

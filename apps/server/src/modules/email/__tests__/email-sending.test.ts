@@ -532,6 +532,32 @@ describe('POST /api/agents/send-mail/', () => {
     }
   });
 
+  it('renders a recipient again when a render fails once (a wall-clock render limit hit by a pause)', async () => {
+    const to = address('pause');
+    const id = await customer(business, 'Paused Reader', to);
+    let calls = 0;
+    setTemplatesForTests({
+      load: async (_db, businessId, templateId) =>
+        businessId === business.id && templateId === 42
+          ? ({ id: 42, version: 1, name: 'Paused' } as unknown as CompiledTemplate)
+          : null,
+      render: (_t, vars) => {
+        // Liquid's limit is wall-clock: the first render "took" too long, the second does not.
+        if (++calls === 1) throw new TemplateRenderError('content', 1, 'template render limit exceeded');
+        return { subject: `Hi ${(vars.customer as { name: string }).name}`, html: '<p>Hi</p>', text: 'Hi' };
+      },
+    });
+    try {
+      const res = await sendMail({ customer_id: id, template_id: 42 });
+      expect(res.statusCode).toBe(202);
+      expect(calls).toBe(2);
+      const mail = await sink.waitFor((m) => m.envelope.to.includes(to));
+      expect(mail.subject).toBe('Hi Paused Reader');
+    } finally {
+      setTemplatesForTests(null);
+    }
+  });
+
   it('fans recipients into a batch whose progress can be read', async () => {
     const tos = [address('b1'), address('b2'), address('b3')];
     await suppress(rt.services.db, {
