@@ -144,6 +144,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
       publicUrl: config.PUBLIC_URL,
       timeoutMs: config.OUTSIDE_TOOLS_TIMEOUT_MS,
       pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),
+      mailer: infrastructure.mailer,
     },
     billing: { db, config, logger },
   };

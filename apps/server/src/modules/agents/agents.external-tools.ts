@@ -6,6 +6,7 @@
 import { MCP_MESSAGES, type TAgentTool, type TPluginManifest } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
+import type { Mailer } from '../../platform/mailer';
 import type { Logger } from 'pino';
 import {
   callMcpTool,
@@ -41,6 +42,8 @@ export type ExternalToolDeps = {
   timeoutMs?: number;
   /** Plugin manifests beyond the built-in ones (PLUGIN_MANIFESTS_FILE, tests). */
   pluginManifests?: TPluginManifest[];
+  /** Tells owners and admins by mail when a connection's grant ends. */
+  mailer?: Mailer;
 };
 
 export type ExternalTool = {

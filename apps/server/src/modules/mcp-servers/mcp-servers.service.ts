@@ -40,6 +40,7 @@ import {
   GrantExpired,
   newConnectState,
   refreshWithLease,
+  tellConnectionExpired,
   requireUser,
   sealTokens,
   takeConnectState,
@@ -158,6 +159,8 @@ async function oauthRow(deps: McpDeps, row: Row, marginMs: number, rejected?: st
     finish: async (set) => {
       await repo.updateServer(deps.db, row.businessId, row.id, set);
     },
+    onExpired: () =>
+      tellConnectionExpired(deps, row.businessId, { kind: 'MCP server', name: row.name, tab: 'mcp-servers' }),
     refresh: (r, refreshToken) => {
       const oauth = r.oauth as OauthColumn;
       return refreshAuthorization(oauth.issuer!, {

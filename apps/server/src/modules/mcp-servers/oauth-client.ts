@@ -9,10 +9,42 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import { randomToken, sha256, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
+import type { Mailer } from '../../platform/mailer';
 import { outboundErrorWords, type OutboundDeps } from '../../platform/safe-fetch';
+import { findMembers } from '../team/team.service';
+import { connectionExpiredMail } from './mcp-servers.mails';
 import * as repo from './mcp-servers.repository';
 
-export type OAuthDeps = OutboundDeps & { db: Db; secrets: SecretBox; logger: Logger };
+export type OAuthDeps = OutboundDeps & {
+  db: Db;
+  secrets: SecretBox;
+  logger: Logger;
+  /** Tells the business's owners and admins when a connection's grant ends (none: not told by mail). */
+  mailer?: Mailer;
+};
+
+/**
+ * Nobody watches a scheduled run: when a grant ends, the business's owners and admins get a mail
+ * saying which connection, what it means for their agents, and where to reconnect it. Once per
+ * expiry (only the process that marked it expired sends it); a failed mail never fails the run.
+ */
+export async function tellConnectionExpired(
+  deps: OAuthDeps,
+  businessId: number,
+  what: { kind: 'MCP server' | 'plugin'; name: string; tab: 'mcp-servers' | 'plugins' },
+): Promise<void> {
+  if (!deps.mailer) return;
+  try {
+    const members = await findMembers(deps.db, businessId);
+    const url = `${deps.publicUrl}/engage/settings/${what.tab}`;
+    for (const m of members) {
+      if (m.role !== 'owner' && m.role !== 'admin') continue;
+      await deps.mailer.send(connectionExpiredMail(m.user.email, what.kind, what.name, url));
+    }
+  } catch (err) {
+    deps.logger.warn({ err, businessId }, 'could not tell the business that a connection expired');
+  }
+}
 
 /** How long a connect link may take from Titan to the authorization server and back. */
 const STATE_TTL_MS = 10 * 60 * 1000;
@@ -123,6 +155,8 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
   /** Writes the outcome and frees the lease. */
   finish: (set: RefreshSet) => Promise<void>;
   refresh: (row: R, refreshToken: string) => Promise<OAuthTokens>;
+  /** After this process marked the connection expired. */
+  onExpired?: () => Promise<void>;
 }): Promise<R> {
   const needsRefresh = (r: R) =>
     !r.accessTokenSealed ||
@@ -142,6 +176,7 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
       }
       if (!claimed.refreshTokenSealed) {
         await opts.finish({ status: 'expired', lastError: MCP_MESSAGES.expired, refreshLeaseUntil: null });
+        await opts.onExpired?.();
         throw new GrantExpired(MCP_MESSAGES.expired);
       }
       let tokens: OAuthTokens;
@@ -149,13 +184,14 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
         tokens = await opts.refresh(claimed, opts.secrets.open(claimed.refreshTokenSealed));
       } catch (err) {
         if (isInvalidGrant(err)) {
-          // Told once, by status and last error; nothing retries a refused grant.
+          // Told once, by status, last error and mail; nothing retries a refused grant.
           await opts.finish({
             status: 'expired',
             lastError: MCP_MESSAGES.expired,
             accessTokenSealed: null,
             refreshLeaseUntil: null,
           });
+          await opts.onExpired?.();
           throw new GrantExpired(MCP_MESSAGES.expired);
         }
         await opts.finish({

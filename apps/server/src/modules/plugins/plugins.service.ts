@@ -30,6 +30,7 @@ import {
   GrantExpired,
   newConnectState,
   refreshWithLease,
+  tellConnectionExpired,
   requireUser,
   sealTokens,
   takeConnectState,
@@ -330,6 +331,8 @@ export async function ensureFreshPlugin(
     finish: async (set) => {
       await repo.updateConnection(deps.db, row.businessId, row.id, set);
     },
+    onExpired: () =>
+      tellConnectionExpired(deps, row.businessId, { kind: 'plugin', name: row.name, tab: 'plugins' }),
     refresh: (_r, refreshToken) =>
       refreshAuthorization(oauthMetadata(auth).issuer, {
         metadata: oauthMetadata(auth),

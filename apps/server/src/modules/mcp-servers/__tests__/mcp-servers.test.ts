@@ -352,6 +352,13 @@ describe('MCP servers as agent tools', () => {
     expect(second.unavailable).toHaveLength(1);
     expect(sim.state().grants.refresh_token).toBe(1); // no retry loop
     expect((await listExternalTools(deps, business.id)).some((t) => t.serverId === server.id)).toBe(false);
+    // Nobody watches a scheduled run: the owner is told by mail, once, with where to reconnect.
+    const told = (await rt.mailer.listOutbox(owner.email)).filter(
+      (m) => m.subject === `Reconnect ${server.name} in Titan`,
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain(`“${server.name}”: its authorization was revoked or has expired`);
+    expect(told[0]!.links).toContain('http://localhost:3000/engage/settings/mcp-servers');
   });
 
   it('asks a server whose last attempt failed again when a run starts', async () => {
