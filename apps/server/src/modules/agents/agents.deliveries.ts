@@ -5,7 +5,13 @@ import { type TAgentRendered, type TSendTemplateComponent } from '@titan/contrac
 import { AppError } from '../../platform/errors';
 import { businessScope } from '../conversations/conversations.service';
 import { findCustomersByIds, type CustomerRow } from '../directory/directory.service';
-import { buildSend, EMAIL_MESSAGES, enqueueEmailSends, sendContext } from '../email/email.service';
+import {
+  buildSend,
+  EMAIL_MESSAGES,
+  enqueueEmailSends,
+  sendContext,
+  withUnsubscribeFooter,
+} from '../email/email.service';
 import * as sends from '../sends/sends.service';
 import { buildSmsSend, e164Of, enqueueSmsSends, smsContext, SMS_SEND_MESSAGES } from '../sms/sms.service';
 import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
@@ -200,7 +206,12 @@ async function deliverBatch(
             ...common,
             ...(template
               ? { template }
-              : { subject: d.subject ?? '', html: htmlOfText(d.body ?? ''), text: d.body ?? '' }),
+              : {
+                  subject: d.subject ?? '',
+                  html: htmlOfText(d.body ?? ''),
+                  text: d.body ?? '',
+                  unsubscribeFooter: true,
+                }),
           },
           { address, customerId: c.id, customer: customerVars(c) },
         );
@@ -343,11 +354,11 @@ export async function render(
       });
       return { subject: mail.subject, text: mail.text || null, html: mail.html };
     }
-    return {
-      subject: d.channel === 'email' ? d.subject : null,
-      text: d.body,
-      html: d.channel === 'email' && d.body ? htmlOfText(d.body) : null,
-    };
+    if (d.channel === 'email' && d.body) {
+      const mail = withUnsubscribeFooter({ text: d.body, html: htmlOfText(d.body) }, '#unsubscribe');
+      return { subject: d.subject, ...mail };
+    }
+    return { subject: d.channel === 'email' ? d.subject : null, text: d.body, html: null };
   } catch (err) {
     return { subject: null, text: `(it cannot be rendered: ${messageOf(err)})`, html: null };
   }

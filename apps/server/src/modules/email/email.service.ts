@@ -59,6 +59,11 @@ export type SendEmailInput = {
   subject?: string;
   html?: string;
   text?: string;
+  /**
+   * A mail without a template gets a visible unsubscribe link under its body (agents' own words:
+   * marketing mail must carry one where people see it, not only in List-Unsubscribe).
+   */
+  unsubscribeFooter?: boolean;
   cause: SendCause;
   causeId?: string | null;
   createdBy?: number | null;
@@ -250,6 +255,24 @@ function contentOf(
   return { subject: input.subject ?? '', html, text: input.text ?? (html ? textOf(html) : '') };
 }
 
+export const UNSUBSCRIBE_FOOTER_WORDS = 'Unsubscribe from these emails';
+
+/** The body with a visible unsubscribe link under it (mail without a template). */
+export function withUnsubscribeFooter<T extends { html: string | null; text: string }>(
+  content: T,
+  url: string,
+): T {
+  const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  return {
+    ...content,
+    text: `${content.text}\n\n${UNSUBSCRIBE_FOOTER_WORDS}: ${url}`,
+    html:
+      content.html === null
+        ? null
+        : `${content.html}\n<p style="color:#666;font-size:12px"><a href="${href}">${UNSUBSCRIBE_FOOTER_WORDS}</a></p>`,
+  };
+}
+
 /** What every mail of one call shares: the From address and its domain, the business, the template. */
 export type SendContext = {
   identity: SendingIdentity;
@@ -298,12 +321,14 @@ export function buildSend(
 ): QueuedSend & { id: string } {
   const sendId = randomUUID();
   const mail = headersFor(deps, sendId, ctx.identity);
-  const content = contentOf(input, ctx.template, {
+  const rendered = contentOf(input, ctx.template, {
     customer: recipient.customer ?? { email: recipient.address },
     business: { name: ctx.businessName },
     unsubscribe_url: mail.urls.page,
     ...input.template?.variables,
   });
+  const content =
+    input.unsubscribeFooter && !ctx.template ? withUnsubscribeFooter(rendered, mail.urls.page) : rendered;
   return {
     id: sendId,
     businessId: input.businessId,

@@ -29,6 +29,7 @@ import { dkimKey, freePort, verifiedDomains } from '../../email/__tests__/email-
 import { insertCustomer } from '../../directory/directory.service';
 import { suppress, findSuppression } from '../../suppressions/suppressions.service';
 import { findLlmUsage } from '../../llm/llm.service';
+import { UNSUBSCRIBE_FOOTER_WORDS } from '../../email/email.service';
 import { findSendById } from '../../sends/sends.repository';
 import { consumeFires, processRun, resumeStaleRuns, type AgentRunDeps } from '../agents.runs';
 import { claimRun } from '../agents.runs.repository';
@@ -329,6 +330,24 @@ describe('a run', () => {
     const again = await runNow(id);
     expect(again.deliveries[0]).toMatchObject({ status: 'suppressed', guardrail: 'consent' });
     expect(llm.requests.length).toBe(asked); // no tokens spent on someone no send may reach
+  });
+
+  it('puts a visible unsubscribe link under mail the model wrote itself', async () => {
+    const c = await customer();
+    const id = await agent(
+      baseConfig(await list([c.id]), { channels: [{ channel: 'email', from: 'hello@shop.test' }] }),
+    );
+    llm.script(decision());
+    const run = await runNow(id);
+    const send = (await findSendById(rt.services.db, run.deliveries[0]!.send_id!))!;
+    const request = send.providerRequest as { html: string; text: string; headers: Record<string, string> };
+    const token = /token=([\w.-]+)>/.exec(request.headers['List-Unsubscribe']!)![1]!;
+    expect(request.text).toMatch(
+      new RegExp(
+        `Come and see what is new\\.\\n\\n${UNSUBSCRIBE_FOOTER_WORDS}: \\S+/engage/unsubscribe\\?token=${token}$`,
+      ),
+    );
+    expect(request.html).toContain(`/engage/unsubscribe?token=${token}">${UNSUBSCRIBE_FOOTER_WORDS}</a>`);
   });
 });
 
