@@ -471,20 +471,23 @@ describe('sending a template', () => {
       .toBe(3);
   });
 
-  it('gives a new number the business had stopped messaging that consent', async () => {
+  it('sends no template to a number that opted out, and opens nothing for it', async () => {
     await optOut(rt.database.db, {
       businessId: business.id,
       channel: 'whatsapp',
       address: '+447700900124',
       reason: 'unsubscribed',
     });
+    const sentBefore = sim.outbound.length;
     const res = await sendTemplate({ to: '+44 7700 900124', name: 'hello_world', language: 'en_US' });
-    expect(res.status).toBe(201);
-    const [customer] = await rt.database.query<{ whatsapp_status: string }>(
-      'select whatsapp_status from customers where business_id = $1 and phone = $2',
-      [business.id, '+447700900124'],
-    );
-    expect(customer).toEqual({ whatsapp_status: 'unsubscribed' });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(TEMPLATE_MESSAGES.optedOut);
+    expect(sim.outbound.length).toBe(sentBefore);
+    const rows = await rt.database.query('select id from customers where business_id = $1 and phone = $2', [
+      business.id,
+      '+447700900124',
+    ]);
+    expect(rows).toEqual([]);
   });
 
   it('maps a template error from WhatsApp to a 4xx, logs it, and opens no conversation', async () => {

@@ -15,7 +15,7 @@ import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import type { InboxScope } from '../../conversations/conversations.repository';
 import * as conversationsRepo from '../../conversations/conversations.repository';
-import { adoptSuppressions } from '../../consent/consent.service';
+import { isSuppressed } from '../../suppressions/suppressions.service';
 import * as directory from '../../directory/directory.service';
 import { toMessages } from '../../conversations/conversations.service';
 import { GraphError, type GraphTemplate } from '../whatsapp.graph';
@@ -37,6 +37,7 @@ export const TEMPLATE_MESSAGES = {
   notWhatsapp: 'Templates can only be sent in WhatsApp conversations.',
   noNumber: 'This conversation has no WhatsApp number to send to.',
   badNumber: 'Enter a phone number in international format, with its country code.',
+  optedOut: 'This number opted out of WhatsApp messages from your business; no template was sent.',
   count: (part: string, expected: number, given: number) =>
     `The ${part} takes ${expected} parameter${expected === 1 ? '' : 's'}; ${given} given.`,
   textOnly: (part: string) => `The ${part}'s parameters are text.`,
@@ -352,16 +353,13 @@ async function targetNumber(deps: WhatsappDeps, businessId: number, to: string):
   return deps.db.transaction(async (tx) => {
     // The same lock as receiving, so a reply arriving meanwhile never opens a second conversation.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${contactLockKey(businessId, digits)}))`);
-    let customer = await directory.findCustomerByExternalId(tx, businessId, waExternalId(digits));
-    if (!customer) {
-      customer = await directory.insertCustomer(tx, {
+    const customer =
+      (await directory.findCustomerByExternalId(tx, businessId, waExternalId(digits))) ??
+      (await directory.insertCustomer(tx, {
         businessId,
         externalId: waExternalId(digits),
         phone: `+${digits}`,
-      });
-      // A number suppressed before it was a customer keeps its consent.
-      await adoptSuppressions(tx, businessId, [customer.id]);
-    }
+      }));
     const existing = await conversationsRepo.findLatestConversationOf(
       tx,
       businessId,
@@ -423,6 +421,10 @@ export async function sendTemplate(
   if (errors.length > 0) throw AppError.fields({ components: errors });
   await checkHeaderMedia(deps, sender, input.components);
   const account = await connectedAccount(deps, businessId);
+  // A number the business stopped messaging gets no template from it (engage.md §3: every send asks).
+  const digits = inConversation?.recipient ?? input.to!.replace(/\D/g, '');
+  if (await isSuppressed(deps.db, businessId, 'whatsapp', `+${digits}`))
+    throw new AppError('conflict', TEMPLATE_MESSAGES.optedOut);
   // Only a send that passed every check opens a conversation with a new number.
   const target = inConversation ?? (await targetNumber(deps, businessId, input.to!));
   const rendered = renderTemplate(template, input.components);
