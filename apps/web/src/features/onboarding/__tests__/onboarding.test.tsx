@@ -187,17 +187,3 @@ describe('creating and joining a business', () => {
     );
   });
 });
-
-describe('payment return', () => {
-  it('reports the outcome honestly: billing is not connected yet', async () => {
-    signIn();
-    server.use(http.get('/api/users/profile/', () => ok(profile())));
-    renderApp('/confirm-payment/success');
-
-    expect(
-      await screen.findByRole('heading', { name: 'Payment reported as successful' }),
-    ).toBeInTheDocument();
-    expect(screen.getByText(/Billing is not connected to Titan yet/)).toBeInTheDocument();
-    expect(screen.getByText("Acme's subscription status is inactive.")).toBeInTheDocument();
-  });
-});
