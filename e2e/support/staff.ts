@@ -63,3 +63,23 @@ export async function signUpOwner(
     businessCode: business.result.unique_code,
   };
 }
+
+/** One API call as the session's user in its business: JSON in and out. */
+export async function callAs(
+  baseUrl: string,
+  session: OwnerSession,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; result: unknown }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${session.access}`,
+      'x-business-code': session.businessCode,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, result: ((await res.json()) as { result: unknown }).result };
+}

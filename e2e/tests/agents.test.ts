@@ -7,8 +7,8 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startDnsSim, type DnsSim } from '@titan/dns-sim';
 import { DEFAULT_SIM_KEY, DEFAULT_SIM_MODEL, startLlmSim, type LlmSim } from '@titan/llm-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
-import { signUpOwner, type OwnerSession } from '../support/staff';
+import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
+import { callAs, signUpOwner, type OwnerSession } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
 type TRecord = { type: 'TXT' | 'CNAME'; host: string; value: string };
@@ -33,18 +33,8 @@ describe.skipIf(!hasChromium)('AI agents in Chromium: suggestion, preview, run, 
   let templateId = 0;
   const problems: string[] = [];
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${session.access}`,
-        'x-business-code': session.businessCode,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, result: ((await res.json()) as { result: unknown }).result };
-  };
+  const api = (method: string, path: string, body?: unknown) =>
+    callAs(server.url, session, method, path, body);
 
   /** Queues the model's answers, one per chat completion, through the simulator's control API. */
   const script = async (...decisions: { send: boolean; reason: string }[]) => {
@@ -121,14 +111,10 @@ describe.skipIf(!hasChromium)('AI agents in Chromium: suggestion, preview, run, 
     ).toBe(200);
 
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    await context.addCookies([
-      { name: 'auth_token', value: session.access, url: server.url },
-      { name: 'refresh_token', value: session.refresh, url: server.url },
-      { name: 'business_code', value: session.businessCode, url: server.url },
-    ]);
-    page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    context = await signedInContext(browser, server.url, session, {
+      viewport: { width: 1440, height: 1000 },
+    });
+    page = await watchedPage(context, problems);
   });
   afterAll(async () => {
     await browser?.close();

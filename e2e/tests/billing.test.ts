@@ -6,8 +6,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_ITEM_PRICES, startChargebeeSim, type ChargebeeSim } from '@titan/chargebee-sim';
 import { startSmsSim, type SmsSim } from '@titan/sms-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
-import { signUpOwner, type OwnerSession } from '../support/staff';
+import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
+import { callAs, signUpOwner, type OwnerSession } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
 const PASSWORD = 'a long enough passphrase 42';
@@ -32,18 +32,8 @@ describe.skipIf(!hasChromium)(
     let page: Page;
     const problems: string[] = [];
 
-    const api = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${session.access}`,
-          'x-business-code': session.businessCode,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, result: ((await res.json()) as { result: unknown }).result };
-    };
+    const api = (method: string, path: string, body?: unknown) =>
+      callAs(server.url, session, method, path, body);
 
     beforeAll(async () => {
       cb = await startChargebeeSim({
@@ -90,14 +80,8 @@ describe.skipIf(!hasChromium)(
       await sms.waitFor(() => sms.messages.find((m) => m.to === '+14155550101'), 20_000);
 
       browser = await launchBrowser();
-      staff = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      await staff.addCookies([
-        { name: 'auth_token', value: session.access, url: server.url },
-        { name: 'refresh_token', value: session.refresh, url: server.url },
-        { name: 'business_code', value: session.businessCode, url: server.url },
-      ]);
-      page = await staff.newPage();
-      page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+      staff = await signedInContext(browser, server.url, session, { viewport: { width: 1280, height: 900 } });
+      page = await watchedPage(staff, problems);
     });
     afterAll(async () => {
       await browser?.close();

@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startMcpSim, type McpSim } from '@titan/mcp-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
 import { signUpOwner, type OwnerSession } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
@@ -26,14 +26,8 @@ describe.skipIf(!hasChromium)('MCP servers in Chromium: connect tools/mcp-sim th
     server = await startTitan({ env: { NODE_ENV: 'development' } });
     session = await signUpOwner(server.url, owner, PASSWORD, 'MCP Browser Test');
     browser = await launchBrowser();
-    staff = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    await staff.addCookies([
-      { name: 'auth_token', value: session.access, url: server.url },
-      { name: 'refresh_token', value: session.refresh, url: server.url },
-      { name: 'business_code', value: session.businessCode, url: server.url },
-    ]);
-    page = await staff.newPage();
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    staff = await signedInContext(browser, server.url, session, { viewport: { width: 1440, height: 1000 } });
+    page = await watchedPage(staff, problems);
   });
   afterAll(async () => {
     await browser?.close();

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSmsSim, type SmsSim } from '@titan/sms-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
-import { signUpOwner, type OwnerSession } from '../support/staff';
+import { type OwnerSession, callAs, signUpOwner } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
 const PASSWORD = 'a long enough passphrase 42';
@@ -28,18 +28,8 @@ describe.skipIf(!hasChromium)('SMS in Chromium: connect Twilio, send a test, see
   let page: Page;
   const problems: string[] = [];
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${session.access}`,
-        'x-business-code': session.businessCode,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, result: ((await res.json()) as { result: unknown }).result };
-  };
+  const api = (method: string, path: string, body?: unknown) =>
+    callAs(server.url, session, method, path, body);
 
   beforeAll(async () => {
     sim = await startSmsSim({
