@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startDnsSim, type DnsSim } from '@titan/dns-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
-import { type OwnerSession, callAs, signUpOwner } from '../support/staff';
+import { callAs, signUpOwner, type OwnerSession } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
 type TRecord = { type: 'TXT' | 'CNAME'; host: string; value: string };

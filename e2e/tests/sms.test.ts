@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSmsSim, type SmsSim } from '@titan/sms-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
-import { type OwnerSession, callAs, signUpOwner } from '../support/staff';
+import { callAs, signUpOwner, type OwnerSession } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
 const PASSWORD = 'a long enough passphrase 42';
