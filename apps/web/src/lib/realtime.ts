@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { registerClientStateReset } from './client-state';
 import { ensureAccessToken } from './session/refresh';
 
-/** A change event, with the conversations topic's `matches` (README: realtime extension). */
+/** A change event, with the conversations topic's `matches` (docs/design/platform.md: realtime). */
 export const ZLiveChange = ZRealtimeChange;
 export type TLiveChange = z.infer<typeof ZLiveChange>;
 

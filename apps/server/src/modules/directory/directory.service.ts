@@ -32,7 +32,7 @@ function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number 
   };
 }
 
-/** Agents see the people behind the conversations they may see (README "Who sees which conversation"). */
+/** Agents see the people behind the conversations they may see (docs/design/inbox.md "Who sees which conversation"). */
 export async function findVisitors(
   db: Db,
   scope: InboxScope,

@@ -71,7 +71,7 @@ export async function logsPage<T>(
   };
 }
 
-/** Agents see the sends in conversations their inbox shows (README "Who sees which conversation"). */
+/** Agents see the sends in conversations their inbox shows (docs/design/inbox.md "Who sees which conversation"). */
 export async function findSendLogs(
   db: Db,
   channel: SendChannel,

@@ -1,6 +1,6 @@
 // Inbound texts as staff read them (GET /api/sms/inbound/): newest first, a customer's with
 // `customer_id` (the directory shows them on the customer's record). Agents read them as they read
-// the directory: the texts of a customer they may see (README "Agents in the engage area").
+// the directory: the texts of a customer they may see (docs/design/inbox.md "Agents in the engage area").
 import type { TSmsInbound, TSmsInboundQuery } from '@titan/contracts';
 import type { InboxScope } from '../conversations/conversations.repository';
 import { findVisitor } from '../directory/directory.service';

@@ -17,7 +17,7 @@ import * as sendsRepo from '../../sends/sends.repository';
 
 export const LOG_MESSAGES = { notFound: 'No WhatsApp log with this tracking id.' } as const;
 
-/** Agents see the sends in conversations their inbox shows (README "Who sees which conversation"). */
+/** Agents see the sends in conversations their inbox shows (docs/design/inbox.md "Who sees which conversation"). */
 export const findLogs = (db: Db, scope: InboxScope, query: TWhatsappLogListQuery) =>
   sendLogs.findSendLogs(db, 'whatsapp', scope, query);
 
