@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// The server's boundaries as numbers: imports that bypass a module's face (modules/<m>/index.ts),
+// imports of modules/ from channels/, platform/ or db/, module pairs that import each other, and
+// tables written by more than one module (drizzle insert/update/delete and raw SQL alike).
+// `node scripts/boundaries.mjs` prints them; `--check` exits 1 unless every count is 0.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { faceProblem, isTestFile, placeOf } from '../apps/server/eslint-rules/module-faces.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const src = path.join(root, 'apps', 'server', 'src');
+
+function* walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) yield* walk(full);
+    else if (/\.ts$/.test(name) && !/\.d\.ts$/.test(name)) yield full;
+  }
+}
+const files = [...walk(src)].filter((f) => !isTestFile(f));
+
+/** Table variable names of the drizzle schema → SQL table names. */
+const tableNames = new Map();
+for (const file of walk(path.join(src, 'db', 'schema'))) {
+  for (const m of readFileSync(file, 'utf8').matchAll(/export const (\w+)\s*=\s*pgTable\(\s*'([\w]+)'/g)) {
+    tableNames.set(m[1], m[2]);
+  }
+}
+
+const bypassing = [];
+const lowerLayer = [];
+const edges = new Map(); // module → modules it imports
+const writers = new Map(); // table → Set of writers
+const writerOf = (file) => {
+  const place = placeOf(file);
+  return place?.area === 'modules' ? place.module : place?.area || 'src';
+};
+const addWriter = (table, who) => {
+  if (!writers.has(table)) writers.set(table, new Set());
+  writers.get(table).add(who);
+};
+
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  const rel = path.relative(root, file);
+  const own = placeOf(file);
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)'([^']+)'/g)) {
+    const specifier = m[1];
+    const problem = faceProblem(file, specifier);
+    if (problem?.messageId === 'privateFile') bypassing.push(`${rel} → ${specifier}`);
+    if (problem?.messageId === 'lowerLayer') lowerLayer.push(`${rel} → ${specifier}`);
+    const target = specifier.startsWith('.') ? placeOf(path.resolve(path.dirname(file), specifier)) : null;
+    if (
+      own?.area === 'modules' &&
+      target?.area === 'modules' &&
+      target.module &&
+      target.module !== own.module
+    ) {
+      if (!edges.has(own.module)) edges.set(own.module, new Set());
+      edges.get(own.module).add(target.module);
+    }
+  }
+  const who = writerOf(file);
+  for (const m of text.matchAll(/\.(?:insert|update|delete)\(\s*(\w+)\s*\)/g)) {
+    if (tableNames.has(m[1])) addWriter(tableNames.get(m[1]), who);
+  }
+  for (const m of text.matchAll(/\b(?:insert\s+into|update|delete\s+from)\s+"?([a-z_][a-z0-9_]*)"?[\s(]/gi)) {
+    const table = m[1].toLowerCase();
+    if ([...tableNames.values()].includes(table)) addWriter(table, who);
+  }
+}
+
+const mutual = [];
+for (const [a, targets] of edges) {
+  for (const b of targets) if (a < b && edges.get(b)?.has(a)) mutual.push(`${a} ⇄ ${b}`);
+}
+const shared = [...writers]
+  .filter(([, w]) => w.size > 1)
+  .map(([t, w]) => `${t}: ${[...w].sort().join(', ')}`);
+
+const sections = [
+  ['imports bypassing a module face', bypassing],
+  ['imports of modules/ from channels/, platform/ or db/', lowerLayer],
+  ['module pairs importing each other', mutual],
+  ['tables written by more than one module', shared.sort()],
+];
+const verbose = process.argv.includes('--verbose');
+for (const [title, rows] of sections) {
+  console.log(`${title}: ${rows.length}`);
+  if (verbose) for (const row of rows) console.log(`  ${row}`);
+}
+if (process.argv.includes('--check') && sections.some(([, rows]) => rows.length > 0)) process.exit(1);
