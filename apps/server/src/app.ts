@@ -100,7 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
-    logController: new AccessLogController(logger),
+    logController: new AccessLogController(logger, { development: config.NODE_ENV === 'development' }),
     childLoggerFactory: lazyChildLoggerFactory,
     frameworkErrors,
   });

@@ -89,19 +89,22 @@ export function createLogger(config: Pick<Config, 'NODE_ENV' | 'LOG_LEVEL'>): Lo
  * One access line per request, when it completes (Fastify logs two: incoming and completed). Its
  * fields are fixed and hold nothing secret, so it is written past the redaction, which costs more
  * than the rest of the line; failures go through the request's own (redacting) logger.
+ * In development the line is short and at `debug`: the console of `npm start` is where people read
+ * their confirmation mail, and a pretty-printed request object takes a dozen lines.
  */
 export class AccessLogController extends LogController {
   private readonly access: Logger;
+  private readonly development: boolean;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, options: { development?: boolean } = {}) {
     super();
     this.access = logger.child({}, { redact: { paths: [] } });
+    this.development = options.development ?? false;
   }
 
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    if (!error && !this.access.isLevelEnabled('info')) return;
     if (error) {
       request.log.error(
         { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
@@ -109,6 +112,13 @@ export class AccessLogController extends LogController {
       );
       return;
     }
+    if (this.development) {
+      if (!this.access.isLevelEnabled('debug')) return;
+      const ms = reply.elapsedTime.toFixed(1);
+      this.access.debug(`${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${ms} ms`);
+      return;
+    }
+    if (!this.access.isLevelEnabled('info')) return;
     this.access.info(
       {
         reqId: request.id,

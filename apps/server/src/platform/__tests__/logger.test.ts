@@ -8,16 +8,19 @@ import { createTestRuntime, type TestRuntime } from '../../testing/test-runtime'
 import { registerErrorHandling } from '../http';
 import { AccessLogController, loggerOptions, redactUrl } from '../logger';
 
-/** A Fastify app logging as Titan does in production, into `lines`. */
-function appLogging(lines: Record<string, unknown>[]) {
+/** A Fastify app logging as Titan does in production (or development), into `lines`. */
+function appLogging(lines: Record<string, unknown>[], { development = false, level = 'info' } = {}) {
   const sink = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
       done();
     },
   });
-  const logger = pino(loggerOptions({ NODE_ENV: 'production', LOG_LEVEL: 'info' }), sink);
-  const app = Fastify({ loggerInstance: logger, logController: new AccessLogController(logger) });
+  const logger = pino({ ...loggerOptions({ NODE_ENV: 'production', LOG_LEVEL: 'info' }), level }, sink);
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new AccessLogController(logger, { development }),
+  });
   app.get('/ok', async () => ({ ok: true }));
   app.get('/invite-user/join/:token', async () => ({ ok: true }));
   app.post('/fails', async (request) => {
@@ -54,6 +57,25 @@ describe('access log', () => {
     });
     expect(typeof requestLines[0]!.responseTime).toBe('number');
     expect(JSON.stringify(lines)).not.toContain('secret');
+  });
+
+  it('in development, keeps requests out of the console at info and writes one short line at debug', async () => {
+    const quiet: Record<string, unknown>[] = [];
+    let app = appLogging(quiet, { development: true });
+    expect((await app.inject({ method: 'GET', url: '/ok' })).statusCode).toBe(200);
+    await app.close();
+    expect(quiet).toEqual([]);
+
+    const debug: Record<string, unknown>[] = [];
+    app = appLogging(debug, { development: true, level: 'debug' });
+    await app.inject({ method: 'GET', url: '/invite-user/join/secret-token?x=1' });
+    await app.close();
+    expect(debug).toHaveLength(1);
+    expect(debug[0]).toMatchObject({ level: 20 });
+    expect(debug[0]!.msg).toMatch(/^GET \/invite-user\/join\/\[redacted\]\?x=1 200 \d+\.\d ms$/);
+    expect(
+      Object.keys(debug[0]!).filter((k) => !['level', 'time', 'pid', 'hostname', 'msg'].includes(k)),
+    ).toEqual([]);
   });
 
   it('keeps redacting what the request logs itself', async () => {
