@@ -48,13 +48,6 @@ function guestLoader({ request }: { request: Request }) {
   return redirect(safeNextPath(new URL(request.url).searchParams.get('next')) ?? DASHBOARD_PATH);
 }
 
-function comingSoonLazy(area: TArea) {
-  return async () => {
-    const { ComingSoonRoute } = await import('./routes/coming-soon-route');
-    return { element: <ComingSoonRoute area={area} /> };
-  };
-}
-
 /** The heading and channel tabs of an area split by channel. */
 function areaTabs(area: TArea, tabs: Array<{ channel: keyof typeof SHELL_STRINGS.channelTabs; to: string }>) {
   return async () => {
@@ -283,7 +276,6 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     ).EmailTemplateEditorRoute,
                   }),
                 },
-                { path: '*', lazy: comingSoonLazy('templates') },
               ],
             },
             {
@@ -325,7 +317,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     Component: (await import('../features/agents/routes/agent-run-route')).AgentRunRoute,
                   }),
                 },
-                { path: '*', lazy: comingSoonLazy('eventLogs') },
+                {
+                  // The spec's /engage/event-logs/{id}: finds the send's channel and opens its page.
+                  path: ':trackingId',
+                  lazy: async () => ({
+                    Component: (await import('../features/event-logs/routes/event-log-lookup-route'))
+                      .EventLogLookupRoute,
+                  }),
+                },
               ],
             },
             {

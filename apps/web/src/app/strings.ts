@@ -33,8 +33,6 @@ export const SHELL_STRINGS = {
   logOut: 'Log out',
   /** The channels an area's tabs show (event logs, templates). */
   channelTabs: { email: 'Email', whatsapp: 'WhatsApp', sms: 'SMS' },
-  comingSoonTitle: 'Coming soon',
-  comingSoonText: 'This area is not available yet. It arrives in a later release of Titan.',
 } as const;
 
 export type TArea = keyof typeof SHELL_STRINGS.areas;

@@ -50,16 +50,16 @@ describe('routes', () => {
     ]);
   });
 
-  it('shows an honest "coming soon" for pages of an area not built yet', async () => {
+  it('shows "Page not found" for a path under /engage that no screen has', async () => {
     signedIn();
-    const { router } = renderApp('/engage/event-logs/not-built-yet');
+    const { router } = renderApp('/engage/templates/not/built');
 
-    expect(await screen.findByRole('heading', { name: 'Event logs' })).toBeInTheDocument();
-    expect(screen.getByText('Coming soon')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/engage/event-logs/not-built-yet');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/engage/templates/not/built');
 
-    await userEvent.click(screen.getByRole('link', { name: 'Conversations' }));
-    expect(await screen.findByRole('heading', { name: 'Conversations' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Back to dashboard' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/engage'));
   });
 
   it('hides the navbar when the navbar store says so', async () => {

@@ -95,6 +95,9 @@ export const EVENT_LOGS_STRINGS = {
   log: {
     back: 'Back to event logs',
     notFoundTitle: 'Log entry not found',
+    lookupTitle: 'Event logs',
+    lookupNotFoundText: 'No email, text or WhatsApp message of this business has this id.',
+    lookupFailed: 'The event logs could not be searched for this id.',
     recipient: 'Recipient',
     subject: 'Subject',
     type: 'Type',

@@ -536,9 +536,26 @@ describe('Event logs: a tab per channel', () => {
   });
 
   // The agents' run logs (/engage/event-logs/agents/…) are tested with the agents' screens.
-  it('keeps pages of the event logs not built yet for later', async () => {
+  it('opens a send by its id alone (/engage/event-logs/{id}) on the page of its channel', async () => {
+    // Handlers added later are asked first: the SMS log's own answers win over this catch-all.
+    server.use(http.get('/api/:channel/events/:trackingId/', () => fail(404, 'Not found.')));
+    withChannel('sms');
+    const { router } = renderApp(`/engage/event-logs/${send('sms').tracking_id}`);
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/engage/event-logs/sms/${send('sms').tracking_id}`),
+    );
+    expect(await screen.findByRole('heading', { name: 'SMS message' })).toBeInTheDocument();
+  });
+
+  it('says so when no channel has a send with that id', async () => {
     withLogs();
-    renderApp('/engage/event-logs/not-built-yet');
-    expect(await screen.findByText('Coming soon')).toBeInTheDocument();
+    server.use(http.get('/api/:channel/events/:trackingId/', () => fail(404, 'Not found.')));
+    const { router } = renderApp('/engage/event-logs/not-a-send');
+    expect(await screen.findByText('Log entry not found')).toBeInTheDocument();
+    expect(
+      screen.getByText('No email, text or WhatsApp message of this business has this id.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/engage/event-logs/not-a-send');
   });
 });
