@@ -13,12 +13,12 @@ export type ScopedBusiness = {
   agent: Session;
   /**
    * A visitor with one conversation per slug (null: assigned to no group; none: no conversation),
-   * subscribed by email and SMS at the address given.
+   * subscribed by email and SMS, with the address (and custom fields) given.
    */
   visitor: (
     name: string,
     slugs: (string | null)[],
-    address?: { email?: string; phone?: string },
+    details?: { email?: string; phone?: string; fields?: Record<string, string> },
   ) => Promise<number>;
 };
 
@@ -49,7 +49,7 @@ export async function scopedBusiness(
   });
   if (added.statusCode !== 201) throw new Error(`group member failed: ${added.body}`);
 
-  const visitor: ScopedBusiness['visitor'] = async (visitorName, slugs, address = {}) => {
+  const visitor: ScopedBusiness['visitor'] = async (visitorName, slugs, details = {}) => {
     const res = await app.inject({
       method: 'POST',
       url: '/api/public/customers/',
@@ -70,7 +70,7 @@ export async function scopedBusiness(
       method: 'PUT',
       url: `/api/business/customer-directory/${customer.id}/`,
       headers: as(boss, shop),
-      payload: { ...address, email_status: 'subscribed', sms_status: 'subscribed' },
+      payload: { ...details, email_status: 'subscribed', sms_status: 'subscribed' },
     });
     if (updated.statusCode !== 200) throw new Error(`visitor update failed: ${updated.body}`);
     return customer.id as number;
