@@ -64,6 +64,10 @@ export const AGENT_RUN_MESSAGES = {
   unknownDeliveries: 'These deliveries are not waiting for approval in this run.',
   idsOrAll: 'Send delivery_ids or all: true.',
   unknownCustomers: 'These customers are not in your business.',
+  notInAudience: 'These customers are not in the agent’s audience.',
+  /** A read tool asked about anyone but the recipient being decided (a prompt injection, or a confused model). */
+  otherCustomer: (id: number) =>
+    `Refused: this tool reads only the customer this decision is about (id ${id}); other customers are not yours to see.`,
   maxSteps: (n: number) => `Stopped at the limit of ${n} steps for one recipient.`,
   maxTokens: (n: number) => `Stopped at the limit of ${n} tokens for one recipient.`,
   pausedAfterFailures: (n: number) =>

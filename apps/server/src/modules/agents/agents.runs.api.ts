@@ -13,7 +13,8 @@ import {
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { findBusinessById } from '../business/business.repository';
-import { findCustomersByIds } from '../directory/directory.service';
+import type { InboxScope } from '../conversations/conversations.repository';
+import { findCustomersByIds, visibleCustomerIds } from '../directory/directory.service';
 import { resolveLlm } from '../llm/llm.service';
 import { deliverRun, render } from './agents.deliveries';
 import {
@@ -175,18 +176,24 @@ async function mustFindRun(deps: AgentRunDeps, businessId: number, agentId: numb
   return run;
 }
 
+/**
+ * One run with a page of its steps and deliveries. Agent-role viewers see the steps and deliveries
+ * of the customers the directory shows them (and the run's own steps); the counts stay the run's.
+ */
 export async function findAgentRun(
   deps: AgentRunDeps,
-  businessId: number,
+  scope: InboxScope,
   agentId: number,
   runId: string,
   query: { page: number; page_size: number; delivery_status?: TAgentDeliveryStatus },
 ) {
+  const businessId = scope.businessId;
   const run = await mustFindRun(deps, businessId, agentId, runId);
   const offset = (query.page - 1) * query.page_size;
+  const visible: repo.CustomerFilter = (customerId) => visibleCustomerIds(scope, customerId);
   const [steps, deliveries, [summary]] = await Promise.all([
-    repo.listSteps(deps.db, run.id, query.page_size, offset),
-    repo.listDeliveries(deps.db, run.id, { status: query.delivery_status }, query.page_size, offset),
+    repo.listSteps(deps.db, run.id, visible, query.page_size, offset),
+    repo.listDeliveries(deps.db, run.id, { status: query.delivery_status, visible }, query.page_size, offset),
     summaries(deps.db, [run]),
   ]);
   return {
@@ -306,6 +313,19 @@ export async function previewAgent(
     if (!(err instanceof RunFailure)) throw err;
     await failRun(deps, run, err.message, setup);
     throw new AppError('conflict', err.message);
+  }
+  if (named) {
+    // Named recipients are the audience's only: the model reads what it is given of them, and an
+    // agent is never handed a customer its audience does not hold. In the audience = the run's own
+    // paging would reach them.
+    const outside: number[] = [];
+    for (const c of named)
+      if ((await audiencePage(ctx, c.id - 1, 1)).customers[0]?.id !== c.id) outside.push(c.id);
+    if (outside.length > 0) {
+      const message = `${RM.notInAudience} (${outside.join(', ')})`;
+      await failRun(deps, run, message, setup);
+      throw AppError.fields({ customer_ids: [message] });
+    }
   }
   const customers =
     named ?? (await audiencePage(ctx, 0, body.sample_size)).customers.slice(0, body.sample_size);

@@ -1,6 +1,7 @@
 // The only code that touches agent_runs, agent_run_steps and agent_deliveries (engage.md §5).
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { TAgentChannel, TAgentDeliveryStatus, TAgentRunStatus } from '@titan/contracts';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { agentDeliveries, agentRuns, agentRunSteps } from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
@@ -195,13 +196,22 @@ export async function maxStepSeq(db: Queryable, runId: string): Promise<number> 
   return row?.seq === null || row?.seq === undefined ? 0 : Number(row.seq);
 }
 
+/** Keeps a statement to the customers a viewer may see, by a customer id column (undefined: all). */
+export type CustomerFilter = (customerId: AnyPgColumn) => SQL | undefined;
+
+/** A page of a run's steps: the run's own (no customer) and those of the customers `visible` keeps. */
 export async function listSteps(
   db: Queryable,
   runId: string,
+  visible: CustomerFilter,
   limit: number,
   offset: number,
 ): Promise<{ rows: StepRow[]; count: number }> {
-  const where = eq(agentRunSteps.runId, runId);
+  const theirs = visible(agentRunSteps.customerId);
+  const where = and(
+    eq(agentRunSteps.runId, runId),
+    theirs ? or(isNull(agentRunSteps.customerId), theirs) : undefined,
+  );
   const [rows, [total]] = await Promise.all([
     db.select().from(agentRunSteps).where(where).orderBy(asc(agentRunSteps.seq)).limit(limit).offset(offset),
     db.select({ n: count() }).from(agentRunSteps).where(where),
@@ -259,13 +269,14 @@ export async function countDeliveries(
 export async function listDeliveries(
   db: Queryable,
   runId: string,
-  filter: { status?: TAgentDeliveryStatus },
+  filter: { status?: TAgentDeliveryStatus; visible?: CustomerFilter },
   limit: number,
   offset: number,
 ): Promise<{ rows: DeliveryRow[]; count: number }> {
   const where = and(
     eq(agentDeliveries.runId, runId),
     filter.status ? eq(agentDeliveries.status, filter.status) : undefined,
+    filter.visible?.(agentDeliveries.customerId),
   );
   const [rows, [total]] = await Promise.all([
     db

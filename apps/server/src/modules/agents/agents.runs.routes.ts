@@ -21,6 +21,7 @@ import {
 } from '@titan/contracts';
 import { ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { scopeOf } from '../conversations/inbox-scope';
 import { listExternalTools } from './agents.external-tools';
 import * as runs from './agents.runs.api';
 import type { AgentRunDeps } from './agents.runs';
@@ -79,7 +80,7 @@ export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: AgentRunDeps }> = asy
       ok(
         await runs.findAgentRun(
           deps,
-          businessOf(request).id,
+          await scopeOf(deps.db, request),
           request.params.id,
           request.params.runId,
           request.query,

@@ -1,13 +1,20 @@
 // The tools Titan itself gives agents (engage.md §5): look up a customer and their conversations,
 // list templates, and send an email, an SMS or a WhatsApp template. The send tools never send:
 // the run loop puts what they ask through the guardrails and writes a delivery. Every tool acts on
-// the business of the run only, and the send tools on the run's current recipient only.
+// the business of the run only, and the customer tools (read and send) on the run's current
+// recipient only: the model reads text customers wrote, so whatever it is told to ask for, it can
+// never reach anyone else's data.
 import { z } from 'zod';
-import { AGENT_BUILTIN_TOOLS, type TAgentChannel, type TAgentToolInfo } from '@titan/contracts';
+import {
+  AGENT_BUILTIN_TOOLS,
+  AGENT_RUN_MESSAGES as RM,
+  type TAgentChannel,
+  type TAgentToolInfo,
+} from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { jsonSchemaOf, type LlmTool } from '../../platform/llm/llm.client';
 import { businessScope, findCustomerConversations } from '../conversations/conversations.service';
-import { findCustomerById, type CustomerRow } from '../directory/directory.service';
+import type { CustomerRow } from '../directory/directory.service';
 import { findTemplates as findEmailTemplates } from '../templates/templates.service';
 import { findTemplates as findWhatsappTemplates } from '../whatsapp/templates/whatsapp.templates';
 import type { ExternalTool } from './agents.external-tools';
@@ -23,7 +30,7 @@ const ZCustomerArg = z.object({
     .number()
     .int()
     .nullable()
-    .describe('A customer of the business; null for the customer this decision is about.'),
+    .describe('Null (or their id): the customer this decision is about. No other customer can be read.'),
 });
 
 export const ZSendEmailArgs = z.object({
@@ -47,13 +54,14 @@ type Builtin = { description: string; schema: z.ZodType; sends: TAgentChannel | 
 
 export const BUILTIN_TOOLS: Record<BuiltinToolName, Builtin> = {
   lookup_customer: {
-    description: 'Look up a customer of the business: name, email, phone, consent, custom fields, last seen.',
+    description:
+      'Look up the customer this decision is about: name, email, phone, consent, custom fields, last seen.',
     schema: ZCustomerArg,
     sends: null,
   },
   customer_conversations: {
     description:
-      'The latest conversations of a customer with the business (title, channel, status, last message).',
+      'The latest conversations of the customer this decision is about with the business (title, channel, status, last message).',
     schema: ZCustomerArg,
     sends: null,
   },
@@ -150,18 +158,13 @@ export async function runReadTool(
   switch (name) {
     case 'lookup_customer': {
       const { customer_id } = ZCustomerArg.parse(args);
-      const c = customer_id === null ? current : await findCustomerById(db, businessId, customer_id);
-      return c ? customerForModel(c) : { error: 'No customer with this id in the business.' };
+      if (customer_id !== null && customer_id !== current.id) return { error: RM.otherCustomer(current.id) };
+      return customerForModel(current);
     }
     case 'customer_conversations': {
       const { customer_id } = ZCustomerArg.parse(args);
-      const page = await findCustomerConversations(
-        db,
-        businessScope(businessId),
-        customer_id ?? current.id,
-        1,
-        10,
-      );
+      if (customer_id !== null && customer_id !== current.id) return { error: RM.otherCustomer(current.id) };
+      const page = await findCustomerConversations(db, businessScope(businessId), current.id, 1, 10);
       return { count: page.count, conversations: page.results };
     }
     case 'list_templates': {

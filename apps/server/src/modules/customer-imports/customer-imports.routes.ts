@@ -20,6 +20,11 @@ import * as imports from './customer-imports.service';
 const tags = ['visitor directory'];
 const write = { business: true, permission: 'engage.write' } as const;
 const read = { business: true, permission: 'engage.read' } as const;
+/**
+ * The refused rows are the uploaded file's own lines, people who may be nobody's customer yet, so
+ * no agent's scope can hold them: like the directory's CSV export, owners and admins only.
+ */
+const errorsRead = write;
 
 export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportDeps }> = async (
   app,
@@ -73,7 +78,10 @@ export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportD
   );
   app.get(
     '/api/business/customer-directory/imports/:id/errors/',
-    { config: read, schema: { tags, summary: 'The refused and skipped rows as CSV', params: ZImportParams } },
+    {
+      config: errorsRead,
+      schema: { tags, summary: 'The refused and skipped rows as CSV', params: ZImportParams },
+    },
     async (request, reply) => {
       const business = businessOf(request);
       // Found (or 404) before the stream starts.

@@ -1,5 +1,5 @@
 // The only code that touches `customer_lists` and `customer_list_members`.
-import { and, asc, count, desc, eq, gt, ilike, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { TSegmentFilter } from '@titan/contracts';
 import { customerListMembers, customerLists } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
@@ -111,21 +111,29 @@ export async function removeMembers(db: Queryable, listId: number, customerIds: 
   return rows.length;
 }
 
-/** A page of a static list's member ids, newest first. */
+/**
+ * A page of a static list's member ids, newest first, and how many there are, among the members
+ * `visible` keeps (the directory's rule for the viewer, on the member's customer id).
+ */
 export async function memberPage(
   db: Queryable,
   listId: number,
+  visible: (customerId: typeof customerListMembers.customerId) => SQL | undefined,
   limit: number,
   offset: number,
-): Promise<number[]> {
-  const rows = await db
-    .select({ id: customerListMembers.customerId })
-    .from(customerListMembers)
-    .where(eq(customerListMembers.listId, listId))
-    .orderBy(desc(customerListMembers.addedAt), desc(customerListMembers.customerId))
-    .limit(limit)
-    .offset(offset);
-  return rows.map((r) => r.id);
+): Promise<{ ids: number[]; count: number }> {
+  const where = and(eq(customerListMembers.listId, listId), visible(customerListMembers.customerId));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ id: customerListMembers.customerId })
+      .from(customerListMembers)
+      .where(where)
+      .orderBy(desc(customerListMembers.addedAt), desc(customerListMembers.customerId))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(customerListMembers).where(where),
+  ]);
+  return { ids: rows.map((r) => r.id), count: Number(total?.n ?? 0) };
 }
 
 /** Member ids in id order after `afterId` (keyset, for walking a whole list). */

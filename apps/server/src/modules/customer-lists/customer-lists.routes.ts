@@ -17,6 +17,7 @@ import {
 import type { Db } from '../../db/client';
 import { created, ok } from '../../platform/http';
 import { businessOf } from '../auth/auth.guard';
+import { scopeOf } from '../conversations/inbox-scope';
 import * as lists from './customer-lists.service';
 
 const tags = ['customer lists'];
@@ -81,7 +82,7 @@ export const customerListRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
       },
     },
     async (request) =>
-      ok(await lists.findMembers(db, businessOf(request).id, request.params.id, request.query)),
+      ok(await lists.findMembers(db, await scopeOf(db, request), request.params.id, request.query)),
   );
   app.post(
     `${base}:id/members/`,

@@ -15,6 +15,7 @@ import {
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { Queryable } from '../auth/auth.repository';
+import type { InboxScope } from '../conversations/conversations.repository';
 import * as directory from '../directory/directory.service';
 import * as repo from './customer-lists.repository';
 
@@ -161,28 +162,37 @@ export async function removeMembers(
   return { added: 0, removed: await repo.removeMembers(db, list.id, wanted) };
 }
 
-/** A page of the list's customers as directory visitors. */
+/**
+ * A page of the list's customers as directory visitors: those the viewer may see (agents: the
+ * people behind their inbox's conversations, as in the directory), paged and counted as such.
+ */
 export async function findMembers(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   id: number,
   query: TListMembersQuery,
 ): Promise<{ count: number; next: number | null; previous: number | null; results: TDirectoryVisitor[] }> {
-  const list = await mustFind(db, businessId, id);
+  const list = await mustFind(db, scope.businessId, id);
   let count: number;
   let results: TDirectoryVisitor[];
   if (list.kind === 'segment') {
     ({ count, results } = await directory.findSegmentVisitors(
       db,
-      businessId,
+      scope,
       list.filter ?? {},
       query.page,
       query.page_size,
     ));
   } else {
-    count = (await repo.countMembers(db, [list.id])).get(list.id) ?? 0;
-    const ids = await repo.memberPage(db, list.id, query.page_size, (query.page - 1) * query.page_size);
-    results = await directory.findVisitorsByIds(db, businessId, ids);
+    const page = await repo.memberPage(
+      db,
+      list.id,
+      (customerId) => directory.visibleCustomerIds(scope, customerId),
+      query.page_size,
+      (query.page - 1) * query.page_size,
+    );
+    count = page.count;
+    results = await directory.findVisitorsByIds(db, scope, page.ids);
   }
   return {
     count,

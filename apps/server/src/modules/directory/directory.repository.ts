@@ -28,6 +28,16 @@ function visibleCustomers(scope: InboxScope): SQL {
 }
 
 /**
+ * The same rule as a condition on another table's customer id (list members, an agent run's
+ * deliveries and steps), for statements already kept to the business; undefined when the viewer
+ * sees the whole business. Every read of customers outside the directory goes through this.
+ */
+export function visibleCustomerIds(scope: InboxScope, customerId: AnyPgColumn): SQL | undefined {
+  if (scope.groupIds === null) return undefined;
+  return sql`${customerId} in (select ${customers.id} from ${customers} where ${visibleCustomers(scope)})`;
+}
+
+/**
  * Name, email and phone as one text: the expression the trigram index `customers_search_trgm_idx`
  * (migration 0032) is built on, so a search must use exactly this.
  */
@@ -412,13 +422,12 @@ export async function segmentCustomersAmong(
 /** A page of a segment for the directory's list shape (newest first), with its count. */
 export async function listSegment(
   db: Queryable,
-  businessId: number,
+  scope: InboxScope,
   filter: TSegmentFilter,
   limit: number,
   offset: number,
 ) {
-  const where = segmentCondition(businessId, filter);
-  const scope: InboxScope = { businessId, groupIds: null };
+  const where = and(visibleCustomers(scope), segmentCondition(scope.businessId, filter));
   const [rows, [total]] = await Promise.all([
     db
       .select({ customer: customers, conversationCount: conversationCount(scope) })
@@ -491,14 +500,13 @@ export async function exportPage(
   );
 }
 
-/** Customers of a business by id, in the directory's list shape (for a static list's page). */
-export async function findCustomersForList(db: Queryable, businessId: number, ids: number[]) {
+/** Customers by id that the viewer may see, in the directory's list shape (for a static list's page). */
+export async function findCustomersForList(db: Queryable, scope: InboxScope, ids: number[]) {
   if (ids.length === 0) return [];
-  const scope: InboxScope = { businessId, groupIds: null };
   return db
     .select({ customer: customers, conversationCount: conversationCount(scope) })
     .from(customers)
-    .where(and(eq(customers.businessId, businessId), inArray(customers.id, ids)));
+    .where(and(visibleCustomers(scope), inArray(customers.id, ids)));
 }
 
 /** Of the given ids, those that are customers of the business. */

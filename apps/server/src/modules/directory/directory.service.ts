@@ -122,27 +122,28 @@ export {
   setConsentForAddress,
   updateCustomerConsent,
   type ConsentChannel,
+  visibleCustomerIds,
 } from './directory.repository';
 
-/** A page of directory visitors: a segment's (newest first) with its count. */
+/** A page of the directory visitors a segment matches that the viewer may see (newest first), with their count. */
 export async function findSegmentVisitors(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   filter: TSegmentFilter,
   page: number,
   pageSize: number,
 ) {
-  const { rows, count } = await repo.listSegment(db, businessId, filter, pageSize, (page - 1) * pageSize);
+  const { rows, count } = await repo.listSegment(db, scope, filter, pageSize, (page - 1) * pageSize);
   return { count, results: rows.map(toVisitor) };
 }
 
-/** Directory visitors by id, in the order of `ids` (a static list's page). */
+/** Directory visitors by id that the viewer may see, in the order of `ids` (a static list's page). */
 export async function findVisitorsByIds(
   db: Db,
-  businessId: number,
+  scope: InboxScope,
   ids: number[],
 ): Promise<TDirectoryVisitor[]> {
-  const rows = await repo.findCustomersForList(db, businessId, ids);
+  const rows = await repo.findCustomersForList(db, scope, ids);
   const byId = new Map(rows.map((r) => [r.customer.id, toVisitor(r)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import iconv from 'iconv-lite';
 import { IMPORT_MESSAGES, type TBusiness, type TCustomerImport } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
+import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { headerName } from '../csv-reading';
 import { optOut } from '../../consent/consent.service';
 import { runImport } from '../customer-imports.service';
@@ -311,6 +311,23 @@ describe('customer imports', () => {
     expect((await get(resumed.errors_url!)).body.trim().split('\r\n')[1]).toBe(
       '3,Same email address as row 2; skipped.,Second Run,FIRST-RUN@example.com',
     );
+  });
+
+  it("keeps the refused rows from agent-role members: they are the file's people, nobody's scope", async () => {
+    const done = await importFile('name,email\nKnown,known@example.test\nSecret Person,not-an-email\n');
+    expect(done.errors_url).not.toBe(null);
+    const agent = await addMember(app, rt.mailer, owner, business, 'agent');
+    const asAgent = (url: string) => app.inject({ method: 'GET', url, headers: as(agent, business) });
+    // The progress is figures only: readable.
+    expect((await asAgent(`/api/business/customer-directory/imports/${done.id}/`)).statusCode).toBe(200);
+    const refused = await asAgent(done.errors_url!);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).not.toContain('Secret Person');
+    // An admin reads them, as the owner does.
+    const admin = await addMember(app, rt.mailer, owner, business, 'admin');
+    const read = await app.inject({ method: 'GET', url: done.errors_url!, headers: as(admin, business) });
+    expect(read.statusCode).toBe(200);
+    expect(read.body).toContain('Secret Person');
   });
 
   it('answers another business 404 for an import and its errors', async () => {

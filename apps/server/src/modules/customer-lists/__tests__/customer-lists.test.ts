@@ -10,6 +10,7 @@ import {
 } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
+import { scopedBusiness } from '../../../testing/inbox-scope';
 import { walkListCustomers } from '../customer-lists.service';
 
 let rt: TestRuntime;
@@ -196,5 +197,53 @@ describe('customer lists', () => {
     expect((await call('DELETE', `${base}${list.id}/`, undefined, agent, business)).statusCode).toBe(403);
     expect((await call('DELETE', `${base}${list.id}/`)).statusCode).toBe(200);
     expect((await call('GET', `${base}${list.id}/`)).statusCode).toBe(404);
+  });
+});
+
+describe("agents' list members", () => {
+  it('shows an agent-role member only the members their directory shows, in static lists and segments alike', async () => {
+    const { boss, shop, agent, visitor } = await scopedBusiness(app, rt.mailer, 'Scoped Lists Co');
+    const mine = await visitor('Scope In support', ['support']);
+    const pooled = await visitor('Scope Unassigned', [null]);
+    const theirs = await visitor('Scope Only sales', ['sales']);
+    const silent = await visitor('Scope No conversation', []);
+    const all = [mine, pooled, theirs, silent];
+    const stat = (await call('POST', base, { name: 'Everyone' }, boss, shop)).json().result as TCustomerList;
+    await call('POST', `${base}${stat.id}/members/`, { customer_ids: all }, boss, shop);
+    const seg = (
+      await call('POST', base, { name: 'Scoped', kind: 'segment', filter: { search: 'Scope' } }, boss, shop)
+    ).json().result as TCustomerList;
+
+    for (const list of [stat, seg]) {
+      const members = async (who: Session, query = '?page_size=100') =>
+        (await call('GET', `${base}${list.id}/members/${query}`, undefined, who, shop)).json().result as {
+          count: number;
+          next: number | null;
+          results: TDirectoryVisitor[];
+        };
+      const seen = await members(agent);
+      expect(seen.results.map((v) => v.id).sort(), list.kind).toEqual([mine, pooled].sort());
+      // Counted and paged as seen: nothing hints at the others.
+      expect(seen.count).toBe(2);
+      const first = await members(agent, '?page_size=1');
+      expect(first.next).toBe(2);
+      expect((await members(agent, '?page_size=1&page=2')).next).toBe(null);
+      const everyone = await members(boss);
+      expect(everyone.count).toBe(4);
+      expect(everyone.results.map((v) => v.id).sort()).toEqual([...all].sort());
+      // Another business's list: 404 to this agent; this list: 404 to the other business.
+      expect(
+        (await call('GET', `${base}${list.id}/members/`, undefined, other.owner, other.business)).statusCode,
+      ).toBe(404);
+    }
+    const foreign = (await call('POST', base, { name: 'Theirs' }, other.owner, other.business)).json().result;
+    await call(
+      'POST',
+      `${base}${foreign.id}/members/`,
+      { customer_ids: [other.customer] },
+      other.owner,
+      other.business,
+    );
+    expect((await call('GET', `${base}${foreign.id}/members/`, undefined, agent, shop)).statusCode).toBe(404);
   });
 });

@@ -210,5 +210,18 @@ describe("agents' directory", () => {
       expect((await get(`/api/business/customer-directory/${id}/`, agent, shop)).statusCode).toBe(404);
       expect((await get(`/api/business/customer-directory/${id}/`, boss, shop)).statusCode).toBe(200);
     }
+    // A visitor's pages follow the same rule; another business's visitor is as unknown.
+    for (const id of [theirs, silent, visitors[1]!.id])
+      for (const page of ['', 'conversations/', 'sends/'])
+        expect(
+          (await get(`/api/business/customer-directory/${id}/${page}`, agent, shop)).statusCode,
+          `${id}/${page}`,
+        ).toBe(404);
+    for (const page of ['conversations/', 'sends/'])
+      expect((await get(`/api/business/customer-directory/${mine}/${page}`, agent, shop)).statusCode).toBe(
+        200,
+      );
+    // The whole directory as a file is for owners and admins.
+    expect((await get('/api/business/customer-directory/download/', agent, shop)).statusCode).toBe(403);
   });
 });
