@@ -202,18 +202,21 @@ describe('the connect-time check', () => {
     ['::'],
     ['169.254.169.254'],
     ['93.184.216.34', '127.0.0.1'],
-  ])('refuses a name that resolves to %s once the URL check has passed (DNS rebinding)', async (...answer) => {
-    let lookups = 0;
-    const deps = {
-      ...guarded,
-      resolveHost: async () => (++lookups === 1 ? ['93.184.216.34'] : answer),
-    };
-    const url = `https://rebind.example.com:${port}/mcp`;
-    expect(await failure(safeFetch(deps)(url))).toBe(MCP_MESSAGES.privateAddress);
-    // The first lookup was the URL check's (public); the second, refused, the socket's.
-    expect(lookups).toBe(2);
-    expect(connections).toBe(0);
-  });
+  ])(
+    'refuses a name that resolves to %s once the URL check has passed (DNS rebinding)',
+    async (...answer) => {
+      let lookups = 0;
+      const deps = {
+        ...guarded,
+        resolveHost: async () => (++lookups === 1 ? ['93.184.216.34'] : answer),
+      };
+      const url = `https://rebind.example.com:${port}/mcp`;
+      expect(await failure(safeFetch(deps)(url))).toBe(MCP_MESSAGES.privateAddress);
+      // The first lookup was the URL check's (public); the second, refused, the socket's.
+      expect(lookups).toBe(2);
+      expect(connections).toBe(0);
+    },
+  );
 
   it('unguarded (a developer machine): http to localhost goes through, elsewhere https is still required', async () => {
     const open = { guarded: false, publicUrl: 'http://localhost:3000' };
