@@ -33,8 +33,7 @@ export function outboundGuarded(config: Pick<Config, 'NODE_ENV' | 'HOST'>): bool
 export class OutboundRefused extends Error {}
 
 /** The connect-time refusal (an error code, so the words survive the layers of fetch). */
-const privateAddressError = () =>
-  Object.assign(new Error(MCP_MESSAGES.privateAddress), { code: 'EPRIVATE' });
+const privateAddressError = () => Object.assign(new Error(MCP_MESSAGES.privateAddress), { code: 'EPRIVATE' });
 
 const isLoopbackName = (host: string) => isLoopbackHost(host) || host.endsWith('.localhost');
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').toLowerCase();

@@ -114,7 +114,9 @@ export function createAgentRunDeps(
     secrets: ExternalToolDeps['secrets'];
     /** The services' outside-tool deps (plugin manifests, timeouts); built from the rest when absent. */
     external?: ExternalToolDeps;
-    config: Pick<Config, 'NODE_ENV' | 'HOST' | 'PUBLIC_URL'> & { LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'] };
+    config: Pick<Config, 'NODE_ENV' | 'HOST' | 'PUBLIC_URL'> & {
+      LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'];
+    };
   },
 ): AgentRunDeps {
   return {

@@ -404,7 +404,8 @@ export async function updateMcpServer(
   const auth = body.auth ?? row.auth;
   const reauth =
     urlChanged || auth !== row.auth || body.token !== undefined || body.oauth_client !== undefined;
-  const storedToken = !urlChanged && row.bearerTokenSealed ? deps.secrets.open(row.bearerTokenSealed) : undefined;
+  const storedToken =
+    !urlChanged && row.bearerTokenSealed ? deps.secrets.open(row.bearerTokenSealed) : undefined;
   const set = reauth
     ? authColumns(
         deps,

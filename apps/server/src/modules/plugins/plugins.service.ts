@@ -231,7 +231,11 @@ export async function updateUserPlugin(
  * Whether new settings send the plugin's calls elsewhere: a URL setting, or any setting a tool's
  * URL is built from, changed.
  */
-function movesCalls(m: TPluginManifest, before: Record<string, string>, after: Record<string, string>): boolean {
+function movesCalls(
+  m: TPluginManifest,
+  before: Record<string, string>,
+  after: Record<string, string>,
+): boolean {
   const inUrls = new Set(
     m.tools.flatMap((t) => [...t.http.url.matchAll(/\{settings\.([a-zA-Z0-9_.]+)\}/g)].map((x) => x[1]!)),
   );
