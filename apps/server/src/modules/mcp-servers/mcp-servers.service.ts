@@ -182,6 +182,10 @@ function clientInfoOf(deps: McpDeps, row: Row) {
   };
 }
 
+/** Whether Titan holds what the server expects (a bearer server whose URL changed waits for its token). */
+const hasCredentials = (row: Row) =>
+  row.auth === 'none' || !!(row.auth === 'bearer' ? row.bearerTokenSealed : row.accessTokenSealed);
+
 /** Refreshes ahead: the server's OAuth tokens good for `marginMs` more (a run's length). */
 export async function ensureFresh(deps: McpDeps, row: Row, marginMs: number): Promise<Row> {
   if (row.auth !== 'oauth') return row;
@@ -194,8 +198,7 @@ export async function ensureFresh(deps: McpDeps, row: Row, marginMs: number): Pr
  */
 export async function readyForRun(deps: McpDeps, row: Row, marginMs: number): Promise<Row> {
   const fresh = await ensureFresh(deps, row, marginMs);
-  const hasCredentials = fresh.auth !== 'oauth' || !!fresh.accessTokenSealed;
-  return fresh.status === 'error' && hasCredentials ? listAndCache(deps, fresh) : fresh;
+  return fresh.status === 'error' && hasCredentials(fresh) ? listAndCache(deps, fresh) : fresh;
 }
 
 /** Runs `work` with a connected MCP client; an OAuth 401 refreshes once and tries once more. */
@@ -422,7 +425,7 @@ export async function updateMcpServer(
     repo.updateServer(deps.db, businessId, id, { name: body.name, url: body.url, ...set }),
   );
   if (!updated) throw notFound();
-  const listable = updated.auth === 'none' || (updated.auth === 'bearer' && !!updated.bearerTokenSealed);
+  const listable = updated.auth !== 'oauth' && hasCredentials(updated);
   return present(reauth && listable ? await listAndCache(deps, updated) : updated);
 }
 
@@ -439,7 +442,7 @@ export async function mcpServerTools(
 ): Promise<TExternalToolInfo[]> {
   let row = await repo.findServer(deps.db, businessId, id);
   if (!row) throw notFound();
-  if (refresh && (row.auth !== 'oauth' || row.accessTokenSealed)) row = await listAndCache(deps, row);
+  if (refresh && hasCredentials(row)) row = await listAndCache(deps, row);
   return toolInfos(row.id, row.tools);
 }
 

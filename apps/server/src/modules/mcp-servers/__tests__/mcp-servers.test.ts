@@ -429,7 +429,15 @@ describe('MCP servers: credentials follow their URL', () => {
         last_error: MCP_MESSAGES.tokenRequired,
         tools: [],
       });
-      expect(other.seen.filter((h) => h?.includes(sim.bearerToken))).toEqual([]);
+      // Nothing asks the new URL without its token: neither a refresh of the tools nor a run.
+      await call('GET', `/api/config/mcp-servers/${server.id}/tools/?refresh=true`);
+      await prepareExternalTools(deps, business.id, [
+        { source: 'mcp', server_id: server.id, name: 'lookup_order', approval: 'auto' },
+      ]);
+      expect(other.seen).toEqual([]);
+      expect((await call('GET', `/api/config/mcp-servers/${server.id}/`)).json().result.last_error).toBe(
+        MCP_MESSAGES.tokenRequired,
+      );
       const [row] = await rt.database.query<{ bearer_token_sealed: string | null }>(
         'select bearer_token_sealed from mcp_servers where id = $1',
         [server.id],
