@@ -43,6 +43,7 @@ import type { Mailer } from './platform/mailer';
 import { RateLimiter, pruneRateLimits } from './platform/rate-limiter';
 import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
+import { outboundGuarded } from './platform/safe-fetch';
 import { createStorage, type Storage } from './platform/storage';
 import type { LlmDeps } from './modules/llm/llm.service';
 import type { ExternalToolDeps } from './modules/agents/agents.external-tools';
@@ -140,7 +141,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
       db,
       secrets,
       logger,
-      production: config.NODE_ENV === 'production',
+      guarded: outboundGuarded(config),
       publicUrl: config.PUBLIC_URL,
       timeoutMs: config.OUTSIDE_TOOLS_TIMEOUT_MS,
       pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),

@@ -56,7 +56,7 @@ export const ZMcpServerRequest = z.object({
 });
 export type TMcpServerRequest = z.infer<typeof ZMcpServerRequest>;
 
-/** `PUT …/{id}/`: any field; a new URL or auth asks to connect again. */
+/** `PUT …/{id}/`: any field; a new URL or auth asks to connect again, and a new URL keeps no token, grant or client unless given again. */
 export const ZMcpServerUpdate = ZMcpServerRequest.partial();
 export type TMcpServerUpdate = z.infer<typeof ZMcpServerUpdate>;
 
@@ -179,6 +179,7 @@ export const ZUserPluginRequest = z.object({
 });
 export type TUserPluginRequest = z.input<typeof ZUserPluginRequest>;
 
+/** `PUT /api/user-plugins/{id}/`: new settings that move the calls (a URL) keep no key or tokens unless given again. */
 export const ZUserPluginUpdate = z.object({
   name: z.string().trim().min(1).max(80).optional(),
   settings: z.record(z.string(), z.string().max(2000)).optional(),
@@ -186,7 +187,7 @@ export const ZUserPluginUpdate = z.object({
 });
 export type TUserPluginUpdate = z.infer<typeof ZUserPluginUpdate>;
 
-/** A user's plugin connection: never its key or tokens (a generated signing secret is answered once, at creation). */
+/** A user's plugin connection: never its key or tokens (a generated signing secret is answered once: at creation, and when a new URL replaces it). */
 export const ZUserPlugin = z.object({
   id: z.number(),
   plugin: z.string(),

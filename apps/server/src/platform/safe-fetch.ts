@@ -1,27 +1,39 @@
-// Calls to URLs a business chose (MCP servers, their authorization servers, plugin endpoints): the
-// SSRF rules of engage.md §6. https only in production — http:// only for localhost outside it —
-// never Titan itself, and in production never a private, loopback or link-local address: checked on
-// the URL before each request, and again on the addresses the connection actually resolves to (a
-// name may resolve elsewhere a second later). Redirects are not followed.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+// Calls to URLs a business chose (MCP servers, their authorization servers, plugin endpoints, a
+// business's own AI model): the SSRF rules of engage.md §6, in one place. Guarded — in production,
+// and wherever Titan listens beyond loopback (HOST) — only https, and only public addresses: checked
+// on the URL when it is saved and before each request, and again at connect time on the address the
+// socket actually goes to (a name may resolve elsewhere a second later: DNS rebinding). Unguarded (a
+// developer's machine) http:// is allowed for localhost, where the simulators run. Never Titan
+// itself. Redirects are not followed.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { MCP_MESSAGES } from '@titan/contracts';
-import { isLoopbackHost } from '../config';
-import { isPrivateAddress } from '../modules/email-domains/email-domains.dns';
+import { isLoopbackHost, type Config } from '../config';
+import { isPublicAddress, parseIpAddress } from './network-address';
 
 export type OutboundDeps = {
-  /** In production: https only, never private addresses. */
-  production: boolean;
+  /** The SSRF rules in full: https only, public addresses only (see `outboundGuarded`). */
+  guarded: boolean;
   /** Titan's own address, never called. */
   publicUrl: string;
-  /** Resolves a host name to its addresses (tests replace it). */
+  /** Resolves a host name to its addresses, at check and at connect time (tests replace it). */
   resolveHost?: (host: string) => Promise<string[]>;
 };
 
+/**
+ * Whether outside calls are guarded: in production, and outside it whenever other machines can
+ * reach Titan (HOST not loopback) — then whoever sets a URL is not necessarily the machine's owner.
+ */
+export function outboundGuarded(config: Pick<Config, 'NODE_ENV' | 'HOST'>): boolean {
+  return config.NODE_ENV === 'production' || !isLoopbackHost(config.HOST);
+}
+
 /** A call refused before it left: the reason is for people. */
 export class OutboundRefused extends Error {}
+
+/** The connect-time refusal (an error code, so the words survive the layers of fetch). */
+const privateAddressError = () => Object.assign(new Error(MCP_MESSAGES.privateAddress), { code: 'EPRIVATE' });
 
 const isLoopbackName = (host: string) => isLoopbackHost(host) || host.endsWith('.localhost');
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -35,60 +47,112 @@ function isTitan(url: URL, publicUrl: string): boolean {
   return a === b || (isLoopbackName(a) && isLoopbackName(b));
 }
 
+async function addressesOf(deps: Pick<OutboundDeps, 'resolveHost'>, host: string): Promise<string[]> {
+  if (deps.resolveHost) return deps.resolveHost(host);
+  return (await dnsLookup(host, { all: true })).map((a) => a.address);
+}
+
+/**
+ * Whether a host (a name or an address literal) leads only to public addresses: null when it does,
+ * else which refusal applies. An empty answer counts as private: nothing public was found.
+ */
+export async function hostAddressProblem(
+  deps: Pick<OutboundDeps, 'resolveHost'>,
+  host: string,
+): Promise<'privateAddress' | 'hostNotFound' | null> {
+  const literal = parseIpAddress(host);
+  if (literal) return isPublicAddress(literal.address) ? null : 'privateAddress';
+  let addresses: string[];
+  try {
+    addresses = await addressesOf(deps, host);
+  } catch {
+    return 'hostNotFound';
+  }
+  return addresses.length > 0 && addresses.every(isPublicAddress) ? null : 'privateAddress';
+}
+
 /** Why Titan will not call `raw`, or null when it may. */
 export async function outboundUrlProblem(deps: OutboundDeps, raw: string): Promise<string | null> {
   if (!URL.canParse(raw)) return MCP_MESSAGES.urlInvalid;
   const url = new URL(raw);
   if (url.username || url.password) return MCP_MESSAGES.urlInvalid;
   const host = hostOf(url);
-  const httpAllowed = !deps.production && isLoopbackName(host);
+  const httpAllowed = !deps.guarded && isLoopbackName(host);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed))
     return MCP_MESSAGES.httpsRequired;
   if (isTitan(url, deps.publicUrl)) return MCP_MESSAGES.titanItself;
-  if (!deps.production) return null;
-  let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = deps.resolveHost
-        ? await deps.resolveHost(host)
-        : (await lookup(host, { all: true })).map((a) => a.address);
-    } catch {
-      return MCP_MESSAGES.hostNotFound;
-    }
-  }
-  return addresses.length === 0 || addresses.some(isPrivateAddress) ? MCP_MESSAGES.privateAddress : null;
+  if (!deps.guarded) return null;
+  const problem = await hostAddressProblem(deps, host);
+  return problem ? MCP_MESSAGES[problem] : null;
 }
 
-/** Resolution at connect time: a name that now resolves to a private address is refused there too. */
-const guardedLookup = (
-  hostname: string,
-  options: { all?: boolean; family?: number },
-  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-) => {
-  dnsLookup(hostname, { family: options.family ?? 0, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    if (addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) {
-      return callback(Object.assign(new Error(MCP_MESSAGES.privateAddress), { code: 'EPRIVATE' }), []);
-    }
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** Resolution at connect time: a name that now resolves to any private address is refused. */
+function guardedLookup(resolveHost: OutboundDeps['resolveHost']) {
+  return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => {
+    const found: Promise<LookupAddress[]> = resolveHost
+      ? resolveHost(hostname).then((list) =>
+          list.map((a) => {
+            const ip = parseIpAddress(a);
+            return { address: ip?.address ?? a, family: ip?.family ?? 0 };
+          }),
+        )
+      : dnsLookup(hostname, { all: true, family: options.family ?? 0 });
+    found.then(
+      (addresses) => {
+        if (addresses.length === 0 || !addresses.every((a) => isPublicAddress(a.address)))
+          return callback(privateAddressError(), []);
+        if (options.all) return callback(null, addresses);
+        callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, []),
+    );
+  };
+}
+
+/**
+ * The dispatcher of guarded calls. Its connector sees the host the socket is opened to: an address
+ * literal is checked there (sockets skip the lookup for those), and a name through the lookup.
+ */
+function guardedAgent(resolveHost: OutboundDeps['resolveHost']): Agent {
+  const connect = buildConnector({ lookup: guardedLookup(resolveHost) as never });
+  return new Agent({
+    connect: (options, callback) => {
+      const literal = parseIpAddress(options.hostname);
+      if (literal && !isPublicAddress(literal.address)) return callback(privateAddressError(), null);
+      connect(options, callback);
+    },
   });
-};
+}
 
-let guardedAgent: Agent | null = null;
+/** One dispatcher per resolver (so keep-alive connections are shared), and one for the system's. */
+const agents = new WeakMap<object, Agent>();
+let systemAgent: Agent | null = null;
 
-/** `fetch` for URLs a business chose, refusing what the SSRF rules refuse (`OutboundRefused`). */
-export function safeFetch(deps: OutboundDeps): typeof fetch {
+function agentFor(resolveHost: OutboundDeps['resolveHost']): Agent {
+  if (!resolveHost) return (systemAgent ??= guardedAgent(undefined));
+  let agent = agents.get(resolveHost);
+  if (!agent) agents.set(resolveHost, (agent = guardedAgent(resolveHost)));
+  return agent;
+}
+
+/**
+ * `fetch` whose connections, when guarded, go only to public addresses: what the LLM client uses
+ * for a business's model (its base URL is checked by its own rules). Refusals fail the request
+ * with the `EPRIVATE` cause (`outboundErrorWords`, `isAddressRefusal`). Redirects are not followed.
+ */
+export function guardedFetch(deps: Pick<OutboundDeps, 'guarded' | 'resolveHost'>): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
-    const problem = await outboundUrlProblem(deps, url);
-    if (problem) throw new OutboundRefused(problem);
-    if (deps.production) guardedAgent ??= new Agent({ connect: { lookup: guardedLookup as never } });
     const res = await undiciFetch(url, {
       ...(init as object),
       redirect: 'manual',
-      ...(deps.production ? { dispatcher: guardedAgent! } : {}),
+      ...(deps.guarded ? { dispatcher: agentFor(deps.resolveHost) } : {}),
     } as Parameters<typeof undiciFetch>[1]);
     // Callers (the MCP SDK among them) check `instanceof Response`: answer the global class.
     const empty = res.status === 204 || res.status === 205 || res.status === 304 || init?.method === 'HEAD';
@@ -100,24 +164,41 @@ export function safeFetch(deps: OutboundDeps): typeof fetch {
   }) as typeof fetch;
 }
 
-/** A failed outside call in words, for `last_error` and tool results. */
-export function outboundErrorWords(err: unknown, timeoutSeconds = 30): string {
-  if (err instanceof OutboundRefused) return err.message;
-  const e = err as {
-    name?: string;
-    message?: string;
-    code?: unknown;
-    cause?: { code?: string; message?: string };
-  };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError')
-    return `The server did not answer within ${timeoutSeconds} seconds.`;
+/** `fetch` for URLs a business chose, refusing what the SSRF rules refuse (`OutboundRefused`). */
+export function safeFetch(deps: OutboundDeps): typeof fetch {
+  const send = guardedFetch(deps);
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const problem = await outboundUrlProblem(deps, url);
+    if (problem) throw new OutboundRefused(problem);
+    return send(url, init);
+  }) as typeof fetch;
+}
+
+/** The code of what failed underneath a fetch error (undici nests it). */
+function causeCodeOf(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: unknown };
   const nested = e.cause as
     { code?: string; errors?: { code?: string }[]; cause?: { code?: string } } | undefined;
-  const cause =
+  return (
     nested?.code ??
     nested?.errors?.[0]?.code ??
     nested?.cause?.code ??
-    (typeof e.code === 'string' ? e.code : undefined);
+    (typeof e.code === 'string' ? e.code : undefined)
+  );
+}
+
+/** Whether a call failed because the address it would connect to is not public. */
+export const isAddressRefusal = (err: unknown): boolean =>
+  err instanceof OutboundRefused || causeCodeOf(err) === 'EPRIVATE';
+
+/** A failed outside call in words, for `last_error` and tool results. */
+export function outboundErrorWords(err: unknown, timeoutSeconds = 30): string {
+  if (err instanceof OutboundRefused) return err.message;
+  const e = err as { name?: string; message?: string };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return `The server did not answer within ${timeoutSeconds} seconds.`;
+  const cause = causeCodeOf(err);
   if (cause === 'EPRIVATE') return MCP_MESSAGES.privateAddress;
   if (cause === 'ECONNREFUSED') return 'The server could not be reached (connection refused).';
   if (cause === 'ENOTFOUND' || cause === 'EAI_AGAIN') return MCP_MESSAGES.hostNotFound;

@@ -33,8 +33,8 @@ export type ExternalToolDeps = {
   db: Db;
   secrets: SecretBox;
   logger: Logger;
-  /** Outside production, http://localhost servers are allowed (SSRF rules, engage.md §6). */
-  production: boolean;
+  /** The SSRF rules in full (production, or HOST not loopback); else http://localhost is allowed too. */
+  guarded: boolean;
   publicUrl: string;
   /** Resolves a host name for the SSRF checks (tests replace it). */
   resolveHost?: (host: string) => Promise<string[]>;

@@ -20,9 +20,11 @@ import {
 } from '@titan/contracts';
 import { z } from 'zod';
 import type { Logger } from 'pino';
+import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
+import { outboundGuarded } from '../../platform/safe-fetch';
 import {
   jsonSchemaOf,
   LlmError,
@@ -112,7 +114,9 @@ export function createAgentRunDeps(
     secrets: ExternalToolDeps['secrets'];
     /** The services' outside-tool deps (plugin manifests, timeouts); built from the rest when absent. */
     external?: ExternalToolDeps;
-    config: { NODE_ENV: string; PUBLIC_URL: string; LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'] };
+    config: Pick<Config, 'NODE_ENV' | 'HOST' | 'PUBLIC_URL'> & {
+      LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'];
+    };
   },
 ): AgentRunDeps {
   return {
@@ -127,7 +131,7 @@ export function createAgentRunDeps(
       db: s.db,
       secrets: s.secrets,
       logger: s.logger,
-      production: s.config.NODE_ENV === 'production',
+      guarded: outboundGuarded(s.config),
       publicUrl: s.config.PUBLIC_URL,
     },
     price: s.config.LLM_PRICE_PER_MILLION_TOKENS ?? null,

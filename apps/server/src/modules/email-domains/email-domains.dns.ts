@@ -4,6 +4,7 @@
 // the demo point Titan at tools/dns-sim). Lookups answer an outcome, never throw.
 import { Resolver } from 'node:dns/promises';
 import { isIPv6 } from 'node:net';
+import { isPrivateAddress } from '../../platform/network-address';
 
 export type DnsSettings = {
   /** host:port entries asked directly; null walks to the authoritative servers. */
@@ -16,31 +17,6 @@ export type DnsSettings = {
   /** Tests only: let the walk ask name servers at loopback or private addresses. */
   allowPrivateNameServers?: boolean;
 };
-
-/**
- * Loopback, private, shared, link-local and unspecified addresses: a domain's NS records are
- * written by whoever owns it, so without this check they could make Titan send packets into its
- * own network.
- */
-export function isPrivateAddress(ip: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  if (mapped) return isPrivateAddress(mapped);
-  if (isIPv6(ip)) {
-    const head = ip.toLowerCase();
-    return head === '::' || head === '::1' || /^f[cd]/.test(head) || /^fe[89ab]/.test(head);
-  }
-  const [a = 0, b = 0] = ip.split('.').map(Number);
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    a >= 224
-  );
-}
 
 export type LookupOutcome =
   | { kind: 'found'; values: string[] }
@@ -138,6 +114,8 @@ export async function authoritativeLookup(
   if (addresses.length === 0) {
     return { error: `The name servers of ${ns.zone} (${ns.hosts.join(', ')}) have no addresses.` };
   }
+  // A domain's NS records are written by whoever owns it: without this they could make Titan send
+  // packets into its own network.
   const usable = settings.allowPrivateNameServers
     ? addresses
     : addresses.filter((ip) => !isPrivateAddress(ip));

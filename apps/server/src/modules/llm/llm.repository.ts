@@ -12,13 +12,14 @@ export async function findSettings(db: Db, businessId: number): Promise<LlmSetti
   return row ?? null;
 }
 
-/** Writes the business's settings; `apiKeySealed` undefined keeps the stored key. */
+/** Writes the business's settings; `apiKeySealed` undefined keeps the stored key if the URL stays. */
 export async function upsertSettings(
   db: Db,
   values: {
     businessId: number;
     baseUrl: string;
     model: string;
+    /** Undefined keeps the stored key — only while the base URL stays the same. */
     apiKeySealed?: string | null;
     updatedBy: number | null;
   },
@@ -29,7 +30,15 @@ export async function upsertSettings(
     model: values.model,
     updatedBy: values.updatedBy,
     updatedAt: now,
-    ...(values.apiKeySealed !== undefined ? { apiKeySealed: values.apiKeySealed } : {}),
+    // The key follows its URL: whoever may change the settings must not be able to have the stored
+    // key sent to a server of their own. Decided in the statement, so a concurrent save cannot slip
+    // between reading the URL and writing it.
+    apiKeySealed:
+      values.apiKeySealed !== undefined
+        ? values.apiKeySealed
+        : sql<
+            string | null
+          >`case when ${llmSettings.baseUrl} = excluded.base_url then ${llmSettings.apiKeySealed} else null end`,
   };
   const [row] = await db
     .insert(llmSettings)

@@ -3,8 +3,6 @@
 // none — then every AI feature answers 409 saying so. `openLlm` gives a feature (templates, agents)
 // a session on the model in use whose every call is recorded in llm_usage: business, purpose, ref,
 // model, tokens, duration, outcome.
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type { z } from 'zod';
 import {
   LLM_MESSAGES,
@@ -27,7 +25,7 @@ import {
   type LlmClientOptions,
   type LlmLogger,
 } from '../../platform/llm/llm.client';
-import { isPrivateAddress } from '../email-domains/email-domains.dns';
+import { guardedFetch, hostAddressProblem, outboundGuarded } from '../../platform/safe-fetch';
 import * as repo from './llm.repository';
 
 export { LlmError } from '../../platform/llm/llm.client';
@@ -40,12 +38,12 @@ export type LlmDeps = {
   secrets: SecretBox;
   config: Pick<
     Config,
-    'NODE_ENV' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES'
+    'NODE_ENV' | 'HOST' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES'
   >;
   logger: LlmLogger;
   /** Tests: recorded waits instead of sleeps, a fixed jitter. */
   clientOptions?: Partial<LlmClientOptions>;
-  /** Resolves a host name to its addresses (tests replace it). */
+  /** Resolves a host name to its addresses, at check and at connect time (tests replace it). */
   resolveHost?: (host: string) => Promise<string[]>;
 };
 
@@ -77,33 +75,20 @@ export type LlmSession = {
   ): Promise<LlmChatResult & { value: T }>;
 };
 
-const production = (deps: LlmDeps) => deps.config.NODE_ENV === 'production';
-
-async function resolveHost(deps: LlmDeps, host: string): Promise<string[]> {
-  if (deps.resolveHost) return deps.resolveHost(host);
-  return (await lookup(host, { all: true })).map((a) => a.address);
-}
+const guarded = (deps: LlmDeps) => outboundGuarded(deps.config);
 
 /**
- * Where a business may point Titan: in production https only and never a private or local address
- * (the server would otherwise call into its own network for whoever sets the URL). Answers why
- * not, or null. Outside production anything http(s) goes (local models, tools/llm-sim).
+ * Where a business may point Titan: when guarded (production, or HOST not loopback) https only and
+ * never a private or local address — the server would otherwise call into its own network for
+ * whoever sets the URL. Answers why not, or null. Unguarded anything http(s) goes (local models,
+ * tools/llm-sim). The address is checked again at connect time (`clientFor`).
  */
 export async function baseUrlProblem(deps: LlmDeps, baseUrl: string): Promise<string | null> {
-  if (!production(deps)) return null;
+  if (!guarded(deps)) return null;
   const url = new URL(baseUrl);
   if (url.protocol !== 'https:') return LLM_MESSAGES.httpsRequired;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = await resolveHost(deps, host);
-    } catch {
-      return LLM_MESSAGES.hostNotFound;
-    }
-  }
-  return addresses.length === 0 || addresses.some(isPrivateAddress) ? LLM_MESSAGES.privateAddress : null;
+  const problem = await hostAddressProblem(deps, url.hostname.replace(/^\[|\]$/g, ''));
+  return problem ? LLM_MESSAGES[problem] : null;
 }
 
 /** The model a business's AI features use: its own, else the server's, else null. */
@@ -146,6 +131,8 @@ export function llmAppError(err: LlmError): AppError {
       });
     case 'aborted':
       return new AppError('bad_request', err.message);
+    case 'blocked':
+      return new AppError('conflict', err.message);
     case 'unauthorized':
     case 'forbidden':
     case 'model_not_found':
@@ -163,6 +150,9 @@ export function llmAppError(err: LlmError): AppError {
 }
 
 function clientFor(deps: LlmDeps, llm: ResolvedLlm): LlmClient {
+  // A business's model is reached only through the guarded dispatcher: its name may resolve to an
+  // inside address by the time the call connects. The server's own (LLM_*) is the operator's choice.
+  const business = llm.source === 'business' && guarded(deps);
   return new LlmClient(
     { baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model },
     {
@@ -170,6 +160,7 @@ function clientFor(deps: LlmDeps, llm: ResolvedLlm): LlmClient {
       maxRetries: deps.config.LLM_MAX_RETRIES,
       logger: deps.logger,
       ...deps.clientOptions,
+      ...(business ? { fetch: guardedFetch({ guarded: true, resolveHost: deps.resolveHost }) } : {}),
     },
   );
 }

@@ -182,6 +182,10 @@ function clientInfoOf(deps: McpDeps, row: Row) {
   };
 }
 
+/** Whether Titan holds what the server expects (a bearer server whose URL changed waits for its token). */
+const hasCredentials = (row: Row) =>
+  row.auth === 'none' || !!(row.auth === 'bearer' ? row.bearerTokenSealed : row.accessTokenSealed);
+
 /** Refreshes ahead: the server's OAuth tokens good for `marginMs` more (a run's length). */
 export async function ensureFresh(deps: McpDeps, row: Row, marginMs: number): Promise<Row> {
   if (row.auth !== 'oauth') return row;
@@ -194,8 +198,7 @@ export async function ensureFresh(deps: McpDeps, row: Row, marginMs: number): Pr
  */
 export async function readyForRun(deps: McpDeps, row: Row, marginMs: number): Promise<Row> {
   const fresh = await ensureFresh(deps, row, marginMs);
-  const hasCredentials = fresh.auth !== 'oauth' || !!fresh.accessTokenSealed;
-  return fresh.status === 'error' && hasCredentials ? listAndCache(deps, fresh) : fresh;
+  return fresh.status === 'error' && hasCredentials(fresh) ? listAndCache(deps, fresh) : fresh;
 }
 
 /** Runs `work` with a connected MCP client; an OAuth 401 refreshes once and tries once more. */
@@ -338,14 +341,21 @@ export async function getMcpServer(deps: McpDeps, businessId: number, id: number
   return present(row);
 }
 
+/**
+ * The credential columns for `body`. `tokenDropped`: the URL of a bearer server changed without a
+ * new token — the stored one is not sent to the new URL, and the server waits for one.
+ */
 function authColumns(
   deps: McpDeps,
   body: Pick<TMcpServerRequest, 'auth' | 'token' | 'oauth_client' | 'oauth_client_secret'>,
+  tokenDropped = false,
 ) {
-  if (body.auth === 'bearer' && !body.token) throw AppError.fields({ token: [MCP_MESSAGES.tokenRequired] });
+  if (body.auth === 'bearer' && !body.token && !tokenDropped)
+    throw AppError.fields({ token: [MCP_MESSAGES.tokenRequired] });
+  const waitsForToken = body.auth === 'bearer' && !body.token;
   return {
     auth: body.auth,
-    bearerTokenSealed: body.auth === 'bearer' ? deps.secrets.seal(body.token!) : null,
+    bearerTokenSealed: body.auth === 'bearer' && body.token ? deps.secrets.seal(body.token) : null,
     oauth:
       body.auth === 'oauth' && body.oauth_client
         ? ({ registration: 'pre_registered', client_id: body.oauth_client } as McpOauthState)
@@ -358,7 +368,7 @@ function authColumns(
     tools: [],
     toolsListedAt: null,
     status: body.auth === 'oauth' ? ('pending_oauth' as const) : ('error' as const),
-    lastError: null,
+    lastError: waitsForToken ? MCP_MESSAGES.tokenRequired : null,
   };
 }
 
@@ -391,24 +401,32 @@ export async function updateMcpServer(
   const row = await repo.findServer(deps.db, businessId, id);
   if (!row) throw notFound();
   if (body.url !== undefined) await urlField(deps, body.url);
+  // Credentials follow their URL: a new URL keeps no token, grant or client registration unless
+  // given again, so whoever may edit the server cannot have the stored ones sent to a server of theirs.
+  const urlChanged = body.url !== undefined && body.url !== row.url;
+  const auth = body.auth ?? row.auth;
   const reauth =
-    (body.url !== undefined && body.url !== row.url) ||
-    (body.auth !== undefined && body.auth !== row.auth) ||
-    body.token !== undefined ||
-    body.oauth_client !== undefined;
+    urlChanged || auth !== row.auth || body.token !== undefined || body.oauth_client !== undefined;
+  const storedToken =
+    !urlChanged && row.bearerTokenSealed ? deps.secrets.open(row.bearerTokenSealed) : undefined;
   const set = reauth
-    ? authColumns(deps, {
-        auth: body.auth ?? row.auth,
-        token: body.token ?? (row.bearerTokenSealed ? deps.secrets.open(row.bearerTokenSealed) : undefined),
-        oauth_client: body.oauth_client,
-        oauth_client_secret: body.oauth_client_secret,
-      })
+    ? authColumns(
+        deps,
+        {
+          auth,
+          token: body.token ?? storedToken,
+          oauth_client: body.oauth_client,
+          oauth_client_secret: body.oauth_client_secret,
+        },
+        urlChanged && row.auth === 'bearer' && auth === 'bearer',
+      )
     : {};
   const updated = await saving(() =>
     repo.updateServer(deps.db, businessId, id, { name: body.name, url: body.url, ...set }),
   );
   if (!updated) throw notFound();
-  return present(reauth && updated.auth !== 'oauth' ? await listAndCache(deps, updated) : updated);
+  const listable = updated.auth !== 'oauth' && hasCredentials(updated);
+  return present(reauth && listable ? await listAndCache(deps, updated) : updated);
 }
 
 export async function deleteMcpServer(deps: McpDeps, businessId: number, id: number): Promise<void> {
@@ -424,7 +442,7 @@ export async function mcpServerTools(
 ): Promise<TExternalToolInfo[]> {
   let row = await repo.findServer(deps.db, businessId, id);
   if (!row) throw notFound();
-  if (refresh && (row.auth !== 'oauth' || row.accessTokenSealed)) row = await listAndCache(deps, row);
+  if (refresh && hasCredentials(row)) row = await listAndCache(deps, row);
   return toolInfos(row.id, row.tools);
 }
 

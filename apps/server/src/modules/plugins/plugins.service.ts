@@ -197,14 +197,51 @@ export async function updateUserPlugin(
   const settings = body.settings ? await checkedSettings(deps, m, body.settings) : undefined;
   if (body.api_key !== undefined && m.auth.type !== 'api_key')
     throw AppError.fields({ api_key: [PLUGIN_MESSAGES.notOauth] });
+  let generated: string | undefined;
+  let credentials: Partial<repo.NewPluginConnection> = {};
+  if (body.api_key) {
+    credentials = { keySealed: deps.secrets.seal(body.api_key), status: 'connected', lastError: null };
+  } else if (settings && movesCalls(m, row.settings, settings)) {
+    // Credentials follow their URL: where the calls go changed, so the stored key or tokens stay
+    // behind, and whoever may edit the connection cannot have them sent to a server of theirs.
+    if (m.auth.type === 'oauth2') {
+      credentials = {
+        accessTokenSealed: null,
+        refreshTokenSealed: null,
+        tokenExpiresAt: null,
+        status: 'pending_oauth',
+        lastError: null,
+      };
+    } else if (m.auth.placement === 'signature') {
+      generated = randomToken(32);
+      credentials = { keySealed: deps.secrets.seal(generated), status: 'connected', lastError: null };
+    } else {
+      credentials = { keySealed: null, status: 'error', lastError: PLUGIN_MESSAGES.apiKeyRequired };
+    }
+  }
   const updated = await repo.updateConnection(deps.db, businessId, id, {
     name: body.name,
     settings,
-    ...(body.api_key
-      ? { keySealed: deps.secrets.seal(body.api_key), status: 'connected' as const, lastError: null }
-      : {}),
+    ...credentials,
   });
-  return present(deps, updated!);
+  return present(deps, updated!, generated);
+}
+
+/**
+ * Whether new settings send the plugin's calls elsewhere: a URL setting, or any setting a tool's
+ * URL is built from, changed.
+ */
+function movesCalls(
+  m: TPluginManifest,
+  before: Record<string, string>,
+  after: Record<string, string>,
+): boolean {
+  const inUrls = new Set(
+    m.tools.flatMap((t) => [...t.http.url.matchAll(/\{settings\.([a-zA-Z0-9_.]+)\}/g)].map((x) => x[1]!)),
+  );
+  return m.settings.some(
+    (s) => (s.type === 'url' || inUrls.has(s.name)) && (before[s.name] ?? '') !== (after[s.name] ?? ''),
+  );
 }
 
 export async function deleteUserPlugin(deps: PluginDeps, businessId: number, id: number): Promise<void> {

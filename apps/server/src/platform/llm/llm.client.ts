@@ -4,7 +4,9 @@
 // and jitter on 429, 5xx and network errors, honouring Retry-After. The API key goes in one header
 // and nowhere else: never logged, scrubbed from any provider text an error repeats.
 import { z } from 'zod';
+import { isAddressRefusal } from '../safe-fetch';
 import {
+  blockedError,
   httpError,
   isRetryable,
   LlmError,
@@ -348,7 +350,9 @@ export class LlmClient {
               ? new LlmError('aborted', 'The call was cancelled.')
               : timedOut
                 ? timeoutError(timeoutMs)
-                : networkError();
+                : isAddressRefusal(raw)
+                  ? blockedError()
+                  : networkError();
         const wait = err.details.retryAfterMs ?? this.backoff(attempt);
         const again =
           isRetryable(err) &&

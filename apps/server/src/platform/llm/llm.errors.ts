@@ -22,6 +22,8 @@ export type LlmErrorKind =
   | 'unavailable'
   /** No connection (refused, reset, DNS), after the retries. */
   | 'network'
+  /** The address the call would connect to is not public (SSRF rules): retrying cannot help. */
+  | 'blocked'
   | 'timeout'
   /** 4xx other than the above: the provider did not accept the request. */
   | 'bad_request'
@@ -99,6 +101,10 @@ export function timeoutError(timeoutMs: number): LlmError {
 
 export function networkError(): LlmError {
   return new LlmError('network', LLM_MESSAGES.unreachable);
+}
+
+export function blockedError(): LlmError {
+  return new LlmError('blocked', LLM_MESSAGES.privateAddress);
 }
 
 export function unreadableError(status?: number): LlmError {

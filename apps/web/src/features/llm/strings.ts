@@ -16,7 +16,8 @@ export const LLM_STRINGS = {
   model: 'Model',
   modelHint: 'As the provider names it, e.g. gpt-4o-mini or llama3.1.',
   apiKey: 'API key',
-  apiKeyHint: 'Stored encrypted and never shown again. Leave empty to keep the stored key.',
+  apiKeyHint:
+    'Stored encrypted and never shown again. Leave empty to keep the stored key; a new base URL needs the key again.',
   apiKeyStored: 'Stored — leave empty to keep it',
   removeKey: 'Remove the stored key',
   save: 'Save',

@@ -9,7 +9,8 @@ import type { TBusiness, TEmailDomain, TEmailDomainRecord } from '@titan/contrac
 import { startDnsSim, type DnsSim } from '@titan/dns-sim';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { authoritativeLookup, isPrivateAddress } from '../email-domains.dns';
+import { isPrivateAddress } from '../../../platform/network-address';
+import { authoritativeLookup } from '../email-domains.dns';
 import {
   activateNextDkimKey,
   prepareNextDkimKey,

@@ -225,7 +225,7 @@ describe('LLM settings', () => {
 describe('LLM base URLs in production', () => {
   const deps = (addresses: Record<string, string[]>): LlmDeps =>
     ({
-      config: { NODE_ENV: 'production' },
+      config: { NODE_ENV: 'production', HOST: '0.0.0.0' },
       resolveHost: async (host: string) => {
         const found = addresses[host];
         if (!found) throw new Error('ENOTFOUND');
@@ -241,6 +241,124 @@ describe('LLM base URLs in production', () => {
     expect(await baseUrlProblem(d, 'https://127.0.0.1:8000/v1')).toBe(LLM_MESSAGES.privateAddress);
     expect(await baseUrlProblem(d, 'https://[::1]/v1')).toBe(LLM_MESSAGES.privateAddress);
     expect(await baseUrlProblem(d, 'https://nowhere.example.com/v1')).toBe(LLM_MESSAGES.hostNotFound);
+  });
+});
+
+describe('LLM settings: the key follows its URL', () => {
+  const rowKey = async () =>
+    (
+      await rt.database.query<{ api_key_sealed: string | null }>(
+        'select api_key_sealed from llm_settings where business_id = $1',
+        [business.id],
+      )
+    )[0]!.api_key_sealed;
+
+  it('a new base URL without the key again drops the stored key', async () => {
+    const key = 'sk-owner-key-0123456789';
+    await call('PUT', '/api/config/llm/', { base_url: sim.baseUrl, model: DEFAULT_SIM_MODEL, api_key: key });
+    expect((await settingsOf()).has_api_key).toBe(true);
+    const elsewhere = `${sim.baseUrl.replace(/\/v1$/, '')}/elsewhere/v1`;
+    const moved = await call('PUT', '/api/config/llm/', { base_url: elsewhere, model: DEFAULT_SIM_MODEL });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().result).toMatchObject({ base_url: elsewhere, has_api_key: false });
+    expect(await rowKey()).toBeNull();
+    // Back to the first URL: the key does not come back either.
+    await call('PUT', '/api/config/llm/', { base_url: sim.baseUrl, model: DEFAULT_SIM_MODEL });
+    expect((await settingsOf()).has_api_key).toBe(false);
+    // Given with the new URL, it is kept; the same URL again keeps it.
+    const given = await call('PUT', '/api/config/llm/', {
+      base_url: elsewhere,
+      model: DEFAULT_SIM_MODEL,
+      api_key: DEFAULT_SIM_KEY,
+    });
+    expect(given.json().result).toMatchObject({ has_api_key: true });
+    const same = await call('PUT', '/api/config/llm/', { base_url: `${elsewhere}/`, model: 'other-model' });
+    expect(same.json().result).toMatchObject({ has_api_key: true, model: 'other-model' });
+    expect(createSecretBox(rt.config.APP_SECRET).open((await rowKey())!)).toBe(DEFAULT_SIM_KEY);
+  });
+});
+
+describe('LLM settings when guarded', () => {
+  /** The routes' own deps, guarded as in production (or with HOST beyond loopback) for one test. */
+  async function guarded(
+    env: Partial<LlmDeps['config']>,
+    resolveHost: (host: string) => Promise<string[]>,
+    work: () => Promise<void>,
+  ) {
+    const deps = rt.services.llm;
+    const saved = { config: deps.config, resolveHost: deps.resolveHost };
+    deps.config = { ...deps.config, ...env };
+    deps.resolveHost = resolveHost;
+    try {
+      await work();
+    } finally {
+      Object.assign(deps, saved);
+    }
+  }
+
+  it('refuses IPv4-mapped loopback and other inside addresses in every spelling, and names resolving inside', async () => {
+    await guarded(
+      { NODE_ENV: 'production' },
+      async (host) => (host === 'llm.inside.example' ? ['::ffff:10.0.0.8'] : ['93.184.216.34']),
+      async () => {
+        for (const base_url of [
+          'https://[::ffff:127.0.0.1]/v1',
+          'https://[::ffff:7f00:1]:8443/v1',
+          'https://[::127.0.0.1]/v1',
+          'https://[::]/v1',
+          'https://2130706433/v1',
+          'https://0177.0.0.1/v1',
+          'https://0x7f.1/v1',
+          'https://0.0.0.0/v1',
+          'https://169.254.169.254/v1',
+          'https://100.64.0.1/v1',
+          'https://[fd00::1]/v1',
+          'https://[fe80::1]/v1',
+          'https://llm.inside.example/v1',
+        ]) {
+          const res = await call('PUT', '/api/config/llm/', { base_url, model: 'm' });
+          expect(res.statusCode, base_url).toBe(400);
+          expect(res.json().result, base_url).toEqual({ base_url: [LLM_MESSAGES.privateAddress] });
+        }
+      },
+    );
+  });
+
+  it('outside production too, when HOST is not a loopback address', async () => {
+    await guarded(
+      { NODE_ENV: 'development', HOST: '0.0.0.0' },
+      async () => ['93.184.216.34'],
+      async () => {
+        const http = await call('PUT', '/api/config/llm/', { base_url: sim.baseUrl, model: 'm' });
+        expect(http.json().result).toEqual({ base_url: [LLM_MESSAGES.httpsRequired] });
+        const mapped = await call('PUT', '/api/config/llm/', {
+          base_url: 'https://[::ffff:127.0.0.1]/v1',
+          model: 'm',
+        });
+        expect(mapped.json().result).toEqual({ base_url: [LLM_MESSAGES.privateAddress] });
+      },
+    );
+  });
+
+  it("sends the business model's calls through the guarded dispatcher: a name rebound to loopback is refused at connect time", async () => {
+    let lookups = 0;
+    // Public for the check on save and the check before the call; loopback for the socket.
+    const rebinding = async () => (++lookups <= 2 ? ['93.184.216.34'] : ['127.0.0.1']);
+    await guarded({ NODE_ENV: 'production' }, rebinding, async () => {
+      const saved = await call('PUT', '/api/config/llm/', {
+        base_url: `https://llm.rebind.example:${new URL(sim.baseUrl).port}/v1`,
+        model: DEFAULT_SIM_MODEL,
+        api_key: DEFAULT_SIM_KEY,
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const test = await call('POST', '/api/config/llm/test/');
+      expect(test.statusCode, test.body).toBe(200);
+      expect(test.json().result).toMatchObject({ ok: false, message: LLM_MESSAGES.privateAddress });
+      expect(lookups).toBe(3);
+    });
+    const usage = await listUsage(rt.database.db, business.id, { purpose: 'connection_test' });
+    // Refused, not retried: one attempt.
+    expect(usage.at(-1)).toMatchObject({ status: 'error', errorKind: 'blocked', attempts: 1 });
   });
 });
 

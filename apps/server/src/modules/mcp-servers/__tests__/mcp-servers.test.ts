@@ -2,6 +2,8 @@
 // and pre-registered clients, PKCE, resource, state, issuer), tokens sealed and never answered,
 // refresh ahead of a run, concurrent refreshes collapsing into one, a revoked grant marking the
 // connection expired once, SSRF refusals, and another business refused.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpSim, type McpSim } from '@titan/mcp-sim';
@@ -400,6 +402,93 @@ describe('MCP servers as agent tools', () => {
   });
 });
 
+describe('MCP servers: credentials follow their URL', () => {
+  /** Another server, as whoever edits the settings might run: it records what Titan sends it. */
+  async function elsewhere() {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    return { url, seen, close: () => new Promise((r) => server.close(r)) };
+  }
+
+  it('a new URL without the token again drops the stored token, and it is never sent there', async () => {
+    const server = await register({ url: sim.bearerMcpUrl, auth: 'bearer', token: sim.bearerToken });
+    expect(server.has_token).toBe(true);
+    const other = await elsewhere();
+    try {
+      const moved = await call('PUT', `/api/config/mcp-servers/${server.id}/`, { url: other.url });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().result).toMatchObject({
+        url: other.url,
+        has_token: false,
+        status: 'error',
+        last_error: MCP_MESSAGES.tokenRequired,
+        tools: [],
+      });
+      // Nothing asks the new URL without its token: neither a refresh of the tools nor a run.
+      await call('GET', `/api/config/mcp-servers/${server.id}/tools/?refresh=true`);
+      await prepareExternalTools(deps, business.id, [
+        { source: 'mcp', server_id: server.id, name: 'lookup_order', approval: 'auto' },
+      ]);
+      expect(other.seen).toEqual([]);
+      expect((await call('GET', `/api/config/mcp-servers/${server.id}/`)).json().result.last_error).toBe(
+        MCP_MESSAGES.tokenRequired,
+      );
+      const [row] = await rt.database.query<{ bearer_token_sealed: string | null }>(
+        'select bearer_token_sealed from mcp_servers where id = $1',
+        [server.id],
+      );
+      expect(row!.bearer_token_sealed).toBeNull();
+      // Back at the first URL the old token is gone too: it is given again.
+      const back = await call('PUT', `/api/config/mcp-servers/${server.id}/`, { url: sim.bearerMcpUrl });
+      expect(back.json().result).toMatchObject({ has_token: false, status: 'error' });
+      const given = await call('PUT', `/api/config/mcp-servers/${server.id}/`, { token: sim.bearerToken });
+      expect(given.json().result).toMatchObject({ has_token: true, status: 'connected' });
+      // The same URL again, or a new name: the token stays.
+      const same = await call('PUT', `/api/config/mcp-servers/${server.id}/`, {
+        url: sim.bearerMcpUrl,
+        name: `Renamed ${server.id}`,
+      });
+      expect(same.json().result).toMatchObject({ has_token: true, status: 'connected' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a new URL of an OAuth server drops its tokens, grant and client registration', async () => {
+    const server = await connected();
+    expect(server).toMatchObject({ has_token: true, oauth_registration: 'dynamic' });
+    const other = await elsewhere();
+    try {
+      const moved = await call('PUT', `/api/config/mcp-servers/${server.id}/`, { url: other.url });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().result).toMatchObject({
+        has_token: false,
+        oauth_registration: null,
+        status: 'pending_oauth',
+        token_expires_at: null,
+      });
+      expect(other.seen).toEqual([]);
+      const [row] = await rt.database.query<Record<string, unknown>>(
+        'select access_token_sealed, refresh_token_sealed, client_secret_sealed, oauth from mcp_servers where id = $1',
+        [server.id],
+      );
+      expect(row).toEqual({
+        access_token_sealed: null,
+        refresh_token_sealed: null,
+        client_secret_sealed: null,
+        oauth: null,
+      });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('MCP servers: SSRF and tenancy', () => {
   it('refuses http:// beyond localhost and Titan itself', async () => {
     for (const [url, message] of [
@@ -413,9 +502,9 @@ describe('MCP servers: SSRF and tenancy', () => {
     }
   });
 
-  it('in production: https only, never private, loopback or link-local addresses after resolution', async () => {
+  it('guarded: https only, never private, loopback or link-local addresses after resolution', async () => {
     const prod = {
-      production: true,
+      guarded: true,
       publicUrl: 'https://titan.example.com',
       resolveHost: async (host: string) =>
         ({
@@ -444,21 +533,56 @@ describe('MCP servers: SSRF and tenancy', () => {
     expect(await outboundUrlProblem(prod, 'https://mcp.example.com/mcp')).toBeNull();
   });
 
-  it('in production: a name that passed the check but resolves to a loopback address when connecting is refused', async () => {
-    // The check saw a public address; the connection resolves for real (localhost → 127.0.0.1): rebinding.
+  it('guarded: a name that passed the check but resolves to a loopback address when connecting is refused', async () => {
+    // The check saw a public address; by the time the socket opens the name says 127.0.0.1: rebinding.
+    let lookups = 0;
     const prod = {
-      production: true,
+      guarded: true,
       publicUrl: 'https://titan.example.com',
-      resolveHost: async () => ['93.184.216.34'],
+      resolveHost: async () => (++lookups === 1 ? ['93.184.216.34'] : ['127.0.0.1']),
     };
-    expect(await outboundUrlProblem(prod, 'https://localhost:4443/mcp')).toBeNull();
-    const err = await safeFetch(prod)('https://localhost:4443/mcp').then(
+    const err = await safeFetch(prod)('https://rebind.example.com:4443/mcp').then(
       () => null,
       (e: unknown) => e,
     );
     expect(outboundErrorWords(err)).toBe(MCP_MESSAGES.privateAddress);
+    expect(lookups).toBe(2);
   });
 
+  it('guarded: refuses IPv4-mapped loopback and names resolving inside, on create and on update', async () => {
+    const server = await register({ url: sim.openMcpUrl, auth: 'none' });
+    const saved = { guarded: deps.guarded, resolveHost: deps.resolveHost };
+    Object.assign(deps, {
+      guarded: true,
+      resolveHost: async (host: string) => (host === 'mcp.inside.example' ? ['10.0.0.7'] : ['93.184.216.34']),
+    });
+    try {
+      for (const url of [
+        'https://[::ffff:127.0.0.1]/mcp',
+        'https://[::ffff:7f00:1]:8443/mcp',
+        'https://[::127.0.0.1]/mcp',
+        'https://2130706433/mcp',
+        'https://[::ffff:169.254.169.254]/latest',
+        'https://mcp.inside.example/mcp',
+      ]) {
+        const created = await call('POST', '/api/config/mcp-servers/', {
+          name: `ssrf ${url}`,
+          url,
+          auth: 'none',
+        });
+        expect(created.statusCode, url).toBe(400);
+        expect(created.json().result, url).toEqual({ url: [MCP_MESSAGES.privateAddress] });
+        const updated = await call('PUT', `/api/config/mcp-servers/${server.id}/`, { url });
+        expect(updated.statusCode, url).toBe(400);
+        expect(updated.json().result, url).toEqual({ url: [MCP_MESSAGES.privateAddress] });
+      }
+    } finally {
+      Object.assign(deps, saved);
+    }
+    expect((await call('GET', `/api/config/mcp-servers/${server.id}/`)).json().result.url).toBe(
+      sim.openMcpUrl,
+    );
+  });
   it('answers 404 to another business for every server route, and leaves the server as it was', async () => {
     const server = await register({ url: sim.openMcpUrl, auth: 'none' });
     for (const [method, url, body] of [

@@ -260,3 +260,208 @@ describe('plugins', () => {
     expect((await call('GET', `/api/user-plugins/${id}/`)).statusCode).toBe(404);
   });
 });
+
+/** Another server, as whoever edits the settings might run: it records what Titan sends it. */
+async function elsewhere() {
+  const seen: { authorization?: string; signature?: string; timestamp?: string; body: string }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({
+        authorization: req.headers.authorization,
+        signature: req.headers['x-titan-signature'] as string | undefined,
+        timestamp: req.headers['x-titan-timestamp'] as string | undefined,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { host, url: `http://${host}/hook`, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+const signatureWith = (key: string, timestamp: string, body: string) =>
+  `sha256=${createHmac('sha256', key).update(`${timestamp}.${body}`).digest('hex')}`;
+
+describe('plugins: credentials follow their URL', () => {
+  beforeAll(() => {
+    rt.services.external.pluginManifests!.push(
+      ZPluginManifest.parse({
+        id: 'key-shop',
+        name: 'Key shop',
+        description: 'A bearer API key.',
+        auth: { type: 'api_key', placement: 'bearer' },
+        settings: [{ name: 'api', label: 'API URL', type: 'url', required: true }],
+        tools: [
+          {
+            name: 'orders',
+            description: '',
+            input_schema: { type: 'object' },
+            http: { method: 'GET', url: '{settings.api}' },
+          },
+        ],
+      }),
+      ZPluginManifest.parse({
+        id: 'hosted-shop',
+        name: 'Hosted shop',
+        description: 'OAuth, on a host the business names.',
+        auth: {
+          type: 'oauth2',
+          authorization_endpoint: `${sim.url}/authorize`,
+          token_endpoint: `${sim.url}/token`,
+          issuer: sim.url,
+          scopes: ['orders:read'],
+          client_id: sim.preRegister([`${rt.config.PUBLIC_URL}/engage/settings/plugins/callback`]).client_id,
+          resource: sim.mcpUrl,
+        },
+        settings: [{ name: 'host', label: 'Shop host', type: 'text', required: true }],
+        tools: [
+          {
+            name: 'get_order',
+            description: '',
+            input_schema: { type: 'object' },
+            http: { method: 'GET', url: 'http://{settings.host}/api/orders/{order_id}' },
+          },
+        ],
+      }),
+    );
+  });
+
+  const callTool = async (id: number, name: string, input: object) => {
+    const { tools } = await prepareExternalTools(rt.services.external, business.id, [
+      { source: 'plugin', server_id: id, name, approval: 'auto' },
+    ]);
+    return callExternalTool(rt.services.external, business.id, tools[0]!, input);
+  };
+
+  it('a new URL without the key again drops the stored API key, and it is never sent there', async () => {
+    const key = 'sk-owner-key-0123456789';
+    const created = await call('POST', '/api/user-plugins/', {
+      plugin: 'key-shop',
+      settings: { api: pluginUrl },
+      api_key: key,
+    });
+    expect(created.json().result).toMatchObject({ has_key: true, status: 'connected' });
+    const id = created.json().result.id as number;
+    const other = await elsewhere();
+    try {
+      const moved = await call('PUT', `/api/user-plugins/${id}/`, { settings: { api: other.url } });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().result).toMatchObject({
+        settings: { api: other.url },
+        has_key: false,
+        status: 'error',
+        last_error: PLUGIN_MESSAGES.apiKeyRequired,
+      });
+      await callTool(id, 'orders', {});
+      expect(other.seen.some((r) => r.authorization?.includes(key))).toBe(false);
+      const [row] = await rt.database.query<{ key_sealed: string | null }>(
+        'select key_sealed from plugin_connections where id = $1',
+        [id],
+      );
+      expect(row!.key_sealed).toBeNull();
+      // Renamed, or the same settings again: nothing moves, the key given again stays.
+      const given = await call('PUT', `/api/user-plugins/${id}/`, { api_key: 'sk-their-own-key-42' });
+      expect(given.json().result).toMatchObject({ has_key: true, status: 'connected' });
+      const same = await call('PUT', `/api/user-plugins/${id}/`, {
+        name: 'Keys',
+        settings: { api: other.url },
+      });
+      expect(same.json().result).toMatchObject({ has_key: true, status: 'connected', name: 'Keys' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a new URL of the HTTP webhook plugin makes a new signing secret, shown once; the old one signs nothing there', async () => {
+    const created = await call('POST', '/api/user-plugins/', {
+      plugin: 'http-webhook',
+      settings: { url: pluginUrl },
+    });
+    const first: TUserPlugin = created.json().result;
+    const other = await elsewhere();
+    try {
+      const moved = await call('PUT', `/api/user-plugins/${first.id}/`, { settings: { url: other.url } });
+      expect(moved.statusCode, moved.body).toBe(200);
+      const next: TUserPlugin = moved.json().result;
+      expect(next).toMatchObject({ has_key: true, status: 'connected' });
+      expect(next.signing_secret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+      expect(next.signing_secret).not.toBe(first.signing_secret);
+      expect((await call('GET', `/api/user-plugins/${first.id}/`)).json().result).not.toHaveProperty(
+        'signing_secret',
+      );
+      await callTool(first.id, 'call', { action: 'ping' });
+      const got = other.seen.at(-1)!;
+      expect(got.signature).toBe(signatureWith(next.signing_secret!, got.timestamp!, got.body));
+      expect(got.signature).not.toBe(signatureWith(first.signing_secret!, got.timestamp!, got.body));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a new host of an OAuth plugin drops its tokens: it waits to be connected again', async () => {
+    const simHost = new URL(sim.url).host;
+    const created = await call('POST', '/api/user-plugins/', {
+      plugin: 'hosted-shop',
+      settings: { host: simHost },
+    });
+    const id = created.json().result.id as number;
+    const started = await call('POST', `/api/user-plugins/${id}/connect/`);
+    const back = await sim.approve(started.json().result.authorization_url);
+    const done = await call('POST', '/api/user-plugins/callback/', {
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      iss: back.searchParams.get('iss'),
+    });
+    expect(done.json().result).toMatchObject({ status: 'connected', has_key: true });
+    const other = await elsewhere();
+    try {
+      const moved = await call('PUT', `/api/user-plugins/${id}/`, { settings: { host: other.host } });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().result).toMatchObject({ has_key: false, status: 'pending_oauth' });
+      await callTool(id, 'get_order', { order_id: 'A-1' });
+      expect(other.seen.filter((r) => r.authorization)).toEqual([]);
+      const [row] = await rt.database.query<Record<string, unknown>>(
+        'select access_token_sealed, refresh_token_sealed from plugin_connections where id = $1',
+        [id],
+      );
+      expect(row).toEqual({ access_token_sealed: null, refresh_token_sealed: null });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('guarded: refuses IPv4-mapped loopback and names resolving inside, on create and on update', async () => {
+    const created = await call('POST', '/api/user-plugins/', {
+      plugin: 'http-webhook',
+      settings: { url: pluginUrl },
+    });
+    const id = created.json().result.id as number;
+    const deps = rt.services.external;
+    const saved = { guarded: deps.guarded, resolveHost: deps.resolveHost };
+    Object.assign(deps, {
+      guarded: true,
+      resolveHost: async (host: string) =>
+        host === 'hooks.inside.example' ? ['192.168.0.9'] : ['93.184.216.34'],
+    });
+    try {
+      for (const url of [
+        'https://[::ffff:127.0.0.1]/hook',
+        'https://[::ffff:7f00:1]/hook',
+        'https://0x7f.1/hook',
+        'https://[fd00::1]/hook',
+        'https://hooks.inside.example/hook',
+      ]) {
+        const res = await call('POST', '/api/user-plugins/', { plugin: 'http-webhook', settings: { url } });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().result, url).toEqual({ 'settings.url': [MCP_MESSAGES.privateAddress] });
+        const put = await call('PUT', `/api/user-plugins/${id}/`, { settings: { url } });
+        expect(put.json().result, url).toEqual({ 'settings.url': [MCP_MESSAGES.privateAddress] });
+      }
+    } finally {
+      Object.assign(deps, saved);
+    }
+  });
+});

@@ -1,5 +1,5 @@
-// PUT /api/config/llm/ → the settings. The API key is write-only: omitted keeps the stored one,
-// null removes it.
+// PUT /api/config/llm/ → the settings. The API key is write-only: omitted keeps the stored one
+// while the base URL stays (a new URL drops it), null removes it.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ZEnvelope, ZLlmSettings, type TLlmSettings, type TSaveLlmSettingsRequest } from '@titan/contracts';
 
