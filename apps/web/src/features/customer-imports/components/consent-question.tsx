@@ -1,27 +1,12 @@
 // The import's consent question: what consent the file's rows carry. "They subscribed" needs the
 // proof (where and when they agreed), kept with each customer's consent record, and the channels
 // it covers; "Unknown" records nothing and keeps marketing from them until they opt in.
-import { IMPORT_CONSENT_CHANNELS, type TImportConsentChannel } from '@titan/contracts';
+import { IMPORT_CONSENT_CHANNELS } from '@titan/contracts';
 
 import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
-import type { TImportConsentChoice } from '../api/imports';
 import { IMPORT_STRINGS as S } from '../strings';
-
-/** The question's state: nothing chosen yet, or a choice being filled in. */
-export type TConsentDraft =
-  null | { kind: 'unknown' } | { kind: 'subscribed'; proof: string; channels: TImportConsentChannel[] };
-
-export const CONSENT_PROOF_MIN = 10;
-
-/** The choice to send, or why it cannot be sent yet. */
-export function consentChoice(draft: TConsentDraft): { choice: TImportConsentChoice } | { problem: string } {
-  if (!draft) return { problem: S.consentMissing };
-  if (draft.kind === 'unknown') return { choice: draft };
-  if (draft.proof.trim().length < CONSENT_PROOF_MIN) return { problem: S.consentProofShort };
-  if (draft.channels.length === 0) return { problem: S.consentChannelsNone };
-  return { choice: draft };
-}
+import { CONSENT_PROOF_MIN, type TConsentDraft } from '../utils/consent-choice';
 
 export function ConsentQuestion({
   value,

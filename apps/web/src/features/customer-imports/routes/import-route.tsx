@@ -18,11 +18,12 @@ import { useCurrentMembership } from '../../../lib/session/current-business';
 import { readBusinessCode } from '../../../lib/session/tokens';
 import { useStartImport } from '../api/imports';
 import { ColumnMapping, ImportOptions, ImportPreview } from '../components/column-mapping';
-import { consentChoice, ConsentQuestion, type TConsentDraft } from '../components/consent-question';
+import { ConsentQuestion } from '../components/consent-question';
 import { FileDrop } from '../components/file-drop';
 import { ImportProgress } from '../components/import-progress';
 import { IMPORT_STRINGS as S } from '../strings';
 import { columnMap, hasContactColumn } from '../utils/column-map';
+import { consentChoice, type TConsentDraft } from '../utils/consent-choice';
 import { FileReadingError, readCsvPreview, type TCsvPreview } from '../utils/read-csv-preview';
 
 type TChosen = { file: File; preview: TCsvPreview };
