@@ -313,8 +313,8 @@ export async function run(ctx) {
        from bench_import_stage),
      good as (
        select * from v
-       where (email is null or email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
-         and (phone is null or phone ~ '^\+[1-9][0-9]{9,14}$')
+       where (email is null or email ~ '^[^@[:space:]]+@[^@[:space:]]+[.][^@[:space:]]+$')
+         and (phone is null or phone ~ '^[+][1-9][0-9]{9,14}$')
          and (email is not null or phone is not null)),
      firsts as (
        select *, row_number() over (partition by coalesce(email, phone) order by n) as nth from good)
