@@ -41,6 +41,8 @@ function bomEncoding(bytes: Buffer): string | null {
   return null;
 }
 
+const WINDOWS_1252_UNDEFINED = [0x81, 0x8d, 0x8f, 0x90, 0x9d];
+
 /** Bytes decoded at a time when checking a whole file: its text is never held at once. */
 const CHECK_CHUNK_BYTES = 1 << 20;
 
@@ -61,8 +63,11 @@ function decodesCleanly(bytes: Buffer, encoding: string): boolean {
       return false;
     }
   }
-  // Single-byte encodings: iconv-lite makes U+FFFD of a byte the encoding leaves undefined (five
-  // in Windows-1252), and no such file can hold a real U+FFFD.
+  // The five bytes Windows-1252 leaves undefined (iconv-lite would make U+FFFD of them): found by
+  // memchr over the bytes, nothing decoded.
+  if (encoding === 'windows-1252') return WINDOWS_1252_UNDEFINED.every((byte) => bytes.indexOf(byte) === -1);
+  // Other single-byte encodings: no such file can hold a real U+FFFD, so one means a byte the
+  // encoding leaves undefined.
   for (let at = 0; at < bytes.length; at += CHECK_CHUNK_BYTES)
     if (iconv.decode(bytes.subarray(at, at + CHECK_CHUNK_BYTES), encoding).includes('\uFFFD')) return false;
   return true;
