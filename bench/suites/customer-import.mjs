@@ -3,8 +3,10 @@
 // on PostgreSQL: a generated file with realistic columns and 1% bad rows (bad email, bad phone, no
 // contact, a repeated email). Titan's rows/s (upload to `done`) and its resident memory — sampled
 // every 25 ms from /proc, peak and RSS at each tenth of the rows, so a flat line shows the file is
-// streamed, not held —, beside PostgreSQL's own `COPY … FROM STDIN` of the same file into a bare
-// table of text columns through psql (the floor: no checks, no dedupe, no index), with the ratio.
+// streamed, not held —, beside the floor: PostgreSQL's own `COPY … FROM STDIN` of the same file
+// through psql, then the same checks in SQL (email shape, phone digits, a contact, repeats in the
+// file) inserting the good rows into the same indexed `customers` table, emptied first. Targets are
+// ratios to that floor, measured in the same run, so they hold on any machine; rows/s is information.
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, openAsBlob, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,7 +20,10 @@ import { cpuSeconds, mb, rowsColumns, rssBytes, secs } from '../lib/rows-table.m
 export const name = 'customer-import';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
-const TARGET_ROWS_PER_SEC = 20_000;
+/** Titan's time over the floor's (COPY + the checks in SQL into the same table), same run. */
+const TARGET_RATIO = 3;
+/** Titan's peak resident memory above its own before the upload, whatever the file's length. */
+const TARGET_RSS_GROWTH_MIB = 100;
 const OWNER = { email: 'import-owner@bench.test', password: 'bench password 123' };
 
 const s = secs;
@@ -267,10 +272,16 @@ export async function run(ctx) {
     );
   await titan.stop();
 
-  // The floor: PostgreSQL's COPY of the same file into a bare table of text columns.
-  ctx.progress('COPY … FROM STDIN through psql');
-  await client.query(`create table bench_import_floor (first_name text, last_name text, email text,
-    phone text, city text, plan text, signed_up text, notes text)`);
+  // The floor: the same rows through COPY into a staging table, then checked in SQL as Titan checks
+  // them (email shape, phone digits, a contact, the first of a repeated email) and inserted into the
+  // same customers table with all its indexes (emptied first), for the same business.
+  ctx.progress('the floor: COPY … FROM STDIN, then the checks in SQL into customers');
+  const { rows: biz } = await client.query('select id from businesses where unique_code = $1', [
+    businessCode,
+  ]);
+  await client.query('truncate customers cascade');
+  await client.query(`create unlogged table bench_import_stage (first_name text, last_name text,
+    email text, phone text, city text, plan text, signed_up text, notes text, n bigserial)`);
   const c0 = performance.now();
   const psql = spawn(
     'psql',
@@ -281,7 +292,7 @@ export async function run(ctx) {
       '-v',
       'ON_ERROR_STOP=1',
       '-c',
-      'COPY bench_import_floor FROM STDIN WITH (FORMAT csv, HEADER)',
+      'COPY bench_import_stage (first_name, last_name, email, phone, city, plan, signed_up, notes) FROM STDIN WITH (FORMAT csv, HEADER)',
     ],
     { stdio: ['pipe', 'ignore', 'pipe'] },
   );
@@ -291,10 +302,43 @@ export async function run(ctx) {
   const code = await new Promise((r) => psql.on('close', r));
   if (code !== 0) throw new Error(`psql COPY failed (${code}): ${psqlErr}`);
   const copyS = (performance.now() - c0) / 1000;
-  const { rows: copied } = await client.query('select count(*)::int as n from bench_import_floor');
-  if (copied[0].n !== ROWS) notes.push(`WARNING: COPY loaded ${copied[0].n} rows, expected ${ROWS}`);
+  const { rowCount: floorInserted } = await client.query(
+    `with v as (
+       select n, nullif(concat_ws(' ', nullif(first_name, ''), nullif(last_name, '')), '') as name,
+         lower(nullif(trim(email), '')) as email,
+         case when nullif(trim(phone), '') is null then null
+           else '+' || regexp_replace(replace(phone, '(0)', ''), '[^0-9]', '', 'g') end as phone,
+         jsonb_strip_nulls(jsonb_build_object('city', nullif(city, ''), 'plan', nullif(plan, ''),
+           'signed_up', nullif(signed_up, ''), 'notes', nullif(notes, ''))) as fields
+       from bench_import_stage),
+     good as (
+       select * from v
+       where (email is null or email ~ '^[^@[:space:]]+@[^@[:space:]]+[.][^@[:space:]]+$')
+         and (phone is null or phone ~ '^[+][1-9][0-9]{9,14}$')
+         and (email is not null or phone is not null)),
+     firsts as (
+       select *, row_number() over (partition by coalesce(email, phone) order by n) as nth from good)
+     insert into customers (business_id, name, email, phone, fields)
+     select $1, name, email, phone, fields from firsts where nth = 1 order by n`,
+    [biz[0].id],
+  );
+  const floorS = (performance.now() - c0) / 1000;
+  if (floorInserted !== ROWS - expected.failed - expected.skipped)
+    notes.push(
+      `WARNING: the floor inserted ${floorInserted} rows, expected ${ROWS - expected.failed - expected.skipped}`,
+    );
 
   const rowsPerSec = ROWS / titanS;
+  const ratio = titanS / floorS;
+  const growthMiB = (peak - rssBefore) / 2 ** 20;
+  notes.push(
+    `floor: COPY into a staging table ${s(copyS)} s, then the checks in SQL and the insert into customers ` +
+      `(its B-tree and trigram GIN indexes, the business's foreign key) ${s(floorS - copyS)} s: ${floorS.toFixed(2)} s in all`,
+    `targets (ratios, same run): titan's time ≤ ${TARGET_RATIO}× the floor's — ${ratio.toFixed(2)}× ` +
+      `${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}; peak RSS growth ${growthMiB.toFixed(0)} MiB ` +
+      `(< ${TARGET_RSS_GROWTH_MIB} MiB: ${growthMiB < TARGET_RSS_GROWTH_MIB ? 'met' : 'MISSED'}); ` +
+      `${Math.round(rowsPerSec).toLocaleString('en-US')} rows/s is information (it depends on the machine)`,
+  );
   notes.push(
     `titan: upload (POST until 202: the file stored, its header checked) ${s(uploadS)} s; import job created → done ${s(jobS)} s; ` +
       `counts inserted ${imp.inserted.toLocaleString()}, updated ${imp.updated}, skipped ${imp.skipped.toLocaleString()}, failed ${imp.failed.toLocaleString()}; ` +
@@ -321,22 +365,22 @@ export async function run(ctx) {
         seconds: titanS,
         rowsPerSec,
         peakRssMiB: peak / 2 ** 20,
-        target: `≥ ${TARGET_ROWS_PER_SEC.toLocaleString('en-US')} rows/s: ${rowsPerSec >= TARGET_ROWS_PER_SEC ? 'met' : 'MISSED'}`,
+        target: `≤ ${TARGET_RATIO}× the floor: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}; RSS +${growthMiB.toFixed(0)} MiB (< ${TARGET_RSS_GROWTH_MIB}): ${growthMiB < TARGET_RSS_GROWTH_MIB ? 'met' : 'MISSED'}`,
       },
       {
-        side: 'COPY FROM STDIN (psql, bare table)',
+        side: 'floor: COPY + checks in SQL into customers',
         kind: 'measured',
         rows: ROWS,
-        seconds: copyS,
-        rowsPerSec: ROWS / copyS,
+        seconds: floorS,
+        rowsPerSec: ROWS / floorS,
         peakRssMiB: null,
       },
       {
-        side: 'ratio titan/COPY',
+        side: 'ratio titan/floor',
         kind: 'ratio',
         rows: ROWS,
-        seconds: titanS / copyS,
-        rowsPerSec: copyS / titanS,
+        seconds: ratio,
+        rowsPerSec: floorS / titanS,
         peakRssMiB: null,
       },
     ],

@@ -99,6 +99,13 @@ describe.skipIf(!hasChromium)('customer import in Chromium', () => {
     expect(await page.getByLabel('Column “company”').inputValue()).toBe('field:company');
     await page.getByLabel('Column “notes”').selectOption('ignore');
     await page.getByLabel('Add them to a list').selectOption({ label: 'Imported leads' });
+    // Nothing starts before the consent question is answered; "subscribed" needs its proof.
+    expect(await page.getByRole('button', { name: 'Start import' }).isDisabled()).toBe(true);
+    await page.getByRole('radio', { name: /They subscribed \(I keep proof\)/ }).check();
+    await page
+      .getByLabel('Proof: where and when they agreed')
+      .fill('Trade fair sign-up sheets, Leeds, May 2026');
+    await page.getByRole('checkbox', { name: 'WhatsApp' }).uncheck();
 
     // Every change of the bar is recorded, so its steps can be looked at once it is done.
     await page.evaluate(() => {
@@ -136,6 +143,7 @@ describe.skipIf(!hasChromium)('customer import in Chromium', () => {
     expect(await count('Updated')).toBe('0');
     expect(await count('Skipped')).toBe('1');
     expect(await count('Failed')).toBe('3');
+    await page.getByText('Delimiter: comma · Consent: subscribed (email, sms)').waitFor();
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

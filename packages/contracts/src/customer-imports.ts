@@ -51,6 +51,63 @@ export function detectImportEncoding(
   }
 }
 
+/** The delimiters an import reads, by the name it reports. */
+export const IMPORT_DELIMITERS = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' } as const;
+export type TImportDelimiter = keyof typeof IMPORT_DELIMITERS;
+const DELIMITER_NAMES = Object.keys(IMPORT_DELIMITERS) as TImportDelimiter[];
+/** Records looked at to tell the delimiter. */
+const DELIMITER_SAMPLE_RECORDS = 50;
+
+/**
+ * The delimiter of a CSV file from its first records (`complete`: the text is the whole file,
+ * otherwise its last record may be cut and is left out): of comma, semicolon, tab and pipe, the
+ * one found outside quotes the same number of times in every record, the most times; when none is
+ * that regular (rows with missing trailing cells), the one the header has most of; comma when the
+ * header has none (a one-column file). Excel in European locales saves with semicolons.
+ */
+export function detectImportDelimiter(text: string, complete: boolean): TImportDelimiter {
+  const counts: number[][] = [];
+  let current = DELIMITER_NAMES.map(() => 0);
+  let quoted = false;
+  let empty = true;
+  const endRecord = () => {
+    if (!empty) counts.push(current);
+    current = DELIMITER_NAMES.map(() => 0);
+    empty = true;
+  };
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length; i++) {
+    const ch = text[i]!;
+    // A doubled quote inside a quoted cell toggles twice: it stays quoted.
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) {
+      endRecord();
+      if (counts.length > DELIMITER_SAMPLE_RECORDS) break;
+      continue;
+    } else if (!quoted) {
+      const at = DELIMITER_NAMES.findIndex((name) => IMPORT_DELIMITERS[name] === ch);
+      if (at !== -1) current[at]!++;
+    }
+    empty = false;
+  }
+  if (complete) endRecord();
+  const header = counts[0];
+  if (!header) return 'comma';
+  let best: TImportDelimiter = 'comma';
+  let bestScore = 0;
+  DELIMITER_NAMES.forEach((name, at) => {
+    const cells = header[at]!;
+    if (cells === 0) return;
+    const regular = counts.every((record) => record[at] === cells);
+    // Regular ones rank above every irregular one.
+    const score = (regular ? 1_000_000 : 0) + cells;
+    if (score > bestScore) {
+      best = name;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
 /** The contact parts a column can fill, and the header names read as each of them. */
 export const IMPORT_COLUMN_ALIASES = {
   name: ['name', 'full name', 'fullname', 'full_name', 'customer name', 'contact name', 'display name'],
@@ -101,15 +158,74 @@ export const IMPORT_MESSAGES = {
     'The column map must be a JSON object of column name to name, email, phone, external_id, ignore or a field name.',
   unknownColumn: (column: string) => `The file has no column "${column}".`,
   notFound: 'No such import.',
+  undecodable:
+    'The file is neither UTF-8 nor Windows-1252 text: choose its encoding, or save it again as "CSV UTF-8".',
+  notInEncoding: (encoding: string) =>
+    `The file is not valid ${encoding} text: choose its encoding, or save it again as "CSV UTF-8".`,
+  consentProofRequired:
+    'Say how these people agreed: where and when they subscribed (for example “Newsletter form on our website, 2023–2025”).',
+  consentChannelsRequired: 'Choose at least one channel they subscribed to.',
 } as const;
 
-export const ZImportFields = z.object({
-  mode: ZImportMode.default('skip'),
-  list_id: z.coerce.number().int().positive().optional(),
-  encoding: ZImportEncoding.default('auto'),
-  /** JSON: {"E-mail Address": "email", "Company": "company", "Notes": "ignore"}. */
-  column_map: z.string().max(10_000).optional(),
-});
+/**
+ * What consent the rows carry: `subscribed` (they agreed, and the business keeps the proof it
+ * describes; each new or updated customer whose consent on the chosen channels is unknown becomes
+ * subscribed, with a consent record holding the proof), or `unknown` (nothing is recorded and no
+ * marketing is sent to them until they opt in). An import never lifts an opt-out or a bounce.
+ */
+export const IMPORT_CONSENTS = ['unknown', 'subscribed'] as const;
+export const ZImportConsent = z.enum(IMPORT_CONSENTS);
+export type TImportConsent = z.infer<typeof ZImportConsent>;
+export const IMPORT_CONSENT_CHANNELS = ['email', 'sms', 'whatsapp'] as const;
+export type TImportConsentChannel = (typeof IMPORT_CONSENT_CHANNELS)[number];
+export const IMPORT_CONSENT_PROOF_MAX = 1000;
+
+export const ZImportFields = z
+  .object({
+    mode: ZImportMode.default('skip'),
+    list_id: z.coerce.number().int().positive().optional(),
+    encoding: ZImportEncoding.default('auto'),
+    /** JSON: {"E-mail Address": "email", "Company": "company", "Notes": "ignore"}. */
+    column_map: z.string().max(10_000).optional(),
+    delimiter: z.enum(['auto', ...DELIMITER_NAMES] as ['auto', ...TImportDelimiter[]]).default('auto'),
+    consent: ZImportConsent.default('unknown'),
+    /** Where and when the rows' people agreed; required with `consent=subscribed`. */
+    consent_proof: z.string().trim().max(IMPORT_CONSENT_PROOF_MAX).optional(),
+    /** Comma-separated channels the consent covers (email, sms, whatsapp); all three by default. */
+    consent_channels: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const names = (value ?? IMPORT_CONSENT_CHANNELS.join(','))
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean);
+        const unknown = names.filter((c) => !(IMPORT_CONSENT_CHANNELS as readonly string[]).includes(c));
+        if (unknown.length) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `Unknown channel "${unknown[0]}": use email, sms or whatsapp.`,
+          });
+          return z.NEVER;
+        }
+        return [...new Set(names)] as TImportConsentChannel[];
+      }),
+  })
+  .superRefine((fields, ctx) => {
+    if (fields.consent !== 'subscribed') return;
+    if (!fields.consent_proof || fields.consent_proof.length < 10)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['consent_proof'],
+        message: IMPORT_MESSAGES.consentProofRequired,
+      });
+    if (fields.consent_channels.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['consent_channels'],
+        message: IMPORT_MESSAGES.consentChannelsRequired,
+      });
+  });
 export type TImportFields = z.infer<typeof ZImportFields>;
 
 export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
@@ -120,6 +236,11 @@ export const ZCustomerImport = z.object({
   status: z.enum(IMPORT_STATUSES),
   mode: ZImportMode,
   encoding: z.string(),
+  /** The delimiter the file was read with (detected, or as chosen). */
+  delimiter: z.enum(DELIMITER_NAMES as [TImportDelimiter, ...TImportDelimiter[]]),
+  consent: ZImportConsent,
+  consent_proof: z.string().nullable(),
+  consent_channels: z.array(z.enum(IMPORT_CONSENT_CHANNELS)),
   list_id: z.number().int().nullable(),
   /** The file's columns as the header reader read them, and what each became. */
   columns: z.array(z.object({ name: z.string(), target: z.string() })),

@@ -105,6 +105,15 @@ export const customerImports = pgTable('customer_imports', {
   mode: text('mode', { enum: ['skip', 'overwrite', 'merge'] }).notNull(),
   /** As chosen, or as detected ('auto' resolved when the job starts). */
   encoding: text('encoding').notNull(),
+  delimiter: text('delimiter', { enum: ['comma', 'semicolon', 'tab', 'pipe'] })
+    .notNull()
+    .default('comma'),
+  /** What consent the rows carry, as the uploader said; `subscribed` comes with its proof. */
+  consent: text('consent', { enum: ['unknown', 'subscribed'] })
+    .notNull()
+    .default('unknown'),
+  consentProof: text('consent_proof'),
+  consentChannels: jsonb('consent_channels').$type<('email' | 'sms' | 'whatsapp')[]>().notNull().default([]),
   listId: bigint('list_id', { mode: 'number' }).references(() => customerLists.id, { onDelete: 'set null' }),
   columns: jsonb('columns').$type<{ name: string; target: string }[]>().notNull(),
   status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull(),
@@ -135,4 +144,29 @@ export const customerImportErrors = pgTable(
     values: jsonb('values').$type<string[]>().notNull(),
   },
   (t) => [index('customer_import_errors_import_idx').on(t.importId, t.rowNumber)],
+);
+
+/**
+ * Why a customer's consent on a channel is what it is, when something other than the person set
+ * it (an import's rows said they subscribed): the proof the business gave. Only
+ * modules/consent/consent.repository.ts writes it.
+ */
+export const consentRecords = pgTable(
+  'consent_records',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    customerId: bigint('customer_id', { mode: 'number' })
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['email', 'sms', 'whatsapp'] }).notNull(),
+    status: text('status').notNull(),
+    source: text('source', { enum: ['import'] }).notNull(),
+    proof: text('proof').notNull(),
+    importId: uuid('import_id').references(() => customerImports.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('consent_records_customer_idx').on(t.businessId, t.customerId, t.createdAt)],
 );

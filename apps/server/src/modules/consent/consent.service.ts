@@ -19,11 +19,13 @@ import {
   findCustomersByIds,
   findVisitor,
   setConsentForAddress,
+  subscribeWhereUnknown,
   updateVisitor,
   updateCustomerConsent,
   type ConsentChannel,
   type CustomerRow,
 } from '../directory/directory.service';
+import { insertConsentRecords } from './consent.repository';
 import {
   findSuppression,
   normalizeAddress,
@@ -166,6 +168,36 @@ export async function adoptSuppressionsOf(
       row.address,
       STATUS_OF_REASON[row.reason],
     );
+}
+
+/**
+ * An import's rows carry consent the business has proof of: each of these customers whose consent
+ * on a channel is still unknown (and who has an address there) becomes subscribed, with a consent
+ * record keeping the proof. Run after the batch adopted the suppression list, so an opt-out,
+ * bounce or complaint stands; a status someone set stands too.
+ */
+export async function recordImportedConsent(
+  db: Queryable,
+  input: {
+    businessId: number;
+    customerIds: number[];
+    channels: readonly ConsentChannel[];
+    proof: string;
+    importId: string;
+  },
+): Promise<void> {
+  for (const channel of input.channels) {
+    const marked = await subscribeWhereUnknown(db, input.businessId, input.customerIds, channel);
+    await insertConsentRecords(db, {
+      businessId: input.businessId,
+      customerIds: marked,
+      channel,
+      status: 'subscribed',
+      source: 'import',
+      proof: input.proof,
+      importId: input.importId,
+    });
+  }
 }
 
 /**

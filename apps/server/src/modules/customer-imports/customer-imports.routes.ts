@@ -41,7 +41,8 @@ export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportD
       bodyLimit: IMPORT_FILE_LIMIT_BYTES + 64 * 1024,
       schema: {
         tags,
-        summary: 'Import customers from a CSV file (multipart: file, mode, list_id, encoding, column_map)',
+        summary:
+          'Import customers from a CSV file (multipart: file, mode, list_id, encoding, delimiter, column_map, consent, consent_proof, consent_channels)',
         consumes: ['multipart/form-data'],
         response: { 202: ZEnvelope(ZCustomerImport) },
       },

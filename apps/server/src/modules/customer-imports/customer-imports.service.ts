@@ -18,15 +18,17 @@ import { announceChange } from '../../platform/realtime/change-log.repository';
 import { makeKey, type Storage } from '../../platform/storage';
 import { findBusiness } from '../business/business.service';
 import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
-import { adoptSuppressionsOf } from '../consent/consent.service';
+import { adoptSuppressionsOf, recordImportedConsent } from '../consent/consent.service';
 import { importCustomers, matchImportRows, type ImportedRow } from '../directory/directory.service';
 import {
   decode,
   decodeStream,
-  detectEncoding,
+  delimiterChar,
   ImportFileError,
+  readEncoding,
   readHeader,
   readRow,
+  settleDelimiter,
   type ColumnTarget,
 } from './csv-reading';
 import { CustomerRows } from './customer-rows';
@@ -64,6 +66,10 @@ function toImport(row: repo.ImportRow): TCustomerImport {
     status: row.status,
     mode: row.mode,
     encoding: row.encoding,
+    delimiter: row.delimiter,
+    consent: row.consent,
+    consent_proof: row.consentProof,
+    consent_channels: row.consentChannels,
     list_id: row.listId,
     columns: row.columns,
     total_rows: row.totalRows,
@@ -93,18 +99,18 @@ export async function createImport(
   const { fields, bytes } = input;
   if (fields.list_id !== undefined && !(await isStaticList(deps.db, input.businessId, fields.list_id)))
     throw AppError.fields({ list_id: ['No such static list: imports add customers to static lists.'] });
-  const head = bytes.subarray(0, HEAD_BYTES);
-  const encoding = fields.encoding === 'auto' ? detectEncoding(head) : fields.encoding;
+  const { encoding, refused } = readEncoding(bytes, fields.encoding);
+  const head = decode(bytes.subarray(0, HEAD_BYTES), encoding);
+  const delimiter = settleDelimiter(head, bytes.length <= HEAD_BYTES, fields.delimiter);
   let columns: { name: string; target: ColumnTarget }[];
   try {
-    ({ columns } = readHeader(decode(head, encoding), fields.column_map));
+    ({ columns } = readHeader(head, fields.column_map, delimiter));
+    // A file that is not CSV at all is told so first; one that is, but in no encoding it can be
+    // read in without guessing, is refused whole: nothing of it is imported.
+    if (refused) throw refused;
   } catch (err) {
     if (!(err instanceof ImportFileError)) throw err;
-    const field =
-      err.message === IMPORT_MESSAGES.badColumnMap || err.message.startsWith('The file has no column')
-        ? 'column_map'
-        : 'file';
-    throw AppError.fields({ [field]: [err.message] });
+    throw AppError.fields({ [err.field]: [err.message] });
   }
   const key = makeKey(`customer_lists/${input.businessId}`, input.fileName || 'customers.csv');
   await deps.storage.put(key, bytes, 'text/csv');
@@ -115,6 +121,10 @@ export async function createImport(
       fileName: input.fileName || 'customers.csv',
       mode: fields.mode,
       encoding,
+      delimiter,
+      consent: fields.consent,
+      consentProof: fields.consent === 'subscribed' ? (fields.consent_proof ?? null) : null,
+      consentChannels: fields.consent === 'subscribed' ? fields.consent_channels : [],
       listId: fields.list_id ?? null,
       columns,
       status: 'queued',
@@ -202,6 +212,7 @@ export async function runImport(deps: ImportDeps, id: string): Promise<void> {
   if (!source) throw new Error('the stored file vanished');
   const parser = source.pipe(decodeStream(row.encoding)).pipe(
     parse({
+      delimiter: delimiterChar(row.delimiter),
       relax_column_count: true,
       relax_quotes: true,
       skip_records_with_error: true,
@@ -374,6 +385,15 @@ async function commitBatch(
       imp.businessId,
       batch.rows.filter((r) => written.has(r.rowNumber)),
     );
+    // After the suppression list had its say: an import's word never lifts an opt-out or a bounce.
+    if (imp.consent === 'subscribed' && imp.consentProof)
+      await recordImportedConsent(tx, {
+        businessId: imp.businessId,
+        customerIds: [...outcome.inserted, ...outcome.updated].map((r) => r.id),
+        channels: imp.consentChannels,
+        proof: imp.consentProof,
+        importId: imp.id,
+      });
     if (imp.listId !== null)
       await addKnownMembers(
         tx,

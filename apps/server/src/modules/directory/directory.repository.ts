@@ -331,6 +331,34 @@ export async function setConsentForAddress(
   return rows.length;
 }
 
+/**
+ * Marks subscribed on the channel those of `ids` who have an address for it and whose consent
+ * there is still unknown (an import's word never overrides what a person or a bounce said);
+ * returns the ids it marked.
+ */
+export async function subscribeWhereUnknown(
+  db: Queryable,
+  businessId: number,
+  ids: number[],
+  channel: ConsentChannel,
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const field = CONSENT_FIELD[channel];
+  const rows = await db
+    .update(customers)
+    .set({ [field]: 'subscribed', updatedAt: new Date() })
+    .where(
+      and(
+        eq(customers.businessId, businessId),
+        sql`${customers.id} = any(${sql.param(ids)}::bigint[])`,
+        sql`coalesce(${channel === 'email' ? customers.email : customers.phone}, '') <> ''`,
+        eq(customers[field], 'unknown'),
+      ),
+    )
+    .returning({ id: customers.id });
+  return rows.map((r) => r.id);
+}
+
 export async function updateCustomerConsent(
   db: Queryable,
   businessId: number,

@@ -120,6 +120,7 @@ export {
   type CustomerRow,
   CONSENT_FIELD,
   setConsentForAddress,
+  subscribeWhereUnknown,
   updateCustomerConsent,
   type ConsentChannel,
   visibleCustomerIds,

@@ -1,7 +1,7 @@
 // User-visible strings of the CSV import wizard (/engage/directory/import); tests and components
 // share them from here. The file reading errors are the spec's (section 8), word for word; a file
 // that is empty, not CSV or without an email or phone column gets the server's own messages.
-import { IMPORT_MESSAGES } from '@titan/contracts';
+import { IMPORT_MESSAGES, type TImportConsent, type TImportDelimiter } from '@titan/contracts';
 
 export const FILE_READING_ERRORS = {
   notReadable: 'File is not readable',
@@ -36,6 +36,31 @@ export const IMPORT_STRINGS = {
       : `The first ${shown} rows of the file, as they will be read.`,
   previewTable: 'First rows of the file',
   noRows: 'The file has column names but no rows yet.',
+
+  delimiter: (name: TImportDelimiter) => `Delimiter: ${name}`,
+
+  consentTitle: 'What consent do these rows carry?',
+  consents: {
+    subscribed: {
+      label: 'They subscribed (I keep proof)',
+      hint: 'They agreed to hear from you, and you can show where and when.',
+    },
+    unknown: {
+      label: 'Unknown — don’t send marketing',
+      hint: 'Nothing is recorded; marketing waits until each person subscribes.',
+    },
+  },
+  consentProofLabel: 'Proof: where and when they agreed',
+  consentProofPlaceholder: 'For example: newsletter form on our website, 2023–2025',
+  consentProofHint:
+    'Kept with each customer’s consent record. Customers who unsubscribed, bounced or complained stay so.',
+  consentProofShort: 'Describe the proof in at least 10 characters.',
+  consentChannelsLabel: 'They subscribed to',
+  consentChannels: { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp' },
+  consentChannelsNone: 'Choose at least one channel.',
+  consentMissing: 'Say what consent these rows carry.',
+  consentResult: (consent: TImportConsent, channels: string[]) =>
+    consent === 'subscribed' ? `Consent: subscribed (${channels.join(', ')})` : 'Consent: unknown',
 
   mappingTitle: 'Columns',
   mappingDescription:

@@ -19,6 +19,10 @@ function anImport(overrides: Partial<TCustomerImport> = {}): TCustomerImport {
     status: 'queued',
     mode: 'skip',
     encoding: 'utf-8',
+    delimiter: 'comma',
+    consent: 'unknown',
+    consent_proof: null,
+    consent_channels: [],
     list_id: null,
     columns: [],
     total_rows: null,
@@ -90,6 +94,13 @@ async function choose(file: File) {
   await userEvent.upload(await screen.findByLabelText(S.chooseFile), file);
 }
 
+/** Answers the consent question: nothing starts until it is. */
+async function answerConsent() {
+  await userEvent.click(
+    await screen.findByRole('radio', { name: (name) => name.startsWith(S.consents.unknown.label) }),
+  );
+}
+
 const select = (column: string) => screen.getByRole('combobox', { name: S.mapColumn(column) });
 
 const { createObjectURL, revokeObjectURL } = URL;
@@ -130,6 +141,11 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
     expect(select('plan')).toHaveValue('field:plan');
     expect(within(select('plan')).getByRole('option', { name: S.targets.field('plan') })).toBeInTheDocument();
     expect(screen.queryByText(IMPORT_MESSAGES.noContactColumn)).not.toBeInTheDocument();
+    expect(screen.getByText(S.delimiter('comma'))).toBeInTheDocument();
+    // The consent question is asked before anything starts.
+    expect(screen.getByRole('button', { name: S.start })).toBeDisabled();
+    expect(screen.getByText(S.consentMissing)).toBeInTheDocument();
+    await answerConsent();
     expect(screen.getByRole('button', { name: S.start })).toBeEnabled();
   });
 
@@ -250,6 +266,7 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
       ).toEqual([S.noList, 'VIPs']),
     );
     await userEvent.selectOptions(lists, 'VIPs');
+    await answerConsent();
     await userEvent.click(screen.getByRole('button', { name: S.start }));
 
     await screen.findByRole('progressbar', { name: S.progressLabel });
@@ -260,6 +277,65 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
           mode: 'merge',
           list_id: '7',
           column_map: JSON.stringify({ kunde: 'name', kontakt: 'email', stadt: 'ignore' }),
+          delimiter: 'comma',
+          consent: 'unknown',
+        },
+      },
+    ]);
+  });
+
+  it('reads a semicolon file as the server will, and sends the consent the rows carry with its proof', async () => {
+    const sent = importer({
+      upload: () =>
+        ok(
+          anImport({
+            status: 'done',
+            delimiter: 'semicolon',
+            consent: 'subscribed',
+            consent_proof: 'Shop newsletter form, 2024',
+            consent_channels: ['email'],
+          }),
+          202,
+        ),
+    });
+    fakeRealtime();
+    renderApp('/engage/directory/import');
+    // Excel in European locales: semicolons between cells, commas in numbers.
+    const text = 'Name;E-Mail;Umsatz\nJosé Müller;jose@example.com;1,5\n';
+    await choose(csvFile(text, 'kunden.csv'));
+    const table = await screen.findByRole('table', { name: S.previewTable });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['name', 'e-mail', 'umsatz']);
+    expect(screen.getByText(S.delimiter('semicolon'))).toBeInTheDocument();
+    expect(select('e-mail')).toHaveValue('email');
+
+    await userEvent.click(
+      screen.getByRole('radio', { name: (name) => name.startsWith(S.consents.subscribed.label) }),
+    );
+    // Subscribed needs its proof before anything starts.
+    expect(screen.getByRole('button', { name: S.start })).toBeDisabled();
+    expect(screen.getByText(S.consentProofShort)).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(S.consentProofLabel), 'Shop newsletter form, 2024');
+    await userEvent.click(screen.getByRole('checkbox', { name: S.consentChannels.sms }));
+    await userEvent.click(screen.getByRole('checkbox', { name: S.consentChannels.whatsapp }));
+    await userEvent.click(screen.getByRole('button', { name: S.start }));
+
+    expect(
+      await screen.findByText(/Delimiter: semicolon · Consent: subscribed \(email\)/),
+    ).toBeInTheDocument();
+    expect(sent).toEqual([
+      {
+        file: text,
+        fields: {
+          mode: 'skip',
+          column_map: JSON.stringify({ name: 'name', 'e-mail': 'email', umsatz: 'umsatz' }),
+          delimiter: 'semicolon',
+          consent: 'subscribed',
+          consent_proof: 'Shop newsletter form, 2024',
+          consent_channels: 'email',
         },
       },
     ]);
@@ -274,6 +350,7 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
     });
     renderApp('/engage/directory/import');
     await choose(csvFile(CSV));
+    await answerConsent();
     await userEvent.click(await screen.findByRole('button', { name: S.start }));
     expect(await screen.findByText(IMPORT_MESSAGES.tooLarge)).toBeInTheDocument();
     expect(screen.getByRole('table', { name: S.previewTable })).toBeInTheDocument();
@@ -302,6 +379,7 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
     URL.revokeObjectURL = vi.fn();
     renderApp('/engage/directory/import');
     await choose(csvFile(CSV));
+    await answerConsent();
     await userEvent.click(await screen.findByRole('button', { name: S.start }));
 
     const bar = await screen.findByRole('progressbar', { name: S.progressLabel });

@@ -1,6 +1,7 @@
 // The CSV import API: POST /api/business/customer-directory/import/ (multipart: file, mode,
-// list_id, column_map) → 202 with the import; GET …/imports/{id}/ its progress; the errors CSV
-// (…/imports/{id}/errors/) fetched with the session and handed to the browser as a download.
+// list_id, column_map, delimiter, consent, consent_proof, consent_channels) → 202 with the import;
+// GET …/imports/{id}/ its progress; the errors CSV (…/imports/{id}/errors/) fetched with the
+// session and handed to the browser as a download.
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   PAGE_SIZE_MAX,
@@ -9,6 +10,8 @@ import {
   ZEnvelope,
   ZPage,
   type TCustomerImport,
+  type TImportConsentChannel,
+  type TImportDelimiter,
   type TImportMode,
 } from '@titan/contracts';
 
@@ -29,13 +32,33 @@ export type TStartImport = {
   listId: number | null;
   /** Column name (as the header reader read it) → name, email, phone, …, ignore or a field name. */
   columnMap: Record<string, string>;
+  /** As the preview read the file, so the columns mapped are the ones the server reads. */
+  delimiter: TImportDelimiter;
+  consent: TImportConsentChoice;
 };
 
-export async function startImport({ file, mode, listId, columnMap }: TStartImport): Promise<TCustomerImport> {
+/** What consent the rows carry: unknown, or subscribed with its proof on some channels. */
+export type TImportConsentChoice =
+  { kind: 'unknown' } | { kind: 'subscribed'; proof: string; channels: TImportConsentChannel[] };
+
+export async function startImport({
+  file,
+  mode,
+  listId,
+  columnMap,
+  delimiter,
+  consent,
+}: TStartImport): Promise<TCustomerImport> {
   const form = new FormData();
   form.append('mode', mode);
   if (listId !== null) form.append('list_id', String(listId));
   form.append('column_map', JSON.stringify(columnMap));
+  form.append('delimiter', delimiter);
+  form.append('consent', consent.kind);
+  if (consent.kind === 'subscribed') {
+    form.append('consent_proof', consent.proof.trim());
+    form.append('consent_channels', consent.channels.join(','));
+  }
   form.append('file', file, file.name);
   const { data } = await protectedClient.post(IMPORT_API_PATH, form, {
     timeout: UPLOAD_TIMEOUT_MS,

@@ -21,7 +21,10 @@ const CONTACT_PARTS = Object.keys(IMPORT_COLUMN_ALIASES) as TImportContactPart[]
 export function ImportPreview({ preview }: { preview: TCsvPreview }) {
   return (
     <section className="grid gap-2">
-      <h2 className="text-lg font-semibold">{S.previewTitle}</h2>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-lg font-semibold">{S.previewTitle}</h2>
+        <p className="text-sm text-muted-foreground">{S.delimiter(preview.delimiter)}</p>
+      </div>
       {preview.rows.length ? (
         <>
           <p className="text-sm text-muted-foreground">{S.previewDescription(preview.rows.length)}</p>

@@ -73,6 +73,9 @@ export function ImportProgress({
         <div className="grid gap-4">
           <h2 className="text-lg font-semibold">{imp.status === 'done' ? S.doneTitle : S.failedTitle}</h2>
           <FormAlert message={imp.error ?? undefined} />
+          <p className="text-sm text-muted-foreground">
+            {S.delimiter(imp.delimiter)} · {S.consentResult(imp.consent, imp.consent_channels)}
+          </p>
           <dl aria-label={S.countsLabel} className="grid grid-cols-2 gap-3 sm:grid-cols-4">
             {(['inserted', 'updated', 'skipped', 'failed'] as const).map((key) => (
               <div key={key} className="rounded-md border p-3">

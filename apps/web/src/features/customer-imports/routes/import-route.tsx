@@ -1,6 +1,7 @@
 // /engage/directory/import: the CSV import wizard. A file is dropped or chosen and its first rows
 // read in the browser (refused at once when it cannot be read, is empty or is not CSV); its columns
-// are matched from their names and can be changed; the mode and a list are picked; then the upload
+// are matched from their names and can be changed; the mode and a list are picked, and what consent
+// the rows carry (with its proof) is asked; then the upload
 // starts the import, whose progress is followed live (?id= keeps it across a reload).
 import type { TCustomerImport, TImportColumnTarget, TImportMode } from '@titan/contracts';
 import { autoImportTarget } from '@titan/contracts';
@@ -17,10 +18,12 @@ import { useCurrentMembership } from '../../../lib/session/current-business';
 import { readBusinessCode } from '../../../lib/session/tokens';
 import { useStartImport } from '../api/imports';
 import { ColumnMapping, ImportOptions, ImportPreview } from '../components/column-mapping';
+import { ConsentQuestion } from '../components/consent-question';
 import { FileDrop } from '../components/file-drop';
 import { ImportProgress } from '../components/import-progress';
 import { IMPORT_STRINGS as S } from '../strings';
 import { columnMap, hasContactColumn } from '../utils/column-map';
+import { consentChoice, type TConsentDraft } from '../utils/consent-choice';
 import { FileReadingError, readCsvPreview, type TCsvPreview } from '../utils/read-csv-preview';
 
 type TChosen = { file: File; preview: TCsvPreview };
@@ -46,6 +49,7 @@ export function ImportRoute() {
   const [targets, setTargets] = useState<TImportColumnTarget[]>([]);
   const [mode, setMode] = useState<TImportMode>('skip');
   const [listId, setListId] = useState<number | null>(null);
+  const [consent, setConsent] = useState<TConsentDraft>(null);
   const [started, setStarted] = useState<TCustomerImport | undefined>();
   const start = useStartImport();
 
@@ -67,6 +71,7 @@ export function ImportRoute() {
 
   const reset = () => {
     setChosen(null);
+    setConsent(null);
     setReadError(null);
     setStarted(undefined);
     start.reset();
@@ -74,9 +79,17 @@ export function ImportRoute() {
   };
 
   const submit = () => {
-    if (!chosen) return;
+    const asked = consentChoice(consent);
+    if (!chosen || !('choice' in asked)) return;
     start.mutate(
-      { file: chosen.file, mode, listId, columnMap: columnMap(chosen.preview.columns, targets) },
+      {
+        file: chosen.file,
+        mode,
+        listId,
+        columnMap: columnMap(chosen.preview.columns, targets),
+        delimiter: chosen.preview.delimiter,
+        consent: asked.choice,
+      },
       {
         onSuccess: (created) => {
           setStarted(created);
@@ -107,6 +120,7 @@ export function ImportRoute() {
         </div>
       );
     const contact = hasContactColumn(targets);
+    const asked = consentChoice(consent);
     return (
       <div className="grid gap-6">
         <div className="flex flex-wrap items-center justify-between gap-2">
@@ -122,6 +136,7 @@ export function ImportRoute() {
         <ColumnMapping columns={chosen.preview.columns} targets={targets} onChange={setTargets} />
         {contact ? null : <FormAlert message={S.noContactColumn} />}
         <ImportOptions mode={mode} onMode={setMode} listId={listId} onList={setListId} />
+        <ConsentQuestion value={consent} onChange={setConsent} />
         {start.isError ? (
           <FormAlert message={S.startFailed}>
             <ul className="list-disc pl-4">
@@ -131,10 +146,11 @@ export function ImportRoute() {
             </ul>
           </FormAlert>
         ) : null}
-        <div>
-          <Button type="button" onClick={submit} disabled={!contact || start.isPending}>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="button" onClick={submit} disabled={!contact || 'problem' in asked || start.isPending}>
             {start.isPending ? S.starting : S.start}
           </Button>
+          {'problem' in asked ? <p className="text-sm text-muted-foreground">{asked.problem}</p> : null}
         </div>
       </div>
     );

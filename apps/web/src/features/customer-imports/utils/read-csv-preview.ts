@@ -1,7 +1,13 @@
-// Reads the start of a chosen CSV file in the browser for the import preview: the column names
-// as the spec's header reader gives them (lower-cased, control characters removed) and the first
-// rows. A file the browser cannot read is refused with the spec's file reading error for why.
-import { detectImportEncoding, importHeaderName } from '@titan/contracts';
+// Reads the start of a chosen CSV file in the browser for the import preview: its delimiter (as
+// the server tells it: comma, semicolon, tab or pipe), the column names as the spec's header
+// reader gives them (lower-cased, control characters removed) and the first rows. A file the browser cannot read is refused with the spec's file reading error for why.
+import {
+  detectImportDelimiter,
+  detectImportEncoding,
+  IMPORT_DELIMITERS,
+  importHeaderName,
+  type TImportDelimiter,
+} from '@titan/contracts';
 
 import { FILE_READING_ERRORS, IMPORT_STRINGS as S } from '../strings';
 
@@ -9,7 +15,7 @@ import { FILE_READING_ERRORS, IMPORT_STRINGS as S } from '../strings';
 export const PREVIEW_BYTES = 64 * 1024;
 export const PREVIEW_ROWS = 5;
 
-export type TCsvPreview = { columns: string[]; rows: string[][] };
+export type TCsvPreview = { delimiter: TImportDelimiter; columns: string[]; rows: string[][] };
 
 export class FileReadingError extends Error {}
 
@@ -68,7 +74,13 @@ export function readFileHead(file: Blob, bytes = PREVIEW_BYTES): Promise<string>
  * CSV records (RFC 4180: quoted cells may hold commas, quotes and line breaks) of `text`. When the
  * text is only the start of the file, the last record may be cut: `complete` false leaves it out.
  */
-export function parseCsv(text: string, complete: boolean, limit = Infinity): string[][] {
+export function parseCsv(
+  text: string,
+  complete: boolean,
+  limit = Infinity,
+  delimiter: TImportDelimiter = 'comma',
+): string[][] {
+  const separator = IMPORT_DELIMITERS[delimiter];
   const records: string[][] = [];
   let record: string[] = [];
   let cell = '';
@@ -89,7 +101,7 @@ export function parseCsv(text: string, complete: boolean, limit = Infinity): str
       } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === ',') {
+    else if (ch === separator) {
       record.push(cell);
       cell = '';
     } else if (ch === '\n' || ch === '\r') {
@@ -108,8 +120,10 @@ export async function readCsvPreview(file: File): Promise<TCsvPreview> {
   if (text.trim() === '') throw new FileReadingError(S.fileEmpty);
   // Binary files (a spreadsheet saved as .xlsx, an image) are not CSV.
   if (text.includes('\u0000')) throw new FileReadingError(S.fileNotCsv);
-  const records = parseCsv(text, file.size <= PREVIEW_BYTES, PREVIEW_ROWS + 1);
+  const whole = file.size <= PREVIEW_BYTES;
+  const delimiter = detectImportDelimiter(text, whole);
+  const records = parseCsv(text, whole, PREVIEW_ROWS + 1, delimiter);
   const columns = (records[0] ?? []).map(importHeaderName);
   if (columns.every((c) => c === '')) throw new FileReadingError(S.fileNotCsv);
-  return { columns, rows: records.slice(1) };
+  return { delimiter, columns, rows: records.slice(1) };
 }
