@@ -308,18 +308,21 @@ export async function applyInbound(deps: BounceDeps, to: VerpAddress, raw: Buffe
   const wrong = mismatch(send, report);
   if (wrong) return { outcome: 'unmatched', detail: wrong };
   if (report.kind === 'complaint') {
-    await sends.recordSendEvent(deps.db, {
-      sendId: send.id,
-      type: 'complained',
-      payload: { feedback_type: report.feedbackType, user_agent: report.userAgent },
-    });
-    await optOut(deps.db, {
-      businessId: send.businessId,
-      channel: 'email',
-      address: send.recipient,
-      reason: 'complained',
-      sendId: send.id,
-      detail: `Complaint (${report.feedbackType ?? 'abuse'})${report.userAgent ? ` from ${report.userAgent}` : ''}`,
+    // The send's status and the suppression together, or neither.
+    await deps.db.transaction(async (tx) => {
+      await sends.recordSendEvent(tx, {
+        sendId: send.id,
+        type: 'complained',
+        payload: { feedback_type: report.feedbackType, user_agent: report.userAgent },
+      });
+      await optOut(tx, {
+        businessId: send.businessId,
+        channel: 'email',
+        address: send.recipient,
+        reason: 'complained',
+        sendId: send.id,
+        detail: `Complaint (${report.feedbackType ?? 'abuse'})${report.userAgent ? ` from ${report.userAgent}` : ''}`,
+      });
     });
     return { outcome: 'complained' };
   }
@@ -344,20 +347,22 @@ export async function applyInbound(deps: BounceDeps, to: VerpAddress, raw: Buffe
   const kind = bounceClass(rcpt);
   if (kind === 'hard') {
     const message = rcpt.diagnosticCode ?? `Bounced (${rcpt.status ?? 'no status'})`;
-    await sends.recordSendEvent(deps.db, {
-      sendId: send.id,
-      type: 'bounced',
-      payload,
-      errorCode: rcpt.status,
-      errorMessage: message,
-    });
-    await optOut(deps.db, {
-      businessId: send.businessId,
-      channel: 'email',
-      address: send.recipient,
-      reason: 'bounced',
-      sendId: send.id,
-      detail: message,
+    await deps.db.transaction(async (tx) => {
+      await sends.recordSendEvent(tx, {
+        sendId: send.id,
+        type: 'bounced',
+        payload,
+        errorCode: rcpt.status,
+        errorMessage: message,
+      });
+      await optOut(tx, {
+        businessId: send.businessId,
+        channel: 'email',
+        address: send.recipient,
+        reason: 'bounced',
+        sendId: send.id,
+        detail: message,
+      });
     });
     return { outcome: 'bounced' };
   }
