@@ -773,7 +773,10 @@ export async function emailMetricsByDay(
     sql`s.created_at <= ${filter.to.toISOString()}::timestamptz`,
   ];
   if (filter.templateId !== undefined) where.push(sql`s.template_id = ${filter.templateId}`);
-  if (filter.agentId !== undefined) where.push(sql`s.cause = 'agent' and s.cause_id = ${filter.agentId}`);
+  // An agent's sends carry its run's id (cause_id), not the agent's.
+  if (filter.agentId !== undefined)
+    where.push(sql`s.cause = 'agent' and s.cause_id in (select r.id::text from agent_runs r
+      where r.business_id = ${businessId} and r.agent_id::text = ${filter.agentId})`);
   const rows = await rowsOf<Record<keyof EmailMetricsDayRow, string | number>>(
     db,
     sql`with s as (

@@ -60,6 +60,27 @@ async function sentEmail(
   return queued.id;
 }
 
+/** An agent of the business with one run. */
+async function agentWithRun(businessId: number) {
+  const [agent] = await rt.database.query<{ id: string }>(
+    "insert into agents (business_id, name) values ($1, 'Win-back') returning id",
+    [businessId],
+  );
+  const [run] = await rt.database.query<{ id: string }>(
+    `insert into agent_runs (agent_id, business_id, channel, slot, trigger, config_version, send_mode, status)
+     values ($1, $2, 'email', now(), 'schedule', 1, 'auto', 'completed') returning id`,
+    [agent!.id, businessId],
+  );
+  return { agentId: Number(agent!.id), runId: run!.id };
+}
+
+/** An email sent by an agent's run (cause `agent`, cause_id the run). */
+async function byAgent(businessId: number, runId: string, opts: { createdAt?: Date } = {}) {
+  const id = await sentEmail(businessId, opts);
+  await rt.database.query(`update sends set cause = 'agent', cause_id = $2 where id = $1`, [id, runId]);
+  return id;
+}
+
 async function statusOf(id: string) {
   const [row] = await rt.database.query<{ status: string }>(`select status from sends where id = $1`, [id]);
   return row!.status;
@@ -389,23 +410,6 @@ describe('GET /api/email/events/{trackingId}/', () => {
   });
 
   it('filters by agent_id: the sends of that agent’s runs, never another business’s agent', async () => {
-    const agentWithRun = async (businessId: number) => {
-      const [agent] = await rt.database.query<{ id: string }>(
-        "insert into agents (business_id, name) values ($1, 'Win-back') returning id",
-        [businessId],
-      );
-      const [run] = await rt.database.query<{ id: string }>(
-        `insert into agent_runs (agent_id, business_id, channel, slot, trigger, config_version, send_mode, status)
-         values ($1, $2, 'email', now(), 'schedule', 1, 'auto', 'completed') returning id`,
-        [agent!.id, businessId],
-      );
-      return { agentId: Number(agent!.id), runId: run!.id };
-    };
-    const byAgent = async (businessId: number, runId: string) => {
-      const id = await sentEmail(businessId);
-      await rt.database.query(`update sends set cause = 'agent', cause_id = $2 where id = $1`, [id, runId]);
-      return id;
-    };
     const mine = await agentWithRun(business.id);
     const another = await agentWithRun(business.id);
     const theirs = await agentWithRun(other.id);
@@ -532,6 +536,21 @@ describe('GET /api/metrics/email-metrics/', () => {
     const none = (await metrics(`${range}&agent_id=agent-1`)).json().result;
     expect(none.totals.sent).toBe(0);
     expect(none.rates.open).toBeNull();
+  });
+
+  it('filters by agent: the sends of its runs, none of another business’s agent', async () => {
+    const range = 'created_at__gte=2025-06-01T00:00:00Z&created_at__lte=2025-06-01T23:59:59Z';
+    const mine = await agentWithRun(business.id);
+    const theirs = await agentWithRun(other.id);
+    await byAgent(business.id, mine.runId, { createdAt: new Date('2025-06-01T10:00:00Z') });
+    await sentEmail(business.id, { createdAt: new Date('2025-06-01T11:00:00Z') });
+    await byAgent(other.id, theirs.runId, { createdAt: new Date('2025-06-01T12:00:00Z') });
+    const sent = async (query: string, b: TBusiness = business) =>
+      (await metrics(`${range}${query}`, b)).json().result.totals.sent as number;
+    expect(await sent('')).toBe(2);
+    expect(await sent(`&agent_id=${mine.agentId}`)).toBe(1);
+    expect(await sent(`&agent_id=${theirs.agentId}`)).toBe(0);
+    expect(await sent(`&agent_id=${theirs.agentId}`, other)).toBe(1);
   });
 
   it('answers 400 with field messages for bad input, 401 without a session', async () => {
