@@ -60,8 +60,16 @@ const dialCode = z
   .trim()
   .regex(/^\+[0-9]{1,4}$/, { message: 'Enter a dial code like +1 or +44.' });
 
+/** A business name is one line (it is the From name of the business's mail). */
+export const BUSINESS_NAME_LINE_BREAK = 'The business name cannot contain a line break.';
+
 export const ZCreateBusinessRequest = z.object({
-  name: z.string().trim().min(1).max(150),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(150)
+    .refine((v) => !/[\r\n]/.test(v), { message: BUSINESS_NAME_LINE_BREAK }),
   phone_number: phone.optional().nullable(),
   dial_code: dialCode.optional().nullable(),
 });

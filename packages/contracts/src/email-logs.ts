@@ -29,6 +29,8 @@ export const ZEmailLogFilter = z.object({
   /** Matches the recipient, the subject, the template name or the Message-ID. */
   search: z.string().trim().max(100).optional(),
   template_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),
+  /** The sends of one agent's runs (cause `agent`). */
+  agent_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),
   created_at__gte: ZDateTimeParam.optional(),
   created_at__lte: ZDateTimeParam.optional(),
 });

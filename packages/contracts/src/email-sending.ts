@@ -8,15 +8,28 @@ const address = z
   .max(254, { message: 'Enter a valid email address.' })
   .pipe(z.email({ message: 'Enter a valid email address.' }));
 
-/** `hello@acme.com` or `Acme <hello@acme.com>`: on a verified sending domain of the business. */
-const fromAddress = z
+export const FROM_MESSAGES = {
+  required: 'Enter the address to send from.',
+  format: 'Enter the address to send from, e.g. hello@example.com or "Acme <hello@example.com>".',
+  /** A line break in a header value would end the From field there (header injection). */
+  lineBreak: 'The sender name cannot contain a line break.',
+} as const;
+
+/**
+ * `hello@acme.com` or `Acme <hello@acme.com>`: on a verified sending domain of the business.
+ * Every field that takes a sender (send-mail, bulk and list sends, template test sends) uses it.
+ */
+export const ZFromAddress = z
   .string()
   .trim()
-  .min(3, { message: 'Enter the address to send from.' })
-  .max(320, { message: 'Enter the address to send from.' })
-  .refine((v) => /^[^<>]*<[^\s<>@]+@[^\s<>@]+>$|^[^\s<>@]+@[^\s<>@]+$/.test(v), {
-    message: 'Enter the address to send from, e.g. hello@example.com or "Acme <hello@example.com>".',
+  .min(3, { message: FROM_MESSAGES.required })
+  .max(320, { message: FROM_MESSAGES.required })
+  .superRefine((v, ctx) => {
+    if (/[\r\n]/.test(v)) ctx.addIssue({ code: 'custom', message: FROM_MESSAGES.lineBreak });
+    else if (!/^[^<>]*<[^\s<>@]+@[^\s<>@]+>$|^[^\s<>@]+@[^\s<>@]+$/.test(v))
+      ctx.addIssue({ code: 'custom', message: FROM_MESSAGES.format });
   });
+const fromAddress = ZFromAddress;
 
 const variables = z.record(z.string(), z.unknown());
 
@@ -154,7 +167,7 @@ export const UNSUBSCRIBE_MESSAGES = {
 export const ZTemplateTestRequest = z.object({
   to: z.email({ message: 'Enter a valid email address.' }).max(254),
   /** An address on a verified sending domain of the business, optionally with a name. */
-  from: z.string().trim().min(3, { message: 'Enter the address to send from.' }).max(320),
+  from: ZFromAddress,
   variables: z.record(z.string(), z.unknown()).optional(),
 });
 export type TTemplateTestRequest = z.infer<typeof ZTemplateTestRequest>;

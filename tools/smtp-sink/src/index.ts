@@ -63,6 +63,12 @@ export type SmtpSinkOptions = {
   bounceTo?: string;
   onReport?: (report: SentReport) => void;
   onReportError?: (err: unknown) => void;
+  /**
+   * `crlf`: every line end of a message becomes CRLF (a bare CR or LF included) before it is kept,
+   * as relays and mailbox providers rewrite them — what a DKIM verifier downstream then checks.
+   * Unset: the bytes are kept exactly as they came.
+   */
+  lineEnds?: 'crlf';
 };
 
 const key = (address: string) => address.trim().toLowerCase();
@@ -238,7 +244,11 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('error', (err: Error) => callback(err));
       stream.on('end', () => {
-        const raw = Buffer.concat(chunks);
+        const received = Buffer.concat(chunks);
+        const raw =
+          options.lineEnds === 'crlf'
+            ? Buffer.from(received.toString('latin1').replace(/\r\n|\r|\n/g, '\r\n'), 'latin1')
+            : received;
         simpleParser(raw)
           .then((parsed) => {
             const mail: ReceivedMail = {

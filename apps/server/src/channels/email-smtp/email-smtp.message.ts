@@ -55,14 +55,23 @@ function keyObjectOf(pem: string): KeyObject {
   return key;
 }
 
+/**
+ * Text with every line end one LF, which each builder writes as CRLF. nodemailer passes a lone CR
+ * through into a 7bit part and signs it so, then the wire (the SMTP client, a relay) makes it CRLF
+ * and the body hash no longer matches: normalised here, before signing, on every path.
+ */
+export function oneLineEnd(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
 /** nodemailer's message options for one payload. */
 export function mailOptions(payload: EmailPayload): SendMailOptions {
   return {
     from: payload.from,
     to: payload.to,
     subject: payload.subject,
-    text: payload.text,
-    ...(payload.html ? { html: payload.html } : {}),
+    text: oneLineEnd(payload.text),
+    ...(payload.html ? { html: oneLineEnd(payload.html) } : {}),
     headers: payload.headers,
     messageId: payload.messageId,
     date: new Date(),
@@ -111,8 +120,8 @@ export async function deliverOver(
       from: payload.from,
       to: payload.to,
       subject: payload.subject,
-      html: payload.html,
-      text: payload.text,
+      html: payload.html === null ? null : oneLineEnd(payload.html),
+      text: oneLineEnd(payload.text),
       headers: payload.headers,
       messageId: payload.messageId,
       date: new Date(),

@@ -6,7 +6,7 @@ import type { DnsLookup, LookupOutcome } from './email-domains.dns';
 export const OWNERSHIP_PREFIX = 'titan-verification=';
 /** Where the ownership TXT lives: its own name, so the apex TXT set stays as the business keeps it. */
 export const ownershipHost = (domain: string) => `_titan-verification.${domain}`;
-/** The VERP host in the business's domain: `bounce+<send id>@bounces.<domain>` is the Return-Path. */
+/** The VERP host in the business's domain: `bounce+<send id>.<signature>@bounces.<domain>` is the Return-Path. */
 export const returnPathHostOf = (domain: string) => `bounces.${domain}`;
 export const dkimHost = (selector: string, domain: string) => `${selector}._domainkey.${domain}`;
 export const dmarcHost = (domain: string) => `_dmarc.${domain}`;

@@ -1,5 +1,5 @@
 // The inbound SMTP listener for what comes back (BOUNCE_SMTP_PORT): it takes mail only for the
-// VERP and unsubscribe addresses of known email sends (anything else is refused at RCPT with
+// signed VERP and unsubscribe addresses of known email sends (anything else is refused at RCPT with
 // 550), with no authentication, a size limit, few recipients per message and few connections per
 // client; each message is then applied to its send (email.bounces.ts). Runs only where workers run.
 import type { Logger } from 'pino';
@@ -69,7 +69,8 @@ export async function startBounceListener(
       if (session.envelope.rcptTo.length >= BOUNCE_LIMITS.recipients) {
         return callback(smtpError(452, '4.5.3 Too many recipients'));
       }
-      const verp = parseVerpAddress(address.address);
+      // Only addresses Titan signed: the unsigned ones of mail sent before signing are refused too.
+      const verp = parseVerpAddress(deps.tokens, address.address);
       if (!verp) return callback(smtpError(550, '5.1.1 No such recipient here'));
       isKnownSend(deps.db, verp.sendId).then(
         (known) => callback(known ? null : smtpError(550, '5.1.1 No such recipient here')),
@@ -86,10 +87,12 @@ export async function startBounceListener(
             return callback(smtpError(552, '5.3.4 Message too big'));
           }
           for (const rcpt of session.envelope.rcptTo) {
-            const verp = parseVerpAddress(rcpt.address);
+            const verp = parseVerpAddress(deps.tokens, rcpt.address);
             if (!verp) continue;
-            const outcome = await applyInbound(deps, verp, raw);
-            logger.info({ send_id: verp.sendId, outcome }, 'inbound mail to a send applied');
+            const { outcome, detail } = await applyInbound(deps, verp, raw);
+            if (outcome === 'unmatched' || outcome === 'ignored')
+              logger.warn({ send_id: verp.sendId, outcome, detail }, 'inbound mail to a send ignored');
+            else logger.info({ send_id: verp.sendId, outcome }, 'inbound mail to a send applied');
           }
           callback();
         })

@@ -7,6 +7,7 @@ import { instrumentHtml } from '../email-tracking/email-tracking.service';
 import { randomUUID } from 'node:crypto';
 import { compile } from 'html-to-text';
 import type { Logger } from 'pino';
+import { FROM_MESSAGES } from '@titan/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import {
@@ -128,10 +129,15 @@ export function parseFrom(from: string): { name: string | null; address: string 
   return { name, address: `${address.slice(0, at)}@${address.slice(at + 1).toLowerCase()}` };
 }
 
-/** A display name quoted for a header (RFC 5322 quoted-string). */
+/**
+ * A display name quoted for a header (RFC 5322 quoted-string). Line breaks are refused where a
+ * name is given (FROM_MESSAGES.lineBreak); one kept from before that (a business name) is folded
+ * to a space here, never written into the header as a line end.
+ */
 function formatFrom(name: string | null, address: string): string {
-  if (!name) return address;
-  return `"${name.replace(/[\\"]/g, (c) => `\\${c}`)}" <${address}>`;
+  const oneLine = name?.replace(/[\r\n]+/g, ' ').trim();
+  if (!oneLine) return address;
+  return `"${oneLine.replace(/[\\"]/g, (c) => `\\${c}`)}" <${address}>`;
 }
 
 /** html-to-text compiled once (its options are costly to prepare for every mail). */
@@ -165,18 +171,19 @@ export function unsubscribeUrls(deps: Pick<EmailDeps, 'config' | 'tokens'>, send
   };
 }
 
-/** The headers every mail carries for one send (VERP, List-Unsubscribe, Message-ID). */
+/** The headers every mail carries for one send (signed VERP, List-Unsubscribe, Message-ID). */
 export function headersFor(
   deps: Pick<EmailDeps, 'config' | 'tokens'>,
   sendId: string,
   identity: SendingIdentity,
 ) {
   const urls = unsubscribeUrls(deps, sendId);
+  const mailto = deps.tokens.verpAddress('unsubscribe', sendId, identity.returnPathHost);
   return {
     messageId: `<${sendId}@${identity.domain}>`,
-    envelopeFrom: `bounce+${sendId}@${identity.returnPathHost}`,
+    envelopeFrom: deps.tokens.verpAddress('bounce', sendId, identity.returnPathHost),
     headers: {
-      'List-Unsubscribe': `<${urls.oneClick}>, <mailto:unsubscribe+${sendId}@${identity.returnPathHost}>`,
+      'List-Unsubscribe': `<${urls.oneClick}>, <mailto:${mailto}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
     urls,
@@ -288,6 +295,9 @@ export async function sendContext(
   const { db } = deps;
   if (!input.from)
     throw new AppError('bad_request', EMAIL_MESSAGES.noFrom, { from: [EMAIL_MESSAGES.noFrom] });
+  // Callers other than the API's schemas (agents, stored broadcast requests) are held to it too.
+  if (/[\r\n]/.test(input.from.trim()))
+    throw new AppError('bad_request', FROM_MESSAGES.lineBreak, { from: [FROM_MESSAGES.lineBreak] });
   const from = parseFrom(input.from);
   const identity = await sendingIdentityFor(db, deps.secrets, input.businessId, from.address);
   if (!identity) {

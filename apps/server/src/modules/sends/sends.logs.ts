@@ -198,14 +198,16 @@ function toEmailEvent(
   send: repo.SendRow,
 ): TEmailLogEvent {
   const p = row.payload as Record<string, unknown>;
-  const final = ['bounced', 'complained', 'failed', 'soft_bounced', 'deferred'].includes(row.type);
+  const final = ['bounced', 'complained', 'failed', 'soft_bounce', 'soft_bounced', 'deferred'].includes(
+    row.type,
+  );
   const details =
     text(p.diagnostic) ??
     text(p.diagnostic_code) ??
     text(p.error_message) ??
     text(p.message) ??
     text(p.detail) ??
-    (final && row.type !== 'soft_bounced' && row.type !== 'deferred' ? send.errorMessage : null);
+    (final && !['soft_bounce', 'soft_bounced', 'deferred'].includes(row.type) ? send.errorMessage : null);
   const code = text(p.status) ?? text(p.error_code) ?? text(p.code);
   return {
     status: row.type,

@@ -297,6 +297,8 @@ export type SendLogFilter = {
   status?: string;
   search?: string;
   template_id?: number;
+  /** An agent's sends: cause `agent`, cause_id one of its runs (of the same business). */
+  agent_id?: number;
   created_at__gte?: Date;
   created_at__lte?: Date;
 };
@@ -325,6 +327,9 @@ function logWhere(channel: SendChannel, scope: InboxScope, filter: SendLogFilter
     where.push(sql`s.status = 'failed' and s.provider_message_id is not null`);
   else if (filter.status) where.push(sql`s.status = ${filter.status}`);
   if (filter.template_id !== undefined) where.push(sql`s.template_id = ${filter.template_id}`);
+  if (filter.agent_id !== undefined)
+    where.push(sql`s.cause = 'agent' and s.cause_id in (select r.id::text from agent_runs r
+      where r.business_id = ${scope.businessId} and r.agent_id = ${filter.agent_id})`);
   if (filter.created_at__gte)
     where.push(sql`s.created_at >= ${filter.created_at__gte.toISOString()}::timestamptz`);
   if (filter.created_at__lte)
@@ -768,7 +773,10 @@ export async function emailMetricsByDay(
     sql`s.created_at <= ${filter.to.toISOString()}::timestamptz`,
   ];
   if (filter.templateId !== undefined) where.push(sql`s.template_id = ${filter.templateId}`);
-  if (filter.agentId !== undefined) where.push(sql`s.cause = 'agent' and s.cause_id = ${filter.agentId}`);
+  // An agent's sends carry its run's id (cause_id), not the agent's.
+  if (filter.agentId !== undefined)
+    where.push(sql`s.cause = 'agent' and s.cause_id in (select r.id::text from agent_runs r
+      where r.business_id = ${businessId} and r.agent_id::text = ${filter.agentId})`);
   const rows = await rowsOf<Record<keyof EmailMetricsDayRow, string | number>>(
     db,
     sql`with s as (

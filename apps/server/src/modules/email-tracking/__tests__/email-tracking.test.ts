@@ -60,6 +60,27 @@ async function sentEmail(
   return queued.id;
 }
 
+/** An agent of the business with one run. */
+async function agentWithRun(businessId: number) {
+  const [agent] = await rt.database.query<{ id: string }>(
+    "insert into agents (business_id, name) values ($1, 'Win-back') returning id",
+    [businessId],
+  );
+  const [run] = await rt.database.query<{ id: string }>(
+    `insert into agent_runs (agent_id, business_id, channel, slot, trigger, config_version, send_mode, status)
+     values ($1, $2, 'email', now(), 'schedule', 1, 'auto', 'completed') returning id`,
+    [agent!.id, businessId],
+  );
+  return { agentId: Number(agent!.id), runId: run!.id };
+}
+
+/** An email sent by an agent's run (cause `agent`, cause_id the run). */
+async function byAgent(businessId: number, runId: string, opts: { createdAt?: Date } = {}) {
+  const id = await sentEmail(businessId, opts);
+  await rt.database.query(`update sends set cause = 'agent', cause_id = $2 where id = $1`, [id, runId]);
+  return id;
+}
+
 async function statusOf(id: string) {
   const [row] = await rt.database.query<{ status: string }>(`select status from sends where id = $1`, [id]);
   return row!.status;
@@ -387,6 +408,39 @@ describe('GET /api/email/events/{trackingId}/', () => {
       error: { title: '5.1.1', details: '550 5.1.1 <reader@example.test>: Recipient address rejected' },
     });
   });
+
+  it('filters by agent_id: the sends of that agent’s runs, never another business’s agent', async () => {
+    const mine = await agentWithRun(business.id);
+    const another = await agentWithRun(business.id);
+    const theirs = await agentWithRun(other.id);
+    const sentByMine = await byAgent(business.id, mine.runId);
+    await byAgent(business.id, another.runId);
+    const sentByTheirs = await byAgent(other.id, theirs.runId);
+    await sentEmail(business.id);
+
+    const ids = async (query: string, b: TBusiness = business) => {
+      const res = await app().inject({ url: `/api/email/events/?${query}`, headers: as(owner, b) });
+      expect(res.statusCode).toBe(200);
+      return res.json().result.results.map((l: { tracking_id: string }) => l.tracking_id) as string[];
+    };
+    expect(await ids(`agent_id=${mine.agentId}`)).toEqual([sentByMine]);
+    expect(await ids(`agent_id=${theirs.agentId}&page_size=100`, other)).toEqual([sentByTheirs]);
+    // Another business's agent finds nothing here, though its run sent mail.
+    expect(await ids(`agent_id=${theirs.agentId}`)).toEqual([]);
+    const csv = await app().inject({
+      url: `/api/email/events/download/?agent_id=${mine.agentId}`,
+      headers: as(owner, business),
+    });
+    expect(
+      parseCsv(csv.body)
+        .slice(1)
+        .filter((r) => r.length > 1)
+        .map((r) => r[0]),
+    ).toEqual([sentByMine]);
+    const bad = await app().inject({ url: `/api/email/events/?agent_id=x`, headers: as(owner, business) });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().result)).toContain('agent_id');
+  });
 });
 
 describe('GET /api/metrics/email-metrics/', () => {
@@ -482,6 +536,21 @@ describe('GET /api/metrics/email-metrics/', () => {
     const none = (await metrics(`${range}&agent_id=agent-1`)).json().result;
     expect(none.totals.sent).toBe(0);
     expect(none.rates.open).toBeNull();
+  });
+
+  it('filters by agent: the sends of its runs, none of another business’s agent', async () => {
+    const range = 'created_at__gte=2025-06-01T00:00:00Z&created_at__lte=2025-06-01T23:59:59Z';
+    const mine = await agentWithRun(business.id);
+    const theirs = await agentWithRun(other.id);
+    await byAgent(business.id, mine.runId, { createdAt: new Date('2025-06-01T10:00:00Z') });
+    await sentEmail(business.id, { createdAt: new Date('2025-06-01T11:00:00Z') });
+    await byAgent(other.id, theirs.runId, { createdAt: new Date('2025-06-01T12:00:00Z') });
+    const sent = async (query: string, b: TBusiness = business) =>
+      (await metrics(`${range}${query}`, b)).json().result.totals.sent as number;
+    expect(await sent('')).toBe(2);
+    expect(await sent(`&agent_id=${mine.agentId}`)).toBe(1);
+    expect(await sent(`&agent_id=${theirs.agentId}`)).toBe(0);
+    expect(await sent(`&agent_id=${theirs.agentId}`, other)).toBe(1);
   });
 
   it('answers 400 with field messages for bad input, 401 without a session', async () => {

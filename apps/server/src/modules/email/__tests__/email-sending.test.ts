@@ -1,11 +1,17 @@
 // Sending mail end to end over real SMTP: Titan → tools/smtp-sink, and back (DSNs, complaints,
 // mailto unsubscribes) → Titan's bounce listener. DKIM checked by an independent verifier.
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { TBusiness } from '@titan/contracts';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from '@titan/smtp-sink';
+import {
+  BUSINESS_NAME_LINE_BREAK,
+  FROM_MESSAGES,
+  ZAgentChannelConfig,
+  type TBusiness,
+} from '@titan/contracts';
+import { buildArf, buildDsn, startSmtpSink, type ReceivedMail, type SmtpSink } from '@titan/smtp-sink';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, type Session } from '../../../testing/identity';
 import { findBusiness } from '../../business/business.service';
@@ -16,6 +22,7 @@ import { RECOVER_QUEUE } from '../../whatsapp/whatsapp.queues';
 import { setTemplatesForTests, TemplateRenderError, type CompiledTemplate } from '../email-templates';
 import { buildSend, sendContext, sendEmail } from '../email.service';
 import { setSendingIdentityLookupForTests } from '../sending-identity';
+import * as samples from './bounce-samples';
 import { dkimKey, freePort, signUpViaSink, verifiedDomains, waitForSend } from './email-helpers';
 
 const require = createRequire(import.meta.url);
@@ -71,6 +78,25 @@ async function createBusiness(session: Session, name: string): Promise<TBusiness
     payload: { name },
   });
   return res.json().result as TBusiness;
+}
+
+const tokens = () => rt.services.email.tokens;
+/** The mailto: unsubscribe address of a mail's List-Unsubscribe. */
+const mailtoOf = (mail: ReceivedMail) => /<mailto:([^>]+)>/.exec(mail.headers['list-unsubscribe']!)![1]!;
+
+/** Mail to Titan's bounce listener, from the null sender as mail systems send reports. */
+async function toListener(to: string, raw: string, from = ''): Promise<void> {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: bouncePort,
+    secure: false,
+    ignoreTLS: true,
+  });
+  try {
+    await transport.sendMail({ envelope: { from, to: [to] }, raw });
+  } finally {
+    transport.close();
+  }
 }
 
 let counter = 0;
@@ -135,13 +161,15 @@ describe('a mail on the wire', () => {
       ]),
     );
 
-    // VERP: the envelope sender (the Return-Path) names the send.
-    expect(mail.envelope.from).toBe(`bounce+${id}@bounces.acme.test`);
+    // VERP: the envelope sender (the Return-Path) names the send, signed.
+    const hex = id.replace(/-/g, '');
+    expect(mail.envelope.from).toMatch(new RegExp(`^bounce\\+${hex}\\.[0-9a-z]{16}@bounces\\.acme\\.test$`));
+    expect(tokens().verifyVerp(mail.envelope.from!)).toEqual({ kind: 'bounce', sendId: id });
     const unsubscribe = mail.headers['list-unsubscribe']!;
     expect(unsubscribe).toMatch(
       /^<https:\/\/titan\.example\.com\/api\/email\/unsubscribe\/\?token=[\w.-]+>,\s*<mailto:unsubscribe\+/,
     );
-    expect(unsubscribe).toContain(`<mailto:unsubscribe+${id}@bounces.acme.test>`);
+    expect(tokens().verifyVerp(mailtoOf(mail))).toEqual({ kind: 'unsubscribe', sendId: id });
     expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(mail.from).toBe('"Acme News" <news@acme.test>');
     expect(mail.text).toContain('Hi there');
@@ -283,39 +311,128 @@ describe('what comes back', () => {
     });
   });
 
-  it('mail to the mailto: unsubscribe address unsubscribes; unknown addresses are refused at RCPT', async () => {
+  it('mail to the signed mailto: unsubscribe address unsubscribes; unsigned and unknown addresses are refused at RCPT', async () => {
     const to = address('mailto');
-    const { id } = await sent(to);
+    const { id, mail } = await sent(to);
     await waitForSend(rt.services.db, id, (s) => s.status === 'sent');
-    const transport = nodemailer.createTransport({
-      host: '127.0.0.1',
-      port: bouncePort,
-      secure: false,
-      ignoreTLS: true,
-    });
-    try {
-      await transport.sendMail({
-        envelope: { from: to, to: [`unsubscribe+${id}@bounces.acme.test`] },
-        raw: `From: <${to}>\r\nTo: <unsubscribe+${id}@bounces.acme.test>\r\nSubject: unsubscribe\r\n\r\nunsubscribe\r\n`,
-      });
-      await expect
-        .poll(async () => (await findSuppression(rt.services.db, business.id, 'email', to))?.reason)
-        .toBe('unsubscribed');
+    // Knowing the send id (it is in the Message-ID and every tracking link) is not enough.
+    for (const unsigned of [
+      `unsubscribe+${id}@bounces.acme.test`,
+      `bounce+${id}@bounces.acme.test`,
+      `unsubscribe+${id.replace(/-/g, '')}@bounces.acme.test`,
+      mailtoOf(mail).replace(/\.[0-9a-z]{16}@/, '.0000000000000000@'),
+      // A bounce address does not make an unsubscribe address.
+      mail.envelope.from!.replace(/^bounce\+/, 'unsubscribe+'),
+      'postmaster@bounces.acme.test',
+    ]) {
       await expect(
-        transport.sendMail({
-          envelope: { from: to, to: ['postmaster@bounces.acme.test'] },
-          raw: 'Subject: x\r\n\r\nx\r\n',
-        }),
+        toListener(unsigned, `From: <${to}>\r\nSubject: unsubscribe\r\n\r\nunsubscribe\r\n`, to),
+        unsigned,
       ).rejects.toMatchObject({ responseCode: 550 });
-      await expect(
-        transport.sendMail({
-          envelope: { from: to, to: [`bounce+00000000-0000-4000-8000-000000000000@bounces.acme.test`] },
-          raw: 'Subject: x\r\n\r\nx\r\n',
-        }),
-      ).rejects.toMatchObject({ responseCode: 550 });
-    } finally {
-      transport.close();
     }
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toBeNull();
+    await toListener(
+      mailtoOf(mail),
+      `From: <${to}>\r\nTo: <${mailtoOf(mail)}>\r\nSubject: unsubscribe\r\n\r\nunsubscribe\r\n`,
+      to,
+    );
+    await expect
+      .poll(async () => (await findSuppression(rt.services.db, business.id, 'email', to))?.reason)
+      .toBe('unsubscribed');
+  });
+
+  it('a report counts only when its recipient and original Message-ID are the send’s', async () => {
+    const to = address('match');
+    const { id, mail } = await sent(to);
+    await waitForSend(rt.services.db, id, (s) => s.status === 'sent');
+    const returnPath = mail.envelope.from!;
+    const messageId = mail.headers['message-id']!;
+    const dsn = (recipient: string, original: string) =>
+      buildDsn({
+        returnPath,
+        recipient,
+        soft: false,
+        original: Buffer.from(
+          `From: news@acme.test\r\nTo: ${recipient}\r\nMessage-ID: ${original}\r\n\r\nx\r\n`,
+        ),
+      });
+    await toListener(returnPath, dsn(to, `<${randomUUID()}@acme.test>`));
+    await toListener(returnPath, dsn(address('someone-else'), messageId));
+    await toListener(
+      returnPath,
+      samples.qmailRemote({ returnPath, recipient: 'other@example.net', messageId }),
+    );
+    // A report without the original's headers cannot be matched either.
+    await toListener(returnPath, dsn(to, messageId).replace(/Message-ID: <[^>]+@acme\.test>\r\n/, ''));
+    const complaint = buildArf({
+      returnPath,
+      recipient: to,
+      original: Buffer.from(`From: news@acme.test\r\nMessage-ID: <${randomUUID()}@acme.test>\r\n\r\nx\r\n`),
+    });
+    await toListener(returnPath, complaint);
+    const unchanged = await waitForSend(rt.services.db, id, () => true);
+    expect(unchanged.status).toBe('sent');
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toBeNull();
+    expect((await listEvents(rt.services.db, unchanged)).map((e) => e.type)).not.toContain('bounced');
+
+    // The same report about this send (the recipient in another case) bounces it.
+    await toListener(returnPath, dsn(to.toUpperCase(), messageId));
+    await waitForSend(rt.services.db, id, (s) => s.status === 'bounced');
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toMatchObject({
+      reason: 'bounced',
+    });
+  });
+
+  it.each([
+    ['qmail', samples.qmailRemote, '5.1.1'],
+    ['classic Exim', samples.eximClassic, '5.1.1'],
+    ['older Gmail', samples.gmailOld, '5.1.1'],
+    ['Exchange 2003', samples.exchange2003, '5.1.1'],
+  ] as const)(
+    'a plain-text bounce from %s bounces the send and suppresses the address',
+    async (_name, build, status) => {
+      const to = address('plain');
+      const { id, mail } = await sent(to);
+      await waitForSend(rt.services.db, id, (s) => s.status === 'sent');
+      await toListener(
+        mail.envelope.from!,
+        build({ returnPath: mail.envelope.from!, recipient: to, messageId: mail.headers['message-id']! }),
+      );
+      const send = await waitForSend(rt.services.db, id, (s) => s.status === 'bounced');
+      expect(send.errorCode).toBe(status);
+      expect(await findSuppression(rt.services.db, business.id, 'email', to)).toMatchObject({
+        reason: 'bounced',
+        sendId: id,
+      });
+    },
+  );
+
+  it.each([
+    ['Gmail', samples.gmailFull],
+    ['iCloud', samples.icloudFull],
+    ['Outlook.com', samples.outlookFull],
+    ['qmail (#5.2.2)', samples.qmailOverQuota],
+  ] as const)('a full mailbox (5.2.2) from %s is a soft bounce: no suppression', async (_name, build) => {
+    const to = address('full');
+    const { id, mail } = await sent(to);
+    await waitForSend(rt.services.db, id, (s) => s.status === 'sent');
+    await toListener(
+      mail.envelope.from!,
+      build({ returnPath: mail.envelope.from!, recipient: to, messageId: mail.headers['message-id']! }),
+    );
+    await expect
+      .poll(
+        async () =>
+          (await listEvents(rt.services.db, await waitForSend(rt.services.db, id, () => true))).map(
+            (e) => e.type,
+          ),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toContain('soft_bounce');
+    expect((await waitForSend(rt.services.db, id, () => true)).status).toBe('sent');
+    expect(await findSuppression(rt.services.db, business.id, 'email', to)).toBeNull();
   });
 });
 
@@ -454,6 +571,64 @@ describe('POST /api/agents/send-mail/', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().result[field]).toEqual([message]);
     }
+  });
+
+  it('refuses a sender name with a line break (400 on from) wherever a sender is given, sending nothing', async () => {
+    const before = sink.messages.length;
+    const injected = [
+      'Acme\r\nBcc: victim@example.test <news@acme.test>',
+      'Acme\n <news@acme.test>',
+      'Acme\r<news@acme.test>',
+    ];
+    for (const from of injected) {
+      for (const payload of [
+        { from, email: 'a@b.test', subject: 'Hi', text: 'Hi' },
+        { from, recipients: [{ email: 'a@b.test' }], subject: 'Hi', text: 'Hi' },
+        { from, list_id: 1, subject: 'Hi', text: 'Hi' },
+      ]) {
+        const res = await sendMail(payload);
+        expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(res.json().result.from).toEqual([FROM_MESSAGES.lineBreak]);
+      }
+      const test = await rt.app!.inject({
+        method: 'POST',
+        url: '/api/template/1/test/',
+        headers: as(owner, business),
+        payload: { to: 'a@b.test', from },
+      });
+      expect(test.statusCode).toBe(400);
+      expect(test.json().result.from).toEqual([FROM_MESSAGES.lineBreak]);
+      // Other modules calling the email module directly (agents, broadcasts) are held to it too.
+      await expect(
+        sendEmail(rt.services.email, {
+          businessId: business.id,
+          from,
+          to: { address: 'a@b.test' },
+          subject: 'Hi',
+          text: 'Hi',
+          cause: 'agent',
+        }),
+      ).rejects.toMatchObject({ code: 'bad_request', result: { from: [FROM_MESSAGES.lineBreak] } });
+    }
+    // The business name is the From name of mail that gives none: one line as well.
+    for (const [method, url] of [
+      ['POST', '/api/business/'],
+      ['PUT', '/api/business/'],
+    ] as const) {
+      const res = await rt.app!.inject({
+        method,
+        url,
+        headers: method === 'PUT' ? as(owner, business) : as(owner),
+        payload: { name: 'Acme\r\nBcc: victim@example.test' },
+      });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().result.name).toEqual([BUSINESS_NAME_LINE_BREAK]);
+    }
+    // An agent's email sender is a bare address: no name, no line break.
+    expect(
+      ZAgentChannelConfig.safeParse({ channel: 'email', from: 'Acme\r\n<news@acme.test>' }).success,
+    ).toBe(false);
+    expect(sink.messages.length).toBe(before);
   });
 
   it('answers 404 for a list, a template or a customer it cannot find — another business’s included', async () => {
