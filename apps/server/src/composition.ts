@@ -110,6 +110,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
   const authCache = authCacheFor(db);
   const whatsapp = createWhatsappDeps(config, db, jobs);
   const secrets = createSecretBox(config.APP_SECRET);
+  const limiter = new RateLimiter(db);
   return {
     ...infrastructure,
     db,
@@ -117,7 +118,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
     secrets,
     tokens,
     visitorTokens,
-    limiter: new RateLimiter(db),
+    limiter,
     authCache,
     oidc: createOidcClient(config),
     whatsapp,
@@ -146,7 +147,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
       pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),
       mailer: infrastructure.mailer,
     },
-    billing: { db, config, logger },
+    billing: { db, config, logger, limiter },
   };
 }
 
