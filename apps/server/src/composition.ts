@@ -111,6 +111,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
   const authCache = authCacheFor(db);
   const whatsapp = createWhatsappDeps(config, db, jobs);
   const secrets = createSecretBox(config.APP_SECRET);
+  const limiter = new RateLimiter(db);
   return {
     ...infrastructure,
     db,
@@ -118,7 +119,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
     secrets,
     tokens,
     visitorTokens,
-    limiter: new RateLimiter(db),
+    limiter,
     authCache,
     oidc: createOidcClient(config),
     whatsapp,
@@ -147,7 +148,7 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
       pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),
       mailer: infrastructure.mailer,
     },
-    billing: { db, config, logger },
+    billing: { db, config, logger, limiter },
   };
 }
 

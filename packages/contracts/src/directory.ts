@@ -28,6 +28,15 @@ export type TDirectoryVisitor = z.infer<typeof ZDirectoryVisitor>;
 export const ZDirectoryQuery = ZPageQuery.extend({ search: z.string().trim().max(200).optional() });
 export type TDirectoryQuery = z.infer<typeof ZDirectoryQuery>;
 
+/**
+ * What a customer's phone number is refused with. Every phone is stored in E.164, read with the
+ * business's dial code when it is written without a country code.
+ */
+export const PHONE_MESSAGES = {
+  invalid: 'Enter a valid phone number.',
+  needsCountry: 'Enter the number with its country code.',
+} as const;
+
 export const ZUpdateDirectoryVisitorRequest = z.object({
   name: z.string().trim().max(150).nullable().optional(),
   email: z.email().max(254).nullable().optional(),

@@ -22,6 +22,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
 import { AppError } from '../../platform/errors';
+import type { RateLimiter } from '../../platform/rate-limiter';
 import { findBusiness, setSubscriptionStatus } from '../business/business.service';
 import {
   chargebeeApiUrl,
@@ -36,7 +37,7 @@ import {
 import * as repo from './billing.repository';
 import { canSend, periodOf, usageOf } from './billing.service';
 
-export type BillingDeps = { db: Db; config: Config; logger: Logger };
+export type BillingDeps = { db: Db; config: Config; logger: Logger; limiter: RateLimiter };
 
 function chargebee(deps: BillingDeps): ChargebeeConfig {
   const { CHARGEBEE_SITE: site, CHARGEBEE_API_KEY: apiKey, CHARGEBEE_API_URL: url } = deps.config;
@@ -333,6 +334,28 @@ export function webhookAuthorized(deps: BillingDeps, header: string | undefined)
   const userOk = sameSecret(decoded.slice(0, colon), user);
   const passwordOk = sameSecret(decoded.slice(colon + 1), password);
   return userOk && passwordOk;
+}
+
+/**
+ * Failed credential checks one IP may make in a window: the password is all that guards the
+ * webhook, so guessing it is slowed like a login. Only failures count, so Chargebee's own
+ * deliveries, however many, never use the allowance up.
+ */
+export const WEBHOOK_FAILURES = { max: 10, windowSeconds: 15 * 60 } as const;
+
+/** 429 for an IP that failed too often, 401 for wrong credentials (counted); else nothing. */
+export async function authorizeWebhook(
+  deps: BillingDeps,
+  header: string | undefined,
+  ip: string,
+): Promise<void> {
+  const failures = { key: `chargebee-webhook:ip:${ip}`, ...WEBHOOK_FAILURES };
+  await deps.limiter.check(failures);
+  if (webhookAuthorized(deps, header)) return;
+  await deps.limiter.hit(failures);
+  throw new AppError('unauthorized', BILLING_MESSAGES.webhookCredentials, null, {
+    'www-authenticate': 'Basic realm="chargebee-webhook"',
+  });
 }
 
 function titanStatus(eventType: string, chargebeeStatus: string): TSubscriptionStatus {

@@ -17,11 +17,11 @@ import { actorIdOf, businessOf } from '../auth/auth.guard';
 import type { CbEvent } from './chargebee.client';
 import {
   acceptWebhook,
+  authorizeWebhook,
   billingState,
   chargeTopUp,
   createPortalSession,
   createPricingPageSession,
-  webhookAuthorized,
   type BillingDeps,
 } from './billing.chargebee';
 
@@ -98,11 +98,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async
     },
     async (request) => {
       if (!deps.config.CHARGEBEE_SITE) throw new AppError('not_found', BILLING_MESSAGES.off);
-      if (!webhookAuthorized(deps, request.headers.authorization)) {
-        throw new AppError('unauthorized', BILLING_MESSAGES.webhookCredentials, null, {
-          'www-authenticate': 'Basic realm="chargebee-webhook"',
-        });
-      }
+      await authorizeWebhook(deps, request.headers.authorization, request.ip);
       const parsed = ZWebhookEvent.safeParse(request.body);
       if (!parsed.success) {
         throw AppError.fields(

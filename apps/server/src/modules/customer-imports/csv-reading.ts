@@ -18,7 +18,7 @@ import {
   type TImportDelimiter,
 } from '@titan/contracts';
 import type { ImportedRow } from '../directory/directory.service';
-import { toE164 } from './phone-numbers';
+import { toE164 } from '../../platform/phone-numbers';
 
 /** The spec's CSV header reader (shared with the web app's preview). */
 export const headerName = importHeaderName;
@@ -199,9 +199,8 @@ export function readRow(
   if (email && !ZEmail.safeParse(email).success) return { error: `Invalid email address “${email}”.` };
   let e164: string | null = null;
   if (phone) {
-    // A business's dial code is kept as "+44"; libphonenumber wants the digits.
     // Titan's own CSV exports defuse cells for spreadsheets with a leading apostrophe ('+4420…).
-    e164 = toE164(phone.replace(/^'(?=[+=\-@])/, ''), dialCode?.replace(/^\+/, '') || undefined);
+    e164 = toE164(phone.replace(/^'(?=[+=\-@])/, ''), dialCode);
     if (!e164)
       return {
         error: `Invalid phone number “${phone}”${dialCode ? '' : ' (no country code, and the business has no dial code set)'}.`,

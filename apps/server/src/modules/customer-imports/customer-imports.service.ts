@@ -12,6 +12,7 @@ import { parse } from 'csv-parse';
 import type { Logger } from 'pino';
 import { IMPORT_MESSAGES, type TCustomerImport, type TImportFields } from '@titan/contracts';
 import type { Db } from '../../db/client';
+import { csvLine } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
 import { announceChange } from '../../platform/realtime/change-log.repository';
@@ -420,23 +421,16 @@ async function commitBatch(
     ours.add(r.id, r.rowNumber);
 }
 
-const csvCell = (value: string | number) => {
-  const text = String(value);
-  // A leading =, +, - or @ would run as a formula in a spreadsheet: quote it with a '.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /** The refused and skipped rows as CSV: row, reason, then the file's own columns. Streamed. */
 export async function* exportErrors(db: Db, businessId: number, id: string): AsyncGenerator<string> {
   const imp = await repo.findImport(db, businessId, id);
   if (!imp) throw AppError.notFound(IMPORT_MESSAGES.notFound);
-  yield `${['row', 'reason', ...imp.columns.map((c) => c.name)].map(csvCell).join(',')}\r\n`;
+  yield csvLine(['row', 'reason', ...imp.columns.map((c) => c.name)]);
   let after = 0;
   for (;;) {
     const page = await repo.errorsAfter(db, id, after, 1000);
     if (page.length === 0) return;
-    yield page.map((e) => `${[e.rowNumber, e.reason, ...e.values].map(csvCell).join(',')}\r\n`).join('');
+    yield page.map((e) => csvLine([e.rowNumber, e.reason, ...e.values])).join('');
     after = page[page.length - 1]!.id;
   }
 }

@@ -4,9 +4,9 @@
 // pulls the next page only when the socket drained the last).
 import { DIRECTORY_EXPORT_COLUMNS, type TDirectoryExportQuery } from '@titan/contracts';
 import type { Db } from '../../db/client';
+import { csvCell, csvLine } from '../../platform/csv';
 import type { InboxScope } from '../conversations/conversations.repository';
 import { listSelection } from '../customer-lists/customer-lists.service';
-import { csvCell } from '../sends/sends.logs';
 import * as repo from './directory.repository';
 
 /** Customers read per statement. */
@@ -60,7 +60,7 @@ export async function prepareExport(
   const search = query.search || undefined;
   const list = query.list_id === undefined ? null : await listSelection(db, scope.businessId, query.list_id);
   async function* generate(): AsyncGenerator<string> {
-    yield `${DIRECTORY_EXPORT_COLUMNS.join(',')}\r\n`;
+    yield csvLine(DIRECTORY_EXPORT_COLUMNS);
     if (list?.kind === 'static') {
       for (let after = 0; ;) {
         const ids = await list.memberIdsAfter(after, PAGE);

@@ -255,9 +255,11 @@ export type ContactValues = {
 };
 
 /**
- * Each contact as a customer, in one statement (set-based, inside the caller's transaction), as
+ * Each contact as a customer, set-based inside the caller's transaction, as
  * `upsertVerifiedCustomer` does one: a new name or phone replaces the stored one, a missing one
- * keeps it. Answers the customer ids.
+ * keeps it. A contact new to the business first claims the oldest customer already holding its
+ * number (E.164) under no other identity — someone who typed it into the widget, a form or an
+ * import — so the number's person stays one customer. Answers the customer ids.
  */
 export async function upsertContacts(
   db: Queryable,
@@ -270,10 +272,20 @@ export async function upsertContacts(
     name: k.name,
     phone: k.phone,
   }));
+  const values = JSON.stringify(recordset);
+  await db.execute(
+    sql`update customers c set external_id = v.external_id
+      from jsonb_to_recordset(${values}::jsonb) as v(business_id bigint, external_id text, name text, phone text)
+      where v.phone is not null
+        and c.id = (select min(o.id) from customers o
+          where o.business_id = v.business_id and o.phone = v.phone and o.external_id is null)
+        and not exists (select 1 from customers k
+          where k.business_id = v.business_id and k.external_id = v.external_id)`,
+  );
   const result = await db.execute(
     sql`insert into customers as c (business_id, external_id, name, phone)
       select business_id, external_id, name, phone
-      from jsonb_to_recordset(${JSON.stringify(recordset)}::jsonb)
+      from jsonb_to_recordset(${values}::jsonb)
         as v(business_id bigint, external_id text, name text, phone text)
       order by business_id, external_id
       on conflict (business_id, external_id) do update set

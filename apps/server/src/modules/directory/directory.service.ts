@@ -8,6 +8,8 @@ import type {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import { phoneForStorage } from '../../platform/phone-numbers';
+import { findBusiness } from '../business/business.service';
 import { forgetCustomer } from '../auth/auth-cache';
 import type { InboxScope } from '../conversations/conversations.repository';
 import { businessScope } from '../conversations/conversations.service';
@@ -68,10 +70,14 @@ export async function updateVisitor(
 ): Promise<TDirectoryVisitor> {
   const current = await repo.findCustomer(db, businessScope(businessId), id);
   if (!current) throw AppError.notFound();
+  const phone =
+    input.phone !== undefined
+      ? phoneForStorage(input.phone, (await findBusiness(db, businessId)).dial_code)
+      : undefined;
   await repo.updateCustomer(db, businessId, id, {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.email !== undefined ? { email: input.email?.toLowerCase() ?? null } : {}),
-    ...(input.phone !== undefined ? { phone: input.phone } : {}),
+    ...(phone !== undefined ? { phone } : {}),
     ...(input.fields !== undefined ? { fields: { ...current.customer.fields, ...input.fields } } : {}),
   });
   return findVisitor(db, businessScope(businessId), id);

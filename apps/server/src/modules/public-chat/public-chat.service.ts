@@ -19,6 +19,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { safeEqual, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
+import { phoneForStorage } from '../../platform/phone-numbers';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import type { Storage } from '../../platform/storage';
 import { findBusinessByCode, findBusinessById, type BusinessRow } from '../business/business.repository';
@@ -187,12 +188,14 @@ export async function createVisitor(
     ...(input.phone !== undefined ? { phone: input.phone } : {}),
   });
   if (Object.keys(problems).length > 0) throw AppError.fields(problems);
+  // Stored in E.164 whatever way it was typed, so an inbound text from the number finds this record.
+  const phone = phoneForStorage(input.phone, business.dialCode);
 
   const values = {
     businessId: business.id,
     name: input.name ?? null,
     email: input.email?.toLowerCase() ?? null,
-    phone: input.phone ?? null,
+    phone,
     fields,
     lastSeenAt: new Date(),
   };

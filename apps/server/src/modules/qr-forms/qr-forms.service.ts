@@ -3,7 +3,6 @@
 // form, and written in one transaction: the customer found (lower(email), else E.164 phone) or
 // created, the list membership, the consent given and the submission's own record.
 import QRCode from 'qrcode';
-import { parsePhoneNumberFromString, type CountryCallingCode } from 'libphonenumber-js';
 import {
   checkQrAnswer,
   QR_CONSENT_WORDING,
@@ -25,6 +24,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Queryable } from '../auth/auth.repository';
 import { AppError } from '../../platform/errors';
+import { toE164 } from '../../platform/phone-numbers';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import { findBusinessByCode } from '../business/business.service';
 import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
@@ -171,21 +171,6 @@ export async function publicForm(deps: QrFormDeps, code: string, slug: string): 
     consent: form.consent,
     thank_you: form.thankYou,
   };
-}
-
-/** A phone number in E.164, read with the business's dial code when it has no country code. */
-function toE164(text: string, dialCode: string | null): string | null {
-  const calling = dialCode?.replace(/^\+/, '');
-  try {
-    const parsed = parsePhoneNumberFromString(
-      text,
-      calling ? { defaultCallingCode: calling as CountryCallingCode } : undefined,
-    );
-    return parsed?.isValid() ? parsed.number : null;
-  } catch {
-    // An unknown calling code (a dial code no country uses).
-    return null;
-  }
 }
 
 type ReadSubmission = { row: ImportedRow; consent: Record<TQrFormChannel, boolean> };

@@ -15,6 +15,7 @@ import type {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../conversations/conversations.repository';
+import { csvCell, csvLine } from '../../platform/csv';
 import * as repo from './sends.repository';
 import type { SendChannel } from './sends.repository';
 
@@ -138,19 +139,6 @@ const CSV_COLUMNS: [string, (l: TWhatsappLog) => string | number | boolean | nul
   ['conversation_id', (l) => l.conversation_id],
   ['sent_by', (l) => l.sent_by?.name ?? null],
 ];
-
-/**
- * One CSV cell: text that a spreadsheet would run as a formula (= + - @, tab, CR) gets a leading
- * quote; cells holding a quote, comma or line break are quoted with quotes doubled.
- */
-export function csvCell(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const csvLine = (cells: (string | number | boolean | null)[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
 export const exportFileName = (channel: SendChannel, now = new Date()) =>
   `${channel === 'titan_message' ? 'titan-message' : channel}-logs-${now.toISOString().slice(0, 10)}.csv`;
@@ -296,15 +284,6 @@ const EMAIL_CSV_HEADER = [
   'sent_by',
 ];
 
-/** A cell of free text (csvCell without its number and boolean cases). */
-function textCell(value: string | null): string {
-  if (value === null) return '';
-  const text = FORMULA.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-const FORMULA = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
 /**
  * One email's CSV line straight from its row (the values of `toEmailLog`, without building it: a
  * million rows make a million objects fewer for the collector). The id and the timestamps never
@@ -313,9 +292,9 @@ const NEEDS_QUOTES = /[",\r\n]/;
 function emailCsvLine(row: repo.EmailCsvRow): string {
   const code = row.error_code === null ? NaN : Number(row.error_code);
   return (
-    `${row.id},${row.created_at},${row.updated_at},${textCell(row.recipient)},${textCell(row.subject)},` +
-    `${textCell(row.template_name)},${row.status},${Number.isInteger(code) ? code : ''},` +
-    `${textCell(row.error_message)},${textCell(row.provider_message_id)},${textCell(row.sender)}\r\n`
+    `${row.id},${row.created_at},${row.updated_at},${csvCell(row.recipient)},${csvCell(row.subject)},` +
+    `${csvCell(row.template_name)},${row.status},${Number.isInteger(code) ? code : ''},` +
+    `${csvCell(row.error_message)},${csvCell(row.provider_message_id)},${csvCell(row.sender)}\r\n`
   );
 }
 

@@ -4,7 +4,8 @@
 import type { TSmsLog, TSmsLogEvent, TSmsLogFilter, TSmsLogListQuery } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../conversations/conversations.repository';
-import { csvCell, logsPage, toLog } from './sends.logs';
+import { csvLine } from '../../platform/csv';
+import { logsPage, toLog } from './sends.logs';
 import * as repo from './sends.repository';
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
@@ -108,12 +109,12 @@ export async function* exportSmsLogs(
   scope: InboxScope,
   filter: TSmsLogFilter,
 ): AsyncGenerator<string> {
-  yield `${SMS_CSV_HEADER.join(',')}\r\n`;
+  yield csvLine(SMS_CSV_HEADER);
   for await (const batch of repo.streamLogs(db, 'sms', scope, filter)) {
     let out = '';
     for (const row of batch) {
       const l = toSmsLog(row);
-      out += `${[
+      out += csvLine([
         l.tracking_id,
         l.created_at,
         l.updated_at,
@@ -128,9 +129,7 @@ export async function* exportSmsLogs(
         l.error_message,
         l.wamid,
         l.sent_by?.name ?? null,
-      ]
-        .map(csvCell)
-        .join(',')}\r\n`;
+      ]);
     }
     yield out;
   }

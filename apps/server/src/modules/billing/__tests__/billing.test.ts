@@ -10,6 +10,7 @@ import { createTestRuntime, type TestRuntime } from '../../../testing/test-runti
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { freePort, waitForSend } from '../../email/__tests__/email-helpers';
 import * as sends from '../../sends/sends.service';
+import { WEBHOOK_FAILURES } from '../billing.chargebee';
 
 const SMS = {
   account_sid: 'AC0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c',
@@ -105,15 +106,15 @@ const text = (to = phone()) => call('POST', '/api/sms/account/test/', { to, body
 const customerId = () => `titan-${business.unique_code}`;
 const subscriptionOf = (id: string) => [...cb.subscriptions.values()].find((s) => s.customer_id === id)!;
 
-async function webhook(
-  body: unknown,
-  auth = `Basic ${Buffer.from(`${WEBHOOK.username}:${WEBHOOK.password}`).toString('base64')}`,
-) {
+const RIGHT_AUTH = `Basic ${Buffer.from(`${WEBHOOK.username}:${WEBHOOK.password}`).toString('base64')}`;
+
+async function webhook(body: unknown, auth = RIGHT_AUTH, remoteAddress?: string) {
   return rt.app!.inject({
     method: 'POST',
     url: '/api/chargebee/webhook/',
     headers: { authorization: auth, 'content-type': 'application/json' },
     payload: JSON.stringify(body),
+    ...(remoteAddress ? { remoteAddress } : {}),
   });
 }
 
@@ -352,6 +353,25 @@ describe('the webhook', () => {
       expect(res.headers['www-authenticate']).toMatch(/^Basic/);
     }
     expect((await state()).status).toBe(before.status);
+  });
+
+  it('refuses an IP that failed too often (429), whatever it sends next; successes never count', async () => {
+    const event = { id: 'ev_guess', event_type: 'customer_changed', content: {} };
+    const guesser = '203.0.113.7';
+    const chargebee = '203.0.113.8';
+    // Chargebee's deliveries, more than the failure allowance, all go through.
+    for (let i = 0; i < WEBHOOK_FAILURES.max + 2; i++)
+      expect((await webhook({ ...event, id: `ev_ok_${i}` }, RIGHT_AUTH, chargebee)).statusCode).toBe(200);
+    const wrong = `Basic ${Buffer.from('chargebee:guess').toString('base64')}`;
+    for (let i = 0; i < WEBHOOK_FAILURES.max; i++)
+      expect((await webhook(event, wrong, guesser)).statusCode).toBe(401);
+    const refused = await webhook(event, wrong, guesser);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Guessing right now is refused too, so the allowance is all a guesser gets.
+    expect((await webhook(event, RIGHT_AUTH, guesser)).statusCode).toBe(429);
+    // Chargebee's own address is untouched by the guesser's failures.
+    expect((await webhook({ ...event, id: 'ev_ok_after' }, RIGHT_AUTH, chargebee)).statusCode).toBe(200);
   });
 
   it('takes each event once', async () => {

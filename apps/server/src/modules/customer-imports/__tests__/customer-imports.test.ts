@@ -175,7 +175,7 @@ describe('customer imports', () => {
     expect(lines.slice(1)).toEqual([
       '3,Invalid email address “not-an-email”.,Bad Email,not-an-email,,free,',
       '4,No email address or phone number.,No Contact,,,free,',
-      '5,Same email address as row 2; skipped.,Ada Again,ada@example.com,,pro,dup',
+      '5,"Same email address as row 2; skipped.",Ada Again,ada@example.com,,pro,dup',
       '7,Invalid phone number “12”.,Bad Phone,,12,free,',
     ]);
   });
@@ -288,9 +288,9 @@ describe('customer imports', () => {
     expect(done).toMatchObject({ processed_rows: 1_003, inserted: 1_001, skipped: 2, failed: 0 });
     const errors = (await get(done.errors_url!)).body.trim().split('\r\n');
     expect(errors.slice(1)).toEqual([
-      '1003,Same email address as row 2; skipped.,Late Twin,BATCH1@example.com,',
+      '1003,"Same email address as row 2; skipped.",Late Twin,BATCH1@example.com,',
       // A leading + is quoted so a spreadsheet does not read a formula.
-      "1004,Same phone number as row 4; skipped.,Phone Twin,,'+44 7911 000001",
+      '1004,"Same phone number as row 4; skipped.",Phone Twin,,\'+44 7911 000001',
     ]);
 
     // Stopped after its first row: the resumed run still knows row 2 had that customer.
@@ -309,7 +309,7 @@ describe('customer imports', () => {
     ).json().result;
     expect(resumed).toMatchObject({ status: 'done', processed_rows: 2, inserted: 1, skipped: 1 });
     expect((await get(resumed.errors_url!)).body.trim().split('\r\n')[1]).toBe(
-      '3,Same email address as row 2; skipped.,Second Run,FIRST-RUN@example.com',
+      '3,"Same email address as row 2; skipped.",Second Run,FIRST-RUN@example.com',
     );
   });
 

@@ -74,12 +74,31 @@ describe('visitor directory', () => {
       method: 'PUT',
       url: `/api/business/customer-directory/${id}/`,
       headers: as(owner, business),
-      payload: { name: 'Alice A.', phone: '+44 20 1234', fields: { vip: true } },
+      payload: { name: 'Alice A.', phone: '+44 (0)20 7946 0958', fields: { vip: true } },
     });
+    // Stored in E.164, the form inbound texts are matched on.
     expect(upd.json().result).toMatchObject({
       name: 'Alice A.',
-      phone: '+44 20 1234',
+      phone: '+442079460958',
       fields: { plan: 'pro', vip: true },
+    });
+    for (const [phone, message] of [
+      ['+44 20 1234', 'Enter a valid phone number.'],
+      // No country code, and the business has no dial code to read it in.
+      ['020 7946 0958', 'Enter the number with its country code.'],
+    ]) {
+      const refused = await app.inject({
+        method: 'PUT',
+        url: `/api/business/customer-directory/${id}/`,
+        headers: as(owner, business),
+        payload: { name: 'Not written', phone },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().result).toEqual({ phone: [message] });
+    }
+    expect((await get(`/api/business/customer-directory/${id}/`)).json().result).toMatchObject({
+      name: 'Alice A.',
+      phone: '+442079460958',
     });
     const bad = await app.inject({
       method: 'PUT',
@@ -101,6 +120,43 @@ describe('visitor directory', () => {
     expect((await get(`/api/business/customer-directory/${id}/`)).statusCode).toBe(404);
     const list = (await get('/api/msg/conversations/?page_size=100')).json().result.results;
     expect(list.filter((c: { initiator: unknown }) => c.initiator === null)).toHaveLength(1);
+  });
+
+  it('stores a phone typed to the public customers API in E.164, read in the business dial code', async () => {
+    const post = (phone: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/public/customers/',
+        payload: { business_code: business.unique_code, name: 'Typed', phone },
+      });
+    const stored = async (res: Awaited<ReturnType<typeof post>>) =>
+      (await get(`/api/business/customer-directory/${res.json().result.customer.id}/`)).json().result.phone;
+    expect(await stored(await post('+1 (201) 555-0123'))).toBe('+12015550123');
+    expect(await stored(await post('0044 20 7946 0958'))).toBe('+442079460958');
+    const national = await post('(201) 555-0124');
+    expect(national.statusCode).toBe(400);
+    expect(national.json().result).toEqual({ phone: ['Enter the number with its country code.'] });
+    const wrong = await post('call me');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().result).toEqual({ phone: ['Enter a valid phone number.'] });
+
+    const dialled = await app.inject({
+      method: 'PUT',
+      url: '/api/business/',
+      headers: as(owner, business),
+      payload: { dial_code: '+1' },
+    });
+    expect(dialled.statusCode).toBe(200);
+    try {
+      expect(await stored(await post('(201) 555-0124'))).toBe('+12015550124');
+    } finally {
+      await app.inject({
+        method: 'PUT',
+        url: '/api/business/',
+        headers: as(owner, business),
+        payload: { dial_code: null },
+      });
+    }
   });
 
   it("keeps another business's members out, and lets agents read but not change", async () => {

@@ -406,6 +406,25 @@ describe('inbound texts', () => {
     );
   });
 
+  it('STOP from a number typed with brackets and spaces unsubscribes that customer, creating no other', async () => {
+    const id = await customer(business, 'Typed', '+1 (201) 555-0123');
+    const customers = async () =>
+      (
+        await rt.database.query<{ n: number }>(
+          'select count(*)::int as n from customers where business_id = $1',
+          [business.id],
+        )
+      )[0]!.n;
+    const before = await customers();
+    const stop = await sim.sendInbound({ from: '+12015550123', to: A.from_number, body: 'STOP' });
+    expect(stop.answer).toBe(200);
+    expect(await customers()).toBe(before);
+    const found = (await call('GET', `/api/business/customer-directory/${id}/`)).json().result;
+    expect(found).toMatchObject({ phone: '+12015550123', sms_status: 'unsubscribed' });
+    const inbound = (await call('GET', `/api/sms/inbound/?customer_id=${id}`)).json().result;
+    expect(inbound.results.map((m: { body: string }) => m.body)).toEqual(['STOP']);
+  });
+
   it('keeps other texts on the customer’s record (a new number becomes a customer), once per message', async () => {
     const number = phone();
     const sent = await sim.sendInbound({

@@ -135,6 +135,26 @@ describe('every inbound type from the simulator', () => {
     expect(mine[0]!.business_replied).toBe(false);
   });
 
+  it('finds the customer who typed the number elsewhere (E.164 = + wa_id) rather than making a second', async () => {
+    const created = await fetch(`${base}/api/public/customers/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        business_code: business.unique_code,
+        name: 'Typed on the site',
+        phone: '+49 157 00000003',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { result: { customer: { id: number } } }).result.customer.id;
+    await receive({ from: '4915700000003', type: 'text', text: 'Hello from WhatsApp' });
+    const rows = await rt.database.query<{ id: string | number; external_id: string | null }>(
+      'select id, external_id from customers where business_id = $1 and phone = $2',
+      [business.id, '+4915700000003'],
+    );
+    expect(rows.map((r) => [Number(r.id), r.external_id])).toEqual([[id, 'wa:4915700000003']]);
+  });
+
   it('takes the newer payload shape without wa_id (business-scoped user ids)', async () => {
     const message = await receive({
       from: '4915700000002',

@@ -62,7 +62,7 @@ export async function findLogDetail(
 
 // ---- CSV: the spine's, streamed from a database cursor ----
 
-export { csvCell } from '../../sends/sends.logs';
+export { csvCell } from '../../../platform/csv';
 
 export const exportFileName = (now = new Date()) => sendLogs.exportFileName('whatsapp', now);
 

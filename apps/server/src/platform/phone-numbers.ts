@@ -1,4 +1,5 @@
-// Phone numbers of imported rows in E.164, by libphonenumber-js (min metadata, the package's
+// Customers' phone numbers in E.164, the one form every write stores (API, directory edit, widget,
+// QR forms, imports) and inbound texts match on, by libphonenumber-js (min metadata, the package's
 // default) — with a fast path for numbers already written internationally ("+44 7950 000123",
 // "+447950000123"): libphonenumber builds a new RegExp for every pattern it tests, some twenty per
 // number (the country's number types, twice), which made parsing half of an import's CPU. The fast
@@ -11,6 +12,8 @@
 import { Metadata, type CountryCallingCode } from 'libphonenumber-js/core';
 import metadataJson from 'libphonenumber-js/min/metadata';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { PHONE_MESSAGES } from '@titan/contracts';
+import { AppError } from './errors';
 
 /** The parts of libphonenumber's Metadata class the fast path reads (its typings show few). */
 type NumberingPlanView = {
@@ -128,19 +131,45 @@ const INTERNATIONAL = /^\+[1-9][\d ().-]{5,40}\d$/;
 const SEPARATORS = /[ ().-]/g;
 
 /**
- * The number in E.164 (`+447950000123`), or null when it is not a valid number (with the
- * business's calling code, without `+`, as the region of a number written nationally).
+ * The number in E.164 (`+447950000123`), or null when it is not a valid number. A number written
+ * without `+` is read in the business's dial code (`+44` or `44`), and a leading `00` (the
+ * international prefix of most of the world) as `+`.
  */
-export function toE164(input: string, defaultCallingCode: string | undefined): string | null {
-  if (INTERNATIONAL.test(input)) {
-    const fast = fastE164(input.replace(SEPARATORS, ''));
+export function toE164(input: string, dialCode: string | null | undefined): string | null {
+  const text = input.trim().replace(/^00(?=[1-9])/, '+');
+  if (INTERNATIONAL.test(text)) {
+    const fast = fastE164(text.replace(SEPARATORS, ''));
     if (fast !== undefined) return fast;
   }
-  const parsed = parsePhoneNumberFromString(
-    input,
-    defaultCallingCode ? { defaultCallingCode: defaultCallingCode as CountryCallingCode } : undefined,
-  );
-  return parsed?.isValid() ? parsed.number : null;
+  const calling = dialCode?.trim().replace(/^\+/, '');
+  try {
+    const parsed = parsePhoneNumberFromString(
+      text,
+      calling ? { defaultCallingCode: calling as CountryCallingCode } : undefined,
+    );
+    return parsed?.isValid() ? parsed.number : null;
+  } catch {
+    // A dial code no country uses.
+    return null;
+  }
+}
+
+/**
+ * A phone as stored, or null for none (`null`, blank); a number that is not one is a 400 on
+ * `field`, saying to add the country code when that is what is missing.
+ */
+export function phoneForStorage(
+  input: string | null | undefined,
+  dialCode: string | null | undefined,
+  field = 'phone',
+): string | null {
+  if (input === null || input === undefined || input.trim() === '') return null;
+  const e164 = toE164(input, dialCode);
+  if (e164) return e164;
+  // Digits without a country code, where the business has no dial code to read them in.
+  const national = /^[\d\s().-]+$/.test(input.trim()) && !/^\s*00/.test(input);
+  const message = national && !dialCode ? PHONE_MESSAGES.needsCountry : PHONE_MESSAGES.invalid;
+  throw AppError.fields({ [field]: [message] }, message);
 }
 
 /** checkNumberLength says TOO_SHORT or INVALID_LENGTH (the lengths are sorted). */
