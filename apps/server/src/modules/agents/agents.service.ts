@@ -42,8 +42,8 @@ export type { TCreateAgentRequest, TUpdateAgentRequest };
 function toConfig(row: repo.ConfigVersionRow): TAgentConfig {
   // Versions saved before the consent mode existed carry the default.
   return {
-    consent_mode: 'subscribed',
     ...row.config,
+    consent_mode: row.config.consent_mode ?? 'subscribed',
     version: row.version,
     created_at: row.createdAt.toISOString(),
   };
