@@ -100,6 +100,7 @@ export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
           causeId: broadcast.id,
           createdBy: broadcast.createdBy,
           idempotencyKey: broadcastSendKey(broadcast.id, c.id),
+          unsubscribeFooter: true,
         };
         try {
           const send = buildSend(deps, ctx, input, recipient);

@@ -351,6 +351,46 @@ describe('a run', () => {
   });
 });
 
+describe('the visible unsubscribe link of template mail', () => {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+  it('is added under both parts of a template that lacks one, and not doubled where the template has its own', async () => {
+    const bare = await call('POST', '/api/template/', {
+      name: 'No link',
+      subject: 'News for {{ customer.name }}',
+      format: 'html',
+      content: '<p>Hi {{ customer.name }}, our spring range is in.</p>',
+    });
+    expect(bare.statusCode, bare.body).toBe(201);
+    const [c, d] = [await customer(), await customer()];
+    const id = await agent(baseConfig(await list([c.id, d.id])));
+    llm.script(
+      decision({ template_id: bare.json().result.id, subject: null, body: null }),
+      decision({ template_id: template, variables: [{ name: 'offer', value: 'hello' }] }),
+    );
+    const run = await runNow(id);
+    const request = async (customerId: number) => {
+      const delivery = run.deliveries.find((x) => x.customer?.id === customerId)!;
+      const send = (await findSendById(rt.services.db, delivery.send_id!))!;
+      const r = send.providerRequest as { html: string; text: string; headers: Record<string, string> };
+      const token = /token=([\w.-]+)>/.exec(r.headers['List-Unsubscribe']!)![1]!;
+      return { ...r, link: `/engage/unsubscribe?token=${token}` };
+    };
+    const lacking = await request(c.id);
+    expect(lacking.html).toContain('our spring range is in.');
+    expect(lacking.html).toMatch(
+      new RegExp(`<a href="https?://[^"]+${escape(lacking.link)}">${UNSUBSCRIBE_FOOTER_WORDS}</a>`),
+    );
+    expect(lacking.text).toMatch(
+      new RegExp(`${UNSUBSCRIBE_FOOTER_WORDS}: https?://\\S+${escape(lacking.link)}$`),
+    );
+    const own = await request(d.id);
+    expect(own.html.split(own.link)).toHaveLength(2); // its own link, once
+    expect(own.html).not.toContain(UNSUBSCRIBE_FOOTER_WORDS);
+    expect(own.text).toContain(own.link);
+  });
+});
+
 describe('the consent mode', () => {
   const statusOf = (run: TAgentRun, id: number) => run.deliveries.find((d) => d.customer?.id === id);
 

@@ -16,7 +16,7 @@ import { setCustomerConsent } from '../../consent/consent.service';
 import { CONSENT_SKIP_REASONS } from '../../broadcasts/broadcasts.service';
 import { RECOVER_QUEUE } from '../../whatsapp/whatsapp.queues';
 import { setTemplatesForTests, TemplateRenderError, type CompiledTemplate } from '../email-templates';
-import { buildSend, sendContext, sendEmail } from '../email.service';
+import { buildSend, sendContext, sendEmail, UNSUBSCRIBE_FOOTER_WORDS } from '../email.service';
 import { setSendingIdentityLookupForTests } from '../sending-identity';
 import { dkimKey, freePort, signUpViaSink, verifiedDomains, waitForSend } from './email-helpers';
 
@@ -749,6 +749,46 @@ describe('POST /api/agents/send-mail/', () => {
     const single = await sendMail({ email: u, subject: 'x', text: 'x', consent: 'legitimate_interest' });
     expect(single.statusCode).toBe(400);
     expect(single.json().result).toMatchObject({ consent: [MARKETING_CONSENT_MESSAGES.listOnly] });
+  });
+
+  it('puts a visible unsubscribe link in both parts of a broadcast whose template has none', async () => {
+    const to = address('bare-template');
+    const id = await customer(business, 'Bare', to);
+    await setCustomerConsent(rt.services.db, business.id, id, { email: 'subscribed' });
+    const list = (
+      await rt.app!.inject({
+        method: 'POST',
+        url: '/api/business/customer-lists/',
+        headers: as(owner, business),
+        payload: { name: `Bare ${counter}` },
+      })
+    ).json().result;
+    await rt.app!.inject({
+      method: 'POST',
+      url: `/api/business/customer-lists/${list.id}/members/`,
+      headers: as(owner, business),
+      payload: { customer_ids: [id] },
+    });
+    const created = await rt.app!.inject({
+      method: 'POST',
+      url: '/api/template/',
+      headers: as(owner, business),
+      payload: {
+        name: `No link ${counter}`,
+        subject: 'Autumn news',
+        format: 'html',
+        content: '<p>Our autumn range is in.</p>',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await sendMail({ list_id: list.id, template_id: created.json().result.id });
+    expect(res.statusCode, res.body).toBe(202);
+    const mail = await sink.waitFor((m) => m.envelope.to.includes(to));
+    const token = /token=([\w.-]+)>/.exec(mail.headers['list-unsubscribe']!)![1]!;
+    const page = `https://titan.example.com/engage/unsubscribe?token=${token}`;
+    expect(mail.html).toContain('Our autumn range is in.');
+    expect(mail.html).toContain(`<a href="${page}">${UNSUBSCRIBE_FOOTER_WORDS}</a>`);
+    expect(mail.text).toContain(`${UNSUBSCRIBE_FOOTER_WORDS}: ${page}`);
   });
 
   it('sends a test of a saved template, rendered as its preview, to an address', async () => {
