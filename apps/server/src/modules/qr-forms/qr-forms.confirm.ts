@@ -11,7 +11,7 @@ import { deriveKey } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mail, Mailer } from '../../platform/mailer';
 import type { RateLimiter } from '../../platform/rate-limiter';
-import { findBusinessById } from '../business/business.repository';
+import { findBusiness } from '../business/business.service';
 import { confirmOptIn, recordConsentEvent } from '../consent/consent.service';
 import { findCustomerById } from '../directory/directory.service';
 import { normalizeAddress } from '../suppressions/suppressions.service';
@@ -161,11 +161,12 @@ export async function confirmSubscription(
   const claims = await tokens(deps.config.APP_SECRET).verify(token);
   if (!claims) throw invalid();
   const { businessId, customerId, address } = claims;
+  const business = await findBusiness(deps.db, businessId).catch((err: unknown) => {
+    throw err instanceof AppError && err.code === 'not_found' ? invalid() : err;
+  });
   return deps.db.transaction(async (tx) => {
     const customer = await findCustomerById(tx, businessId, customerId);
     if (!customer?.email || normalizeAddress(customer.email) !== address) throw invalid();
-    const business = await findBusinessById(tx, businessId);
-    if (!business) throw invalid();
     await confirmOptIn(tx, {
       businessId,
       customerId,
