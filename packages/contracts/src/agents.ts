@@ -2,6 +2,7 @@
 // suggested from what a business has.
 import { z } from 'zod';
 import { ZSegmentFilter, type TSegmentFilter } from './customer-lists';
+import { ZMarketingConsent } from './marketing-consent';
 
 export const AGENT_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 export const ZAgentStatus = z.enum(AGENT_STATUSES);
@@ -156,6 +157,11 @@ export const ZAgentConfigRequest = z.object({
     })
     .prefault({}),
   send_mode: z.enum(['auto', 'review', 'dry_run']).default('review'),
+  /**
+   * Who the agent may write to: only customers who subscribed on the channel (the default), or
+   * also those whose consent is unknown (the business's legitimate interest). Never the opted out.
+   */
+  consent_mode: ZMarketingConsent.default('subscribed'),
   /** In the recipient's time zone, else the business's; null: none. */
   quiet_hours: z
     .object({ start: timeOfDay, end: timeOfDay })

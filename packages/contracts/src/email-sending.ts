@@ -1,6 +1,7 @@
 // Email sending (engage.md §2 and §5): one mail or a bulk batch through /api/agents/send-mail/,
 // and the public unsubscribe API the mail's List-Unsubscribe and page call.
 import { z } from 'zod';
+import { MARKETING_CONSENT_MESSAGES, ZMarketingConsent } from './marketing-consent';
 
 const address = z
   .string()
@@ -79,11 +80,18 @@ export const ZSendMailRequest = z
     body: z.string().min(1).max(2_000_000).optional(),
     /** Sending twice with one key sends once: the second call answers the first send. */
     idempotency_key: z.string().trim().min(1).max(200).optional(),
+    /**
+     * With list_id: who may be mailed. `subscribed` (the default): only customers who subscribed;
+     * `legitimate_interest`: also those whose consent is unknown. Never the opted out.
+     */
+    consent: ZMarketingConsent.optional(),
   })
   .transform(({ to, body, ...v }) => ({ ...v, email: v.email ?? to, text: v.text ?? body }))
   .superRefine((v, ctx) => {
     const single = v.customer_id !== undefined || v.email !== undefined;
     const bulk = v.list_id !== undefined || v.recipients !== undefined;
+    if (v.consent !== undefined && v.list_id === undefined)
+      ctx.addIssue({ code: 'custom', path: ['consent'], message: MARKETING_CONSENT_MESSAGES.listOnly });
     if (bulk && single)
       ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_MESSAGES.listAndRecipient });
     else if (v.list_id !== undefined && v.recipients !== undefined)

@@ -14,6 +14,7 @@ export * from './files';
 export * from './realtime';
 export * from './chat';
 export * from './directory';
+export * from './marketing-consent';
 export * from './whatsapp';
 export * from './email-logs';
 export * from './event-logs';

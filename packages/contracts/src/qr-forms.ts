@@ -47,6 +47,7 @@ export const QR_FORM_MESSAGES = {
   consentPhoneMissing: 'Enter your phone number to get messages.',
   staticListOnly: 'No such static list: a form adds people to a static list.',
   slug: 'Use lowercase letters, digits and hyphens (1–50, not starting or ending with a hyphen).',
+  confirmInvalid: 'This confirmation link is not valid or has expired.',
 } as const;
 
 /** What a visitor agrees to per channel: shown beside each box and kept with each submission. */
@@ -247,3 +248,17 @@ export function checkQrAnswer(field: TQrFormField, value: unknown): string | nul
     }
   }
 }
+
+// ---- Double opt-in: the confirmation link mailed to an address that had opted out ----
+
+/** `POST /api/public/qr-forms/confirm/`: the token of the link in the confirmation mail. */
+export const ZQrConfirmRequest = z.object({ token: z.string().trim().min(1).max(2000) });
+export type TQrConfirmRequest = z.infer<typeof ZQrConfirmRequest>;
+
+/** The subscription the link confirmed (or had confirmed before). */
+export const ZQrConfirmResult = z.object({
+  business_name: z.string(),
+  email: z.string(),
+  subscribed: z.literal(true),
+});
+export type TQrConfirmResult = z.infer<typeof ZQrConfirmResult>;

@@ -2,6 +2,7 @@
 // through /api/agents/send-sms/, the SMS event logs, inbound texts, and how a body splits into
 // segments (GSM-7 or UCS-2, with the concatenation header's room taken out of each part).
 import { z } from 'zod';
+import { MARKETING_CONSENT_MESSAGES, ZMarketingConsent } from './marketing-consent';
 
 import { ZPageQuery } from './conversations';
 import { ZDateTimeParam } from './dates';
@@ -168,9 +169,16 @@ export const ZSendSmsRequest = z
     variables: z.record(z.string(), z.unknown()).optional(),
     /** Sending twice with one key sends once: the second call answers the first send. */
     idempotency_key: z.string().trim().min(1).max(200).optional(),
+    /**
+     * With list_id: who may be texted. `subscribed` (the default): only customers who subscribed;
+     * `legitimate_interest`: also those whose consent is unknown. Never the opted out.
+     */
+    consent: ZMarketingConsent.optional(),
   })
   .superRefine((v, ctx) => {
     const single = v.customer_id !== undefined || v.to !== undefined;
+    if (v.consent !== undefined && v.list_id === undefined)
+      ctx.addIssue({ code: 'custom', path: ['consent'], message: MARKETING_CONSENT_MESSAGES.listOnly });
     if (v.list_id !== undefined && single)
       ctx.addIssue({ code: 'custom', path: ['to'], message: SMS_MESSAGES.listAndRecipient });
     else if (v.list_id === undefined && !single)

@@ -34,6 +34,7 @@ import {
   DIRECTORY_IMPORT_PATH,
   TEMPLATES_PATH,
   UNSUBSCRIBE_PATH,
+  CONFIRM_SUBSCRIPTION_PATH,
   QR_FORM_PUBLIC_PATH,
 } from '../config/paths';
 import { hasSession } from '../lib/session/tokens';
@@ -157,6 +158,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           path: UNSUBSCRIBE_PATH,
           lazy: async () => ({
             Component: (await import('../features/unsubscribe/routes/unsubscribe-route')).UnsubscribeRoute,
+          }),
+        },
+        {
+          // Public: reached from the double opt-in mail, no session needed.
+          path: CONFIRM_SUBSCRIPTION_PATH,
+          lazy: async () => ({
+            Component: (await import('../features/qr-forms/routes/confirm-subscription-route'))
+              .ConfirmSubscriptionRoute,
           }),
         },
         {

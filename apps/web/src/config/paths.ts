@@ -37,6 +37,8 @@ export const DNS_HELP_PATH = '/engage/dns-help';
 
 /** The public page behind the unsubscribe link of every email (spec section 2). */
 export const UNSUBSCRIBE_PATH = '/engage/unsubscribe';
+/** The public page behind the confirmation link of a QR form's double opt-in mail. */
+export const CONFIRM_SUBSCRIPTION_PATH = '/engage/confirm';
 
 /** The development outbox page (not in the spec): mail kept instead of sent, on the machine running Titan. */
 export const DEV_OUTBOX_PATH = '/dev/outbox';

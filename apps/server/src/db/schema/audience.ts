@@ -145,28 +145,3 @@ export const customerImportErrors = pgTable(
   },
   (t) => [index('customer_import_errors_import_idx').on(t.importId, t.rowNumber)],
 );
-
-/**
- * Why a customer's consent on a channel is what it is, when something other than the person set
- * it (an import's rows said they subscribed): the proof the business gave. Only
- * modules/consent/consent.repository.ts writes it.
- */
-export const consentRecords = pgTable(
-  'consent_records',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    businessId: bigint('business_id', { mode: 'number' })
-      .notNull()
-      .references(() => businesses.id, { onDelete: 'cascade' }),
-    customerId: bigint('customer_id', { mode: 'number' })
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
-    channel: text('channel', { enum: ['email', 'sms', 'whatsapp'] }).notNull(),
-    status: text('status').notNull(),
-    source: text('source', { enum: ['import'] }).notNull(),
-    proof: text('proof').notNull(),
-    importId: uuid('import_id').references(() => customerImports.id, { onDelete: 'set null' }),
-    createdAt: ts('created_at').notNull().defaultNow(),
-  },
-  (t) => [index('consent_records_customer_idx').on(t.businessId, t.customerId, t.createdAt)],
-);

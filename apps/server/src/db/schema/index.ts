@@ -14,3 +14,4 @@ export * from './llm';
 export * from './sms';
 export * from './agents';
 export * from './mcp';
+export * from './consent';

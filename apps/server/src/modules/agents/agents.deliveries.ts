@@ -10,6 +10,7 @@ import {
   EMAIL_MESSAGES,
   enqueueEmailSends,
   sendContext,
+  textOf,
   withUnsubscribeFooter,
 } from '../email/email.service';
 import * as sends from '../sends/sends.service';
@@ -206,12 +207,8 @@ async function deliverBatch(
             ...common,
             ...(template
               ? { template }
-              : {
-                  subject: d.subject ?? '',
-                  html: htmlOfText(d.body ?? ''),
-                  text: d.body ?? '',
-                  unsubscribeFooter: true,
-                }),
+              : { subject: d.subject ?? '', html: htmlOfText(d.body ?? ''), text: d.body ?? '' }),
+            unsubscribeFooter: true,
           },
           { address, customerId: c.id, customer: customerVars(c) },
         );
@@ -352,7 +349,11 @@ export async function render(
         unsubscribe_url: '#unsubscribe',
         ...d.variables,
       });
-      return { subject: mail.subject, text: mail.text || null, html: mail.html };
+      const shown = withUnsubscribeFooter(
+        { text: mail.text || textOf(mail.html), html: mail.html },
+        '#unsubscribe',
+      );
+      return { subject: mail.subject, ...shown };
     }
     if (d.channel === 'email' && d.body) {
       const mail = withUnsubscribeFooter({ text: d.body, html: htmlOfText(d.body) }, '#unsubscribe');

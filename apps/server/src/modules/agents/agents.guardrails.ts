@@ -4,6 +4,7 @@
 // run's max sends. Pure functions over facts gathered once per page of the audience.
 import {
   isTimeZone,
+  marketingConsentAllows,
   type TAgentChannel,
   type TAgentConfigValues,
   type TAgentGuardrail,
@@ -36,7 +37,7 @@ export const GUARDRAIL_MESSAGES = {
   optedOut: (channel: TAgentChannel, status: string) =>
     `The customer’s ${CHANNEL_WORD[channel]} consent is “${status}”: agents never write to them there.`,
   noOptIn: (channel: TAgentChannel) =>
-    `The customer has not agreed to receive ${CHANNEL_WORD[channel]} messages (consent unknown); agents need an opt-in on ${CHANNEL_WORD[channel]}.`,
+    `The customer has not agreed to receive ${CHANNEL_WORD[channel]} messages (consent unknown); this agent writes only to customers who subscribed on ${CHANNEL_WORD[channel]}.`,
   suppressed: (address: string) => `${address} is on the suppression list.`,
   cap: (n: number, limit: number) =>
     `Agents already wrote to this customer ${n} time${n === 1 ? '' : 's'} in the last 7 days (the limit is ${limit} a week).`,
@@ -49,7 +50,7 @@ export const GUARDRAIL_MESSAGES = {
 
 const CHANNEL_WORD: Record<TAgentChannel, string> = { email: 'email', sms: 'SMS', whatsapp: 'WhatsApp' };
 
-const CONSENT_OF: Record<TAgentChannel, (c: CustomerRow) => string> = {
+const CONSENT_OF: Record<TAgentChannel, (c: CustomerRow) => CustomerRow['emailStatus']> = {
   email: (c) => c.emailStatus,
   sms: (c) => c.smsStatus,
   whatsapp: (c) => c.whatsappStatus,
@@ -98,7 +99,8 @@ export function inQuietHours(time: string, start: string, end: string): boolean 
 /**
  * The guardrails known before the model is asked (so no tokens are spent on a customer no send
  * may reach): an address, consent, suppression, the weekly cap and quiet hours. Null: go on.
- * Email needs no opt-out; SMS and WhatsApp need an opt-in (`subscribed`).
+ * Every channel needs an opt-in (`subscribed`), unless the agent's consent mode is legitimate
+ * interest, which also lets it reach customers whose consent is unknown — never the opted out.
  */
 export function recipientStop(
   channel: TAgentChannel,
@@ -119,7 +121,8 @@ export function recipientStop(
       guardrail: 'consent',
       reason: GUARDRAIL_MESSAGES.optedOut(channel, consent),
     };
-  if (channel !== 'email' && consent !== 'subscribed')
+  // Configs saved before the mode existed lack it: they get the default.
+  if (!marketingConsentAllows(config.consent_mode ?? 'subscribed', consent))
     return { status: 'suppressed', guardrail: 'consent', reason: GUARDRAIL_MESSAGES.noOptIn(channel) };
   if (facts.suppressed)
     return {

@@ -40,7 +40,13 @@ type ScheduleBody = z.output<typeof ZAgentScheduleRequest>;
 export type { TCreateAgentRequest, TUpdateAgentRequest };
 
 function toConfig(row: repo.ConfigVersionRow): TAgentConfig {
-  return { ...row.config, version: row.version, created_at: row.createdAt.toISOString() };
+  // Versions saved before the consent mode existed carry the default.
+  return {
+    ...row.config,
+    consent_mode: row.config.consent_mode ?? 'subscribed',
+    version: row.version,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 async function toAgents(deps: AgentsDeps, businessId: number, rows: repo.AgentRow[]): Promise<TAgent[]> {

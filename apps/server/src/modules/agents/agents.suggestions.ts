@@ -58,6 +58,7 @@ export async function suggestAgents(
     ],
     limits: { max_sends_per_run: 100, per_recipient_per_week: 1, max_steps: 10, max_tokens: 4000 },
     send_mode: 'review',
+    consent_mode: 'subscribed',
     quiet_hours: { start: '21:00', end: '08:00' },
   });
 

@@ -4,7 +4,13 @@
 // channel's sender. A fan-out stopped anywhere resumes from its cursor; sends carry the idempotency
 // key `broadcast:<id>:<customer id>`, so nothing is recorded — or sent — twice.
 import type { Logger } from 'pino';
-import { CUSTOMER_LIST_MESSAGES, type TBroadcast } from '@titan/contracts';
+import {
+  CUSTOMER_LIST_MESSAGES,
+  marketingConsentAllows,
+  type TBroadcast,
+  type TConsentStatus,
+  type TMarketingConsent,
+} from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
@@ -59,6 +65,23 @@ export const BROADCAST_MESSAGES = {
   listDeleted: 'The list was deleted before every send was recorded.',
   failed: 'The broadcast stopped on an error; it was not resumed.',
 } as const;
+
+/** Customers a broadcast passes over for their consent, counted under these words. */
+export const CONSENT_SKIP_REASONS = {
+  notSubscribed: 'not subscribed (consent unknown)',
+  optedOut: 'opted out',
+} as const;
+
+/**
+ * Why a broadcast passes over a customer whose consent on its channel is `status`, or null when it
+ * may reach them: only subscribed customers, unless the send asked for legitimate interest
+ * (`consent` in its request), which adds those whose consent is unknown.
+ */
+export function consentSkipOf(broadcast: repo.BroadcastRow, status: TConsentStatus): string | null {
+  const mode = (broadcast.request.consent as TMarketingConsent | undefined) ?? 'subscribed';
+  if (marketingConsentAllows(mode, status)) return null;
+  return status === 'unknown' ? CONSENT_SKIP_REASONS.notSubscribed : CONSENT_SKIP_REASONS.optedOut;
+}
 
 /** The idempotency key of a broadcast's send to one customer. */
 export const broadcastSendKey = (broadcastId: string, customerId: number) =>

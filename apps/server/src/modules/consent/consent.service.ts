@@ -25,7 +25,7 @@ import {
   type ConsentChannel,
   type CustomerRow,
 } from '../directory/directory.service';
-import { insertConsentRecords } from './consent.repository';
+import * as repo from './consent.repository';
 import {
   findSuppression,
   normalizeAddress,
@@ -37,6 +37,8 @@ import {
 } from '../suppressions/suppressions.service';
 
 export type { ConsentChannel, ConsentStatus };
+export type { ConsentEventRow } from './consent.repository';
+export { listConsentEvents } from './consent.repository';
 export const CONSENT_CHANNELS: readonly ConsentChannel[] = ['email', 'sms', 'whatsapp'];
 
 /** What a suppression reason says of the person's consent. */
@@ -188,12 +190,11 @@ export async function recordImportedConsent(
 ): Promise<void> {
   for (const channel of input.channels) {
     const marked = await subscribeWhereUnknown(db, input.businessId, input.customerIds, channel);
-    await insertConsentRecords(db, {
+    await repo.insertImportedConsentEvents(db, {
       businessId: input.businessId,
       customerIds: marked,
       channel,
       status: 'subscribed',
-      source: 'import',
       proof: input.proof,
       importId: input.importId,
     });
@@ -217,4 +218,70 @@ export async function updateVisitorAndConsent(
   const changes = { email: email_status, sms: sms_status, whatsapp: whatsapp_status };
   await setCustomerConsent(db, businessId, id, changes);
   return findVisitor(db, businessScope(businessId), id);
+}
+
+/** What a person did themselves about their consent, kept as proof (source, method, time, IP). */
+export async function recordConsentEvent(
+  db: Queryable,
+  event: {
+    businessId: number;
+    customerId: number | null;
+    channel: ConsentChannel;
+    address: string;
+    status: ConsentStatus;
+    source: string;
+    method: 'single_opt_in' | 'confirmation_sent' | 'double_opt_in';
+    reference: string | null;
+    ip: string | null;
+  },
+): Promise<void> {
+  await repo.insertConsentEvent(db, { ...event, address: normalizeAddress(event.address) });
+}
+
+/**
+ * Whether a stranger's tick may subscribe `customer` on `channel` at once (single opt-in): the
+ * customer is reached there at the address the visitor gave, their consent is unknown and nothing
+ * suppresses the address. Anything else — an unsubscribe, a block by staff, a bounce or complaint —
+ * needs the person at the address to confirm (double opt-in).
+ */
+export async function maySubscribeAtOnce(
+  db: Queryable,
+  businessId: number,
+  customer: CustomerRow,
+  channel: ConsentChannel,
+): Promise<boolean> {
+  const address = addressOf(customer, channel);
+  if (!address || customer[CONSENT_FIELD[channel]] !== 'unknown') return false;
+  return !(await findSuppression(db, businessId, channel, address));
+}
+
+/**
+ * The person at `address` confirmed an opt-in (they followed a link mailed there): whatever
+ * suppressed the address is lifted — they showed it reaches them and that they want the mail —
+ * and its customers become subscribed, with the confirmation kept as proof. Once per `reference`
+ * and channel: false when it was confirmed before (nothing changes then).
+ */
+export async function confirmOptIn(
+  db: Queryable,
+  input: {
+    businessId: number;
+    customerId: number;
+    channel: ConsentChannel;
+    address: string;
+    source: string;
+    reference: string;
+    ip: string | null;
+  },
+): Promise<boolean> {
+  if (await repo.findConfirmation(db, input.businessId, input.reference, input.channel)) return false;
+  await unsuppress(db, { businessId: input.businessId, channel: input.channel, address: input.address });
+  await setConsentForAddress(
+    db,
+    input.businessId,
+    input.channel,
+    normalizeAddress(input.address),
+    'subscribed',
+  );
+  await recordConsentEvent(db, { ...input, status: 'subscribed', method: 'double_opt_in' });
+  return true;
 }

@@ -4,10 +4,11 @@
 // `email.send` job. What every mail shares (From, its domain, the template) is settled once per
 // broadcast; a customer without an email address, or whose mail cannot be rendered, is counted
 // with the reason.
-import { CUSTOMER_LIST_MESSAGES, type TEmailBatch } from '@titan/contracts';
+import { CUSTOMER_LIST_MESSAGES, type TEmailBatch, type TMarketingConsent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import {
   broadcastSendKey,
+  consentSkipOf,
   findBroadcast,
   sharedPerBroadcast,
   startBroadcast,
@@ -36,6 +37,8 @@ export type EmailBroadcastRequest = {
   subject?: string;
   html?: string;
   text?: string;
+  /** Who the list send may reach (marketing consent); subscribed customers only when absent. */
+  consent?: TMarketingConsent;
 };
 
 const contentOf = (r: EmailBroadcastRequest) => ({
@@ -74,8 +77,17 @@ export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
         withEmail.map((c) => c.email!.trim()),
       );
       let notRendered = 0;
+      const passedOver: Record<string, number> = {};
       type Row = Parameters<typeof sends.createMany>[1][number];
       const rows = withEmail.flatMap((c): Row[] => {
+        const isSuppressed = suppressed.has(normalizeAddress(c.email!.trim()));
+        // The suppressed keep their `suppressed` send (the log shows why); the others without
+        // the consent the send asks for are passed over, counted by reason.
+        const skip = isSuppressed ? null : consentSkipOf(broadcast, c.emailStatus);
+        if (skip) {
+          passedOver[skip] = (passedOver[skip] ?? 0) + 1;
+          return [];
+        }
         const recipient: Recipient = {
           address: c.email!.trim(),
           customerId: c.id,
@@ -88,10 +100,11 @@ export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
           causeId: broadcast.id,
           createdBy: broadcast.createdBy,
           idempotencyKey: broadcastSendKey(broadcast.id, c.id),
+          unsubscribeFooter: true,
         };
         try {
           const send = buildSend(deps, ctx, input, recipient);
-          return suppressed.has(normalizeAddress(recipient.address))
+          return isSuppressed
             ? [{ ...send, status: 'suppressed', errorMessage: EMAIL_MESSAGES.suppressed() }]
             : [{ ...send, status: 'queued' }];
         } catch (err) {
@@ -109,6 +122,7 @@ export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
         skipped: {
           [SKIP_REASONS.noEmail]: customers.length - withEmail.length,
           [SKIP_REASONS.notRendered]: notRendered,
+          ...passedOver,
         },
       };
     },

@@ -89,6 +89,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps; broadcasts: B
             ...(body.subject !== undefined ? { subject: body.subject } : {}),
             ...(body.html !== undefined ? { html: body.html } : {}),
             ...(body.text !== undefined ? { text: body.text } : {}),
+            ...(body.consent !== undefined ? { consent: body.consent } : {}),
           },
           createdBy: content.createdBy ?? null,
         });

@@ -61,8 +61,9 @@ export type SendEmailInput = {
   html?: string;
   text?: string;
   /**
-   * A mail without a template gets a visible unsubscribe link under its body (agents' own words:
-   * marketing mail must carry one where people see it, not only in List-Unsubscribe).
+   * Marketing mail (agents, broadcasts): each part of the body that does not already show the
+   * mail's unsubscribe link gets one under it — people must see it, not only mail clients in
+   * List-Unsubscribe; a template that places its own `{{ unsubscribe_url }}` keeps its layout.
    */
   unsubscribeFooter?: boolean;
   cause: SendCause;
@@ -264,19 +265,25 @@ function contentOf(
 
 export const UNSUBSCRIBE_FOOTER_WORDS = 'Unsubscribe from these emails';
 
-/** The body with a visible unsubscribe link under it (mail without a template). */
+/**
+ * The body with a visible unsubscribe link under each part (text, HTML) that does not already
+ * carry `url` — a template's own link counts, one it overrode with another address does not.
+ */
 export function withUnsubscribeFooter<T extends { html: string | null; text: string }>(
   content: T,
   url: string,
 ): T {
   const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const html = content.html;
   return {
     ...content,
-    text: `${content.text}\n\n${UNSUBSCRIBE_FOOTER_WORDS}: ${url}`,
+    text: content.text.includes(url)
+      ? content.text
+      : `${content.text}\n\n${UNSUBSCRIBE_FOOTER_WORDS}: ${url}`,
     html:
-      content.html === null
-        ? null
-        : `${content.html}\n<p style="color:#666;font-size:12px"><a href="${href}">${UNSUBSCRIBE_FOOTER_WORDS}</a></p>`,
+      html === null || html.includes(`"${href}"`) || html.includes(`'${href}'`)
+        ? html
+        : `${html}\n<p style="color:#666;font-size:12px"><a href="${href}">${UNSUBSCRIBE_FOOTER_WORDS}</a></p>`,
   };
 }
 
@@ -337,8 +344,7 @@ export function buildSend(
     unsubscribe_url: mail.urls.page,
     ...input.template?.variables,
   });
-  const content =
-    input.unsubscribeFooter && !ctx.template ? withUnsubscribeFooter(rendered, mail.urls.page) : rendered;
+  const content = input.unsubscribeFooter ? withUnsubscribeFooter(rendered, mail.urls.page) : rendered;
   return {
     id: sendId,
     businessId: input.businessId,

@@ -46,8 +46,9 @@ export async function countSubmissions(db: Queryable, formId: number): Promise<n
 export async function insertSubmission(
   db: Queryable,
   values: typeof qrFormSubmissions.$inferInsert,
-): Promise<void> {
-  await db.insert(qrFormSubmissions).values(values);
+): Promise<number> {
+  const [row] = await db.insert(qrFormSubmissions).values(values).returning({ id: qrFormSubmissions.id });
+  return row!.id;
 }
 
 /**

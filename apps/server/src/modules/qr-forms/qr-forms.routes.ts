@@ -6,6 +6,8 @@ import {
   ZEnvelope,
   ZPublicQrForm,
   ZQrCodeQuery,
+  ZQrConfirmRequest,
+  ZQrConfirmResult,
   ZQrFormParams,
   ZQrSchema,
   ZQrSubmission,
@@ -14,6 +16,7 @@ import {
 import { created, ok } from '../../platform/http';
 import { businessOf } from '../auth/auth.guard';
 import * as qr from './qr-forms.service';
+import { confirmSubscription } from './qr-forms.confirm';
 
 const tags = ['qr forms'];
 const read = { business: true, permission: 'engage.read' } as const;
@@ -63,6 +66,19 @@ export const qrFormRoutes: FastifyPluginAsyncZod<{ deps: qr.QrFormDeps }> = asyn
   image('svg');
   image('png');
 
+  app.post(
+    '/api/public/qr-forms/confirm/',
+    {
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        summary: 'Confirm a subscription asked for on the form (the link of the confirmation mail)',
+        body: ZQrConfirmRequest,
+        response: { 200: ZEnvelope(ZQrConfirmResult) },
+      },
+    },
+    async (request) => ok(await confirmSubscription(deps, request.body.token, { ip: request.ip })),
+  );
   app.get(
     publicPath,
     {

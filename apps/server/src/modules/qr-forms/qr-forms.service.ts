@@ -28,11 +28,20 @@ import { toE164 } from '../../platform/phone-numbers';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import { findBusinessByCode } from '../business/business.service';
 import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
-import { adoptSuppressions, setCustomerConsent, type ConsentStatus } from '../consent/consent.service';
+import {
+  adoptSuppressions,
+  maySubscribeAtOnce,
+  recordConsentEvent,
+  setCustomerConsent,
+} from '../consent/consent.service';
+import type { Mailer } from '../../platform/mailer';
+import { normalizeAddress } from '../suppressions/suppressions.service';
+import { askToConfirm, CONSENT_SOURCE, submissionReference } from './qr-forms.confirm';
 import {
   CONSENT_FIELD,
   findCustomerById,
   importCustomers,
+  type CustomerRow,
   type ImportedRow,
 } from '../directory/directory.service';
 import * as repo from './qr-forms.repository';
@@ -40,9 +49,11 @@ import * as repo from './qr-forms.repository';
 export type QrFormDeps = {
   db: Db;
   limiter: RateLimiter;
+  /** Confirmation mail of the double opt-in goes out as Titan's own mail. */
+  mailer: Mailer;
   config: Pick<
     Config,
-    'PUBLIC_URL' | 'QR_FORM_SUBMISSIONS_PER_IP_HOUR' | 'QR_FORM_SUBMISSIONS_PER_FORM_HOUR'
+    'PUBLIC_URL' | 'APP_SECRET' | 'QR_FORM_SUBMISSIONS_PER_IP_HOUR' | 'QR_FORM_SUBMISSIONS_PER_FORM_HOUR'
   >;
 };
 
@@ -235,30 +246,42 @@ export function readSubmission(
   return { row, consent };
 }
 
-/** Statuses a visitor's tick does not lift: the address itself failed, or its owner reported spam. */
-const KEPT_STATUSES: ReadonlySet<ConsentStatus> = new Set(['bounced', 'complained']);
-
 /**
  * The customer takes over what the suppression list says of their addresses (a new customer, or
- * one the form gave a new address), then each channel ticked becomes `subscribed`, lifting an
- * earlier unsubscribe: the visitor asked again. An unticked box changes nothing.
+ * one the form gave a new address); then each channel ticked for the address the visitor typed
+ * becomes `subscribed` when its consent was unknown and nothing suppressed it (kept as a single
+ * opt-in). An opted-out or blocked address is left as it is: for email, its owner is asked to
+ * confirm (`confirm`); SMS and WhatsApp have no confirmation, so an opted-out number stays opted
+ * out. An unticked box changes nothing.
  */
 async function recordConsent(
   tx: Queryable,
   businessId: number,
   customerId: number,
   given: Record<TQrFormChannel, boolean>,
-): Promise<void> {
+  typed: { email: string | null; phone: string | null },
+): Promise<{ customer: CustomerRow | null; subscribed: TQrFormChannel[]; confirm: boolean }> {
   await adoptSuppressions(tx, businessId, [customerId]);
   const customer = await findCustomerById(tx, businessId, customerId);
-  if (!customer) return;
-  const changes = Object.fromEntries(
-    QR_FORM_CHANNELS.filter((c) => given[c] && !KEPT_STATUSES.has(customer[CONSENT_FIELD[c]])).map((c) => [
-      c,
-      'subscribed' as const,
-    ]),
+  if (!customer) return { customer: null, subscribed: [], confirm: false };
+  const subscribed: TQrFormChannel[] = [];
+  let confirm = false;
+  for (const channel of QR_FORM_CHANNELS) {
+    if (!given[channel] || customer[CONSENT_FIELD[channel]] === 'subscribed') continue;
+    // Only the address the visitor typed: a merge keeps a stored address they did not give.
+    const gave = channel === 'email' ? typed.email : typed.phone;
+    const stored = channel === 'email' ? customer.email : customer.phone;
+    if (!gave || !stored || normalizeAddress(gave) !== normalizeAddress(stored)) continue;
+    if (await maySubscribeAtOnce(tx, businessId, customer, channel)) subscribed.push(channel);
+    else if (channel === 'email') confirm = true;
+  }
+  await setCustomerConsent(
+    tx,
+    businessId,
+    customerId,
+    Object.fromEntries(subscribed.map((c) => [c, 'subscribed' as const])),
   );
-  await setCustomerConsent(tx, businessId, customerId, changes);
+  return { customer, subscribed, confirm };
 }
 
 export type SubmitOutcome = { customerId: number; created: boolean };
@@ -284,7 +307,7 @@ export async function submitForm(
     windowSeconds: HOUR,
   });
   const { row, consent } = readSubmission(form.fields, form.consent, input, business.dial_code);
-  return deps.db.transaction(async (tx) => {
+  const outcome = await deps.db.transaction(async (tx) => {
     await repo.lockBusinessSubmissions(tx, business.id);
     // Merge: an unverified visitor fills in what the directory lacks and never replaces stored details.
     const outcome = await importCustomers(tx, business.id, [row], 'merge');
@@ -292,9 +315,9 @@ export async function submitForm(
     if (!written) throw new Error('the submission wrote no customer');
     const created = outcome.inserted.length > 0;
     if (form.listId !== null) await addKnownMembers(tx, business.id, form.listId, [written.id]);
-    await recordConsent(tx, business.id, written.id, consent);
+    const recorded = await recordConsent(tx, business.id, written.id, consent, row);
     const asked = QR_FORM_CHANNELS.filter((c) => form.consent[c]);
-    await repo.insertSubmission(tx, {
+    const submissionId = await repo.insertSubmission(tx, {
       formId: form.id,
       businessId: business.id,
       customerId: written.id,
@@ -303,6 +326,33 @@ export async function submitForm(
         asked.map((c) => [c, { given: consent[c], wording: QR_CONSENT_WORDING[c](business.name) }]),
       ),
     });
-    return { customerId: written.id, created };
+    const customer = recorded.customer;
+    for (const channel of recorded.subscribed)
+      await recordConsentEvent(tx, {
+        businessId: business.id,
+        customerId: written.id,
+        channel,
+        address: (channel === 'email' ? customer?.email : customer?.phone) ?? '',
+        status: 'subscribed',
+        source: CONSENT_SOURCE,
+        method: 'single_opt_in',
+        reference: submissionReference(submissionId),
+        ip: caller.ip,
+      });
+    return { customerId: written.id, created, submissionId, recorded };
   });
+  // After the commit: the mail names a submission that exists. The visitor's answer is the same
+  // whether or not a confirmation went out, so the form tells no stranger an address's state.
+  const { customer, confirm } = outcome.recorded;
+  if (confirm && customer?.email)
+    await askToConfirm(deps, {
+      businessId: business.id,
+      businessName: business.name,
+      customerId: customer.id,
+      submissionId: outcome.submissionId,
+      address: customer.email,
+      status: customer.emailStatus,
+      ip: caller.ip,
+    });
+  return { customerId: outcome.customerId, created: outcome.created };
 }

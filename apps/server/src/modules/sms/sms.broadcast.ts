@@ -3,10 +3,11 @@
 // suppression-checked, with the broadcast's idempotency keys — and hands the queued ones to the
 // `sms.send` job. A customer without a usable number, or whose text cannot be rendered, is
 // counted with the reason.
-import type { TEmailBatch } from '@titan/contracts';
+import type { TEmailBatch, TMarketingConsent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import {
   broadcastSendKey,
+  consentSkipOf,
   findBroadcast,
   sharedPerBroadcast,
   type BroadcastChannel,
@@ -29,6 +30,8 @@ export type SmsBroadcastRequest = {
   body?: string;
   template_id?: number;
   variables?: Record<string, unknown>;
+  /** Who the list send may reach (marketing consent); subscribed customers only when absent. */
+  consent?: TMarketingConsent;
 };
 
 const templateOf = (r: SmsBroadcastRequest) =>
@@ -66,8 +69,16 @@ export function smsBroadcastChannel(deps: SmsDeps): BroadcastChannel {
         numbered.map((n) => n.number),
       );
       let notRendered = 0;
+      const passedOver: Record<string, number> = {};
       type Row = Parameters<typeof sends.createMany>[1][number];
       const rows = numbered.flatMap(({ c, number }): Row[] => {
+        const isSuppressed = suppressed.has(normalizeAddress(number));
+        // As for email: the suppressed keep their `suppressed` send; the rest without consent are counted.
+        const skip = isSuppressed ? null : consentSkipOf(broadcast, c.smsStatus);
+        if (skip) {
+          passedOver[skip] = (passedOver[skip] ?? 0) + 1;
+          return [];
+        }
         try {
           const send = buildSmsSend(
             ctx,
@@ -86,7 +97,7 @@ export function smsBroadcastChannel(deps: SmsDeps): BroadcastChannel {
               customer: { ...c.fields, id: c.id, name: c.name, email: c.email, phone: c.phone },
             },
           );
-          return suppressed.has(normalizeAddress(number))
+          return isSuppressed
             ? [{ ...send, status: 'suppressed', errorMessage: SMS_SEND_MESSAGES.suppressed() }]
             : [{ ...send, status: 'queued' }];
         } catch (err) {
@@ -105,6 +116,7 @@ export function smsBroadcastChannel(deps: SmsDeps): BroadcastChannel {
           [SMS_SKIP_REASONS.noPhone]: customers.length - withPhone.length,
           [SMS_SKIP_REASONS.badPhone]: withPhone.length - numbered.length,
           [SMS_SKIP_REASONS.notRendered]: notRendered,
+          ...passedOver,
         },
       };
     },

@@ -124,6 +124,7 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
           request: {
             ...(body.body !== undefined ? { body: body.body } : {}),
             ...(body.template_id ? { template_id: body.template_id, variables: body.variables } : {}),
+            ...(body.consent !== undefined ? { consent: body.consent } : {}),
           },
           createdBy,
         });

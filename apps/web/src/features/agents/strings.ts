@@ -121,7 +121,8 @@ export const AGENT_STRINGS = {
     everyone: 'Everyone in your directory who matches these conditions.',
 
     channelsTitle: 'Channels',
-    channelsHint: 'How the agent may reach customers. It only writes to those who agreed to hear from you.',
+    channelsHint:
+      'How the agent may reach customers. Who it may write to is set under “Who the agent may write to”.',
     channelRequired: 'Choose at least one channel.',
     sendBy: (channel: string) => `Send by ${channel}`,
     template: (channel: string) => `${channel} template`,
@@ -176,6 +177,20 @@ export const AGENT_STRINGS = {
         hint: 'The agent decides and records what it would send.',
       },
     },
+
+    consentTitle: 'Who the agent may write to',
+    consentMode: {
+      subscribed: {
+        label: 'Only customers who subscribed',
+        hint: 'Customers who agreed to hear from you on that channel, for example on your form or by replying START.',
+      },
+      legitimate_interest: {
+        label: 'Also customers with unknown consent (legitimate interest)',
+        hint: 'Also customers who never said yes or no, such as existing customers you may write to about similar products. You are responsible for having that legal ground; each message carries an unsubscribe link.',
+      },
+    },
+    consentNever:
+      'Customers who unsubscribed, were blocked, or whose address bounced or complained are never written to.',
 
     quietTitle: 'Quiet hours',
     quietEnabled: 'Never send during quiet hours',

@@ -79,3 +79,17 @@ export const QR_EDITOR_STRINGS = {
   openForm: 'Open the form',
   submissions: (n: number) => (n === 1 ? '1 submission so far' : `${n} submissions so far`),
 } as const;
+
+/** The double opt-in page (/engage/confirm?token=…), reached from the confirmation mail. */
+export const QR_CONFIRM_STRINGS = {
+  title: 'Confirm your subscription',
+  explain:
+    'Someone asked to receive emails at this address on a sign-up form. Nothing changes until you confirm.',
+  button: 'Confirm my subscription',
+  working: 'Confirming…',
+  doneTitle: 'You are subscribed',
+  done: (business: string, email: string) => `${email} will receive emails from ${business}.`,
+  unsubscribeLater: 'Every email has a link to unsubscribe at any time.',
+  invalidTitle: 'This link is not valid',
+  failed: 'Something went wrong. Please try again.',
+} as const;

@@ -34,7 +34,7 @@ import { findSendById } from '../../sends/sends.repository';
 import { consumeFires, processRun, resumeStaleRuns, type AgentRunDeps } from '../agents.runs';
 import { claimRun } from '../agents.runs.repository';
 import { runScheduleTick } from '../agents.schedule';
-import { localTime } from '../agents.guardrails';
+import { GUARDRAIL_MESSAGES, localTime } from '../agents.guardrails';
 import type * as ExternalTools from '../agents.external-tools';
 
 // An outside tool (an MCP server's) through the seam: the other engineer's bodies stand behind it.
@@ -348,6 +348,85 @@ describe('a run', () => {
       ),
     );
     expect(request.html).toContain(`/engage/unsubscribe?token=${token}">${UNSUBSCRIBE_FOOTER_WORDS}</a>`);
+  });
+});
+
+describe('the visible unsubscribe link of template mail', () => {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+  it('is added under both parts of a template that lacks one, and not doubled where the template has its own', async () => {
+    const bare = await call('POST', '/api/template/', {
+      name: 'No link',
+      subject: 'News for {{ customer.name }}',
+      format: 'html',
+      content: '<p>Hi {{ customer.name }}, our spring range is in.</p>',
+    });
+    expect(bare.statusCode, bare.body).toBe(201);
+    const [c, d] = [await customer(), await customer()];
+    const id = await agent(baseConfig(await list([c.id, d.id])));
+    llm.script(
+      decision({ template_id: bare.json().result.id, subject: null, body: null }),
+      decision({ template_id: template, variables: [{ name: 'offer', value: 'hello' }] }),
+    );
+    const run = await runNow(id);
+    const request = async (customerId: number) => {
+      const delivery = run.deliveries.find((x) => x.customer?.id === customerId)!;
+      const send = (await findSendById(rt.services.db, delivery.send_id!))!;
+      const r = send.providerRequest as { html: string; text: string; headers: Record<string, string> };
+      const token = /token=([\w.-]+)>/.exec(r.headers['List-Unsubscribe']!)![1]!;
+      return { ...r, link: `/engage/unsubscribe?token=${token}` };
+    };
+    const lacking = await request(c.id);
+    expect(lacking.html).toContain('our spring range is in.');
+    expect(lacking.html).toMatch(
+      new RegExp(`<a href="https?://[^"]+${escape(lacking.link)}">${UNSUBSCRIBE_FOOTER_WORDS}</a>`),
+    );
+    expect(lacking.text).toMatch(
+      new RegExp(`${UNSUBSCRIBE_FOOTER_WORDS}: https?://\\S+${escape(lacking.link)}$`),
+    );
+    const own = await request(d.id);
+    expect(own.html.split(own.link)).toHaveLength(2); // its own link, once
+    expect(own.html).not.toContain(UNSUBSCRIBE_FOOTER_WORDS);
+    expect(own.text).toContain(own.link);
+  });
+});
+
+describe('the consent mode', () => {
+  const statusOf = (run: TAgentRun, id: number) => run.deliveries.find((d) => d.customer?.id === id);
+
+  it('writes only to subscribed customers by default; legitimate interest adds unknown consent, never the opted out', async () => {
+    const subscribed = await customer();
+    const unknown = await customer({ emailStatus: 'unknown' });
+    const unsubscribed = await customer({ emailStatus: 'unsubscribed' });
+    const audience = await list([subscribed.id, unknown.id, unsubscribed.id]);
+
+    const strict = await agent(baseConfig(audience));
+    llm.script(decision());
+    const run = await runNow(strict);
+    expect(statusOf(run, subscribed.id)).toMatchObject({ status: 'sent' });
+    expect(statusOf(run, unknown.id)).toMatchObject({
+      status: 'suppressed',
+      guardrail: 'consent',
+      send_id: null,
+      reason: GUARDRAIL_MESSAGES.noOptIn('email'),
+    });
+    expect(statusOf(run, unsubscribed.id)).toMatchObject({ status: 'suppressed', send_id: null });
+    expect(await sendsOfRun(run.id)).toHaveLength(1);
+
+    const wider = await agent(baseConfig(audience, { consent_mode: 'legitimate_interest' }));
+    llm.script(decision(), decision());
+    const second = await runNow(wider);
+    expect(statusOf(second, subscribed.id)).toMatchObject({ status: 'sent' });
+    expect(statusOf(second, unknown.id)).toMatchObject({ status: 'sent' });
+    expect(statusOf(second, unsubscribed.id)).toMatchObject({
+      status: 'suppressed',
+      guardrail: 'consent',
+      send_id: null,
+    });
+    const sent = await sendsOfRun(second.id);
+    expect(sent).toHaveLength(2);
+    const res = await call('GET', `/api/agents/${wider}/`);
+    expect(res.json().result.config.consent_mode).toBe('legitimate_interest');
   });
 });
 

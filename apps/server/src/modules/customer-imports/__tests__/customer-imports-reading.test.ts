@@ -201,7 +201,7 @@ describe('customer imports: encodings, delimiters, consent', () => {
       { name: 'Consent Mail', email_status: 'subscribed', sms_status: 'unknown', whatsapp_status: 'unknown' },
     ]);
     const records = await rt.database.query<Record<string, string>>(
-      `select c.name, r.channel, r.status, r.source, r.proof, r.import_id from consent_records r
+      `select c.name, r.channel, r.status, r.source, r.method, r.proof, r.reference from consent_events r
         join customers c on c.id = r.customer_id where r.business_id = $1 order by c.name, r.channel`,
       [business.id],
     );
@@ -211,24 +211,27 @@ describe('customer imports: encodings, delimiters, consent', () => {
         channel: 'email',
         status: 'subscribed',
         source: 'import',
+        method: 'imported',
         proof,
-        import_id: done.id,
+        reference: `import:${done.id}`,
       },
       {
         name: 'Consent Both',
         channel: 'sms',
         status: 'subscribed',
         source: 'import',
+        method: 'imported',
         proof,
-        import_id: done.id,
+        reference: `import:${done.id}`,
       },
       {
         name: 'Consent Mail',
         channel: 'email',
         status: 'subscribed',
         source: 'import',
+        method: 'imported',
         proof,
-        import_id: done.id,
+        reference: `import:${done.id}`,
       },
     ]);
 
@@ -241,7 +244,7 @@ describe('customer imports: encodings, delimiters, consent', () => {
     );
     expect(unknown?.email_status).toBe('unknown');
     const [count] = await rt.database.query<{ n: number }>(
-      'select count(*)::int as n from consent_records where business_id = $1',
+      'select count(*)::int as n from consent_events where business_id = $1',
       [business.id],
     );
     expect(count?.n).toBe(3);

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import {
   BUSINESS_NAME_LINE_BREAK,
   FROM_MESSAGES,
+  MARKETING_CONSENT_MESSAGES,
   ZAgentChannelConfig,
   type TBusiness,
 } from '@titan/contracts';
@@ -18,9 +19,11 @@ import { findBusiness } from '../../business/business.service';
 import { listEvents } from '../../sends/sends.repository';
 import * as sendsService from '../../sends/sends.service';
 import { findSuppression, suppress } from '../../suppressions/suppressions.service';
+import { setCustomerConsent } from '../../consent/consent.service';
+import { CONSENT_SKIP_REASONS } from '../../broadcasts/broadcasts.service';
 import { RECOVER_QUEUE } from '../../whatsapp/whatsapp.queues';
 import { setTemplatesForTests, TemplateRenderError, type CompiledTemplate } from '../email-templates';
-import { buildSend, sendContext, sendEmail } from '../email.service';
+import { buildSend, sendContext, sendEmail, UNSUBSCRIBE_FOOTER_WORDS } from '../email.service';
 import { setSendingIdentityLookupForTests } from '../sending-identity';
 import * as samples from './bounce-samples';
 import { dkimKey, freePort, signUpViaSink, verifiedDomains, waitForSend } from './email-helpers';
@@ -774,6 +777,7 @@ describe('POST /api/agents/send-mail/', () => {
     const [a, b, c] = [address('l1'), address('l2'), address('l3')];
     const ids = [await customer(business, 'List One', a), await customer(business, 'List Two', b)];
     ids.push(await customer(business, 'List Three', c), await customer(business, 'No Address'));
+    for (const id of ids) await setCustomerConsent(rt.services.db, business.id, id, { email: 'subscribed' });
     await suppress(rt.services.db, {
       businessId: business.id,
       channel: 'email',
@@ -842,6 +846,125 @@ describe('POST /api/agents/send-mail/', () => {
       other.business,
     );
     expect(foreign.statusCode).toBe(404);
+  });
+
+  it('mails a list’s subscribed customers only, unless the send asks for legitimate interest; never the unsubscribed', async () => {
+    const [s, u, o] = [address('sub'), address('unknown'), address('out')];
+    const subscribed = await customer(business, 'Subscribed', s);
+    await setCustomerConsent(rt.services.db, business.id, subscribed, { email: 'subscribed' });
+    const unknown = await customer(business, 'Unknown', u);
+    const out = await customer(business, 'Unsubscribed', o);
+    await setCustomerConsent(rt.services.db, business.id, out, { email: 'unsubscribed' });
+    const list = (
+      await rt.app!.inject({
+        method: 'POST',
+        url: '/api/business/customer-lists/',
+        headers: as(owner, business),
+        payload: { name: `Consent ${counter}` },
+      })
+    ).json().result;
+    await rt.app!.inject({
+      method: 'POST',
+      url: `/api/business/customer-lists/${list.id}/members/`,
+      headers: as(owner, business),
+      payload: { customer_ids: [subscribed, unknown, out] },
+    });
+    const finished = async (batchId: string) => {
+      await expect
+        .poll(
+          async () =>
+            (
+              await rt.app!.inject({
+                method: 'GET',
+                url: `/api/agents/send-mail/${batchId}/`,
+                headers: as(owner, business),
+              })
+            ).json().result,
+          { timeout: 20_000 },
+        )
+        .toMatchObject({ pending: 0, done: true });
+      return (
+        await rt.app!.inject({
+          method: 'GET',
+          url: `/api/broadcasts/${batchId}/`,
+          headers: as(owner, business),
+        })
+      ).json().result;
+    };
+    const recipients = async (batchId: string) =>
+      (
+        await rt.database.query<{ recipient: string; status: string }>(
+          `select recipient, status from sends where cause_id = $1 order by recipient`,
+          [batchId],
+        )
+      ).map((r) => `${r.recipient} ${r.status}`);
+
+    const strict = await sendMail({ list_id: list.id, subject: 'Only subscribed', text: 'News' });
+    expect(strict.statusCode, strict.body).toBe(202);
+    const first = await finished(strict.json().result.batch_id);
+    expect(first.skipped_reasons).toMatchObject({ [CONSENT_SKIP_REASONS.notSubscribed]: 1 });
+    expect(await recipients(first.id)).toEqual([`${o} suppressed`, `${s} sent`].sort());
+
+    const wider = await sendMail({
+      list_id: list.id,
+      subject: 'Legitimate interest',
+      text: 'News',
+      consent: 'legitimate_interest',
+    });
+    expect(wider.statusCode, wider.body).toBe(202);
+    const second = await finished(wider.json().result.batch_id);
+    expect(second.skipped_reasons[CONSENT_SKIP_REASONS.notSubscribed] ?? 0).toBe(0);
+    expect(await recipients(second.id)).toEqual([`${o} suppressed`, `${s} sent`, `${u} sent`].sort());
+    await sink.waitFor((m) => m.envelope.to.includes(u) && m.subject === 'Legitimate interest');
+    expect(sink.messages.filter((m) => m.envelope.to.includes(o))).toEqual([]);
+    expect(sink.messages.filter((m) => m.envelope.to.includes(u) && m.subject === 'Only subscribed')).toEqual(
+      [],
+    );
+
+    // The mode is a list send's: with one recipient it is refused, field by field.
+    const single = await sendMail({ email: u, subject: 'x', text: 'x', consent: 'legitimate_interest' });
+    expect(single.statusCode).toBe(400);
+    expect(single.json().result).toMatchObject({ consent: [MARKETING_CONSENT_MESSAGES.listOnly] });
+  });
+
+  it('puts a visible unsubscribe link in both parts of a broadcast whose template has none', async () => {
+    const to = address('bare-template');
+    const id = await customer(business, 'Bare', to);
+    await setCustomerConsent(rt.services.db, business.id, id, { email: 'subscribed' });
+    const list = (
+      await rt.app!.inject({
+        method: 'POST',
+        url: '/api/business/customer-lists/',
+        headers: as(owner, business),
+        payload: { name: `Bare ${counter}` },
+      })
+    ).json().result;
+    await rt.app!.inject({
+      method: 'POST',
+      url: `/api/business/customer-lists/${list.id}/members/`,
+      headers: as(owner, business),
+      payload: { customer_ids: [id] },
+    });
+    const created = await rt.app!.inject({
+      method: 'POST',
+      url: '/api/template/',
+      headers: as(owner, business),
+      payload: {
+        name: `No link ${counter}`,
+        subject: 'Autumn news',
+        format: 'html',
+        content: '<p>Our autumn range is in.</p>',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await sendMail({ list_id: list.id, template_id: created.json().result.id });
+    expect(res.statusCode, res.body).toBe(202);
+    const mail = await sink.waitFor((m) => m.envelope.to.includes(to));
+    const token = /token=([\w.-]+)>/.exec(mail.headers['list-unsubscribe']!)![1]!;
+    const page = `https://titan.example.com/engage/unsubscribe?token=${token}`;
+    expect(mail.html).toContain('Our autumn range is in.');
+    expect(mail.html).toContain(`<a href="${page}">${UNSUBSCRIBE_FOOTER_WORDS}</a>`);
+    expect(mail.text).toContain(`${UNSUBSCRIBE_FOOTER_WORDS}: ${page}`);
   });
 
   it('sends a test of a saved template, rendered as its preview, to an address', async () => {

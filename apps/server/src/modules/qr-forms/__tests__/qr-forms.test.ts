@@ -19,10 +19,11 @@ import { as, clearOfWindowEdge, createBusiness, signUp, type Session } from '../
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { optOut } from '../../consent/consent.service';
 import { isSuppressed } from '../../suppressions/suppressions.service';
+import { ConfirmTokens, CONFIRM_TTL_SECONDS } from '../qr-forms.confirm';
 
 const PUBLIC_URL = 'https://titan.example.test';
 const PER_IP = 4;
-const PER_FORM = 20;
+const PER_FORM = 30;
 
 let rt: TestRuntime;
 let app: FastifyInstance;
@@ -410,25 +411,202 @@ describe('the public form', () => {
     });
     expect(await suppressed('email', 'left@example.test')).toBe(true);
 
-    // Ticking the box asks again: subscribed, the suppression lifted. SMS stays as it was.
-    await submit(business, {
-      fields: { name: 'Left', email: 'left@example.test' },
-      consent: { email: true },
+    // Ticking the box changes nothing by itself: a stranger could type anyone's address.
+    const ticked = await submit(business, {
+      fields: { name: 'Left', email: 'left@example.test', mobile: '07911123458' },
+      consent: { email: true, sms: true },
     });
+    expect(ticked.statusCode).toBe(201);
+    expect(ticked.json()).toEqual({ status: 201, message: 'Created', result: null });
     expect((await directory('left@example.test'))[0]).toMatchObject({
-      email_status: 'subscribed',
+      email_status: 'unsubscribed',
       sms_status: 'unsubscribed',
     });
-    expect(await suppressed('email', 'left@example.test')).toBe(false);
+    expect(await suppressed('email', 'left@example.test')).toBe(true);
     expect(await suppressed('sms', '+447911123458')).toBe(true);
 
-    // An address that bounced cannot be made to work by ticking a box.
+    // A bounced address stays bounced too, until its owner confirms.
     await submit(business, {
       fields: { name: 'Gone', email: 'gone@example.test' },
       consent: { email: true },
     });
     expect((await directory('gone@example.test'))[0]).toMatchObject({ email_status: 'bounced' });
     expect(await suppressed('email', 'gone@example.test')).toBe(true);
+  });
+
+  describe('double opt-in', () => {
+    const confirmPath = '/api/public/qr-forms/confirm/';
+    const confirm = (token: string, ip = '203.0.113.9') =>
+      app.inject({ method: 'POST', url: confirmPath, payload: { token }, remoteAddress: ip });
+    async function confirmationTo(address: string) {
+      const mails = await rt.mailer.listOutbox(address);
+      return mails.filter((m) => m.subject === 'Confirm your subscription to Acme Shoes');
+    }
+    const tokenOf = (mail: { links: string[] }) => {
+      const link = mail.links.find((l) => l.startsWith(`${PUBLIC_URL}/engage/confirm?token=`))!;
+      return decodeURIComponent(new URL(link).searchParams.get('token')!);
+    };
+    const events = (customerId: number) =>
+      rt.database.query<{
+        method: string;
+        status: string;
+        source: string;
+        ip: string | null;
+        address: string;
+      }>(
+        'select method, status, source, ip, address from consent_events where customer_id = $1 order by id',
+        [customerId],
+      );
+
+    it('mails a confirmation instead of re-subscribing an unsubscribed or blocked address; the link subscribes', async () => {
+      const db = rt.database.db;
+      // One who unsubscribed from a mail, and one staff blocked in the directory.
+      await optOut(db, {
+        businessId: business.id,
+        channel: 'email',
+        address: 'ex@example.test',
+        reason: 'unsubscribed',
+      });
+      await submit(business, { fields: { name: 'Blocked', email: 'blocked@example.test' } });
+      const [blocked] = await directory('blocked@example.test');
+      const put = await call('PUT', `/api/business/customer-directory/${blocked!.id}/`, {
+        email_status: 'unsubscribed',
+      });
+      expect(put.statusCode, put.body).toBe(200);
+
+      for (const address of ['ex@example.test', 'blocked@example.test']) {
+        const res = await submit(business, {
+          fields: { name: 'Me again', email: address },
+          consent: { email: true },
+        });
+        // The same answer as for any address: the visitor learns nothing of its state.
+        expect(res.statusCode).toBe(201);
+        expect(res.json()).toEqual({ status: 201, message: 'Created', result: null });
+        const [customer] = await directory(address);
+        expect(customer).toMatchObject({ email_status: 'unsubscribed' });
+        expect(await isSuppressed(db, business.id, 'email', address)).toBe(true);
+        const [mail, ...more] = await confirmationTo(address);
+        expect(more).toEqual([]);
+        expect(mail!.text).toContain('nothing changes unless you confirm');
+
+        const ok = await confirm(tokenOf(mail!));
+        expect(ok.statusCode, ok.body).toBe(200);
+        expect(ok.json().result).toEqual({ business_name: 'Acme Shoes', email: address, subscribed: true });
+        expect((await directory(address))[0]).toMatchObject({ email_status: 'subscribed' });
+        expect(await isSuppressed(db, business.id, 'email', address)).toBe(false);
+        expect(await events(customer!.id)).toEqual([
+          expect.objectContaining({
+            method: 'confirmation_sent',
+            status: 'unsubscribed',
+            source: 'qr_form',
+            address,
+          }),
+          { method: 'double_opt_in', status: 'subscribed', source: 'qr_form', ip: '203.0.113.9', address },
+        ]);
+
+        // Following it again changes nothing, even after a later unsubscribe.
+        await optOut(db, { businessId: business.id, channel: 'email', address, reason: 'unsubscribed' });
+        expect((await confirm(tokenOf(mail!))).statusCode).toBe(200);
+        expect((await directory(address))[0]).toMatchObject({ email_status: 'unsubscribed' });
+      }
+    });
+
+    it('subscribes a new address at once, with the tick kept as a single opt-in', async () => {
+      await submit(
+        business,
+        { fields: { name: 'New', email: 'new-one@example.test' }, consent: { email: true } },
+        'visit',
+        '198.51.100.250',
+      );
+      const [customer] = await directory('new-one@example.test');
+      expect(customer).toMatchObject({ email_status: 'subscribed' });
+      expect(await confirmationTo('new-one@example.test')).toEqual([]);
+      expect(await events(customer!.id)).toEqual([
+        {
+          method: 'single_opt_in',
+          status: 'subscribed',
+          source: 'qr_form',
+          ip: '198.51.100.250',
+          address: 'new-one@example.test',
+        },
+      ]);
+    });
+
+    it('refuses a forged, altered or expired link, and one whose customer has another address now', async () => {
+      await optOut(rt.database.db, {
+        businessId: business.id,
+        channel: 'email',
+        address: 'forged@example.test',
+        reason: 'unsubscribed',
+      });
+      await submit(business, {
+        fields: { name: 'F', email: 'forged@example.test' },
+        consent: { email: true },
+      });
+      const token = tokenOf((await confirmationTo('forged@example.test'))[0]!);
+      const [head, body, sig] = token.split('.');
+      const claims = JSON.parse(Buffer.from(body!, 'base64url').toString());
+      const altered = `${head}.${Buffer.from(JSON.stringify({ ...claims, adr: 'x@example.test' })).toString('base64url')}.${sig}`;
+      const forged = await new ConfirmTokens('not-the-app-secret-0123456789abcdef').sign({
+        businessId: claims.bid,
+        customerId: claims.cid,
+        submissionId: Number(claims.sub),
+        address: claims.adr,
+      });
+      const expired = await new ConfirmTokens(rt.services.config.APP_SECRET).sign(
+        {
+          businessId: claims.bid,
+          customerId: claims.cid,
+          submissionId: Number(claims.sub),
+          address: claims.adr,
+        },
+        Date.now() - (CONFIRM_TTL_SECONDS + 60) * 1000,
+      );
+      for (const bad of [altered, forged, expired, 'nonsense']) {
+        const res = await confirm(bad);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().result).toEqual({ token: [QR_FORM_MESSAGES.confirmInvalid] });
+      }
+      expect((await directory('forged@example.test'))[0]).toMatchObject({ email_status: 'unsubscribed' });
+
+      // The customer took another address since: the link no longer subscribes anyone.
+      const [f] = await directory('forged@example.test');
+      await call('PUT', `/api/business/customer-directory/${f!.id}/`, { email: 'moved@example.test' });
+      expect((await confirm(token)).statusCode).toBe(400);
+      expect((await directory('moved@example.test'))[0]!.email_status).not.toBe('subscribed');
+    });
+
+    it('leaves an opted-out phone as it is, with no text sent (SMS has no confirmation)', async () => {
+      await optOut(rt.database.db, {
+        businessId: business.id,
+        channel: 'sms',
+        address: '+447911123459',
+        reason: 'unsubscribed',
+      });
+      const res = await submit(business, {
+        fields: { name: 'Phone', mobile: '07911123459' },
+        consent: { sms: true },
+      });
+      expect(res.statusCode).toBe(201);
+      const [customer] = await directory('+447911123459');
+      expect(customer).toMatchObject({ sms_status: 'unsubscribed' });
+      expect(await events(customer!.id)).toEqual([]);
+      const texts = await rt.database.query('select id from sends where customer_id = $1', [customer!.id]);
+      expect(texts).toEqual([]);
+    });
+
+    it('does not let a tick for another person’s stored address subscribe it', async () => {
+      // Found by the phone they typed, the customer keeps the email stored: the typed one is not it.
+      await submit(business, {
+        fields: { name: 'Owner', email: 'owner@example.test', mobile: '07911123460' },
+      });
+      await submit(business, {
+        fields: { name: 'Stranger', email: 'stranger@example.test', mobile: '07911123460' },
+        consent: { email: true },
+      });
+      const [owner] = await directory('+447911123460');
+      expect(owner).toMatchObject({ email: 'owner@example.test', email_status: 'unknown' });
+    });
   });
 
   it('refuses bad answers field by field, writing nothing', async () => {

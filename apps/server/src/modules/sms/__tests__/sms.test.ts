@@ -7,6 +7,8 @@ import { signatureFor, startSmsSim, type SmsSim } from '@titan/sms-sim';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { findSuppression } from '../../suppressions/suppressions.service';
+import { setCustomerConsent } from '../../consent/consent.service';
+import { CONSENT_SKIP_REASONS } from '../../broadcasts/broadcasts.service';
 import { freePort, waitForSend } from '../../email/__tests__/email-helpers';
 import { sweepPrices } from '../sms.jobs';
 
@@ -494,6 +496,7 @@ describe('bulk and idempotency', () => {
       await customer(business, 'Two', phone()),
       await customer(business, 'No phone'),
     ];
+    for (const id of ids) await setCustomerConsent(rt.services.db, business.id, id, { sms: 'subscribed' });
     const list = (await call('POST', '/api/business/customer-lists/', { name: 'Texts' })).json().result;
     await call('POST', `/api/business/customer-lists/${list.id}/members/`, { customer_ids: ids });
     const res = await sendSms({ list_id: list.id, body: 'Flash sale today' });
@@ -511,6 +514,51 @@ describe('bulk and idempotency', () => {
       404,
     );
     expect((await sendSms({ list_id: list.id, body: 'x' }, other)).statusCode).toBe(404);
+  });
+
+  it('texts a list’s subscribed customers only, unless the send asks for legitimate interest; never the unsubscribed', async () => {
+    const [s, u, o] = [phone(), phone(), phone()];
+    const subscribed = await customer(business, 'Subscribed', s);
+    await setCustomerConsent(rt.services.db, business.id, subscribed, { sms: 'subscribed' });
+    const unknown = await customer(business, 'Unknown', u);
+    const out = await customer(business, 'Unsubscribed', o);
+    await setCustomerConsent(rt.services.db, business.id, out, { sms: 'unsubscribed' });
+    const list = (await call('POST', '/api/business/customer-lists/', { name: 'Consent texts' })).json()
+      .result;
+    await call('POST', `/api/business/customer-lists/${list.id}/members/`, {
+      customer_ids: [subscribed, unknown, out],
+    });
+    const sendsTo = async (payload: Record<string, unknown>) => {
+      const res = await sendSms({ list_id: list.id, body: 'Flash sale', ...payload });
+      expect(res.statusCode, res.body).toBe(202);
+      const id = res.json().result.batch_id as string;
+      await expect
+        .poll(async () => (await call('GET', `/api/agents/send-sms/${id}/`)).json().result, {
+          timeout: 20_000,
+        })
+        .toMatchObject({ pending: 0, done: true });
+      const rows = await rt.database.query<{ recipient: string; status: string }>(
+        `select recipient, status from sends where cause_id = $1`,
+        [id],
+      );
+      const broadcast = (await call('GET', `/api/broadcasts/${id}/`)).json().result;
+      return {
+        skipped: broadcast.skipped_reasons as Record<string, number>,
+        reached: rows
+          .filter((r) => r.status !== 'suppressed')
+          .map((r) => r.recipient)
+          .sort(),
+        suppressed: rows.filter((r) => r.status === 'suppressed').map((r) => r.recipient),
+      };
+    };
+    const strict = await sendsTo({});
+    expect(strict.reached).toEqual([s]);
+    expect(strict.suppressed).toEqual([o]);
+    expect(strict.skipped).toMatchObject({ [CONSENT_SKIP_REASONS.notSubscribed]: 1 });
+    const wider = await sendsTo({ consent: 'legitimate_interest' });
+    expect(wider.reached).toEqual([s, u].sort());
+    expect(wider.suppressed).toEqual([o]);
+    expect((await sendSms({ to: u, body: 'x', consent: 'subscribed' })).statusCode).toBe(400);
   });
 
   it('sends once per idempotency key', async () => {

@@ -150,11 +150,42 @@ describe('Agent create and edit', () => {
         tools: [{ source: 'builtin', name: 'send_email', approval: 'review' }],
         limits: { max_sends_per_run: 50, per_recipient_per_week: 1, max_steps: 10, max_tokens: 4000 },
         send_mode: 'review',
+        consent_mode: 'subscribed',
         quiet_hours: null,
       },
     });
     expect(state.schedules).toHaveLength(0);
   });
+
+  it(
+    'writes only to subscribed customers unless legitimate interest is chosen, saying who is never written to',
+    SLOW,
+    async () => {
+      const state = withAgents();
+      renderApp('/engage/agent/5');
+      const group = await screen.findByRole('radiogroup', { name: E.consentTitle });
+      const only = within(group).getByRole('radio', { name: /Only customers who subscribed/ });
+      const wider = within(group).getByRole('radio', {
+        name: /Also customers with unknown consent \(legitimate interest\)/,
+      });
+      expect(only).toBeChecked();
+      expect(wider).not.toBeChecked();
+      expect(screen.getByText(E.consentMode.legitimate_interest.hint)).toBeInTheDocument();
+      expect(screen.getByText(E.consentNever)).toBeInTheDocument();
+      // The editor no longer promises what the default did not keep.
+      expect(screen.queryByText(/only writes to those who agreed/)).not.toBeInTheDocument();
+
+      await userEvent.click(wider);
+      await userEvent.click(screen.getByRole('button', { name: E.save }));
+      expect(await screen.findByText(E.savedVersion(4))).toBeInTheDocument();
+      expect(state.configs).toEqual([expect.objectContaining({ consent_mode: 'legitimate_interest' })]);
+      expect(
+        within(screen.getByRole('radiogroup', { name: E.consentTitle })).getByRole('radio', {
+          name: /legitimate interest/,
+        }),
+      ).toBeChecked();
+    },
+  );
 
   it('writes a new config version when the configuration changes, and only then', SLOW, async () => {
     const state = withAgents();

@@ -28,6 +28,7 @@ export const CONFIG: TAgentConfig = {
   tools: [{ source: 'builtin', name: 'lookup_customer', approval: 'auto' }],
   limits: { max_sends_per_run: 100, per_recipient_per_week: 1, max_steps: 10, max_tokens: 4000 },
   send_mode: 'review',
+  consent_mode: 'subscribed',
   quiet_hours: null,
 };
 
@@ -145,6 +146,7 @@ export const SUGGESTION: TSuggestedAgent = {
     tools: [],
     limits: { max_sends_per_run: 100, per_recipient_per_week: 1, max_steps: 10, max_tokens: 4000 },
     send_mode: 'review',
+    consent_mode: 'subscribed',
     quiet_hours: null,
   },
 };

@@ -3,7 +3,7 @@
 // agent writes only what changed: its name and description (PUT), a new config version
 // (update-agent-config) and its schedule (PUT …/schedule/). The browser checks with the server's
 // schemas first; any refusal, the browser's or the server's, shows at its field.
-import type { TAgent, TAgentTool, TSegmentFilter } from '@titan/contracts';
+import { MARKETING_CONSENT_MODES, type TAgent, type TAgentTool, type TSegmentFilter } from '@titan/contracts';
 import { useState, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -41,6 +41,7 @@ import { ToolsField } from './tools-field';
 
 const E = AGENT_STRINGS.editor;
 const SEND_MODES = ['review', 'auto', 'dry_run'] as const;
+const CONSENT_MODES = MARKETING_CONSENT_MODES;
 
 export function AgentEditor({
   agent,
@@ -263,6 +264,26 @@ export function AgentEditor({
               <span className="grid gap-0.5">
                 <span>{E.sendMode[mode].label}</span>
                 <span className="text-xs text-muted-foreground">{E.sendMode[mode].hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </Section>
+
+      <Section title={E.consentTitle} hint={E.consentNever} error={errors.consent_mode?.message}>
+        <div role="radiogroup" aria-label={E.consentTitle} className="grid gap-3">
+          {CONSENT_MODES.map((mode) => (
+            <label key={mode} className="flex items-start gap-3 text-sm">
+              <input
+                type="radio"
+                value={mode}
+                className="mt-0.5 size-4 accent-primary"
+                disabled={disabled}
+                {...form.register('consent_mode')}
+              />
+              <span className="grid gap-0.5">
+                <span>{E.consentMode[mode].label}</span>
+                <span className="text-xs text-muted-foreground">{E.consentMode[mode].hint}</span>
               </span>
             </label>
           ))}

@@ -11,6 +11,7 @@ import {
   type TAgentConfigRequest,
   type TAgentScheduleRequest,
   type TAgentTool,
+  type TMarketingConsent,
   type TSegmentFilter,
 } from '@titan/contracts';
 
@@ -38,6 +39,7 @@ export type TAgentForm = {
     max_tokens: number;
   };
   send_mode: TSendMode;
+  consent_mode: TMarketingConsent;
   quiet_enabled: boolean;
   quiet_start: string;
   quiet_end: string;
@@ -75,6 +77,7 @@ export function agentToForm(agent: TAgent | null): { values: TAgentForm; extras:
         max_tokens: config?.limits.max_tokens ?? 4000,
       },
       send_mode: config?.send_mode ?? 'review',
+      consent_mode: config?.consent_mode ?? 'subscribed',
       quiet_enabled: Boolean(config?.quiet_hours),
       quiet_start: config?.quiet_hours?.start ?? '21:00',
       quiet_end: config?.quiet_hours?.end ?? '08:00',
@@ -108,6 +111,7 @@ export function formToConfig(values: TAgentForm, extras: TAgentExtras): TAgentCo
     ...(model ? { model } : {}),
     limits: values.limits,
     send_mode: values.send_mode,
+    consent_mode: values.consent_mode,
     quiet_hours: values.quiet_enabled ? { start: values.quiet_start, end: values.quiet_end } : null,
   };
 }
@@ -174,6 +178,7 @@ export function formPathOf(key: string, channels: readonly TAgentChannel[]): str
     case 'goal':
     case 'model':
     case 'send_mode':
+    case 'consent_mode':
       return head;
     case 'audience':
       return second === 'segment' ? 'root.segment' : 'list_ids';
