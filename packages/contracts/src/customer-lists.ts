@@ -3,20 +3,7 @@
 import { z } from 'zod';
 import { ZChannel, ZPageQuery } from './conversations';
 import { ZConsentStatus } from './directory';
-import { DATE_MESSAGE, DATE_RANGE_MESSAGE } from './dates';
-
-/** A date kept in a saved filter: any text Date.parse reads (years 1–9999), stored as ISO text. */
-const ZStoredDate = z
-  .string()
-  .refine((v) => !Number.isNaN(Date.parse(v)), { message: DATE_MESSAGE, abort: true })
-  .refine(
-    (v) => {
-      const year = new Date(v).getUTCFullYear();
-      return year >= 1 && year <= 9999;
-    },
-    { message: DATE_RANGE_MESSAGE },
-  )
-  .transform((v) => new Date(v).toISOString());
+import { ZStrictDate } from './dates';
 
 export const SEGMENT_FIELD_KEY_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_ .-]{0,63}$/;
 
@@ -32,10 +19,15 @@ export const ZSegmentFilter = z
     has_phone: z.boolean().optional(),
     /** Has a conversation on this channel. */
     channel: ZChannel.optional(),
-    created_at__gte: ZStoredDate.optional(),
-    created_at__lte: ZStoredDate.optional(),
-    last_seen_at__gte: ZStoredDate.optional(),
-    last_seen_at__lte: ZStoredDate.optional(),
+    /**
+     * Dates: YYYY-MM-DD or an ISO date-time with its offset, stored as given (no transform, so the
+     * schema that reads a request also writes the stored filter back). A bare date in a `__lte`
+     * condition includes that whole day (UTC).
+     */
+    created_at__gte: ZStrictDate.optional(),
+    created_at__lte: ZStrictDate.optional(),
+    last_seen_at__gte: ZStrictDate.optional(),
+    last_seen_at__lte: ZStrictDate.optional(),
     /** Consent per channel. */
     email_status: ZConsentStatus.optional(),
     sms_status: ZConsentStatus.optional(),
@@ -65,6 +57,7 @@ export const CUSTOMER_LIST_MESSAGES = {
   membersOfSegment: 'A segment’s members follow its conditions; change the conditions instead.',
   unknownCustomers: 'These customers are not in your directory.',
   notFound: 'No such list.',
+  invalidFilter: 'This segment’s saved conditions are no longer valid. Save new conditions.',
 } as const;
 
 export const ZCustomerList = z.object({
@@ -73,6 +66,11 @@ export const ZCustomerList = z.object({
   description: z.string(),
   kind: ZCustomerListKind,
   filter: ZSegmentFilter.nullable(),
+  /**
+   * Only on a segment whose saved conditions no longer read as valid (saved by an older version):
+   * why; its `filter` is then null and `member_count` 0 until new conditions are saved.
+   */
+  filter_error: z.string().optional(),
   /** Counted when asked: a segment's count follows the directory. */
   member_count: z.number().int(),
   created_at: z.string(),

@@ -106,8 +106,35 @@ describe('bounds and dates', () => {
     expect(messages(ZWhatsappLogFilter, { created_at__lte: 'yesterday' })).toEqual([
       ['created_at__lte', DATE_MESSAGE],
     ]);
+    expect(messages(ZConversationFilter, { created_at__gte: '0001-01-01T00:00:00+01:00' })).toEqual([
+      ['created_at__gte', DATE_RANGE_MESSAGE],
+    ]);
     expect(ZConversationFilter.parse({ created_at__lte: '9999-12-31T23:59:59Z' }).created_at__lte).toEqual(
       new Date('9999-12-31T23:59:59Z'),
     );
+  });
+
+  it('reads dates strictly: days that do not exist and times without a zone are refused, not rolled over', () => {
+    for (const bad of [
+      '2025-02-30',
+      '2025-02-29',
+      '2025-04-31',
+      '2025-00-10',
+      '2025-1-5',
+      '2025-01-01T24:00:00Z',
+      '2025-01-01T10:60Z',
+      '2025-01-01T10:00:00',
+      '2025-01-01 10:00:00Z',
+      'March 2, 2025',
+      '1735689600000',
+    ]) {
+      expect(messages(ZConversationFilter, { created_at__gte: bad }), bad).toEqual([
+        ['created_at__gte', DATE_MESSAGE],
+      ]);
+    }
+    const read = (v: string) => ZConversationFilter.parse({ created_at__gte: v }).created_at__gte;
+    expect(read('2024-02-29')).toEqual(new Date(Date.UTC(2024, 1, 29)));
+    expect(read('2025-03-02T10:15Z')).toEqual(new Date(Date.UTC(2025, 2, 2, 10, 15)));
+    expect(read('2025-03-02T10:15:30.250+02:00')).toEqual(new Date(Date.UTC(2025, 2, 2, 8, 15, 30, 250)));
   });
 });

@@ -11,6 +11,7 @@ import {
   type TListMembersQuery,
   type TSegmentFilter,
   type TUpdateCustomerListRequest,
+  ZSegmentFilter,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
@@ -19,25 +20,52 @@ import type { InboxScope } from '../conversations/conversations.repository';
 import * as directory from '../directory/directory.service';
 import * as repo from './customer-lists.repository';
 
+/**
+ * A stored segment's conditions as the schema reads them now, or null when they no longer read
+ * (saved by an older version, or written around the API): such a segment is shown as invalid and
+ * matches no one, rather than failing every answer that includes it.
+ */
+function storedFilter(row: repo.CustomerListRow): TSegmentFilter | null {
+  const parsed = ZSegmentFilter.safeParse(row.filter ?? {});
+  return parsed.success ? parsed.data : null;
+}
+
+/** The conditions of a segment about to be evaluated (409 when they no longer read). */
+function usableFilter(row: repo.CustomerListRow): TSegmentFilter {
+  const filter = storedFilter(row);
+  if (!filter) throw new AppError('conflict', CUSTOMER_LIST_MESSAGES.invalidFilter);
+  return filter;
+}
+
 async function toList(
   db: Queryable,
   row: repo.CustomerListRow,
   counts?: Map<number, number>,
 ): Promise<TCustomerList> {
-  const memberCount =
-    row.kind === 'segment'
-      ? await directory.countSegment(db, row.businessId, row.filter ?? {})
-      : ((counts ?? (await repo.countMembers(db, [row.id]))).get(row.id) ?? 0);
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    kind: row.kind,
-    filter: row.filter ?? null,
-    member_count: memberCount,
+  const dates = {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+  const base = { id: row.id, name: row.name, description: row.description, kind: row.kind };
+  if (row.kind === 'segment') {
+    const filter = storedFilter(row);
+    if (!filter)
+      return {
+        ...base,
+        filter: null,
+        filter_error: CUSTOMER_LIST_MESSAGES.invalidFilter,
+        member_count: 0,
+        ...dates,
+      };
+    return {
+      ...base,
+      filter,
+      member_count: await directory.countSegment(db, row.businessId, filter),
+      ...dates,
+    };
+  }
+  const memberCount = (counts ?? (await repo.countMembers(db, [row.id]))).get(row.id) ?? 0;
+  return { ...base, filter: null, member_count: memberCount, ...dates };
 }
 
 const nameTaken = () => AppError.fields({ name: [CUSTOMER_LIST_MESSAGES.nameTaken] });
@@ -179,7 +207,7 @@ export async function findMembers(
     ({ count, results } = await directory.findSegmentVisitors(
       db,
       scope,
-      list.filter ?? {},
+      usableFilter(list),
       query.page,
       query.page_size,
     ));
@@ -220,11 +248,12 @@ export async function* walkListCustomers(
   options: { batchSize?: number; afterId?: number } = {},
 ): AsyncGenerator<directory.CustomerRow[]> {
   const list = await mustFind(db, businessId, id);
+  const filter = list.kind === 'segment' ? usableFilter(list) : null;
   const batchSize = options.batchSize ?? 1000;
   let after = options.afterId ?? 0;
   for (;;) {
-    if (list.kind === 'segment') {
-      const batch = await directory.segmentCustomers(db, businessId, list.filter ?? {}, after, batchSize);
+    if (filter) {
+      const batch = await directory.segmentCustomers(db, businessId, filter, after, batchSize);
       if (batch.length > 0) yield batch;
       if (batch.length < batchSize) return;
       after = batch[batch.length - 1]!.id;
@@ -274,7 +303,7 @@ export type ListSelection =
  */
 export async function listSelection(db: Queryable, businessId: number, id: number): Promise<ListSelection> {
   const list = await mustFind(db, businessId, id);
-  if (list.kind === 'segment') return { kind: 'segment', name: list.name, filter: list.filter ?? {} };
+  if (list.kind === 'segment') return { kind: 'segment', name: list.name, filter: usableFilter(list) };
   return {
     kind: 'static',
     name: list.name,

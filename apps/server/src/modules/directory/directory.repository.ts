@@ -1,7 +1,7 @@
 // The visitor directory owns `customers`: every read and write of the table is here. Other modules
 // reach it through directory.service.ts (functions take a transaction handle where callers need one).
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
-import { DIRECTORY_COUNT_CAP, type TSegmentFilter } from '@titan/contracts';
+import { DIRECTORY_COUNT_CAP, isBareDate, type TSegmentFilter } from '@titan/contracts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import type { Queryable } from '../auth/auth.repository';
@@ -385,6 +385,12 @@ export async function updateCustomerConsent(
 
 // ---- Segments: a saved filter over the directory (customer-lists module) ----
 
+/** "On or before" a date includes that whole day (UTC); a date-time is the instant itself. */
+const onOrBefore = (column: AnyPgColumn, bound: string) =>
+  isBareDate(bound)
+    ? sql`${column} < ((${bound}::date + 1)::timestamp at time zone 'UTC')`
+    : lte(column, new Date(bound));
+
 /** A business's customers meeting every condition of a segment's filter. */
 function segmentCondition(businessId: number, filter: TSegmentFilter): SQL {
   const where: SQL[] = [eq(customers.businessId, businessId)];
@@ -407,9 +413,9 @@ function segmentCondition(businessId: number, filter: TSegmentFilter): SQL {
         and ${conversations.businessId} = ${businessId} and ${conversations.channel} = ${filter.channel})`,
     );
   if (filter.created_at__gte) where.push(gte(customers.createdAt, new Date(filter.created_at__gte)));
-  if (filter.created_at__lte) where.push(lte(customers.createdAt, new Date(filter.created_at__lte)));
+  if (filter.created_at__lte) where.push(onOrBefore(customers.createdAt, filter.created_at__lte));
   if (filter.last_seen_at__gte) where.push(gte(customers.lastSeenAt, new Date(filter.last_seen_at__gte)));
-  if (filter.last_seen_at__lte) where.push(lte(customers.lastSeenAt, new Date(filter.last_seen_at__lte)));
+  if (filter.last_seen_at__lte) where.push(onOrBefore(customers.lastSeenAt, filter.last_seen_at__lte));
   for (const channel of ['email', 'sms', 'whatsapp'] as const) {
     const status = filter[`${channel}_status`];
     if (status) where.push(eq(customers[CONSENT_FIELD[channel]], status));

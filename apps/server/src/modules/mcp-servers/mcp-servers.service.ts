@@ -37,6 +37,7 @@ import { AppError } from '../../platform/errors';
 import { outboundErrorWords, outboundUrlProblem, safeFetch } from '../../platform/safe-fetch';
 import {
   checkIssuer,
+  codeRefused,
   GrantExpired,
   newConnectState,
   refreshWithLease,
@@ -626,7 +627,7 @@ export async function completeMcpOAuth(
   } catch (err) {
     const words = `The authorization server refused the code: ${outboundErrorWords(err)}`;
     await repo.updateServer(deps.db, businessId, row.id, { status: 'error', lastError: words });
-    throw new AppError('bad_gateway', words);
+    throw codeRefused(err, words);
   }
   const connected = await repo.updateServer(deps.db, businessId, row.id, {
     ...sealTokens(deps.secrets, tokens, null),

@@ -132,6 +132,16 @@ export function sealTokens(
 
 export const isInvalidGrant = (err: unknown) => (err as { errorCode?: string }).errorCode === 'invalid_grant';
 
+/**
+ * The answer when a code from the callback cannot be exchanged: a code the authorization server
+ * calls invalid (unknown, used, expired, issued for another request: `invalid_grant`) is the
+ * caller's, a 400 on `code` in the server's words; the server down, unreadable or refusing Titan
+ * as a client stays a bad gateway.
+ */
+export function codeRefused(err: unknown, words: string): AppError {
+  return isInvalidGrant(err) ? AppError.fields({ code: [words] }) : new AppError('bad_gateway', words);
+}
+
 /** The columns a refreshable connection has, in either table. */
 export type Refreshable = TokenColumns & { status: TConnectionStatus; lastError: string | null };
 

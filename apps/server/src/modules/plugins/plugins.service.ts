@@ -27,6 +27,7 @@ import { AppError } from '../../platform/errors';
 import { outboundErrorWords, outboundUrlProblem, safeFetch } from '../../platform/safe-fetch';
 import {
   checkIssuer,
+  codeRefused,
   GrantExpired,
   newConnectState,
   refreshWithLease,
@@ -337,7 +338,7 @@ export async function completeUserPluginOAuth(
   } catch (err) {
     const words = `The provider refused the code: ${outboundErrorWords(err)}`;
     await repo.updateConnection(deps.db, businessId, row.id, { status: 'error', lastError: words });
-    throw new AppError('bad_gateway', words);
+    throw codeRefused(err, words);
   }
   const connected = await repo.updateConnection(deps.db, businessId, row.id, {
     ...sealTokens(deps.secrets, tokens, null),

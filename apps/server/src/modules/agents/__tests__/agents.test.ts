@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
   AGENT_MESSAGES as M,
+  DATE_MESSAGE,
   type TAgent,
   type TAgentConfig,
   type TAgentConfigRequest,
@@ -205,6 +206,27 @@ describe('agents', () => {
       send_mode: 'review',
       quiet_hours: null,
     });
+    // A segment with date conditions is kept as given and answered back (it once failed the answer).
+    const dated = await call('POST', `/api/agents/${agent.id}/update-agent-config/`, {
+      instructions: '',
+      goal: 'Win back',
+      audience: { segment: { last_seen_at__lte: '2026-01-31', created_at__gte: '2025-01-01T00:00:00.000Z' } },
+      channels: [{ channel: 'sms' }],
+    });
+    expect(dated.statusCode, dated.body).toBe(200);
+    expect(dated.json().result.config.audience.segment).toEqual({
+      last_seen_at__lte: '2026-01-31',
+      created_at__gte: '2025-01-01T00:00:00.000Z',
+    });
+    expect((await call('GET', `/api/agents/${agent.id}/config-versions/`)).statusCode).toBe(200);
+    const feb30 = await call('POST', `/api/agents/${agent.id}/update-agent-config/`, {
+      instructions: '',
+      goal: 'Win back',
+      audience: { segment: { last_seen_at__lte: '2026-02-30' } },
+      channels: [{ channel: 'sms' }],
+    });
+    expect(feb30.statusCode).toBe(400);
+    expect(feb30.json().result['audience.segment.last_seen_at__lte']).toEqual([DATE_MESSAGE]);
   });
 
   it('answers field errors for an invalid config', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
   CUSTOMER_LIST_MESSAGES,
+  DATE_MESSAGE,
   type TBusiness,
   type TCustomerList,
   type TDirectoryVisitor,
@@ -11,6 +12,7 @@ import {
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { scopedBusiness } from '../../../testing/inbox-scope';
+import { customerLists } from '../../../db/schema';
 import { walkListCustomers } from '../customer-lists.service';
 
 let rt: TestRuntime;
@@ -129,6 +131,96 @@ describe('customer lists', () => {
       await call('POST', base, { name: 'Everyone pro', kind: 'segment', filter: { fields: { plan: 'pro' } } })
     ).json().result;
     expect(all.member_count).toBe(2);
+  });
+
+  it('saves segments with date conditions, read strictly, and lists them', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const before = (await call('GET', `${base}?page_size=100`)).json().result.count;
+    // A bare date "on or before" today takes in everyone added today; date-times as the web sends them.
+    const byDay = await call('POST', base, {
+      name: 'Added by today',
+      kind: 'segment',
+      filter: { created_at__gte: '2000-01-01', created_at__lte: today },
+    });
+    expect(byDay.statusCode, byDay.body).toBe(201);
+    expect(byDay.json().result).toMatchObject({
+      filter: { created_at__gte: '2000-01-01', created_at__lte: today },
+      member_count: 3,
+    });
+    const byTime = await call('POST', base, {
+      name: 'Seen long ago',
+      kind: 'segment',
+      filter: { last_seen_at__lte: '2001-01-01T00:00:00.000Z', created_at__gte: '2000-01-01T00:00:00+02:00' },
+    });
+    expect(byTime.statusCode, byTime.body).toBe(201);
+    expect(byTime.json().result.member_count).toBe(0);
+    const moved = await call('PUT', `${base}${byTime.json().result.id}/`, {
+      filter: { created_at__lte: '2000-01-01' },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().result).toMatchObject({ filter: { created_at__lte: '2000-01-01' }, member_count: 0 });
+    const index = await call('GET', `${base}?page_size=100`);
+    expect(index.statusCode, index.body).toBe(200);
+    expect(index.json().result.count).toBe(before + 2);
+    expect((await call('GET', `${base}${byDay.json().result.id}/members/`)).json().result.count).toBe(3);
+    // Dates that do not exist, or a time with no zone, are refused before anything is saved.
+    for (const bad of [
+      '2025-02-30',
+      '2025-13-01',
+      '2025-01-01T24:00:00Z',
+      '2025-01-01T10:00',
+      'Jan 1 2025',
+    ]) {
+      const res = await call('POST', base, {
+        name: `Bad ${bad}`,
+        kind: 'segment',
+        filter: { created_at__gte: bad },
+      });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().result['filter.created_at__gte'], bad).toEqual([DATE_MESSAGE]);
+      const put = await call('PUT', `${base}${byDay.json().result.id}/`, {
+        filter: { last_seen_at__lte: bad },
+      });
+      expect(put.json().result['filter.last_seen_at__lte'], bad).toEqual([DATE_MESSAGE]);
+    }
+    expect((await call('GET', `${base}?page_size=100`)).json().result.count).toBe(before + 2);
+    expect((await call('GET', `${base}${byDay.json().result.id}/`)).json().result.filter).toEqual({
+      created_at__gte: '2000-01-01',
+      created_at__lte: today,
+    });
+  });
+
+  it('shows a stored segment whose conditions no longer read as invalid, never failing the index', async () => {
+    // Written around the API, as an older version could have saved it.
+    const [row] = await rt.database.db
+      .insert(customerLists)
+      .values({
+        businessId: business.id,
+        name: 'Old segment',
+        kind: 'segment',
+        filter: { created_at__gte: 'Feb 30' },
+      })
+      .returning();
+    const id = Number(row!.id);
+    const index = await call('GET', `${base}?page_size=100`);
+    expect(index.statusCode, index.body).toBe(200);
+    expect(index.json().result.results.find((l: TCustomerList) => l.id === id)).toMatchObject({
+      kind: 'segment',
+      filter: null,
+      filter_error: CUSTOMER_LIST_MESSAGES.invalidFilter,
+      member_count: 0,
+    });
+    expect((await call('GET', `${base}${id}/`)).json().result.filter_error).toBe(
+      CUSTOMER_LIST_MESSAGES.invalidFilter,
+    );
+    const members = await call('GET', `${base}${id}/members/`);
+    expect(members.statusCode).toBe(409);
+    expect(members.json().message).toBe(CUSTOMER_LIST_MESSAGES.invalidFilter);
+    // New conditions make it whole again.
+    const fixed = await call('PUT', `${base}${id}/`, { filter: { created_at__gte: '2000-02-29' } });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(fixed.json().result).toMatchObject({ filter: { created_at__gte: '2000-02-29' }, member_count: 3 });
+    expect(fixed.json().result.filter_error).toBeUndefined();
   });
 
   it('answers bad input with field messages', async () => {

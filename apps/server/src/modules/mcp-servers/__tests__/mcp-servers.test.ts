@@ -230,6 +230,34 @@ describe('MCP servers: OAuth', () => {
     expect(reused.json().result).toEqual({ state: [MCP_MESSAGES.stateInvalid] });
   });
 
+  it('answers a code the authorization server refuses as the caller’s error (400), and Titan refused as a client as 502', async () => {
+    const server = await register({ url: sim.mcpUrl, auth: 'oauth' });
+    const { back } = await connectOAuth(server);
+    const forged = new URL(back);
+    forged.searchParams.set('code', 'not-a-code');
+    const res = await callback(forged);
+    const words =
+      'The authorization server refused the code: The authorization code is unknown, used or expired.';
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().result).toEqual({ code: [words] });
+    expect((await call('GET', `/api/config/mcp-servers/${server.id}/`)).json().result).toMatchObject({
+      status: 'error',
+      last_error: words,
+    });
+    // A client secret the server no longer takes is not the code's fault: the server refused Titan.
+    const redirect = `${rt.config.PUBLIC_URL}/engage/settings/mcp-servers/callback`;
+    const client = sim.preRegister([redirect], true);
+    const misconfigured = await register({
+      url: sim.mcpUrl,
+      auth: 'oauth',
+      oauth_client: client.client_id,
+      oauth_client_secret: 'not-the-secret',
+    });
+    const second = await connectOAuth(misconfigured);
+    const refused = await callback(second.back);
+    expect(refused.statusCode, refused.body).toBe(502);
+  });
+
   it('refuses an authorization server without PKCE S256, saying why', async () => {
     sim.set({ pkce: false });
     const server = await register({ url: sim.mcpUrl, auth: 'oauth' });

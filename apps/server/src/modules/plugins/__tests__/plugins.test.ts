@@ -217,6 +217,18 @@ describe('plugins', () => {
     };
     const byOther = await call('POST', '/api/user-plugins/callback/', body, other.owner, other.business);
     expect(byOther.statusCode).toBe(400);
+    // A code the provider refuses is the caller's error in the provider's words (it was a 502).
+    const again = await call('POST', `/api/user-plugins/${created.id}/connect/`);
+    const backAgain = await sim.approve(again.json().result.authorization_url);
+    const badCode = await call('POST', '/api/user-plugins/callback/', {
+      code: 'not-a-code',
+      state: backAgain.searchParams.get('state'),
+      iss: backAgain.searchParams.get('iss'),
+    });
+    expect(badCode.statusCode, badCode.body).toBe(400);
+    expect(badCode.json().result).toEqual({
+      code: ['The provider refused the code: The authorization code is unknown, used or expired.'],
+    });
     const done = await call('POST', '/api/user-plugins/callback/', body);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().result).toMatchObject({ status: 'connected', has_key: true });
