@@ -189,27 +189,34 @@ export class S3Storage implements Storage {
     let pendingBytes = 0;
     let uploadId: string | undefined;
     const parts: { ETag: string | undefined; PartNumber: number }[] = [];
-    const sendPart = async () => {
-      const part = Buffer.concat(pending, pendingBytes);
-      pending = [];
-      pendingBytes = 0;
-      uploadId ??= (
-        await this.client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: mimeType }))
-      ).UploadId;
-      const PartNumber = parts.length + 1;
-      const { ETag } = await this.client.send(
-        new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber, Body: part }),
-      );
-      parts.push({ ETag, PartNumber });
+    /** Sends `pending` in parts of S3_PART_BYTES (the last, `all`: whatever is left). */
+    const sendParts = async (all: boolean) => {
+      let rest = Buffer.concat(pending, pendingBytes);
+      while (rest.length >= S3_PART_BYTES || (all && rest.length > 0)) {
+        const part = rest.subarray(0, S3_PART_BYTES);
+        rest = rest.subarray(part.length);
+        uploadId ??= (
+          await this.client.send(
+            new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: mimeType }),
+          )
+        ).UploadId;
+        const PartNumber = parts.length + 1;
+        const { ETag } = await this.client.send(
+          new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber, Body: part }),
+        );
+        parts.push({ ETag, PartNumber });
+      }
+      pending = rest.length ? [rest] : [];
+      pendingBytes = rest.length;
     };
     try {
       for await (const chunk of body as AsyncIterable<Buffer>) {
         pending.push(chunk);
         pendingBytes += chunk.length;
-        if (pendingBytes >= S3_PART_BYTES) await sendPart();
+        if (pendingBytes >= S3_PART_BYTES) await sendParts(false);
       }
       if (uploadId === undefined) return await this.put(key, Buffer.concat(pending, pendingBytes), mimeType);
-      if (pendingBytes > 0) await sendPart();
+      await sendParts(true);
       await this.client.send(
         new CompleteMultipartUploadCommand({
           Bucket,
