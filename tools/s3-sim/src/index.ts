@@ -1,6 +1,7 @@
-// A small S3-compatible server: path-style PutObject / GetObject / HeadObject with AWS Signature
-// Version 4 checked on every request (Authorization header or presigned query), in memory.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+// A small S3-compatible server: path-style PutObject / GetObject / HeadObject / DeleteObject and
+// multipart uploads (create, upload part, complete, abort) with AWS Signature Version 4 checked on
+// every request (Authorization header or presigned query), in memory.
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 export type S3SimOptions = {
@@ -21,6 +22,8 @@ export type S3Sim = {
   secretAccessKey: string;
   region: string;
   objects: Map<string, StoredObject>;
+  /** Multipart uploads begun and neither completed nor aborted, by upload id. */
+  uploads: Map<string, { id: string; contentType: string; parts: Map<number, Buffer> }>;
   close(): Promise<void>;
 };
 
@@ -143,6 +146,12 @@ function verify(
 
 export async function startS3Sim(options: S3SimOptions = {}): Promise<S3Sim> {
   const objects = new Map<string, StoredObject>();
+  const uploads: S3Sim['uploads'] = new Map();
+  const md5 = (body: Buffer) => `"${createHash('md5').update(body).digest('hex')}"`;
+  const xml = (res: ServerResponse, body: string) => {
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.end(`<?xml version="1.0" encoding="UTF-8"?>${body}`);
+  };
   const buckets = new Set(options.buckets ?? ['titan']);
   const creds = {
     accessKeyId: options.accessKeyId ?? 'titan-dev-key',
@@ -161,8 +170,80 @@ export async function startS3Sim(options: S3SimOptions = {}): Promise<S3Sim> {
       if (!bucket || !buckets.has(bucket))
         return xmlError(res, 404, 'NoSuchBucket', 'The bucket does not exist.');
       const id = `${bucket}/${key}`;
+      const uploadId = url.searchParams.get('uploadId');
+      const upload = uploadId === null ? null : uploads.get(uploadId);
+      if (uploadId !== null && (!upload || upload.id !== id))
+        return xmlError(res, 404, 'NoSuchUpload', 'The specified upload does not exist.');
+      if (req.method === 'POST' && key && url.searchParams.has('uploads')) {
+        const created = randomUUID();
+        uploads.set(created, {
+          id,
+          contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'),
+          parts: new Map(),
+        });
+        return xml(
+          res,
+          `<InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${created}</UploadId></InitiateMultipartUploadResult>`,
+        );
+      }
+      if (req.method === 'PUT' && upload) {
+        const partNumber = Number(url.searchParams.get('partNumber'));
+        if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000)
+          return xmlError(res, 400, 'InvalidArgument', 'Part number must be an integer between 1 and 10000.');
+        upload.parts.set(partNumber, body);
+        res.writeHead(200, { etag: md5(body) });
+        return res.end();
+      }
+      if (req.method === 'POST' && upload) {
+        // The parts named, in order, each with the ETag its upload answered; all but the last at
+        // least 5 MiB, as S3 wants.
+        const named = [...body.toString('utf8').matchAll(/<Part>([\s\S]*?)<\/Part>/g)].map((m) => ({
+          number: Number(/<PartNumber>(\d+)<\/PartNumber>/.exec(m[1]!)?.[1]),
+          etag: /<ETag>(.*?)<\/ETag>/.exec(m[1]!)?.[1]?.replace(/&quot;/g, '"'),
+        }));
+        const bodies: Buffer[] = [];
+        for (const [i, part] of named.entries()) {
+          const stored = upload.parts.get(part.number);
+          if (!stored || md5(stored) !== part.etag || (i > 0 && part.number <= named[i - 1]!.number))
+            return xmlError(
+              res,
+              400,
+              'InvalidPart',
+              'One or more of the specified parts could not be found.',
+            );
+          if (i < named.length - 1 && stored.length < 5 * 1024 * 1024)
+            return xmlError(
+              res,
+              400,
+              'EntityTooSmall',
+              'Your proposed upload is smaller than the minimum allowed size.',
+            );
+          bodies.push(stored);
+        }
+        if (bodies.length === 0) return xmlError(res, 400, 'MalformedXML', 'No parts were named.');
+        uploads.delete(uploadId!);
+        const whole = Buffer.concat(bodies);
+        const etag = `"${createHash('md5')
+          .update(Buffer.concat(bodies.map(md5).map((e) => Buffer.from(e.slice(1, -1), 'hex'))))
+          .digest('hex')}-${bodies.length}"`;
+        objects.set(id, { body: whole, contentType: upload.contentType, etag });
+        return xml(
+          res,
+          `<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><ETag>${etag.replace(/"/g, '&quot;')}</ETag></CompleteMultipartUploadResult>`,
+        );
+      }
+      if (req.method === 'DELETE' && upload) {
+        uploads.delete(uploadId!);
+        res.writeHead(204);
+        return res.end();
+      }
+      if (req.method === 'DELETE' && key) {
+        objects.delete(id);
+        res.writeHead(204);
+        return res.end();
+      }
       if (req.method === 'PUT' && key) {
-        const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+        const etag = md5(body);
         objects.set(id, {
           body,
           contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'),
@@ -195,6 +276,7 @@ export async function startS3Sim(options: S3SimOptions = {}): Promise<S3Sim> {
     region: options.region ?? 'us-east-1',
     ...creds,
     objects,
+    uploads,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

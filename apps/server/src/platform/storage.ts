@@ -1,22 +1,39 @@
 // File storage behind one interface: local disk under DATA_DIR with HMAC-signed expiring URLs,
 // or any S3-compatible service with real presigned URLs. Keys are made by the server only.
 import { createHmac, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { access, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config';
 import { deriveKey, safeEqual } from './crypto';
 
 export const SIGNED_URL_TTL_SECONDS = 60 * 60;
+/** S3's smallest part but the last (5 MiB): the memory a streamed put holds at once. */
+export const S3_PART_BYTES = 5 * 1024 * 1024;
 
 export type StoredBytes = { body: Buffer; mimeType: string };
 
 export type Storage = {
   kind: 'local' | 's3';
   put(key: string, body: Buffer, mimeType: string): Promise<void>;
+  /**
+   * Stores a stream of unknown length (large uploads: imports) without holding it whole; a stream
+   * that fails leaves nothing stored.
+   */
+  putStream(key: string, body: Readable, mimeType: string): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   /** The object as a stream (large files: imports); null when there is none. */
   openStream(key: string): Promise<Readable | null>;
@@ -76,6 +93,18 @@ export class LocalStorage implements Storage {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, body, { flag: 'wx' });
+  }
+
+  async putStream(key: string, body: Readable): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    try {
+      await pipeline(body, createWriteStream(path, { flags: 'wx' }));
+    } catch (err) {
+      // 'wx' refused an existing file: that one is not ours to remove.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') await unlink(path).catch(() => undefined);
+      throw err;
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -147,6 +176,62 @@ export class S3Storage implements Storage {
     await this.client.send(
       new PutObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key, Body: body, ContentType: mimeType }),
     );
+  }
+
+  /**
+   * A multipart upload of S3_PART_BYTES parts, one in memory at a time (the SDK's own streaming
+   * uploader, @aws-sdk/lib-storage, is not a dependency); a stream shorter than one part is one
+   * PutObject. A failure aborts the upload, so no part is left stored.
+   */
+  async putStream(key: string, body: Readable, mimeType: string): Promise<void> {
+    const Bucket = this.config.S3_BUCKET;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let uploadId: string | undefined;
+    const parts: { ETag: string | undefined; PartNumber: number }[] = [];
+    /** Sends `pending` in parts of S3_PART_BYTES (the last, `all`: whatever is left). */
+    const sendParts = async (all: boolean) => {
+      let rest = Buffer.concat(pending, pendingBytes);
+      while (rest.length >= S3_PART_BYTES || (all && rest.length > 0)) {
+        const part = rest.subarray(0, S3_PART_BYTES);
+        rest = rest.subarray(part.length);
+        uploadId ??= (
+          await this.client.send(
+            new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: mimeType }),
+          )
+        ).UploadId;
+        const PartNumber = parts.length + 1;
+        const { ETag } = await this.client.send(
+          new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber, Body: part }),
+        );
+        parts.push({ ETag, PartNumber });
+      }
+      pending = rest.length ? [rest] : [];
+      pendingBytes = rest.length;
+    };
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= S3_PART_BYTES) await sendParts(false);
+      }
+      if (uploadId === undefined) return await this.put(key, Buffer.concat(pending, pendingBytes), mimeType);
+      await sendParts(true);
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts },
+        }),
+      );
+    } catch (err) {
+      if (uploadId !== undefined)
+        await this.client
+          .send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }))
+          .catch(() => undefined);
+      throw err;
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {

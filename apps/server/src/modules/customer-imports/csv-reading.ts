@@ -4,6 +4,7 @@
 // header reader (the first line's column names, lower-cased, control characters removed), what
 // each column becomes, and each row checked and normalised (email lower-cased, phone in E.164).
 import { isUtf8 } from 'node:buffer';
+import type { Readable } from 'node:stream';
 import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { z } from 'zod';
@@ -43,34 +44,147 @@ function bomEncoding(bytes: Buffer): string | null {
 
 const WINDOWS_1252_UNDEFINED = [0x81, 0x8d, 0x8f, 0x90, 0x9d];
 
-/** Bytes decoded at a time when checking a whole file: its text is never held at once. */
-const CHECK_CHUNK_BYTES = 1 << 20;
+/** Whether a file's bytes, fed chunk by chunk, all decode in one encoding (no U+FFFD made up). */
+type EncodingCheck = { push(chunk: Buffer): void; end(): boolean };
 
-/** Whether every byte of the file decodes in `encoding` (no replacement character made up). */
-function decodesCleanly(bytes: Buffer, encoding: string): boolean {
-  if (encoding === 'utf-8') {
-    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    return isUtf8(bytes.subarray(bom));
+/** Bytes a UTF-8 sequence starting with `lead` has (0: not a lead byte). */
+const utf8Length = (lead: number) =>
+  lead < 0x80 ? 1 : lead < 0xc2 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : lead < 0xf5 ? 4 : 0;
+
+/**
+ * UTF-8 validity across chunks: each chunk checked natively (isUtf8) up to a sequence it cuts
+ * short, whose first bytes (3 at most) wait for the next chunk.
+ */
+function utf8Check(): EncodingCheck {
+  let carry: Buffer | null = null;
+  let valid = true;
+  return {
+    push(chunk) {
+      if (!valid) return;
+      const bytes = carry ? Buffer.concat([carry, chunk]) : chunk;
+      let cut = bytes.length;
+      for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 3); i--) {
+        if ((bytes[i]! & 0xc0) === 0x80) continue;
+        if (bytes.length - i < utf8Length(bytes[i]!)) cut = i;
+        break;
+      }
+      valid = isUtf8(bytes.subarray(0, cut));
+      carry = cut < bytes.length ? Buffer.from(bytes.subarray(cut)) : null;
+    },
+    end: () => valid && carry === null,
+  };
+}
+
+function decoderCheck(encoding: string): EncodingCheck {
+  if (encoding === 'utf-8') return utf8Check();
+  if (encoding === 'windows-1252') {
+    // The five bytes Windows-1252 leaves undefined (iconv-lite would make U+FFFD of them): found
+    // by memchr over the bytes, nothing decoded.
+    let clean = true;
+    return {
+      push(chunk) {
+        if (clean) clean = WINDOWS_1252_UNDEFINED.every((byte) => chunk.indexOf(byte) === -1);
+      },
+      end: () => clean,
+    };
   }
   if (encoding === 'utf-16le' || encoding === 'utf-16be') {
     const decoder = new TextDecoder(encoding, { fatal: true });
-    try {
-      for (let at = 0; at < bytes.length; at += CHECK_CHUNK_BYTES)
-        decoder.decode(bytes.subarray(at, at + CHECK_CHUNK_BYTES), { stream: true });
-      decoder.decode();
-      return true;
-    } catch {
-      return false;
-    }
+    let clean = true;
+    const run = (step: () => void) => {
+      if (!clean) return;
+      try {
+        step();
+      } catch {
+        clean = false;
+      }
+    };
+    return {
+      push: (chunk) => run(() => decoder.decode(chunk, { stream: true })),
+      end() {
+        run(() => decoder.decode());
+        return clean;
+      },
+    };
   }
-  // The five bytes Windows-1252 leaves undefined (iconv-lite would make U+FFFD of them): found by
-  // memchr over the bytes, nothing decoded.
-  if (encoding === 'windows-1252') return WINDOWS_1252_UNDEFINED.every((byte) => bytes.indexOf(byte) === -1);
   // Other single-byte encodings: no such file can hold a real U+FFFD, so one means a byte the
   // encoding leaves undefined.
-  for (let at = 0; at < bytes.length; at += CHECK_CHUNK_BYTES)
-    if (iconv.decode(bytes.subarray(at, at + CHECK_CHUNK_BYTES), encoding).includes('\uFFFD')) return false;
-  return true;
+  let clean = true;
+  return {
+    push(chunk) {
+      if (clean) clean = !iconv.decode(chunk, encoding).includes('\uFFFD');
+    },
+    end: () => clean,
+  };
+}
+
+/** Whether a whole stream decodes cleanly in `encoding` (a stored file read again). */
+export async function streamDecodesCleanly(stream: Readable, encoding: string): Promise<boolean> {
+  const check = decoderCheck(encoding);
+  for await (const chunk of stream as AsyncIterable<Buffer>) check.push(chunk);
+  return check.end();
+}
+
+/** The bytes of a file's start that the upload's checks read (header, delimiter). */
+export const HEAD_BYTES = 64 * 1024;
+
+/**
+ * What the upload's checks need of a file, gathered as its bytes stream by on their way to
+ * storage, so the file is never held whole: its size, its first HEAD_BYTES, its BOM, and whether
+ * it is valid UTF-8 and clean Windows-1252 (what detection chooses between) — and in `expected`,
+ * the encoding chosen when that was sent before the file, or the one its BOM says.
+ */
+export class FileInspector {
+  size = 0;
+  private headChunks: Buffer[] = [];
+  private headBytes = 0;
+  private checks = new Map<string, EncodingCheck>();
+  /** Chunks until the first 3 bytes are in (the BOM decides what else to check). */
+  private early: Buffer[] | null = [];
+  private results: Map<string, boolean> | null = null;
+
+  constructor(private readonly expected: string | undefined) {}
+
+  push(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.headBytes < HEAD_BYTES) {
+      const part = chunk.subarray(0, HEAD_BYTES - this.headBytes);
+      this.headChunks.push(Buffer.from(part));
+      this.headBytes += part.length;
+    }
+    if (this.early) {
+      this.early.push(chunk);
+      if (this.headBytes >= 3) this.startChecks();
+      return;
+    }
+    for (const check of this.checks.values()) check.push(chunk);
+  }
+
+  private startChecks(): void {
+    const wanted = new Set(['utf-8', 'windows-1252']);
+    const bom = bomEncoding(this.head());
+    if (bom) wanted.add(bom);
+    if (this.expected && this.expected !== 'auto') wanted.add(this.expected);
+    for (const encoding of wanted) this.checks.set(encoding, decoderCheck(encoding));
+    const early = this.early!;
+    this.early = null;
+    for (const chunk of early) for (const check of this.checks.values()) check.push(chunk);
+  }
+
+  end(): void {
+    if (this.early) this.startChecks();
+    this.results = new Map([...this.checks].map(([encoding, check]) => [encoding, check.end()]));
+  }
+
+  head(): Buffer {
+    if (this.headChunks.length > 1) this.headChunks = [Buffer.concat(this.headChunks)];
+    return this.headChunks[0] ?? Buffer.alloc(0);
+  }
+
+  /** Whether the whole file decodes in `encoding`; undefined when it was not checked on the way. */
+  decodesIn(encoding: string): boolean | undefined {
+    return this.results?.get(encoding);
+  }
 }
 
 /**
@@ -78,21 +192,24 @@ function decodesCleanly(bytes: Buffer, encoding: string): boolean {
  * every byte of the file is valid UTF-8 (an accent first met after megabytes counts), else
  * Windows-1252. `refused`: why the file cannot be read in it (it does not decode cleanly), to say
  * once the file is known to be CSV at all — rather than import names garbled into U+FFFD.
+ * `readAgain` checks the stored file in an encoding the upload's pass did not check.
  */
-export function readEncoding(
-  bytes: Buffer,
+export async function readEncoding(
+  file: FileInspector,
   chosen: string,
-): { encoding: string; refused: ImportFileError | null } {
-  const check = (encoding: string, refusal: () => ImportFileError) => ({
+  readAgain: (encoding: string) => Promise<boolean>,
+): Promise<{ encoding: string; refused: ImportFileError | null }> {
+  const decodes = async (encoding: string) => file.decodesIn(encoding) ?? (await readAgain(encoding));
+  const check = async (encoding: string, refusal: () => ImportFileError) => ({
     encoding,
-    refused: decodesCleanly(bytes, encoding) ? null : refusal(),
+    refused: (await decodes(encoding)) ? null : refusal(),
   });
   const wrong = (encoding: string) => () =>
     new ImportFileError(IMPORT_MESSAGES.notInEncoding(encoding), 'encoding');
   if (chosen !== 'auto') return check(chosen, wrong(chosen));
-  const bom = bomEncoding(bytes);
+  const bom = bomEncoding(file.head());
   if (bom) return check(bom, wrong(bom));
-  if (decodesCleanly(bytes, 'utf-8')) return { encoding: 'utf-8', refused: null };
+  if (await decodes('utf-8')) return { encoding: 'utf-8', refused: null };
   return check('windows-1252', () => new ImportFileError(IMPORT_MESSAGES.undecodable));
 }
 

@@ -14,7 +14,7 @@ import {
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
 import { businessOf } from '../auth/auth.guard';
-import { readUpload } from '../files/multipart';
+import { readParts } from '../files/multipart';
 import * as imports from './customer-imports.service';
 
 const tags = ['visitor directory'];
@@ -49,27 +49,49 @@ export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportD
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw AppError.fields({ file: ['Send the file as multipart/form-data.'] });
-      const { fields, file } = await readUpload(request.parts());
-      const parsed = ZImportFields.safeParse(fields);
-      const errors: Record<string, string[]> = {};
-      if (!parsed.success)
-        for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
-      if (!file) errors.file = [IMPORT_MESSAGES.noFile];
-      if (!parsed.success || !file || Object.keys(errors).length) throw AppError.fields(errors);
-      if (file.bytes.length > IMPORT_FILE_LIMIT_BYTES)
-        throw new AppError('payload_too_large', IMPORT_MESSAGES.tooLarge, {
-          file: [IMPORT_MESSAGES.tooLarge],
-        });
       const business = businessOf(request);
-      const created = await imports.createImport(deps, {
-        businessId: business.id,
-        createdBy: request.auth?.kind === 'user' ? request.auth.userId : null,
-        fileName: file.fileName,
-        bytes: file.bytes,
-        fields: parsed.data,
-      });
-      reply.code(202);
-      return { status: 202, message: 'Accepted', result: created };
+      // The file streams into storage as it arrives, checked on the way; whatever refuses the
+      // upload after that removes it again: a refused file is not kept.
+      let stored: imports.StoredUpload | null = null;
+      try {
+        const { fields, file } = await readParts(
+          request.parts(),
+          async (part, before) =>
+            (stored = await imports.storeUpload(deps, {
+              businessId: business.id,
+              fileName: part.filename,
+              stream: part.file,
+              encoding: before.encoding,
+            })),
+        );
+        const parsed = ZImportFields.safeParse(fields);
+        const errors: Record<string, string[]> = {};
+        if (!parsed.success)
+          for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
+        if (!file) errors.file = [IMPORT_MESSAGES.noFile];
+        if (!parsed.success || !file || Object.keys(errors).length) throw AppError.fields(errors);
+        if (file.file.size > IMPORT_FILE_LIMIT_BYTES)
+          throw new AppError('payload_too_large', IMPORT_MESSAGES.tooLarge, {
+            file: [IMPORT_MESSAGES.tooLarge],
+          });
+        const created = await imports.createImport(deps, {
+          businessId: business.id,
+          createdBy: request.auth?.kind === 'user' ? request.auth.userId : null,
+          upload: file,
+          fields: parsed.data,
+        });
+        reply.code(202);
+        return { status: 202, message: 'Accepted', result: created };
+      } catch (err) {
+        const refused = stored as imports.StoredUpload | null;
+        if (refused)
+          await deps.storage
+            .delete(refused.key)
+            .catch((cause: unknown) =>
+              request.log.error({ err: cause, key: refused.key }, 'a refused import file stayed stored'),
+            );
+        throw err;
+      }
     },
   );
   app.get(

@@ -1,6 +1,6 @@
 // Multipart uploads: registered in each plugin that has an upload route, not for the whole app
 // (the plugin adds hooks to every request of its scope); each route reads one bounded file part.
-import multipart, { type Multipart } from '@fastify/multipart';
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { OWN_CHANNEL_FILE_LIMIT_BYTES } from '@titan/contracts';
 import { nulError } from '../../platform/bad-input';
@@ -17,9 +17,20 @@ export async function registerMultipart(app: FastifyInstance): Promise<void> {
  * Reads one multipart upload: the `file` part (bounded) and the small text fields. A NUL in a part's
  * name, value or file name is refused with a 400 naming the part, once the body is read.
  */
-export async function readUpload(parts: AsyncIterableIterator<Multipart>) {
+export function readUpload(parts: AsyncIterableIterator<Multipart>) {
+  return readParts(parts, async (part) => ({ fileName: part.filename, bytes: await part.toBuffer() }));
+}
+
+/**
+ * Reads one multipart upload as `readUpload` does, but the `file` part goes to `take` as it
+ * arrives (a large file streamed into storage, never held whole), with the fields sent before it.
+ */
+export async function readParts<T>(
+  parts: AsyncIterableIterator<Multipart>,
+  take: (part: MultipartFile, fieldsBefore: Record<string, string>) => Promise<T>,
+) {
   const fields: Record<string, string> = {};
-  let file: { fileName: string; bytes: Buffer } | null = null;
+  let file: T | null = null;
   const withNul: string[] = [];
   for await (const part of parts) {
     const nulIn =
@@ -35,8 +46,7 @@ export async function readUpload(parts: AsyncIterableIterator<Multipart>) {
         part.file.resume();
         continue;
       }
-      const bytes = await part.toBuffer();
-      file = { fileName: part.filename, bytes };
+      file = await take(part, { ...fields });
     } else if (typeof part.value === 'string') {
       fields[part.fieldname] = part.value;
     }
