@@ -103,6 +103,11 @@ describe.skipIf(!hasChromium)('AI agents in Chromium: suggestion, preview, run, 
       expect(res.status).toBe(201);
       ids.push(((await res.json()) as { result: { customer: { id: number } } }).result.customer.id);
     }
+    // Agents write only to customers who subscribed (consent_mode defaults to subscribed).
+    for (const id of ids) {
+      const res = await api('PUT', `/api/business/customer-directory/${id}/`, { email_status: 'subscribed' });
+      expect(res.status).toBe(200);
+    }
     const list = await api('POST', '/api/business/customer-lists/', { name: LIST, kind: 'static' });
     expect(list.status).toBe(201);
     const listId = (list.result as { id: number }).id;
