@@ -155,7 +155,8 @@ describe.skipIf(!hasChromium)('customer import in Chromium', () => {
       'row,reason,full name,e-mail,phone,company,notes',
       '3,Invalid email address “not-an-email”.,Bad Email,not-an-email,,Initech,',
       '4,No email address or phone number.,Nobody,,,Initech,no contact at all',
-      '5,Same email address as row 2; skipped.,Ada Again,ADA@example.com,,Initech,',
+      // A cell holding ";" is quoted, so semicolon locales keep it one cell.
+      '5,"Same email address as row 2; skipped.",Ada Again,ADA@example.com,,Initech,',
       // (A reason with a comma is quoted.)
       '6,"Invalid phone number “12” (no country code, and the business has no dial code set).",Bad Phone,,12,Initech,',
     ]);
