@@ -18,17 +18,14 @@ const number = newest.tag.slice(0, 4);
 const file = join(meta, `${number}_snapshot.json`);
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { id: string; prevId: string };
 
-let id: string | undefined;
-let prevId: string;
-if (existsSync(file)) {
-  ({ id, prevId } = read(file)); // refreshed in place: the chain keeps its links
-} else {
-  const earlier = readdirSync(meta)
-    .filter((n) => n.endsWith('_snapshot.json'))
-    .sort()
-    .at(-1);
-  prevId = earlier ? read(join(meta, earlier)).id : '00000000-0000-0000-0000-000000000000';
-}
+// Refreshed in place, a snapshot keeps its id; it always follows the newest snapshot before it, so
+// two branches that each added a migration and a snapshot are chained again after their merge.
+const id = existsSync(file) ? read(file).id : undefined;
+const earlier = readdirSync(meta)
+  .filter((n) => n.endsWith('_snapshot.json') && n < `${number}_snapshot.json`)
+  .sort()
+  .at(-1);
+const prevId = earlier ? read(join(meta, earlier)).id : '00000000-0000-0000-0000-000000000000';
 const snapshot = generateDrizzleJson(schema, prevId);
 writeFileSync(file, `${JSON.stringify(id ? { ...snapshot, id } : snapshot, null, 2)}\n`);
 console.log(`wrote ${file}`);

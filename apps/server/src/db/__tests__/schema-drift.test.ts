@@ -17,7 +17,7 @@ import { createTestRuntime, type TestRuntime } from '../../testing/test-runtime'
  */
 const NOT_EXPRESSIBLE = new Set(['conversations conversations_created_month_idx']);
 
-const tables = Object.values(schema).filter((v): v is PgTable => is(v, PgTable));
+const tables = (Object.values(schema) as unknown[]).filter((v): v is PgTable => is(v, PgTable));
 
 /** The newest snapshot drizzle-kit diffs the schema against (it takes the last by file name). */
 function latestSnapshot() {
@@ -52,7 +52,7 @@ describe('the migrated database is the drizzle schema', () => {
   });
   afterAll(() => rt.destroy());
 
-  const q = <T>(text: string) => rt.database.query<T>(text);
+  const q = <T extends Record<string, unknown>>(text: string) => rt.database.query<T>(text);
 
   it('has the same tables, columns (type, null), keys, foreign keys and indexes', async () => {
     const dbColumns = await q<{ t: string; c: string; type: string; not_null: boolean }>(

@@ -5,7 +5,6 @@ import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createStorage } from '../../../platform/storage';
-import * as repo from '../conversations.repository';
 import { receiveCustomerMessage, startConversation, INBOX_MESSAGES } from '../conversations.service';
 import { insertCustomer } from '../../directory/directory.repository';
 import { insertInboundMessage as insertWaMessage } from '../../whatsapp/whatsapp.repository';
