@@ -395,7 +395,7 @@ export async function countUnanswered(
 }
 
 /**
- * The dashboard's conversations (GET /api/metrics/engage/): opened per UTC day in a range, those
+ * The dashboard's conversations (GET /api/metrics/engage/): opened per day (in the business's time zone) in a range, those
  * still unanswered (active, never replied to), and the median time to the first staff or agent
  * reply (own-channel and WhatsApp messages), in seconds.
  */
@@ -403,6 +403,7 @@ export async function conversationMetrics(
   db: Queryable,
   businessId: number,
   range: { from: Date; to: Date },
+  timeZone = 'UTC',
 ): Promise<{
   days: { date: string; opened: number; unanswered: number }[];
   medianFirstResponseSeconds: number | null;
@@ -411,7 +412,7 @@ export async function conversationMetrics(
   const within = sql`c.business_id = ${businessId} and c.created_at >= ${range.from.toISOString()}::timestamptz
     and c.created_at <= ${range.to.toISOString()}::timestamptz`;
   const days = (await db.execute(
-    sql`select to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*)::int as opened,
+    sql`select to_char(c.created_at at time zone ${timeZone}, 'YYYY-MM-DD') as date, count(*)::int as opened,
         count(*) filter (where c.status = 'active' and not c.business_replied)::int as unanswered
       from conversations c where ${within} group by 1 order by 1`,
   )) as unknown as { rows: { date: string; opened: number; unanswered: number }[] };

@@ -2,7 +2,12 @@
 // (in the transaction that decides to send); one caller claims it with a conditional update, calls
 // the channel adapter and records the answer; provider events raise its status in the channel's
 // order and never lower it. Sends stuck unfinished are resolved by `recoverSends`.
-import { EMAIL_METRICS_DEFAULT_DAYS, EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_MESSAGES } from '@titan/contracts';
+import {
+  EMAIL_METRICS_DEFAULT_DAYS,
+  EMAIL_METRICS_MAX_DAYS,
+  EMAIL_METRICS_MESSAGES,
+  localDates,
+} from '@titan/contracts';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
@@ -10,6 +15,7 @@ import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
 import type { Queryable } from '../auth/auth.repository';
 import * as billing from '../billing/billing.service';
+import { businessTimeZone } from '../business/business.service';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 
@@ -266,7 +272,7 @@ const ratio = (part: number, whole: number) =>
 
 /**
  * What happened to a business's email created in a range (default: the 30 days before now):
- * totals, rates and one row per UTC day of the range, zeros included. Rates are fractions of the
+ * totals, rates and one row per day of the range in the business's time zone, zeros included. Rates are fractions of the
  * sends that could show them: delivery and bounce of `sent`; open, click, complaint and unsubscribe
  * of `delivered`; click-to-open of `opened` — each also for people only (`_human`).
  */
@@ -281,9 +287,12 @@ export async function emailMetrics(
   if (to < from) throw AppError.fields({ created_at__lte: [EMAIL_METRICS_MESSAGES.order] });
   if (to.getTime() - from.getTime() > EMAIL_METRICS_MAX_DAYS * DAY_MS)
     throw AppError.fields({ created_at__gte: [EMAIL_METRICS_MESSAGES.tooLong] });
+  // Days as the business counts them: in its time zone.
+  const timeZone = await businessTimeZone(db, businessId);
   const days = await repo.emailMetricsByDay(db, businessId, {
     from,
     to,
+    timeZone,
     templateId: query.template_id,
     agentId: query.agent_id,
   });
@@ -301,9 +310,7 @@ export async function emailMetrics(
   };
   for (const d of days) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += d[k];
   const series = [];
-  const last = to.toISOString().slice(0, 10);
-  for (let t = Date.parse(from.toISOString().slice(0, 10)); ; t += DAY_MS) {
-    const date = new Date(t).toISOString().slice(0, 10);
+  for (const date of localDates(from, to, timeZone)) {
     const d = byDay.get(date);
     series.push({
       date,
@@ -313,7 +320,6 @@ export async function emailMetrics(
       clicked: d?.clicked ?? 0,
       bounced: d?.bounced ?? 0,
     });
-    if (date >= last) break;
   }
   return {
     created_at__gte: from.toISOString(),
@@ -568,7 +574,12 @@ export async function retryOrGiveUp(
   return null;
 }
 
-/** Sends per UTC day, channel and status (agents' apart), for the dashboard. */
-export async function sendCountsByDay(db: Queryable, businessId: number, range: { from: Date; to: Date }) {
-  return repo.sendCountsByDay(db, businessId, range);
+/** Sends per day in `timeZone`, channel and status (agents' apart), for the dashboard. */
+export async function sendCountsByDay(
+  db: Queryable,
+  businessId: number,
+  range: { from: Date; to: Date },
+  timeZone = 'UTC',
+) {
+  return repo.sendCountsByDay(db, businessId, range, timeZone);
 }
