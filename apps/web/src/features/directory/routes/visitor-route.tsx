@@ -24,6 +24,7 @@ import { TextsCard } from '../components/texts-card';
 import { VisitorEditForm } from '../components/visitor-edit-form';
 import { DIRECTORY_STRINGS as S } from '../strings';
 import { fieldValueText, visitorName } from '../utils/display';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 function visitorIdFrom(value: string | undefined): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -123,7 +124,7 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
   return (
     <>
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{name}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{name}</h1>
         {canWrite ? (
           <div className="ml-auto">
             <ConfirmAction
@@ -188,7 +189,7 @@ function VisitorContent({ id }: { id: number }) {
 export function VisitorRoute() {
   const id = visitorIdFrom(useParams().details);
   return (
-    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <Link
         to={DIRECTORY_PATH}
         className="flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
@@ -201,6 +202,6 @@ export function VisitorRoute() {
       ) : (
         <VisitorContent key={id} id={id} />
       )}
-    </section>
+    </PageLayout>
   );
 }
