@@ -314,9 +314,16 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
             const page = await contexts[route.signedIn ? 'in' : 'out'].newPage();
             const errors: string[] = [];
             page.on('console', (msg) => {
-              if (msg.type() === 'error') errors.push(`console: ${msg.text().slice(0, 200)}`);
+              // A failed request is reported below with its address.
+              if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
+                errors.push(`console: ${msg.text().slice(0, 200)}`);
+            });
+            page.on('response', (res) => {
+              if (res.status() >= 400)
+                errors.push(`${res.status()} from ${res.request().method()} ${res.url()}`);
             });
             page.on('pageerror', (err) => errors.push(`pageerror: ${err.message.slice(0, 200)}`));
+            const began = Date.now();
             await page.goto(`${server.url}${route.path}`);
             await settled(page);
             const problems = [...(await inspect(page)), ...errors];
@@ -324,6 +331,7 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
               path: join(ARTIFACTS, `${route.name}-${size.name}-${theme}.png`),
               fullPage: true,
             });
+            if (Date.now() - began > 4000) console.log(`slow: ${route.path} ${Date.now() - began} ms`);
             for (const problem of problems)
               failures.push(`${route.path} (${size.name} ${theme}): ${problem}`);
             await page.close();

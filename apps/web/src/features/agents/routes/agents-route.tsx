@@ -88,9 +88,9 @@ function AgentsTable({ agents }: { agents: TAgent[] }) {
                 <div className="grid gap-0.5">
                   <Link
                     to={agentRunPath(agent.id, agent.last_run.channel, agent.last_run.id)}
-                    aria-label={L.lastRunOf(agent.name)}
                     className="w-fit"
                   >
+                    <span className="sr-only">{L.lastRunOf(agent.name)}: </span>
                     <RunStatusBadge status={agent.last_run.status} />
                   </Link>
                   <time dateTime={agent.last_run.started_at} className="text-xs text-muted-foreground">

@@ -20,6 +20,7 @@ import { useEmailMetrics } from '../../../lib/email-metrics';
 import { useEngageMetrics, type TRange } from '../api/get-engage-metrics';
 import { DASHBOARD_STRINGS as S } from '../strings';
 import { PageLayout } from '../../../components/layout/page-layout';
+import { ScrollContainer } from '../../../components/ui/scroll-container';
 
 const RANGES = ['7', '30', '90', 'custom'] as const;
 type TRangeKey = (typeof RANGES)[number];
@@ -133,7 +134,7 @@ function OutcomeTable({
   label: string;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollContainer>
       <table className="w-full text-sm" aria-label={label}>
         <thead>
           <tr className="text-left text-xs text-muted-foreground">
@@ -160,7 +161,7 @@ function OutcomeTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollContainer>
   );
 }
 

@@ -48,11 +48,14 @@ function DetailsCard({ visitor }: { visitor: TDirectoryVisitor }) {
         <CardTitle>{S.detailsTitle}</CardTitle>
       </CardHeader>
       <CardContent>
-        <dl aria-label={S.detailsTitle} className="grid grid-cols-[10rem_1fr] gap-2 text-sm">
+        <dl
+          aria-label={S.detailsTitle}
+          className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-y-2"
+        >
           {rows.map(([term, value]) => (
             <div key={term} className="contents">
               <dt className="text-muted-foreground">{term}</dt>
-              <dd className="break-words">{value}</dd>
+              <dd className="[overflow-wrap:anywhere]">{value}</dd>
             </div>
           ))}
         </dl>
@@ -73,11 +76,14 @@ function FieldsCard({ fields }: { fields: TDirectoryVisitor['fields'] }) {
         {entries.length === 0 ? (
           <p className="text-sm text-muted-foreground">{S.noFields}</p>
         ) : (
-          <dl aria-label={S.fieldsTitle} className="grid grid-cols-[10rem_1fr] gap-2 text-sm">
+          <dl
+            aria-label={S.fieldsTitle}
+            className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-y-2"
+          >
             {entries.map(([name, value]) => (
               <div key={name} className="contents">
                 <dt className="font-mono text-xs leading-5 text-muted-foreground">{name}</dt>
-                <dd className="break-words whitespace-pre-wrap">{fieldValueText(value)}</dd>
+                <dd className="[overflow-wrap:anywhere] whitespace-pre-wrap">{fieldValueText(value)}</dd>
               </div>
             ))}
           </dl>
