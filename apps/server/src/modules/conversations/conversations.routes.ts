@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ZBulkConversationRequest,
+  ZBulkConversationResult,
+  ZConversationCounts,
+  ZConversationCountsQuery,
   ZConversation,
   ZConversationIdParams,
   ZConversationListQuery,
@@ -33,7 +37,12 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
     async (request, reply) =>
       sendOkJson(
         reply,
-        await inbox.findConversations(deps.db, await scopeOf(deps.db, request), request.query),
+        await inbox.findConversations(
+          deps.db,
+          await scopeOf(deps.db, request),
+          request.query,
+          actorIdOf(request),
+        ),
       ),
   );
 
@@ -63,6 +72,50 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
           request.params.id,
           request.body,
           deps.onConversationRead,
+          actorIdOf(request),
+        ),
+      ),
+  );
+
+  // The sidebar's views: all, mine, unassigned, per assignee and per chat group.
+  app.get(
+    '/api/msg/conversations/counts/',
+    {
+      config,
+      schema: {
+        tags,
+        querystring: ZConversationCountsQuery,
+        response: { 200: ZEnvelope(ZConversationCounts) },
+      },
+    },
+    async (request) =>
+      ok(
+        await inbox.countConversationViews(
+          deps.db,
+          await scopeOf(deps.db, request),
+          actorIdOf(request),
+          request.query.status,
+        ),
+      ),
+  );
+
+  app.post(
+    '/api/msg/conversations/bulk/',
+    {
+      config,
+      schema: {
+        tags,
+        body: ZBulkConversationRequest,
+        response: { 200: ZEnvelope(ZBulkConversationResult) },
+      },
+    },
+    async (request) =>
+      ok(
+        await inbox.bulkUpdateConversations(
+          deps.db,
+          await scopeOf(deps.db, request),
+          request.body,
+          actorIdOf(request),
         ),
       ),
   );
@@ -79,7 +132,15 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
       },
     },
     async (request) =>
-      ok(await inbox.findMessages(deps, await scopeOf(deps.db, request), request.params.id, request.query)),
+      ok(
+        await inbox.findMessages(
+          deps,
+          await scopeOf(deps.db, request),
+          request.params.id,
+          request.query,
+          'staff',
+        ),
+      ),
   );
 
   app.post(
