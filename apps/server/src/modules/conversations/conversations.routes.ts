@@ -12,6 +12,7 @@ import {
   ZMessage,
   ZMessageListQuery,
   ZPage,
+  ZNoteRequest,
   ZSendMessageRequest,
   ZUpdateConversationRequest,
 } from '@titan/contracts';
@@ -19,6 +20,7 @@ import { created, ok, sendOkJson } from '../../platform/http';
 import { actorIdOf } from '../auth/auth.guard';
 import { scopeOf } from './inbox-scope';
 import * as inbox from './conversations.service';
+import { addNote } from './notes.service';
 
 const tags = ['conversations'];
 const config = { business: true, permission: 'inbox.use' } as const;
@@ -158,6 +160,31 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
       created(
         reply,
         await inbox.sendStaffMessage(
+          deps,
+          await scopeOf(deps.db, request),
+          actorIdOf(request),
+          request.params.id,
+          request.body,
+        ),
+      ),
+  );
+
+  // A private note: staff alone ever see it (never a send, never in a visitor's payload).
+  app.post(
+    '/api/msg/conversations/:id/notes/',
+    {
+      config,
+      schema: {
+        tags,
+        params: ZConversationIdParams,
+        body: ZNoteRequest,
+        response: { 201: ZEnvelope(ZMessage) },
+      },
+    },
+    async (request, reply) =>
+      created(
+        reply,
+        await addNote(
           deps,
           await scopeOf(deps.db, request),
           actorIdOf(request),
