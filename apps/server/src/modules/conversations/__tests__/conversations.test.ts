@@ -408,7 +408,7 @@ describe('conversation state', () => {
       payload: {},
     });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().result).toEqual({ non_field_errors: ['Send status or is_read.'] });
+    expect(empty.json().result).toEqual({ non_field_errors: ['Send status, is_read or assignee_id.'] });
     const bogus = await app.inject({
       method: 'PUT',
       url: `/api/msg/conversations/${conversation.id}/`,
