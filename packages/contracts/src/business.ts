@@ -48,6 +48,8 @@ export const ZBusiness = z.object({
   email_count: z.number().int(),
   whatsapp_count: z.number().int(),
   subscription_status: ZSubscriptionStatus,
+  /** Members must sign in with a second factor (owners set it). */
+  require_2fa: z.boolean(),
 });
 export type TBusiness = z.infer<typeof ZBusiness>;
 
@@ -75,7 +77,9 @@ export const ZCreateBusinessRequest = z.object({
 });
 export type TCreateBusinessRequest = z.infer<typeof ZCreateBusinessRequest>;
 
-export const ZUpdateBusinessRequest = ZCreateBusinessRequest.partial();
+export const ZUpdateBusinessRequest = ZCreateBusinessRequest.partial().extend({
+  require_2fa: z.boolean().optional(),
+});
 export type TUpdateBusinessRequest = z.infer<typeof ZUpdateBusinessRequest>;
 
 /** A business as listed in the signed-in user's profile. */

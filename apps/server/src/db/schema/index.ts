@@ -15,3 +15,4 @@ export * from './sms';
 export * from './agents';
 export * from './mcp';
 export * from './consent';
+export * from './audit';

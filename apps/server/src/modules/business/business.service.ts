@@ -30,6 +30,7 @@ function businessFields(
     updated_by: row.updatedBy,
     unique_code: row.uniqueCode,
     subscription_status: row.subscriptionStatus as TBusiness['subscription_status'],
+    require_2fa: row.require2fa,
   };
 }
 
@@ -71,6 +72,7 @@ export async function updateBusiness(
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.phone_number !== undefined ? { phoneNumber: input.phone_number } : {}),
     ...(input.dial_code !== undefined ? { dialCode: input.dial_code } : {}),
+    ...(input.require_2fa !== undefined ? { require2fa: input.require_2fa } : {}),
     updatedBy: userId,
   });
   if (!row) throw AppError.notFound();
