@@ -52,7 +52,8 @@ const AUDITED: ReadonlyArray<readonly [prefix: string, objectType: string]> = [
 ];
 
 /** Requests that change nothing, though they POST: previews, tests, renders. */
-const NOT_CHANGES = /\/(preview|test|gpt-prompt-email|template-images|send-mail|send-sms|portal-session|pricing-page-session|callback)\/$/;
+const NOT_CHANGES =
+  /\/(preview|test|gpt-prompt-email|template-images|send-mail|send-sms|portal-session|pricing-page-session|callback)\/$/;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -103,12 +104,18 @@ const idOf = (request: FastifyRequest, result: unknown): string | null => {
 };
 
 export function registerAuditHook(app: FastifyInstance, db: Db): void {
+  // The URLs that answer GET (call before the routes are registered).
+  const readable = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) readable.add(route.url);
+  });
   // Before the handler: the object as it was, when its URL also answers GET.
   app.addHook('preHandler', async (request) => {
     const { config, url, method } = request.routeOptions;
     if (!url || config.audit === false || !request.business) return;
     if (method !== 'PUT' && method !== 'PATCH' && method !== 'DELETE') return;
-    if (!auditPlan(String(method), url) || !app.hasRoute({ method: 'GET', url })) return;
+    if (!auditPlan(String(method), url) || !readable.has(url)) return;
     const headers: Record<string, string> = {};
     for (const name of ['authorization', 'x-business-code']) {
       const v = request.headers[name];
@@ -126,14 +133,18 @@ export function registerAuditHook(app: FastifyInstance, db: Db): void {
     const plan = auditPlan(String(method), url);
     if (!plan) return payload;
     const result = resultOf(payload);
-    const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : null;
+    const body =
+      request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : null;
     const before = request.auditBefore ?? null;
     let after: unknown;
     let fields: string[] | undefined;
     if (method === 'DELETE') after = null;
     else if (method === 'POST' && plan.verb === 'created') {
       // What the person set: the request's fields, as the answer shows them where it does.
-      after = { ...(body ?? {}), ...(result && typeof result === 'object' && !Array.isArray(result) ? pick(result, body) : {}) };
+      after = {
+        ...(body ?? {}),
+        ...(result && typeof result === 'object' && !Array.isArray(result) ? pick(result, body) : {}),
+      };
     } else {
       after = result && typeof result === 'object' && !Array.isArray(result) ? result : body;
       fields = body ? Object.keys(body) : undefined;

@@ -56,7 +56,10 @@ export async function listAudit(
       .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
       .limit(limit)
       .offset(offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(condition),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditLog)
+      .where(condition),
   ]);
   return { rows, count: total?.n ?? 0 };
 }

@@ -50,12 +50,7 @@ export async function claimTotpStep(db: Queryable, userId: number, step: number)
   const rows = await db
     .update(users)
     .set({ totpLastStep: step })
-    .where(
-      and(
-        eq(users.id, userId),
-        or(isNull(users.totpLastStep), lt(users.totpLastStep, step)),
-      ),
-    )
+    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
     .returning({ id: users.id });
   return rows.length > 0;
 }

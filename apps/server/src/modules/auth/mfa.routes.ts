@@ -35,7 +35,8 @@ const tags = ['auth'];
 /** Routes a session that must enrol in 2FA can still reach. */
 const enrol = { mfaEnrolment: true } as const;
 
-const sessionIdOf = (request: FastifyRequest) => (request.auth?.kind === 'user' ? request.auth.sessionId : null);
+const sessionIdOf = (request: FastifyRequest) =>
+  request.auth?.kind === 'user' ? request.auth.sessionId : null;
 
 /**
  * Whose sessions a call is about: the caller's own, or (an owner naming the business with
@@ -69,13 +70,27 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app, 
 
   app.get(
     '/api/auth/2fa/',
-    { config: enrol, schema: { tags, summary: 'What the signed-in user has set up', response: { 200: ZEnvelope(ZMfaStatus) } } },
+    {
+      config: enrol,
+      schema: {
+        tags,
+        summary: 'What the signed-in user has set up',
+        response: { 200: ZEnvelope(ZMfaStatus) },
+      },
+    },
     async (request) => ok(await mfa.mfaStatus(deps, userIdOf(request), sessionIdOf(request) ?? '')),
   );
 
   app.post(
     '/api/auth/2fa/totp/setup/',
-    { config: enrol, schema: { tags, summary: 'A new TOTP secret to confirm', response: { 200: ZEnvelope(ZTotpSetupResult) } } },
+    {
+      config: enrol,
+      schema: {
+        tags,
+        summary: 'A new TOTP secret to confirm',
+        response: { 200: ZEnvelope(ZTotpSetupResult) },
+      },
+    },
     async (request) => ok(await mfa.totpSetup(deps, userIdOf(request))),
   );
 
@@ -104,7 +119,13 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app, 
 
   app.post(
     '/api/auth/2fa/recovery-codes/',
-    { schema: { tags, summary: 'New recovery codes (the old ones stop working)', response: { 200: ZEnvelope(ZRecoveryCodes) } } },
+    {
+      schema: {
+        tags,
+        summary: 'New recovery codes (the old ones stop working)',
+        response: { 200: ZEnvelope(ZRecoveryCodes) },
+      },
+    },
     async (request) => ok(await mfa.regenerateRecoveryCodes(deps, userIdOf(request))),
   );
 
@@ -164,7 +185,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app, 
       config: enrol,
       schema: {
         tags,
-        summary: "The signed-in devices (an owner may name a member: ?user= with X-Business-Code)",
+        summary: 'The signed-in devices (an owner may name a member: ?user= with X-Business-Code)',
         querystring: ZSessionsQuery,
         response: { 200: ZEnvelope(z.array(ZSession)) },
       },
@@ -179,7 +200,12 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app, 
     '/api/auth/sessions/:id/',
     {
       config: enrol,
-      schema: { tags, summary: 'Signs a device out', params: z.object({ id: z.uuid() }), response: { 200: ZNull } },
+      schema: {
+        tags,
+        summary: 'Signs a device out',
+        params: z.object({ id: z.uuid() }),
+        response: { 200: ZNull },
+      },
     },
     async (request) => {
       const owner = await mfa.findSessionOwner(deps, request.params.id);

@@ -180,7 +180,8 @@ export async function totpConfirm(deps: AuthDeps, userId: number, code: string):
   const step = matchingStep(deps.secrets.open(user.totpPendingSecret), code);
   if (step === null) throw AppError.fields({ code: [MFA_MESSAGES.badCode] }, MFA_MESSAGES.badCode);
   const codes = await deps.db.transaction(async (tx) => {
-    if (!(await repo.enableTotp(tx, userId, step))) throw new AppError('conflict', MFA_MESSAGES.alreadyEnabled);
+    if (!(await repo.enableTotp(tx, userId, step)))
+      throw new AppError('conflict', MFA_MESSAGES.alreadyEnabled);
     await repo.clearEnrolmentRequired(tx, userId);
     return issueRecoveryCodes(deps, tx, userId);
   });
@@ -372,7 +373,8 @@ export async function webauthnAuthenticateVerify(
   const response = input.response as unknown as AuthenticationResponseJSON;
   const credential = typeof response.id === 'string' ? await repo.findCredential(deps.db, response.id) : null;
   const passwordless = !input.mfa_token;
-  const failed = () => AppError.fields({ response: [MFA_MESSAGES.passkeyFailed] }, MFA_MESSAGES.passkeyFailed);
+  const failed = () =>
+    AppError.fields({ response: [MFA_MESSAGES.passkeyFailed] }, MFA_MESSAGES.passkeyFailed);
   if (!credential) throw failed();
   let mfa: (repo.ChallengeRow & { userId: number }) | null = null;
   if (input.mfa_token) {
@@ -427,7 +429,11 @@ function describeAgent(userAgent: string | null): { browser: string; os: string 
   return { browser: browser || 'Unknown browser', os: parsed.os.name ?? '' };
 }
 
-export async function listSessions(deps: AuthDeps, userId: number, currentSessionId: string | null): Promise<TSession[]> {
+export async function listSessions(
+  deps: AuthDeps,
+  userId: number,
+  currentSessionId: string | null,
+): Promise<TSession[]> {
   const rows = await repo.listUserSessions(deps.db, userId);
   return rows.map((s) => ({
     id: s.id,
