@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { AUDIT_MASK, type TAuditEntry } from '@titan/contracts';
+import { AUDIT_MASK, type TAuditEntry, type TBusiness } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { purgeAuditLog, recordAudit } from '..';
@@ -12,7 +12,7 @@ import { purgeAuditLog, recordAudit } from '..';
 let rt: TestRuntime;
 let app: FastifyInstance;
 let owner: Session;
-let business: { id: number; unique_code: string };
+let business: TBusiness;
 beforeAll(async () => {
   rt = await createTestRuntime();
   app = rt.app!;
