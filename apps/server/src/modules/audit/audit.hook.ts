@@ -115,14 +115,33 @@ export function registerAuditHook(app: FastifyInstance, db: Db): void {
     const { config, url, method } = request.routeOptions;
     if (!url || config.audit === false || !request.business) return;
     if (method !== 'PUT' && method !== 'PATCH' && method !== 'DELETE') return;
-    if (!auditPlan(String(method), url) || !readable.has(url)) return;
+    if (!auditPlan(String(method), url)) return;
+    // The object's own URL, else the list above `…/:id/` (the item with that id).
+    const listUrl = url.replace(/:id\/?$/, '');
+    const id = (request.params as Record<string, unknown> | undefined)?.id;
+    const own = readable.has(url);
+    if (!own && (listUrl === url || !readable.has(listUrl) || id === undefined)) return;
     const headers: Record<string, string> = {};
     for (const name of ['authorization', 'x-business-code']) {
       const v = request.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
-    const res = await app.inject({ method: 'GET', url: request.url, headers, remoteAddress: request.ip });
-    if (res.statusCode === 200) request.auditBefore = resultOf(res.body);
+    const path = own ? request.url : request.url.split('?')[0]!.replace(/[^/]+\/?$/, '');
+    const res = await app.inject({ method: 'GET', url: path, headers, remoteAddress: request.ip });
+    if (res.statusCode !== 200) return;
+    const found = resultOf(res.body);
+    if (own) request.auditBefore = found;
+    else {
+      const items = Array.isArray(found)
+        ? found
+        : found && typeof found === 'object' && Array.isArray((found as { results?: unknown }).results)
+          ? (found as { results: unknown[] }).results
+          : [];
+      request.auditBefore =
+        items.find(
+          (item) => item && typeof item === 'object' && String((item as { id?: unknown }).id) === String(id),
+        ) ?? null;
+    }
   });
 
   // After the handler, before the answer leaves: one row for a change that succeeded.
