@@ -16,3 +16,4 @@ export * from './agents';
 export * from './mcp';
 export * from './consent';
 export * from './billing';
+export * from './audit';

@@ -1,5 +1,5 @@
 // The only code that writes the WhatsApp tables: the accounts, webhook events, templates, media and
-// wa_messages, the WhatsApp message records (docs/design/table-ownership.md). Conversations are
+// wa_messages, the WhatsApp message records (docs/design/database.md). Conversations are
 // written through the conversations module's face.
 import {
   and,
