@@ -159,7 +159,9 @@ export const conversations = pgTable(
         name: 'conversations_assignee_membership_fk',
         columns: [t.businessId, t.assigneeId],
         foreignColumns: [memberships.businessId, memberships.userId],
-      }),
+        // Migration 0046 writes `ON DELETE SET NULL ("assignee_id")` (PostgreSQL 15's column list:
+        // business_id stays); drizzle cannot spell the list, so a regenerated migration must add it.
+      }).onDelete('set null'),
     ];
   },
 );

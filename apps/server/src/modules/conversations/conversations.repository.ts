@@ -1,4 +1,5 @@
-// The only code that touches conversations, messages and wa_messages (the list's SQL: list/).
+// The only code that writes conversations and messages (the list's SQL: list/). It reads wa_messages,
+// which the whatsapp module owns and alone writes (docs/design/database.md).
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -156,19 +157,93 @@ export async function insertConversation(db: Queryable, values: typeof conversat
   return row!;
 }
 
+/** Rows (or values) travel as one jsonb document: one parameter whatever the batch size, on both drivers. */
+const recordset = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+/** Both drivers answer `{ rows }`; the generic PgDatabase type cannot say so. */
+async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * Each customer's newest conversation on a channel (where their thread continues), by customer id,
+ * for a whole set of customers in one statement.
+ */
+export async function findLatestConversationsOf(
+  db: Queryable,
+  channel: ConversationRow['channel'],
+  customers: { businessId: number; customerId: number }[],
+): Promise<Map<number, number>> {
+  if (customers.length === 0) return new Map();
+  const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
+    db,
+    sql`select distinct on (c.initiator_id) c.initiator_id, c.id
+      from jsonb_to_recordset(${recordset(
+        customers.map((k) => ({ business_id: k.businessId, customer_id: k.customerId })),
+      )}) as k(business_id bigint, customer_id bigint)
+      join conversations c
+        on c.initiator_id = k.customer_id and c.business_id = k.business_id and c.channel = ${channel}
+      order by c.initiator_id, c.id desc`,
+  );
+  return new Map(rows.map((r) => [Number(r.initiator_id), Number(r.id)]));
+}
+
+/**
+ * New conversations customers opened by writing, in one statement, written in their final state
+ * (active, unread, not replied, last message set). Answers their ids by customer id.
+ */
+export async function insertOpenedConversations(
+  db: Queryable,
+  channel: ConversationRow['channel'],
+  values: { businessId: number; initiatorId: number; title: string; lastMessageAt: Date }[],
+): Promise<Map<number, number>> {
+  if (values.length === 0) return new Map();
+  const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
+    db,
+    sql`insert into conversations
+        (business_id, channel, initiator_id, title, status, is_read, business_replied, last_message_at)
+      select business_id, ${channel}, initiator_id, title, 'active', false, false, last_message_at
+      from jsonb_to_recordset(${recordset(
+        values.map((v) => ({
+          business_id: v.businessId,
+          initiator_id: v.initiatorId,
+          title: v.title,
+          last_message_at: v.lastMessageAt.toISOString(),
+        })),
+      )}) as v(business_id bigint, initiator_id bigint, title text, last_message_at timestamptz)
+      order by initiator_id
+      returning id, initiator_id`,
+  );
+  return new Map(rows.map((r) => [Number(r.initiator_id), Number(r.id)]));
+}
+
+/**
+ * Undoes a conversation opened for a first message that its provider refused: deleted only while
+ * it holds no WhatsApp message. Answers whether it was deleted.
+ */
+export async function deleteConversationIfEmpty(
+  db: Queryable,
+  businessId: number,
+  conversationId: number,
+): Promise<boolean> {
+  const deleted = await db
+    .delete(conversations)
+    .where(
+      and(
+        eq(conversations.businessId, businessId),
+        eq(conversations.id, conversationId),
+        sql`not exists (select 1 from wa_messages m where m.conversation_id = ${conversations.id})`,
+      ),
+    )
+    .returning({ id: conversations.id });
+  return deleted.length === 1;
+}
+
 export async function insertMessage(
   db: Queryable,
   values: typeof messages.$inferInsert,
 ): Promise<MessageRow> {
   const [row] = await db.insert(messages).values(values).returning();
-  return row!;
-}
-
-export async function insertWaMessage(
-  db: Queryable,
-  values: typeof waMessages.$inferInsert,
-): Promise<WaMessageRow> {
-  const [row] = await db.insert(waMessages).values(values).returning();
   return row!;
 }
 
@@ -352,7 +427,7 @@ export async function countUnanswered(
 }
 
 /**
- * The dashboard's conversations (GET /api/metrics/engage/): opened per UTC day in a range, those
+ * The dashboard's conversations (GET /api/metrics/engage/): opened per day (in the business's time zone) in a range, those
  * still unanswered (active, never replied to), and the median time to the first staff or agent
  * reply (own-channel and WhatsApp messages), in seconds.
  */
@@ -360,6 +435,7 @@ export async function conversationMetrics(
   db: Queryable,
   businessId: number,
   range: { from: Date; to: Date },
+  timeZone = 'UTC',
 ): Promise<{
   days: { date: string; opened: number; unanswered: number }[];
   medianFirstResponseSeconds: number | null;
@@ -368,7 +444,7 @@ export async function conversationMetrics(
   const within = sql`c.business_id = ${businessId} and c.created_at >= ${range.from.toISOString()}::timestamptz
     and c.created_at <= ${range.to.toISOString()}::timestamptz`;
   const days = (await db.execute(
-    sql`select to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*)::int as opened,
+    sql`select to_char(c.created_at at time zone ${timeZone}, 'YYYY-MM-DD') as date, count(*)::int as opened,
         count(*) filter (where c.status = 'active' and not c.business_replied)::int as unanswered
       from conversations c where ${within} group by 1 order by 1`,
   )) as unknown as { rows: { date: string; opened: number; unanswered: number }[] };

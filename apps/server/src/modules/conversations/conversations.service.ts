@@ -581,6 +581,11 @@ export async function countUnansweredConversations(db: Db, businessId: number) {
 }
 
 /** Conversations opened, unanswered and the median first response in a range, for the dashboard. */
-export async function conversationMetrics(db: Db, businessId: number, range: { from: Date; to: Date }) {
-  return repo.conversationMetrics(db, businessId, range);
+export async function conversationMetrics(
+  db: Db,
+  businessId: number,
+  range: { from: Date; to: Date },
+  timeZone = 'UTC',
+) {
+  return repo.conversationMetrics(db, businessId, range, timeZone);
 }
