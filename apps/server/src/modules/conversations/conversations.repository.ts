@@ -1,6 +1,5 @@
 // The only code that writes conversations and messages (the list's SQL: list/). It reads wa_messages,
 // which the whatsapp module owns and alone writes (docs/design/database.md).
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
@@ -523,32 +522,12 @@ export async function findMember(
   return row ?? null;
 }
 
-/**
- * A line staff alone see in a conversation (a note, an activity line), in the table of its
- * channel: WhatsApp conversations keep theirs in wa_messages under an id no wamid can take.
- */
+/** A line staff alone see in an own-channel conversation (a note, an activity line). */
 export async function insertInternalMessage(
   db: Queryable,
-  conversation: Pick<ConversationRow, 'id' | 'businessId' | 'channel'>,
-  values: {
-    messageType: 'note' | 'activity';
-    senderType: 'staff' | 'system';
-    senderId: number | null;
-    content: string;
-    metaData: Record<string, unknown>;
-  },
-): Promise<MessageRow | WaMessageRow> {
-  const row = {
-    businessId: conversation.businessId,
-    conversationId: conversation.id,
-    isRead: true,
-    status: null,
-    ...values,
-  };
-  if (conversation.channel === 'whatsapp') {
-    return insertWaMessage(db, { ...row, id: `titan-${values.messageType}-${randomUUID()}` });
-  }
-  return insertMessage(db, row);
+  values: typeof messages.$inferInsert & { messageType: 'note' | 'activity' },
+): Promise<MessageRow> {
+  return insertMessage(db, values);
 }
 
 /**

@@ -16,7 +16,9 @@ import type {
   TUpdateConversationRequest,
   TVisitorConversation,
 } from '@titan/contracts';
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
+import { insertStaffMessage } from '../whatsapp/whatsapp.repository';
 import { AppError } from '../../platform/errors';
 import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
@@ -172,6 +174,36 @@ export async function findConversation(db: Db, scope: InboxScope, id: number): P
   return toConversation(await findOwnConversation(db, scope, id));
 }
 
+/**
+ * A line staff alone see in a conversation (a note, an activity line), in the table of its
+ * channel: own-channel conversations in messages (this module's), WhatsApp ones in wa_messages
+ * through the WhatsApp module, which owns that table, under an id no wamid can take. No send is
+ * recorded for it, so no channel adapter ever carries it.
+ */
+export async function insertInternalLine(
+  tx: Queryable,
+  conversation: Pick<repo.ConversationRow, 'id' | 'businessId' | 'channel'>,
+  values: {
+    messageType: 'note' | 'activity';
+    senderType: 'staff' | 'system';
+    senderId: number | null;
+    content: string;
+    metaData: Record<string, unknown>;
+  },
+): Promise<AnyMessageRow> {
+  const row = {
+    businessId: conversation.businessId,
+    conversationId: conversation.id,
+    isRead: true,
+    status: null,
+    ...values,
+  };
+  if (conversation.channel === 'whatsapp') {
+    return insertStaffMessage(tx, { ...row, id: `titan-${values.messageType}-${randomUUID()}` });
+  }
+  return repo.insertInternalMessage(tx, row);
+}
+
 /** Who changed something, for the activity lines (null: an API key). */
 export type Actor = number | null;
 
@@ -246,7 +278,7 @@ async function recordActivity(
   for (const c of before) {
     if (input.assignee_id !== undefined && c.assigneeId !== input.assignee_id) {
       const to = assignee && { id: assignee.id, name: memberName(assignee) };
-      await repo.insertInternalMessage(tx, c, {
+      await insertInternalLine(tx, c, {
         messageType: 'activity',
         senderType: 'system',
         senderId: actorId,
@@ -262,7 +294,7 @@ async function recordActivity(
       });
     }
     if (input.status !== undefined && c.status !== input.status) {
-      await repo.insertInternalMessage(tx, c, {
+      await insertInternalLine(tx, c, {
         messageType: 'activity',
         senderType: 'system',
         senderId: actorId,

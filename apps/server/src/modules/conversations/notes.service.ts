@@ -5,7 +5,13 @@
 import type { TMessage, TNoteRequest } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import * as repo from './conversations.repository';
-import { findConversation, toMessages, type InboxDeps, type InboxScope } from './conversations.service';
+import {
+  findConversation,
+  insertInternalLine,
+  toMessages,
+  type InboxDeps,
+  type InboxScope,
+} from './conversations.service';
 
 export const NOTE_MESSAGES = {
   unknownMention: 'Mention members of this business only.',
@@ -45,7 +51,7 @@ export async function addNote(
         });
       }
     }
-    return repo.insertInternalMessage(tx, conversation, {
+    return insertInternalLine(tx, conversation, {
       messageType: 'note',
       senderType: 'staff',
       senderId: userId,
