@@ -49,7 +49,7 @@ export const ZBusiness = z.object({
   whatsapp_count: z.number().int(),
   subscription_status: ZSubscriptionStatus,
   /** Members must sign in with a second factor (owners set it). */
-  require_2fa: z.boolean(),
+  require_2fa: z.boolean().default(false),
 });
 export type TBusiness = z.infer<typeof ZBusiness>;
 
