@@ -29,6 +29,8 @@ export const businesses = pgTable(
     emailCount: integer('email_count').notNull().default(0),
     whatsappCount: integer('whatsapp_count').notNull().default(0),
     subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    /** The business's IANA time zone (migration 0043): quiet hours, dashboards' days, schedules, reports. */
+    timeZone: text('time_zone').notNull().default('UTC'),
     /** Origins allowed to embed the chat widget (empty: any). */
     widgetAllowedOrigins: jsonb('widget_allowed_origins').$type<string[]>().notNull().default([]),
     /** HMAC key for visitor identity verification, sealed with APP_SECRET; null = off. */

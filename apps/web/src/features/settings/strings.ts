@@ -3,6 +3,15 @@ import type { TSettingsTab } from '../../config/paths';
 
 export const SETTINGS_STRINGS = {
   heading: 'Settings',
+  /** The settings sidebar's groups, in order; every tab is in exactly one. */
+  groups: [
+    { label: 'Business', tabs: ['business', 'team', 'billing', 'api-keys'] },
+    { label: 'Channels', tabs: ['chat-groups', 'whatsapp', 'sms', 'email-domains', 'qr-form'] },
+    { label: 'AI and tools', tabs: ['ai-model', 'mcp-servers', 'plugins'] },
+    { label: 'Your account', tabs: ['profile'] },
+  ] satisfies { label: string; tabs: TSettingsTab[] }[],
+  /** The phone's select naming the open section. */
+  section: 'Settings section',
   tabs: {
     business: 'Business profile',
     team: 'Team',
@@ -32,6 +41,9 @@ export const SETTINGS_STRINGS = {
     name: 'Business name',
     dialCode: 'Dial code',
     phoneNumber: 'Phone number',
+    timeZone: 'Time zone',
+    timeZoneHint:
+      'Quiet hours (for customers without a zone of their own), the dashboard’s days, schedules and reports follow this zone.',
     codeTitle: 'Business code',
     codeDescription:
       'Share this code with people who should ask to join this business. You approve each request under Team.',
