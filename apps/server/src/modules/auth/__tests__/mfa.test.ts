@@ -235,6 +235,15 @@ describe('sessions', () => {
       headers: as(owner, business),
     });
     expect(ended.statusCode).toBe(200);
+    const audit = await app.inject({
+      method: 'GET',
+      url: '/api/audit-log/?action=member.session_ended',
+      headers: as(owner, business),
+    });
+    expect(audit.json().result.results[0]).toMatchObject({
+      actor: { type: 'member', id: owner.user.pk },
+      object_id: String(member.user.pk),
+    });
     const dead = await app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(phone) });
     expect(dead.statusCode).toBe(401);
     const refresh = await app.inject({
