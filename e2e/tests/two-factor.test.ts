@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
 import { startTitan, type TitanServer } from '../support/server';
-import { signUpOwner, type OwnerSession } from '../support/staff';
+import { callAs, signUpOwner, type OwnerSession } from '../support/staff';
 
 const PASSWORD = 'a long enough passphrase 42';
 const person = { first: 'Tess', last: 'Totp', email: `tess.${Date.now()}@example.com` };
@@ -96,6 +96,33 @@ describe.skipIf(!hasChromium)('two-factor sign-in in Chromium', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/engage'));
     expect(new URL(page.url()).pathname).not.toBe('/login');
+  });
+
+  it('takes the passkey as the second step of a password sign-in', async () => {
+    await context.clearCookies();
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/engage'));
+  });
+
+  it('lists the changes in Settings → Audit log', async () => {
+    const renamed = await callAs(server.url, session, 'PUT', '/api/business/', { name: 'Two Factor Ltd' });
+    expect(renamed.status).toBe(200);
+    await page.goto(`${server.url}/engage/settings/audit-log`);
+    const table = page.getByRole('table', { name: 'Audit log' });
+    await table.getByText('business.updated').waitFor();
+    await table.getByText('Two Factor Co → Two Factor Ltd').last().waitFor();
+    await page.getByLabel('Object').selectOption('agent');
+    await page.getByText('Nothing recorded for these filters.').waitFor();
+    await page.getByLabel('Object').selectOption('business');
+    await table.getByText('business.updated').waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('signs in password-less with the passkey', async () => {

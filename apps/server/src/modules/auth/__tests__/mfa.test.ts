@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MFA_ENROLMENT_REQUIRED, MFA_MESSAGES } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import { findUserByEmail } from '../auth.repository';
+import { completeFirstFactor } from '../mfa.service';
 import { addMember, as, createBusiness, PASSWORD, signUp, type Session } from '../../../testing/identity';
 
 let rt: TestRuntime;
@@ -122,6 +124,19 @@ describe('TOTP', () => {
     const step3 = (await login(user.email)).json().result;
     const locked = await loginMfa({ mfa_token: step3.mfa_token, code: '333333' });
     expect(locked.statusCode).toBe(429);
+  });
+
+  it("counts an identity provider's amr of mfa, otp or hwk as the second factor", async () => {
+    const user = await signUp(app, rt.mailer);
+    await enrolTotp(user);
+    const row = (await findUserByEmail(rt.services.db, user.email))!;
+    const client = { ip: freshIp(), userAgent: null, requestId: 'amr-test' };
+    const weak = await completeFirstFactor(rt.services, row, client, ['pwd']);
+    expect(weak).toEqual({ mfa_required: true, mfa_token: expect.any(String) });
+    for (const amr of [['mfa'], ['pwd', 'otp'], ['hwk']]) {
+      const strong = await completeFirstFactor(rt.services, row, client, amr);
+      expect(strong, amr.join()).toMatchObject({ access: expect.any(String) });
+    }
   });
 
   it('turns off', async () => {
