@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)('two-factor sign-in in Chromium', () => {
     await page.goto(`${server.url}/engage/settings/audit-log`);
     const table = page.getByRole('table', { name: 'Audit log' });
     await table.getByText('business.updated').waitFor();
-    await table.getByText('Two Factor Co → Two Factor Ltd').last().waitFor();
+    await table.locator('li:visible', { hasText: 'Two Factor Co → Two Factor Ltd' }).first().waitFor();
     await page.getByLabel('Object').selectOption('agent');
     await page.getByText('Nothing recorded for these filters.').waitFor();
     await page.getByLabel('Object').selectOption('business');

@@ -5,10 +5,10 @@ export const SETTINGS_STRINGS = {
   heading: 'Settings',
   /** The settings sidebar's groups, in order; every tab is in exactly one. */
   groups: [
-    { label: 'Business', tabs: ['business', 'team', 'billing', 'api-keys'] },
+    { label: 'Business', tabs: ['business', 'team', 'billing', 'api-keys', 'audit-log'] },
     { label: 'Channels', tabs: ['chat-groups', 'whatsapp', 'sms', 'email-domains', 'qr-form'] },
     { label: 'AI and tools', tabs: ['ai-model', 'mcp-servers', 'plugins'] },
-    { label: 'Your account', tabs: ['profile'] },
+    { label: 'Your account', tabs: ['profile', 'security'] },
   ] satisfies { label: string; tabs: TSettingsTab[] }[],
   /** The phone's select naming the open section. */
   section: 'Settings section',
