@@ -584,6 +584,14 @@ describe('guardrails', () => {
     });
     expect(outcome.get(b.id)).toMatchObject({ status: 'sent', template_id: template });
     expect(await sendsOfRun(run.id)).toHaveLength(1);
+    // The event log says which agent sent it, in the rows and the send's detail.
+    const logs = await call('GET', `/api/email/events/?agent_id=${id}`);
+    const [row] = logs.json().result.results;
+    const agentOf = { id, name: expect.stringMatching(/^Agent /), run_id: run.id };
+    expect(row).toMatchObject({ sent_by: null, agent: agentOf });
+    const one = await call('GET', `/api/email/events/${row.tracking_id}/`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().result.agent).toMatchObject(agentOf);
   });
 });
 
