@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)('AI agents in Chromium: suggestion, preview, run, 
     // 6. Approve Grace's message: it is sent, and its row links to the email's page.
     await page.getByRole('button', { name: `Approve the message to ${GRACE.name}` }).click();
     await page.getByText('1 message approved: it is being sent.').waitFor();
-    const open = page.getByRole('link', { name: `Open the message sent to ${GRACE.name}` });
+    const open = page.getByRole('link', { name: `Open the sent message to ${GRACE.name}` });
     await open.waitFor({ timeout: 30_000 });
     await open.click();
     await page.waitForURL(/\/engage\/event-logs\/emails\/[^/]+$/);

@@ -50,6 +50,8 @@ export const ZBusiness = z.object({
   subscription_status: ZSubscriptionStatus,
   /** IANA time zone: quiet hours (customers without their own), dashboards' days, schedules, reports. */
   time_zone: z.string(),
+  /** Members must sign in with a second factor (owners set it). */
+  require_2fa: z.boolean(),
 });
 export type TBusiness = z.infer<typeof ZBusiness>;
 
@@ -108,7 +110,9 @@ export const ZCreateBusinessRequest = z.object({
 });
 export type TCreateBusinessRequest = z.infer<typeof ZCreateBusinessRequest>;
 
-export const ZUpdateBusinessRequest = ZCreateBusinessRequest.partial();
+export const ZUpdateBusinessRequest = ZCreateBusinessRequest.partial().extend({
+  require_2fa: z.boolean().optional(),
+});
 export type TUpdateBusinessRequest = z.infer<typeof ZUpdateBusinessRequest>;
 
 /** A business as listed in the signed-in user's profile. */

@@ -28,7 +28,9 @@ import {
   REGISTER_BUSINESS_PATH,
   safeNextPath,
   SETTINGS_PATH,
+  SETTINGS_TABS,
   settingsPath,
+  type TSettingsTab,
   SIGNUP_PATH,
   LISTS_PATH,
   DIRECTORY_IMPORT_PATH,
@@ -41,7 +43,20 @@ import { hasSession } from '../lib/session/tokens';
 import { createBusinessLoader, createSessionLoader } from './guards';
 import { RootLayout } from './layouts/root-layout';
 import { ErrorScreen } from './routes/error-screen';
-import { SHELL_STRINGS, type TArea } from './strings';
+import { SETTINGS_STRINGS } from '../features/settings/strings';
+import { type TRouteHandle } from './document-title';
+import { NOT_FOUND_STRINGS, PAGE_TITLES as T, SHELL_STRINGS, type TArea } from './strings';
+
+/** A settings tab's page title: "Billing · Settings". */
+function settingsTitle(tab: TSettingsTab): string {
+  return `${SETTINGS_STRINGS.tabs[tab]} · ${SETTINGS_STRINGS.heading}`;
+}
+
+/** The title of a settings tab the route table names by parameter. */
+function settingsTabTitle(params: { tab?: string }): string {
+  const tab = SETTINGS_TABS.find((t) => t === params.tab);
+  return tab ? settingsTitle(tab) : SETTINGS_STRINGS.heading;
+}
 
 /** Login and sign-up are for signed-out people: a signed-in one goes where they were heading. */
 function guestLoader({ request }: { request: Request }) {
@@ -105,11 +120,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         { index: true, element: <Navigate to={DASHBOARD_PATH} replace /> },
         {
           path: LOGIN_PATH,
+          handle: { title: T.login } satisfies TRouteHandle,
           loader: guestLoader,
           lazy: async () => ({ Component: (await import('../features/auth/routes/login-route')).LoginRoute }),
         },
         {
           path: SIGNUP_PATH,
+          handle: { title: T.signup } satisfies TRouteHandle,
           loader: guestLoader,
           lazy: async () => ({
             Component: (await import('../features/auth/routes/signup-route')).SignupRoute,
@@ -117,24 +134,28 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         },
         {
           path: FORGOT_PASSWORD_PATH,
+          handle: { title: T.forgotPassword } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/auth/routes/forgot-password-route')).ForgotPasswordRoute,
           }),
         },
         {
           path: `${FORGOT_PASSWORD_PATH}/:encodedEmail/:key`,
+          handle: { title: T.resetPassword } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/auth/routes/reset-password-route')).ResetPasswordRoute,
           }),
         },
         {
           path: AUTH_FLOW_PATH,
+          handle: { title: T.signingIn } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/auth/routes/auth-flow-route')).AuthFlowRoute,
           }),
         },
         {
           path: '/auth/account-confirm-email/:token',
+          handle: { title: T.confirmEmail } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/auth/routes/confirm-email-route')).ConfirmEmailRoute,
           }),
@@ -142,6 +163,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         {
           // Development only: the page itself says so when the server keeps no outbox.
           path: DEV_OUTBOX_PATH,
+          handle: { title: T.devOutbox } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/dev-outbox/routes/outbox-route')).OutboxRoute,
           }),
@@ -149,6 +171,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         {
           // Public: a business's DNS admin may follow it without a Titan account.
           path: DNS_HELP_PATH,
+          handle: { title: T.dnsHelp } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/email-domains/routes/dns-help-route')).DnsHelpRoute,
           }),
@@ -156,6 +179,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         {
           // Public: reached from the link in an email, no session needed.
           path: UNSUBSCRIBE_PATH,
+          handle: { title: T.unsubscribe } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/unsubscribe/routes/unsubscribe-route')).UnsubscribeRoute,
           }),
@@ -163,6 +187,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         {
           // Public: reached from the double opt-in mail, no session needed.
           path: CONFIRM_SUBSCRIPTION_PATH,
+          handle: { title: T.confirmSubscription } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/qr-forms/routes/confirm-subscription-route'))
               .ConfirmSubscriptionRoute,
@@ -171,12 +196,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         {
           // Public: the visitor form a QR code opens.
           path: QR_FORM_PUBLIC_PATH,
+          handle: { title: T.qrForm } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/qr-forms/routes/public-qr-form-route')).PublicQrFormRoute,
           }),
         },
         {
           path: '/invite-user/join/:details',
+          handle: { title: T.invitation } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('../features/onboarding/routes/invitation-route')).InvitationRoute,
           }),
@@ -187,6 +214,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           children: [
             {
               path: REGISTER_BUSINESS_PATH,
+              handle: { title: T.registerBusiness } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/onboarding/routes/register-business-route'))
                   .RegisterBusinessRoute,
@@ -194,6 +222,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: JOIN_BUSINESS_PATH,
+              handle: { title: T.joinBusiness } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/onboarding/routes/join-business-route'))
                   .JoinBusinessRoute,
@@ -201,6 +230,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: '/confirm-payment/:payment_status',
+              handle: { title: T.payment } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/billing/routes/confirm-payment-route'))
                   .ConfirmPaymentRoute,
@@ -215,30 +245,35 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           children: [
             {
               path: DASHBOARD_PATH,
+              handle: { title: SHELL_STRINGS.areas.dashboard } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/dashboard/routes/dashboard-route')).DashboardRoute,
               }),
             },
             {
               path: MESSAGES_PATH,
+              handle: { title: SHELL_STRINGS.areas.conversations } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/conversations/routes/messages-route')).MessagesRoute,
               }),
             },
             {
               path: AGENTS_PATH,
+              handle: { title: SHELL_STRINGS.areas.agents } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/agents/routes/agents-route')).AgentsRoute,
               }),
             },
             {
               path: NEW_AGENT_PATH,
+              handle: { title: T.newAgent } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/agents/routes/agent-route')).NewAgentRoute,
               }),
             },
             {
               path: `${AGENTS_PATH}/:id`,
+              handle: { title: T.agent } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/agents/routes/agent-route')).AgentRoute,
               }),
@@ -246,6 +281,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             {
               // WhatsApp templates (the index) and email templates (a tab, and the editor's pages).
               path: TEMPLATES_PATH,
+              handle: { title: SHELL_STRINGS.areas.templates } satisfies TRouteHandle,
               children: [
                 {
                   lazy: areaTabs('templates', [
@@ -255,6 +291,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   children: [
                     {
                       index: true,
+                      handle: { title: T.whatsappTemplates } satisfies TRouteHandle,
                       lazy: async () => ({
                         Component: (await import('../features/whatsapp/routes/whatsapp-templates-route'))
                           .WhatsappTemplatesRoute,
@@ -262,6 +299,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     },
                     {
                       path: EMAIL_TEMPLATES_PATH,
+                      handle: { title: T.emailTemplates } satisfies TRouteHandle,
                       lazy: async () => ({
                         Component: (await import('../features/email-templates/routes/email-templates-route'))
                           .EmailTemplatesRoute,
@@ -271,6 +309,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: NEW_EMAIL_TEMPLATE_PATH,
+                  handle: { title: T.newEmailTemplate } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (
                       await import('../features/email-templates/routes/email-template-editor-route')
@@ -279,6 +318,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: `${EMAIL_TEMPLATES_PATH}/:templateId`,
+                  handle: { title: T.emailTemplate } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (
                       await import('../features/email-templates/routes/email-template-editor-route')
@@ -289,6 +329,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: AI_TEMPLATE_PATH,
+              handle: { title: SHELL_STRINGS.areas.aiTemplate } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/email-templates/routes/ai-template-route'))
                   .AiTemplateRoute,
@@ -297,6 +338,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             {
               // A tab per channel and each send's page; an agent's runs and each run's page.
               path: EVENT_LOGS_PATH,
+              handle: { title: SHELL_STRINGS.areas.eventLogs } satisfies TRouteHandle,
               children: [
                 // Never rendered: the loader always redirects.
                 { index: true, loader: eventLogsIndexLoader, element: null },
@@ -307,21 +349,25 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   ),
                   children: EVENT_LOG_TABS.map((channel) => ({
                     path: EVENT_LOG_SEGMENTS[channel],
+                    handle: { title: T.channelLog(channel) } satisfies TRouteHandle,
                     lazy: eventLogsLazy(channel),
                   })),
                 },
                 ...EVENT_LOG_TABS.map((channel) => ({
                   path: `${EVENT_LOG_SEGMENTS[channel]}/:trackingId`,
+                  handle: { title: T.send } satisfies TRouteHandle,
                   lazy: eventLogLazy(channel),
                 })),
                 {
                   path: 'agents/:agentId',
+                  handle: { title: T.runLog } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/agents/routes/agent-runs-route')).AgentRunsRoute,
                   }),
                 },
                 {
                   path: 'agents/:agentId/:channel/:runId',
+                  handle: { title: T.run } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/agents/routes/agent-run-route')).AgentRunRoute,
                   }),
@@ -329,6 +375,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 {
                   // The spec's /engage/event-logs/{id}: finds the send's channel and opens its page.
                   path: ':trackingId',
+                  handle: { title: T.send } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/event-logs/routes/event-log-lookup-route'))
                       .EventLogLookupRoute,
@@ -338,36 +385,42 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: DIRECTORY_PATH,
+              handle: { title: SHELL_STRINGS.areas.directory } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/directory/routes/directory-route')).DirectoryRoute,
               }),
             },
             {
               path: LISTS_PATH,
+              handle: { title: T.lists } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/customer-lists/routes/lists-route')).ListsRoute,
               }),
             },
             {
               path: DIRECTORY_IMPORT_PATH,
+              handle: { title: T.importCustomers } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/customer-imports/routes/import-route')).ImportRoute,
               }),
             },
             {
               path: `${LISTS_PATH}/:id`,
+              handle: { title: T.list } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/customer-lists/routes/list-route')).ListRoute,
               }),
             },
             {
               path: `${DIRECTORY_PATH}/visitor/:details`,
+              handle: { title: T.visitor } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/directory/routes/visitor-route')).VisitorRoute,
               }),
             },
             {
               path: `${EMBED_SETTINGS_PATH}/b/:businessSlug`,
+              handle: { title: T.widgetEmbed } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/chat-groups/routes/business-embed-route'))
                   .BusinessEmbedRoute,
@@ -375,6 +428,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: `${EMBED_SETTINGS_PATH}/g/:groupSlug`,
+              handle: { title: T.groupEmbed } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/chat-groups/routes/group-embed-route')).GroupEmbedRoute,
               }),
@@ -383,6 +437,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               // The settings shell (heading and tabs) around each tab. Chat groups (the Titan Message
               // feature) and WhatsApp are composed in here: features never import each other.
               path: SETTINGS_PATH,
+              handle: { title: SHELL_STRINGS.areas.settings } satisfies TRouteHandle,
               lazy: async () => ({
                 Component: (await import('../features/settings/routes/settings-layout')).SettingsLayout,
               }),
@@ -390,6 +445,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 { index: true, element: <Navigate to={settingsPath('business')} replace /> },
                 {
                   path: 'chat-groups',
+                  handle: { title: settingsTitle('chat-groups') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/chat-groups/routes/chat-groups-settings-route'))
                       .ChatGroupsSettingsRoute,
@@ -397,6 +453,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: 'whatsapp',
+                  handle: { title: settingsTitle('whatsapp') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/whatsapp/routes/whatsapp-settings-route'))
                       .WhatsappSettingsRoute,
@@ -404,12 +461,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: 'sms',
+                  handle: { title: settingsTitle('sms') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/sms/routes/sms-settings-route')).SmsSettingsRoute,
                   }),
                 },
                 {
                   path: 'email-domains',
+                  handle: { title: settingsTitle('email-domains') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/email-domains/routes/email-domains-settings-route'))
                       .EmailDomainsSettingsRoute,
@@ -417,6 +476,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: 'billing',
+                  handle: { title: settingsTitle('billing') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/billing/routes/billing-settings-route'))
                       .BillingSettingsRoute,
@@ -424,6 +484,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: 'qr-form',
+                  handle: { title: settingsTitle('qr-form') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/qr-forms/routes/qr-form-settings-route'))
                       .QrFormSettingsRoute,
@@ -431,12 +492,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: 'ai-model',
+                  handle: { title: settingsTitle('ai-model') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/llm/routes/llm-settings-route')).LlmSettingsRoute,
                   }),
                 },
                 {
                   path: 'mcp-servers',
+                  handle: { title: settingsTitle('mcp-servers') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/outside-tools/routes/mcp-servers-settings-route'))
                       .McpServersSettingsRoute,
@@ -444,6 +507,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: 'mcp-servers/callback',
+                  handle: { title: settingsTitle('mcp-servers') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/outside-tools/routes/mcp-callback-route'))
                       .McpCallbackRoute,
@@ -451,6 +515,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: 'plugins',
+                  handle: { title: settingsTitle('plugins') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/outside-tools/routes/plugins-settings-route'))
                       .PluginsSettingsRoute,
@@ -458,6 +523,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: 'plugins/callback',
+                  handle: { title: settingsTitle('plugins') } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/outside-tools/routes/plugin-callback-route'))
                       .PluginCallbackRoute,
@@ -465,6 +531,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 {
                   path: ':tab',
+                  handle: { title: settingsTabTitle } satisfies TRouteHandle,
                   lazy: async () => ({
                     Component: (await import('../features/settings/routes/settings-route')).SettingsRoute,
                   }),
@@ -475,6 +542,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         },
         {
           path: '*',
+          handle: { title: NOT_FOUND_STRINGS.heading } satisfies TRouteHandle,
           lazy: async () => ({
             Component: (await import('./routes/not-found-route')).NotFoundRoute,
           }),

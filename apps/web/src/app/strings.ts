@@ -16,6 +16,8 @@ export const NOT_FOUND_STRINGS = {
 export const SHELL_STRINGS = {
   productName: 'Titan',
   navigation: 'Main navigation',
+  openMenu: 'Open menu',
+  closeMenu: 'Close menu',
   areas: {
     dashboard: 'Dashboard',
     conversations: 'Conversations',
@@ -36,3 +38,40 @@ export const SHELL_STRINGS = {
 } as const;
 
 export type TArea = keyof typeof SHELL_STRINGS.areas;
+
+/** Each screen's name in the browser tab ("Agents · Titan"); areas use their navigation label. */
+export const PAGE_TITLES = {
+  suffix: ' · Titan',
+  login: 'Log in',
+  signup: 'Sign up',
+  forgotPassword: 'Forgot password',
+  resetPassword: 'Reset password',
+  signingIn: 'Signing in',
+  confirmEmail: 'Confirm email',
+  devOutbox: 'Development outbox',
+  dnsHelp: 'DNS records help',
+  unsubscribe: 'Unsubscribe',
+  confirmSubscription: 'Confirm subscription',
+  qrForm: 'Sign up',
+  invitation: 'Invitation',
+  registerBusiness: 'Register your business',
+  joinBusiness: 'Join a business',
+  payment: 'Payment',
+  newAgent: 'New agent',
+  agent: 'Agent',
+  whatsappTemplates: 'WhatsApp templates',
+  emailTemplates: 'Email templates',
+  newEmailTemplate: 'New email template',
+  emailTemplate: 'Email template',
+  channelLog: (channel: keyof typeof SHELL_STRINGS.channelTabs) =>
+    `${SHELL_STRINGS.channelTabs[channel]} event logs`,
+  send: 'Send',
+  runLog: 'Run log',
+  run: 'Agent run',
+  lists: 'Lists',
+  importCustomers: 'Import customers',
+  list: 'List',
+  visitor: 'Visitor',
+  widgetEmbed: 'Widget embed',
+  groupEmbed: 'Chat group embed',
+} as const;

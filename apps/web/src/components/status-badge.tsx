@@ -6,8 +6,8 @@ import { cn } from '../lib/utils';
 import { Badge } from './ui/badge';
 
 const TONES = {
-  good: 'border-transparent bg-emerald-500/15 text-emerald-700 dark:text-emerald-300',
-  waiting: 'border-transparent bg-amber-500/15 text-amber-700 dark:text-amber-300',
+  good: 'border-transparent bg-emerald-500/15 text-emerald-800 dark:text-emerald-200',
+  waiting: 'border-transparent bg-amber-500/15 text-amber-800 dark:text-amber-200',
   bad: 'border-transparent bg-destructive/15 text-destructive',
   neutral: '',
 } as const;

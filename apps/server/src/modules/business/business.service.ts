@@ -31,6 +31,7 @@ function businessFields(
     unique_code: row.uniqueCode,
     subscription_status: row.subscriptionStatus as TBusiness['subscription_status'],
     time_zone: row.timeZone,
+    require_2fa: row.require2fa,
   };
 }
 
@@ -74,6 +75,7 @@ export async function updateBusiness(
     ...(input.phone_number !== undefined ? { phoneNumber: input.phone_number } : {}),
     ...(input.dial_code !== undefined ? { dialCode: input.dial_code } : {}),
     ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
+    ...(input.require_2fa !== undefined ? { require2fa: input.require_2fa } : {}),
     updatedBy: userId,
   });
   if (!row) throw AppError.notFound();

@@ -8,6 +8,7 @@ import {
   EMAIL_METRICS_MESSAGES,
   localDates,
 } from '@titan/contracts';
+import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { sqlStateOf } from '../../platform/db-errors';
@@ -444,6 +445,40 @@ export async function recordAcceptedMany(
     accepted.filter(({ send }) => ids.has(send.id)).map(({ send }) => send),
   );
   return recorded;
+}
+
+/** A provider's acceptance of one claimed send. */
+export type AcceptedSend = { send: repo.SendRow; outcome: Extract<SendOutcome, { ok: true }> };
+
+/**
+ * One run of a channel's send job, for every channel that sends in chunks (email, SMS): claims what
+ * is still queued of `sendIds` in one statement (the others were taken by another worker or are
+ * done), hands each claimed send to `sendOne` all at once, and records the acceptances in one
+ * statement. `sendOne` answers the provider's acceptance, or null once it has recorded the failure
+ * or the retry itself. A send whose outcome could not be recorded is left `sending`: the spine's
+ * recovery fails it as interrupted (it may have been sent). Answers the acceptances this run
+ * recorded (a send another worker recorded first is not among them).
+ */
+export async function runClaimedSends(
+  deps: { db: Db; logger: Pick<Logger, 'error'> },
+  channel: SendChannel,
+  sendIds: string[],
+  sendOne: (send: repo.SendRow) => Promise<AcceptedSend['outcome'] | null>,
+): Promise<AcceptedSend[]> {
+  const claimed = await claimMany(deps.db, sendIds);
+  const results = await Promise.allSettled(claimed.map((send) => sendOne(send)));
+  const accepted: AcceptedSend[] = [];
+  results.forEach((r, i) => {
+    if (r.status === 'fulfilled' && r.value) accepted.push({ send: claimed[i]!, outcome: r.value });
+    else if (r.status === 'rejected') {
+      deps.logger.error({ err: r.reason, send_id: claimed[i]!.id }, `${channel} send could not be recorded`);
+    }
+  });
+  if (accepted.length === 0) return [];
+  // The chunk's acceptances in one statement (the spine counts them once per business and chunk,
+  // not one update per send on a hot row).
+  const recorded = new Set(await recordAcceptedMany(deps.db, accepted));
+  return accepted.filter(({ send }) => recorded.has(send.id));
 }
 
 /** A channel's send by its provider id (Twilio's SID, a wamid), in one business. */

@@ -31,7 +31,7 @@ export function BusinessSwitcher({
   const revalidator = useRevalidator();
 
   if (businesses.length < 2) {
-    return <span className="truncate text-sm font-medium">{current.name}</span>;
+    return <span className="min-w-0 truncate text-sm font-medium">{current.name}</span>;
   }
   const switchTo = (code: string) => {
     if (code === current.unique_code) return;
@@ -43,7 +43,7 @@ export function BusinessSwitcher({
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="sm" aria-label={`${SHELL_STRINGS.switchBusiness}: ${current.name}`}>
-          <span className="max-w-48 truncate">{current.name}</span>
+          <span className="max-w-32 truncate sm:max-w-48">{current.name}</span>
           <ChevronsUpDownIcon aria-hidden="true" className="text-muted-foreground" />
         </Button>
       </DropdownMenuTrigger>

@@ -27,7 +27,12 @@ export function UserMenu({ user }: { user: TProfile }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="icon" className="rounded-full" aria-label={SHELL_STRINGS.accountMenu}>
+        <Button
+          variant="outline"
+          size="icon"
+          className="rounded-full"
+          aria-label={`${initials(user)}, ${SHELL_STRINGS.accountMenu}`}
+        >
           <span aria-hidden="true" className="text-xs font-semibold">
             {initials(user)}
           </span>

@@ -6,7 +6,7 @@ import { ThemeToggle } from '../../components/theme-toggle';
 import { DASHBOARD_PATH } from '../../config/paths';
 import { useNavbarStore } from '../../stores/navbar';
 import { BusinessSwitcher } from '../components/business-switcher';
-import { SidebarNav } from '../components/sidebar-nav';
+import { MobileNav, SidebarNav } from '../components/sidebar-nav';
 import { UserMenu } from '../components/user-menu';
 import type { TBusinessContext } from '../guards';
 import { SHELL_STRINGS } from '../strings';
@@ -17,7 +17,8 @@ export function EngageLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       {navbarVisible ? (
-        <header className="flex h-14 shrink-0 items-center gap-3 border-b px-4 md:px-6">
+        <header className="flex h-14 shrink-0 items-center gap-2 border-b px-4 sm:gap-3 md:px-6">
+          <MobileNav />
           <Link to={DASHBOARD_PATH} className="text-lg font-semibold tracking-tight">
             {SHELL_STRINGS.productName}
           </Link>
@@ -25,13 +26,13 @@ export function EngageLayout() {
             /
           </span>
           <BusinessSwitcher businesses={profile.businesses} current={membership} />
-          <div className="ml-auto flex items-center gap-3">
+          <div className="ml-auto flex shrink-0 items-center gap-2 sm:gap-3">
             <ThemeToggle />
             <UserMenu user={profile} />
           </div>
         </header>
       ) : null}
-      <div className="flex flex-1 flex-col md:flex-row">
+      <div className="flex min-w-0 flex-1 flex-col md:flex-row">
         <SidebarNav />
         {/* Keyed by business: switching remounts every screen, so nothing of the previous one lingers. */}
         <main key={membership.unique_code} className="min-w-0 flex-1">

@@ -52,7 +52,11 @@ export function CardAction({ className, ...props }: ComponentProps<'div'>) {
   return (
     <div
       data-slot="card-action"
-      className={cn('col-start-2 row-span-2 row-start-1 self-start justify-self-end', className)}
+      className={cn(
+        // On a phone the actions go under the title (a row of their own, wrapping), never off-screen.
+        'col-span-2 row-start-3 self-start justify-self-start sm:col-span-1 sm:col-start-2 sm:row-span-2 sm:row-start-1 sm:justify-self-end',
+        className,
+      )}
       {...props}
     />
   );

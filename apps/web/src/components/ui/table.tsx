@@ -1,12 +1,13 @@
 import type { ComponentProps } from 'react';
 
 import { cn } from '../../lib/utils';
+import { ScrollContainer } from './scroll-container';
 
 export function Table({ className, ...props }: ComponentProps<'table'>) {
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <ScrollContainer>
       <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
-    </div>
+    </ScrollContainer>
   );
 }
 

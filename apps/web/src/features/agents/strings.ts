@@ -359,7 +359,7 @@ export const AGENT_STRINGS = {
     deletedCustomer: 'Deleted customer',
     templateNamed: (name: string) => `Template: ${name}`,
     openSend: 'Open the sent message',
-    openSendOf: (who: string) => `Open the message sent to ${who}`,
+    openSendOf: (who: string) => `Open the sent message to ${who}`,
     deliveryStatus: {
       planned: 'About to send',
       pending_approval: 'Waiting for approval',

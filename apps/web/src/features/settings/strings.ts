@@ -3,6 +3,15 @@ import type { TSettingsTab } from '../../config/paths';
 
 export const SETTINGS_STRINGS = {
   heading: 'Settings',
+  /** The settings sidebar's groups, in order; every tab is in exactly one. */
+  groups: [
+    { label: 'Business', tabs: ['business', 'team', 'billing', 'api-keys'] },
+    { label: 'Channels', tabs: ['chat-groups', 'whatsapp', 'sms', 'email-domains', 'qr-form'] },
+    { label: 'AI and tools', tabs: ['ai-model', 'mcp-servers', 'plugins'] },
+    { label: 'Your account', tabs: ['profile'] },
+  ] satisfies { label: string; tabs: TSettingsTab[] }[],
+  /** The phone's select naming the open section. */
+  section: 'Settings section',
   tabs: {
     business: 'Business profile',
     team: 'Team',

@@ -19,12 +19,13 @@ import { AvatarField } from '../components/avatar-field';
 import { PreviewPanel } from '../components/preview-panel';
 import { AGENT_STRINGS } from '../strings';
 import { idFrom } from '../utils/ids';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 const E = AGENT_STRINGS.editor;
 
 function Page({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className="mx-auto flex w-full max-w-4xl flex-col gap-4 p-4 md:p-6">
+    <PageLayout>
       <div>
         <Button asChild variant="ghost" size="sm" className="-ml-2">
           <Link to={AGENTS_PATH}>
@@ -33,9 +34,9 @@ function Page({ title, children }: { title: string; children: ReactNode }) {
           </Link>
         </Button>
       </div>
-      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
       {children}
-    </section>
+    </PageLayout>
   );
 }
 

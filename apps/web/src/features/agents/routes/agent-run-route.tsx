@@ -164,25 +164,25 @@ function Deliveries({ run, agentId, canReview }: { run: TAgentRun; agentId: numb
               const who = customerLabel(d.customer);
               return (
                 <TableRow key={d.id}>
-                  <TableCell>
+                  <TableCell className="min-w-40 whitespace-normal">
                     <div className="grid gap-0.5">
-                      <span className="font-medium">{who}</span>
+                      <span className="font-medium [overflow-wrap:anywhere]">{who}</span>
                       {d.customer ? (
-                        <span className="text-xs text-muted-foreground">
+                        <span className="text-xs [overflow-wrap:anywhere] text-muted-foreground">
                           {d.channel === 'email' ? d.customer.email : d.customer.phone}
                         </span>
                       ) : null}
                     </div>
                   </TableCell>
-                  <TableCell>
-                    <div className="grid gap-1">
+                  <TableCell className="whitespace-normal">
+                    <div className="grid justify-items-start gap-1">
                       <StatusBadge tone={DELIVERY_TONES[d.status]}>{G.deliveryStatus[d.status]}</StatusBadge>
                       {d.guardrail ? (
                         <span className="text-xs text-muted-foreground">{G.guardrails[d.guardrail]}</span>
                       ) : null}
                     </div>
                   </TableCell>
-                  <TableCell className="max-w-sm">
+                  <TableCell className="max-w-sm min-w-56 whitespace-normal">
                     {d.subject ? <p className="text-sm font-medium">{d.subject}</p> : null}
                     {d.body ? (
                       <p className="line-clamp-3 text-xs whitespace-pre-wrap text-muted-foreground">
@@ -197,7 +197,7 @@ function Deliveries({ run, agentId, canReview }: { run: TAgentRun; agentId: numb
                       </p>
                     ) : null}
                   </TableCell>
-                  <TableCell className="max-w-sm text-sm">{d.reason}</TableCell>
+                  <TableCell className="max-w-sm min-w-48 text-sm whitespace-normal">{d.reason}</TableCell>
                   <TableCell className="text-right">
                     <div className="flex justify-end gap-2">
                       {d.status === 'pending_approval' && canReview ? (

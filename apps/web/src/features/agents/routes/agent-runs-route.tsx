@@ -9,16 +9,17 @@ import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Pager } from '../../../components/pager';
 import { Button } from '../../../components/ui/button';
+import { tabClass } from '../../../components/ui/tab-nav';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { agentPath, agentRunPath } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
-import { cn } from '../../../lib/utils';
 import { useAgent } from '../api/agents';
 import { RUNS_PAGE_SIZE, useAgentRuns } from '../api/runs';
 import { RunStatusBadge } from '../components/agent-status';
 import { AGENT_STRINGS } from '../strings';
 import { idFrom } from '../utils/ids';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 const G = AGENT_STRINGS.logs;
 const C = G.columns;
@@ -36,7 +37,7 @@ export function RunLogPage({
 }) {
   const link = back ?? { to: agentPath(agentId), label: G.back };
   return (
-    <section className="mx-auto flex w-full max-w-7xl flex-col gap-4 p-4 md:p-6">
+    <PageLayout>
       <div>
         <Button asChild variant="ghost" size="sm" className="-ml-2">
           <Link to={link.to}>
@@ -45,9 +46,9 @@ export function RunLogPage({
           </Link>
         </Button>
       </div>
-      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
       {children}
-    </section>
+    </PageLayout>
   );
 }
 
@@ -152,7 +153,7 @@ function AgentRuns({ agentId }: { agentId: number }) {
   const tabs = [...new Set([...channels, channel])];
   return (
     <RunLogPage agentId={agentId} title={G.agentTitle(agent.data.name)}>
-      <nav aria-label={G.channelTabs} className="flex gap-1 border-b">
+      <nav aria-label={G.channelTabs} className="flex flex-wrap gap-x-1 border-b">
         {tabs.map((c) => (
           <Link
             key={c}
@@ -163,10 +164,7 @@ function AgentRuns({ agentId }: { agentId: number }) {
               e.preventDefault();
               setParams({ channel: c }, { replace: true });
             }}
-            className={cn(
-              '-mb-px border-b-2 px-3 py-2 text-sm',
-              c === channel ? 'border-primary font-medium' : 'border-transparent text-muted-foreground',
-            )}
+            className={tabClass(c === channel)}
           >
             {AGENT_STRINGS.channels[c]}
           </Link>

@@ -17,6 +17,7 @@ import { AgentStatusBadge, RunStatusBadge } from '../components/agent-status';
 import { SuggestedAgents } from '../components/suggested-agents';
 import { AGENT_STRINGS } from '../strings';
 import { formatInZone, scheduleInWords } from '../utils/schedule';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 const L = AGENT_STRINGS.list;
 
@@ -87,9 +88,9 @@ function AgentsTable({ agents }: { agents: TAgent[] }) {
                 <div className="grid gap-0.5">
                   <Link
                     to={agentRunPath(agent.id, agent.last_run.channel, agent.last_run.id)}
-                    aria-label={L.lastRunOf(agent.name)}
                     className="w-fit"
                   >
+                    <span className="sr-only">{L.lastRunOf(agent.name)}: </span>
                     <RunStatusBadge status={agent.last_run.status} />
                   </Link>
                   <time dateTime={agent.last_run.started_at} className="text-xs text-muted-foreground">
@@ -139,10 +140,10 @@ export function AgentsRoute() {
   };
 
   return (
-    <section className="mx-auto flex w-full max-w-7xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight">{L.title}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight break-words">{L.title}</h1>
           <p className="max-w-prose text-sm text-muted-foreground">{L.description}</p>
         </div>
         {canWrite ? (
@@ -156,6 +157,6 @@ export function AgentsRoute() {
       </div>
       {ready && !canWrite ? <p className="text-sm text-muted-foreground">{L.readOnly}</p> : null}
       {content()}
-    </section>
+    </PageLayout>
   );
 }

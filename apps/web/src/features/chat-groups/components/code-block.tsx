@@ -4,7 +4,7 @@ import { CopyButton } from '../../../components/copy-button';
 export function CodeBlock({ code, label, copyLabel }: { code: string; label: string; copyLabel?: string }) {
   return (
     <div className="grid gap-2">
-      <pre className="overflow-x-auto rounded-md bg-muted p-3 text-xs leading-relaxed">
+      <pre tabIndex={0} className="overflow-x-auto rounded-md bg-muted p-3 text-xs leading-relaxed">
         <code aria-label={label}>{code}</code>
       </pre>
       <div>

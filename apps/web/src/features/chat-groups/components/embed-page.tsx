@@ -9,6 +9,7 @@ import { SectionLoading } from '../../../components/load-state';
 import { settingsPath } from '../../../config/paths';
 import { usePermissions } from '../../../lib/business/roles';
 import { EMBED_STRINGS } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 export function EmbedPage({
   title,
@@ -23,7 +24,7 @@ export function EmbedPage({
 }) {
   const { can, ready } = usePermissions();
   return (
-    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
         <Link
           to={settingsPath('chat-groups')}
@@ -35,7 +36,7 @@ export function EmbedPage({
         {links}
       </div>
       <div className="grid gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
         {description ? <p className="text-sm text-muted-foreground">{description}</p> : null}
       </div>
       {!ready ? (
@@ -45,6 +46,6 @@ export function EmbedPage({
       ) : (
         <EmptyState icon={LockIcon} title={EMBED_STRINGS.businessTitle} text={EMBED_STRINGS.notAllowed} />
       )}
-    </section>
+    </PageLayout>
   );
 }

@@ -103,7 +103,7 @@ export function WidgetPreview({ title, color, greeting, position, fields }: TWid
           </div>
           {fields.length === 0 ? (
             <div className="flex items-center gap-2 border-t p-2">
-              <span className="flex-1 text-xs text-gray-400">{S.composer}</span>
+              <span className="flex-1 text-xs text-gray-500">{S.composer}</span>
               <SendIcon aria-hidden="true" className="size-4" style={{ color: brand }} />
             </div>
           ) : null}

@@ -30,7 +30,7 @@ function GroupWidgets() {
           {groups.data.length === 0 ? <p className="text-sm text-muted-foreground">{S.noGroups}</p> : null}
           <ul className="grid gap-2">
             {groups.data.map((group) => (
-              <li key={group.id}>
+              <li key={group.id} className="flex flex-wrap items-center gap-2">
                 <Link
                   to={groupEmbedPath(group.slug)}
                   aria-label={CHAT_GROUPS_STRINGS.embedLabel(group.name)}
@@ -38,8 +38,8 @@ function GroupWidgets() {
                 >
                   <CodeIcon aria-hidden="true" className="size-4" />
                   {group.name}
-                  <code className="font-mono text-xs text-muted-foreground">{group.slug}</code>
                 </Link>
+                <code className="font-mono text-xs text-muted-foreground">{group.slug}</code>
               </li>
             ))}
           </ul>

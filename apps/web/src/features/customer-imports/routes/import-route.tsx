@@ -25,6 +25,7 @@ import { IMPORT_STRINGS as S } from '../strings';
 import { columnMap, hasContactColumn } from '../utils/column-map';
 import { consentChoice, type TConsentDraft } from '../utils/consent-choice';
 import { FileReadingError, readCsvPreview, type TCsvPreview } from '../utils/read-csv-preview';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 type TChosen = { file: File; preview: TCsvPreview };
 
@@ -157,13 +158,13 @@ export function ImportRoute() {
   };
 
   return (
-    <section className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <AudienceNav />
       <div className="grid gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{S.title}</h1>
         <p className="text-sm text-muted-foreground">{S.description}</p>
       </div>
       {content()}
-    </section>
+    </PageLayout>
   );
 }

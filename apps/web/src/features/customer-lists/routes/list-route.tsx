@@ -29,6 +29,7 @@ import { MEMBERS_PAGE_SIZE, useChangeMembers, useDeleteList, useList, useListMem
 import { AddMembers } from '../components/add-members';
 import { ListForm } from '../components/list-form';
 import { LISTS_STRINGS as S } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 const nameOf = (v: TDirectoryVisitor) => v.name?.trim() || S.anonymous;
 
@@ -55,11 +56,11 @@ export function ListRoute() {
     </Link>
   );
   const frame = (children: React.ReactNode) => (
-    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <AudienceNav />
       {back}
       {children}
-    </section>
+    </PageLayout>
   );
 
   if (list.isPending) return frame(<SectionLoading />);
@@ -151,7 +152,7 @@ export function ListRoute() {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="grid gap-1">
           <div className="flex items-center gap-2">
-            <h1 className="text-2xl font-semibold tracking-tight">{current.name}</h1>
+            <h1 className="text-2xl font-semibold tracking-tight break-words">{current.name}</h1>
             <Badge variant={isStatic ? 'outline' : 'secondary'}>{S.kinds[current.kind]}</Badge>
           </div>
           {current.description ? (

@@ -18,6 +18,7 @@ import { usePermissions } from '../../../lib/business/roles';
 import { LISTS_PAGE_SIZE, useLists } from '../api/lists';
 import { ListForm } from '../components/list-form';
 import { LISTS_STRINGS as S } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 export function ListsRoute() {
   const [params, setParams] = useSearchParams();
@@ -82,11 +83,11 @@ export function ListsRoute() {
   };
 
   return (
-    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <AudienceNav />
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight break-words">{S.title}</h1>
           <p className="text-sm text-muted-foreground">{S.description}</p>
         </div>
         {canWrite ? (
@@ -111,6 +112,6 @@ export function ListsRoute() {
           />
         </DialogContent>
       </Dialog>
-    </section>
+    </PageLayout>
   );
 }

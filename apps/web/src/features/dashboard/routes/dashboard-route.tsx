@@ -19,6 +19,8 @@ import { AGENTS_PATH, EMBED_SETTINGS_PATH, settingsPath } from '../../../config/
 import { useEmailMetrics } from '../../../lib/email-metrics';
 import { useEngageMetrics, type TRange } from '../api/get-engage-metrics';
 import { DASHBOARD_STRINGS as S } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
+import { ScrollContainer } from '../../../components/ui/scroll-container';
 
 const RANGES = ['7', '30', '90', 'custom'] as const;
 type TRangeKey = (typeof RANGES)[number];
@@ -132,7 +134,7 @@ function OutcomeTable({
   label: string;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollContainer>
       <table className="w-full text-sm" aria-label={label}>
         <thead>
           <tr className="text-left text-xs text-muted-foreground">
@@ -159,7 +161,7 @@ function OutcomeTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollContainer>
   );
 }
 
@@ -307,9 +309,9 @@ export function DashboardRoute() {
   const quiet =
     m !== undefined && m.conversations.opened === 0 && m.sends.channels.every((c) => c.total === 0);
   return (
-    <section className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{S.heading}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{S.heading}</h1>
         <ToggleGroup
           type="single"
           variant="outline"
@@ -366,6 +368,6 @@ export function DashboardRoute() {
           </div>
         </div>
       )}
-    </section>
+    </PageLayout>
   );
 }

@@ -14,6 +14,7 @@ import { DIRECTORY_PAGE_SIZE, useVisitors } from '../api/get-visitors';
 import { VisitorSearch } from '../components/visitor-search';
 import { VisitorsTable } from '../components/visitors-table';
 import { DIRECTORY_STRINGS as S } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 function pageFrom(value: string | null): number {
   const page = Number(value);
@@ -83,11 +84,11 @@ export function DirectoryRoute() {
   };
 
   return (
-    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <AudienceNav />
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight break-words">{S.title}</h1>
           <p className="text-sm text-muted-foreground">{S.description}</p>
         </div>
         <AudienceExportButton query={search ? { search } : {}} />
@@ -97,6 +98,6 @@ export function DirectoryRoute() {
         onSearch={(next) => (next === search ? undefined : show({ search: next }))}
       />
       {content()}
-    </section>
+    </PageLayout>
   );
 }

@@ -24,6 +24,7 @@ import { TextsCard } from '../components/texts-card';
 import { VisitorEditForm } from '../components/visitor-edit-form';
 import { DIRECTORY_STRINGS as S } from '../strings';
 import { fieldValueText, visitorName } from '../utils/display';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 function visitorIdFrom(value: string | undefined): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -47,11 +48,14 @@ function DetailsCard({ visitor }: { visitor: TDirectoryVisitor }) {
         <CardTitle>{S.detailsTitle}</CardTitle>
       </CardHeader>
       <CardContent>
-        <dl aria-label={S.detailsTitle} className="grid grid-cols-[10rem_1fr] gap-2 text-sm">
+        <dl
+          aria-label={S.detailsTitle}
+          className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-y-2"
+        >
           {rows.map(([term, value]) => (
             <div key={term} className="contents">
               <dt className="text-muted-foreground">{term}</dt>
-              <dd className="break-words">{value}</dd>
+              <dd className="[overflow-wrap:anywhere]">{value}</dd>
             </div>
           ))}
         </dl>
@@ -72,11 +76,14 @@ function FieldsCard({ fields }: { fields: TDirectoryVisitor['fields'] }) {
         {entries.length === 0 ? (
           <p className="text-sm text-muted-foreground">{S.noFields}</p>
         ) : (
-          <dl aria-label={S.fieldsTitle} className="grid grid-cols-[10rem_1fr] gap-2 text-sm">
+          <dl
+            aria-label={S.fieldsTitle}
+            className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-y-2"
+          >
             {entries.map(([name, value]) => (
               <div key={name} className="contents">
                 <dt className="font-mono text-xs leading-5 text-muted-foreground">{name}</dt>
-                <dd className="break-words whitespace-pre-wrap">{fieldValueText(value)}</dd>
+                <dd className="[overflow-wrap:anywhere] whitespace-pre-wrap">{fieldValueText(value)}</dd>
               </div>
             ))}
           </dl>
@@ -123,7 +130,7 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
   return (
     <>
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{name}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{name}</h1>
         {canWrite ? (
           <div className="ml-auto">
             <ConfirmAction
@@ -188,7 +195,7 @@ function VisitorContent({ id }: { id: number }) {
 export function VisitorRoute() {
   const id = visitorIdFrom(useParams().details);
   return (
-    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <Link
         to={DIRECTORY_PATH}
         className="flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
@@ -201,6 +208,6 @@ export function VisitorRoute() {
       ) : (
         <VisitorContent key={id} id={id} />
       )}
-    </section>
+    </PageLayout>
   );
 }

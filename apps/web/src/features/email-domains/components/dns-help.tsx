@@ -9,7 +9,7 @@ export function DnsHelp() {
   return (
     <article className="mx-auto flex w-full max-w-3xl flex-col gap-6 p-4 md:p-8">
       <header className="grid gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{S.title}</h1>
         <p className="text-muted-foreground">{S.intro}</p>
         <ol className="list-decimal space-y-1 pl-6 text-sm">
           {S.steps.map((step) => (

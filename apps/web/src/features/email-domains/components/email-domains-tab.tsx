@@ -26,6 +26,7 @@ import { useVerifyEmailDomain } from '../api/verify-email-domain';
 import { EMAIL_DOMAINS_STRINGS as S } from '../strings';
 import { AddDomainForm } from './add-domain-form';
 import { RecordsTable } from './records-table';
+import { Hostname } from '../../../components/hostname';
 
 const TONE: Record<TEmailDomainStatus, TStatusTone> = { pending: 'neutral', verified: 'good', failed: 'bad' };
 
@@ -36,14 +37,14 @@ function DomainCard({ domain, canWrite }: { domain: TEmailDomain; canWrite: bool
     <Card>
       <CardHeader>
         <CardTitle className="flex flex-wrap items-center gap-2">
-          <span className="break-all">{domain.domain}</span>
+          <Hostname value={domain.domain} className="min-w-0" />
           <StatusBadge tone={TONE[domain.status]}>{S.domainStatus[domain.status]}</StatusBadge>
         </CardTitle>
         <CardDescription>
           {domain.last_checked_at ? S.lastChecked(formatDateTime(domain.last_checked_at)) : S.neverChecked}
         </CardDescription>
         {canWrite ? (
-          <CardAction className="flex gap-2">
+          <CardAction className="flex flex-wrap gap-2">
             <Button
               aria-label={S.verifyLabel(domain.domain)}
               disabled={verify.isPending}

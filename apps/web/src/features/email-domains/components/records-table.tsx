@@ -5,6 +5,7 @@ import { CopyButton } from '../../../components/copy-button';
 import { StatusBadge, type TStatusTone } from '../../../components/status-badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { EMAIL_DOMAINS_STRINGS as S } from '../strings';
+import { Hostname } from '../../../components/hostname';
 
 const TONE: Record<TDnsRecordStatus, TStatusTone> = { ok: 'good', missing: 'waiting', invalid: 'bad' };
 
@@ -29,16 +30,18 @@ export function RecordsTable({ domain }: { domain: TEmailDomain }) {
               <TableCell>
                 <code className="font-mono text-xs">{record.type}</code>
               </TableCell>
-              <TableCell className="max-w-56">
+              <TableCell className="max-w-56 min-w-36">
                 <div className="flex items-start gap-2">
-                  <code className="font-mono text-xs break-all whitespace-normal">{record.host}</code>
+                  <code className="font-mono text-xs whitespace-normal">
+                    <Hostname value={record.host} />
+                  </code>
                   <CopyButton value={record.host} label={S.copy} aria-label={S.copyHost(purpose)} />
                 </div>
               </TableCell>
-              <TableCell className="max-w-80">
+              <TableCell className="max-w-80 min-w-48">
                 <div className="flex items-start gap-2">
                   <code
-                    className="line-clamp-3 font-mono text-xs break-all whitespace-normal"
+                    className="line-clamp-3 font-mono text-xs [overflow-wrap:anywhere] whitespace-normal"
                     title={record.value}
                   >
                     {record.value}

@@ -12,6 +12,7 @@ import { usePermissions } from '../../../lib/business/roles';
 import { useLlmSettings } from '../../../lib/llm-settings';
 import { AiTemplateGenerator } from '../components/ai-template-generator';
 import { EMAIL_TEMPLATE_STRINGS } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 const S = EMAIL_TEMPLATE_STRINGS.ai;
 
@@ -45,12 +46,12 @@ export function AiTemplateRoute() {
   // A 409 mid-way (the model was removed meanwhile): refetch, and the screen above takes over.
   else body = <AiTemplateGenerator onNotConfigured={() => void settings.refetch()} />;
   return (
-    <section className="mx-auto flex w-full max-w-7xl flex-col gap-4 p-4 md:p-6">
+    <PageLayout width="wide">
       <div className="grid gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">{S.title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{S.title}</h1>
         <p className="text-sm text-muted-foreground">{S.description}</p>
       </div>
       {body}
-    </section>
+    </PageLayout>
   );
 }

@@ -12,6 +12,7 @@ import { usePermissions } from '../../../lib/business/roles';
 import { useEmailTemplate } from '../api/get-email-template';
 import { TemplateEditor } from '../components/template-editor';
 import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 function templateIdFrom(value: string | undefined): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -21,7 +22,7 @@ function templateIdFrom(value: string | undefined): number | null {
 
 function Page({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <section className="mx-auto flex w-full max-w-7xl flex-col gap-4 p-4 md:p-6">
+    <PageLayout width="wide">
       <div>
         <Button asChild variant="ghost" size="sm" className="-ml-2">
           <Link to={EMAIL_TEMPLATES_PATH}>
@@ -30,9 +31,9 @@ function Page({ title, children }: { title: string; children: React.ReactNode })
           </Link>
         </Button>
       </div>
-      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
       {children}
-    </section>
+    </PageLayout>
   );
 }
 

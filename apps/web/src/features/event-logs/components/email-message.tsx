@@ -54,7 +54,10 @@ export function EmailMessage({ message }: { message: TEmailMessage }) {
             <section aria-label={S.textPart} className="grid gap-2">
               <h3 className="text-sm font-medium">{S.textPart}</h3>
               {message.text ? (
-                <pre className="max-h-96 overflow-auto rounded-md border bg-muted/40 p-3 text-sm whitespace-pre-wrap">
+                <pre
+                  tabIndex={0}
+                  className="max-h-96 overflow-auto rounded-md border bg-muted/40 p-3 text-sm break-words whitespace-pre-wrap"
+                >
                   {message.text}
                 </pre>
               ) : (

@@ -8,6 +8,7 @@ export function JsonBlock({ title, value, empty }: { title: string; value: unkno
       ) : (
         <pre
           aria-label={title}
+          tabIndex={0}
           className="max-h-96 overflow-auto border-t bg-muted/50 px-4 py-3 font-mono text-xs whitespace-pre"
         >
           {JSON.stringify(value, null, 2)}

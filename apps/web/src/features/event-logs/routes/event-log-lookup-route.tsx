@@ -12,6 +12,7 @@ import { eventLogPath } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { eventLogQueryOptions } from '../api/get-event-log';
 import { EVENT_LOGS_STRINGS } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 const S = EVENT_LOGS_STRINGS.log;
 const CHANNELS: TEventLogChannel[] = ['email', 'sms', 'whatsapp'];
@@ -28,8 +29,8 @@ export function EventLogLookupRoute() {
 
   const failed = results.find((r) => r.isError && !NOT_FOUND.has(apiErrorStatus(r.error) ?? 0));
   return (
-    <section className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6">
-      <h1 className="text-2xl font-semibold tracking-tight">{S.lookupTitle}</h1>
+    <PageLayout>
+      <h1 className="text-2xl font-semibold tracking-tight break-words">{S.lookupTitle}</h1>
       {results.some((r) => r.isPending) ? (
         <SectionLoading />
       ) : failed ? (
@@ -41,6 +42,6 @@ export function EventLogLookupRoute() {
       ) : (
         <EmptyState icon={SearchXIcon} title={S.notFoundTitle} text={S.lookupNotFoundText} />
       )}
-    </section>
+    </PageLayout>
   );
 }

@@ -23,6 +23,7 @@ import { SmsMessage } from '../components/sms-message';
 import { LogStatusBadge } from '../components/status-badge';
 import { SentBy } from '../components/sent-by';
 import { EVENT_LOGS_STRINGS } from '../strings';
+import { PageLayout } from '../../../components/layout/page-layout';
 
 const S = EVENT_LOGS_STRINGS.log;
 /** An unknown id (404) or one that cannot be an id at all (400). */
@@ -129,7 +130,7 @@ function LogEntry({ channel, trackingId }: { channel: TEventLogChannel; tracking
 export function EventLogRoute({ channel }: { channel: TEventLogChannel }) {
   const { trackingId = '' } = useParams();
   return (
-    <section className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6">
+    <PageLayout>
       <div className="grid gap-2">
         <Button asChild variant="ghost" size="sm" className="w-fit">
           <Link to={eventLogsPath(channel)}>
@@ -137,11 +138,11 @@ export function EventLogRoute({ channel }: { channel: TEventLogChannel }) {
             {S.back}
           </Link>
         </Button>
-        <h1 className="text-2xl font-semibold tracking-tight">
+        <h1 className="text-2xl font-semibold tracking-tight break-words">
           {EVENT_LOGS_STRINGS.channels[channel].title}
         </h1>
       </div>
       <LogEntry key={`${channel}/${trackingId}`} channel={channel} trackingId={trackingId} />
-    </section>
+    </PageLayout>
   );
 }
