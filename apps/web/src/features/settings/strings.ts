@@ -135,4 +135,13 @@ export const SETTINGS_STRINGS = {
     lastName: 'Last name',
     email: 'Email',
   },
+  password: {
+    title: 'Password',
+    description: 'Changing it signs you out everywhere else; you stay signed in here.',
+    current: 'Current password',
+    next: 'New password',
+    confirm: 'Confirm new password',
+    submit: 'Change password',
+    changing: 'Changing…',
+  },
 } as const;
