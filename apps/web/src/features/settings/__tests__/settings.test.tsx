@@ -36,6 +36,7 @@ const BUSINESS = {
   whatsapp_count: 0,
   subscription_status: 'inactive',
   time_zone: 'Europe/Berlin',
+  require_2fa: false,
 };
 
 /** Signed in to Acme with the given role; the team endpoints answer as a small business would. */
