@@ -698,6 +698,14 @@ describe('preview', () => {
     );
     const previews = await call('GET', `/api/agents/${id}/runs/?trigger=preview&status=failed`);
     expect(previews.json().result.count).toBe(1);
+    // The run log keeps previews apart from the runs that could send.
+    const kinds = async (kind: string) =>
+      (await call('GET', `/api/agents/${id}/runs/?kind=${kind}`))
+        .json()
+        .result.results.map((r: { trigger: string }) => r.trigger);
+    expect(new Set(await kinds('preview'))).toEqual(new Set(['preview']));
+    expect(await kinds('real')).toEqual([]);
+    expect((await call('GET', `/api/agents/${id}/runs/?kind=other`)).statusCode).toBe(400);
     // Previews are not the agent's last run.
     expect((await call('GET', `/api/agents/${id}/`)).json().result.last_run).toBeNull();
   });
