@@ -222,4 +222,14 @@ export const SETTINGS_STRINGS = {
     page: (page: number, pages: number) => `Page ${page} of ${pages}`,
     allTypes: 'All objects',
   },
+
+  password: {
+    title: 'Password',
+    description: 'Changing it signs you out everywhere else; you stay signed in here.',
+    current: 'Current password',
+    next: 'New password',
+    confirm: 'Confirm new password',
+    submit: 'Change password',
+    changing: 'Changing…',
+  },
 } as const;
