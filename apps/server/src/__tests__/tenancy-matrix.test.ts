@@ -56,6 +56,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/msg/chat-groups/:id/users/:userId/': { id: 'chatGroup', userId: 'user' },
   '/api/msg/conversations/:id/': { id: 'conversation' },
   '/api/msg/conversations/:id/messages/': { id: 'conversation' },
+  '/api/msg/conversations/:id/notes/': { id: 'conversation' },
   '/api/business/customer-directory/:id/': { id: 'customer' },
   '/api/business/customer-directory/:id/end-session/': { id: 'customer' },
   '/api/business/customer-directory/:id/conversations/': { id: 'customer' },
@@ -116,7 +117,18 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     input: (ids) => ({ json: { user_id: ids.user } }),
     idsInBody: true,
   },
-  'PUT /api/msg/conversations/:id/': { input: () => ({ json: { status: 'resolved', is_read: true } }) },
+  'PUT /api/msg/conversations/:id/': {
+    input: (ids) => ({ json: { status: 'resolved', is_read: true, assignee_id: ids.user } }),
+    idsInBody: true,
+  },
+  'POST /api/msg/conversations/bulk/': {
+    input: (ids) => ({ json: { ids: [ids.conversation], assignee_id: ids.user } }),
+    idsInBody: true,
+  },
+  'POST /api/msg/conversations/:id/notes/': {
+    input: (ids) => ({ json: { content: `Over to @[Agent](member:${ids.user})` } }),
+    idsInBody: true,
+  },
   'POST /api/msg/conversations/:id/messages/': {
     input: (ids) => ({ json: { message_type: 'file', content: ids.fileKey } }),
     idsInBody: true,
@@ -297,6 +309,7 @@ const NOT_BUSINESS_SCOPED: Record<string, string> = {
   'POST /api/business/users/assign/':
     "acts on the caller's own membership: an invitation token addressed to their email, or a join request",
   'GET /api/auth/2fa/': "the caller's own second factors",
+  'POST /api/auth/password/change/': "the caller's own password",
   'POST /api/auth/2fa/totp/setup/': "the caller's own TOTP",
   'POST /api/auth/2fa/totp/confirm/': "the caller's own TOTP",
   'DELETE /api/auth/2fa/totp/': "the caller's own TOTP",
