@@ -24,7 +24,7 @@ export const EMAIL_LOG_STATUSES = [
 ] as const;
 export type TEmailLogStatus = (typeof EMAIL_LOG_STATUSES)[number];
 
-export const ZEmailLogFilter = z.object({
+export const ZEmailLogFilter = z.strictObject({
   status: z.enum(EMAIL_LOG_STATUSES, { message: `Choose ${EMAIL_LOG_STATUSES.join(', ')}.` }).optional(),
   /** Matches the recipient, the subject, the template name or the Message-ID. */
   search: z.string().trim().max(100).optional(),

@@ -6,6 +6,7 @@ import {
   ZEnvelope,
   ZRoleInfo,
   ZUpdateBusinessRequest,
+  ZNoQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { created, ok } from '../../platform/http';
@@ -40,7 +41,7 @@ export const businessRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     '/api/business/roles/',
-    { schema: { tags, response: { 200: ZEnvelope(z.array(ZRoleInfo)) } } },
+    { schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZRoleInfo)) } } },
     async () => ok(ROLE_INFO),
   );
 };
