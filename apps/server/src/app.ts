@@ -13,6 +13,7 @@ import { mfaRoutes } from './modules/auth/mfa.routes';
 import { auditRoutes, registerAuditHook } from './modules/audit';
 import { oidcRoutes } from './modules/auth/oidc.routes';
 import { businessRoutes } from './modules/business/business.routes';
+import { API_KEY_PERMISSIONS } from './modules/business/roles';
 import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
 import { conversationRoutes } from './modules/conversations/conversations.routes';
 import { outboxRoutes } from './modules/dev/outbox.routes';
@@ -119,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonParser(app);
 
   await registerSecurity(app, config, indexHtml, db);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { apiKeyPermissions: API_KEY_PERMISSIONS });
 
   const detachAuthCache = services.authCache.attach(services.feed);
   app.addHook('onClose', async () => detachAuthCache());

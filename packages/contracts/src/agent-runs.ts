@@ -126,7 +126,7 @@ export const ZAgentRunSummary = z.object({
 });
 export type TAgentRunSummary = z.infer<typeof ZAgentRunSummary>;
 
-export const ZAgentRunListQuery = z.object({
+export const ZAgentRunListQuery = z.strictObject({
   channel: ZAgentChannel.optional(),
   status: ZAgentRunStatus.optional(),
   trigger: ZAgentRunTrigger.optional(),
@@ -190,7 +190,7 @@ export const ZAgentDelivery = z.object({
 });
 export type TAgentDelivery = z.infer<typeof ZAgentDelivery>;
 
-export const ZAgentRunDetailQuery = z.object({
+export const ZAgentRunDetailQuery = z.strictObject({
   /** Pages through deliveries and steps alike. */
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(500).default(100),

@@ -112,12 +112,19 @@ export const ZConversationFilter = z.object({
 export type TConversationFilter = z.infer<typeof ZConversationFilter>;
 export type TConversationFilterInput = z.input<typeof ZConversationFilter>;
 
-export const ZPageQuery = z.object({
+/**
+ * Query strings are strict objects: a parameter a list route does not know is refused (400 naming
+ * it) rather than silently ignored, so a misspelt filter never looks like an empty result.
+ */
+/** The query of a list route that takes no parameters (strict: any parameter is refused). */
+export const ZNoQuery = z.strictObject({});
+
+export const ZPageQuery = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
 });
 
-export const ZConversationListQuery = ZConversationFilter.extend(ZPageQuery.shape);
+export const ZConversationListQuery = ZConversationFilter.extend(ZPageQuery.shape).strict();
 export type TConversationListQuery = z.infer<typeof ZConversationListQuery>;
 
 const ZAssigneeId = z.number().int().positive().nullable();
@@ -217,7 +224,7 @@ export type TPublicMessage = z.infer<typeof ZPublicMessage>;
 export const MESSAGES_LIMIT_DEFAULT = 50;
 export const MESSAGES_LIMIT_MAX = 200;
 
-export const ZMessageListQuery = z.object({
+export const ZMessageListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(MESSAGES_LIMIT_MAX).default(MESSAGES_LIMIT_DEFAULT),
   before: z.string().min(1).max(200).optional(),
 });

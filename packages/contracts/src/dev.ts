@@ -7,7 +7,7 @@ export const OUTBOX_MESSAGES = {
 } as const;
 
 /** `to` is required: the outbox shows one address's mail, never everybody's. */
-export const ZOutboxQuery = z.object({
+export const ZOutboxQuery = z.strictObject({
   to: z.email({
     error: (issue) => (issue.input === undefined ? OUTBOX_MESSAGES.toRequired : undefined),
   }),

@@ -63,7 +63,7 @@ export const ZDirectoryPage = ZPage(ZDirectoryVisitor).extend({
 export type TDirectoryPage = z.infer<typeof ZDirectoryPage>;
 
 /** GET /api/business/customer-directory/download/: the directory, a list or a segment as CSV. */
-export const ZDirectoryExportQuery = z.object({
+export const ZDirectoryExportQuery = z.strictObject({
   search: z.string().trim().max(200).optional(),
   list_id: z.coerce.number().int().positive().optional(),
 });

@@ -25,7 +25,7 @@ export const EMAIL_LOG_STATUSES = [
 ] as const;
 export type TEmailLogStatus = (typeof EMAIL_LOG_STATUSES)[number];
 
-export const ZEmailLogFilter = z.object({
+export const ZEmailLogFilter = z.strictObject({
   status: z.enum(EMAIL_LOG_STATUSES, { message: `Choose ${EMAIL_LOG_STATUSES.join(', ')}.` }).optional(),
   /** What the sends count as on the dashboard (SEND_OUTCOME_STATUSES): the same rows as its figures. */
   outcome: ZSendOutcomeFilter,

@@ -22,3 +22,6 @@ export const ZUploadResult = z.object({
   file_name: z.string(),
 });
 export type TUploadResult = z.infer<typeof ZUploadResult>;
+
+/** A multipart upload's file part, as the OpenAPI document describes it (routes read parts themselves). */
+export const ZFilePart = z.object({ file: z.file() });

@@ -230,13 +230,15 @@ export const SMS_LOG_STATUSES = [
 ] as const;
 export type TSmsLogStatus = (typeof SMS_LOG_STATUSES)[number];
 
-export const ZSmsLogFilter = z.object({
+export const ZSmsLogFilter = z.strictObject({
   status: z.enum(SMS_LOG_STATUSES, { message: `Choose ${SMS_LOG_STATUSES.join(', ')}.` }).optional(),
   /** What the sends count as on the dashboard (SEND_OUTCOME_STATUSES). */
   outcome: ZSendOutcomeFilter,
   /** Matches the number, the template name or the message SID. */
   search: z.string().trim().max(100).optional(),
   template_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),
+  /** The sends of one agent's runs (cause `agent`). */
+  agent_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),
   created_at__gte: ZDateTimeParam.optional(),
   created_at__lte: ZDateTimeParam.optional(),
 });
@@ -301,3 +303,23 @@ export const ZSmsInboundQuery = ZPageQuery.extend({
   customer_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),
 });
 export type TSmsInboundQuery = z.infer<typeof ZSmsInboundQuery>;
+
+/** Twilio's status callback (a form post; Twilio's parameters, more may come), as documented. */
+export const ZTwilioStatusCallback = z.looseObject({
+  AccountSid: z.string(),
+  MessageSid: z.string(),
+  MessageStatus: z.string(),
+  ErrorCode: z.string().optional(),
+  From: z.string().optional(),
+  To: z.string().optional(),
+});
+
+/** Twilio's inbound message webhook (a form post), as documented. */
+export const ZTwilioInboundMessage = z.looseObject({
+  AccountSid: z.string(),
+  MessageSid: z.string(),
+  From: z.string(),
+  To: z.string(),
+  Body: z.string(),
+  NumMedia: z.string().optional(),
+});

@@ -152,7 +152,7 @@ export const ZWhatsappTemplate = z.object({
 });
 export type TWhatsappTemplate = z.infer<typeof ZWhatsappTemplate>;
 
-export const ZTemplateListQuery = z.object({
+export const ZTemplateListQuery = z.strictObject({
   status: z
     .enum(TEMPLATE_STATUSES, { message: 'Choose APPROVED, PENDING, REJECTED, PAUSED or DISABLED.' })
     .optional(),
@@ -308,7 +308,7 @@ export const ZWhatsappLogDetail = ZWhatsappLog.extend({
 export type TWhatsappLogDetail = z.infer<typeof ZWhatsappLogDetail>;
 
 /** The filters of the log list and its CSV download. */
-export const ZWhatsappLogFilter = z.object({
+export const ZWhatsappLogFilter = z.strictObject({
   status: z
     .enum(WHATSAPP_LOG_STATUSES, {
       message: 'Choose queued, sending, accepted, sent, delivered, read, failed or error.',
@@ -318,6 +318,8 @@ export const ZWhatsappLogFilter = z.object({
   outcome: ZSendOutcomeFilter,
   /** Matches the recipient, the template name or the wamid. */
   search: z.string().trim().max(100).optional(),
+  /** The sends of one agent's runs (cause `agent`), as engage.md's shared log query says. */
+  agent_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),
   created_at__gte: ZDateTimeParam.optional(),
   created_at__lte: ZDateTimeParam.optional(),
 });
@@ -364,3 +366,9 @@ export const ZWhatsappBalance = z.object({
   ),
 });
 export type TWhatsappBalance = z.infer<typeof ZWhatsappBalance>;
+
+/** A webhook delivery from Meta (WhatsApp Cloud API), as documented: entries of changes. */
+export const ZWhatsappWebhookDelivery = z.looseObject({
+  object: z.string(),
+  entry: z.array(z.looseObject({ id: z.string(), changes: z.array(z.looseObject({})) })),
+});

@@ -336,6 +336,8 @@ const QUERY_FILTER_IDS: Record<string, string> = {
   'GET /api/email/events/download/': "template_id filters this business's sends; a foreign id matches none",
   'GET /api/sms/events/': "template_id filters this business's sends; a foreign id matches none",
   'GET /api/sms/events/download/': "template_id filters this business's sends; a foreign id matches none",
+  'GET /api/whatsapp/events/': "agent_id filters this business's sends; a foreign id matches none",
+  'GET /api/whatsapp/events/download/': "agent_id filters this business's sends; a foreign id matches none",
   'GET /api/sms/inbound/': "customer_id filters this business's texts; a foreign id matches none",
   'GET /api/metrics/email-metrics/':
     "template_id and agent_id filter this business's sends; a foreign id counts none",

@@ -53,6 +53,17 @@ function fieldErrorsOf(error: FastifyError): TFieldErrors {
   const fields: TFieldErrors = {};
   for (const v of error.validation ?? []) {
     const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    // A query parameter the route does not know (strict query schemas): named as its own field.
+    const unknown = (v.params as { keys?: unknown } | undefined)?.keys;
+    if (
+      v.keyword === 'unrecognized_keys' &&
+      error.validationContext === 'querystring' &&
+      Array.isArray(unknown)
+    ) {
+      for (const key of unknown)
+        (fields[String(key)] ??= []).push(`Unknown query parameter: ${String(key)}.`);
+      continue;
+    }
     const key = path === '' ? 'non_field_errors' : path;
     (fields[key] ??= []).push(v.message ?? 'Invalid value.');
   }

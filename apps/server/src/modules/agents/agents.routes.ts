@@ -15,6 +15,7 @@ import {
   ZIdParams,
   ZSuggestedAgent,
   ZUpdateAgentRequest,
+  ZNoQuery,
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
@@ -32,7 +33,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ deps: agents.AgentsDeps }> = a
 
   app.get(
     '/api/agents/',
-    { config: read, schema: { tags, response: { 200: ZEnvelope(z.array(ZAgent)) } } },
+    { config: read, schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZAgent)) } } },
     async (request) => ok(await agents.findAgents(deps, businessOf(request).id)),
   );
   app.post(
@@ -50,6 +51,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ deps: agents.AgentsDeps }> = a
     {
       config: read,
       schema: {
+        querystring: ZNoQuery,
         tags,
         summary: 'Agents that fit what the business has, each with a ready draft config',
         response: { 200: ZEnvelope(z.array(ZSuggestedAgent)) },
@@ -73,7 +75,10 @@ export const agentRoutes: FastifyPluginAsyncZod<{ deps: agents.AgentsDeps }> = a
   );
   app.delete(
     '/api/agents/:id/',
-    { config: write, schema: { tags, params: ZIdParams } },
+    {
+      config: { ...write, openapi: { answers: { 204: { description: 'Deleted' } } } },
+      schema: { tags, summary: 'Delete an agent', params: ZIdParams },
+    },
     async (request, reply) => {
       await agents.deleteAgent(
         deps,
@@ -88,7 +93,11 @@ export const agentRoutes: FastifyPluginAsyncZod<{ deps: agents.AgentsDeps }> = a
   app.post(
     '/api/agents/:id/avatar/',
     {
-      config: { ...write, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: {
+        ...write,
+        rateLimit: { max: 30, timeWindow: '1 minute' },
+        openapi: { body: { 'multipart/form-data': z.object({ file: z.file() }) }, errors: [413] },
+      },
       bodyLimit: AGENT_AVATAR_LIMIT_BYTES + 64 * 1024,
       schema: {
         tags,
@@ -135,6 +144,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ deps: agents.AgentsDeps }> = a
     {
       config: read,
       schema: {
+        querystring: ZNoQuery,
         tags,
         summary: 'Every config version, newest first',
         params: ZIdParams,

@@ -18,6 +18,7 @@ import {
   ZEnvelope,
   ZIdParams,
   ZPage,
+  ZNoQuery,
 } from '@titan/contracts';
 import { ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
@@ -42,6 +43,7 @@ export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: AgentRunDeps }> = asy
     {
       config: read,
       schema: {
+        querystring: ZNoQuery,
         tags,
         summary: 'The tools an agent may use: Titan’s built-ins and the connected MCP servers’ and plugins’',
         response: { 200: ZEnvelope(z.array(ZAgentToolInfo)) },
@@ -94,7 +96,7 @@ export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: AgentRunDeps }> = asy
     app.post(
       `/api/agents/:id/runs/:runId/${path}/`,
       {
-        config: write,
+        config: { ...write, openapi: { errors: [409] } },
         schema: {
           tags,
           summary:
@@ -123,7 +125,7 @@ export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: AgentRunDeps }> = asy
   app.post(
     '/api/agents/:id/preview/',
     {
-      config: { ...write, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { ...write, rateLimit: { max: 30, timeWindow: '1 minute' }, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary:
@@ -147,7 +149,7 @@ export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: AgentRunDeps }> = asy
   app.post(
     '/api/agents/:id/run-now/',
     {
-      config: { ...write, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { ...write, rateLimit: { max: 30, timeWindow: '1 minute' }, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: 'Start a manual run on every channel (or one); 202 with the runs (409 without a model)',

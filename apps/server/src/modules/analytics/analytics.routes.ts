@@ -11,7 +11,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ deps: AnalyticsDeps }> = a
     {
       // Error reports come from any visitor's browser, signed in or not; the limit keeps a
       // crash loop or a script from flooding the table.
-      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' }, openapi: { errors: [429] } },
       bodyLimit: 64 * 1024,
       schema: {
         tags: ['analytics'],

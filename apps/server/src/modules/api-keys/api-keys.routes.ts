@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZApiKey, ZCreateApiKeyRequest, ZCreatedApiKey, ZEnvelope, ZIdParams } from '@titan/contracts';
+import {
+  ZApiKey,
+  ZCreateApiKeyRequest,
+  ZCreatedApiKey,
+  ZEnvelope,
+  ZIdParams,
+  ZNoQuery,
+} from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
@@ -12,7 +19,7 @@ const config = { business: true, permission: 'api_keys.manage' } as const;
 export const apiKeyRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/api/auth/api-keys/',
-    { config, schema: { tags, response: { 200: ZEnvelope(z.array(ZApiKey)) } } },
+    { config, schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZApiKey)) } } },
     async (request) => ok(await findApiKeys(db, businessOf(request).id)),
   );
 

@@ -64,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async 
   app.post(
     '/api/auth/login/',
     {
-      config: { public: true },
+      config: { public: true, openapi: { errors: [403, 429] } },
       schema: { tags, body: ZLoginRequest, response: { 200: ZEnvelope(ZLoginAnswer) } },
     },
     async (request) => ok(await auth.login(deps, request.body, clientOf(request))),
@@ -73,7 +73,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async 
   app.post(
     '/api/auth/refresh/',
     {
-      config: { public: true },
+      config: { public: true, openapi: { errors: [401] } },
       schema: { tags, body: ZRefreshRequest, response: { 200: ZEnvelope(ZTokenPair) } },
     },
     async (request) => ok(await auth.refresh(deps, request.body.refresh)),

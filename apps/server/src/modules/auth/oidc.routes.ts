@@ -1,7 +1,7 @@
 // OpenID Connect sign-in (api.md "Identity"): the providers to offer and the code exchange.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZEnvelope, ZLoginAnswer, ZOAuthLoginRequest, ZOAuthProvider } from '@titan/contracts';
+import { ZEnvelope, ZLoginAnswer, ZOAuthLoginRequest, ZOAuthProvider, ZNoQuery } from '@titan/contracts';
 import { ok } from '../../platform/http';
 import { clientOf } from './auth.routes';
 import * as oidc from './oidc.service';
@@ -11,14 +11,17 @@ const tags = ['auth'];
 export const oidcRoutes: FastifyPluginAsyncZod<{ deps: oidc.OidcDeps }> = async (app, { deps }) => {
   app.get(
     '/api/auth/oauth/providers/',
-    { config: { public: true }, schema: { tags, response: { 200: ZEnvelope(z.array(ZOAuthProvider)) } } },
+    {
+      config: { public: true },
+      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZOAuthProvider)) } },
+    },
     async () => ok(await oidc.listOAuthProviders(deps)),
   );
 
   app.post(
     '/api/auth/oauth/login/',
     {
-      config: { public: true },
+      config: { public: true, openapi: { errors: [401, 403, 502] } },
       schema: { tags, body: ZOAuthLoginRequest, response: { 200: ZEnvelope(ZLoginAnswer) } },
     },
     async (request) => ok(await oidc.oauthLogin(deps, request.body, clientOf(request))),

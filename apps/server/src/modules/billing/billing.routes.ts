@@ -39,7 +39,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async
   app.get(
     '/api/chargebee/subscription/',
     {
-      config: { business: true, permission: 'engage.read' },
+      config: { business: true, permission: 'engage.read', openapi: { errors: [404] } },
       schema: {
         tags,
         summary: 'The plan, its status, usage against quotas per channel this period, and top-ups',
@@ -51,7 +51,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async
   app.post(
     '/api/chargebee/portal-session/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [404, 409, 502] } },
       schema: {
         tags,
         summary: "A session of Chargebee's self-serve portal",
@@ -63,7 +63,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async
   app.post(
     '/api/chargebee/pricing-page-session/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [404, 409, 502] } },
       schema: {
         tags,
         summary: 'A session of the pricing page; it returns to /confirm-payment/{payment_status}',
@@ -75,7 +75,11 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async
   app.post(
     '/api/chargebee/charge/',
     {
-      config: { ...manage, rateLimit: { max: 10, timeWindow: '1 minute' } },
+      config: {
+        ...manage,
+        rateLimit: { max: 10, timeWindow: '1 minute' },
+        openapi: { errors: [404, 409, 502] },
+      },
       schema: {
         tags,
         summary: 'Buy a top-up (a one-off charge); its units are credited to this period once paid',
@@ -89,11 +93,24 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async
   app.post(
     '/api/chargebee/webhook/',
     {
-      config: { public: true },
+      config: {
+        public: true,
+        openapi: {
+          body: { 'application/json': ZWebhookEvent },
+          errors: [400, 401, 404, 429],
+        },
+      },
       bodyLimit: 1024 * 1024,
       schema: {
         tags,
         summary: "Chargebee's webhook (basic auth with CHARGEBEE_WEBHOOK_USERNAME / _PASSWORD)",
+        response: {
+          200: ZEnvelope(
+            z.object({
+              outcome: z.enum(['applied', 'duplicate', 'stale', 'unknown_customer', 'credited', 'ignored']),
+            }),
+          ),
+        },
       },
     },
     async (request) => {

@@ -21,7 +21,7 @@ export const broadcastRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
   app.post(
     '/api/broadcasts/:id/cancel/',
     {
-      config: { business: true, permission: 'engage.write' },
+      config: { business: true, permission: 'engage.write', openapi: { errors: [409] } },
       schema: { tags, params: ZBroadcastParams, response: { 200: ZEnvelope(ZBroadcast) } },
     },
     async (request) => ok(await broadcasts.cancelBroadcast(db, businessOf(request).id, request.params.id)),

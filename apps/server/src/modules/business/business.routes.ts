@@ -7,6 +7,7 @@ import {
   ZRoleInfo,
   ZUpdateBusinessRequest,
   MFA_MESSAGES,
+  ZNoQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
@@ -48,7 +49,7 @@ export const businessRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.get(
     '/api/business/roles/',
-    { schema: { tags, response: { 200: ZEnvelope(z.array(ZRoleInfo)) } } },
+    { schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZRoleInfo)) } } },
     async () => ok(ROLE_INFO),
   );
 };

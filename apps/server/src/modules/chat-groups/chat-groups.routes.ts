@@ -11,6 +11,7 @@ import {
   ZUpdateChatGroupRequest,
   ZUpdateWidgetSettingsRequest,
   ZWidgetSettings,
+  ZNoQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
@@ -49,7 +50,10 @@ export const chatGroupRoutes: FastifyPluginAsyncZod<{ db: Db; secrets: SecretBox
 
   app.get(
     '/api/msg/chat-groups/',
-    { config: read, schema: { tags, response: { 200: ZEnvelope(z.array(ZChatGroup)) } } },
+    {
+      config: read,
+      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZChatGroup)) } },
+    },
     async (request) => ok(await groups.findChatGroups(db, businessOf(request).id)),
   );
   app.post(
@@ -92,7 +96,12 @@ export const chatGroupRoutes: FastifyPluginAsyncZod<{ db: Db; secrets: SecretBox
     '/api/msg/chat-groups/:id/users/',
     {
       config: read,
-      schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.array(ZChatGroupUser)) } },
+      schema: {
+        querystring: ZNoQuery,
+        tags,
+        params: ZIdParams,
+        response: { 200: ZEnvelope(z.array(ZChatGroupUser)) },
+      },
     },
     async (request) => ok(await groups.findChatGroupUsers(db, businessOf(request).id, request.params.id)),
   );

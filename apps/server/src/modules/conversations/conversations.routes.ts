@@ -58,7 +58,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
   app.put(
     '/api/msg/conversations/:id/',
     {
-      config,
+      config: { ...config, openapi: { errors: [409] } },
       schema: {
         tags,
         params: ZConversationIdParams,
@@ -148,7 +148,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
   app.post(
     '/api/msg/conversations/:id/messages/',
     {
-      config,
+      config: { ...config, openapi: { errors: [402, 409, 503] } },
       schema: {
         tags,
         params: ZConversationIdParams,

@@ -8,6 +8,7 @@ import {
   IMPORT_MESSAGES,
   ZCustomerImport,
   ZEnvelope,
+  ZFilePart,
   ZImportFields,
   ZImportParams,
 } from '@titan/contracts';
@@ -37,7 +38,14 @@ export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportD
   app.post(
     '/api/business/customer-directory/import/',
     {
-      config: { ...write, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: {
+        ...write,
+        rateLimit: { max: 30, timeWindow: '1 minute' },
+        openapi: {
+          body: { 'multipart/form-data': ZFilePart.extend(ZImportFields.shape) },
+          errors: [404, 413],
+        },
+      },
       bodyLimit: IMPORT_FILE_LIMIT_BYTES + 64 * 1024,
       schema: {
         tags,
@@ -102,7 +110,7 @@ export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportD
   app.get(
     '/api/business/customer-directory/imports/:id/errors/',
     {
-      config: errorsRead,
+      config: { ...errorsRead, openapi: { answers: { 200: { description: 'CSV', content: 'text/csv' } } } },
       schema: { tags, summary: 'The refused and skipped rows as CSV', params: ZImportParams },
     },
     async (request, reply) => {

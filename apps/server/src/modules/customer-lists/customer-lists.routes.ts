@@ -37,7 +37,7 @@ export const customerListRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
   app.post(
     base,
     {
-      config: write,
+      config: { ...write, openapi: { errors: [409] } },
       schema: { tags, body: ZCreateCustomerListRequest, response: { 201: ZEnvelope(ZCustomerList) } },
     },
     async (request, reply) =>
@@ -51,7 +51,7 @@ export const customerListRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
   app.put(
     `${base}:id/`,
     {
-      config: write,
+      config: { ...write, openapi: { errors: [409] } },
       schema: {
         tags,
         params: ZIdParams,

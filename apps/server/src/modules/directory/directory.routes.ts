@@ -49,7 +49,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
   app.get(
     `${base}download/`,
     {
-      config: exporter,
+      config: { ...exporter, openapi: { answers: { 200: { description: 'CSV', content: 'text/csv' } } } },
       schema: {
         tags,
         summary: 'The directory, a search of it, or a list or segment (list_id) as CSV',

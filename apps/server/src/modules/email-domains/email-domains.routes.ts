@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZCreateEmailDomainRequest, ZEmailDomain, ZEnvelope, ZIdParams } from '@titan/contracts';
+import { ZCreateEmailDomainRequest, ZEmailDomain, ZEnvelope, ZIdParams, ZNoQuery } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
 import {
@@ -19,14 +19,17 @@ const write = { business: true, permission: 'engage.write' } as const;
 export const emailDomainRoutes: FastifyPluginAsyncZod<{ deps: EmailDomainDeps }> = async (app, { deps }) => {
   app.get(
     '/api/email/domains/',
-    { config: read, schema: { tags, response: { 200: ZEnvelope(z.array(ZEmailDomain)) } } },
+    {
+      config: read,
+      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZEmailDomain)) } },
+    },
     async (request) => ok(await findEmailDomains(deps, businessOf(request).id)),
   );
 
   app.post(
     '/api/email/domains/',
     {
-      config: write,
+      config: { ...write, openapi: { errors: [409] } },
       schema: { tags, body: ZCreateEmailDomainRequest, response: { 201: ZEnvelope(ZEmailDomain) } },
     },
     async (request, reply) =>

@@ -57,7 +57,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps; broadcasts: B
   app.post(
     '/api/agents/send-mail/',
     {
-      config: { business: true, permission: 'engage.send' },
+      config: { business: true, permission: 'engage.send', openapi: { errors: [402, 404, 409] } },
       schema: {
         tags,
         summary:
@@ -138,7 +138,12 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps; broadcasts: B
   app.post(
     '/api/template/:id/test/',
     {
-      config: { business: true, permission: 'engage.send', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: {
+        business: true,
+        permission: 'engage.send',
+        rateLimit: { max: 30, timeWindow: '1 minute' },
+        openapi: { errors: [402, 404, 409] },
+      },
       schema: {
         tags: ['email templates'],
         summary: 'Send one test mail of a template',

@@ -39,7 +39,15 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = asyn
   app.post(
     '/api/upload/',
     {
-      config: { business: true, permission: 'inbox.use', rateLimit: { max: 120, timeWindow: '1 minute' } },
+      config: {
+        business: true,
+        permission: 'inbox.use',
+        rateLimit: { max: 120, timeWindow: '1 minute' },
+        openapi: {
+          body: { 'multipart/form-data': ZUploadFields.extend({ file: z.file() }) },
+          errors: [404, 413],
+        },
+      },
       bodyLimit: OWN_CHANNEL_FILE_LIMIT_BYTES + 64 * 1024,
       schema: {
         tags: ['files'],
@@ -82,7 +90,14 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = asyn
     app.get(
       '/files/*',
       {
-        config: { public: true },
+        config: {
+          public: true,
+          openapi: {
+            wildcard: 'key',
+            answers: { 200: { description: 'The file’s bytes', content: 'application/octet-stream' } },
+            errors: [403],
+          },
+        },
         schema: {
           tags: ['files'],
           summary: 'A stored file, through a signed expiring URL',

@@ -53,7 +53,7 @@ export const llmRoutes: FastifyPluginAsyncZod<{ deps: llm.LlmDeps }> = async (ap
   app.post(
     '/api/config/llm/test/',
     {
-      config: { ...manage, rateLimit: { max: 10, timeWindow: '1 minute' } },
+      config: { ...manage, rateLimit: { max: 10, timeWindow: '1 minute' }, openapi: { errors: [409] } },
       schema: {
         tags,
         summary: 'Call the model in use once: whether it answers, and what it says or why not',

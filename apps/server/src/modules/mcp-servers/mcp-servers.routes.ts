@@ -11,6 +11,7 @@ import {
   ZMcpServerRequest,
   ZMcpServerUpdate,
   ZOAuthCallbackRequest,
+  ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
@@ -25,7 +26,10 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
   app.get(
     mcp.CLIENT_METADATA_PATH,
     {
-      config: { public: true },
+      config: {
+        public: true,
+        openapi: { answers: { 200: { description: 'The metadata document', content: 'application/json' } } },
+      },
       schema: { tags, summary: "Titan's OAuth client metadata document (its URL is the client id)" },
     },
     async () => mcp.clientMetadataDocument(deps),
@@ -35,6 +39,7 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
     {
       config: read,
       schema: {
+        querystring: ZNoQuery,
         tags,
         summary: "The business's MCP servers (never their tokens)",
         response: { 200: ZEnvelope(z.array(ZMcpServer)) },
@@ -45,7 +50,7 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
   app.post(
     '/api/config/mcp-servers/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary:
@@ -63,7 +68,7 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
   app.post(
     '/api/config/mcp-servers/callback/',
     {
-      config: { ...manage, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { ...manage, rateLimit: { max: 30, timeWindow: '1 minute' }, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: 'Finish connecting: the code, state and iss the authorization server sent back',
@@ -85,7 +90,7 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
   app.put(
     '/api/config/mcp-servers/:id/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: 'Change an MCP server (a new URL, auth or token connects it again)',
@@ -111,7 +116,7 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
   app.post(
     '/api/config/mcp-servers/:id/connect/',
     {
-      config: { ...manage, rateLimit: { max: 20, timeWindow: '1 minute' } },
+      config: { ...manage, rateLimit: { max: 20, timeWindow: '1 minute' }, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: 'Start OAuth: where to send the person to authorize Titan',
@@ -125,12 +130,12 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
   app.get(
     '/api/config/mcp-servers/:id/tools/',
     {
-      config: read,
+      config: { ...read, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: "The server's tools as cached (refresh=true lists them again)",
         params: ZId,
-        querystring: z.object({ refresh: z.enum(['true', 'false']).optional() }),
+        querystring: z.strictObject({ refresh: z.enum(['true', 'false']).optional() }),
         response: { 200: ZEnvelope(z.array(ZExternalToolInfo)) },
       },
     },

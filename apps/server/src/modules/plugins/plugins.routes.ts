@@ -10,6 +10,7 @@ import {
   ZUserPlugin,
   ZUserPluginRequest,
   ZUserPluginUpdate,
+  ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../auth/auth.guard';
@@ -25,7 +26,12 @@ export const pluginRoutes: FastifyPluginAsyncZod<{ deps: plugins.PluginDeps }> =
     '/api/plugins/',
     {
       config: read,
-      schema: { tags, summary: 'The plugin catalogue', response: { 200: ZEnvelope(z.array(ZPlugin)) } },
+      schema: {
+        querystring: ZNoQuery,
+        tags,
+        summary: 'The plugin catalogue',
+        response: { 200: ZEnvelope(z.array(ZPlugin)) },
+      },
     },
     async () => ok(plugins.listPlugins(deps)),
   );
@@ -34,6 +40,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<{ deps: plugins.PluginDeps }> =
     {
       config: read,
       schema: {
+        querystring: ZNoQuery,
         tags,
         summary: "The business's plugin connections (never their keys)",
         response: { 200: ZEnvelope(z.array(ZUserPlugin)) },
@@ -44,7 +51,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<{ deps: plugins.PluginDeps }> =
   app.post(
     '/api/user-plugins/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [409] } },
       schema: {
         tags,
         summary:
@@ -62,7 +69,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<{ deps: plugins.PluginDeps }> =
   app.post(
     '/api/user-plugins/callback/',
     {
-      config: { ...manage, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { ...manage, rateLimit: { max: 30, timeWindow: '1 minute' }, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: 'Finish connecting an OAuth plugin: the code, state and iss the provider sent back',
@@ -91,7 +98,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<{ deps: plugins.PluginDeps }> =
   app.put(
     '/api/user-plugins/:id/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [409] } },
       schema: {
         tags,
         summary: 'Rename, change settings or the key',
@@ -122,7 +129,7 @@ export const pluginRoutes: FastifyPluginAsyncZod<{ deps: plugins.PluginDeps }> =
   app.post(
     '/api/user-plugins/:id/connect/',
     {
-      config: { ...manage, rateLimit: { max: 20, timeWindow: '1 minute' } },
+      config: { ...manage, rateLimit: { max: 20, timeWindow: '1 minute' }, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: 'Start OAuth for a plugin connection',

@@ -15,6 +15,7 @@ import {
   ZPublicSendMessageRequest,
   ZUploadResult,
   ZVisitorSession,
+  ZNoQuery,
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
@@ -24,6 +25,8 @@ import * as chat from './public-chat.service';
 const tags = ['public chat'];
 // Visitors authenticate with their own token (Authorization: Visitor …), not a staff session.
 const config = { public: true } as const;
+/** Public, but the visitor's session token is required (`Authorization: Visitor <token>`). */
+const visitorConfig = { public: true, openapi: { visitor: true, errors: [429] } } as const;
 
 function callerOf(request: FastifyRequest): chat.Caller {
   const origin = request.headers.origin;
@@ -60,13 +63,24 @@ export const publicChatRoutes: FastifyPluginAsyncZod<{ deps: chat.PublicChatDeps
 
   app.post(
     '/api/public/customers/',
-    { config, schema: { tags, body: ZCreateVisitorRequest, response: { 201: ZEnvelope(ZVisitorSession) } } },
+    {
+      config: { ...config, openapi: { errors: [404, 429] } },
+      schema: { tags, body: ZCreateVisitorRequest, response: { 201: ZEnvelope(ZVisitorSession) } },
+    },
     async (request, reply) => created(reply, await chat.createVisitor(deps, request.body, callerOf(request))),
   );
 
   app.get(
     '/api/public/conversations/',
-    { config, schema: { tags, response: { 200: ZEnvelope(z.array(ZPublicConversation)) } } },
+    {
+      config: visitorConfig,
+      schema: {
+        querystring: ZNoQuery,
+        tags,
+        summary: 'The visitor’s conversations',
+        response: { 200: ZEnvelope(z.array(ZPublicConversation)) },
+      },
+    },
     async (request) =>
       ok(await chat.findVisitorConversations(deps, await visitorOf(request), callerOf(request))),
   );
@@ -74,7 +88,7 @@ export const publicChatRoutes: FastifyPluginAsyncZod<{ deps: chat.PublicChatDeps
   app.post(
     '/api/public/conversations/',
     {
-      config,
+      config: { ...visitorConfig, openapi: { errors: [404, 429] } },
       schema: {
         tags,
         body: ZCreatePublicConversationRequest,
@@ -91,7 +105,7 @@ export const publicChatRoutes: FastifyPluginAsyncZod<{ deps: chat.PublicChatDeps
   app.get(
     '/api/public/conversations/:id/messages/',
     {
-      config,
+      config: visitorConfig,
       schema: {
         tags,
         params: ZConversationIdParams,
@@ -114,7 +128,7 @@ export const publicChatRoutes: FastifyPluginAsyncZod<{ deps: chat.PublicChatDeps
   app.post(
     '/api/public/conversations/:id/messages/',
     {
-      config,
+      config: visitorConfig,
       schema: {
         tags,
         params: ZConversationIdParams,
@@ -138,7 +152,19 @@ export const publicChatRoutes: FastifyPluginAsyncZod<{ deps: chat.PublicChatDeps
   app.post(
     '/api/public/upload/',
     {
-      config,
+      config: {
+        ...config,
+        openapi: {
+          visitor: true,
+          body: {
+            'multipart/form-data': z.object({
+              file: z.file(),
+              conversation_id: z.coerce.number().int().positive(),
+            }),
+          },
+          errors: [404, 413, 429],
+        },
+      },
       schema: {
         tags,
         summary: 'Visitor upload (multipart: file, conversation_id)',

@@ -45,7 +45,14 @@ export const qrFormRoutes: FastifyPluginAsyncZod<{ deps: qr.QrFormDeps }> = asyn
     app.get(
       `${base}qr.${format}`,
       {
-        config: read,
+        config: {
+          ...read,
+          openapi: {
+            answers: {
+              200: { description: 'The QR code', content: format === 'svg' ? 'image/svg+xml' : 'image/png' },
+            },
+          },
+        },
         schema: {
           tags,
           summary: `The QR code that opens the saved form, as ${format.toUpperCase()}`,
@@ -69,7 +76,11 @@ export const qrFormRoutes: FastifyPluginAsyncZod<{ deps: qr.QrFormDeps }> = asyn
   app.post(
     '/api/public/qr-forms/confirm/',
     {
-      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: {
+        public: true,
+        rateLimit: { max: 30, timeWindow: '1 minute' },
+        openapi: { errors: [404, 429] },
+      },
       schema: {
         tags,
         summary: 'Confirm a subscription asked for on the form (the link of the confirmation mail)',

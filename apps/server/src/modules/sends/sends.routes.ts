@@ -36,7 +36,7 @@ export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.get(
     '/api/sms/events/download/',
     {
-      config: read,
+      config: { ...read, openapi: { answers: { 200: { description: 'CSV', content: 'text/csv' } } } },
       schema: { tags: ['sms'], summary: 'The filtered texts as CSV', querystring: ZSmsLogFilter },
     },
     async (request, reply) => {
@@ -77,7 +77,10 @@ export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   );
   app.get(
     '/api/email/events/download/',
-    { config: read, schema: { tags, summary: 'The filtered emails as CSV', querystring: ZEmailLogFilter } },
+    {
+      config: { ...read, openapi: { answers: { 200: { description: 'CSV', content: 'text/csv' } } } },
+      schema: { tags, summary: 'The filtered emails as CSV', querystring: ZEmailLogFilter },
+    },
     async (request, reply) => {
       const scope = await scopeOf(db, request);
       return reply

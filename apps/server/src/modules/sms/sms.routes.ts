@@ -10,6 +10,8 @@ import {
   ZSaveSmsAccountRequest,
   ZSendSmsRequest,
   ZSendSmsResult,
+  ZTwilioInboundMessage,
+  ZTwilioStatusCallback,
   ZSmsAccount,
   ZSmsInbound,
   ZSmsInboundQuery,
@@ -66,7 +68,7 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
   app.put(
     '/api/sms/account/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: 'Connect the Twilio account (checked with Twilio first; the Auth Token is write-only)',
@@ -79,7 +81,12 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
   app.post(
     '/api/sms/account/test/',
     {
-      config: { business: true, permission: 'engage.send', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: {
+        business: true,
+        permission: 'engage.send',
+        rateLimit: { max: 30, timeWindow: '1 minute' },
+        openapi: { errors: [402, 409] },
+      },
       schema: {
         tags,
         summary: 'Send one test text from the connected account',
@@ -103,7 +110,7 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
   app.post(
     '/api/agents/send-sms/',
     {
-      config: { business: true, permission: 'engage.send' },
+      config: { business: true, permission: 'engage.send', openapi: { errors: [402, 409] } },
       schema: {
         tags,
         summary:
@@ -183,10 +190,20 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
         signature: typeof signature === 'string' ? signature : undefined,
       };
     };
+    const signed = { 'X-Twilio-Signature': 'Twilio’s signature of the URL and the form parameters' };
     scope.post(
       '/api/sms/webhook/status/',
       {
-        config: { public: true },
+        config: {
+          public: true,
+          openapi: {
+            headers: signed,
+            body: { 'application/x-www-form-urlencoded': ZTwilioStatusCallback },
+            // Twilio reads no answer from a status callback; any 2xx is taken.
+            answers: { 204: { description: 'Recorded' } },
+            errors: [403],
+          },
+        },
         bodyLimit: FORM_LIMIT,
         schema: { tags, summary: 'Twilio status callback (signed with X-Twilio-Signature)' },
       },
@@ -199,7 +216,15 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
     scope.post(
       '/api/sms/webhook/inbound/',
       {
-        config: { public: true },
+        config: {
+          public: true,
+          openapi: {
+            headers: signed,
+            body: { 'application/x-www-form-urlencoded': ZTwilioInboundMessage },
+            answers: { 200: { description: 'An empty TwiML <Response/>', content: 'text/xml' } },
+            errors: [403],
+          },
+        },
         bodyLimit: FORM_LIMIT,
         schema: { tags, summary: 'Twilio inbound message (signed with X-Twilio-Signature); answers TwiML' },
       },

@@ -13,6 +13,7 @@ import {
   ZJoinRequest,
   ZMember,
   ZUpdateMemberRequest,
+  ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf, userIdOf } from '../auth/auth.guard';
@@ -26,14 +27,17 @@ export const teamRoutes: FastifyPluginAsyncZod<{ deps: team.TeamDeps }> = async 
 
   app.get(
     '/api/business/users/',
-    { config: { business: true }, schema: { tags, response: { 200: ZEnvelope(z.array(ZMember)) } } },
+    {
+      config: { business: true },
+      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZMember)) } },
+    },
     async (request) => ok(await team.findMembers(db, businessOf(request).id)),
   );
 
   app.post(
     '/api/business/users/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [409] } },
       schema: { tags, body: ZInviteMemberRequest, response: { 201: ZEnvelope(ZInvitation) } },
     },
     async (request, reply) =>
@@ -43,7 +47,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ deps: team.TeamDeps }> = async 
   app.put(
     '/api/business/users/:id/',
     {
-      config: manage,
+      config: { ...manage, openapi: { errors: [409] } },
       schema: { tags, params: ZIdParams, body: ZUpdateMemberRequest, response: { 200: ZEnvelope(ZMember) } },
     },
     async (request) =>
@@ -52,7 +56,10 @@ export const teamRoutes: FastifyPluginAsyncZod<{ deps: team.TeamDeps }> = async 
 
   app.delete(
     '/api/business/users/:id/',
-    { config: manage, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.null()) } } },
+    {
+      config: { ...manage, openapi: { errors: [409] } },
+      schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.null()) } },
+    },
     async (request) => {
       await team.removeMember(db, businessOf(request), request.params.id);
       return ok(null);
@@ -61,7 +68,10 @@ export const teamRoutes: FastifyPluginAsyncZod<{ deps: team.TeamDeps }> = async 
 
   app.get(
     '/api/business/users/invitations/',
-    { config: manage, schema: { tags, response: { 200: ZEnvelope(z.array(ZInvitation)) } } },
+    {
+      config: manage,
+      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZInvitation)) } },
+    },
     async (request) => ok(await team.findInvitations(db, businessOf(request).id)),
   );
 
@@ -91,7 +101,10 @@ export const teamRoutes: FastifyPluginAsyncZod<{ deps: team.TeamDeps }> = async 
 
   app.get(
     '/api/business/users/join-requests/',
-    { config: manage, schema: { tags, response: { 200: ZEnvelope(z.array(ZJoinRequest)) } } },
+    {
+      config: { ...manage, openapi: { errors: [404, 409] } },
+      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZJoinRequest)) } },
+    },
     async (request) => ok(await team.findJoinRequests(db, businessOf(request).id)),
   );
 

@@ -32,7 +32,7 @@ export const templateAiRoutes: FastifyPluginAsyncZod<{ deps: AiTemplateDeps }> =
   app.post(
     '/api/template/gpt-prompt-email/',
     {
-      config: { business: true, permission: 'engage.write' },
+      config: { business: true, permission: 'engage.write', openapi: { errors: [409, 422, 502, 503, 504] } },
       schema: {
         tags,
         summary:

@@ -16,6 +16,7 @@ import {
   ZIdParams,
   ZTemplateImage,
   ZUpdateEmailTemplateRequest,
+  ZNoQuery,
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
@@ -51,13 +52,16 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
 
   app.get(
     '/api/template/',
-    { config: read, schema: { tags, response: { 200: ZEnvelope(z.array(ZEmailTemplateSummary)) } } },
+    {
+      config: read,
+      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZEmailTemplateSummary)) } },
+    },
     async (request) => ok(await templates.findTemplates(db, businessOf(request).id)),
   );
   app.post(
     '/api/template/',
     {
-      config: write,
+      config: { ...write, openapi: { errors: [409] } },
       schema: { tags, body: ZCreateEmailTemplateRequest, response: { 201: ZEnvelope(ZEmailTemplate) } },
     },
     async (request, reply) =>
@@ -90,7 +94,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
   app.post(
     '/api/template/template-images/',
     {
-      config: { ...write, rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: {
+        ...write,
+        rateLimit: { max: 60, timeWindow: '1 minute' },
+        openapi: {
+          body: { 'multipart/form-data': ZImageFields.extend({ file: z.file() }) },
+          errors: [404, 413],
+        },
+      },
       bodyLimit: TEMPLATE_IMAGE_LIMIT_BYTES + 64 * 1024,
       schema: {
         tags,
@@ -128,7 +139,7 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
   app.put(
     '/api/template/:id/',
     {
-      config: write,
+      config: { ...write, openapi: { errors: [409] } },
       schema: {
         tags,
         summary: 'Save a template (a new version), or restore one: {restore_version}',
@@ -150,7 +161,10 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
   );
   app.delete(
     '/api/template/:id/',
-    { config: write, schema: { tags, params: ZIdParams } },
+    {
+      config: { ...write, openapi: { answers: { 204: { description: 'Deleted' } } } },
+      schema: { tags, summary: 'Delete a template', params: ZIdParams },
+    },
     async (request, reply) => {
       await templates.deleteTemplate(db, businessOf(request).id, request.params.id);
       return reply.code(204).send();
@@ -161,6 +175,7 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
     {
       config: read,
       schema: {
+        querystring: ZNoQuery,
         tags,
         summary: 'Saved versions, newest first',
         params: ZIdParams,
@@ -189,7 +204,16 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
   // their image proxies fetch it), only keys under public/template_images/ with a stored image.
   app.get(
     `/${templates.TEMPLATE_IMAGES_FOLDER}/*`,
-    { config: { public: true }, schema: { tags, summary: 'A template image (public, for mail)' } },
+    {
+      config: {
+        public: true,
+        openapi: {
+          wildcard: 'key',
+          answers: { 200: { description: 'The image’s bytes', content: 'application/octet-stream' } },
+        },
+      },
+      schema: { tags, summary: 'A template image (public, for mail)' },
+    },
     async (request, reply) => {
       // The router decoded the path once: keys are made of [\w./-] only, so that is the key.
       const key = `${templates.TEMPLATE_IMAGES_FOLDER}/${(request.params as { '*': string })['*']}`;

@@ -1,6 +1,6 @@
 // WhatsApp media: uploading a file to send, and the bytes of any media the viewer may see.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZEnvelope, ZWhatsappMediaParams, ZWhatsappMediaUpload } from '@titan/contracts';
+import { ZEnvelope, ZFilePart, ZWhatsappMediaParams, ZWhatsappMediaUpload } from '@titan/contracts';
 import { AppError } from '../../../platform/errors';
 import { created } from '../../../platform/http';
 import { actorIdOf, businessOf } from '../../auth/auth.guard';
@@ -19,7 +19,11 @@ export const whatsappMediaRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps }> 
   app.post(
     '/api/whatsapp/media/',
     {
-      config: { ...config, rateLimit: { max: 120, timeWindow: '1 minute' } },
+      config: {
+        ...config,
+        rateLimit: { max: 120, timeWindow: '1 minute' },
+        openapi: { body: { 'multipart/form-data': ZFilePart }, errors: [413] },
+      },
       bodyLimit: media.WHATSAPP_UPLOAD_LIMIT_BYTES + 64 * 1024,
       schema: {
         tags,
@@ -44,7 +48,12 @@ export const whatsappMediaRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps }> 
   app.get(
     '/api/whatsapp/media/:id/',
     {
-      config,
+      config: {
+        ...config,
+        openapi: {
+          answers: { 200: { description: 'The media’s bytes', content: 'application/octet-stream' } },
+        },
+      },
       schema: { tags, summary: 'The bytes of a WhatsApp media file', params: ZWhatsappMediaParams },
     },
     async (request, reply) => {

@@ -20,7 +20,7 @@ export const whatsappSendRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps }> =
   app.post(
     '/api/whatsapp/conversations/:id/messages/',
     {
-      config,
+      config: { ...config, openapi: { errors: [402, 409, 503] } },
       schema: {
         tags,
         summary: 'Send a free-form WhatsApp message (text or uploaded media) in the 24-hour window',

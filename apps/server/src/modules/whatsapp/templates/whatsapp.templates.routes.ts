@@ -37,7 +37,7 @@ export const whatsappTemplatesRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps
   app.post(
     '/api/whatsapp/template/sync/',
     {
-      config: { business: true, permission: 'engage.write' },
+      config: { business: true, permission: 'engage.write', openapi: { errors: [409, 502] } },
       schema: {
         tags,
         summary: "Fetch the account's templates from Meta",
@@ -85,7 +85,7 @@ export const whatsappTemplatesRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps
   app.post(
     '/api/whatsapp/message/send-template/',
     {
-      config: { business: true, permission: 'inbox.use' },
+      config: { business: true, permission: 'inbox.use', openapi: { errors: [402, 404, 409, 503] } },
       schema: { tags, body: ZSendTemplateRequest, response: { 201: ZEnvelope(ZMessage) } },
     },
     async (request, reply) => {
@@ -110,7 +110,7 @@ export const whatsappTemplatesRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps
   app.get(
     '/api/whatsapp/events/download/',
     {
-      config: read,
+      config: { ...read, openapi: { answers: { 200: { description: 'CSV', content: 'text/csv' } } } },
       schema: { tags, summary: 'The filtered logs as CSV', querystring: ZWhatsappLogFilter },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZWebhookVerifyQuery } from '@titan/contracts';
+import { ZEnvelope, ZWebhookVerifyQuery, ZWhatsappWebhookDelivery } from '@titan/contracts';
+import { z } from 'zod';
 import * as webhook from './whatsapp.webhook.service';
 
 const tags = ['whatsapp'];
@@ -13,7 +14,13 @@ export const whatsappWebhookRoutes: FastifyPluginAsyncZod<{ deps: webhook.Whatsa
   app.get(
     '/api/whatsapp/webhook/',
     {
-      config: { public: true },
+      config: {
+        public: true,
+        openapi: {
+          answers: { 200: { description: 'The challenge, echoed', content: 'text/plain' } },
+          errors: [403],
+        },
+      },
       schema: { tags, summary: "Meta's verification handshake", querystring: ZWebhookVerifyQuery },
     },
     async (request, reply) =>
@@ -31,9 +38,16 @@ export const whatsappWebhookRoutes: FastifyPluginAsyncZod<{ deps: webhook.Whatsa
     scope.post(
       '/api/whatsapp/webhook/',
       {
-        config: { public: true },
+        config: {
+          public: true,
+          openapi: {
+            headers: { 'X-Hub-Signature-256': 'sha256= HMAC of the raw body with the app secret' },
+            body: { 'application/json': ZWhatsappWebhookDelivery },
+            errors: [400, 403],
+          },
+        },
         bodyLimit: WEBHOOK_BODY_LIMIT,
-        schema: { tags, summary: 'Signed event delivery from Meta' },
+        schema: { tags, summary: 'Signed event delivery from Meta', response: { 200: ZEnvelope(z.null()) } },
       },
       async (request, reply) => {
         const signature = request.headers['x-hub-signature-256'];
