@@ -23,7 +23,7 @@ export type TAuditEntry = z.infer<typeof ZAuditEntry>;
 export const ZAuditPage = ZPage(ZAuditEntry);
 
 const when = z.iso.datetime({ offset: true }).or(z.iso.date());
-export const ZAuditFilter = z.object({
+export const ZAuditFilter = z.strictObject({
   /** `member:<id>`, `api_key:<id>`, or a bare id of either. */
   actor: z.string().trim().max(60).optional(),
   action: z.string().trim().max(100).optional(),
@@ -32,7 +32,7 @@ export const ZAuditFilter = z.object({
   created_at__lte: when.optional(),
 });
 export type TAuditFilter = z.infer<typeof ZAuditFilter>;
-export const ZAuditQuery = ZAuditFilter.extend(ZPageQuery.shape);
+export const ZAuditQuery = ZAuditFilter.extend(ZPageQuery.shape).strict();
 export type TAuditQuery = z.infer<typeof ZAuditQuery>;
 
 /** The value an audit row shows in place of a secret. */

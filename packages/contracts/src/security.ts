@@ -99,4 +99,4 @@ export const ZSession = z.object({
 });
 export type TSession = z.infer<typeof ZSession>;
 /** Owners may list and end a member's sessions: `?user=<pk>`. */
-export const ZSessionsQuery = z.object({ user: z.coerce.number().int().positive().optional() });
+export const ZSessionsQuery = z.strictObject({ user: z.coerce.number().int().positive().optional() });

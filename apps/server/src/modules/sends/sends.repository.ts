@@ -545,7 +545,7 @@ async function* streamSelected<T>(db: Db, columns: SQL, where: SQL, batch: numbe
       T & { id: string; cursor_at: string }
     >(
       db,
-      sql`select ${columns}, s.created_at::text as cursor_at from sends s left join users u on u.id = s.created_by
+      sql`select ${columns}, s.created_at::text as cursor_at from sends s ${LOG_JOINS}
         where ${where} ${after ? sql`and (s.created_at, s.id) < (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
         ${NEWEST_FIRST} limit ${batch}`,
     );

@@ -38,6 +38,8 @@ const NO_BODY = new Set([
   'post /api/user-plugins/{id}/connect/',
   'post /api/chargebee/portal-session/',
   'post /api/chargebee/pricing-page-session/',
+  'post /api/auth/2fa/totp/setup/',
+  'post /api/auth/2fa/recovery-codes/',
 ]);
 
 const serverDir = join(__dirname, '..', '..', '..');
