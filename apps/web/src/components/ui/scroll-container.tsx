@@ -26,7 +26,9 @@ export function ScrollContainer({ className, children }: { className?: string; c
   }, [update]);
   const scrollable = edges.left || edges.right;
   return (
-    <div data-slot="scroll-container" className="relative w-full min-w-0">
+    // Zero width and a full-width minimum: the content's width never widens the grids and flex
+    // columns around it (which would widen the page on a phone); it scrolls in here instead.
+    <div data-slot="scroll-container" className="relative w-0 min-w-full">
       <div
         ref={ref}
         onScroll={update}
