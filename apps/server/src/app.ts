@@ -9,6 +9,8 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
+import { mfaRoutes } from './modules/auth/mfa.routes';
+import { auditRoutes, registerAuditHook } from './modules/audit';
 import { oidcRoutes } from './modules/auth/oidc.routes';
 import { businessRoutes } from './modules/business/business.routes';
 import { chatGroupRoutes } from './modules/chat-groups/chat-groups.routes';
@@ -122,12 +124,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const detachAuthCache = services.authCache.attach(services.feed);
   app.addHook('onClose', async () => detachAuthCache());
   registerAuthGuard(app, db, services.tokens, services.authCache);
+  registerAuditHook(app, db);
 
   // Routes take what they need from the services (each plugin's deps type is a part of them).
   await app.register(healthRoutes, { database });
   await app.register(analyticsRoutes, { deps: services });
   await app.register(authRoutes, { deps: services });
   await app.register(oidcRoutes, { deps: services });
+  await app.register(mfaRoutes, { deps: services });
+  await app.register(auditRoutes, { db });
   await app.register(businessRoutes, { db });
   await app.register(teamRoutes, { deps: services });
   await app.register(apiKeyRoutes, { db });

@@ -41,6 +41,8 @@ import { createEmailTracking, type EmailTracking } from './modules/email-trackin
 import type { Jobs } from './platform/jobs';
 import type { Mailer } from './platform/mailer';
 import { RateLimiter, pruneRateLimits } from './platform/rate-limiter';
+import { purgeAuditLog } from './modules/audit';
+import { pruneChallenges } from './modules/auth/mfa.repository';
 import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { outboundGuarded } from './platform/safe-fetch';
@@ -185,6 +187,15 @@ export async function defineJobs(services: Services): Promise<void> {
     retryLimit: 2,
   });
   await jobs.schedule('platform.prune-rate-limits', '23 * * * *');
+  await jobs.define({
+    name: 'audit.purge',
+    handler: async () => {
+      await purgeAuditLog(db, services.config.AUDIT_LOG_RETENTION_DAYS);
+      await pruneChallenges(db, new Date(Date.now() - DAY_MS));
+    },
+    retryLimit: 2,
+  });
+  await jobs.schedule('audit.purge', '29 * * * *');
   await jobs.define({
     name: PUBLIC_RETENTION_QUEUE,
     handler: async () => {

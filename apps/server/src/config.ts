@@ -125,6 +125,8 @@ export const ZConfigEnv = z.object({
   /** Browser error reports stored per business (or for all anonymous reports) and UTC day. */
   ANALYTICS_EVENTS_DAILY_MAX: wholeNumber('events', 1, 10_000_000).default(5000),
   ANALYTICS_EVENTS_RETENTION_DAYS: wholeNumber('days', 1, 3650).default(90),
+  /** Audit log rows older than this are deleted (0: kept for ever). */
+  AUDIT_LOG_RETENTION_DAYS: wholeNumber('days', 0, 36500).default(365),
   /** Submissions a QR visitor form takes per hour: from one client address, and in all. */
   QR_FORM_SUBMISSIONS_PER_IP_HOUR: wholeNumber('submissions', 1, 1_000_000).default(20),
   QR_FORM_SUBMISSIONS_PER_FORM_HOUR: wholeNumber('submissions', 1, 10_000_000).default(1000),

@@ -68,6 +68,12 @@ export const AGENT_RUN_MESSAGES = {
   /** A read tool asked about anyone but the recipient being decided (a prompt injection, or a confused model). */
   otherCustomer: (id: number) =>
     `Refused: this tool reads only the customer this decision is about (id ${id}); other customers are not yours to see.`,
+  /** A preview during quiet hours: what the model would send, and when quiet hours let it go. */
+  wouldSendAt: (when: string, start: string, end: string) =>
+    `Would send at ${when}, when quiet hours (${start}–${end}) end.`,
+  /** The model named a template other than the one the agent's channel is set to. */
+  templateLocked: (configured: number, asked: number) =>
+    `Refused: this channel sends template ${configured}; the model may not switch it to template ${asked}.`,
   maxSteps: (n: number) => `Stopped at the limit of ${n} steps for one recipient.`,
   maxTokens: (n: number) => `Stopped at the limit of ${n} tokens for one recipient.`,
   pausedAfterFailures: (n: number) =>

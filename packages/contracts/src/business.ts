@@ -48,6 +48,10 @@ export const ZBusiness = z.object({
   email_count: z.number().int(),
   whatsapp_count: z.number().int(),
   subscription_status: ZSubscriptionStatus,
+  /** IANA time zone: quiet hours (customers without their own), dashboards' days, schedules, reports. */
+  time_zone: z.string(),
+  /** Members must sign in with a second factor (owners set it). */
+  require_2fa: z.boolean(),
 });
 export type TBusiness = z.infer<typeof ZBusiness>;
 
@@ -59,6 +63,35 @@ const dialCode = z
   .string()
   .trim()
   .regex(/^\+[0-9]{1,4}$/, { message: 'Enter a dial code like +1 or +44.' });
+
+export const TIME_ZONE_MESSAGE = 'Choose a time zone from the list, such as Europe/Berlin.';
+
+/**
+ * The IANA zones this runtime lists (`Intl.supportedValuesOf('timeZone')`), plus UTC. A browser may
+ * name a zone by a newer alias (Europe/Kyiv) than the list holds (Europe/Kiev): an alias Intl
+ * resolves to a listed zone is accepted too.
+ */
+export function supportedTimeZones(): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+  const listed = typeof intl.supportedValuesOf === 'function' ? intl.supportedValuesOf('timeZone') : [];
+  return listed.includes('UTC') ? listed : ['UTC', ...listed];
+}
+
+let zoneSet: Set<string> | null = null;
+export function isSupportedTimeZone(value: string): boolean {
+  zoneSet ??= new Set(supportedTimeZones());
+  if (zoneSet.has(value)) return true;
+  try {
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    return zoneSet.has(resolved) || resolved === 'UTC' || resolved === 'Etc/UTC';
+  } catch {
+    return false;
+  }
+}
+
+export const ZTimeZone = z.string().trim().min(1, TIME_ZONE_MESSAGE).refine(isSupportedTimeZone, {
+  message: TIME_ZONE_MESSAGE,
+});
 
 /** A business name is one line (it is the From name of the business's mail). */
 export const BUSINESS_NAME_LINE_BREAK = 'The business name cannot contain a line break.';
@@ -72,10 +105,14 @@ export const ZCreateBusinessRequest = z.object({
     .refine((v) => !/[\r\n]/.test(v), { message: BUSINESS_NAME_LINE_BREAK }),
   phone_number: phone.optional().nullable(),
   dial_code: dialCode.optional().nullable(),
+  /** Defaults to UTC when left out (the web app sends the browser's zone). */
+  time_zone: ZTimeZone.optional(),
 });
 export type TCreateBusinessRequest = z.infer<typeof ZCreateBusinessRequest>;
 
-export const ZUpdateBusinessRequest = ZCreateBusinessRequest.partial();
+export const ZUpdateBusinessRequest = ZCreateBusinessRequest.partial().extend({
+  require_2fa: z.boolean().optional(),
+});
 export type TUpdateBusinessRequest = z.infer<typeof ZUpdateBusinessRequest>;
 
 /** A business as listed in the signed-in user's profile. */

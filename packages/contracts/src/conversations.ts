@@ -16,7 +16,13 @@ export const SENDER_TYPES = ['customer', 'staff', 'agent', 'system'] as const;
 export const ZSenderType = z.enum(SENDER_TYPES);
 export type TSenderType = z.infer<typeof ZSenderType>;
 
-export const MESSAGE_TYPES = ['text', 'file'] as const;
+/**
+ * `note`: a private note between staff; `activity`: a line of the timeline (assigned, status
+ * changed, labelled, by whom). Neither ever reaches the customer (next-api.md "Team inbox").
+ */
+export const MESSAGE_TYPES = ['text', 'file', 'note', 'activity'] as const;
+/** Message types staff see only: never in a visitor's, WhatsApp, SMS or email payload. */
+export const INTERNAL_MESSAGE_TYPES = ['note', 'activity'] as const;
 export const ZMessageType = z.enum(MESSAGE_TYPES);
 
 export const DELIVERY_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
@@ -29,6 +35,14 @@ export const ZInitiator = z.object({
   email: z.string().nullable(),
 });
 export type TInitiator = z.infer<typeof ZInitiator>;
+
+/** The member who owns a conversation (next-api.md "Team inbox"). */
+export const ZAssignee = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  avatar_url: z.string().nullable(),
+});
+export type TAssignee = z.infer<typeof ZAssignee>;
 
 export const ZConversation = z.object({
   id: z.number().int(),
@@ -43,6 +57,8 @@ export const ZConversation = z.object({
   created_at: z.string(),
   business_replied: z.boolean(),
   engage_business_id: z.number().int(),
+  /** A member of the business, or none. */
+  assignee: ZAssignee.nullable(),
 });
 export type TConversation = z.infer<typeof ZConversation>;
 
@@ -56,8 +72,21 @@ const boolParam = z.union(
   ],
   { message: 'Must be true or false.' },
 );
+const idOrNone = (message: string) =>
+  z.union([z.literal('none'), z.coerce.number({ message }).int({ message }).positive({ message })], {
+    message,
+  });
+
 /** The list filters shared by GET /api/msg/conversations/ and the realtime subscription. */
 export const ZConversationFilter = z.object({
+  /** `me` (the caller), `none` (unassigned) or a member's id. */
+  assignee: z
+    .union([z.literal('me'), idOrNone('Enter me, none or a member id.')], {
+      message: 'Enter me, none or a member id.',
+    })
+    .optional(),
+  /** A chat group's id, or `none` (no group). */
+  assigned_chat_group: idOrNone('Enter none or a chat group id.').optional(),
   status: ZConversationStatus.optional(),
   is_read: boolParam.optional(),
   business_replied: boolParam.optional(),
@@ -91,13 +120,50 @@ export const ZPageQuery = z.object({
 export const ZConversationListQuery = ZConversationFilter.extend(ZPageQuery.shape);
 export type TConversationListQuery = z.infer<typeof ZConversationListQuery>;
 
+const ZAssigneeId = z.number().int().positive().nullable();
+
 export const ZUpdateConversationRequest = z
-  .object({ status: ZConversationStatus.optional(), is_read: z.boolean().optional() })
-  .refine((v) => v.status !== undefined || v.is_read !== undefined, {
-    message: 'Send status or is_read.',
+  .object({
+    status: ZConversationStatus.optional(),
+    is_read: z.boolean().optional(),
+    /** A member of the business, or null to unassign. */
+    assignee_id: ZAssigneeId.optional(),
+  })
+  .refine((v) => v.status !== undefined || v.is_read !== undefined || v.assignee_id !== undefined, {
+    message: 'Send status, is_read or assignee_id.',
     path: ['non_field_errors'],
   });
 export type TUpdateConversationRequest = z.infer<typeof ZUpdateConversationRequest>;
+
+/** POST /api/msg/conversations/bulk/: one change to many conversations, all or none. */
+export const ZBulkConversationRequest = z
+  .object({
+    ids: z.array(z.number().int().positive()).min(1, 'Select at least one conversation.').max(500),
+    assignee_id: ZAssigneeId.optional(),
+    status: ZConversationStatus.optional(),
+  })
+  .refine((v) => v.status !== undefined || v.assignee_id !== undefined, {
+    message: 'Send assignee_id or status.',
+    path: ['non_field_errors'],
+  });
+export type TBulkConversationRequest = z.infer<typeof ZBulkConversationRequest>;
+export const ZBulkConversationResult = z.object({ updated: z.array(z.number().int()) });
+export type TBulkConversationResult = z.infer<typeof ZBulkConversationResult>;
+
+/** GET /api/msg/conversations/counts/: how many conversations each inbox view holds. */
+export const ZConversationCounts = z.object({
+  all: z.number().int(),
+  mine: z.number().int(),
+  unassigned: z.number().int(),
+  assignees: z.array(z.object({ id: z.number().int(), count: z.number().int() })),
+  groups: z.array(z.object({ id: z.number().int().nullable(), count: z.number().int() })),
+});
+export type TConversationCounts = z.infer<typeof ZConversationCounts>;
+export const ZConversationCountsQuery = z.object({ status: ZConversationStatus.optional() });
+
+/** POST /api/msg/conversations/{id}/notes/: a private note; `@[Name](member:<id>)` mentions. */
+export const ZNoteRequest = z.object({ content: z.string().trim().min(1).max(10_000) });
+export type TNoteRequest = z.infer<typeof ZNoteRequest>;
 
 export const ZSender = z.object({
   id: z.number().int().nullable(),

@@ -43,3 +43,26 @@ export const ZDateTimeParam = ZStrictDate.transform((v) => new Date(v));
 
 /** A bare YYYY-MM-DD, as opposed to a date-time. */
 export const isBareDate = (v: string) => /^[+-]?\d{4,6}-\d{2}-\d{2}$/.test(v);
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** YYYY-MM-DD of `at` on the wall clock of `timeZone` (an IANA name). */
+export function localDate(at: Date, timeZone: string): string {
+  let f = dayFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, f);
+  }
+  return f.format(at);
+}
+
+/** Every date (YYYY-MM-DD) in `timeZone` from the day of `from` to the day of `to`, both included. */
+export function localDates(from: Date, to: Date, timeZone: string): string[] {
+  const last = localDate(to, timeZone);
+  const out: string[] = [];
+  for (let t = Date.parse(`${localDate(from, timeZone)}T00:00:00Z`); ; t += 86_400_000) {
+    const date = new Date(t).toISOString().slice(0, 10);
+    if (date > last) break;
+    out.push(date);
+  }
+  return out;
+}

@@ -5,6 +5,7 @@ import { z } from 'zod';
 
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 import { ZDateTimeParam } from './dates';
+import { ZSendOutcomeFilter } from './engage-metrics';
 import { ZWhatsappLog, ZWhatsappLogEvent } from './whatsapp';
 
 /** Email's status order (queued < sending < sent < delivered < opened < clicked), then finals. */
@@ -26,6 +27,8 @@ export type TEmailLogStatus = (typeof EMAIL_LOG_STATUSES)[number];
 
 export const ZEmailLogFilter = z.object({
   status: z.enum(EMAIL_LOG_STATUSES, { message: `Choose ${EMAIL_LOG_STATUSES.join(', ')}.` }).optional(),
+  /** What the sends count as on the dashboard (SEND_OUTCOME_STATUSES): the same rows as its figures. */
+  outcome: ZSendOutcomeFilter,
   /** Matches the recipient, the subject, the template name or the Message-ID. */
   search: z.string().trim().max(100).optional(),
   template_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),

@@ -38,6 +38,60 @@ export const ZSendOutcomes = z.object({
 });
 export type TSendOutcomes = z.infer<typeof ZSendOutcomes>;
 
+export type TSendOutcome = Exclude<keyof TSendOutcomes, 'total'>;
+export const SEND_OUTCOMES = ['pending', 'sent', 'delivered', 'failed', 'not_sent'] as const;
+
+/**
+ * The one definition of what each send status counts as, shared by the dashboard, the event logs'
+ * `outcome` filter and the email metrics. Email goes through an SMTP relay that reports no
+ * delivery: a mail the server accepted and that did not bounce is delivered (so is one opened,
+ * clicked or complained about: it arrived). Other channels are delivered on the provider's receipt.
+ */
+export const SEND_OUTCOME_STATUSES: Record<
+  (typeof SEND_CHANNELS)[number],
+  Record<TSendOutcome, readonly string[]>
+> = {
+  email: {
+    pending: ['queued', 'sending'],
+    sent: [],
+    delivered: ['sent', 'delivered', 'opened', 'clicked', 'complained'],
+    failed: ['failed', 'bounced'],
+    not_sent: ['suppressed', 'cancelled'],
+  },
+  sms: {
+    pending: ['queued', 'sending'],
+    sent: ['accepted', 'sent'],
+    delivered: ['delivered'],
+    failed: ['failed', 'undelivered', 'bounced', 'complained'],
+    not_sent: ['suppressed', 'cancelled'],
+  },
+  whatsapp: {
+    pending: ['queued', 'sending'],
+    sent: ['accepted', 'sent'],
+    delivered: ['delivered', 'read'],
+    failed: ['failed', 'bounced', 'complained'],
+    not_sent: ['suppressed', 'cancelled'],
+  },
+  titan_message: {
+    pending: ['queued', 'sending'],
+    sent: ['sent'],
+    delivered: ['delivered', 'read'],
+    failed: ['failed', 'bounced', 'complained'],
+    not_sent: ['suppressed', 'cancelled'],
+  },
+};
+
+/** What a send of `channel` at `status` counts as (an unknown status: handed over, `sent`). */
+export function sendOutcome(channel: (typeof SEND_CHANNELS)[number], status: string): TSendOutcome {
+  const table = SEND_OUTCOME_STATUSES[channel];
+  for (const outcome of SEND_OUTCOMES) if (table[outcome].includes(status)) return outcome;
+  return 'sent';
+}
+
+export const ZSendOutcomeFilter = z
+  .enum(SEND_OUTCOMES, { message: `Choose ${SEND_OUTCOMES.join(', ')}.` })
+  .optional();
+
 export const ZEngageMetrics = z.object({
   created_at__gte: z.string(),
   created_at__lte: z.string(),

@@ -34,3 +34,5 @@ export * from './mcp';
 export * from './agent-runs';
 export * from './billing';
 export * from './engage-metrics';
+export * from './security';
+export * from './audit';

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MARKETING_CONSENT_MESSAGES, ZMarketingConsent } from './marketing-consent';
 
 import { ZPageQuery } from './conversations';
+import { ZSendOutcomeFilter } from './engage-metrics';
 import { ZDateTimeParam } from './dates';
 import { ZEmailBatch } from './email-sending';
 import { ZWhatsappLog, ZWhatsappLogEvent } from './whatsapp';
@@ -231,6 +232,8 @@ export type TSmsLogStatus = (typeof SMS_LOG_STATUSES)[number];
 
 export const ZSmsLogFilter = z.object({
   status: z.enum(SMS_LOG_STATUSES, { message: `Choose ${SMS_LOG_STATUSES.join(', ')}.` }).optional(),
+  /** What the sends count as on the dashboard (SEND_OUTCOME_STATUSES). */
+  outcome: ZSendOutcomeFilter,
   /** Matches the number, the template name or the message SID. */
   search: z.string().trim().max(100).optional(),
   template_id: z.coerce.number({ message: 'Must be a whole number.' }).int().positive().optional(),

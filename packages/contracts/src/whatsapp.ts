@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 import { ZDateTimeParam } from './dates';
+import { ZSendOutcomeFilter } from './engage-metrics';
 
 export const ZWhatsappAccount = z.object({
   phone_number_id: z.string(),
@@ -311,6 +312,8 @@ export const ZWhatsappLogFilter = z.object({
       message: 'Choose queued, sending, accepted, sent, delivered, read, failed or error.',
     })
     .optional(),
+  /** What the sends count as on the dashboard (SEND_OUTCOME_STATUSES). */
+  outcome: ZSendOutcomeFilter,
   /** Matches the recipient, the template name or the wamid. */
   search: z.string().trim().max(100).optional(),
   created_at__gte: ZDateTimeParam.optional(),

@@ -296,6 +296,18 @@ const NOT_BUSINESS_SCOPED: Record<string, string> = {
   'PUT /api/users/profile/': "the caller's own profile",
   'POST /api/business/users/assign/':
     "acts on the caller's own membership: an invitation token addressed to their email, or a join request",
+  'GET /api/auth/2fa/': "the caller's own second factors",
+  'POST /api/auth/2fa/totp/setup/': "the caller's own TOTP",
+  'POST /api/auth/2fa/totp/confirm/': "the caller's own TOTP",
+  'DELETE /api/auth/2fa/totp/': "the caller's own TOTP",
+  'POST /api/auth/2fa/recovery-codes/': "the caller's own recovery codes",
+  'POST /api/auth/webauthn/register/options/': "the caller's own passkeys",
+  'POST /api/auth/webauthn/register/verify/': "the caller's own passkeys",
+  'DELETE /api/auth/webauthn/credentials/:id/': "the caller's own passkeys (another's id: 404)",
+  'GET /api/auth/sessions/':
+    "the caller's own sessions; a member's only for an owner of a business both belong to (else 404, mfa.test.ts)",
+  'DELETE /api/auth/sessions/:id/':
+    "the caller's own session; a member's only for an owner of a business both belong to (else 404, mfa.test.ts)",
 };
 
 const PNG_DOT = Buffer.from(

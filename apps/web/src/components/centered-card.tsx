@@ -8,14 +8,17 @@ export function CenteredCard({
   title,
   description,
   children,
+  brand = PRODUCT_NAME,
 }: {
   title: string;
+  /** The name above the card: Titan's, or (pages a business's customers see) the business's; null: none. */
+  brand?: string | null;
   description?: ReactNode;
   children?: ReactNode;
 }) {
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-6 bg-muted/40 p-4">
-      <p className="text-xl font-semibold tracking-tight">{PRODUCT_NAME}</p>
+      {brand ? <p className="text-xl font-semibold tracking-tight">{brand}</p> : null}
       <Card className="w-full max-w-sm">
         <CardHeader>
           <h1 className="text-lg leading-tight font-semibold">{title}</h1>

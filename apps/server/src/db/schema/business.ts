@@ -1,6 +1,16 @@
 // Businesses (tenants), their members, invitations, join requests and API keys.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { users } from './identity';
 
@@ -19,10 +29,14 @@ export const businesses = pgTable(
     emailCount: integer('email_count').notNull().default(0),
     whatsappCount: integer('whatsapp_count').notNull().default(0),
     subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    /** The business's IANA time zone (migration 0043): quiet hours, dashboards' days, schedules, reports. */
+    timeZone: text('time_zone').notNull().default('UTC'),
     /** Origins allowed to embed the chat widget (empty: any). */
     widgetAllowedOrigins: jsonb('widget_allowed_origins').$type<string[]>().notNull().default([]),
     /** HMAC key for visitor identity verification, sealed with APP_SECRET; null = off. */
     widgetIdentitySecret: text('widget_identity_secret'),
+    /** Members must sign in with a second factor (those without one enrol at their next sign-in). */
+    require2fa: boolean('require_2fa').notNull().default(false),
     createdOn: ts('created_on').notNull().defaultNow(),
     createdBy: userRef('created_by'),
     updatedOn: ts('updated_on').notNull().defaultNow(),

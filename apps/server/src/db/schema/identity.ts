@@ -1,6 +1,17 @@
 // Accounts, sessions (refresh-token families) and one-time keys.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 
 export const users = pgTable(
@@ -17,6 +28,13 @@ export const users = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     lastLoginAt: ts('last_login_at'),
+    /** The TOTP secret (base32), sealed with APP_SECRET; null when TOTP is off. */
+    totpSecret: text('totp_secret'),
+    /** A secret handed out by setup and not yet confirmed with a code, sealed. */
+    totpPendingSecret: text('totp_pending_secret'),
+    totpEnabledAt: ts('totp_enabled_at'),
+    /** The time step of the last accepted code: a code of that step or earlier is refused. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   },
   (t) => [
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
@@ -39,6 +57,10 @@ export const sessions = pgTable(
     revokedReason: text('revoked_reason'),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /** Signed in while a business of the user requires 2FA and the user had none: enrol first. */
+    mfaEnrolmentRequired: boolean('mfa_enrolment_required').notNull().default(false),
+    /** How the user proved who they are (RFC 8176 values: pwd, otp, hwk, mfa, …). */
+    amr: jsonb('amr').$type<string[]>().notNull().default([]),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
@@ -94,4 +116,59 @@ export const userIdentities = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('user_identities_provider_subject_key').on(t.provider, t.subject)],
+);
+
+/** One-time recovery codes of an account with 2FA (sha256 of the code; used once). */
+export const userRecoveryCodes = pgTable(
+  'user_recovery_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('user_recovery_codes_user_idx').on(t.userId)],
+);
+
+/** Passkeys: WebAuthn credentials registered to an account (id and public key base64url). */
+export const webauthnCredentials = pgTable(
+  'webauthn_credentials',
+  {
+    id: text('id').primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [index('webauthn_credentials_user_idx').on(t.userId)],
+);
+
+/**
+ * Short-lived, single-use tokens of a sign-in's second step (`mfa_login`) and WebAuthn ceremonies
+ * (`webauthn_register`, `webauthn_authenticate`), by the sha256 of the token handed out.
+ */
+export const authChallenges = pgTable(
+  'auth_challenges',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    purpose: text('purpose', {
+      enum: ['mfa_login', 'webauthn_register', 'webauthn_authenticate'],
+    }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    challenge: text('challenge'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [uniqueIndex('auth_challenges_token_key').on(t.tokenHash)],
 );

@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -15,7 +16,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
-import { businesses } from './business';
+import { businesses, memberships } from './business';
 import { users } from './identity';
 
 export const CONSENT_STATUSES = ['subscribed', 'unsubscribed', 'bounced', 'complained', 'unknown'] as const;
@@ -132,6 +133,12 @@ export const conversations = pgTable(
     businessReplied: boolean('business_replied').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /**
+     * The member who owns the conversation, or none. Keyed to the membership (migration 0046): a
+     * member of another business cannot be named, and leaving the business unassigns (SET NULL of
+     * this column only, which drizzle cannot spell; the migration does).
+     */
+    assigneeId: bigint('assignee_id', { mode: 'number' }),
   },
   (t) => {
     // The list is ordered by last_message_at desc, id desc within a business; each filter column
@@ -147,6 +154,14 @@ export const conversations = pgTable(
       index('conversations_created_idx').on(t.businessId, t.createdAt, t.lastMessageAt, t.id),
       index('conversations_initiator_idx').on(t.initiatorId),
       index('conversations_group_idx').on(t.assignedChatGroupId),
+      index('conversations_assignee_idx').on(t.businessId, t.assigneeId, ...order),
+      foreignKey({
+        name: 'conversations_assignee_membership_fk',
+        columns: [t.businessId, t.assigneeId],
+        foreignColumns: [memberships.businessId, memberships.userId],
+        // Migration 0046 writes `ON DELETE SET NULL ("assignee_id")` (PostgreSQL 15's column list:
+        // business_id stays); drizzle cannot spell the list, so a regenerated migration must add it.
+      }).onDelete('set null'),
     ];
   },
 );
@@ -161,7 +176,8 @@ export const messages = pgTable(
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
-    messageType: text('message_type', { enum: ['text', 'file'] })
+    /** note and activity: the team's alone (see contracts INTERNAL_MESSAGE_TYPES). */
+    messageType: text('message_type', { enum: ['text', 'file', 'note', 'activity'] })
       .notNull()
       .default('text'),
     senderType: text('sender_type', { enum: ['customer', 'staff', 'agent', 'system'] }).notNull(),
@@ -213,7 +229,8 @@ export const waMessages = pgTable(
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
     content: text('content').notNull().default(''),
-    messageType: text('message_type', { enum: ['text', 'file'] })
+    /** note and activity: the team's alone (see contracts INTERNAL_MESSAGE_TYPES). */
+    messageType: text('message_type', { enum: ['text', 'file', 'note', 'activity'] })
       .notNull()
       .default('text'),
     senderType: text('sender_type', { enum: ['customer', 'staff', 'agent', 'system'] }).notNull(),

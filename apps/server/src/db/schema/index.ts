@@ -15,3 +15,5 @@ export * from './sms';
 export * from './agents';
 export * from './mcp';
 export * from './consent';
+export * from './billing';
+export * from './audit';

@@ -1,5 +1,6 @@
 // The LLM (engage.md §6): a business's own model settings and the usage of every call. Only
 // modules/llm/llm.repository.ts touches them.
+import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { businesses } from './business';
@@ -43,5 +44,10 @@ export const llmUsage = pgTable(
     createdBy: bigint('created_by', { mode: 'number' }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('llm_usage_business_created_idx').on(t.businessId, t.createdAt)],
+  (t) => [
+    index('llm_usage_business_created_idx').on(t.businessId, t.createdAt),
+    index('llm_usage_business_ref_idx')
+      .on(t.businessId, t.purpose, t.ref)
+      .where(sql`${t.ref} IS NOT NULL`),
+  ],
 );

@@ -91,6 +91,62 @@ export function localTime(now: Date, tz: string): string {
   return f.format(now);
 }
 
+/** The wall clock of `at` in `tz` as UTC fields (year … minute). */
+function wallClock(at: Date, tz: string) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, Number(p.value)]),
+  ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
+  return parts;
+}
+
+/** The instant whose wall clock in `tz` reads y-m-d hh:mm (the later one across a DST gap). */
+function instantAt(tz: string, y: number, m: number, d: number, hh: number, mm: number): Date {
+  const wanted = Date.UTC(y, m - 1, d, hh, mm);
+  let guess = wanted;
+  for (let i = 0; i < 3; i++) {
+    const w = wallClock(new Date(guess), tz);
+    const seen = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);
+    if (seen === wanted) break;
+    guess += wanted - seen;
+  }
+  return new Date(guess);
+}
+
+/**
+ * When quiet hours that hold at `now` end: the next time the wall clock in `tz` reads `end` (HH:MM)
+ * — today when it is still before `end` there, else tomorrow.
+ */
+export function quietHoursEnd(now: Date, tz: string, end: string): Date {
+  const w = wallClock(now, tz);
+  const [hh, mm] = end.split(':').map(Number) as [number, number];
+  const today = instantAt(tz, w.year, w.month, w.day, hh, mm);
+  if (today.getTime() > now.getTime()) return today;
+  const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
+  return instantAt(tz, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), hh, mm);
+}
+
+/** A time as the run log words it: "08:00 on 29 Nov 2026 (Europe/Berlin)". */
+export function wallClockWords(at: Date, tz: string): string {
+  const day = new Intl.DateTimeFormat('en-GB', {
+    timeZone: tz,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  });
+  return `${localTime(at, tz)} on ${day.format(at)} (${tz})`;
+}
+
 /** Whether HH:MM falls in [start, end), the span crossing midnight when end < start. */
 export function inQuietHours(time: string, start: string, end: string): boolean {
   return start < end ? time >= start && time < end : time >= start || time < end;

@@ -57,6 +57,8 @@ import {
 } from './agents.external-tools';
 import {
   customerTimezone,
+  quietHoursEnd,
+  wallClockWords,
   recipientStop,
   sendStop,
   type GuardrailStop,
@@ -262,7 +264,6 @@ export async function prepareRun(
     throw err;
   }
   const business = await findBusinessById(deps.db, run.businessId);
-  const [schedule] = await agentsRepo.findSchedules(deps.db, run.businessId, [agent.id]);
 
   const builtins = new Map<string, { name: BuiltinToolName; approval: 'auto' | 'review' }>();
   const tools: LlmTool[] = [];
@@ -337,7 +338,8 @@ export async function prepareRun(
       strict: true,
     },
     schema,
-    businessTz: schedule?.timezone ?? 'UTC',
+    // Quiet hours of a customer without a zone of their own follow the business's zone.
+    businessTz: business?.timeZone ?? 'UTC',
     lists,
     state: { planned: 0, llmErrorsInRow: 0, stopped: null, promptTokens: 0, completionTokens: 0 },
   };
@@ -454,7 +456,11 @@ function applySend(
 ): DeliveryDraft {
   const customerId = facts.customer.id;
   const channel = ctx.run.channel;
-  const templateId = channel === 'sms' ? null : (ask.templateId ?? ctx.channel.template_id ?? null);
+  const configured = ctx.channel.template_id ?? null;
+  // The channel's template is the business's choice: the model fills it, never swaps it.
+  if (channel !== 'sms' && configured !== null && ask.templateId !== null && ask.templateId !== configured)
+    return skipped(customerId, RM.templateLocked(configured, ask.templateId));
+  const templateId = channel === 'sms' ? null : (ask.templateId ?? configured);
   const body = ask.body?.trim() || null;
   const subject = ask.subject?.trim() || null;
   if (channel === 'email' && templateId === null && (!subject || !body))
@@ -624,10 +630,27 @@ async function decide(
 ): Promise<DeliveryDraft> {
   const customer = facts.customer;
   const before = recipientStop(ctx.run.channel, ctx.config, facts, now);
+  // A preview during quiet hours still asks the model: it shows what would be sent, and when.
+  const quietPreview = before?.guardrail === 'quiet_hours' && ctx.run.trigger === 'preview';
   if (before) {
     if (before.guardrail) steps.push(guardrailStep(customer.id, before));
-    return stopped(customer.id, before);
+    if (!quietPreview) return stopped(customer.id, before);
   }
+  const delivery = await consult(ctx, facts, now, steps);
+  const quiet = ctx.config.quiet_hours;
+  if (!quietPreview || !quiet || delivery.status !== 'dry_run') return delivery;
+  const at = wallClockWords(quietHoursEnd(now, facts.timezone, quiet.end), facts.timezone);
+  return { ...delivery, reason: `${RM.wouldSendAt(at, quiet.start, quiet.end)} ${delivery.reason}`.trim() };
+}
+
+/** The conversation with the model for one recipient the guardrails let through, and its decision. */
+async function consult(
+  ctx: RunContext,
+  facts: RecipientFacts,
+  now: Date,
+  steps: StepDraft[],
+): Promise<DeliveryDraft> {
+  const customer = facts.customer;
   const { max_steps: maxSteps, max_tokens: maxTokens } = ctx.config.limits;
   const user = JSON.stringify({
     customer: customerForModel(customer),

@@ -12,7 +12,12 @@ import type { Revocation } from '../../platform/realtime/realtime.topic';
 export type Membership = { businessId: number; uniqueCode: string; role: TRole };
 
 /** A live session and, when a business was named, the caller's membership in it. */
-export type SessionLookup = { membership: Membership | null; expiresAt: Date };
+export type SessionLookup = {
+  membership: Membership | null;
+  expiresAt: Date;
+  /** The user must enrol in 2FA before reaching anything but the enrolment routes. */
+  mfaEnrolmentRequired?: boolean;
+};
 
 type Entry = {
   sessionId: string;

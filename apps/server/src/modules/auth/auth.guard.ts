@@ -1,7 +1,13 @@
 // Who is calling and in which business. Routes declare what they need in `config`
 // (public, business, permission); nothing is inferred from the URL.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BUSINESS_CODE_HEADER, type TPermission, type TRole } from '@titan/contracts';
+import {
+  BUSINESS_CODE_HEADER,
+  MFA_ENROLMENT_REQUIRED,
+  MFA_MESSAGES,
+  type TPermission,
+  type TRole,
+} from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { authenticateApiKey } from '../api-keys/api-keys.service';
@@ -30,6 +36,8 @@ declare module 'fastify' {
     business?: boolean;
     /** A permission the caller's role must hold in that business. */
     permission?: TPermission;
+    /** Reachable by a session that must enrol in 2FA first (the enrolment routes, profile, logout). */
+    mfaEnrolment?: boolean;
   }
   interface FastifyRequest {
     auth: RequestAuth | null;
@@ -47,7 +55,7 @@ export const AUTH_MESSAGES = {
   apiKeyNotAllowed: 'API keys cannot be used for this endpoint.',
 } as const;
 
-type Authenticated = { auth: RequestAuth; membership?: Membership | null };
+type Authenticated = { auth: RequestAuth; membership?: Membership | null; mfaEnrolmentRequired?: boolean };
 
 /**
  * Is this session live and, when `businessCode` is given, what is the user's membership there
@@ -73,7 +81,12 @@ export function resolveSession(
       businessCode
         ? findSessionWithMembership(db, sessionId, userId, businessCode)
         : findLiveSession(db, sessionId, userId).then(
-            (row) => row && { expiresAt: row.expiresAt, membership: null },
+            (row) =>
+              row && {
+                expiresAt: row.expiresAt,
+                membership: null,
+                mfaEnrolmentRequired: row.mfaEnrolmentRequired,
+              },
           ),
     fresh,
   );
@@ -104,7 +117,10 @@ function authenticate(
     const auth: RequestAuth = { kind: 'user', userId, sessionId };
     const answer = (found: SessionLookup | null | undefined): Authenticated => {
       if (!found) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
-      return businessCode ? { auth, membership: found.membership } : { auth };
+      const mfaEnrolmentRequired = found.mfaEnrolmentRequired === true;
+      return businessCode
+        ? { auth, membership: found.membership, mfaEnrolmentRequired }
+        : { auth, mfaEnrolmentRequired };
     };
     const found = resolveSession(db, cache, sessionId, userId, businessCode);
     return found instanceof Promise ? found.then(answer) : answer(found);
@@ -175,8 +191,12 @@ export function registerAuthGuard(
     const code = config.business ? businessCodeOf(request) : '';
     // A remembered caller awaits nothing here: most requests, at no cost of promise hops.
     const authenticated = authenticate(request, db, tokens, cache, code || null);
-    const { auth, membership } = authenticated instanceof Promise ? await authenticated : authenticated;
+    const { auth, membership, mfaEnrolmentRequired } =
+      authenticated instanceof Promise ? await authenticated : authenticated;
     request.auth = auth;
+    if (mfaEnrolmentRequired && !config.mfaEnrolment) {
+      throw new AppError('forbidden', MFA_MESSAGES.enrolmentRequired, { code: MFA_ENROLMENT_REQUIRED });
+    }
     if (!config.business) {
       if (auth.kind === 'api_key') throw new AppError('forbidden', AUTH_MESSAGES.apiKeyNotAllowed);
       return;

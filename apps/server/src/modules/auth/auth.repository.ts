@@ -81,7 +81,11 @@ const liveSession = and(
 
 const prepareLiveSession = (db: Queryable) =>
   db
-    .select({ id: sessions.id, expiresAt: sessions.expiresAt })
+    .select({
+      id: sessions.id,
+      expiresAt: sessions.expiresAt,
+      mfaEnrolmentRequired: sessions.mfaEnrolmentRequired,
+    })
     .from(sessions)
     .where(liveSession)
     .prepare('auth_live_session');
@@ -90,6 +94,7 @@ const prepareSessionWithMembership = (db: Queryable) =>
   db
     .select({
       expiresAt: sessions.expiresAt,
+      mfaEnrolmentRequired: sessions.mfaEnrolmentRequired,
       businessId: businesses.id,
       uniqueCode: businesses.uniqueCode,
       role: memberships.role,
@@ -248,6 +253,7 @@ export async function findSessionWithMembership(
   if (!row) return null;
   return {
     expiresAt: row.expiresAt,
+    mfaEnrolmentRequired: row.mfaEnrolmentRequired,
     membership:
       row.businessId !== null && row.uniqueCode !== null && row.role !== null
         ? { businessId: row.businessId, uniqueCode: row.uniqueCode, role: row.role }

@@ -5,7 +5,7 @@ import {
   ZEnvelope,
   ZForgotPasswordRequest,
   ZLoginRequest,
-  ZLoginResult,
+  ZLoginAnswer,
   ZLogoutRequest,
   ZRefreshRequest,
   ZRegisterRequest,
@@ -64,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async 
     '/api/auth/login/',
     {
       config: { public: true },
-      schema: { tags, body: ZLoginRequest, response: { 200: ZEnvelope(ZLoginResult) } },
+      schema: { tags, body: ZLoginRequest, response: { 200: ZEnvelope(ZLoginAnswer) } },
     },
     async (request) => ok(await auth.login(deps, request.body, clientOf(request))),
   );
@@ -108,7 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async 
 
   app.get(
     '/api/users/profile/',
-    { schema: { tags, response: { 200: ZEnvelope(ZProfile) } } },
+    { config: { mfaEnrolment: true }, schema: { tags, response: { 200: ZEnvelope(ZProfile) } } },
     async (request) => ok(await auth.getProfile(deps.db, userIdOf(request))),
   );
 

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   REFRESH_TOKEN_TTL_SECONDS,
+  type TLoginAnswer,
   type TLoginResult,
   type TMembershipSummary,
   type TTokenPair,
@@ -9,7 +10,7 @@ import {
 } from '@titan/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { randomToken, sha256 } from '../../platform/crypto';
+import { randomToken, sha256, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
 import { countHit, type RateLimiter } from '../../platform/rate-limiter';
@@ -17,11 +18,13 @@ import { recordEvent } from '../analytics/analytics.service';
 import { forgetSession, forgetUser } from './auth-cache';
 import { accountExistsMail, passwordResetMail, verificationMail } from './auth.mails';
 import * as repo from './auth.repository';
+import { completeFirstFactor } from './mfa.service';
 import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from './passwords';
 import type { AccessTokens } from './tokens';
 
 export type AuthDeps = {
   db: Db;
+  secrets: SecretBox;
   mailer: Mailer;
   limiter: RateLimiter;
   tokens: AccessTokens;
@@ -151,7 +154,15 @@ export async function resendVerification(deps: AuthDeps, email: string, client: 
   if (user && !user.isEmailVerified) await sendVerification(deps, user);
 }
 
-async function startSession(deps: AuthDeps, user: repo.UserRow, client: ClientInfo): Promise<TTokenPair> {
+/** How a sign-in proved who the user is (RFC 8176 `amr`), and whether it must enrol in 2FA first. */
+export type SignInProof = { amr: string[]; mfaEnrolmentRequired: boolean };
+
+async function startSession(
+  deps: AuthDeps,
+  user: repo.UserRow,
+  client: ClientInfo,
+  proof: SignInProof,
+): Promise<TTokenPair> {
   const sessionId = randomUUID();
   const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000);
   const refresh = randomToken();
@@ -162,6 +173,8 @@ async function startSession(deps: AuthDeps, user: repo.UserRow, client: ClientIn
       expiresAt,
       userAgent: client.userAgent,
       ip: client.ip,
+      amr: proof.amr,
+      mfaEnrolmentRequired: proof.mfaEnrolmentRequired,
     });
     await repo.insertRefreshToken(tx, { sessionId, tokenHash: sha256(refresh), expiresAt });
   });
@@ -169,8 +182,13 @@ async function startSession(deps: AuthDeps, user: repo.UserRow, client: ClientIn
 }
 
 /** Signs a known user in: a new session, tokens, last login and the analytics event. */
-export async function signIn(deps: AuthDeps, user: repo.UserRow, client: ClientInfo): Promise<TLoginResult> {
-  const pair = await startSession(deps, user, client);
+export async function signIn(
+  deps: AuthDeps,
+  user: repo.UserRow,
+  client: ClientInfo,
+  proof: SignInProof = { amr: ['pwd'], mfaEnrolmentRequired: false },
+): Promise<TLoginResult> {
+  const pair = await startSession(deps, user, client, proof);
   const updated = await repo.updateUser(deps.db, user.id, { lastLoginAt: new Date() });
   await recordEvent(deps.db, { event: 'user_logged_in', userId: user.id, requestId: client.requestId });
   return { ...pair, user: toUser(updated ?? user) };
@@ -180,7 +198,7 @@ export async function login(
   deps: AuthDeps,
   input: { email: string; password: string },
   client: ClientInfo,
-): Promise<TLoginResult> {
+): Promise<TLoginAnswer> {
   // Every attempt counts against the IP; only failures count against the account, so someone
   // signing in on several devices is never locked out by their own successes.
   const accountLimit = { key: `login:account:${input.email}`, max: 10, windowSeconds: 15 * MINUTE };
@@ -198,7 +216,7 @@ export async function login(
   }
   if (!user.isEmailVerified)
     throw new AppError('forbidden', MESSAGES.unverified, { non_field_errors: [MESSAGES.unverified] });
-  return signIn(deps, user, client);
+  return completeFirstFactor(deps, user, client, ['pwd']);
 }
 
 /** Exchanges a refresh token for a new pair. Presenting a used token ends its whole session. */

@@ -26,6 +26,8 @@ export type OidcClaims = {
   givenName: string | null;
   familyName: string | null;
   name: string | null;
+  /** How the provider authenticated the user (RFC 8176); `mfa`, `otp`, `hwk` count as a second factor. */
+  amr: string[];
 };
 
 /** The provider refused or could not complete the exchange; `cause` says why (for the log only). */
@@ -124,6 +126,7 @@ export class OidcClient {
         givenName: text(claims.given_name),
         familyName: text(claims.family_name),
         name: text(claims.name),
+        amr: Array.isArray(idToken.amr) ? idToken.amr.filter((m): m is string => typeof m === 'string') : [],
       };
     } catch (err) {
       throw new OidcExchangeError(err);

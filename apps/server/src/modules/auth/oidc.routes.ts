@@ -1,7 +1,7 @@
 // OpenID Connect sign-in (api.md "Identity"): the providers to offer and the code exchange.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZEnvelope, ZLoginResult, ZOAuthLoginRequest, ZOAuthProvider } from '@titan/contracts';
+import { ZEnvelope, ZLoginAnswer, ZOAuthLoginRequest, ZOAuthProvider } from '@titan/contracts';
 import { ok } from '../../platform/http';
 import { clientOf } from './auth.routes';
 import * as oidc from './oidc.service';
@@ -19,7 +19,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ deps: oidc.OidcDeps }> = async 
     '/api/auth/oauth/login/',
     {
       config: { public: true },
-      schema: { tags, body: ZOAuthLoginRequest, response: { 200: ZEnvelope(ZLoginResult) } },
+      schema: { tags, body: ZOAuthLoginRequest, response: { 200: ZEnvelope(ZLoginAnswer) } },
     },
     async (request) => ok(await oidc.oauthLogin(deps, request.body, clientOf(request))),
   );

@@ -1,13 +1,14 @@
 // OpenID Connect sign-in: the providers to offer, and an authorization code turned into a Titan
 // session, linking the provider's account to a Titan user by subject or verified email.
-import type { TLoginResult, TOAuthLoginRequest, TOAuthProvider } from '@titan/contracts';
+import type { TLoginAnswer, TOAuthLoginRequest, TOAuthProvider } from '@titan/contracts';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { recordEvent } from '../analytics/analytics.service';
 import * as repo from './auth.repository';
 import { forgetUser } from './auth-cache';
-import { signIn, type AuthDeps, type ClientInfo } from './auth.service';
+import type { AuthDeps, ClientInfo } from './auth.service';
+import { completeFirstFactor } from './mfa.service';
 import { OidcExchangeError, type OidcClaims, type OidcClient } from './oidc.client';
 
 export type OidcDeps = AuthDeps & {
@@ -47,7 +48,7 @@ export async function oauthLogin(
   deps: OidcDeps,
   input: TOAuthLoginRequest,
   client: ClientInfo,
-): Promise<TLoginResult> {
+): Promise<TLoginAnswer> {
   await deps.limiter.hit({ key: `oauth:ip:${client.ip}`, max: 30, windowSeconds: 15 * 60 });
   const provider = deps.oidc;
   if (!provider || input.provider !== provider.id) {
@@ -82,7 +83,7 @@ export async function oauthLogin(
       requestId: client.requestId,
     });
   }
-  return signIn(deps, user, client);
+  return completeFirstFactor(deps, user, client, claims.amr);
 }
 
 function forbidden(message: string): AppError {

@@ -1,7 +1,15 @@
-// The only code that touches the billing tables (migration 0037): `billing_settings`,
-// `billing_accounts`, `billing_usage`, `billing_top_ups` and `billing_webhook_events`.
-import { sql, type SQL } from 'drizzle-orm';
+// The only code that touches the billing tables (migration 0037, db/schema/billing.ts):
+// `billing_settings`, `billing_accounts`, `billing_usage`, `billing_top_ups` and
+// `billing_webhook_events`. Plain writes go through drizzle; the conditional counting stays SQL.
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { TBilledChannel, TSubscriptionStatus } from '@titan/contracts';
+import {
+  billingAccounts,
+  billingSettings,
+  billingTopUps,
+  billingUsage,
+  billingWebhookEvents,
+} from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
 
 async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
@@ -62,8 +70,10 @@ function toAccount(raw: AccountRaw): BillingAccount {
 }
 
 export async function writeSettings(db: Queryable, enabled: boolean, site: string | null): Promise<void> {
-  await db.execute(sql`insert into billing_settings (id, enabled, site, updated_at) values (1, ${enabled}, ${site}, now())
-    on conflict (id) do update set enabled = excluded.enabled, site = excluded.site, updated_at = now()`);
+  await db
+    .insert(billingSettings)
+    .values({ id: 1, enabled, site, updatedAt: sql`now()` })
+    .onConflictDoUpdate({ target: billingSettings.id, set: { enabled, site, updatedAt: sql`now()` } });
 }
 
 export async function findPolicy(db: Queryable, businessId: number): Promise<Policy> {
@@ -99,8 +109,10 @@ export async function findAccountByCustomer(
 }
 
 export async function insertAccount(db: Queryable, businessId: number, customerId: string): Promise<void> {
-  await db.execute(sql`insert into billing_accounts (business_id, customer_id) values (${businessId}, ${customerId})
-    on conflict (business_id) do nothing`);
+  await db
+    .insert(billingAccounts)
+    .values({ businessId, customerId })
+    .onConflictDoNothing({ target: billingAccounts.businessId });
 }
 
 export async function updateSubscription(
@@ -117,13 +129,10 @@ export async function updateSubscription(
     resourceVersion: number;
   },
 ): Promise<void> {
-  await db.execute(sql`update billing_accounts set subscription_id = ${values.subscriptionId},
-    status = ${values.status}, plan_item_price_id = ${values.planItemPriceId}, plan_name = ${values.planName},
-    quotas = ${JSON.stringify(values.quotas)}::jsonb,
-    current_term_start = ${values.currentTermStart?.toISOString() ?? null}::timestamptz,
-    current_term_end = ${values.currentTermEnd?.toISOString() ?? null}::timestamptz,
-    resource_version = ${values.resourceVersion}, updated_at = now()
-    where business_id = ${businessId}`);
+  await db
+    .update(billingAccounts)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(billingAccounts.businessId, businessId));
 }
 
 export type UsageKey = { businessId: number; channel: TBilledChannel; periodStart: Date };
@@ -186,18 +195,27 @@ export async function addAccepted(
 export type UsageRow = { channel: TBilledChannel; reserved: number; accepted: number; extra: number };
 
 export async function usageOf(db: Queryable, businessId: number, periodStart: Date): Promise<UsageRow[]> {
-  return rowsOf<UsageRow>(
-    db,
-    sql`select channel, reserved, accepted, extra from billing_usage
-      where business_id = ${businessId} and period_start = ${periodStart.toISOString()}::timestamptz`,
-  );
+  const rows = await db
+    .select({
+      channel: billingUsage.channel,
+      reserved: billingUsage.reserved,
+      accepted: billingUsage.accepted,
+      extra: billingUsage.extra,
+    })
+    .from(billingUsage)
+    .where(and(eq(billingUsage.businessId, businessId), eq(billingUsage.periodStart, periodStart)));
+  return rows.map((r) => ({ ...r, channel: r.channel as TBilledChannel }));
 }
 
 /** Adds top-up credit to a period (the row is made when missing). */
 export async function addExtra(db: Queryable, key: UsageKey, units: number): Promise<void> {
-  await db.execute(sql`insert into billing_usage (business_id, channel, period_start, extra)
-    values (${key.businessId}, ${key.channel}, ${key.periodStart.toISOString()}::timestamptz, ${units})
-    on conflict (business_id, channel, period_start) do update set extra = billing_usage.extra + excluded.extra`);
+  await db
+    .insert(billingUsage)
+    .values({ businessId: key.businessId, channel: key.channel, periodStart: key.periodStart, extra: units })
+    .onConflictDoUpdate({
+      target: [billingUsage.businessId, billingUsage.channel, billingUsage.periodStart],
+      set: { extra: sql`${billingUsage.extra} + excluded.extra` },
+    });
 }
 
 export type TopUpRow = {
@@ -221,9 +239,7 @@ export async function insertTopUp(
     createdBy: number | null;
   },
 ): Promise<void> {
-  await db.execute(sql`insert into billing_top_ups (invoice_id, business_id, item_price_id, channel, units, status, created_by)
-    values (${values.invoiceId}, ${values.businessId}, ${values.itemPriceId}, ${values.channel}, ${values.units},
-      ${values.status}, ${values.createdBy}) on conflict (invoice_id) do nothing`);
+  await db.insert(billingTopUps).values(values).onConflictDoNothing({ target: billingTopUps.invoiceId });
 }
 
 /** Marks a top-up credited, once: answers it when this call did (else null). */
@@ -246,11 +262,15 @@ export async function insertWebhookEvent(
   db: Queryable,
   event: { id: string; type: string; businessId: number | null; outcome: string },
 ): Promise<boolean> {
-  const rows = await rowsOf<{ event_id: string }>(
-    db,
-    sql`insert into billing_webhook_events (event_id, event_type, business_id, outcome)
-      values (${event.id}, ${event.type}, ${event.businessId}, ${event.outcome})
-      on conflict (event_id) do nothing returning event_id`,
-  );
+  const rows = await db
+    .insert(billingWebhookEvents)
+    .values({
+      eventId: event.id,
+      eventType: event.type,
+      businessId: event.businessId,
+      outcome: event.outcome,
+    })
+    .onConflictDoNothing({ target: billingWebhookEvents.eventId })
+    .returning({ eventId: billingWebhookEvents.eventId });
   return rows.length > 0;
 }

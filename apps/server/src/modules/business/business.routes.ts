@@ -6,8 +6,10 @@ import {
   ZEnvelope,
   ZRoleInfo,
   ZUpdateBusinessRequest,
+  MFA_MESSAGES,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf, userIdOf } from '../auth/auth.guard';
 import { createBusiness, findBusiness, updateBusiness } from './business.service';
@@ -35,7 +37,13 @@ export const businessRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { business: true, permission: 'business.update' },
       schema: { tags, body: ZUpdateBusinessRequest, response: { 200: ZEnvelope(ZBusiness) } },
     },
-    async (request) => ok(await updateBusiness(db, businessOf(request).id, actorIdOf(request), request.body)),
+    async (request) => {
+      const business = businessOf(request);
+      if (request.body.require_2fa !== undefined && business.role !== 'owner') {
+        throw new AppError('forbidden', MFA_MESSAGES.ownersOnly);
+      }
+      return ok(await updateBusiness(db, business.id, actorIdOf(request), request.body));
+    },
   );
 
   app.get(

@@ -30,6 +30,8 @@ function businessFields(
     updated_by: row.updatedBy,
     unique_code: row.uniqueCode,
     subscription_status: row.subscriptionStatus as TBusiness['subscription_status'],
+    time_zone: row.timeZone,
+    require_2fa: row.require2fa,
   };
 }
 
@@ -44,6 +46,7 @@ export async function createBusiness(
       name: input.name,
       phoneNumber: input.phone_number ?? null,
       dialCode: input.dial_code ?? null,
+      timeZone: input.time_zone ?? 'UTC',
       uniqueCode: randomCode(20),
       createdBy: userId,
       updatedBy: userId,
@@ -71,6 +74,8 @@ export async function updateBusiness(
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.phone_number !== undefined ? { phoneNumber: input.phone_number } : {}),
     ...(input.dial_code !== undefined ? { dialCode: input.dial_code } : {}),
+    ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
+    ...(input.require_2fa !== undefined ? { require2fa: input.require_2fa } : {}),
     updatedBy: userId,
   });
   if (!row) throw AppError.notFound();
@@ -90,4 +95,9 @@ export async function setSubscriptionStatus(
   status: string,
 ): Promise<void> {
   await repo.setSubscriptionStatus(db, businessId, status);
+}
+
+/** A business's IANA time zone (UTC when the business is gone). */
+export async function businessTimeZone(db: Queryable, businessId: number): Promise<string> {
+  return (await repo.findBusinessById(db, businessId))?.timeZone ?? 'UTC';
 }

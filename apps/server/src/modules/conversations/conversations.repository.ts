@@ -1,5 +1,7 @@
-// The only code that touches conversations, messages and wa_messages (the list's SQL: list/).
-import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+// The only code that writes conversations and messages (the list's SQL: list/). It reads wa_messages,
+// which the whatsapp module owns and alone writes (docs/design/database.md).
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   chatGroupMembers,
@@ -37,7 +39,10 @@ const enrichedColumns = {
   conversation: conversations,
   initiator: { id: customers.id, name: customers.name, email: customers.email },
   group: groupColumns,
+  assignee: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
 };
+
+export type AssigneeRow = { id: number; firstName: string; lastName: string; email: string };
 
 export type ConversationGroupRow = Omit<typeof chatGroups.$inferSelect, 'businessId' | 'updatedAt'>;
 
@@ -45,6 +50,7 @@ export type EnrichedConversationRow = {
   conversation: ConversationRow;
   initiator: { id: number; name: string | null; email: string | null } | null;
   group: ConversationGroupRow | null;
+  assignee: AssigneeRow | null;
 };
 
 /**
@@ -79,6 +85,7 @@ export async function findConversation(
     .from(conversations)
     .leftJoin(customers, eq(customers.id, conversations.initiatorId))
     .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+    .leftJoin(users, eq(users.id, conversations.assigneeId))
     .where(and(...scopeConditions(scope), eq(conversations.id, id)))
     .limit(1);
   return row ?? null;
@@ -94,6 +101,7 @@ export async function findConversationById(
     .from(conversations)
     .leftJoin(customers, eq(customers.id, conversations.initiatorId))
     .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+    .leftJoin(users, eq(users.id, conversations.assigneeId))
     .where(eq(conversations.id, id))
     .limit(1);
   return row ?? null;
@@ -149,6 +157,88 @@ export async function insertConversation(db: Queryable, values: typeof conversat
   return row!;
 }
 
+/** Rows (or values) travel as one jsonb document: one parameter whatever the batch size, on both drivers. */
+const recordset = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+/** Both drivers answer `{ rows }`; the generic PgDatabase type cannot say so. */
+async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * Each customer's newest conversation on a channel (where their thread continues), by customer id,
+ * for a whole set of customers in one statement.
+ */
+export async function findLatestConversationsOf(
+  db: Queryable,
+  channel: ConversationRow['channel'],
+  customers: { businessId: number; customerId: number }[],
+): Promise<Map<number, number>> {
+  if (customers.length === 0) return new Map();
+  const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
+    db,
+    sql`select distinct on (c.initiator_id) c.initiator_id, c.id
+      from jsonb_to_recordset(${recordset(
+        customers.map((k) => ({ business_id: k.businessId, customer_id: k.customerId })),
+      )}) as k(business_id bigint, customer_id bigint)
+      join conversations c
+        on c.initiator_id = k.customer_id and c.business_id = k.business_id and c.channel = ${channel}
+      order by c.initiator_id, c.id desc`,
+  );
+  return new Map(rows.map((r) => [Number(r.initiator_id), Number(r.id)]));
+}
+
+/**
+ * New conversations customers opened by writing, in one statement, written in their final state
+ * (active, unread, not replied, last message set). Answers their ids by customer id.
+ */
+export async function insertOpenedConversations(
+  db: Queryable,
+  channel: ConversationRow['channel'],
+  values: { businessId: number; initiatorId: number; title: string; lastMessageAt: Date }[],
+): Promise<Map<number, number>> {
+  if (values.length === 0) return new Map();
+  const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
+    db,
+    sql`insert into conversations
+        (business_id, channel, initiator_id, title, status, is_read, business_replied, last_message_at)
+      select business_id, ${channel}, initiator_id, title, 'active', false, false, last_message_at
+      from jsonb_to_recordset(${recordset(
+        values.map((v) => ({
+          business_id: v.businessId,
+          initiator_id: v.initiatorId,
+          title: v.title,
+          last_message_at: v.lastMessageAt.toISOString(),
+        })),
+      )}) as v(business_id bigint, initiator_id bigint, title text, last_message_at timestamptz)
+      order by initiator_id
+      returning id, initiator_id`,
+  );
+  return new Map(rows.map((r) => [Number(r.initiator_id), Number(r.id)]));
+}
+
+/**
+ * Undoes a conversation opened for a first message that its provider refused: deleted only while
+ * it holds no WhatsApp message. Answers whether it was deleted.
+ */
+export async function deleteConversationIfEmpty(
+  db: Queryable,
+  businessId: number,
+  conversationId: number,
+): Promise<boolean> {
+  const deleted = await db
+    .delete(conversations)
+    .where(
+      and(
+        eq(conversations.businessId, businessId),
+        eq(conversations.id, conversationId),
+        sql`not exists (select 1 from wa_messages m where m.conversation_id = ${conversations.id})`,
+      ),
+    )
+    .returning({ id: conversations.id });
+  return deleted.length === 1;
+}
+
 export async function insertMessage(
   db: Queryable,
   values: typeof messages.$inferInsert,
@@ -157,25 +247,41 @@ export async function insertMessage(
   return row!;
 }
 
-export async function insertWaMessage(
-  db: Queryable,
-  values: typeof waMessages.$inferInsert,
-): Promise<WaMessageRow> {
-  const [row] = await db.insert(waMessages).values(values).returning();
-  return row!;
-}
+/** Message types staff alone see (notes, activity lines). */
+const INTERNAL_TYPES = ['note', 'activity'] as const;
 
-/** The newest `limit` messages before `beforeId` (exclusive), newest first. */
-export async function listMessages(db: Db, conversationId: number, limit: number, beforeId?: number) {
+/**
+ * The newest `limit` messages before `beforeId` (exclusive), newest first; with `internal` false
+ * (a visitor's view) notes and activity lines are left out.
+ */
+export async function listMessages(
+  db: Db,
+  conversationId: number,
+  limit: number,
+  beforeId?: number,
+  internal = false,
+) {
   return db
     .select()
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), beforeId ? lt(messages.id, beforeId) : undefined))
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        beforeId ? lt(messages.id, beforeId) : undefined,
+        internal ? undefined : notInArray(messages.messageType, [...INTERNAL_TYPES]),
+      ),
+    )
     .orderBy(desc(messages.id))
     .limit(limit);
 }
 
-export async function listWaMessages(db: Db, conversationId: number, limit: number, beforePosition?: number) {
+export async function listWaMessages(
+  db: Db,
+  conversationId: number,
+  limit: number,
+  beforePosition?: number,
+  internal = false,
+) {
   return db
     .select()
     .from(waMessages)
@@ -183,6 +289,7 @@ export async function listWaMessages(db: Db, conversationId: number, limit: numb
       and(
         eq(waMessages.conversationId, conversationId),
         beforePosition ? lt(waMessages.position, beforePosition) : undefined,
+        internal ? undefined : notInArray(waMessages.messageType, [...INTERNAL_TYPES]),
       ),
     )
     .orderBy(desc(waMessages.position))
@@ -223,7 +330,7 @@ export async function markCustomerMessagesRead(db: Queryable, conversationId: nu
 }
 
 /** Staff senders: name, email and their role in the business. */
-export async function findStaffSenders(db: Db, businessId: number, userIds: number[]) {
+export async function findStaffSenders(db: Queryable, businessId: number, userIds: number[]) {
   if (userIds.length === 0) return [];
   return db
     .select({
@@ -239,7 +346,7 @@ export async function findStaffSenders(db: Db, businessId: number, userIds: numb
 }
 
 /** The chat groups a user belongs to in a business. */
-export async function findUserGroupIds(db: Db, businessId: number, userId: number): Promise<number[]> {
+export async function findUserGroupIds(db: Queryable, businessId: number, userId: number): Promise<number[]> {
   const rows = await db
     .select({ id: chatGroupMembers.groupId })
     .from(chatGroupMembers)
@@ -320,7 +427,7 @@ export async function countUnanswered(
 }
 
 /**
- * The dashboard's conversations (GET /api/metrics/engage/): opened per UTC day in a range, those
+ * The dashboard's conversations (GET /api/metrics/engage/): opened per day (in the business's time zone) in a range, those
  * still unanswered (active, never replied to), and the median time to the first staff or agent
  * reply (own-channel and WhatsApp messages), in seconds.
  */
@@ -328,6 +435,7 @@ export async function conversationMetrics(
   db: Queryable,
   businessId: number,
   range: { from: Date; to: Date },
+  timeZone = 'UTC',
 ): Promise<{
   days: { date: string; opened: number; unanswered: number }[];
   medianFirstResponseSeconds: number | null;
@@ -336,15 +444,17 @@ export async function conversationMetrics(
   const within = sql`c.business_id = ${businessId} and c.created_at >= ${range.from.toISOString()}::timestamptz
     and c.created_at <= ${range.to.toISOString()}::timestamptz`;
   const days = (await db.execute(
-    sql`select to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*)::int as opened,
+    sql`select to_char(c.created_at at time zone ${timeZone}, 'YYYY-MM-DD') as date, count(*)::int as opened,
         count(*) filter (where c.status = 'active' and not c.business_replied)::int as unanswered
       from conversations c where ${within} group by 1 order by 1`,
   )) as unknown as { rows: { date: string; opened: number; unanswered: number }[] };
   const median = (await db.execute(
     sql`with firsts as (
         select c.created_at, least(
-          (select min(m.created_at) from messages m where m.conversation_id = c.id and m.sender_type in ('staff', 'agent')),
-          (select min(w.created_at) from wa_messages w where w.conversation_id = c.id and w.sender_type in ('staff', 'agent'))
+          (select min(m.created_at) from messages m where m.conversation_id = c.id and m.sender_type in ('staff', 'agent')
+            and m.message_type not in ('note', 'activity')),
+          (select min(w.created_at) from wa_messages w where w.conversation_id = c.id and w.sender_type in ('staff', 'agent')
+            and w.message_type not in ('note', 'activity'))
         ) as replied_at
         from conversations c where ${within}
       )
@@ -359,4 +469,134 @@ export async function conversationMetrics(
       row?.median === null || row?.median === undefined ? null : Math.round(row.median),
     answered: row?.answered ?? 0,
   };
+}
+
+/** Conversations of these ids the scope's viewer may see, locked for an update in this transaction. */
+export async function lockVisibleConversations(
+  db: Queryable,
+  scope: InboxScope,
+  ids: number[],
+): Promise<ConversationRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(conversations)
+    .where(and(...scopeConditions(scope), inArray(conversations.id, ids)))
+    .orderBy(conversations.id)
+    .for('update');
+}
+
+/** One change to many conversations of a business; answers the ids it changed. */
+export async function updateConversations(
+  db: Queryable,
+  businessId: number,
+  ids: number[],
+  patch: Partial<typeof conversations.$inferInsert>,
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .update(conversations)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(conversations.businessId, businessId), inArray(conversations.id, ids)))
+    .returning({ id: conversations.id });
+  return rows.map((r) => r.id);
+}
+
+/** A member of the business (any role): who may be assigned its conversations. */
+export async function findMember(
+  db: Queryable,
+  businessId: number,
+  userId: number,
+): Promise<(AssigneeRow & { role: 'owner' | 'admin' | 'agent' }) | null> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      role: memberships.role,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.businessId, businessId), eq(memberships.userId, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * A line staff alone see in a conversation (a note, an activity line), in the table of its
+ * channel: WhatsApp conversations keep theirs in wa_messages under an id no wamid can take.
+ */
+export async function insertInternalMessage(
+  db: Queryable,
+  conversation: Pick<ConversationRow, 'id' | 'businessId' | 'channel'>,
+  values: {
+    messageType: 'note' | 'activity';
+    senderType: 'staff' | 'system';
+    senderId: number | null;
+    content: string;
+    metaData: Record<string, unknown>;
+  },
+): Promise<MessageRow | WaMessageRow> {
+  const row = {
+    businessId: conversation.businessId,
+    conversationId: conversation.id,
+    isRead: true,
+    status: null,
+    ...values,
+  };
+  if (conversation.channel === 'whatsapp') {
+    return insertWaMessage(db, { ...row, id: `titan-${values.messageType}-${randomUUID()}` });
+  }
+  return insertMessage(db, row);
+}
+
+/**
+ * The views' counts within what the scope may see: all, the caller's, unassigned, per assignee
+ * and per chat group (null: no group). One statement over the conversations index.
+ */
+export async function countViews(
+  db: Queryable,
+  scope: InboxScope,
+  userId: number | null,
+  status: 'active' | 'resolved' | undefined,
+): Promise<{
+  all: number;
+  mine: number;
+  unassigned: number;
+  assignees: { id: number; count: number }[];
+  groups: { id: number | null; count: number }[];
+}> {
+  const where = and(...scopeConditions(scope), status ? eq(conversations.status, status) : undefined);
+  const c = conversations;
+  const result = (await db.execute(sql`select grouping(${c.assigneeId}) as by_group,
+      ${c.assigneeId} as assignee, ${c.assignedChatGroupId} as grp, count(*)::int as n
+    from ${c} where ${where}
+    group by grouping sets ((${c.assigneeId}), (${c.assignedChatGroupId}))`)) as unknown as {
+    rows: { by_group: number; assignee: string | number | null; grp: string | number | null; n: number }[];
+  };
+  const id = (v: string | number | null) => (v === null ? null : Number(v));
+  const counts = {
+    all: 0,
+    mine: 0,
+    unassigned: 0,
+    assignees: [] as { id: number; count: number }[],
+    groups: [] as { id: number | null; count: number }[],
+  };
+  for (const r of result.rows) {
+    const n = Number(r.n);
+    if (Number(r.by_group) === 1) {
+      counts.groups.push({ id: id(r.grp), count: n });
+      continue;
+    }
+    // The assignee set lists every conversation once: its rows sum to all.
+    counts.all += n;
+    const assignee = id(r.assignee);
+    if (assignee === null) counts.unassigned = n;
+    else {
+      counts.assignees.push({ id: assignee, count: n });
+      if (assignee === userId) counts.mine = n;
+    }
+  }
+  return counts;
 }

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ZBulkConversationRequest,
+  ZBulkConversationResult,
+  ZConversationCounts,
+  ZConversationCountsQuery,
   ZConversation,
   ZConversationIdParams,
   ZConversationListQuery,
@@ -8,6 +12,7 @@ import {
   ZMessage,
   ZMessageListQuery,
   ZPage,
+  ZNoteRequest,
   ZSendMessageRequest,
   ZUpdateConversationRequest,
 } from '@titan/contracts';
@@ -15,6 +20,7 @@ import { created, ok, sendOkJson } from '../../platform/http';
 import { actorIdOf } from '../auth/auth.guard';
 import { scopeOf } from './inbox-scope';
 import * as inbox from './conversations.service';
+import { addNote } from './notes.service';
 
 const tags = ['conversations'];
 const config = { business: true, permission: 'inbox.use' } as const;
@@ -33,7 +39,12 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
     async (request, reply) =>
       sendOkJson(
         reply,
-        await inbox.findConversations(deps.db, await scopeOf(deps.db, request), request.query),
+        await inbox.findConversations(
+          deps.db,
+          await scopeOf(deps.db, request),
+          request.query,
+          actorIdOf(request),
+        ),
       ),
   );
 
@@ -63,6 +74,50 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
           request.params.id,
           request.body,
           deps.onConversationRead,
+          actorIdOf(request),
+        ),
+      ),
+  );
+
+  // The sidebar's views: all, mine, unassigned, per assignee and per chat group.
+  app.get(
+    '/api/msg/conversations/counts/',
+    {
+      config,
+      schema: {
+        tags,
+        querystring: ZConversationCountsQuery,
+        response: { 200: ZEnvelope(ZConversationCounts) },
+      },
+    },
+    async (request) =>
+      ok(
+        await inbox.countConversationViews(
+          deps.db,
+          await scopeOf(deps.db, request),
+          actorIdOf(request),
+          request.query.status,
+        ),
+      ),
+  );
+
+  app.post(
+    '/api/msg/conversations/bulk/',
+    {
+      config,
+      schema: {
+        tags,
+        body: ZBulkConversationRequest,
+        response: { 200: ZEnvelope(ZBulkConversationResult) },
+      },
+    },
+    async (request) =>
+      ok(
+        await inbox.bulkUpdateConversations(
+          deps.db,
+          await scopeOf(deps.db, request),
+          request.body,
+          actorIdOf(request),
         ),
       ),
   );
@@ -79,7 +134,15 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
       },
     },
     async (request) =>
-      ok(await inbox.findMessages(deps, await scopeOf(deps.db, request), request.params.id, request.query)),
+      ok(
+        await inbox.findMessages(
+          deps,
+          await scopeOf(deps.db, request),
+          request.params.id,
+          request.query,
+          'staff',
+        ),
+      ),
   );
 
   app.post(
@@ -97,6 +160,31 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
       created(
         reply,
         await inbox.sendStaffMessage(
+          deps,
+          await scopeOf(deps.db, request),
+          actorIdOf(request),
+          request.params.id,
+          request.body,
+        ),
+      ),
+  );
+
+  // A private note: staff alone ever see it (never a send, never in a visitor's payload).
+  app.post(
+    '/api/msg/conversations/:id/notes/',
+    {
+      config,
+      schema: {
+        tags,
+        params: ZConversationIdParams,
+        body: ZNoteRequest,
+        response: { 201: ZEnvelope(ZMessage) },
+      },
+    },
+    async (request, reply) =>
+      created(
+        reply,
+        await addNote(
           deps,
           await scopeOf(deps.db, request),
           actorIdOf(request),

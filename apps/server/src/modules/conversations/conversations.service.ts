@@ -2,6 +2,9 @@
 // The write path keeps last_message_at, is_read and business_replied true to what happened, for
 // every channel (applyMessageToConversations); staff replies here are titan_message sends.
 import type {
+  TAssignee,
+  TBulkConversationRequest,
+  TConversationCounts,
   TChannel,
   TConversation,
   TConversationFilter,
@@ -42,6 +45,9 @@ export const INBOX_MESSAGES = {
   whatsappReply: 'WhatsApp conversations are answered through the WhatsApp channel.',
   unknownFile: 'Upload the file first and send its key.',
   badBefore: 'Enter the id of a message in this conversation.',
+  noSuchMember: 'No member of this business has this id.',
+  memberCannotSee: 'This member cannot see this conversation: it belongs to a chat group they are not in.',
+  notVisible: 'One or more of these conversations were not found.',
 } as const;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -60,8 +66,18 @@ export function toConversation(row: repo.EnrichedConversationRow): TConversation
     created_at: c.createdAt.toISOString(),
     business_replied: c.businessReplied,
     engage_business_id: c.businessId,
+    assignee: row.assignee && toAssignee(row.assignee),
   };
 }
+
+const memberName = (m: { firstName: string; lastName: string; email: string }) =>
+  `${m.firstName} ${m.lastName}`.trim() || m.email;
+
+export const toAssignee = (m: repo.AssigneeRow): TAssignee => ({
+  id: m.id,
+  name: memberName(m),
+  avatar_url: null,
+});
 
 type AnyMessageRow = repo.MessageRow | repo.WaMessageRow;
 
@@ -127,8 +143,10 @@ export async function findConversations(
   db: Db,
   scope: InboxScope,
   query: TConversationListQuery,
+  viewerId: number | null = null,
 ): Promise<JsonText> {
-  const { page, page_size, ...filter } = query;
+  const { page, page_size, ...asked } = query;
+  const filter = resolveMe(asked, viewerId);
   const { count, resultsJson } = await listConversations(
     db,
     scope,
@@ -154,24 +172,146 @@ export async function findConversation(db: Db, scope: InboxScope, id: number): P
   return toConversation(await findOwnConversation(db, scope, id));
 }
 
+/** Who changed something, for the activity lines (null: an API key). */
+export type Actor = number | null;
+
+/**
+ * Changes one conversation: status, read state, assignee. An assignment and a status change each
+ * leave an activity line in the timeline, written in the same transaction as the change.
+ */
 export async function updateConversation(
   db: Db,
   scope: InboxScope,
   id: number,
   input: TUpdateConversationRequest,
   onRead?: OnConversationRead,
+  actorId: Actor = null,
 ): Promise<TConversation> {
   const { conversation } = await findOwnConversation(db, scope, id);
   await db.transaction(async (tx) => {
+    const [locked] = await repo.lockVisibleConversations(tx, scope, [id]);
+    if (!locked) throw AppError.notFound();
+    const assignee =
+      input.assignee_id === undefined
+        ? undefined
+        : await assignableMember(tx, scope.businessId, input.assignee_id);
+    if (assignee) assertMemberSees(assignee, locked);
     const changed = await repo.updateConversation(tx, scope.businessId, id, {
       ...(input.status !== undefined ? { status: input.status } : {}),
       ...(input.is_read !== undefined ? { isRead: input.is_read } : {}),
+      ...(input.assignee_id !== undefined ? { assigneeId: input.assignee_id } : {}),
     });
     if (!changed) throw AppError.notFound();
     if (input.is_read) await repo.markCustomerMessagesRead(tx, id);
+    await recordActivity(tx, scope.businessId, [locked], actorId, input, assignee ?? null);
   });
   if (input.is_read && onRead) await onRead(conversation);
   return findConversation(db, scope, id);
+}
+
+type Member = NonNullable<Awaited<ReturnType<typeof repo.findMember>>> & { groupIds: number[] | null };
+
+/** The member named by assignee_id (null: unassign); 404 naming the field for anyone else. */
+async function assignableMember(tx: Queryable, businessId: number, userId: number | null) {
+  if (userId === null) return null;
+  const member = await repo.findMember(tx, businessId, userId);
+  if (!member) {
+    throw new AppError('not_found', INBOX_MESSAGES.noSuchMember, {
+      assignee_id: [INBOX_MESSAGES.noSuchMember],
+    });
+  }
+  const groupIds = member.role === 'agent' ? await repo.findUserGroupIds(tx, businessId, userId) : null;
+  return { ...member, groupIds } satisfies Member;
+}
+
+/** Assignment never widens what someone may read: an agent takes only what their groups show. */
+function assertMemberSees(member: Member, conversation: repo.ConversationRow) {
+  const group = conversation.assignedChatGroupId;
+  if (member.groupIds === null || group === null || member.groupIds.includes(group)) return;
+  throw AppError.fields({ assignee_id: [INBOX_MESSAGES.memberCannotSee] });
+}
+
+/** The activity lines of one change to these conversations (those it really changed). */
+async function recordActivity(
+  tx: Queryable,
+  businessId: number,
+  before: repo.ConversationRow[],
+  actorId: Actor,
+  input: { status?: 'active' | 'resolved'; assignee_id?: number | null },
+  assignee: repo.AssigneeRow | null,
+) {
+  const [actorRow] = actorId === null ? [] : await repo.findStaffSenders(tx, businessId, [actorId]);
+  const actor = actorRow ? { id: actorRow.id, name: memberName(actorRow) } : null;
+  const who = actor?.name ?? 'An API key';
+  for (const c of before) {
+    if (input.assignee_id !== undefined && c.assigneeId !== input.assignee_id) {
+      const to = assignee && { id: assignee.id, name: memberName(assignee) };
+      await repo.insertInternalMessage(tx, c, {
+        messageType: 'activity',
+        senderType: 'system',
+        senderId: actorId,
+        content: to
+          ? `${who} assigned this conversation to ${to.name}`
+          : `${who} unassigned this conversation`,
+        metaData: {
+          action: to ? 'assigned' : 'unassigned',
+          actor,
+          assignee: to,
+          previous_assignee_id: c.assigneeId,
+        },
+      });
+    }
+    if (input.status !== undefined && c.status !== input.status) {
+      await repo.insertInternalMessage(tx, c, {
+        messageType: 'activity',
+        senderType: 'system',
+        senderId: actorId,
+        content: `${who} ${input.status === 'resolved' ? 'resolved' : 'reopened'} this conversation`,
+        metaData: { action: 'status_changed', actor, status: input.status, previous_status: c.status },
+      });
+    }
+  }
+}
+
+/**
+ * One change to many conversations (POST /api/msg/conversations/bulk/): all of them or none. An
+ * id the caller may not see is 404 naming `ids`, and nothing is written.
+ */
+export async function bulkUpdateConversations(
+  db: Db,
+  scope: InboxScope,
+  input: TBulkConversationRequest,
+  actorId: Actor,
+): Promise<{ updated: number[] }> {
+  const ids = [...new Set(input.ids)];
+  const updated = await db.transaction(async (tx) => {
+    const rows = await repo.lockVisibleConversations(tx, scope, ids);
+    if (rows.length !== ids.length) {
+      throw new AppError('not_found', INBOX_MESSAGES.notVisible, { ids: [INBOX_MESSAGES.notVisible] });
+    }
+    const assignee =
+      input.assignee_id === undefined
+        ? undefined
+        : await assignableMember(tx, scope.businessId, input.assignee_id);
+    if (assignee) for (const row of rows) assertMemberSees(assignee, row);
+    const changed = await repo.updateConversations(tx, scope.businessId, ids, {
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      ...(input.assignee_id !== undefined ? { assigneeId: input.assignee_id } : {}),
+    });
+    await recordActivity(tx, scope.businessId, rows, actorId, input, assignee ?? null);
+    return changed;
+  });
+  return { updated: updated.sort((a, b) => a - b) };
+}
+
+/** The inbox views' counts (sidebar): all, mine, unassigned, per assignee and per chat group. */
+export async function countConversationViews(
+  db: Db,
+  scope: InboxScope,
+  userId: number | null,
+  status?: 'active' | 'resolved',
+): Promise<TConversationCounts> {
+  return repo.countViews(db, scope, userId, status);
 }
 
 export async function findMessages(
@@ -179,8 +319,11 @@ export async function findMessages(
   scope: InboxScope,
   conversationId: number,
   query: TMessageListQuery,
+  /** 'staff' includes notes and activity lines; anything else (a visitor) never sees them. */
+  audience: 'staff' | 'visitor' = 'visitor',
 ): Promise<TMessage[]> {
   const businessId = scope.businessId;
+  const internal = audience === 'staff';
   const conversation = (await findOwnConversation(deps.db, scope, conversationId)).conversation;
   let rows: AnyMessageRow[];
   if (conversation.channel === 'whatsapp') {
@@ -191,13 +334,13 @@ export async function findMessages(
         throw AppError.fields({ before: [INBOX_MESSAGES.badBefore] });
       before = anchor.position;
     }
-    rows = await repo.listWaMessages(deps.db, conversationId, query.limit, before);
+    rows = await repo.listWaMessages(deps.db, conversationId, query.limit, before, internal);
   } else {
     const before = query.before === undefined ? undefined : Number(query.before);
     if (before !== undefined && !(Number.isSafeInteger(before) && before > 0)) {
       throw AppError.fields({ before: [INBOX_MESSAGES.badBefore] });
     }
-    rows = await repo.listMessages(deps.db, conversationId, query.limit, before);
+    rows = await repo.listMessages(deps.db, conversationId, query.limit, before, internal);
   }
   return toMessages(deps, businessId, rows.reverse());
 }
@@ -341,8 +484,21 @@ export async function startConversation(
   return findConversation(db, businessScope(input.businessId), row.id);
 }
 
+export const NO_ME = 'An API key has no conversations of its own: name a member id.';
+
+/** `assignee=me` as the caller's own id (an API key, which is no member, is told so). */
+export function resolveMe<F extends TConversationFilter>(filter: F, viewerId: number | null): F {
+  if (filter.assignee !== 'me') return filter;
+  if (viewerId === null) throw AppError.fields({ assignee: [NO_ME] });
+  return { ...filter, assignee: viewerId };
+}
+
 /** The list filter applied to one conversation: the realtime twin of the SQL in list/list.repository.ts. */
 export function matchesFilter(c: TConversation, filter: TConversationFilter): boolean {
+  const idMatches = (wanted: 'me' | 'none' | number | undefined, actual: number | null) =>
+    wanted === undefined || (wanted === 'none' ? actual === null : wanted === actual);
+  if (!idMatches(filter.assignee, c.assignee?.id ?? null)) return false;
+  if (!idMatches(filter.assigned_chat_group, c.assigned_chat_group?.id ?? null)) return false;
   const at = (v: string | null) => (v ? Date.parse(v) : null);
   const created = Date.parse(c.created_at);
   const last = at(c.last_message_at);
@@ -425,6 +581,11 @@ export async function countUnansweredConversations(db: Db, businessId: number) {
 }
 
 /** Conversations opened, unanswered and the median first response in a range, for the dashboard. */
-export async function conversationMetrics(db: Db, businessId: number, range: { from: Date; to: Date }) {
-  return repo.conversationMetrics(db, businessId, range);
+export async function conversationMetrics(
+  db: Db,
+  businessId: number,
+  range: { from: Date; to: Date },
+  timeZone = 'UTC',
+) {
+  return repo.conversationMetrics(db, businessId, range, timeZone);
 }

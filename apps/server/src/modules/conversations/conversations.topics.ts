@@ -17,7 +17,7 @@ import { ROLE_PERMISSIONS } from '../business/roles';
 import { visitorStillValid } from '../public-chat/visitor-tokens';
 import * as inbox from './conversations.service';
 import { scopeFor } from './inbox-scope';
-import { toPublicMessage } from './public-view';
+import { isInternalMessage, toPublicConversation, toPublicMessage } from './public-view';
 
 export type TopicDeps = inbox.InboxDeps & { authCache: AuthCache };
 
@@ -64,8 +64,10 @@ export function conversationTopics(deps: TopicDeps): AnyTopic[] {
     name: 'conversations',
     async authorize(caller, request: SubscribeRequest) {
       if (request.topic !== 'conversations') return 'denied';
-      const filter = request.filter ?? {};
+      const asked = request.filter ?? {};
       if (caller.kind === 'visitor') {
+        // Who owns a conversation is the team's business: visitors filter by neither.
+        const { assignee: _a, assigned_chat_group: _g, ...filter } = asked;
         if (!(await visitorStillValid(db, caller))) return 'revoked';
         const business = await findBusinessByCode(db, request.business_code);
         if (business?.id !== caller.businessId) return 'denied';
@@ -82,11 +84,13 @@ export function conversationTopics(deps: TopicDeps): AnyTopic[] {
       const membership = found.membership;
       if (!membership || !ROLE_PERMISSIONS[membership.role].includes(INBOX_PERMISSION)) return 'denied';
       const { groupIds } = await scopeFor(db, membership.businessId, membership.role, caller.userId);
+      // `assignee: "me"` is the caller, fixed for the subscription's life.
+      const filter = inbox.resolveMe(asked, caller.userId);
       return { businessId: membership.businessId, shape: 'staff', groupIds, initiatorId: null, filter };
     },
     wants: (_scope, change) => change.table === 'conversations',
     load: async (change) => (await loadConversation(deps, change.id!))?.row ?? null,
-    serialize: (row) => JSON.stringify(row),
+    serialize: (row, shape) => JSON.stringify(shape === 'visitor' ? toPublicConversation(row) : row),
     match(scope, row, change) {
       // Rows outside an agent's groups are never sent, not even as "left the filter".
       if (!visibleTo(scope.groupIds, row)) return false;
@@ -138,7 +142,8 @@ export function conversationTopics(deps: TopicDeps): AnyTopic[] {
       null,
     // Visitors get messages with the public sender shape (display name and avatar only).
     serialize: (row, shape) => JSON.stringify(shape === 'visitor' ? toPublicMessage(row) : row),
-    match: () => ({}),
+    // Notes and activity lines are the team's: never in a visitor's feed.
+    match: (scope, row) => (scope.shape === 'visitor' && isInternalMessage(row) ? false : {}),
     old: () => null,
   });
 

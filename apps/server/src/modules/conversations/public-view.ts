@@ -1,6 +1,12 @@
 // What a visitor sees of inbox rows. Messages name their sender by display name and avatar only:
 // staff emails, roles and user ids stay inside the business (REST answers and realtime alike).
-import type { TMessage, TPublicMessage, TPublicSender } from '@titan/contracts';
+import {
+  INTERNAL_MESSAGE_TYPES,
+  type TConversation,
+  type TMessage,
+  type TPublicMessage,
+  type TPublicSender,
+} from '@titan/contracts';
 
 export function toPublicSender(sender: TMessage['sender']): TPublicSender | null {
   if (!sender) return null;
@@ -24,4 +30,16 @@ export function toPublicMessage(message: TMessage): TPublicMessage {
     timestamp: message.timestamp,
     sender: toPublicSender(message.sender),
   };
+}
+
+/** Notes and activity lines: the team's alone, never in any visitor payload. */
+export const isInternalMessage = (message: Pick<TMessage, 'message_type'>): boolean =>
+  (INTERNAL_MESSAGE_TYPES as readonly string[]).includes(message.message_type);
+
+/**
+ * A conversation as its visitor sees it: who on the team owns it stays inside the business (the
+ * member's id and name are staff data, as a sender's email is).
+ */
+export function toPublicConversation(conversation: TConversation): TConversation {
+  return { ...conversation, assignee: null };
 }

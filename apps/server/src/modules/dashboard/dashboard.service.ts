@@ -1,32 +1,26 @@
 // The /engage dashboard's figures (engage.md §7): conversations (opened, unanswered, median first
 // response), sends per channel and their outcomes, agents' deliveries and runs, over a date range,
-// with one row per UTC day (zeros included).
+// with one row per day in the business's time zone (zeros included). Each send
+// status counts as SEND_OUTCOME_STATUSES says — the definition the event logs' `outcome` filter
+// and the email metrics use.
 import {
   EMAIL_METRICS_DEFAULT_DAYS,
   EMAIL_METRICS_MAX_DAYS,
   EMAIL_METRICS_MESSAGES,
+  localDates,
   SEND_CHANNELS,
+  sendOutcome,
   type TEngageMetrics,
   type TSendOutcomes,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { conversationMetrics } from '../conversations/conversations.service';
-import { FINAL_STATUSES, sendCountsByDay } from '../sends/sends.service';
+import { sendCountsByDay } from '../sends/sends.service';
+import { businessTimeZone } from '../business/business.service';
 import { agentRunCounts } from '../agents/agents.runs.api';
 
 const DAY_MS = 86_400_000;
-
-type Bucket = Exclude<keyof TSendOutcomes, 'total'>;
-
-/** Which outcome a send's status is. */
-export function outcomeOf(status: string): Bucket {
-  if (status === 'queued' || status === 'sending') return 'pending';
-  if (status === 'accepted' || status === 'sent') return 'sent';
-  if (status === 'suppressed' || status === 'cancelled') return 'not_sent';
-  if ((FINAL_STATUSES as readonly string[]).includes(status)) return 'failed';
-  return 'delivered'; // delivered, read, opened, clicked
-}
 
 const empty = (): TSendOutcomes => ({ total: 0, pending: 0, sent: 0, delivered: 0, failed: 0, not_sent: 0 });
 
@@ -42,16 +36,16 @@ export async function engageMetrics(
   if (to.getTime() - from.getTime() > EMAIL_METRICS_MAX_DAYS * DAY_MS)
     throw AppError.fields({ created_at__gte: [EMAIL_METRICS_MESSAGES.tooLong] });
   const range = { from, to };
+  // Days as the business counts them: in its time zone.
+  const timeZone = await businessTimeZone(db, businessId);
   const [convo, sendRows, runs] = await Promise.all([
-    conversationMetrics(db, businessId, range),
-    sendCountsByDay(db, businessId, range),
+    conversationMetrics(db, businessId, range, timeZone),
+    sendCountsByDay(db, businessId, range, timeZone),
     agentRunCounts(db, businessId, range),
   ]);
 
   const series = new Map<string, TEngageMetrics['series'][number]>();
-  const start = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
-  for (let t = start; t <= to.getTime(); t += DAY_MS) {
-    const date = new Date(t).toISOString().slice(0, 10);
+  for (const date of localDates(from, to, timeZone)) {
     series.set(date, {
       date,
       conversations_opened: 0,
@@ -72,7 +66,7 @@ export async function engageMetrics(
   const channels = new Map(SEND_CHANNELS.map((c) => [c, empty()]));
   const deliveries = empty();
   for (const r of sendRows) {
-    const bucket = outcomeOf(r.status);
+    const bucket = sendOutcome(r.channel, r.status);
     const c = channels.get(r.channel)!;
     c.total += r.n;
     c[bucket] += r.n;

@@ -57,19 +57,7 @@ function identityCache(deps: EmailDeps): IdentityCache {
 
 /** Sends what is still queued of `sendIds`; the others were taken by another worker or are done. */
 export async function runEmailSends(deps: EmailDeps, sendIds: string[]): Promise<void> {
-  const claimed = await sends.claimMany(deps.db, sendIds);
-  const results = await Promise.allSettled(claimed.map((send) => sendOne(deps, send)));
-  const accepted: { send: SendRow; outcome: Extract<SendOutcome, { ok: true }> }[] = [];
-  results.forEach((r, i) => {
-    if (r.status === 'fulfilled' && r.value) accepted.push({ send: claimed[i]!, outcome: r.value });
-    else if (r.status === 'rejected') {
-      // Left `sending`: the spine's recovery fails it as interrupted (it may have been sent).
-      deps.logger.error({ err: r.reason, send_id: claimed[i]!.id }, 'email send could not be recorded');
-    }
-  });
-  // The chunk's acceptances in one statement (the spine counts them in email_count once per
-  // business and chunk, not one update per mail on a hot row).
-  await sends.recordAcceptedMany(deps.db, accepted);
+  await sends.runClaimedSends(deps, 'email', sendIds, (send) => sendOne(deps, send));
 }
 
 /** One claimed send: the mail server's acceptance, or null (the failure is recorded here). */

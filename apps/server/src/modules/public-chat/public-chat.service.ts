@@ -29,7 +29,7 @@ import { storeUpload, takeVisitorUploadAllowance } from '../files/files.service'
 import { adoptSuppressions } from '../consent/consent.service';
 import * as directory from '../directory/directory.service';
 import * as repo from './public-chat.repository';
-import { toPublicMessage } from '../conversations/public-view';
+import { toPublicConversation, toPublicMessage } from '../conversations/public-view';
 import {
   VISITOR_SESSION_ENDED,
   verifyVisitor,
@@ -263,7 +263,8 @@ export async function findVisitorConversations(
     50,
   );
   const scope = inbox.businessScope(visitor.businessId);
-  return Promise.all(ids.map((id) => inbox.findConversation(deps.db, scope, id)));
+  const found = await Promise.all(ids.map((id) => inbox.findConversation(deps.db, scope, id)));
+  return found.map(toPublicConversation);
 }
 
 /** A public-chat conversation of this visitor, or 404 exactly as for one that does not exist. */
@@ -298,13 +299,14 @@ export async function startVisitorConversation(
     { key: `conv:visitor:${visitor.customerId}`, max: 10, windowSeconds: HOUR },
     { key: `conv:ip:${caller.ip}`, max: 30, windowSeconds: HOUR },
   ]);
-  return inbox.startConversation(deps.db, {
+  const started = await inbox.startConversation(deps.db, {
     businessId: business.id,
     channel: PUBLIC_CHANNEL,
     initiatorId: visitor.customerId,
     chatGroupId: group?.id ?? null,
     title: input.title?.trim() || (group ? `Chat with ${group.name}` : `Chat with ${business.name}`),
   });
+  return toPublicConversation(started);
 }
 
 export async function findVisitorMessages(

@@ -3,6 +3,7 @@ import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { conversations, sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
+import { SEND_OUTCOME_STATUSES, type TSendOutcome } from '@titan/contracts';
 import type { Queryable } from '../auth/auth.repository';
 import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
 
@@ -295,6 +296,8 @@ export async function listEvents(db: Queryable, send: SendRow) {
 export type SendLogFilter = {
   /** A status as the channel's logs name it; `error` is a failed send without a provider id. */
   status?: string;
+  /** What the dashboard counts the sends as (SEND_OUTCOME_STATUSES): the same rows as its figures. */
+  outcome?: TSendOutcome;
   search?: string;
   template_id?: number;
   /** An agent's sends: cause `agent`, cause_id one of its runs (of the same business). */
@@ -326,6 +329,7 @@ function logWhere(channel: SendChannel, scope: InboxScope, filter: SendLogFilter
   else if (filter.status === 'failed')
     where.push(sql`s.status = 'failed' and s.provider_message_id is not null`);
   else if (filter.status) where.push(sql`s.status = ${filter.status}`);
+  if (filter.outcome) where.push(statusIn(SEND_OUTCOME_STATUSES[channel][filter.outcome]));
   if (filter.template_id !== undefined) where.push(sql`s.template_id = ${filter.template_id}`);
   if (filter.agent_id !== undefined)
     where.push(sql`s.cause = 'agent' and s.cause_id in (select r.id::text from agent_runs r
@@ -740,7 +744,17 @@ export async function recordEventBatch(
 // ---- Email metrics ----
 
 /** Statuses of an email the mail server accepted. */
-const EMAIL_SENT = sql`('sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained')`;
+const EMAIL_DELIVERED = SEND_OUTCOME_STATUSES.email.delivered;
+const EMAIL_SENT = [...EMAIL_DELIVERED, 'bounced'];
+
+/** `s.status in (…)` over a fixed list of statuses (never empty: an empty list matches nothing). */
+function statusIn(statuses: readonly string[]): SQL {
+  if (statuses.length === 0) return sql`false`;
+  return sql`s.status in (${sql.join(
+    statuses.map((st) => sql`${st}`),
+    sql`, `,
+  )})`;
+}
 
 export type EmailMetricsDayRow = {
   date: string;
@@ -764,8 +778,9 @@ export type EmailMetricsDayRow = {
 export async function emailMetricsByDay(
   db: Queryable,
   businessId: number,
-  filter: { from: Date; to: Date; templateId?: number; agentId?: string },
+  filter: { from: Date; to: Date; templateId?: number; agentId?: string; timeZone?: string },
 ): Promise<EmailMetricsDayRow[]> {
+  const tz = filter.timeZone ?? 'UTC';
   const where: SQL[] = [
     sql`s.business_id = ${businessId}`,
     sql`s.channel = 'email'`,
@@ -780,7 +795,7 @@ export async function emailMetricsByDay(
   const rows = await rowsOf<Record<keyof EmailMetricsDayRow, string | number>>(
     db,
     sql`with s as (
-        select s.id, s.status, to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD') as day
+        select s.id, s.status, to_char(s.created_at at time zone ${tz}, 'YYYY-MM-DD') as day
         from sends s where ${sql.join(where, sql` and `)}
       ), e as (
         select e.send_id,
@@ -794,8 +809,8 @@ export async function emailMetricsByDay(
         group by e.send_id
       )
       select s.day as date,
-        count(*) filter (where s.status in ${EMAIL_SENT})::int as sent,
-        count(*) filter (where s.status in ${EMAIL_SENT} and s.status <> 'bounced')::int as delivered,
+        count(*) filter (where ${statusIn(EMAIL_SENT)})::int as sent,
+        count(*) filter (where ${statusIn(EMAIL_DELIVERED)})::int as delivered,
         count(*) filter (where e.opened)::int as opened,
         count(*) filter (where e.opened_human)::int as opened_human,
         count(*) filter (where e.clicked)::int as clicked,
@@ -1038,15 +1053,16 @@ export async function findUnpricedSends(
   }));
 }
 
-/** The dashboard's sends (GET /api/metrics/engage/): counts per UTC day, channel and status, agents' apart. */
+/** The dashboard's sends (GET /api/metrics/engage/): counts per day in `timeZone`, channel and status, agents' apart. */
 export async function sendCountsByDay(
   db: Queryable,
   businessId: number,
   range: { from: Date; to: Date },
+  timeZone = 'UTC',
 ): Promise<{ date: string; channel: SendChannel; status: string; agent: boolean; n: number }[]> {
   return rowsOf(
     db,
-    sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, channel, status,
+    sql`select to_char(created_at at time zone ${timeZone}, 'YYYY-MM-DD') as date, channel, status,
         cause = 'agent' as agent, count(*)::int as n
       from sends where business_id = ${businessId}
         and created_at >= ${range.from.toISOString()}::timestamptz and created_at <= ${range.to.toISOString()}::timestamptz

@@ -2,13 +2,20 @@
 // (in the transaction that decides to send); one caller claims it with a conditional update, calls
 // the channel adapter and records the answer; provider events raise its status in the channel's
 // order and never lower it. Sends stuck unfinished are resolved by `recoverSends`.
-import { EMAIL_METRICS_DEFAULT_DAYS, EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_MESSAGES } from '@titan/contracts';
+import {
+  EMAIL_METRICS_DEFAULT_DAYS,
+  EMAIL_METRICS_MAX_DAYS,
+  EMAIL_METRICS_MESSAGES,
+  localDates,
+} from '@titan/contracts';
+import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
 import type { Queryable } from '../auth/auth.repository';
 import * as billing from '../billing/billing.service';
+import { businessTimeZone } from '../business/business.service';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 
@@ -265,7 +272,7 @@ const ratio = (part: number, whole: number) =>
 
 /**
  * What happened to a business's email created in a range (default: the 30 days before now):
- * totals, rates and one row per UTC day of the range, zeros included. Rates are fractions of the
+ * totals, rates and one row per day of the range in the business's time zone, zeros included. Rates are fractions of the
  * sends that could show them: delivery and bounce of `sent`; open, click, complaint and unsubscribe
  * of `delivered`; click-to-open of `opened` — each also for people only (`_human`).
  */
@@ -280,9 +287,12 @@ export async function emailMetrics(
   if (to < from) throw AppError.fields({ created_at__lte: [EMAIL_METRICS_MESSAGES.order] });
   if (to.getTime() - from.getTime() > EMAIL_METRICS_MAX_DAYS * DAY_MS)
     throw AppError.fields({ created_at__gte: [EMAIL_METRICS_MESSAGES.tooLong] });
+  // Days as the business counts them: in its time zone.
+  const timeZone = await businessTimeZone(db, businessId);
   const days = await repo.emailMetricsByDay(db, businessId, {
     from,
     to,
+    timeZone,
     templateId: query.template_id,
     agentId: query.agent_id,
   });
@@ -300,9 +310,7 @@ export async function emailMetrics(
   };
   for (const d of days) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += d[k];
   const series = [];
-  const last = to.toISOString().slice(0, 10);
-  for (let t = Date.parse(from.toISOString().slice(0, 10)); ; t += DAY_MS) {
-    const date = new Date(t).toISOString().slice(0, 10);
+  for (const date of localDates(from, to, timeZone)) {
     const d = byDay.get(date);
     series.push({
       date,
@@ -312,7 +320,6 @@ export async function emailMetrics(
       clicked: d?.clicked ?? 0,
       bounced: d?.bounced ?? 0,
     });
-    if (date >= last) break;
   }
   return {
     created_at__gte: from.toISOString(),
@@ -440,6 +447,40 @@ export async function recordAcceptedMany(
   return recorded;
 }
 
+/** A provider's acceptance of one claimed send. */
+export type AcceptedSend = { send: repo.SendRow; outcome: Extract<SendOutcome, { ok: true }> };
+
+/**
+ * One run of a channel's send job, for every channel that sends in chunks (email, SMS): claims what
+ * is still queued of `sendIds` in one statement (the others were taken by another worker or are
+ * done), hands each claimed send to `sendOne` all at once, and records the acceptances in one
+ * statement. `sendOne` answers the provider's acceptance, or null once it has recorded the failure
+ * or the retry itself. A send whose outcome could not be recorded is left `sending`: the spine's
+ * recovery fails it as interrupted (it may have been sent). Answers the acceptances this run
+ * recorded (a send another worker recorded first is not among them).
+ */
+export async function runClaimedSends(
+  deps: { db: Db; logger: Pick<Logger, 'error'> },
+  channel: SendChannel,
+  sendIds: string[],
+  sendOne: (send: repo.SendRow) => Promise<AcceptedSend['outcome'] | null>,
+): Promise<AcceptedSend[]> {
+  const claimed = await claimMany(deps.db, sendIds);
+  const results = await Promise.allSettled(claimed.map((send) => sendOne(send)));
+  const accepted: AcceptedSend[] = [];
+  results.forEach((r, i) => {
+    if (r.status === 'fulfilled' && r.value) accepted.push({ send: claimed[i]!, outcome: r.value });
+    else if (r.status === 'rejected') {
+      deps.logger.error({ err: r.reason, send_id: claimed[i]!.id }, `${channel} send could not be recorded`);
+    }
+  });
+  if (accepted.length === 0) return [];
+  // The chunk's acceptances in one statement (the spine counts them once per business and chunk,
+  // not one update per send on a hot row).
+  const recorded = new Set(await recordAcceptedMany(deps.db, accepted));
+  return accepted.filter(({ send }) => recorded.has(send.id));
+}
+
 /** A channel's send by its provider id (Twilio's SID, a wamid), in one business. */
 export async function findByProviderMessageId(
   db: Queryable,
@@ -533,7 +574,12 @@ export async function retryOrGiveUp(
   return null;
 }
 
-/** Sends per UTC day, channel and status (agents' apart), for the dashboard. */
-export async function sendCountsByDay(db: Queryable, businessId: number, range: { from: Date; to: Date }) {
-  return repo.sendCountsByDay(db, businessId, range);
+/** Sends per day in `timeZone`, channel and status (agents' apart), for the dashboard. */
+export async function sendCountsByDay(
+  db: Queryable,
+  businessId: number,
+  range: { from: Date; to: Date },
+  timeZone = 'UTC',
+) {
+  return repo.sendCountsByDay(db, businessId, range, timeZone);
 }

@@ -24,19 +24,8 @@ export const SMS_PRICE_QUEUE = 'sms.prices';
 
 /** Sends what is still queued of `sendIds`; the others were taken by another worker or are done. */
 export async function runSmsSends(deps: SmsDeps, sendIds: string[]): Promise<void> {
-  const claimed = await sends.claimMany(deps.db, sendIds);
-  const results = await Promise.allSettled(claimed.map((send) => sendOne(deps, send)));
-  const accepted: { send: SendRow; outcome: Extract<SendOutcome, { ok: true }> }[] = [];
-  results.forEach((r, i) => {
-    if (r.status === 'fulfilled' && r.value) accepted.push({ send: claimed[i]!, outcome: r.value });
-    else if (r.status === 'rejected') {
-      // Left `sending`: the spine's recovery fails it as interrupted (it may have been sent).
-      deps.logger.error({ err: r.reason, send_id: claimed[i]!.id }, 'sms send could not be recorded');
-    }
-  });
-  if (accepted.length === 0) return;
-  const recorded = new Set(await sends.recordAcceptedMany(deps.db, accepted));
-  const mine = accepted.filter(({ send }) => recorded.has(send.id));
+  const mine = await sends.runClaimedSends(deps, 'sms', sendIds, (send) => sendOne(deps, send));
+  if (mine.length === 0) return;
   await sends.recordCosts(
     deps.db,
     mine.map(({ send, outcome }) => {

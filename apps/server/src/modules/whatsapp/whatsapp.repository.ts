@@ -1,4 +1,6 @@
-// The only code that touches the WhatsApp tables.
+// The only code that writes the WhatsApp tables: the accounts, webhook events, templates, media and
+// wa_messages, the WhatsApp message records (docs/design/database.md). Conversations are
+// written through the conversations module's face.
 import {
   and,
   asc,
@@ -24,7 +26,7 @@ import {
   waMessages,
 } from '../../db/schema';
 import type { Queryable } from '../auth/auth.repository';
-import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
+import { scopeConditions, type InboxScope } from '../conversations';
 
 export type WhatsappAccountRow = typeof whatsappAccounts.$inferSelect;
 
@@ -236,50 +238,6 @@ export async function findStoredWamids(
   return new Set(rows.map((r) => wamidKey(Number(r.business_id), r.id)));
 }
 
-/** Each customer's newest WhatsApp conversation (where their thread continues), by customer id. */
-export async function findLatestWhatsappConversations(
-  db: Queryable,
-  customers: { businessId: number; customerId: number }[],
-): Promise<Map<number, number>> {
-  if (customers.length === 0) return new Map();
-  const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
-    db,
-    sql`select distinct on (c.initiator_id) c.initiator_id, c.id
-      from jsonb_to_recordset(${recordset(
-        customers.map((k) => ({ business_id: k.businessId, customer_id: k.customerId })),
-      )}) as k(business_id bigint, customer_id bigint)
-      join conversations c
-        on c.initiator_id = k.customer_id and c.business_id = k.business_id and c.channel = 'whatsapp'
-      order by c.initiator_id, c.id desc`,
-  );
-  return new Map(rows.map((r) => [Number(r.initiator_id), Number(r.id)]));
-}
-
-/** New WhatsApp conversations, written in their final state (open, unread, last message set). */
-export async function insertWhatsappConversations(
-  db: Queryable,
-  values: { businessId: number; initiatorId: number; title: string; lastMessageAt: Date }[],
-): Promise<Map<number, number>> {
-  if (values.length === 0) return new Map();
-  const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
-    db,
-    sql`insert into conversations
-        (business_id, channel, initiator_id, title, status, is_read, business_replied, last_message_at)
-      select business_id, 'whatsapp', initiator_id, title, 'active', false, false, last_message_at
-      from jsonb_to_recordset(${recordset(
-        values.map((v) => ({
-          business_id: v.businessId,
-          initiator_id: v.initiatorId,
-          title: v.title,
-          last_message_at: v.lastMessageAt.toISOString(),
-        })),
-      )}) as v(business_id bigint, initiator_id bigint, title text, last_message_at timestamptz)
-      order by initiator_id
-      returning id, initiator_id`,
-  );
-  return new Map(rows.map((r) => [Number(r.initiator_id), Number(r.id)]));
-}
-
 export type InboundMessageValues = {
   id: string;
   businessId: number;
@@ -475,28 +433,6 @@ export async function findTemplate(
     .orderBy(sql`(${whatsappTemplates.status} = 'APPROVED') desc`, asc(whatsappTemplates.language))
     .limit(1);
   return row ?? null;
-}
-
-/**
- * Undoes a conversation opened for a first template that Meta refused: deleted only while it holds
- * no message. Answers whether it was deleted (its sends are then detached by the caller).
- */
-export async function deleteConversationIfEmpty(
-  db: Queryable,
-  businessId: number,
-  conversationId: number,
-): Promise<boolean> {
-  const deleted = await db
-    .delete(conversations)
-    .where(
-      and(
-        eq(conversations.businessId, businessId),
-        eq(conversations.id, conversationId),
-        sql`not exists (select 1 from wa_messages m where m.conversation_id = ${conversations.id})`,
-      ),
-    )
-    .returning({ id: conversations.id });
-  return deleted.length === 1;
 }
 
 // ---- Sending side: media, the 24-hour window, read receipts ----

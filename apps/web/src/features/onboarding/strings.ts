@@ -12,6 +12,7 @@ export const ONBOARDING_STRINGS = {
   dialCode: 'Dial code',
   dialCodeHint: 'For example +1 or +44.',
   phoneNumber: 'Phone number',
+  timeZone: 'Time zone',
   optional: '(optional)',
   registerSubmit: 'Create business',
   registerSubmitting: 'Creating…',

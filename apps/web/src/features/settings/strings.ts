@@ -39,6 +39,9 @@ export const SETTINGS_STRINGS = {
     name: 'Business name',
     dialCode: 'Dial code',
     phoneNumber: 'Phone number',
+    timeZone: 'Time zone',
+    timeZoneHint:
+      'Quiet hours (for customers without a zone of their own), the dashboard’s days, schedules and reports follow this zone.',
     codeTitle: 'Business code',
     codeDescription:
       'Share this code with people who should ask to join this business. You approve each request under Team.',

@@ -433,6 +433,12 @@ describe('the consent mode', () => {
 const smsDecision = (over: Record<string, unknown> = {}): ScriptStep =>
   decision({ channel: 'sms', subject: null, body: 'We miss you! Reply STOP to opt out.', ...over });
 
+async function businessZone(time_zone: string) {
+  const res = await call('PUT', '/api/business/', { time_zone });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().result.time_zone).toBe(time_zone);
+}
+
 /** HH:MM an hour before and two hours after now in `tz`: a quiet window holding now there. */
 function quietAround(tz: string) {
   const at = (ms: number) => localTime(new Date(Date.now() + ms), tz);
@@ -472,16 +478,8 @@ describe('guardrails', () => {
         quiet_hours: quietAround('Asia/Tokyo'),
       }),
     );
-    // The business's time zone is its schedule's: customers without their own are not in quiet hours.
-    expect(
-      (
-        await call('PUT', `/api/agents/${id}/schedule/`, {
-          kind: 'cron',
-          cron: '0 9 * * 1',
-          timezone: 'America/New_York',
-        })
-      ).statusCode,
-    ).toBe(200);
+    // Customers without a zone of their own are in the business's (New York): not in quiet hours.
+    await businessZone('America/New_York');
     const asked = llm.requests.length;
     llm.script(smsDecision(), smsDecision(), smsDecision());
     const run = await runNow(id);
@@ -525,7 +523,9 @@ describe('guardrails', () => {
       From: SMS.from_number,
     });
 
-    // Else the business's time zone: with Tokyo's schedule, a customer without a zone is in quiet hours.
+    // Else the business's time zone: in Tokyo, a customer without a zone is in quiet hours — an
+    // agent schedule's own zone (New York here) only times its runs.
+    await businessZone('Asia/Tokyo');
     const plain = await customer();
     const tokyo = await agent(
       baseConfig(await list([plain.id]), {
@@ -536,12 +536,54 @@ describe('guardrails', () => {
     await call('PUT', `/api/agents/${tokyo}/schedule/`, {
       kind: 'cron',
       cron: '0 9 * * 1',
-      timezone: 'Asia/Tokyo',
+      timezone: 'America/New_York',
     });
     expect((await runNow(tokyo)).deliveries[0]).toMatchObject({
       status: 'suppressed',
       guardrail: 'quiet_hours',
     });
+
+    // A preview at night shows what would be sent, and when quiet hours let it go.
+    const quiet = quietAround('Asia/Tokyo');
+    llm.script(smsDecision({ reason: 'Likes the new season.' }));
+    const res = await call('POST', `/api/agents/${tokyo}/preview/`, { customer_ids: [plain.id] });
+    expect(res.statusCode, res.body).toBe(200);
+    const [item] = (res.json().result as TAgentPreviewResult).items;
+    expect(item).toMatchObject({ status: 'dry_run', body: 'We miss you! Reply STOP to opt out.' });
+    expect(item!.reason).toMatch(
+      new RegExp(
+        `^Would send at ${quiet.end} on \\d{1,2} \\w{3} \\d{4} \\(Asia/Tokyo\\), when quiet hours \\(${quiet.start}–${quiet.end}\\) end\\. Likes the new season\\.$`,
+      ),
+    );
+    await businessZone('UTC');
+  });
+
+  it('keep the template the agent’s channel is set to: a decision or tool naming another is refused', async () => {
+    const other = await call('POST', '/api/template/', {
+      name: 'Something else',
+      subject: 'Other',
+      format: 'html',
+      content: '<p>Other</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+    });
+    const otherId = other.json().result.id as number;
+    const [a, b] = [await customer(), await customer()];
+    const id = await agent(
+      baseConfig(await list([a.id, b.id]), {
+        channels: [{ channel: 'email', template_id: template, from: 'hello@shop.test' }],
+      }),
+    );
+    llm.script(
+      decision({ template_id: otherId, variables: [{ name: 'offer', value: 'x' }] }),
+      decision({ template_id: template, variables: [{ name: 'offer', value: 'a coffee' }] }),
+    );
+    const run = await runNow(id);
+    const outcome = new Map(run.deliveries.map((d) => [d.customer!.id, d]));
+    expect(outcome.get(a.id)).toMatchObject({
+      status: 'skipped',
+      reason: `Refused: this channel sends template ${template}; the model may not switch it to template ${otherId}.`,
+    });
+    expect(outcome.get(b.id)).toMatchObject({ status: 'sent', template_id: template });
+    expect(await sendsOfRun(run.id)).toHaveLength(1);
   });
 });
 

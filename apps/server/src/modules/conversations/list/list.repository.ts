@@ -11,6 +11,7 @@ import {
   conversationDayCounts,
   conversations,
   customers,
+  users,
 } from '../../../db/schema';
 import type { InboxScope } from '../conversations.repository';
 
@@ -29,6 +30,10 @@ type ListShape = {
   createdLte: boolean;
   lastGte: boolean;
   lastLte: boolean;
+  /** `assignee=`: none (unassigned), a member (id), or no filter. */
+  assignee: 'none' | 'id' | false;
+  /** `assigned_chat_group=`: none (no group), a group (id), or no filter. */
+  group: 'none' | 'id' | false;
   count: CountKind;
   /**
    * The page size is written into the statement: with a constant LIMIT and no OFFSET PostgreSQL
@@ -74,11 +79,21 @@ function listRequest(
     lastLte: filter.last_message_at__lte,
   };
   for (const [name, date] of Object.entries(dates)) if (date) values[name] = date.toISOString();
+  const idFilter = (value: 'me' | 'none' | number | undefined, name: string): 'none' | 'id' | false => {
+    if (value === undefined) return false;
+    if (value === 'none') return 'none';
+    if (value === 'me') throw new Error('assignee=me is resolved to the caller before the list runs');
+    values[name] = value;
+    return 'id';
+  };
+  const assignee = idFilter(filter.assignee, 'assignee');
+  const group = idFilter(filter.assigned_chat_group, 'group');
 
   const created = Boolean(dates.createdGte || dates.createdLte);
   const lastMessage = Boolean(dates.lastGte || dates.lastLte);
   let count: CountKind;
-  if (scope.groupIds !== null || (created && lastMessage)) count = 'rows';
+  // The bucket tables hold no assignee or group: those views count their rows (an index range).
+  if (scope.groupIds !== null || (created && lastMessage) || assignee || group) count = 'rows';
   else if (!created && !lastMessage) count = 'buckets';
   else {
     const lo = created ? dates.createdGte : dates.lastGte;
@@ -120,6 +135,8 @@ function listRequest(
     createdLte: Boolean(dates.createdLte),
     lastGte: Boolean(dates.lastGte),
     lastLte: Boolean(dates.lastLte),
+    assignee,
+    group,
     count,
     limit,
     offset: offset > 0,
@@ -139,6 +156,8 @@ function shapeName(s: ListShape): string {
   if (s.createdLte) name += '_cl';
   if (s.lastGte) name += '_lg';
   if (s.lastLte) name += '_ll';
+  if (s.assignee) name += s.assignee === 'none' ? '_an' : '_a';
+  if (s.group) name += s.group === 'none' ? '_gn' : '_gi';
   name += `_${s.count}_l${s.limit}`;
   return s.offset ? `${name}_o` : name;
 }
@@ -153,6 +172,10 @@ function listConditions(shape: ListShape, ranges = true): SQL[] {
   if (shape.status) where.push(eq(c.status, param('status')));
   if (shape.isRead) where.push(eq(c.isRead, param('isRead')));
   if (shape.replied) where.push(eq(c.businessReplied, param('replied')));
+  if (shape.assignee === 'none') where.push(isNull(c.assigneeId));
+  if (shape.assignee === 'id') where.push(eq(c.assigneeId, param('assignee')));
+  if (shape.group === 'none') where.push(isNull(c.assignedChatGroupId));
+  if (shape.group === 'id') where.push(eq(c.assignedChatGroupId, param('group')));
   if (ranges) {
     if (shape.createdGte) where.push(gte(c.createdAt, param('createdGte')));
     if (shape.createdLte) where.push(lte(c.createdAt, param('createdLte')));
@@ -235,11 +258,21 @@ const pageJson = sql<string>`coalesce((select json_agg(${jsonObject({
   created_at: isoText(conversations.createdAt),
   business_replied: conversations.businessReplied,
   engage_business_id: conversations.businessId,
+  // As conversations.service toAssignee() writes it: the full name, else the email.
+  assignee: jsonObject(
+    {
+      id: users.id,
+      name: sql`coalesce(nullif(btrim(${qualified(users.firstName)} || ' ' || ${qualified(users.lastName)}), ''), ${qualified(users.email)})`,
+      avatar_url: sql`null::text`,
+    },
+    users.id,
+  ),
 } satisfies Record<keyof TConversation, AnyPgColumn | SQL>)} order by ${listOrder})
   from page
   join ${conversations} on ${qualified(conversations.id)} = page.id
   left join ${customers} on ${qualified(customers.id)} = ${qualified(conversations.initiatorId)}
   left join ${chatGroups} on ${qualified(chatGroups.id)} = ${qualified(conversations.assignedChatGroupId)}
+  left join ${users} on ${qualified(users.id)} = ${qualified(conversations.assigneeId)}
 ), '[]')::text`;
 
 /**

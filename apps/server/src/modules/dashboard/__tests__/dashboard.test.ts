@@ -180,4 +180,103 @@ describe('the dashboard', () => {
     expect(long.statusCode).toBe(400);
     expect((await metrics('?created_at__gte=yesterday')).statusCode).toBe(400);
   });
+
+  it('counts each status as the event logs and the email metrics do, over the same window', async () => {
+    // A business of its own: the figures are only these sends.
+    const o = await signUp(rt.app!, rt.mailer);
+    const b = await createBusiness(rt.app!, o, 'Same Numbers');
+    const who = { owner: o, business: b };
+    const statuses = [
+      'sent',
+      'sent',
+      'sent',
+      'opened',
+      'clicked',
+      'delivered',
+      'bounced',
+      'complained',
+      'queued',
+    ];
+    for (const status of statuses) {
+      const { row } = await sends.recordOnce(
+        rt.database.db,
+        {
+          businessId: b.id,
+          channel: 'email',
+          cause: 'test',
+          recipient: 'a@example.com',
+          providerRequest: {},
+        },
+        null,
+      );
+      await rt.database.db.execute(sql`update sends set status = ${status} where id = ${row.id}`);
+    }
+    await sends.recordFailed(
+      rt.database.db,
+      (
+        await sends.recordOnce(
+          rt.database.db,
+          {
+            businessId: b.id,
+            channel: 'email',
+            cause: 'test',
+            recipient: 'b@example.com',
+            providerRequest: {},
+          },
+          null,
+        )
+      ).row.id,
+      { errorCode: 'x', errorMessage: 'Refused' },
+    );
+    const window = `?created_at__gte=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&created_at__lte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`;
+    const dash: TEngageMetrics = (await metrics(window, who)).json().result;
+    const email = dash.sends.channels.find((c) => c.channel === 'email')!;
+    // Mail the server accepted and that did not bounce is delivered (no relay reports more).
+    expect(email).toMatchObject({ total: 10, delivered: 7, failed: 2, pending: 1, sent: 0 });
+    const get = (url: string) =>
+      rt.app!.inject({ method: 'GET', url, headers: as(o, b) }).then((r) => {
+        expect(r.statusCode, r.body).toBe(200);
+        return r.json().result;
+      });
+    for (const outcome of ['delivered', 'failed', 'pending', 'sent', 'not_sent'] as const) {
+      const logs = await get(`/api/email/events/${window}&outcome=${outcome}`);
+      expect(logs.count, outcome).toBe(email[outcome]);
+    }
+    const em = await get(`/api/metrics/email-metrics/${window}`);
+    expect(em.totals.delivered).toBe(email.delivered);
+    expect(em.totals.sent).toBe(email.delivered + 1); // and the bounce: it was sent
+    const bad = await rt.app!.inject({
+      method: 'GET',
+      url: '/api/email/events/?outcome=arrived',
+      headers: as(o, b),
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('counts days in the business’s time zone', async () => {
+    const o = await signUp(rt.app!, rt.mailer);
+    const b = await createBusiness(rt.app!, o, 'Far East');
+    const who = { owner: o, business: b };
+    const put = await rt.app!.inject({
+      method: 'PUT',
+      url: '/api/business/',
+      headers: as(o, b),
+      payload: { time_zone: 'Asia/Tokyo' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    // 20:00 UTC on 2 Jan is 05:00 on 3 Jan in Tokyo.
+    const { row } = await sends.recordOnce(
+      rt.database.db,
+      { businessId: b.id, channel: 'sms', cause: 'test', recipient: '+14155550100', providerRequest: {} },
+      null,
+    );
+    await rt.database.db.execute(
+      sql`update sends set created_at = '2025-01-02T20:00:00Z' where id = ${row.id}`,
+    );
+    const m: TEngageMetrics = (
+      await metrics('?created_at__gte=2025-01-01T15:00:00Z&created_at__lte=2025-01-04T14:59:59Z', who)
+    ).json().result;
+    expect(m.series.map((d) => d.date)).toEqual(['2025-01-02', '2025-01-03', '2025-01-04']);
+    expect(m.series.find((d) => d.sms === 1)!.date).toBe('2025-01-03');
+  });
 });

@@ -82,6 +82,28 @@ describe('businesses', () => {
     });
   });
 
+  it('keeps a time zone: asked at creation (UTC when left out), editable, a listed IANA name only', async () => {
+    const s = await signUp(app, rt.mailer);
+    const made = await req('POST', '/api/business/', s, undefined, {
+      name: 'Berlin',
+      time_zone: 'Europe/Berlin',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const b = made.json().result as TBusiness;
+    expect(b.time_zone).toBe('Europe/Berlin');
+    expect((await createBusiness(app, s, 'Plain')).time_zone).toBe('UTC');
+    const bad = await req('POST', '/api/business/', s, undefined, { name: 'X', time_zone: 'Mars/Olympus' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().result).toEqual({
+      time_zone: ['Choose a time zone from the list, such as Europe/Berlin.'],
+    });
+    const upd = await req('PUT', '/api/business/', s, b, { time_zone: 'America/Sao_Paulo' });
+    expect(upd.json().result.time_zone).toBe('America/Sao_Paulo');
+    const wrong = await req('PUT', '/api/business/', s, b, { time_zone: 'GMT+5' });
+    expect(wrong.statusCode).toBe(400);
+    expect((await req('GET', '/api/business/', s, b)).json().result.time_zone).toBe('America/Sao_Paulo');
+  });
+
   it('answers 400 without X-Business-Code', async () => {
     const s = await signUp(app, rt.mailer);
     const res = await req('GET', '/api/business/', s);

@@ -12,8 +12,7 @@ import type { SecretBox } from '../../../platform/crypto';
 import { AppError } from '../../../platform/errors';
 import type { Jobs } from '../../../platform/jobs';
 import type { Storage } from '../../../platform/storage';
-import * as conversationsRepo from '../../conversations/conversations.repository';
-import { applyMessageToConversations } from '../../conversations/conversations.service';
+import { applyMessageToConversations, findWaMessage } from '../../conversations';
 import type { Queryable } from '../../auth/auth.repository';
 import { describeGraphError, GraphError, type GraphClient, type GraphCredentials } from '../whatsapp.graph';
 import * as repo from '../whatsapp.repository';
@@ -170,7 +169,7 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
     await applyMessageToConversations(tx, 'outbound', [
       { businessId: send.businessId, conversationId: send.conversationId!, at: now },
     ]);
-    return (await conversationsRepo.findWaMessage(tx, send.businessId, wamid)) ?? row;
+    return (await findWaMessage(tx, send.businessId, wamid)) ?? row;
   });
 }
 

@@ -13,11 +13,10 @@ import type {
 } from '@titan/contracts';
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
-import type { InboxScope } from '../../conversations/conversations.repository';
-import * as conversationsRepo from '../../conversations/conversations.repository';
+import * as conversations from '../../conversations';
+import { toMessages, type InboxScope } from '../../conversations';
 import { isSuppressed } from '../../suppressions/suppressions.service';
 import * as directory from '../../directory/directory.service';
-import { toMessages } from '../../conversations/conversations.service';
 import { GraphError, type GraphTemplate } from '../whatsapp.graph';
 import {
   connectedAccount,
@@ -334,7 +333,7 @@ type Target = { conversationId: number; recipient: string; opened: boolean };
 
 /** The conversation's customer, reached at the WhatsApp id they wrote from. */
 async function targetConversation(deps: WhatsappDeps, scope: InboxScope, id: number): Promise<Target> {
-  const found = await conversationsRepo.findConversation(deps.db, scope, id);
+  const found = await conversations.findConversation(deps.db, scope, id);
   if (!found) throw AppError.notFound();
   if (found.conversation.channel !== 'whatsapp')
     throw AppError.fields({ conversation_id: [TEMPLATE_MESSAGES.notWhatsapp] });
@@ -360,14 +359,9 @@ async function targetNumber(deps: WhatsappDeps, businessId: number, to: string):
         externalId: waExternalId(digits),
         phone: `+${digits}`,
       }));
-    const existing = await conversationsRepo.findLatestConversationOf(
-      tx,
-      businessId,
-      'whatsapp',
-      customer.id,
-    );
+    const existing = await conversations.findLatestConversationOf(tx, businessId, 'whatsapp', customer.id);
     if (existing) return { conversationId: existing.id, recipient: digits, opened: false };
-    const created = await conversationsRepo.insertConversation(tx, {
+    const created = await conversations.insertConversation(tx, {
       businessId,
       channel: 'whatsapp',
       initiatorId: customer.id,
@@ -449,7 +443,7 @@ export async function sendTemplate(
         await tx.execute(
           sql`select pg_advisory_xact_lock(hashtext(${contactLockKey(businessId, target.recipient)}))`,
         );
-        if (await repo.deleteConversationIfEmpty(tx, businessId, target.conversationId))
+        if (await conversations.deleteConversationIfEmpty(tx, businessId, target.conversationId))
           await sendsRepo.detachConversation(tx, businessId, target.conversationId);
       });
     }

@@ -6,8 +6,12 @@ import { describeDatabaseError, driverErrorOf } from '../../../platform/db-error
 import type { Queryable } from '../../auth/auth.repository';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { ProviderEvent } from '../../sends/sends.repository';
-import type { MessageArrival } from '../../conversations/conversations.repository';
-import { applyMessageToConversations } from '../../conversations/conversations.service';
+import {
+  applyMessageToConversations,
+  findLatestConversationsOf,
+  insertOpenedConversations,
+  type MessageArrival,
+} from '../../conversations';
 import { applyStatuses, type WhatsappDeps } from '../messages/whatsapp.outbound';
 import * as directory from '../../directory/directory.service';
 import * as repo from '../whatsapp.repository';
@@ -179,12 +183,14 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
         if (!t) threads.set(m.customerId, { businessId: m.businessId, first: m, lastAt: m.at });
         else if (m.at > t.lastAt) t.lastAt = m.at;
       }
-      const existing = await repo.findLatestWhatsappConversations(
+      const existing = await findLatestConversationsOf(
         tx,
+        'whatsapp',
         [...threads].map(([customerId, t]) => ({ businessId: t.businessId, customerId })),
       );
-      const created = await repo.insertWhatsappConversations(
+      const created = await insertOpenedConversations(
         tx,
+        'whatsapp',
         [...threads]
           .filter(([customerId]) => !existing.has(customerId))
           .map(([customerId, t]) => ({

@@ -142,7 +142,7 @@ describe('/confirm-payment/{payment_status}', () => {
     renderApp('/confirm-payment/success');
     expect(await screen.findByText('Payment received')).toBeInTheDocument();
     expect(await screen.findByTestId('confirm-payment-status')).toHaveTextContent(
-      "Acme's subscription status is active.",
+      "Acme's subscription status is Active.",
     );
     expect(screen.getByRole('link', { name: 'Back to billing' })).toHaveAttribute(
       'href',
@@ -164,6 +164,9 @@ describe('/confirm-payment/{payment_status}', () => {
     asMember('owner', { ...ACTIVE, enabled: false });
     renderApp('/confirm-payment/success');
     expect(await screen.findByText(/Billing is not connected to this Titan server/)).toBeInTheDocument();
+    // No subscription to report without billing: never "inactive".
+    expect(screen.queryByTestId('confirm-payment-status')).toBeNull();
+    expect(screen.queryByText(/inactive/i)).toBeNull();
   });
 });
 

@@ -71,7 +71,8 @@ export function ConfirmPaymentRoute() {
 
   const { title, text } = textsFor(outcome, status);
   const description = billing.data && !billing.data.enabled ? BILLING_STRINGS.notConnected : text;
-  const subscription = billing.data?.enabled ? billing.data.status : business?.subscription_status;
+  // Without billing there is no subscription to report (never "inactive").
+  const subscription = billing.data?.enabled ? BILLING_STRINGS.statuses[billing.data.status] : null;
   return (
     <CenteredCard title={title} description={description}>
       {business && subscription ? (

@@ -14,6 +14,7 @@ export function conversation(overrides: Partial<TConversation> = {}): TConversat
     created_at: '2026-03-01T09:00:00.000Z',
     business_replied: false,
     engage_business_id: 1,
+    assignee: null,
     ...overrides,
   };
 }

@@ -28,6 +28,7 @@ const BUSINESS = {
   email_count: 0,
   whatsapp_count: 0,
   subscription_status: 'inactive',
+  time_zone: 'UTC',
 };
 
 describe('invitation', () => {
@@ -123,12 +124,16 @@ describe('creating and joining a business', () => {
     );
     const { router } = renderApp('/register-business');
     await userEvent.type(await screen.findByLabelText('Business name'), 'Newco');
+    // The time zone starts as the browser's own; another can be chosen.
+    const zone = screen.getByLabelText('Time zone');
+    expect(zone).toHaveValue(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await userEvent.selectOptions(zone, 'Europe/Berlin');
     await userEvent.click(screen.getByRole('button', { name: 'Create business' }));
 
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/engage');
     // Empty optional fields are left out rather than sent as invalid empty strings.
-    expect(bodies).toEqual([{ name: 'Newco' }]);
+    expect(bodies).toEqual([{ name: 'Newco', time_zone: 'Europe/Berlin' }]);
     expect(cookie('business_code')).toBe('NEWCO123');
   });
 

@@ -61,6 +61,7 @@ function withApi(initial: TQrSchema = schema()) {
         email_count: 0,
         whatsapp_count: 0,
         subscription_status: 'inactive',
+        time_zone: 'UTC',
       }),
     ),
     http.get('/api/business/qr-schema/', () => ok(current)),

@@ -35,6 +35,7 @@ const BUSINESS = {
   email_count: 0,
   whatsapp_count: 0,
   subscription_status: 'inactive',
+  time_zone: 'Europe/Berlin',
 };
 
 /** Signed in to Acme with the given role; the team endpoints answer as a small business would. */
@@ -194,10 +195,17 @@ describe('business profile settings', () => {
     const phone = screen.getByLabelText('Phone number (optional)');
     await userEvent.type(phone, '20 7946 0000');
     expect(phone).toHaveValue('2079460000');
+    const zone = screen.getByLabelText('Time zone');
+    expect(zone).toHaveValue('Europe/Berlin');
+    await userEvent.selectOptions(zone, 'America/New_York');
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
 
     expect(await screen.findByText('Changes saved')).toBeInTheDocument();
-    expect(bodies).toEqual([{ name: 'Acme Ltd', dial_code: '+44', phone_number: '2079460000' }]);
+    expect(bodies).toEqual([
+      { name: 'Acme Ltd', dial_code: '+44', phone_number: '2079460000', time_zone: 'America/New_York' },
+    ]);
+    // No subscription badge here: billing has its own page (and none at all without billing).
+    expect(screen.queryByText('inactive')).not.toBeInTheDocument();
   });
 
   it('shows an agent the business read-only', async () => {

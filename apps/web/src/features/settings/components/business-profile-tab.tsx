@@ -1,4 +1,4 @@
-// Settings → Business profile: the current business's name and phone (editable with
+// Settings → Business profile: the current business's name, phone and time zone (editable with
 // business.update) and its code, shared with people who should ask to join.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZUpdateBusinessRequest, type TBusiness, type TUpdateBusinessRequest } from '@titan/contracts';
@@ -8,7 +8,6 @@ import { toast } from 'sonner';
 import { CopyButton } from '../../../components/copy-button';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
-import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
@@ -18,9 +17,11 @@ import { useUpdateBusiness } from '../api/update-business';
 import { dialCodeDigits, numericOnlyInputProps, toDialCode } from '../../../lib/numeric-input';
 import { SETTINGS_STRINGS } from '../strings';
 import { SectionError, SectionLoading } from '../../../components/load-state';
+import { SelectField } from '../../../components/form/select-field';
+import { timeZoneOptions } from '../../../lib/time-zones';
 
 const STRINGS = SETTINGS_STRINGS.business;
-const BUSINESS_FIELDS = ['name', 'dial_code', 'phone_number'] as const;
+const BUSINESS_FIELDS = ['name', 'dial_code', 'phone_number', 'time_zone'] as const;
 /** Clearing an optional field removes the value on the server. */
 const emptyToNull = (value: unknown) => (value === '' ? null : value);
 
@@ -32,6 +33,7 @@ function BusinessForm({ business }: { business: TBusiness }) {
       // The field holds the digits; the "+" is its prefix (toDialCode puts it back).
       dial_code: dialCodeDigits(business.dial_code),
       phone_number: business.phone_number,
+      time_zone: business.time_zone,
     },
   });
   const update = useUpdateBusiness();
@@ -67,6 +69,13 @@ function BusinessForm({ business }: { business: TBusiness }) {
           error={errors.phone_number?.message}
         />
       </div>
+      <SelectField
+        label={STRINGS.timeZone}
+        options={timeZoneOptions(business.time_zone)}
+        registration={form.register('time_zone')}
+        error={errors.time_zone?.message}
+      />
+      <p className="-mt-2 text-sm text-muted-foreground">{STRINGS.timeZoneHint}</p>
       <div>
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? SETTINGS_STRINGS.saving : SETTINGS_STRINGS.save}
@@ -84,6 +93,8 @@ function BusinessDetails({ business }: { business: TBusiness }) {
       <dd>{business.name}</dd>
       <dt className="text-muted-foreground">{STRINGS.phoneNumber}</dt>
       <dd>{phone || STRINGS.notSet}</dd>
+      <dt className="text-muted-foreground">{STRINGS.timeZone}</dt>
+      <dd>{business.time_zone}</dd>
     </dl>
   );
 }
@@ -120,9 +131,6 @@ export function BusinessProfileTab() {
             {data.unique_code}
           </code>
           <CopyButton value={data.unique_code} />
-          <span className="ml-auto flex items-center gap-2 text-sm text-muted-foreground">
-            {STRINGS.subscription} <Badge variant="secondary">{data.subscription_status}</Badge>
-          </span>
         </CardContent>
       </Card>
     </div>

@@ -52,6 +52,10 @@ describe('/engage/unsubscribe', () => {
     ).toBeInTheDocument();
     const buttons = screen.getAllByRole('button');
     expect(buttons.map((b) => b.textContent)).toContain('Unsubscribe');
+    // The customer sees the business's name, not Titan's.
+    expect(screen.getByText('Acme Shoes', { selector: 'p' })).toBeInTheDocument();
+    expect(screen.queryByText(/Titan/)).not.toBeInTheDocument();
+    expect(document.title).toBe('Unsubscribe from Acme Shoes');
 
     await userEvent.click(screen.getByRole('button', { name: 'Unsubscribe' }));
     expect(await screen.findByRole('heading', { name: S.doneTitle })).toBeInTheDocument();
@@ -80,6 +84,7 @@ describe('/engage/unsubscribe', () => {
     const first = renderApp('/engage/unsubscribe?token=forged');
     expect(await screen.findByRole('heading', { name: S.invalidTitle })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Titan/)).not.toBeInTheDocument();
     first.unmount();
     renderApp('/engage/unsubscribe');
     expect(await screen.findByRole('heading', { name: S.invalidTitle })).toBeInTheDocument();

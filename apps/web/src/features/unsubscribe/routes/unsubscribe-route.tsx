@@ -2,6 +2,7 @@
 // what unsubscribing means (which business, which address, that its emails stop), takes one button
 // press, confirms, and offers to subscribe again. A link whose token is not valid says so.
 import { CheckCircle2Icon, MailXIcon } from 'lucide-react';
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { CenteredCard } from '../../../components/centered-card';
@@ -16,7 +17,10 @@ import { UNSUBSCRIBE_STRINGS as S } from '../strings';
 const INVALID = new Set([400, 401, 403, 404, 410]);
 
 function Invalid() {
-  return <CenteredCard title={S.invalidTitle} description={S.invalid} />;
+  useEffect(() => {
+    document.title = S.invalidTitle;
+  }, []);
+  return <CenteredCard brand={null} title={S.invalidTitle} description={S.invalid} />;
 }
 
 function Subscription({ token, state }: { token: string; state: TUnsubscribeState }) {
@@ -24,6 +28,10 @@ function Subscription({ token, state }: { token: string; state: TUnsubscribeStat
   const business = state.business_name;
   const email = state.email;
   // After an undo the page says so, rather than starting over.
+  // The business's customers see the business, not the software it runs on.
+  useEffect(() => {
+    document.title = S.title(business);
+  }, [business]);
   const resubscribed = !state.unsubscribed && change.isSuccess && change.variables === false;
   const failure = change.isError ? (
     <Alert variant="destructive">
@@ -33,7 +41,7 @@ function Subscription({ token, state }: { token: string; state: TUnsubscribeStat
 
   if (state.unsubscribed) {
     return (
-      <CenteredCard title={S.doneTitle} description={S.done(business, email)}>
+      <CenteredCard brand={business} title={S.doneTitle} description={S.done(business, email)}>
         <p className="flex items-center gap-2 text-sm text-muted-foreground">
           <CheckCircle2Icon aria-hidden="true" className="size-4 text-emerald-600" />
           {S.undoHint}
@@ -48,7 +56,11 @@ function Subscription({ token, state }: { token: string; state: TUnsubscribeStat
   }
   if (resubscribed) {
     return (
-      <CenteredCard title={S.resubscribedTitle} description={S.resubscribed(business, email)}>
+      <CenteredCard
+        brand={business}
+        title={S.resubscribedTitle}
+        description={S.resubscribed(business, email)}
+      >
         {failure}
         <Button variant="outline" disabled={change.isPending} onClick={() => change.mutate(true)}>
           {S.unsubscribeAgain}
@@ -57,7 +69,7 @@ function Subscription({ token, state }: { token: string; state: TUnsubscribeStat
     );
   }
   return (
-    <CenteredCard title={S.title(business)} description={S.explain(business, email)}>
+    <CenteredCard brand={business} title={S.title(business)} description={S.explain(business, email)}>
       <p className="text-sm text-muted-foreground">{S.undoLater}</p>
       {failure}
       <Button variant="destructive" disabled={change.isPending} onClick={() => change.mutate(true)}>
@@ -75,7 +87,7 @@ export function UnsubscribeRoute() {
   if (!token) return <Invalid />;
   if (state.isPending)
     return (
-      <CenteredCard title={S.loading}>
+      <CenteredCard brand={null} title={S.loading}>
         <Spinner />
       </CenteredCard>
     );
@@ -83,7 +95,7 @@ export function UnsubscribeRoute() {
     const status = apiErrorStatus(state.error);
     if (status !== null && INVALID.has(status)) return <Invalid />;
     return (
-      <CenteredCard title={S.failed}>
+      <CenteredCard brand={null} title={S.failed}>
         <Button variant="outline" onClick={() => void state.refetch()}>
           {S.retry}
         </Button>
