@@ -57,8 +57,20 @@ async function inspect(page: Page): Promise<string[]> {
   const found = await page.evaluate(() => {
     const problems: string[] = [];
     const width = window.innerWidth;
-    if (document.documentElement.scrollWidth > width)
-      problems.push(`page is ${document.documentElement.scrollWidth}px wide in a ${width}px window`);
+    if (document.documentElement.scrollWidth > width) {
+      // Name the outermost elements reaching past the window, so the fix is findable.
+      const wide = Array.from(document.body.querySelectorAll('*')).filter((el) => {
+        const box = el.getBoundingClientRect();
+        const parent = el.parentElement?.getBoundingClientRect();
+        return box.right > width + 1 && (!parent || parent.right <= width + 1);
+      });
+      const names = wide
+        .slice(0, 3)
+        .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).split(' ').slice(0, 4).join('.')}`);
+      problems.push(
+        `page is ${document.documentElement.scrollWidth}px wide in a ${width}px window (${names.join('; ')})`,
+      );
+    }
     /** Inside a container that scrolls sideways (the cue is the container's scrollbar) or clips. */
     const contained = (el: Element): boolean => {
       for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {

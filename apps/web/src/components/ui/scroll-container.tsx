@@ -34,8 +34,9 @@ export function ScrollContainer({ className, children }: { className?: string; c
         onScroll={update}
         tabIndex={scrollable ? 0 : undefined}
         data-scrollable={scrollable ? 'true' : undefined}
+        // Positioned, so visually hidden (absolute) labels in the content scroll and clip with it.
         className={cn(
-          'w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+          'relative w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
           className,
         )}
       >
