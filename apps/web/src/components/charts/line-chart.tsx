@@ -58,7 +58,7 @@ export function LineChart({
   const fit = Math.max(2, Math.min(8, Math.floor((W - PAD.left - PAD.right) / LABEL_SPACE)));
   const every = Math.max(1, Math.ceil(n / fit));
   return (
-    <figure ref={figure} className={cn('grid min-w-0 gap-2', className)}>
+    <figure ref={figure} className={cn('relative grid min-w-0 gap-2', className)}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`} className="h-auto w-full">
         <title id={`${id}-title`}>{label}</title>
         {ticks.map((t) => (
