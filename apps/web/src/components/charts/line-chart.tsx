@@ -110,29 +110,32 @@ export function LineChart({
           </span>
         ))}
       </figcaption>
-      <table className="sr-only">
-        <caption>{label}</caption>
-        <thead>
-          <tr>
-            <th scope="col" />
-            {series.map((s) => (
-              <th key={s.key} scope="col">
-                {s.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {xLabels.map((l, i) => (
-            <tr key={l}>
-              <th scope="row">{l}</th>
+      {/* A clipping wrapper: a table never gets narrower than its content, even when visually hidden. */}
+      <div className="sr-only">
+        <table>
+          <caption>{label}</caption>
+          <thead>
+            <tr>
+              <th scope="col" />
               {series.map((s) => (
-                <td key={s.key}>{s.values[i] ?? 0}</td>
+                <th key={s.key} scope="col">
+                  {s.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {xLabels.map((l, i) => (
+              <tr key={l}>
+                <th scope="row">{l}</th>
+                {series.map((s) => (
+                  <td key={s.key}>{s.values[i] ?? 0}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
