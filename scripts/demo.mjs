@@ -20,6 +20,7 @@
 // LOG_LEVEL (warn), the simulator's SIM_* credentials. Ctrl-C stops them all.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { seedAreas } from './demo-areas.mjs';
 import { seedDemo } from './demo-seed.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -434,6 +435,17 @@ try {
   seeded.warnings.push(`the demo business could not be subscribed to a plan: ${err.message}`);
 }
 
+// Every other area: a chat-widget conversation, email templates, a list of subscribed customers,
+// an AI agent with a finished (dry) run against the LLM simulator.
+await seedAreas({
+  titanUrl: probeUrl,
+  headers: ownerHeaders,
+  businessCode: seeded.business.unique_code,
+  llm,
+  log: (text) => console.log(`[demo] ${text}`),
+  warn: (text) => seeded.warnings.push(text),
+});
+
 const customer = seeded.customers[0];
 const phonePage = customer
   ? `${sim.phoneUrl}?wa_id=${customer.from}&name=${encodeURIComponent(customer.name)}`
@@ -449,7 +461,9 @@ Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
   DNS server:  ${dns.address} (authoritative for ${DEMO_DNS_ZONE}); publish a record shown in
                Settings → Email domains with:
                curl -X PUT ${dns.control}/records -d '{"name":"<host>","type":"TXT","values":["<value>"]}'
-  WhatsApp conversations in the inbox: ${seeded.conversations.length}
+  WhatsApp conversations in the inbox: ${seeded.conversations.length}, and one from the chat widget
+  Email:       templates "Welcome back" and "Spring offer"; the list "Newsletter subscribers" (3 subscribed)
+  Agents:      "Win-back (demo)" with a finished dry run: Event logs → Agents shows what it would send
   Billing:     the business is on the Growth plan of the Chargebee simulator (${chargebee.url}/sim/state);
                Settings → Billing shows usage against its quotas and opens its pricing page and portal
   AI model:    ${llm.model} at ${llm.baseUrl} (tools/llm-sim: scripted, deterministic answers;

@@ -52,7 +52,12 @@ export type TitanServer = ProcessHandle & {
 };
 
 export async function startTitan(
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    /** The host name PUBLIC_URL and `url` use (WebAuthn needs a domain such as localhost, not an IP). */
+    host?: string;
+  } = {},
 ): Promise<TitanServer> {
   const port = await freePort();
   const dataDir = options.dataDir ?? tempDataDir();
@@ -64,10 +69,10 @@ export async function startTitan(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     // Links in mail must point at the address the browser uses, so cookies stay on one origin.
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PUBLIC_URL: `http://${options.host ?? '127.0.0.1'}:${port}`,
     ...options.env,
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
     const early = await Promise.race([handle.exited, new Promise((r) => setTimeout(r, 200, null))]);

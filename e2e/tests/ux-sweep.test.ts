@@ -42,6 +42,8 @@ const SETTINGS_TABS = [
   'plugins',
   'api-keys',
   'profile',
+  'security',
+  'audit-log',
   'qr-form',
   'billing',
 ];

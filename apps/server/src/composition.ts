@@ -35,6 +35,7 @@ import type { SmsDeps } from './modules/sms/sms.account';
 import { smsBroadcastChannel } from './modules/sms/sms.broadcast';
 import { defineSmsQueues } from './modules/sms/sms.jobs';
 import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
+import { insertStaffMessage } from './modules/whatsapp/whatsapp.repository';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
 import { createEmailTracking, type EmailTracking } from './modules/email-tracking/email-tracking.service';
@@ -126,7 +127,12 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
     oidc: createOidcClient(config),
     whatsapp,
     // WhatsApp sends the customer a read receipt when staff read the conversation.
-    inbox: { db, storage, onConversationRead: (c) => requestMarkRead(whatsapp, c) },
+    inbox: {
+      db,
+      storage,
+      onConversationRead: (c) => requestMarkRead(whatsapp, c),
+      insertWhatsappLine: insertStaffMessage,
+    },
     realtime: {
       db,
       feed,

@@ -125,6 +125,14 @@ export const ZConfigEnv = z.object({
   /** Browser error reports stored per business (or for all anonymous reports) and UTC day. */
   ANALYTICS_EVENTS_DAILY_MAX: wholeNumber('events', 1, 10_000_000).default(5000),
   ANALYTICS_EVENTS_RETENTION_DAYS: wholeNumber('days', 1, 3650).default(90),
+  /**
+   * An optional outside analytics provider: its web config (GET <url>/apps/<app id>/web-config with
+   * the API key in a header) is served at GET /api/analytics/web-config/. Unset: first-party only.
+   */
+  ANALYTICS_PROVIDER_URL: optionalUrl,
+  ANALYTICS_APP_ID: z.string().min(1).optional(),
+  ANALYTICS_API_KEY: z.string().min(1).optional(),
+  ANALYTICS_API_KEY_HEADER: z.string().min(1).default('X-API-Key'),
   /** Audit log rows older than this are deleted (0: kept for ever). */
   AUDIT_LOG_RETENTION_DAYS: wholeNumber('days', 0, 36500).default(365),
   /** Submissions a QR visitor form takes per hour: from one client address, and in all. */

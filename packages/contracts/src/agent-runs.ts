@@ -130,6 +130,8 @@ export const ZAgentRunListQuery = z.object({
   channel: ZAgentChannel.optional(),
   status: ZAgentRunStatus.optional(),
   trigger: ZAgentRunTrigger.optional(),
+  /** `real`: the runs that could send (previews apart); `preview`: the previews alone. */
+  kind: z.enum(['real', 'preview'], { message: 'Choose real or preview.' }).optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(20),
 });

@@ -51,7 +51,7 @@ export const ZBusiness = z.object({
   /** IANA time zone: quiet hours (customers without their own), dashboards' days, schedules, reports. */
   time_zone: z.string(),
   /** Members must sign in with a second factor (owners set it). */
-  require_2fa: z.boolean(),
+  require_2fa: z.boolean().default(false),
 });
 export type TBusiness = z.infer<typeof ZBusiness>;
 

@@ -53,6 +53,32 @@ export type TLogoutRequest = TRefreshRequest;
 export const ZForgotPasswordRequest = z.object({ email });
 export type TForgotPasswordRequest = z.input<typeof ZForgotPasswordRequest>;
 
+export const PASSWORD_CHANGE_MESSAGES = {
+  mismatch: 'The two passwords do not match.',
+  wrongCurrent: 'Your current password is not correct.',
+  same: 'Choose a password different from the current one.',
+  changed: 'Password changed. You stay signed in here; your other sessions were signed out.',
+} as const;
+
+/** `POST /api/auth/password/change/`: a signed-in member changes their password. */
+export const ZChangePasswordRequest = z
+  .object({
+    current_password: z.string().min(1).max(128),
+    new_password: password,
+    new_password_confirm: z.string().max(128),
+  })
+  .superRefine((v, ctx) => {
+    if (v.new_password !== v.new_password_confirm)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['new_password_confirm'],
+        message: PASSWORD_CHANGE_MESSAGES.mismatch,
+      });
+    else if (v.new_password === v.current_password)
+      ctx.addIssue({ code: 'custom', path: ['new_password'], message: PASSWORD_CHANGE_MESSAGES.same });
+  });
+export type TChangePasswordRequest = z.input<typeof ZChangePasswordRequest>;
+
 export const ZResetPasswordRequest = z.object({ email, key: z.string().min(1).max(200), password });
 export type TResetPasswordRequest = z.input<typeof ZResetPasswordRequest>;
 

@@ -273,6 +273,8 @@ export const ZWhatsappLog = z.object({
   billable: z.boolean().nullable(),
   /** The staff member who sent it; null for API keys and the system. */
   sent_by: z.object({ id: z.number().int(), name: z.string().nullable() }).nullable(),
+  /** The AI agent whose run sent it (cause `agent`); null otherwise. */
+  agent: z.object({ id: z.number().int(), name: z.string(), run_id: z.string() }).nullish(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -26,6 +26,7 @@ import {
   NEW_AGENT_PATH,
   NEW_EMAIL_TEMPLATE_PATH,
   REGISTER_BUSINESS_PATH,
+  TWO_FACTOR_SETUP_PATH,
   safeNextPath,
   SETTINGS_PATH,
   SETTINGS_TABS,
@@ -212,6 +213,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           id: 'signed-in',
           loader: createSessionLoader(queryClient),
           children: [
+            {
+              path: TWO_FACTOR_SETUP_PATH,
+              lazy: async () => ({
+                Component: (await import('../features/settings/routes/two-factor-setup-route'))
+                  .TwoFactorSetupRoute,
+              }),
+            },
             {
               path: REGISTER_BUSINESS_PATH,
               handle: { title: T.registerBusiness } satisfies TRouteHandle,

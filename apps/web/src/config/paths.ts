@@ -32,6 +32,8 @@ export const listPath = (id: number) => `${LISTS_PATH}/${id}`;
 /** The CSV import wizard (?id= follows one import). */
 export const DIRECTORY_IMPORT_PATH = `${DIRECTORY_PATH}/import`;
 export const SETTINGS_PATH = '/engage/settings';
+/** Where a member of a business that requires 2FA sets it up before anything else. */
+export const TWO_FACTOR_SETUP_PATH = '/two-factor-setup';
 /** Public (no sign-in): how to publish a sending domain's DNS records. */
 export const DNS_HELP_PATH = '/engage/dns-help';
 
@@ -62,6 +64,8 @@ export const SETTINGS_TABS = [
   'plugins',
   'api-keys',
   'profile',
+  'security',
+  'audit-log',
   'qr-form',
   'billing',
 ] as const;
@@ -166,12 +170,13 @@ export function safeNextPath(value: string | null | undefined): string | null {
 /** /login or /signup, carrying where to return to and an email to prefill. */
 export function authPath(
   base: typeof LOGIN_PATH | typeof SIGNUP_PATH,
-  options: { next?: string | null; email?: string | null } = {},
+  options: { next?: string | null; email?: string | null; mfa?: '1' } = {},
 ): string {
   const params = new URLSearchParams();
   const next = safeNextPath(options.next);
   if (next) params.set('next', next);
   if (options.email) params.set('email', options.email);
+  if (options.mfa) params.set('mfa', options.mfa);
   const query = params.toString();
   return query ? `${base}?${query}` : base;
 }

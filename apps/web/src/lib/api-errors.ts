@@ -8,7 +8,7 @@ import { toast } from 'sonner';
 import { API_ERROR_STRINGS } from './strings';
 
 /** Why a request ended without the caller having anything left to show. */
-export type THandledReason = 'payment_required' | 'logged_out' | 'refresh_failed';
+export type THandledReason = 'payment_required' | 'logged_out' | 'refresh_failed' | 'mfa_enrolment_required';
 
 /** A failure already dealt with (blocker modal shown, logged out, refresh failed silently). */
 export class HandledApiError extends Error {

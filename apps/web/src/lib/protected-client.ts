@@ -3,12 +3,37 @@
 // and logout when the server answers 401 or the session can no longer be renewed.
 import { isAxiosError, type InternalAxiosRequestConfig } from 'axios';
 
+import { MFA_ENROLMENT_REQUIRED } from '@titan/contracts';
+
+import { TWO_FACTOR_SETUP_PATH } from '../config/paths';
 import { createApiClient } from './api-client';
 import { HandledApiError } from './api-errors';
 import { logout } from './session/logout';
 import { ensureAccessToken } from './session/refresh';
 
 const UNAUTHORIZED = 401;
+const FORBIDDEN = 403;
+
+/**
+ * A business of the user requires 2FA and they have none: every call but the enrolment ones is
+ * refused (403, `result.code` mfa_enrolment_required) until they set it up, so go there.
+ */
+function enrolOnMfaRequired(error: unknown): Promise<never> {
+  if (isAxiosError(error) && error.response?.status === FORBIDDEN) {
+    const body: unknown = error.response.data;
+    const result = typeof body === 'object' && body !== null && 'result' in body ? body.result : null;
+    if (
+      typeof result === 'object' &&
+      result !== null &&
+      'code' in result &&
+      result.code === MFA_ENROLMENT_REQUIRED
+    ) {
+      if (window.location.pathname !== TWO_FACTOR_SETUP_PATH) window.location.assign(TWO_FACTOR_SETUP_PATH);
+      return Promise.reject(new HandledApiError('mfa_enrolment_required', { cause: error }));
+    }
+  }
+  return Promise.reject(error);
+}
 
 /** A refresh that the server refused (or no refresh token at all) means the session is over. */
 function sessionEnded(error: HandledApiError): boolean {
@@ -43,3 +68,4 @@ function logoutOnUnauthorized(error: unknown): Promise<never> {
 export const protectedClient = createApiClient();
 protectedClient.interceptors.request.use(authorize);
 protectedClient.interceptors.response.use(undefined, logoutOnUnauthorized);
+protectedClient.interceptors.response.use(undefined, enrolOnMfaRequired);

@@ -112,6 +112,7 @@ export async function listAgentRuns(
     channel?: TAgentChannel;
     status?: repo.RunRow['status'];
     trigger?: repo.RunRow['trigger'];
+    kind?: 'real' | 'preview';
     page: number;
     page_size: number;
   },

@@ -120,7 +120,12 @@ export async function listRuns(
   db: Queryable,
   businessId: number,
   agentId: number,
-  filter: { channel?: TAgentChannel; status?: TAgentRunStatus; trigger?: RunRow['trigger'] },
+  filter: {
+    channel?: TAgentChannel;
+    status?: TAgentRunStatus;
+    trigger?: RunRow['trigger'];
+    kind?: 'real' | 'preview';
+  },
   limit: number,
   offset: number,
 ): Promise<{ rows: RunRow[]; count: number }> {
@@ -130,6 +135,8 @@ export async function listRuns(
     filter.channel ? eq(agentRuns.channel, filter.channel) : undefined,
     filter.status ? eq(agentRuns.status, filter.status) : undefined,
     filter.trigger ? eq(agentRuns.trigger, filter.trigger) : undefined,
+    filter.kind === 'real' ? sql`${agentRuns.trigger} <> 'preview'` : undefined,
+    filter.kind === 'preview' ? eq(agentRuns.trigger, 'preview') : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db

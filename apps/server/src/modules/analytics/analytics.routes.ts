@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAnalyticsEvent, ZEnvelope, ZRecordAnalyticsEventRequest } from '@titan/contracts';
-import { created } from '../../platform/http';
+import { z } from 'zod';
+import { created, ok } from '../../platform/http';
+import { fetchWebConfig } from './analytics.provider';
 import { recordClientEvent, type AnalyticsDeps } from './analytics.service';
 
 export const analyticsRoutes: FastifyPluginAsyncZod<{ deps: AnalyticsDeps }> = async (app, { deps }) => {
@@ -28,5 +30,29 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ deps: AnalyticsDeps }> = a
       });
       return created(reply, event);
     },
+  );
+
+  // The optional outside provider's web config (docs/configuration.md): first_party when none is
+  // set up. Public: the web app reads it before anyone signs in.
+  app.get(
+    '/api/analytics/web-config/',
+    {
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['analytics'],
+        summary: 'The analytics provider in use: first-party, or an outside one with its web config',
+        response: {
+          200: ZEnvelope(
+            z.object({
+              provider: z.enum(['first_party', 'external']),
+              app_id: z.string().optional(),
+              config: z.unknown().optional(),
+              error: z.string().optional(),
+            }),
+          ),
+        },
+      },
+    },
+    async () => ok(await fetchWebConfig({ config: deps.config, outbound: deps.external })),
   );
 };

@@ -4,13 +4,17 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { RateLimiter } from '../../platform/rate-limiter';
+import type { OutboundDeps } from '../../platform/safe-fetch';
+import type { AnalyticsProviderConfig } from './analytics.provider';
 import { findBusinessByCode } from '../business/business.repository';
 import { deleteEventsBefore, insertAnalyticsEvent, listAnalyticsEvents } from './analytics.repository';
 
 export type AnalyticsDeps = {
   db: Db;
   limiter: RateLimiter;
-  config: Pick<Config, 'ANALYTICS_EVENTS_DAILY_MAX'>;
+  config: Pick<Config, 'ANALYTICS_EVENTS_DAILY_MAX'> & AnalyticsProviderConfig;
+  /** The outbound guard's settings (the optional provider's web config). */
+  external: Pick<OutboundDeps, 'guarded' | 'publicUrl' | 'resolveHost'>;
 };
 
 export const ANALYTICS_MESSAGES = {

@@ -1,5 +1,5 @@
 // The only code that touches users, sessions, refresh_tokens, user_keys and user_identities.
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   businesses,
@@ -136,6 +136,14 @@ export async function revokeUserSessions(db: Queryable, userId: number, reason: 
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+/** Revokes every live session of a user but `keep` (the one changing the password). */
+export async function revokeOtherSessions(db: Queryable, userId: number, keep: string, reason: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keep)));
 }
 
 export async function insertRefreshToken(db: Queryable, values: typeof refreshTokens.$inferInsert) {

@@ -11,6 +11,7 @@ import {
   ZRegisterRequest,
   ZResendVerificationRequest,
   ZResetPasswordRequest,
+  ZChangePasswordRequest,
   ZTokenPair,
   ZUpdateProfileRequest,
   ZUser,
@@ -102,6 +103,24 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async 
     { config: { public: true }, schema: { tags, body: ZResetPasswordRequest, response: { 200: ZNull } } },
     async (request) => {
       await auth.resetPassword(deps, request.body, clientOf(request));
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/api/auth/password/change/',
+    {
+      schema: {
+        tags,
+        summary: 'Change the signed-in member’s password; their other sessions are signed out',
+        body: ZChangePasswordRequest,
+        response: { 200: ZNull },
+      },
+    },
+    async (request) => {
+      const userId = userIdOf(request); // a member's own session: API keys are refused
+      const { sessionId } = request.auth as { sessionId: string };
+      await auth.changePassword(deps, { userId, sessionId }, request.body, clientOf(request));
       return ok(null);
     },
   );

@@ -1,6 +1,7 @@
 // Accounts and sessions: registration, verification, login, rotation, logout, password reset.
 import { randomUUID } from 'node:crypto';
 import {
+  PASSWORD_CHANGE_MESSAGES,
   REFRESH_TOKEN_TTL_SECONDS,
   type TLoginAnswer,
   type TLoginResult,
@@ -285,6 +286,36 @@ export async function resetPassword(
     return user.id;
   });
   forgetUser(deps.db, resetUserId);
+}
+
+/**
+ * A signed-in member changes their password: the current one first (rate limited as logins are),
+ * then the new one is stored and every other session of theirs is signed out; this one stays.
+ */
+export async function changePassword(
+  deps: AuthDeps,
+  caller: { userId: number; sessionId: string },
+  input: { current_password: string; new_password: string },
+  client: ClientInfo,
+): Promise<void> {
+  await deps.limiter.hit({
+    key: `password-change:user:${caller.userId}`,
+    max: 10,
+    windowSeconds: 15 * MINUTE,
+  });
+  await deps.limiter.hit({ key: `password-change:ip:${client.ip}`, max: 30, windowSeconds: 15 * MINUTE });
+  const user = await repo.findUserById(deps.db, caller.userId);
+  if (!user) throw new AppError('unauthorized', MESSAGES.badRefresh);
+  const ok = user.passwordHash ? await verifyPassword(user.passwordHash, input.current_password) : false;
+  if (!ok) throw AppError.fields({ current_password: [PASSWORD_CHANGE_MESSAGES.wrongCurrent] });
+  if (isCommonPassword(input.new_password))
+    throw AppError.fields({ new_password: [MESSAGES.commonPassword] });
+  const passwordHash = await hashPassword(input.new_password);
+  await deps.db.transaction(async (tx) => {
+    await repo.updateUser(tx, user.id, { passwordHash });
+    await repo.revokeOtherSessions(tx, user.id, caller.sessionId, 'password_change');
+  });
+  forgetUser(deps.db, user.id);
 }
 
 export async function getProfile(

@@ -214,8 +214,8 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app, 
       if (businessId === null) {
         await mfa.endSession(deps, userId, request.params.id);
       } else {
-        await deps.db.transaction(async (tx) => {
-          await recordAudit(tx, {
+        await mfa.endSession(deps, userId, request.params.id, (tx) =>
+          recordAudit(tx, {
             businessId,
             actor: { type: 'member', id: userIdOf(request) },
             action: 'member.session_ended',
@@ -225,9 +225,8 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app, 
             after: { session: null },
             ip: request.ip,
             userAgent: request.headers['user-agent'] ?? null,
-          });
-        });
-        await mfa.endSession(deps, userId, request.params.id);
+          }),
+        );
       }
       return ok(null);
     },

@@ -445,11 +445,22 @@ export async function listSessions(
   }));
 }
 
-/** Ends one of `ownerOf`'s sessions; 404 for anyone else's. */
-export async function endSession(deps: AuthDeps, userId: number, sessionId: string): Promise<void> {
+/**
+ * Ends one of `userId`'s sessions (404 for anyone else's); `alongside` runs in the same
+ * transaction (an owner's audit row).
+ */
+export async function endSession(
+  deps: AuthDeps,
+  userId: number,
+  sessionId: string,
+  alongside?: (tx: authRepo.Queryable) => Promise<void>,
+): Promise<void> {
   const session = await repo.findSession(deps.db, sessionId);
   if (!session || session.userId !== userId || session.revokedAt) throw AppError.notFound();
-  await authRepo.revokeSession(deps.db, sessionId, 'ended_by_user');
+  await deps.db.transaction(async (tx) => {
+    await authRepo.revokeSession(tx, sessionId, alongside ? 'ended_by_owner' : 'ended_by_user');
+    await alongside?.(tx);
+  });
   forgetSession(deps.db, sessionId);
 }
 

@@ -69,7 +69,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
     async (request) =>
       ok(
         await inbox.updateConversation(
-          deps.db,
+          deps,
           await scopeOf(deps.db, request),
           request.params.id,
           request.body,
@@ -114,7 +114,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
     async (request) =>
       ok(
         await inbox.bulkUpdateConversations(
-          deps.db,
+          deps,
           await scopeOf(deps.db, request),
           request.body,
           actorIdOf(request),

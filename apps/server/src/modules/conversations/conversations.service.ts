@@ -35,6 +35,12 @@ export type { InboxScope };
 export type InboxDeps = {
   db: Db;
   storage: Storage;
+  /**
+   * Writes a staff-only line (a note, an activity line) of a WhatsApp conversation: those live in
+   * wa_messages, which the whatsapp module alone writes (docs/design/database.md). Built in
+   * composition.ts, so this module does not import the whatsapp module.
+   */
+  insertWhatsappLine?: repo.WhatsappLineWriter;
   /** Told when staff mark a conversation read (WhatsApp sends the customer a read receipt). */
   onConversationRead?: OnConversationRead;
 };
@@ -180,13 +186,14 @@ export type Actor = number | null;
  * leave an activity line in the timeline, written in the same transaction as the change.
  */
 export async function updateConversation(
-  db: Db,
+  deps: Pick<InboxDeps, 'db' | 'insertWhatsappLine'>,
   scope: InboxScope,
   id: number,
   input: TUpdateConversationRequest,
   onRead?: OnConversationRead,
   actorId: Actor = null,
 ): Promise<TConversation> {
+  const { db } = deps;
   const { conversation } = await findOwnConversation(db, scope, id);
   await db.transaction(async (tx) => {
     const [locked] = await repo.lockVisibleConversations(tx, scope, [id]);
@@ -203,7 +210,7 @@ export async function updateConversation(
     });
     if (!changed) throw AppError.notFound();
     if (input.is_read) await repo.markCustomerMessagesRead(tx, id);
-    await recordActivity(tx, scope.businessId, [locked], actorId, input, assignee ?? null);
+    await recordActivity(deps, tx, scope.businessId, [locked], actorId, input, assignee ?? null);
   });
   if (input.is_read && onRead) await onRead(conversation);
   return findConversation(db, scope, id);
@@ -233,6 +240,7 @@ function assertMemberSees(member: Member, conversation: repo.ConversationRow) {
 
 /** The activity lines of one change to these conversations (those it really changed). */
 async function recordActivity(
+  deps: Pick<InboxDeps, 'insertWhatsappLine'>,
   tx: Queryable,
   businessId: number,
   before: repo.ConversationRow[],
@@ -246,7 +254,7 @@ async function recordActivity(
   for (const c of before) {
     if (input.assignee_id !== undefined && c.assigneeId !== input.assignee_id) {
       const to = assignee && { id: assignee.id, name: memberName(assignee) };
-      await repo.insertInternalMessage(tx, c, {
+      await repo.insertInternalMessage(tx, deps.insertWhatsappLine, c, {
         messageType: 'activity',
         senderType: 'system',
         senderId: actorId,
@@ -262,7 +270,7 @@ async function recordActivity(
       });
     }
     if (input.status !== undefined && c.status !== input.status) {
-      await repo.insertInternalMessage(tx, c, {
+      await repo.insertInternalMessage(tx, deps.insertWhatsappLine, c, {
         messageType: 'activity',
         senderType: 'system',
         senderId: actorId,
@@ -278,13 +286,13 @@ async function recordActivity(
  * id the caller may not see is 404 naming `ids`, and nothing is written.
  */
 export async function bulkUpdateConversations(
-  db: Db,
+  deps: Pick<InboxDeps, 'db' | 'insertWhatsappLine'>,
   scope: InboxScope,
   input: TBulkConversationRequest,
   actorId: Actor,
 ): Promise<{ updated: number[] }> {
   const ids = [...new Set(input.ids)];
-  const updated = await db.transaction(async (tx) => {
+  const updated = await deps.db.transaction(async (tx) => {
     const rows = await repo.lockVisibleConversations(tx, scope, ids);
     if (rows.length !== ids.length) {
       throw new AppError('not_found', INBOX_MESSAGES.notVisible, { ids: [INBOX_MESSAGES.notVisible] });
@@ -298,7 +306,7 @@ export async function bulkUpdateConversations(
       ...(input.status !== undefined ? { status: input.status } : {}),
       ...(input.assignee_id !== undefined ? { assigneeId: input.assignee_id } : {}),
     });
-    await recordActivity(tx, scope.businessId, rows, actorId, input, assignee ?? null);
+    await recordActivity(deps, tx, scope.businessId, rows, actorId, input, assignee ?? null);
     return changed;
   });
   return { updated: updated.sort((a, b) => a - b) };

@@ -49,6 +49,10 @@ export function toLog(row: repo.SendLogRow): TWhatsappLog {
       : row.created_by !== null
         ? { id: Number(row.created_by), name: null }
         : null,
+    agent:
+      row.agent_id !== null && row.agent_run_id !== null
+        ? { id: Number(row.agent_id), name: row.agent_name ?? '', run_id: row.agent_run_id }
+        : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

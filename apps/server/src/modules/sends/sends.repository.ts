@@ -372,6 +372,9 @@ export type SendLogRow = {
   sender_first_name: string | null;
   sender_last_name: string | null;
   sender_email: string | null;
+  agent_id: string | number | null;
+  agent_name: string | null;
+  agent_run_id: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -383,11 +386,16 @@ const TIMESTAMP_TEXT = (column: string) =>
 const LOG_COLUMNS = sql`s.id, s.conversation_id, s.provider_message_id, s.recipient,
   s.provider_request->>'type' as type, s.template_name, s.subject, s.status, s.error_code, s.error_message, s.cost,
   s.created_by, u.id as sender_id, u.first_name as sender_first_name, u.last_name as sender_last_name,
-  u.email as sender_email, ${TIMESTAMP_TEXT('s.created_at')} as created_at,
+  u.email as sender_email, ag.id as agent_id, ag.name as agent_name, ar.id::text as agent_run_id,
+  ${TIMESTAMP_TEXT('s.created_at')} as created_at,
   ${TIMESTAMP_TEXT('s.updated_at')} as updated_at`;
 
-const logSelect = (where: SQL) =>
-  sql`select ${LOG_COLUMNS} from sends s left join users u on u.id = s.created_by where ${where}`;
+/** The sender (a member) and, for an agent's send, the agent and its run. */
+const LOG_JOINS = sql`left join users u on u.id = s.created_by
+    left join agent_runs ar on s.cause = 'agent' and ar.id::text = s.cause_id and ar.business_id = s.business_id
+    left join agents ag on ag.id = ar.agent_id`;
+
+const logSelect = (where: SQL) => sql`select ${LOG_COLUMNS} from sends s ${LOG_JOINS} where ${where}`;
 
 const NEWEST_FIRST = sql`order by s.created_at desc, s.id desc`;
 
@@ -428,7 +436,7 @@ export async function listCustomerSends(
   const [rows, total] = await Promise.all([
     rowsOf<SendLogRow & { channel: SendChannel }>(
       db,
-      sql`select ${LOG_COLUMNS}, s.channel from sends s left join users u on u.id = s.created_by
+      sql`select ${LOG_COLUMNS}, s.channel from sends s ${LOG_JOINS}
         where ${where} ${NEWEST_FIRST} limit ${limit} offset ${offset}`,
     ),
     rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from sends s where ${where}`),
@@ -508,7 +516,7 @@ export async function* streamEmailCsvRows(
 }
 
 async function* streamSelected<T>(db: Db, columns: SQL, where: SQL, batch: number): AsyncGenerator<T[]> {
-  const select = sql`select ${columns} from sends s left join users u on u.id = s.created_by where ${where}`;
+  const select = sql`select ${columns} from sends s ${LOG_JOINS} where ${where}`;
   const client = (db as unknown as { $client: unknown }).$client;
   if (isPool(client)) {
     const { sql: text, params } = new PgDialect().sqlToQuery(sql`${select} ${NEWEST_FIRST}`);

@@ -320,6 +320,9 @@ export const AGENT_STRINGS = {
       version: 'Version',
     },
     noRuns: 'No runs on this channel yet.',
+    noPreviews: 'No previews on this channel yet.',
+    kindLabel: 'Show',
+    kinds: { real: 'Runs', preview: 'Previews' },
     openRun: (when: string) => `Run of ${when}`,
     runTitle: (channel: string, when: string) => `${channel} run of ${when}`,
     summary: {

@@ -67,6 +67,7 @@ export const EVENT_LOGS_STRINGS = {
   } satisfies Record<TEventLogStatus, string>,
 
   logs: {
+    agentSender: (agent: string) => `Agent: ${agent}`,
     status: 'Status',
     allStatuses: 'All statuses',
     search: 'Search logs',

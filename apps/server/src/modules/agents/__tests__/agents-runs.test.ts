@@ -584,6 +584,14 @@ describe('guardrails', () => {
     });
     expect(outcome.get(b.id)).toMatchObject({ status: 'sent', template_id: template });
     expect(await sendsOfRun(run.id)).toHaveLength(1);
+    // The event log says which agent sent it, in the rows and the send's detail.
+    const logs = await call('GET', `/api/email/events/?agent_id=${id}`);
+    const [row] = logs.json().result.results;
+    const agentOf = { id, name: expect.stringMatching(/^Agent /), run_id: run.id };
+    expect(row).toMatchObject({ sent_by: null, agent: agentOf });
+    const one = await call('GET', `/api/email/events/${row.tracking_id}/`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().result.agent).toMatchObject(agentOf);
   });
 });
 
@@ -690,6 +698,14 @@ describe('preview', () => {
     );
     const previews = await call('GET', `/api/agents/${id}/runs/?trigger=preview&status=failed`);
     expect(previews.json().result.count).toBe(1);
+    // The run log keeps previews apart from the runs that could send.
+    const kinds = async (kind: string) =>
+      (await call('GET', `/api/agents/${id}/runs/?kind=${kind}`))
+        .json()
+        .result.results.map((r: { trigger: string }) => r.trigger);
+    expect(new Set(await kinds('preview'))).toEqual(new Set(['preview']));
+    expect(await kinds('real')).toEqual([]);
+    expect((await call('GET', `/api/agents/${id}/runs/?kind=other`)).statusCode).toBe(400);
     // Previews are not the agent's last run.
     expect((await call('GET', `/api/agents/${id}/`)).json().result.last_run).toBeNull();
   });

@@ -274,6 +274,50 @@ describe('forgot and reset password', () => {
     );
   });
 
+  it('changes the password in the app: current one checked, confirmation matched, other sessions signed out', async () => {
+    const s = await signUp(app, rt.mailer);
+    const login = await post('/api/auth/login/', { email: s.email, password: PASSWORD });
+    const other = { ...s, ...login.json().result } as typeof s;
+    const change = (payload: object, who = s) =>
+      app.inject({ method: 'POST', url: '/api/auth/password/change/', headers: as(who), payload });
+    const newPassword = 'a changed passphrase 42';
+    const wrong = await change({
+      current_password: 'not my password',
+      new_password: newPassword,
+      new_password_confirm: newPassword,
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().result).toEqual({ current_password: ['Your current password is not correct.'] });
+    const mismatch = await change({
+      current_password: PASSWORD,
+      new_password: newPassword,
+      new_password_confirm: 'something else',
+    });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().result).toEqual({ new_password_confirm: ['The two passwords do not match.'] });
+    const ok = await change({
+      current_password: PASSWORD,
+      new_password: newPassword,
+      new_password_confirm: newPassword,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    // This session goes on; the other one is signed out.
+    const profile = (who: typeof s) =>
+      app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(who) }).then((r) => r.statusCode);
+    expect(await profile(s)).toBe(200);
+    expect(await profile(other)).toBe(401);
+    expect((await post('/api/auth/refresh/', { refresh: other.refresh })).statusCode).toBe(401);
+    expect((await post('/api/auth/login/', { email: s.email, password: PASSWORD })).statusCode).toBe(400);
+    expect((await post('/api/auth/login/', { email: s.email, password: newPassword })).statusCode).toBe(200);
+    // No session, no change.
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: '/api/auth/password/change/',
+      payload: { current_password: newPassword, new_password: PASSWORD, new_password_confirm: PASSWORD },
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('resets with a single-use key, revokes every session, and accepts the new password', async () => {
     const s = await signUp(app, rt.mailer);
     await post('/api/auth/password/forgot/', { email: s.email });

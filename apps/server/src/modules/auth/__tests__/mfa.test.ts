@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MFA_ENROLMENT_REQUIRED, MFA_MESSAGES } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
+import { findUserByEmail } from '../auth.repository';
+import { completeFirstFactor } from '../mfa.service';
 import { addMember, as, createBusiness, PASSWORD, signUp, type Session } from '../../../testing/identity';
 
 let rt: TestRuntime;
@@ -124,6 +126,19 @@ describe('TOTP', () => {
     expect(locked.statusCode).toBe(429);
   });
 
+  it("counts an identity provider's amr of mfa, otp or hwk as the second factor", async () => {
+    const user = await signUp(app, rt.mailer);
+    await enrolTotp(user);
+    const row = (await findUserByEmail(rt.services.db, user.email))!;
+    const client = { ip: freshIp(), userAgent: null, requestId: 'amr-test' };
+    const weak = await completeFirstFactor(rt.services, row, client, ['pwd']);
+    expect(weak).toEqual({ mfa_required: true, mfa_token: expect.any(String) });
+    for (const amr of [['mfa'], ['pwd', 'otp'], ['hwk']]) {
+      const strong = await completeFirstFactor(rt.services, row, client, amr);
+      expect(strong, amr.join()).toMatchObject({ access: expect.any(String) });
+    }
+  });
+
   it('turns off', async () => {
     const user = await signUp(app, rt.mailer);
     await enrolTotp(user);
@@ -235,6 +250,15 @@ describe('sessions', () => {
       headers: as(owner, business),
     });
     expect(ended.statusCode).toBe(200);
+    const audit = await app.inject({
+      method: 'GET',
+      url: '/api/audit-log/?action=member.session_ended',
+      headers: as(owner, business),
+    });
+    expect(audit.json().result.results[0]).toMatchObject({
+      actor: { type: 'member', id: owner.user.pk },
+      object_id: String(member.user.pk),
+    });
     const dead = await app.inject({ method: 'GET', url: '/api/users/profile/', headers: as(phone) });
     expect(dead.statusCode).toBe(401);
     const refresh = await app.inject({

@@ -366,7 +366,25 @@ describe('Agent run log', () => {
       .getAllByRole('cell')
       .map((c) => c.textContent);
     expect(cells.slice(1)).toEqual(['Scheduled', 'Waiting for approval', '3', '1', '1', '1', '0', '0', '3']);
-    await userEvent.click(within(row!).getAllByRole('link')[0]!);
+    // Previews are kept apart from the runs that could send.
+    expect(within(table).queryByText('Preview')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Previews' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Previews' })).toHaveAttribute('aria-pressed', 'true'),
+    );
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: 'Email runs' })).getByText('Preview'),
+      ).toBeInTheDocument(),
+    );
+    expect(router.state.location.search).toBe('?channel=email&kind=preview');
+    await userEvent.click(screen.getByRole('button', { name: 'Runs' }));
+    await waitFor(() =>
+      expect(within(screen.getByRole('table', { name: 'Email runs' })).queryByText('Preview')).toBeNull(),
+    );
+    const again = screen.getByRole('table', { name: 'Email runs' });
+    const [first] = within(again).getAllByRole('row').slice(1);
+    await userEvent.click(within(first!).getAllByRole('link')[0]!);
     await waitFor(() =>
       expect(router.state.location.pathname).toBe('/engage/event-logs/agents/5/email/run-1'),
     );

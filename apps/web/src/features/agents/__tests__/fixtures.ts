@@ -391,8 +391,16 @@ export function withAgents(options: { agents?: TAgent[]; role?: 'owner' | 'agent
       return ok({ runs: [{ ...RUN_SUMMARY, id: 'run-2', trigger: 'manual', status: 'running' }] }, 202);
     }),
     http.get('/api/agents/:id/runs/', ({ request }) => {
-      const channel = new URL(request.url).searchParams.get('channel');
-      const results = channel === 'email' ? [RUN_SUMMARY] : [];
+      const url = new URL(request.url);
+      const channel = url.searchParams.get('channel');
+      const preview = {
+        ...RUN_SUMMARY,
+        id: 'run-p',
+        trigger: 'preview' as const,
+        send_mode: 'dry_run' as const,
+      };
+      const results =
+        channel !== 'email' ? [] : url.searchParams.get('kind') === 'preview' ? [preview] : [RUN_SUMMARY];
       return ok({ count: results.length, next: null, previous: null, results });
     }),
     http.get('/api/agents/:id/runs/:runId/', ({ params }) =>

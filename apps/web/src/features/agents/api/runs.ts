@@ -36,12 +36,15 @@ export type TRunPage = z.infer<typeof ZRunPage>;
 
 const runsKey = (agentId: number) => [...AGENTS_KEY, 'runs', agentId] as const;
 
-export function useAgentRuns(agentId: number, channel: TAgentChannel, page: number) {
+/** `real`: runs that could send; `preview`: previews, kept apart in the run log. */
+export type TRunKind = 'real' | 'preview';
+
+export function useAgentRuns(agentId: number, channel: TAgentChannel, page: number, kind: TRunKind = 'real') {
   return useQuery({
-    queryKey: [...runsKey(agentId), 'list', channel, page],
+    queryKey: [...runsKey(agentId), 'list', channel, kind, page],
     queryFn: async ({ signal }): Promise<TRunPage> => {
       const { data } = await protectedClient.get(`${agentApiPath(agentId)}runs/`, {
-        params: { channel, page, page_size: RUNS_PAGE_SIZE },
+        params: { channel, kind, page, page_size: RUNS_PAGE_SIZE },
         signal,
       });
       return ZEnvelope(ZRunPage).parse(data).result;

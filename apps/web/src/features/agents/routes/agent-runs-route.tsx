@@ -15,7 +15,7 @@ import { agentPath, agentRunPath } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
 import { useAgent } from '../api/agents';
-import { RUNS_PAGE_SIZE, useAgentRuns } from '../api/runs';
+import { RUNS_PAGE_SIZE, useAgentRuns, type TRunKind } from '../api/runs';
 import { RunStatusBadge } from '../components/agent-status';
 import { AGENT_STRINGS } from '../strings';
 import { idFrom } from '../utils/ids';
@@ -57,13 +57,16 @@ function channelsOf(agent: TAgent): TAgentChannel[] {
   return configured.length > 0 ? AGENT_CHANNELS.filter((c) => configured.includes(c)) : ['email'];
 }
 
-function RunsTable({ agent, channel }: { agent: TAgent; channel: TAgentChannel }) {
+function RunsTable({ agent, channel, kind }: { agent: TAgent; channel: TAgentChannel; kind: TRunKind }) {
   const [page, setPage] = useState(1);
-  const runs = useAgentRuns(agent.id, channel, page);
+  const runs = useAgentRuns(agent.id, channel, page, kind);
   if (runs.isPending) return <SectionLoading />;
   if (runs.isError)
     return <SectionError error={runs.error} onRetry={() => void runs.refetch()} fallback={G.loadFailed} />;
-  if (runs.data.count === 0) return <p className="p-4 text-sm text-muted-foreground">{G.noRuns}</p>;
+  if (runs.data.count === 0)
+    return (
+      <p className="p-4 text-sm text-muted-foreground">{kind === 'preview' ? G.noPreviews : G.noRuns}</p>
+    );
   return (
     <div className="grid gap-3">
       <Table aria-label={G.tableLabel(AGENT_STRINGS.channels[channel])}>
@@ -151,6 +154,7 @@ function AgentRuns({ agentId }: { agentId: number }) {
   const asked = params.get('channel') as TAgentChannel | null;
   const channel = asked && (AGENT_CHANNELS as readonly string[]).includes(asked) ? asked : channels[0]!;
   const tabs = [...new Set([...channels, channel])];
+  const kind: TRunKind = params.get('kind') === 'preview' ? 'preview' : 'real';
   return (
     <RunLogPage agentId={agentId} title={G.agentTitle(agent.data.name)}>
       <nav aria-label={G.channelTabs} className="flex flex-wrap gap-x-1 border-b">
@@ -170,7 +174,20 @@ function AgentRuns({ agentId }: { agentId: number }) {
           </Link>
         ))}
       </nav>
-      <RunsTable key={channel} agent={agent.data} channel={channel} />
+      <div role="group" aria-label={G.kindLabel} className="flex flex-wrap gap-2">
+        {(['real', 'preview'] as const).map((k) => (
+          <Button
+            key={k}
+            size="sm"
+            variant={k === kind ? 'secondary' : 'ghost'}
+            aria-pressed={k === kind}
+            onClick={() => setParams({ channel, ...(k === 'preview' ? { kind: k } : {}) }, { replace: true })}
+          >
+            {G.kinds[k]}
+          </Button>
+        ))}
+      </div>
+      <RunsTable key={`${channel}:${kind}`} agent={agent.data} channel={channel} kind={kind} />
     </RunLogPage>
   );
 }

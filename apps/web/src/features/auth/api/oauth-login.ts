@@ -1,12 +1,12 @@
 // POST /api/auth/oauth/login/ with the authorization code and PKCE verifier → as login. Used by
 // completeOidcSignIn (utils/oidc.ts), which checks the state first.
-import { ZEnvelope, ZLoginResult, type TLoginResult, type TOAuthLoginRequest } from '@titan/contracts';
+import { ZEnvelope, ZLoginAnswer, type TLoginAnswer, type TOAuthLoginRequest } from '@titan/contracts';
 
 import { publicClient } from '../../../lib/api-client';
 
 export const OAUTH_LOGIN_PATH = '/api/auth/oauth/login/';
 
-export async function oauthLogin(body: TOAuthLoginRequest): Promise<TLoginResult> {
+export async function oauthLogin(body: TOAuthLoginRequest): Promise<TLoginAnswer> {
   const { data } = await publicClient.post(OAUTH_LOGIN_PATH, body);
-  return ZEnvelope(ZLoginResult).parse(data).result;
+  return ZEnvelope(ZLoginAnswer).parse(data).result;
 }

@@ -20,7 +20,16 @@ import { ResendVerificationButton } from './resend-verification-button';
 const LOGIN_FIELDS = ['email', 'password'] as const;
 const FORBIDDEN = 403;
 
-export function LoginForm({ next, defaultEmail }: { next: string | null; defaultEmail: string }) {
+export function LoginForm({
+  next,
+  defaultEmail,
+  onMfaRequired,
+}: {
+  next: string | null;
+  defaultEmail: string;
+  /** The account has a second factor: the caller shows the second step with this token. */
+  onMfaRequired: (mfaToken: string) => void;
+}) {
   const form = useForm<TLoginRequest, unknown, z.output<typeof ZLoginRequest>>({
     resolver: zodResolver(ZLoginRequest),
     defaultValues: { email: defaultEmail, password: '' },
@@ -33,7 +42,9 @@ export function LoginForm({ next, defaultEmail }: { next: string | null; default
   const onSubmit = form.handleSubmit(async (values) => {
     setUnverifiedEmail(null);
     try {
-      startSession(await login.mutateAsync(values), next);
+      const answer = await login.mutateAsync(values);
+      if ('mfa_required' in answer) onMfaRequired(answer.mfa_token);
+      else startSession(answer, next);
     } catch (error) {
       applyApiErrorToForm(form, LOGIN_FIELDS, error);
       if (apiErrorStatus(error) === FORBIDDEN) setUnverifiedEmail(values.email);

@@ -1,7 +1,7 @@
 // OpenID Connect sign-in with authorization code + PKCE (RFC 7636, S256). The verifier, state and
 // return path wait in sessionStorage (this tab only) until the provider sends the browser back to
 // /auth-flow.
-import type { TLoginResult, TOAuthProvider } from '@titan/contracts';
+import type { TLoginAnswer, TOAuthProvider } from '@titan/contracts';
 import { z } from 'zod';
 
 import { AUTH_FLOW_PATH } from '../../../config/paths';
@@ -82,7 +82,7 @@ export class OidcFlowError extends Error {
  */
 export async function completeOidcSignIn(
   search: URLSearchParams,
-): Promise<{ result: TLoginResult; next: string | null }> {
+): Promise<{ result: TLoginAnswer; next: string | null }> {
   const attempt = takeOidcAttempt();
   const providerError = search.get('error');
   if (providerError) {

@@ -15,6 +15,8 @@ import { MessageBox } from './message-box';
 import { SendAttachmentDialog } from './send-attachment-dialog';
 import { WhatsAppComposer } from './whatsapp-composer';
 import { IconTooltip } from '../../../components/ui/tooltip';
+import { ComposerModes } from '../team/composer-modes';
+import { NoteComposer } from '../team/note-composer';
 
 const PAYLOAD_TOO_LARGE = 413;
 
@@ -125,6 +127,28 @@ export function Composer({
 }: {
   conversation: TConversation;
   /** The WhatsApp message being replied to, if any. */
+  replyTo?: TMessage | null;
+  onClearReply?: () => void;
+}) {
+  const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  return (
+    <div className="flex flex-col">
+      <ComposerModes mode={mode} onChange={setMode} />
+      {mode === 'note' ? (
+        <NoteComposer key={conversation.id} conversation={conversation} />
+      ) : (
+        <ChannelComposer conversation={conversation} replyTo={replyTo} onClearReply={onClearReply} />
+      )}
+    </div>
+  );
+}
+
+function ChannelComposer({
+  conversation,
+  replyTo,
+  onClearReply,
+}: {
+  conversation: TConversation;
   replyTo?: TMessage | null;
   onClearReply?: () => void;
 }) {

@@ -11,8 +11,11 @@ import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
+  DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
+import { AssignMenuItems, useAssign } from '../team/assign-menu';
+import { AssigneeBadge } from '../team/assignee-badge';
 import { reportApiError } from '../../../lib/api-errors';
 import { cn } from '../../../lib/utils';
 import { useUpdateConversation } from '../api/update-conversation';
@@ -29,6 +32,7 @@ export function ConversationHeader({
   backHref: string;
 }) {
   const update = useUpdateConversation();
+  const { assign } = useAssign();
   const next = conversation.status === 'active' ? 'resolved' : 'active';
   const group = conversation.assigned_chat_group;
 
@@ -65,6 +69,7 @@ export function ConversationHeader({
             {truncateGroupName(group.name)}
           </Badge>
         ) : null}
+        <AssigneeBadge assignee={conversation.assignee} />
       </div>
       <DropdownMenu>
         <IconTooltip label={S.conversationActions}>
@@ -79,10 +84,12 @@ export function ConversationHeader({
             </Button>
           </DropdownMenuTrigger>
         </IconTooltip>
-        <DropdownMenuContent align="end">
+        <DropdownMenuContent align="end" className="max-h-96 overflow-y-auto">
           <DropdownMenuItem onSelect={changeStatus}>
             {conversation.status === 'active' ? S.markResolved : S.markActive}
           </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <AssignMenuItems conversation={conversation} assign={assign} />
         </DropdownMenuContent>
       </DropdownMenu>
     </header>

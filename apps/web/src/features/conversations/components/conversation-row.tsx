@@ -9,6 +9,7 @@ import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { initiatorName, truncateGroupName } from '../utils/display';
 import { formatLastMessageTime } from '../utils/format-time';
 import { FitText } from '../../../components/fit-text';
+import { AssigneeBadge } from '../team/assignee-badge';
 
 export function StatusBadge({ status }: { status: TConversation['status'] }) {
   return (
@@ -74,6 +75,7 @@ export function ConversationRow({
             {truncateGroupName(group)}
           </Badge>
         ) : null}
+        <AssigneeBadge assignee={conversation.assignee} compact />
       </div>
     </Link>
   );

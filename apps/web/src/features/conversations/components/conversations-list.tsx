@@ -1,7 +1,7 @@
 // The list pane (spec section 2): title, filters, the rows, and infinite scroll that loads the next
 // page while fewer rows are loaded than the total. The list stays live through the realtime feed.
 import { InboxIcon } from 'lucide-react';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -12,6 +12,10 @@ import { hasActiveFilters, NO_FILTERS, toQueryParams, type TFilterChoices } from
 import { flattenConversations } from '../utils/live-list';
 import { ConversationRow } from './conversation-row';
 import { FilterPanel } from './filter-panel';
+import { BulkBar } from '../team/bulk-bar';
+import { InboxViews } from '../team/inbox-views';
+import { ALL_VIEW, viewParams, type TInboxView } from '../team/utils';
+import { RowControls } from '../team/row-controls';
 
 export function ConversationsList({
   businessCode,
@@ -29,10 +33,20 @@ export function ConversationsList({
   /** Extra links in the list header, next to the filter (e.g. embed settings for managers). */
   actions?: ReactNode;
 }) {
-  const params = toQueryParams(filters);
+  // The team inbox's view (All, Mine, Unassigned, an assignee, a group) narrows the filters.
+  const [view, setView] = useState<TInboxView>(ALL_VIEW);
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const params = { ...toQueryParams(filters), ...viewParams(view) };
   const query = useConversations(params);
   useLiveConversations(businessCode, params);
   const rows = flattenConversations(query.data);
+  const toggle = (id: number) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
 
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -59,6 +73,14 @@ export function ConversationsList({
           <FilterPanel applied={filters} onApply={onFiltersChange} />
         </div>
       </div>
+      <InboxViews
+        view={view}
+        onChange={(next) => {
+          setView(next);
+          setSelected(new Set());
+        }}
+      />
+      <BulkBar ids={[...selected]} onDone={() => setSelected(new Set())} />
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto">
         {query.isPending ? (
           <div className="flex justify-center p-6">
@@ -77,11 +99,16 @@ export function ConversationsList({
         ) : (
           <ul aria-label={S.title} className="flex flex-col">
             {rows.map((conversation) => (
-              <li key={conversation.id} className="flex flex-col">
+              <li key={conversation.id} className="group/row relative flex flex-col">
                 <ConversationRow
                   conversation={conversation}
                   href={hrefFor(conversation.id)}
                   selected={conversation.id === selectedId}
+                />
+                <RowControls
+                  conversation={conversation}
+                  checked={selected.has(conversation.id)}
+                  onToggle={() => toggle(conversation.id)}
                 />
               </li>
             ))}

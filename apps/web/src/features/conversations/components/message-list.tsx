@@ -11,6 +11,8 @@ import { repliedMessageId } from '../utils/display';
 import { dayKey, formatDayDivider } from '../utils/format-time';
 import { flattenMessages } from '../utils/live-list';
 import { MessageItem } from './message-item';
+import { InternalItem } from '../team/timeline-items';
+import { isInternalMessage } from '../team/utils';
 
 /** Within this many pixels of the bottom the reader counts as following the conversation. */
 const FOLLOW_THRESHOLD_PX = 120;
@@ -125,15 +127,20 @@ export function MessageList({
                 <span className="h-px flex-1 bg-border" />
               </div>
               <ol className="flex flex-col gap-3">
-                {group.items.map((message) => (
-                  <MessageItem
-                    key={String(message.id)}
-                    message={message}
-                    conversation={conversation}
-                    quoted={quotedOf(message)}
-                    onReply={onReply}
-                  />
-                ))}
+                {group.items.map((message) =>
+                  // Notes and activity lines: the team's own, drawn apart from what the customer sees.
+                  isInternalMessage(message) ? (
+                    <InternalItem key={String(message.id)} message={message} />
+                  ) : (
+                    <MessageItem
+                      key={String(message.id)}
+                      message={message}
+                      conversation={conversation}
+                      quoted={quotedOf(message)}
+                      onReply={onReply}
+                    />
+                  ),
+                )}
               </ol>
             </section>
           ))

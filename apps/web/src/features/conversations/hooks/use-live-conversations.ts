@@ -10,6 +10,7 @@ import { conversationQueryKey } from '../api/get-conversation';
 import { conversationsQueryOptions } from '../api/get-conversations';
 import type { TConversationQueryParams } from '../utils/filters';
 import { applyConversationChange } from '../utils/live-list';
+import { COUNTS_KEY } from '../team/api';
 
 export function useLiveConversations(businessCode: string | null, params: TConversationQueryParams): void {
   const queryClient = useQueryClient();
@@ -27,6 +28,8 @@ export function useLiveConversations(businessCode: string | null, params: TConve
           const parsed = ZConversation.safeParse(change.new);
           if (!parsed.success) return;
           const conversation = parsed.data;
+          // The views' counts follow every change (one refetch, however many changes arrive).
+          void queryClient.invalidateQueries({ queryKey: COUNTS_KEY });
           queryClient.setQueryData(queryKey, (data) =>
             applyConversationChange(data, {
               event: change.event,

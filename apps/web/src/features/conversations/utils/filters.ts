@@ -39,7 +39,10 @@ export type TConversationQueryParams = Partial<
     | 'created_at__gte'
     | 'created_at__lte'
     | 'last_message_at__gte'
-    | 'last_message_at__lte',
+    | 'last_message_at__lte'
+    // The team inbox's views (next-api.md): me | none | a member id; none | a chat group id.
+    | 'assignee'
+    | 'assigned_chat_group',
     string
   >
 >;

@@ -11,11 +11,22 @@ import { formatDateTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { EVENT_LOGS_STRINGS } from '../strings';
 import { LOG_COLUMNS, logKind, segmentsLabel, type TLogColumn } from '../utils/display';
+import { SentBy } from './sent-by';
 import { LogStatusBadge } from './status-badge';
 
 const S = EVENT_LOGS_STRINGS.logs;
 
-function Cell({ column, log, to }: { column: TLogColumn; log: TEventLog; to: string }): ReactNode {
+function Cell({
+  column,
+  log,
+  to,
+  channel,
+}: {
+  column: TLogColumn;
+  log: TEventLog;
+  to: string;
+  channel: TEventLogChannel;
+}): ReactNode {
   switch (column) {
     case 'recipient':
       return (
@@ -45,7 +56,11 @@ function Cell({ column, log, to }: { column: TLogColumn; log: TEventLog; to: str
         </TableCell>
       );
     case 'sentBy':
-      return <TableCell>{log.sent_by?.name ?? S.none}</TableCell>;
+      return (
+        <TableCell>
+          <SentBy log={log} channel={channel} />
+        </TableCell>
+      );
     case 'created':
       return <TableCell className="whitespace-nowrap">{formatDateTime(log.created_at)}</TableCell>;
     default: {
@@ -93,7 +108,7 @@ export function LogsTable({
               }}
             >
               {columns.map((column) => (
-                <Cell key={column} column={column} log={log} to={to} />
+                <Cell key={column} column={column} log={log} to={to} channel={channel} />
               ))}
             </TableRow>
           );

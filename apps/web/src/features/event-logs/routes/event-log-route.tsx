@@ -21,6 +21,7 @@ import { JsonBlock } from '../components/json-block';
 import { LogTimeline } from '../components/log-timeline';
 import { SmsMessage } from '../components/sms-message';
 import { LogStatusBadge } from '../components/status-badge';
+import { SentBy } from '../components/sent-by';
 import { EVENT_LOGS_STRINGS } from '../strings';
 import { PageLayout } from '../../../components/layout/page-layout';
 
@@ -79,7 +80,9 @@ function LogEntry({ channel, trackingId }: { channel: TEventLogChannel; tracking
                 <span className="text-destructive">{error}</span>
               </Row>
             ) : null}
-            <Row label={S.sentBy}>{entry.sent_by?.name ?? EVENT_LOGS_STRINGS.logs.none}</Row>
+            <Row label={S.sentBy}>
+              <SentBy log={entry} channel={channel} />
+            </Row>
             <Row label={S.created}>{formatDateTime(entry.created_at)}</Row>
             <Row label={S.updated}>{formatDateTime(entry.updated_at)}</Row>
             {entry.wamid ? (

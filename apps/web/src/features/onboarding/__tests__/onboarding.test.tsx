@@ -29,6 +29,7 @@ const BUSINESS = {
   whatsapp_count: 0,
   subscription_status: 'inactive',
   time_zone: 'UTC',
+  require_2fa: false,
 };
 
 describe('invitation', () => {

@@ -62,6 +62,7 @@ function withApi(initial: TQrSchema = schema()) {
         whatsapp_count: 0,
         subscription_status: 'inactive',
         time_zone: 'UTC',
+        require_2fa: false,
       }),
     ),
     http.get('/api/business/qr-schema/', () => ok(current)),

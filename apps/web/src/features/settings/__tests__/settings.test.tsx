@@ -36,6 +36,7 @@ const BUSINESS = {
   whatsapp_count: 0,
   subscription_status: 'inactive',
   time_zone: 'Europe/Berlin',
+  require_2fa: false,
 };
 
 /** Signed in to Acme with the given role; the team endpoints answer as a small business would. */
@@ -305,6 +306,52 @@ describe('API key settings', () => {
 });
 
 describe('profile settings', () => {
+  it('changes the password: the confirmation must match, the server’s word on the current one is shown', async () => {
+    asMember('agent');
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('/api/auth/password/change/', async ({ request }) => {
+        const body = (await request.json()) as { current_password: string };
+        bodies.push(body);
+        if (body.current_password !== 'old password 1')
+          return fail(400, 'Your current password is not correct.', {
+            current_password: ['Your current password is not correct.'],
+          });
+        return ok(null);
+      }),
+    );
+    renderApp('/engage/settings/profile');
+    const current = await screen.findByLabelText('Current password');
+    await userEvent.type(current, 'wrong one');
+    await userEvent.type(screen.getByLabelText('New password'), 'new password 22');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'new password 23');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The two passwords do not match.')).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+
+    const confirm = screen.getByLabelText('Confirm new password');
+    await userEvent.clear(confirm);
+    await userEvent.type(confirm, 'new password 22');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Your current password is not correct.')).toBeInTheDocument();
+
+    await userEvent.clear(current);
+    await userEvent.type(current, 'old password 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(
+      await screen.findByText(
+        'Password changed. You stay signed in here; your other sessions were signed out.',
+      ),
+    ).toBeInTheDocument();
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual({
+      current_password: 'old password 1',
+      new_password: 'new password 22',
+      new_password_confirm: 'new password 22',
+    });
+    expect(screen.getByLabelText('Current password')).toHaveValue('');
+  });
+
   it('saves first and last name', async () => {
     asMember('agent');
     const bodies: unknown[] = [];

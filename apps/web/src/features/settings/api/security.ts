@@ -39,7 +39,8 @@ function useInvalidateSecurity() {
 export function useTotpSetup() {
   return useMutation({
     mutationFn: async () =>
-      ZEnvelope(ZTotpSetupResult).parse((await protectedClient.post('/api/auth/2fa/totp/setup/')).data).result,
+      ZEnvelope(ZTotpSetupResult).parse((await protectedClient.post('/api/auth/2fa/totp/setup/')).data)
+        .result,
   });
 }
 
@@ -47,8 +48,9 @@ export function useTotpConfirm() {
   const invalidate = useInvalidateSecurity();
   return useMutation({
     mutationFn: async (code: string) =>
-      ZEnvelope(ZRecoveryCodes).parse((await protectedClient.post('/api/auth/2fa/totp/confirm/', { code })).data)
-        .result,
+      ZEnvelope(ZRecoveryCodes).parse(
+        (await protectedClient.post('/api/auth/2fa/totp/confirm/', { code })).data,
+      ).result,
     onSuccess: invalidate,
   });
 }
@@ -67,7 +69,8 @@ export function useRegenerateRecoveryCodes() {
   const invalidate = useInvalidateSecurity();
   return useMutation({
     mutationFn: async () =>
-      ZEnvelope(ZRecoveryCodes).parse((await protectedClient.post('/api/auth/2fa/recovery-codes/')).data).result,
+      ZEnvelope(ZRecoveryCodes).parse((await protectedClient.post('/api/auth/2fa/recovery-codes/')).data)
+        .result,
     onSuccess: invalidate,
   });
 }

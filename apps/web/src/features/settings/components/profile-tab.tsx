@@ -1,4 +1,4 @@
-// Settings → Profile: the signed-in person's name; the email is shown, not editable.
+// Settings → Profile: the signed-in person's name (the email is shown, not editable) and password.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZUpdateProfileRequest, type TUpdateProfileRequest } from '@titan/contracts';
 import { useForm } from 'react-hook-form';
@@ -13,6 +13,7 @@ import { applyApiErrorToForm } from '../../../lib/api-errors';
 import { useProfile, type TProfile } from '../../../lib/session/profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { SETTINGS_STRINGS } from '../strings';
+import { ChangePasswordCard } from './change-password-card';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 
 const STRINGS = SETTINGS_STRINGS.profile;
@@ -69,20 +70,23 @@ function ProfileForm({ profile }: { profile: TProfile }) {
 export function ProfileTab() {
   const profile = useProfile();
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{STRINGS.title}</CardTitle>
-        <CardDescription>{STRINGS.description}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {profile.isPending ? (
-          <SectionLoading />
-        ) : profile.isError ? (
-          <SectionError error={profile.error} onRetry={() => void profile.refetch()} />
-        ) : (
-          <ProfileForm profile={profile.data} />
-        )}
-      </CardContent>
-    </Card>
+    <div className="grid gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>{STRINGS.title}</CardTitle>
+          <CardDescription>{STRINGS.description}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {profile.isPending ? (
+            <SectionLoading />
+          ) : profile.isError ? (
+            <SectionError error={profile.error} onRetry={() => void profile.refetch()} />
+          ) : (
+            <ProfileForm profile={profile.data} />
+          )}
+        </CardContent>
+      </Card>
+      <ChangePasswordCard />
+    </div>
   );
 }

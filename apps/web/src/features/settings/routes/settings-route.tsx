@@ -5,8 +5,10 @@ import { Navigate, useParams } from 'react-router';
 
 import { SETTINGS_TABS, settingsPath, type TSettingsTab } from '../../../config/paths';
 import { ApiKeysTab } from '../components/api-keys-tab';
+import { AuditLogTab } from '../components/audit-log-tab';
 import { BusinessProfileTab } from '../components/business-profile-tab';
 import { ProfileTab } from '../components/profile-tab';
+import { SecurityTab } from '../components/security-tab';
 import { TeamTab } from '../components/team-tab';
 
 /** The tabs other features draw. */
@@ -38,6 +40,10 @@ function TabContent({ tab }: { tab: TOwnTab }) {
       return <ApiKeysTab />;
     case 'profile':
       return <ProfileTab />;
+    case 'security':
+      return <SecurityTab />;
+    case 'audit-log':
+      return <AuditLogTab />;
     default: {
       const unreachable: never = tab;
       return unreachable;
