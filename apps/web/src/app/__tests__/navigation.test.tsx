@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { SETTINGS_TABS } from '../../config/paths';
 import { ok, profile, signIn } from '../../test/api';
 import { renderApp } from '../../test/render-app';
 import { server } from '../../test/server';
@@ -60,12 +61,12 @@ describe('navigation that fits', () => {
         .getAllByRole('heading')
         .map((h) => h.textContent),
     ).toEqual(['Business', 'Channels', 'AI and tools', 'Your account']);
-    expect(within(nav).getAllByRole('link')).toHaveLength(13);
+    expect(within(nav).getAllByRole('link')).toHaveLength(SETTINGS_TABS.length);
     expect(within(nav).getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
 
     const select = screen.getByRole('combobox', { name: 'Settings section' });
     expect(select).toHaveValue('billing');
-    expect(within(select).getAllByRole('option')).toHaveLength(13);
+    expect(within(select).getAllByRole('option')).toHaveLength(SETTINGS_TABS.length);
     await userEvent.selectOptions(select, 'team');
     await waitFor(() => expect(router.state.location.pathname).toBe('/engage/settings/team'));
   });
