@@ -58,7 +58,7 @@ export function LineChart({
   const fit = Math.max(2, Math.min(8, Math.floor((W - PAD.left - PAD.right) / LABEL_SPACE)));
   const every = Math.max(1, Math.ceil(n / fit));
   return (
-    <figure ref={figure} className={cn('grid min-w-0 gap-2', className)}>
+    <figure ref={figure} className={cn('relative grid min-w-0 gap-2', className)}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`} className="h-auto w-full">
         <title id={`${id}-title`}>{label}</title>
         {ticks.map((t) => (
@@ -110,29 +110,32 @@ export function LineChart({
           </span>
         ))}
       </figcaption>
-      <table className="sr-only">
-        <caption>{label}</caption>
-        <thead>
-          <tr>
-            <th scope="col" />
-            {series.map((s) => (
-              <th key={s.key} scope="col">
-                {s.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {xLabels.map((l, i) => (
-            <tr key={l}>
-              <th scope="row">{l}</th>
+      {/* A clipping wrapper: a table never gets narrower than its content, even when visually hidden. */}
+      <div className="sr-only">
+        <table>
+          <caption>{label}</caption>
+          <thead>
+            <tr>
+              <th scope="col" />
               {series.map((s) => (
-                <td key={s.key}>{s.values[i] ?? 0}</td>
+                <th key={s.key} scope="col">
+                  {s.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {xLabels.map((l, i) => (
+              <tr key={l}>
+                <th scope="row">{l}</th>
+                {series.map((s) => (
+                  <td key={s.key}>{s.values[i] ?? 0}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -20,7 +20,7 @@ export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
     <div
       data-slot="card-header"
       className={cn(
-        'grid auto-rows-min grid-rows-[auto_auto] items-start gap-1.5 px-6 has-data-[slot=card-action]:grid-cols-[1fr_auto]',
+        'grid auto-rows-min grid-rows-[auto_auto] items-start gap-1.5 px-6 sm:has-data-[slot=card-action]:grid-cols-[1fr_auto]',
         className,
       )}
       {...props}
@@ -54,7 +54,7 @@ export function CardAction({ className, ...props }: ComponentProps<'div'>) {
       data-slot="card-action"
       className={cn(
         // On a phone the actions go under the title (a row of their own, wrapping), never off-screen.
-        'col-span-2 row-start-3 self-start justify-self-start sm:col-span-1 sm:col-start-2 sm:row-span-2 sm:row-start-1 sm:justify-self-end',
+        'col-start-1 self-start justify-self-start sm:col-start-2 sm:row-span-2 sm:row-start-1 sm:justify-self-end',
         className,
       )}
       {...props}

@@ -26,14 +26,17 @@ export function ScrollContainer({ className, children }: { className?: string; c
   }, [update]);
   const scrollable = edges.left || edges.right;
   return (
-    <div data-slot="scroll-container" className="relative w-full min-w-0">
+    // Zero width and a full-width minimum: the content's width never widens the grids and flex
+    // columns around it (which would widen the page on a phone); it scrolls in here instead.
+    <div data-slot="scroll-container" className="relative w-0 min-w-full">
       <div
         ref={ref}
         onScroll={update}
         tabIndex={scrollable ? 0 : undefined}
         data-scrollable={scrollable ? 'true' : undefined}
+        // Positioned, so visually hidden (absolute) labels in the content scroll and clip with it.
         className={cn(
-          'w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+          'relative w-full overflow-x-auto rounded-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
           className,
         )}
       >
