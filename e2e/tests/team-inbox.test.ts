@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('team inbox in Chromium', () => {
     await page.getByText('Assigned to Tess Team.').waitFor();
     await page.getByText(/assigned this conversation to Tess Team/).waitFor();
     const views = page.getByRole('group', { name: 'Inbox views' });
-    await views.getByRole('button', { name: 'Mine, 1 conversations' }).waitFor();
+    await views.getByRole('button', { name: 'Mine 1 conversation' }).waitFor();
 
     await page.getByRole('tab', { name: 'Private note' }).click();
     await page.getByRole('textbox', { name: 'Private note' }).fill(NOTE);

@@ -113,12 +113,12 @@ describe('team inbox', { timeout: 20_000 }, () => {
     const calls = inbox();
     renderApp('/messages');
     const views = await screen.findByRole('group', { name: 'Inbox views' });
-    expect(await within(views).findByRole('button', { name: 'Mine, 1 conversations' })).toBeInTheDocument();
-    expect(within(views).getByRole('button', { name: 'All, 2 conversations' })).toHaveAttribute(
+    expect(await within(views).findByRole('button', { name: 'Mine 1 conversation' })).toBeInTheDocument();
+    expect(within(views).getByRole('button', { name: 'All 2 conversations' })).toHaveAttribute(
       'aria-pressed',
       'true',
     );
-    await userEvent.click(within(views).getByRole('button', { name: 'Unassigned, 1 conversations' }));
+    await userEvent.click(within(views).getByRole('button', { name: 'Unassigned 1 conversation' }));
     await waitFor(() => expect(calls.lists.at(-1)).toMatchObject({ assignee: 'none' }));
     const list = await screen.findByRole('list', { name: 'Conversations' });
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));

@@ -42,6 +42,7 @@ function ViewButton({
       className="h-7 gap-1.5 px-2"
     >
       {label}
+      {count === undefined ? null : ' '}
       {count === undefined ? null : (
         <span className={cn('text-xs tabular-nums', active ? 'text-foreground' : 'text-muted-foreground')}>
           {count}

@@ -8,7 +8,7 @@ export const TEAM_INBOX_STRINGS = {
   byAssignee: 'By assignee',
   byGroup: 'By chat group',
   noGroup: 'No group',
-  viewCount: (label: string, n: number) => `${label}, ${n} conversations`,
+  viewCount: (label: string, n: number) => `${label} ${n} ${n === 1 ? 'conversation' : 'conversations'}`,
 
   assignee: 'Assignee',
   unassigned: 'Unassigned',
