@@ -1,5 +1,6 @@
-// The only code that writes conversations and messages (the list's SQL: list/). It reads wa_messages,
-// which the whatsapp module owns and alone writes (docs/design/database.md).
+// The only code that writes conversations, messages and wa_messages (the list's SQL: list/).
+// WhatsApp stores its messages and their statuses through the module's face, set-based
+// (docs/design/database.md).
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -245,6 +246,113 @@ export async function insertMessage(
 ): Promise<MessageRow> {
   const [row] = await db.insert(messages).values(values).returning();
   return row!;
+}
+
+export async function insertWaMessage(
+  db: Queryable,
+  values: typeof waMessages.$inferInsert,
+): Promise<WaMessageRow> {
+  const [row] = await db.insert(waMessages).values(values).returning();
+  return row!;
+}
+
+/** A WhatsApp message stored once: false when its business already holds the wamid. */
+export async function insertWaMessageOnce(
+  db: Queryable,
+  values: typeof waMessages.$inferInsert,
+): Promise<boolean> {
+  const rows = await db
+    .insert(waMessages)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: waMessages.id });
+  return rows.length === 1;
+}
+
+export type InboundWaMessageValues = {
+  id: string;
+  businessId: number;
+  conversationId: number;
+  content: string;
+  /** 'file' for the media kinds (image, video, audio, document, sticker). */
+  messageType: 'text' | 'file';
+  senderId: number;
+  metaData: Record<string, unknown>;
+  timestamp: number | null;
+  createdAt: Date;
+};
+
+/**
+ * Customers' WhatsApp messages in delivery order, in one statement; a wamid its business already
+ * stored is skipped. Answers those stored, by business and wamid.
+ */
+export async function insertInboundWaMessages(
+  db: Queryable,
+  values: InboundWaMessageValues[],
+): Promise<{ businessId: number; id: string }[]> {
+  if (values.length === 0) return [];
+  const rows = await rowsOf<{ business_id: string | number; id: string }>(
+    db,
+    sql`insert into wa_messages
+        (id, business_id, conversation_id, content, message_type, sender_type, sender_id, meta_data, timestamp,
+         created_at)
+      select id, business_id, conversation_id, content, message_type, 'customer', sender_id, meta_data, ts,
+        created_at
+      from jsonb_to_recordset(${recordset(
+        values.map((v, n) => ({
+          n,
+          id: v.id,
+          business_id: v.businessId,
+          conversation_id: v.conversationId,
+          content: v.content,
+          message_type: v.messageType,
+          sender_id: v.senderId,
+          meta_data: v.metaData,
+          ts: v.timestamp,
+          created_at: v.createdAt.toISOString(),
+        })),
+      )}) as v(n int, id text, business_id bigint, conversation_id bigint, content text, message_type text,
+               sender_id bigint, meta_data jsonb, ts integer, created_at timestamptz)
+      order by n
+      on conflict (business_id, id) do nothing
+      returning business_id, id`,
+  );
+  return rows.map((r) => ({ businessId: Number(r.business_id), id: r.id }));
+}
+
+const RANK = (status: SQL) =>
+  sql`(case ${status} when 'accepted' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 when 'failed' then 5 else 0 end)`;
+
+/**
+ * The strongest status each (business, wamid) was reported, onto that business's WhatsApp message:
+ * accepted < sent < delivered < read, failed terminal (its errors kept); never lowered. One
+ * statement for the whole set, rows locked in (business, wamid) order.
+ */
+export async function applyWaMessageStatuses(
+  db: Queryable,
+  best: { businessId: number; messageId: string; status: string; payload: Record<string, unknown> }[],
+): Promise<void> {
+  if (best.length === 0) return;
+  const values = recordset(
+    [...best]
+      .sort(
+        (a, b) =>
+          a.businessId - b.businessId || (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0),
+      )
+      .map((b) => ({ business_id: b.businessId, id: b.messageId, status: b.status, payload: b.payload })),
+  );
+  await db.execute(sql`select 1 from wa_messages m
+    join jsonb_to_recordset(${values}) as b(business_id bigint, id text) on m.business_id = b.business_id and m.id = b.id
+    order by m.business_id, m.id for update of m`);
+  await db.execute(sql`
+    update wa_messages m set status = b.status,
+      meta_data = case when b.status = 'failed'
+        then m.meta_data || jsonb_build_object('errors', b.payload->'errors') else m.meta_data end
+    from jsonb_to_recordset(${values}) as b(business_id bigint, id text, status text, payload jsonb)
+    where m.business_id = b.business_id and m.id = b.id
+      and (m.status is distinct from b.status)
+      and coalesce(m.status, '') <> 'failed'
+      and ${RANK(sql`b.status`)} > ${RANK(sql`coalesce(m.status, '')`)}`);
 }
 
 /** Message types staff alone see (notes, activity lines). */

@@ -2,6 +2,7 @@
 // Everything else in modules/conversations/ is private to it (eslint: titan-server/module-faces).
 
 export {
+  applyWaMessageStatuses,
   deleteConversationIfEmpty,
   findConversation,
   findLatestConversationOf,
@@ -9,7 +10,9 @@ export {
   findWaMessage,
   type InboxScope,
   insertConversation,
+  insertInboundWaMessages,
   insertOpenedConversations,
+  insertWaMessage,
   type MessageArrival,
   scopeConditions,
 } from './conversations.repository';

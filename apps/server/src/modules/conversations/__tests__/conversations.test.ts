@@ -5,9 +5,9 @@ import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createStorage } from '../../../platform/storage';
+import * as repo from '../conversations.repository';
 import { receiveCustomerMessage, startConversation, INBOX_MESSAGES } from '../conversations.service';
 import { insertCustomer } from '../../directory/directory.repository';
-import { insertInboundMessage as insertWaMessage } from '../../whatsapp/whatsapp.repository';
 
 let rt: TestRuntime;
 let app: FastifyInstance;
@@ -558,7 +558,7 @@ describe('messages', () => {
       texts: [],
     });
     for (let i = 0; i < 3; i++) {
-      await insertWaMessage(rt.database.db, {
+      await repo.insertWaMessage(rt.database.db, {
         id: `wamid.TEST${conversation.id}x${i}`,
         businessId: business.id,
         conversationId: conversation.id,

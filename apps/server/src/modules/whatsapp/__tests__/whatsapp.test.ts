@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBusiness, TConversation, TMessage } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
-import { insertInboundMessage } from '../whatsapp.repository';
+import { insertWaMessageOnce as insertInboundMessage } from '../../conversations/conversations.repository';
 import { applyRecordedStatuses } from '../messages/whatsapp.outbound';
 import { summarize } from '../webhook/whatsapp.inbound';
 

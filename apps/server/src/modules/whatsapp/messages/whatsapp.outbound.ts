@@ -12,7 +12,12 @@ import type { SecretBox } from '../../../platform/crypto';
 import { AppError } from '../../../platform/errors';
 import type { Jobs } from '../../../platform/jobs';
 import type { Storage } from '../../../platform/storage';
-import { applyMessageToConversations, findWaMessage } from '../../conversations';
+import {
+  applyMessageToConversations,
+  applyWaMessageStatuses,
+  findWaMessage,
+  insertWaMessage,
+} from '../../conversations';
 import type { Queryable } from '../../auth/auth.repository';
 import { describeGraphError, GraphError, type GraphClient, type GraphCredentials } from '../whatsapp.graph';
 import * as repo from '../whatsapp.repository';
@@ -147,7 +152,7 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
   const now = new Date();
   return deps.db.transaction(async (tx) => {
     await sends.recordAccepted(tx, send, outcome);
-    const row = await repo.insertStaffMessage(tx, {
+    const row = await insertWaMessage(tx, {
       id: wamid,
       businessId: send.businessId,
       conversationId: send.conversationId!,
@@ -185,7 +190,7 @@ export async function applyStatuses(db: Queryable, statuses: ProviderEvent[]): P
 }
 
 async function mirrorOntoMessages(db: Queryable, best: BestEvent[]): Promise<void> {
-  await repo.applyBestStatuses(
+  await applyWaMessageStatuses(
     db,
     best.map((b) => ({
       businessId: b.businessId,

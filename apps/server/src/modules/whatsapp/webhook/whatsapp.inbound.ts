@@ -9,6 +9,7 @@ import type { ProviderEvent } from '../../sends/sends.repository';
 import {
   applyMessageToConversations,
   findLatestConversationsOf,
+  insertInboundWaMessages,
   insertOpenedConversations,
   type MessageArrival,
 } from '../../conversations';
@@ -202,7 +203,7 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
       );
       const conversationOf = (customerId: number) => existing.get(customerId) ?? created.get(customerId)!;
 
-      const inserted = await repo.insertInboundMessages(
+      const added = await insertInboundWaMessages(
         tx,
         fresh.map((m) => ({
           id: m.message.id,
@@ -216,6 +217,7 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
           createdAt: m.at,
         })),
       );
+      const inserted = new Set(added.map((r) => repo.wamidKey(r.businessId, r.id)));
 
       const arrivals: MessageArrival[] = [];
       for (const m of fresh) {
