@@ -35,7 +35,6 @@ import type { SmsDeps } from './modules/sms/sms.account';
 import { smsBroadcastChannel } from './modules/sms/sms.broadcast';
 import { defineSmsQueues } from './modules/sms/sms.jobs';
 import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
-import { insertStaffMessage } from './modules/whatsapp/whatsapp.repository';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
 import { createEmailTracking, type EmailTracking } from './modules/email-tracking/email-tracking.service';
@@ -131,7 +130,6 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
       db,
       storage,
       onConversationRead: (c) => requestMarkRead(whatsapp, c),
-      insertWhatsappLine: insertStaffMessage,
     },
     realtime: {
       db,

@@ -635,14 +635,8 @@ export async function findMember(
  * A line staff alone see in a conversation (a note, an activity line), in the table of its
  * channel: WhatsApp conversations keep theirs in wa_messages under an id no wamid can take.
  */
-export type WhatsappLineWriter = (
-  tx: Queryable,
-  values: typeof waMessages.$inferInsert,
-) => Promise<WaMessageRow>;
-
 export async function insertInternalMessage(
   db: Queryable,
-  insertWhatsappLine: WhatsappLineWriter | undefined,
   conversation: Pick<ConversationRow, 'id' | 'businessId' | 'channel'>,
   values: {
     messageType: 'note' | 'activity';
@@ -660,8 +654,7 @@ export async function insertInternalMessage(
     ...values,
   };
   if (conversation.channel === 'whatsapp') {
-    if (!insertWhatsappLine) throw new Error('InboxDeps.insertWhatsappLine is not wired (composition.ts)');
-    return insertWhatsappLine(db, { ...row, id: `titan-${values.messageType}-${randomUUID()}` });
+    return insertWaMessage(db, { ...row, id: `titan-${values.messageType}-${randomUUID()}` });
   }
   return insertMessage(db, row);
 }

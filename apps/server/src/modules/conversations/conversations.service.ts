@@ -35,12 +35,6 @@ export type { InboxScope };
 export type InboxDeps = {
   db: Db;
   storage: Storage;
-  /**
-   * Writes a staff-only line (a note, an activity line) of a WhatsApp conversation: those live in
-   * wa_messages, which the whatsapp module alone writes (docs/design/database.md). Built in
-   * composition.ts, so this module does not import the whatsapp module.
-   */
-  insertWhatsappLine?: repo.WhatsappLineWriter;
   /** Told when staff mark a conversation read (WhatsApp sends the customer a read receipt). */
   onConversationRead?: OnConversationRead;
 };
@@ -186,7 +180,7 @@ export type Actor = number | null;
  * leave an activity line in the timeline, written in the same transaction as the change.
  */
 export async function updateConversation(
-  deps: Pick<InboxDeps, 'db' | 'insertWhatsappLine'>,
+  deps: Pick<InboxDeps, 'db'>,
   scope: InboxScope,
   id: number,
   input: TUpdateConversationRequest,
@@ -210,7 +204,7 @@ export async function updateConversation(
     });
     if (!changed) throw AppError.notFound();
     if (input.is_read) await repo.markCustomerMessagesRead(tx, id);
-    await recordActivity(deps, tx, scope.businessId, [locked], actorId, input, assignee ?? null);
+    await recordActivity(tx, scope.businessId, [locked], actorId, input, assignee ?? null);
   });
   if (input.is_read && onRead) await onRead(conversation);
   return findConversation(db, scope, id);
@@ -240,7 +234,6 @@ function assertMemberSees(member: Member, conversation: repo.ConversationRow) {
 
 /** The activity lines of one change to these conversations (those it really changed). */
 async function recordActivity(
-  deps: Pick<InboxDeps, 'insertWhatsappLine'>,
   tx: Queryable,
   businessId: number,
   before: repo.ConversationRow[],
@@ -254,7 +247,7 @@ async function recordActivity(
   for (const c of before) {
     if (input.assignee_id !== undefined && c.assigneeId !== input.assignee_id) {
       const to = assignee && { id: assignee.id, name: memberName(assignee) };
-      await repo.insertInternalMessage(tx, deps.insertWhatsappLine, c, {
+      await repo.insertInternalMessage(tx, c, {
         messageType: 'activity',
         senderType: 'system',
         senderId: actorId,
@@ -270,7 +263,7 @@ async function recordActivity(
       });
     }
     if (input.status !== undefined && c.status !== input.status) {
-      await repo.insertInternalMessage(tx, deps.insertWhatsappLine, c, {
+      await repo.insertInternalMessage(tx, c, {
         messageType: 'activity',
         senderType: 'system',
         senderId: actorId,
@@ -286,7 +279,7 @@ async function recordActivity(
  * id the caller may not see is 404 naming `ids`, and nothing is written.
  */
 export async function bulkUpdateConversations(
-  deps: Pick<InboxDeps, 'db' | 'insertWhatsappLine'>,
+  deps: Pick<InboxDeps, 'db'>,
   scope: InboxScope,
   input: TBulkConversationRequest,
   actorId: Actor,
@@ -306,7 +299,7 @@ export async function bulkUpdateConversations(
       ...(input.status !== undefined ? { status: input.status } : {}),
       ...(input.assignee_id !== undefined ? { assigneeId: input.assignee_id } : {}),
     });
-    await recordActivity(deps, tx, scope.businessId, rows, actorId, input, assignee ?? null);
+    await recordActivity(tx, scope.businessId, rows, actorId, input, assignee ?? null);
     return changed;
   });
   return { updated: updated.sort((a, b) => a - b) };

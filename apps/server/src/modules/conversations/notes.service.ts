@@ -45,7 +45,7 @@ export async function addNote(
         });
       }
     }
-    return repo.insertInternalMessage(tx, deps.insertWhatsappLine, conversation, {
+    return repo.insertInternalMessage(tx, conversation, {
       messageType: 'note',
       senderType: 'staff',
       senderId: userId,
