@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import type { TAgentConfigValues } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { agentConfigVersions, agents, agentScheduleFires, agentSchedules } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../auth';
 
 export type AgentRow = typeof agents.$inferSelect;
 export type ConfigVersionRow = typeof agentConfigVersions.$inferSelect;

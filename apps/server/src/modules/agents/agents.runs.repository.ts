@@ -4,7 +4,7 @@ import type { TAgentChannel, TAgentDeliveryStatus, TAgentRunStatus } from '@tita
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { agentDeliveries, agentRuns, agentRunSteps } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../auth';
 
 export type RunRow = typeof agentRuns.$inferSelect;
 export type NewRun = typeof agentRuns.$inferInsert;

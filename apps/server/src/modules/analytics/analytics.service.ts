@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { RateLimiter } from '../../platform/rate-limiter';
-import { findBusinessByCode } from '../business/business.repository';
+import { findBusinessByCode } from '../business';
 import { deleteEventsBefore, insertAnalyticsEvent, listAnalyticsEvents } from './analytics.repository';
 
 export type AnalyticsDeps = {

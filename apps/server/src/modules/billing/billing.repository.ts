@@ -2,7 +2,7 @@
 // `billing_accounts`, `billing_usage`, `billing_top_ups` and `billing_webhook_events`.
 import { sql, type SQL } from 'drizzle-orm';
 import type { TBilledChannel, TSubscriptionStatus } from '@titan/contracts';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../auth';
 
 async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;

@@ -2,7 +2,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { businesses, memberships, users } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../auth';
 
 export type BusinessRow = typeof businesses.$inferSelect;
 export type MembershipRole = (typeof memberships.$inferSelect)['role'];

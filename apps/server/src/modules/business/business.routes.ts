@@ -9,9 +9,9 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf, userIdOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf, userIdOf } from '../auth';
 import { createBusiness, findBusiness, updateBusiness } from './business.service';
-import { ROLE_INFO } from './roles';
+import { ROLE_INFO } from '../../platform/roles';
 
 const tags = ['business'];
 

@@ -3,9 +3,9 @@ import type { TBusiness, TCreateBusinessRequest, TUpdateBusinessRequest } from '
 import type { Db } from '../../db/client';
 import { randomCode } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { recordEvent } from '../analytics/analytics.service';
-import { periodCounts } from '../billing/billing.service';
-import type { Queryable } from '../auth/auth.repository';
+import { recordEvent } from '../analytics';
+import { periodCounts } from '../billing';
+import type { Queryable } from '../auth';
 import * as repo from './business.repository';
 
 /**

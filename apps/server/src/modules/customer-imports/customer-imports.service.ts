@@ -18,10 +18,10 @@ import type { Jobs } from '../../platform/jobs';
 import { announceChange } from '../../platform/realtime/change-log.repository';
 import { HeapCeiling } from '../../platform/heap';
 import { makeKey, type Storage } from '../../platform/storage';
-import { findBusiness } from '../business/business.service';
-import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
-import { adoptSuppressionsOf, recordImportedConsent } from '../consent/consent.service';
-import { importCustomers, matchImportRows, type ImportedRow } from '../directory/directory.service';
+import { findBusiness } from '../business';
+import { addKnownMembers, isStaticList } from '../customer-lists';
+import { adoptSuppressionsOf, recordImportedConsent } from '../consent';
+import { importCustomers, type ImportedRow, matchImportRows } from '../directory';
 import {
   decode,
   decodeStream,

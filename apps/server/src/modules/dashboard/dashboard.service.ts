@@ -11,9 +11,9 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { conversationMetrics } from '../conversations/conversations.service';
-import { FINAL_STATUSES, sendCountsByDay } from '../sends/sends.service';
-import { agentRunCounts } from '../agents/agents.runs.api';
+import { conversationMetrics } from '../conversations';
+import { FINAL_STATUSES, sendCountsByDay } from '../sends';
+import { agentRunCounts } from '../agents';
 
 const DAY_MS = 86_400_000;
 

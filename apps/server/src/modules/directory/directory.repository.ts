@@ -4,9 +4,9 @@ import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, sql, type 
 import { DIRECTORY_COUNT_CAP, isBareDate, type TSegmentFilter } from '@titan/contracts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../auth';
 import { conversations, customers, type ConsentStatus } from '../../db/schema';
-import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
+import { type InboxScope, scopeConditions } from '../conversations';
 
 export type CustomerRow = typeof customers.$inferSelect;
 

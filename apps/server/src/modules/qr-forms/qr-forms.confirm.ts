@@ -11,10 +11,10 @@ import { deriveKey } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mail, Mailer } from '../../platform/mailer';
 import type { RateLimiter } from '../../platform/rate-limiter';
-import { findBusiness } from '../business/business.service';
-import { confirmOptIn, recordConsentEvent } from '../consent/consent.service';
-import { findCustomerById } from '../directory/directory.service';
-import { normalizeAddress } from '../suppressions/suppressions.service';
+import { findBusiness } from '../business';
+import { confirmOptIn, recordConsentEvent } from '../consent';
+import { findCustomerById } from '../directory';
+import { normalizeAddress } from '../suppressions';
 
 /** A confirmation link works for a week, long enough for a mailbox read on holiday. */
 export const CONFIRM_TTL_SECONDS = 7 * 24 * 60 * 60;

@@ -1,7 +1,7 @@
 // The only code that touches `qr_forms` and `qr_form_submissions`.
 import { and, count, eq, sql } from 'drizzle-orm';
 import { qrFormSubmissions, qrForms } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../auth';
 
 export type QrFormRow = typeof qrForms.$inferSelect;
 export type QrFormValues = Omit<typeof qrForms.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;

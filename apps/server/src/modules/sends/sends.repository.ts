@@ -3,8 +3,8 @@ import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { conversations, sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
-import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
+import type { Queryable } from '../auth';
+import { type InboxScope, scopeConditions } from '../conversations';
 
 export type { SendCause, SendChannel };
 export type SendRow = typeof sends.$inferSelect;

@@ -7,8 +7,8 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
-import type { Queryable } from '../auth/auth.repository';
-import * as billing from '../billing/billing.service';
+import type { Queryable } from '../auth';
+import * as billing from '../billing';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 

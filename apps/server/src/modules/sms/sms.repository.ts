@@ -2,7 +2,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { smsAccounts, smsInboundMessages } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../auth';
 
 export type SmsAccountRow = typeof smsAccounts.$inferSelect;
 export type SmsInboundRow = typeof smsInboundMessages.$inferSelect;

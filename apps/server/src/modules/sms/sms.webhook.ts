@@ -10,10 +10,10 @@ import { parseStatusCallback } from '../../channels/sms-twilio/sms-twilio.adapte
 import { isValidTwilioSignature } from '../../channels/sms-twilio/twilio-signature';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { adoptSuppressions } from '../consent/consent.service';
-import * as directory from '../directory/directory.service';
-import type { ProviderEvent } from '../sends/sends.repository';
-import * as sends from '../sends/sends.service';
+import { adoptSuppressions } from '../consent';
+import * as directory from '../directory';
+import type { ProviderEvent } from '../sends';
+import * as sends from '../sends';
 import { accountOfSid, type OpenAccount, type SmsDeps } from './sms.account';
 import { optInNumber, optOutNumber } from './sms.consent';
 import * as repo from './sms.repository';

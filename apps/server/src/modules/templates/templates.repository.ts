@@ -3,7 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { emailTemplates, emailTemplateVersions } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../auth';
 
 export type TemplateRow = typeof emailTemplates.$inferSelect;
 export type TemplateVersionRow = typeof emailTemplateVersions.$inferSelect;

@@ -23,8 +23,8 @@ import {
   waMessageMediaId,
   waMessages,
 } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
-import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
+import type { Queryable } from '../auth';
+import { type InboxScope, scopeConditions } from '../conversations';
 
 export type WhatsappAccountRow = typeof whatsappAccounts.$inferSelect;
 
@@ -652,7 +652,7 @@ export async function findNewestCustomerWamid(
 }
 
 // Customers belong to the visitor directory: the sending side reads them through its service.
-export { findCustomerByExternalId, findCustomerExternalId } from '../directory/directory.service';
+export { findCustomerByExternalId, findCustomerExternalId } from '../directory';
 
 /** Whether the business has a synced template with this row id (agents address templates by id). */
 export async function templateIdExists(db: Db, businessId: number, id: number): Promise<boolean> {

@@ -5,17 +5,22 @@
 import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
-import type { BestEvent, ProviderEvent, SendCause } from '../../sends/sends.repository';
-import * as sends from '../../sends/sends.service';
-import * as sendsRepo from '../../sends/sends.repository';
+import type { BestEvent, ProviderEvent, SendCause } from '../../sends';
+import * as sends from '../../sends';
+import * as sendsRepo from '../../sends';
 import type { SecretBox } from '../../../platform/crypto';
 import { AppError } from '../../../platform/errors';
 import type { Jobs } from '../../../platform/jobs';
 import type { Storage } from '../../../platform/storage';
-import * as conversationsRepo from '../../conversations/conversations.repository';
-import { applyMessageToConversations } from '../../conversations/conversations.service';
-import type { Queryable } from '../../auth/auth.repository';
-import { describeGraphError, GraphError, type GraphClient, type GraphCredentials } from '../whatsapp.graph';
+import * as conversationsRepo from '../../conversations';
+import { applyMessageToConversations } from '../../conversations';
+import type { Queryable } from '../../auth';
+import {
+  describeGraphError,
+  GraphError,
+  type GraphClient,
+  type GraphCredentials,
+} from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 import * as repo from '../whatsapp.repository';
 
 export type WhatsappDeps = {

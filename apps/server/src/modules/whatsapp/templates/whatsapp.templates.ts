@@ -13,12 +13,11 @@ import type {
 } from '@titan/contracts';
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
-import type { InboxScope } from '../../conversations/conversations.repository';
-import * as conversationsRepo from '../../conversations/conversations.repository';
-import { isSuppressed } from '../../suppressions/suppressions.service';
-import * as directory from '../../directory/directory.service';
-import { toMessages } from '../../conversations/conversations.service';
-import { GraphError, type GraphTemplate } from '../whatsapp.graph';
+import { type InboxScope, toMessages } from '../../conversations';
+import * as conversationsRepo from '../../conversations';
+import { isSuppressed } from '../../suppressions';
+import * as directory from '../../directory';
+import { GraphError, type GraphTemplate } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 import {
   connectedAccount,
   deliver,
@@ -28,7 +27,7 @@ import {
 } from '../messages/whatsapp.outbound';
 import * as repo from '../whatsapp.repository';
 import { contactLockKey, waDigitsOf, waExternalId } from '../wa-id';
-import * as sendsRepo from '../../sends/sends.repository';
+import * as sendsRepo from '../../sends';
 
 export const TEMPLATE_MESSAGES = {
   notFound: 'No template with this name. Sync templates to fetch the latest from WhatsApp.',
