@@ -28,11 +28,9 @@ import {
 import type { AgentRunDeps, ChannelConfig } from './agents.runs';
 import * as agentsRepo from './agents.repository';
 import * as repo from './agents.runs.repository';
+import { escapeHtml } from '../../platform/html';
 
 // ---- Deliveries become sends ----
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain-text body as simple HTML: paragraphs and line breaks. */
 export function htmlOfText(text: string): string {

@@ -12,7 +12,7 @@ export {
   userIdOf,
 } from './auth.guard';
 export { invitationMail } from './auth.mails';
-export { findUserByEmail, findUserById, type Queryable } from './auth.repository';
+export { findUserByEmail, findUserById } from './auth.repository';
 export { authRoutes } from './auth.routes';
 export { createOidcClient, OidcClient } from './oidc.client';
 export { oidcRoutes } from './oidc.routes';

@@ -2,11 +2,8 @@
 // `billing_accounts`, `billing_usage`, `billing_top_ups` and `billing_webhook_events`.
 import { sql, type SQL } from 'drizzle-orm';
 import type { TBilledChannel, TSubscriptionStatus } from '@titan/contracts';
-import type { Queryable } from '../auth';
-
-async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
+import type { Queryable } from '../../db/client';
+import { rowsOf } from '../../db/sql';
 
 const ms = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
 const at = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs));

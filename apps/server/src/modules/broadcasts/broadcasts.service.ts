@@ -11,10 +11,9 @@ import {
   type TConsentStatus,
   type TMarketingConsent,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
-import type { Queryable } from '../auth';
 import { countListCustomers, listExists, walkListCustomers } from '../customer-lists';
 import type { CustomerRow } from '../directory';
 import { assertRoomFor, refusalOf } from '../billing';

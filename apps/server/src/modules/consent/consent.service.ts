@@ -9,9 +9,8 @@ import type {
   TDirectoryVisitor,
   TUpdateDirectoryVisitorRequest,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import type { Queryable } from '../auth';
 import { businessScope } from '../conversations';
 import {
   CONSENT_FIELD,

@@ -1,6 +1,6 @@
 // The only code that touches conversations, messages and wa_messages (the list's SQL: list/).
 import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import {
   chatGroupMembers,
   chatGroups,
@@ -11,7 +11,6 @@ import {
   users,
   waMessages,
 } from '../../db/schema';
-import type { Queryable } from '../auth';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

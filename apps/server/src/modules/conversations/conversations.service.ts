@@ -13,7 +13,7 @@ import type {
   TUpdateConversationRequest,
   TVisitorConversation,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
@@ -22,7 +22,6 @@ import { findCustomerNames } from '../directory';
 import { findBusinessFile } from '../files';
 import * as sends from '../sends';
 import { titan } from '../../channels/titan/titan.adapter';
-import type { Queryable } from '../auth';
 import * as repo from './conversations.repository';
 import { listConversations } from './list';
 import type { InboxScope } from './conversations.repository';

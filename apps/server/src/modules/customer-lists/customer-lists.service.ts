@@ -13,9 +13,8 @@ import {
   type TUpdateCustomerListRequest,
   ZSegmentFilter,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import type { Queryable } from '../auth';
 import type { InboxScope } from '../conversations';
 import * as directory from '../directory';
 import * as repo from './customer-lists.repository';

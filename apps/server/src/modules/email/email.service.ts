@@ -33,6 +33,7 @@ import {
 } from './email-templates';
 import { sendingIdentityFor, type SendingIdentity } from './sending-identity';
 import { UnsubscribeTokens } from './unsubscribe-tokens';
+import { escapeHtml } from '../../platform/html';
 
 export type EmailDeps = {
   db: Db;
@@ -272,7 +273,7 @@ export function withUnsubscribeFooter<T extends { html: string | null; text: str
   content: T,
   url: string,
 ): T {
-  const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const href = escapeHtml(url);
   const html = content.html;
   return {
     ...content,

@@ -21,8 +21,7 @@ import {
 } from '@titan/contracts';
 import type { z } from 'zod';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import type { Queryable } from '../auth';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { toE164 } from '../../platform/phone-numbers';
 import type { RateLimiter } from '../../platform/rate-limiter';

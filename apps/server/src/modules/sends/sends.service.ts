@@ -3,11 +3,10 @@
 // the channel adapter and records the answer; provider events raise its status in the channel's
 // order and never lower it. Sends stuck unfinished are resolved by `recoverSends`.
 import { EMAIL_METRICS_DEFAULT_DAYS, EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_MESSAGES } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
-import type { Queryable } from '../auth';
 import * as billing from '../billing';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';

@@ -14,7 +14,7 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import {
   conversations,
   whatsappAccounts,
@@ -23,8 +23,8 @@ import {
   waMessageMediaId,
   waMessages,
 } from '../../db/schema';
-import type { Queryable } from '../auth';
 import { type InboxScope, scopeConditions } from '../conversations';
+import { advisoryLock, lockKeyOf, recordset, rowsOf } from '../../db/sql';
 
 export type WhatsappAccountRow = typeof whatsappAccounts.$inferSelect;
 
@@ -77,14 +77,6 @@ export async function upsertAccount(
 }
 
 // ---- Receiving side: the webhook queue and set-based processing (whatsapp.inbound.ts) ----
-
-/** Both drivers answer `{ rows }`; the generic PgDatabase type cannot say so. */
-async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-/** Rows (or values) travel as one jsonb document: one parameter whatever the batch size, on both drivers. */
-const recordset = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
 
 /**
  * Deliveries as Meta sent them, in one statement: each raw body is cast to jsonb by PostgreSQL,
@@ -212,7 +204,7 @@ export async function lockContacts(db: Queryable, keys: string[]): Promise<void>
   if (keys.length === 0) return;
   // pg_advisory_xact_lock is volatile, so it runs after the sort, in key order.
   await db.execute(sql`select pg_advisory_xact_lock(k)
-    from (select distinct hashtext(v) as k from jsonb_array_elements_text(${recordset(keys)}) v) keys
+    from (select distinct ${lockKeyOf(sql`v`)} as k from jsonb_array_elements_text(${recordset(keys)}) v) keys
     order by k`);
 }
 
@@ -402,7 +394,7 @@ export async function replaceTemplates(
   templates: WhatsappTemplateValues[],
 ): Promise<{ synced: number; removed: number }> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wa-templates:${businessId}`}))`);
+    await advisoryLock(tx, `wa-templates:${businessId}`);
     const syncedAt = new Date();
     for (let i = 0; i < templates.length; i += 500) {
       await tx

@@ -3,7 +3,7 @@
 // the send's answer, the stored message and the conversation's replied state. A refused send stays
 // failed in the logs, and is answered to staff with a message chosen by Meta's error code.
 import type { Config } from '../../../config';
-import type { Db } from '../../../db/client';
+import type { Db, Queryable } from '../../../db/client';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { BestEvent, ProviderEvent, SendCause } from '../../sends';
 import * as sends from '../../sends';
@@ -14,7 +14,6 @@ import type { Jobs } from '../../../platform/jobs';
 import type { Storage } from '../../../platform/storage';
 import * as conversationsRepo from '../../conversations';
 import { applyMessageToConversations } from '../../conversations';
-import type { Queryable } from '../../auth';
 import {
   describeGraphError,
   GraphError,

@@ -3,7 +3,7 @@
 // transaction; when a batch fails, its deliveries are retried one by one so a bad one is isolated.
 import type { Logger } from 'pino';
 import { describeDatabaseError, driverErrorOf } from '../../../platform/db-errors';
-import type { Queryable } from '../../auth';
+import type { Queryable } from '../../../db/client';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
 import type { ProviderEvent } from '../../sends';
 import { applyMessageToConversations, type MessageArrival } from '../../conversations';
