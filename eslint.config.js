@@ -6,6 +6,7 @@ import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+import { moduleFaces } from './apps/server/eslint-rules/module-faces.js';
 import { noCrossFeatureImports } from './apps/web/eslint-rules/no-cross-feature-imports.js';
 
 /** The server's tables: only repositories (and db/, tests) write queries against them. */
@@ -74,6 +75,13 @@ export default tseslint.config(
   {
     files: ['apps/server/src/**/*.service.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [SCHEMA_IMPORTS, FASTIFY_IMPORTS] }] },
+  },
+  {
+    // Server module faces: code outside modules/<m>/ enters it only through modules/<m>/index.ts;
+    // channels/, platform/ and db/ never import modules/ (tests may reach inside; the rule skips them).
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { 'titan-server': { rules: { 'module-faces': moduleFaces } } },
+    rules: { 'titan-server/module-faces': 'error' },
   },
   {
     // Web boundaries: features never import each other (shared → features → app). The app composes

@@ -2,7 +2,9 @@
 // The server's boundaries as numbers: imports that bypass a module's face (modules/<m>/index.ts),
 // imports of modules/ from channels/, platform/ or db/, module pairs that import each other, and
 // tables written by more than one module (drizzle insert/update/delete and raw SQL alike).
-// `node scripts/boundaries.mjs` prints them; `--check` exits 1 unless every count is 0.
+// `node scripts/boundaries.mjs` prints them (`--verbose` lists each); `--check` exits 1 unless the
+// two held counts (face bypasses, lower-layer imports) are 0 — the mutual pairs and shared tables are
+// printed for information until they too reach 0.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,15 +81,18 @@ const shared = [...writers]
   .filter(([, w]) => w.size > 1)
   .map(([t, w]) => `${t}: ${[...w].sort().join(', ')}`);
 
+// [title, rows, held]: a held count fails `--check` unless it is 0.
 const sections = [
-  ['imports bypassing a module face', bypassing],
-  ['imports of modules/ from channels/, platform/ or db/', lowerLayer],
-  ['module pairs importing each other', mutual],
-  ['tables written by more than one module', shared.sort()],
+  ['imports bypassing a module face', bypassing, true],
+  ['imports of modules/ from channels/, platform/ or db/', lowerLayer, true],
+  ['module pairs importing each other', mutual, false],
+  ['tables written by more than one module', shared.sort(), false],
 ];
+const check = process.argv.includes('--check');
 const verbose = process.argv.includes('--verbose');
-for (const [title, rows] of sections) {
-  console.log(`${title}: ${rows.length}`);
-  if (verbose) for (const row of rows) console.log(`  ${row}`);
+for (const [title, rows, held] of sections) {
+  console.log(`${title}: ${rows.length}${check && !held ? ' (informative)' : ''}`);
+  // A failing count lists its rows even without --verbose: the CI log says what to fix.
+  if (verbose || (check && held && rows.length > 0)) for (const row of rows) console.log(`  ${row}`);
 }
-if (process.argv.includes('--check') && sections.some(([, rows]) => rows.length > 0)) process.exit(1);
+if (check && sections.some(([, rows, held]) => held && rows.length > 0)) process.exit(1);

@@ -5,54 +5,59 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
-import { authCacheFor, type AuthCache } from './modules/auth/auth-cache';
-import { defineBroadcastQueues, type BroadcastDeps } from './modules/broadcasts/broadcasts.service';
-import { emailBroadcastChannel } from './modules/email/email.broadcast';
-import { defineImportQueue } from './modules/customer-imports/customer-imports.service';
-import { importTopics } from './modules/customer-imports/customer-imports.topics';
-import { createOidcClient, type OidcClient } from './modules/auth/oidc.client';
+import {
+  AccessTokens,
+  type AuthCache,
+  authCacheFor,
+  createOidcClient,
+  type OidcClient,
+} from './modules/auth';
+import { type BroadcastDeps, defineBroadcastQueues } from './modules/broadcasts';
+import { realtimeCallers } from './realtime-callers';
+import { createEmailDeps, defineEmailQueues, emailBroadcastChannel, type EmailDeps } from './modules/email';
+import { defineImportQueue, importTopics } from './modules/customer-imports';
 import {
   EMAIL_DOMAINS_RECHECK_CRON,
   EMAIL_DOMAINS_RECHECK_QUEUE,
-  recheckVerifiedDomains,
   type EmailDomainDeps,
-} from './modules/email-domains/email-domains.service';
-import { realtimeCallers } from './modules/auth/realtime-callers';
-import { AccessTokens } from './modules/auth/tokens';
-import type { InboxDeps } from './modules/conversations/conversations.service';
-import { conversationTopics } from './modules/conversations/conversations.topics';
+  recheckVerifiedDomains,
+} from './modules/email-domains';
+import { conversationTopics, type InboxDeps } from './modules/conversations';
 import {
   PUBLIC_RETENTION_CRON,
   PUBLIC_RETENTION_QUEUE,
   runPublicRetention,
-} from './modules/public-chat/public-retention';
-import { VisitorTokens } from './modules/public-chat/visitor-tokens';
-import type { WhatsappDeps } from './modules/whatsapp/messages/whatsapp.outbound';
-import { createWhatsappDeps, defineWhatsappQueues } from './modules/whatsapp/whatsapp.queues';
-import { createEmailDeps, type EmailDeps } from './modules/email/email.service';
-import { defineEmailQueues } from './modules/email/email.jobs';
-import type { SmsDeps } from './modules/sms/sms.account';
-import { smsBroadcastChannel } from './modules/sms/sms.broadcast';
-import { defineSmsQueues } from './modules/sms/sms.jobs';
-import { requestMarkRead } from './modules/whatsapp/messages/whatsapp.send';
+  VisitorTokens,
+} from './modules/public-chat';
+import {
+  createWhatsappDeps,
+  defineWhatsappQueues,
+  requestMarkRead,
+  type WhatsappDeps,
+} from './modules/whatsapp';
+import { defineSmsQueues, smsBroadcastChannel, type SmsDeps } from './modules/sms';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
-import { createEmailTracking, type EmailTracking } from './modules/email-tracking/email-tracking.service';
+import { createEmailTracking, type EmailTracking } from './modules/email-tracking';
 import type { Jobs } from './platform/jobs';
 import type { Mailer } from './platform/mailer';
 import { RateLimiter, pruneRateLimits } from './platform/rate-limiter';
 import { purgeAuditLog } from './modules/audit';
-import { pruneChallenges } from './modules/auth/mfa.repository';
+import { pruneChallenges } from './modules/auth';
 import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { outboundGuarded } from './platform/safe-fetch';
 import { createStorage, type Storage } from './platform/storage';
-import type { LlmDeps } from './modules/llm/llm.service';
-import type { ExternalToolDeps } from './modules/agents/agents.external-tools';
-import { loadPluginManifests } from './modules/plugins/plugins.manifests';
-import { defineAgentRunJobs, defineAgentScheduleTick } from './modules/agents/agents.jobs';
-import { createAgentRunDeps, type AgentRunDeps } from './modules/agents/agents.runs';
-import type { BillingDeps } from './modules/billing/billing.chargebee';
+import type { LlmDeps } from './modules/llm';
+import {
+  type AgentRunDeps,
+  createAgentRunDeps,
+  defineAgentRunJobs,
+  defineAgentScheduleTick,
+  type ExternalToolDeps,
+} from './modules/agents';
+import { loadPluginManifests } from './modules/plugins';
+import type { BillingDeps } from './modules/billing';
 
 export type Infrastructure = {
   config: Config;

@@ -10,8 +10,8 @@ import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
 import { createServices, defineJobs, type Services } from './composition';
-import { recordBillingSwitch } from './modules/billing/billing.service';
-import { startBounceListener } from './modules/email/email.bounce-server';
+import { recordBillingSwitch } from './modules/billing';
+import { startBounceListener } from './modules/email';
 
 export type Runtime = {
   config: Config;

@@ -13,6 +13,10 @@ import { lockDataDir } from './lock';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The transaction `db.transaction(async (tx) => …)` hands its callback. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** The database or a transaction in it: what a repository function runs its statements on. */
+export type Queryable = Db | Tx;
 export type DatabaseKind = 'pglite' | 'postgres';
 export type Row = Record<string, unknown>;
 export type NotificationHandler = (payload: string) => void;

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from './http';
 import { markRoutesPublic } from './public-scope';
+import { escapeHtml } from './html';
 
 /** The server's settings the web app reads at runtime, one meta tag each (unset: no tag). */
 export type WebAppSettings = { authSiteUrl: string; cookieDomain?: string; devOutbox?: boolean };
@@ -13,16 +14,12 @@ export type WebAppSettings = { authSiteUrl: string; cookieDomain?: string; devOu
 export function readIndexHtml(distDir: string, settings: WebAppSettings): string | null {
   const file = join(distDir, 'index.html');
   if (!existsSync(file)) return null;
-  const tag = (name: string, value: string) => `<meta name="${name}" content="${escapeAttribute(value)}" />`;
+  const tag = (name: string, value: string) => `<meta name="${name}" content="${escapeHtml(value)}" />`;
   const metas = [tag('titan-auth-site-url', settings.authSiteUrl)];
   if (settings.cookieDomain) metas.push(tag('titan-cookie-domain', settings.cookieDomain));
   // The sign-up screen links to the outbox page only when mail really goes there.
   if (settings.devOutbox) metas.push(tag('titan-dev-outbox', 'on'));
   return readFileSync(file, 'utf8').replace('</head>', `${metas.map((m) => `    ${m}\n`).join('')}  </head>`);
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**

@@ -1,6 +1,6 @@
 // WhatsApp through Meta's Cloud API: a send is one Graph call (retried in place on Meta's "not
 // now" codes), statuses come from webhook `value.statuses`, and Meta's codes say what went wrong.
-import { GraphError, type GraphClient, type GraphCredentials } from '../../modules/whatsapp/whatsapp.graph';
+import { GraphError, type GraphClient, type GraphCredentials } from './whatsapp-cloud.graph';
 import type { ChannelAdapter, ParsedEvent, SendOutcome } from '../channel';
 import { describeGraphError } from './whatsapp-cloud.errors';
 

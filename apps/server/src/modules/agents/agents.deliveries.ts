@@ -3,8 +3,8 @@
 // and what a delivery would look like to its recipient (the preview).
 import { type TAgentRendered, type TSendTemplateComponent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
-import { businessScope } from '../conversations/conversations.service';
-import { findCustomersByIds, type CustomerRow } from '../directory/directory.service';
+import { businessScope } from '../conversations';
+import { type CustomerRow, findCustomersByIds } from '../directory';
 import {
   buildSend,
   EMAIL_MESSAGES,
@@ -12,27 +12,25 @@ import {
   sendContext,
   textOf,
   withUnsubscribeFooter,
-} from '../email/email.service';
-import * as sends from '../sends/sends.service';
-import { buildSmsSend, e164Of, enqueueSmsSends, smsContext, SMS_SEND_MESSAGES } from '../sms/sms.service';
-import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
-import { loadCompiledTemplate, renderCompiled } from '../templates/templates.service';
-import { sendMessage as sendWhatsappText } from '../whatsapp/messages/whatsapp.send';
+} from '../email';
+import * as sends from '../sends';
+import { buildSmsSend, e164Of, enqueueSmsSends, SMS_SEND_MESSAGES, smsContext } from '../sms';
+import { normalizeAddress, suppressedAmong } from '../suppressions';
+import { loadCompiledTemplate, renderCompiled } from '../templates';
 import {
   findTemplateById as findWhatsappTemplate,
   lastCustomerMessagesOf,
   renderTemplate,
   sendTemplate,
+  sendMessage as sendWhatsappText,
   toTemplate,
-} from '../whatsapp/templates/whatsapp.templates';
+} from '../whatsapp';
 import type { AgentRunDeps, ChannelConfig } from './agents.runs';
 import * as agentsRepo from './agents.repository';
 import * as repo from './agents.runs.repository';
+import { escapeHtml } from '../../platform/html';
 
 // ---- Deliveries become sends ----
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain-text body as simple HTML: paragraphs and line breaks. */
 export function htmlOfText(text: string): string {

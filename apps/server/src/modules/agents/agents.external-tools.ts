@@ -13,19 +13,19 @@ import {
   findMcpServerRow,
   listMcpServerRows,
   mcpErrorWords,
+  type McpServerRow,
   readyForRun,
   toolInfos,
-  type McpServerRow,
-} from '../mcp-servers/mcp-servers.service';
+} from '../mcp-servers';
 import {
   callPluginTool,
   ensureFreshPlugin,
   findPluginRow,
   listPluginRows,
   pluginCatalogue,
-  pluginToolsOf,
   type PluginConnectionRow,
-} from '../plugins/plugins.service';
+  pluginToolsOf,
+} from '../plugins';
 
 const NO_CONNECTION = 'No connected MCP server or plugin with this id.';
 

@@ -9,7 +9,7 @@ import {
   type TAgentConfigValues,
   type TAgentGuardrail,
 } from '@titan/contracts';
-import type { CustomerRow } from '../directory/directory.service';
+import type { CustomerRow } from '../directory';
 
 /** What a guardrail needs to know of one recipient, gathered for a page at a time. */
 export type RecipientFacts = {

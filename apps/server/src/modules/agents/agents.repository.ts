@@ -1,9 +1,8 @@
 // The only code that touches agents, agent_config_versions, agent_schedules and agent_schedule_fires.
 import { and, asc, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import type { TAgentConfigValues } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { agentConfigVersions, agents, agentScheduleFires, agentSchedules } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
 
 export type AgentRow = typeof agents.$inferSelect;
 export type ConfigVersionRow = typeof agentConfigVersions.$inferSelect;

@@ -19,8 +19,8 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
-import { readUpload, registerMultipart } from '../files/multipart';
+import { actorIdOf, businessOf } from '../auth';
+import { readUpload, registerMultipart } from '../files';
 import * as agents from './agents.service';
 import { suggestAgents } from './agents.suggestions';
 

@@ -12,10 +12,10 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { findBusinessById } from '../business/business.repository';
-import type { InboxScope } from '../conversations/conversations.repository';
-import { findCustomersByIds, visibleCustomerIds } from '../directory/directory.service';
-import { resolveLlm } from '../llm/llm.service';
+import { findBusinessById } from '../business';
+import type { InboxScope } from '../conversations';
+import { findCustomersByIds, visibleCustomerIds } from '../directory';
+import { resolveLlm } from '../llm';
 import { deliverRun, render } from './agents.deliveries';
 import {
   audiencePage,

@@ -2,9 +2,8 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { TAgentChannel, TAgentDeliveryStatus, TAgentRunStatus } from '@titan/contracts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { agentDeliveries, agentRuns, agentRunSteps } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
 
 export type RunRow = typeof agentRuns.$inferSelect;
 export type NewRun = typeof agentRuns.$inferInsert;

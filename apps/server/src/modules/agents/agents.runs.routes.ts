@@ -21,8 +21,8 @@ import {
   ZNoQuery,
 } from '@titan/contracts';
 import { ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
-import { scopeOf } from '../conversations/inbox-scope';
+import { actorIdOf, businessOf } from '../auth';
+import { scopeOf } from '../conversations';
 import { listExternalTools } from './agents.external-tools';
 import * as runs from './agents.runs.api';
 import type { AgentRunDeps } from './agents.runs';

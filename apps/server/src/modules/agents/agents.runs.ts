@@ -34,21 +34,14 @@ import {
   type LlmResponseFormat,
   type LlmTool,
 } from '../../platform/llm/llm.client';
-import { findBusinessById } from '../business/business.repository';
-import { listSelection, type ListSelection } from '../customer-lists/customer-lists.service';
-import {
-  findCustomersByIds,
-  segmentCustomers,
-  segmentCustomersAmong,
-  type CustomerRow,
-} from '../directory/directory.service';
-import { type EmailDeps } from '../email/email.service';
-import { openLlm, type LlmDeps, type LlmSession } from '../llm/llm.service';
-import { e164Of, type SmsDeps } from '../sms/sms.service';
-import { suppressedAmong } from '../suppressions/suppressions.service';
-import type { WhatsappDeps } from '../whatsapp/messages/whatsapp.outbound';
-import { WINDOW_MS } from '../whatsapp/messages/whatsapp.send';
-import { lastCustomerMessagesOf } from '../whatsapp/templates/whatsapp.templates';
+import { findBusinessById } from '../business';
+import { listSelection, type ListSelection } from '../customer-lists';
+import { type CustomerRow, findCustomersByIds, segmentCustomers, segmentCustomersAmong } from '../directory';
+import type { EmailDeps } from '../email';
+import { type LlmDeps, type LlmSession, openLlm } from '../llm';
+import { e164Of, type SmsDeps } from '../sms';
+import { suppressedAmong } from '../suppressions';
+import { lastCustomerMessagesOf, type WhatsappDeps, WINDOW_MS } from '../whatsapp';
 import {
   callExternalTool,
   prepareExternalTools,

@@ -3,10 +3,10 @@
 // draft config. Nothing is proposed that the data does not support.
 import type { TAgentChannelConfigInput, TSegmentFilter, TSuggestedAgent } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import { countUnansweredConversations } from '../conversations/conversations.service';
-import { findLists } from '../customer-lists/customer-lists.service';
-import { countSegment } from '../directory/directory.service';
-import { findTemplates } from '../templates/templates.service';
+import { countUnansweredConversations } from '../conversations';
+import { findLists } from '../customer-lists';
+import { countSegment } from '../directory';
+import { findTemplates } from '../templates';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A customer not seen for this long is inactive. */

@@ -13,10 +13,10 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { jsonSchemaOf, type LlmTool } from '../../platform/llm/llm.client';
-import { businessScope, findCustomerConversations } from '../conversations/conversations.service';
-import type { CustomerRow } from '../directory/directory.service';
-import { findTemplates as findEmailTemplates } from '../templates/templates.service';
-import { findTemplates as findWhatsappTemplates } from '../whatsapp/templates/whatsapp.templates';
+import { businessScope, findCustomerConversations } from '../conversations';
+import type { CustomerRow } from '../directory';
+import { findTemplates as findEmailTemplates } from '../templates';
+import { findTemplates as findWhatsappTemplates } from '../whatsapp';
 import type { ExternalTool } from './agents.external-tools';
 
 export type BuiltinToolName = (typeof AGENT_BUILTIN_TOOLS)[number];

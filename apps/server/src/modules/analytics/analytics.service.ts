@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import type { OutboundDeps } from '../../platform/safe-fetch';
 import type { AnalyticsProviderConfig } from './analytics.provider';
-import { findBusinessByCode } from '../business/business.repository';
+import { findBusinessByCode } from '../business';
 import { deleteEventsBefore, insertAnalyticsEvent, listAnalyticsEvents } from './analytics.repository';
 
 export type AnalyticsDeps = {

@@ -10,7 +10,7 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf } from '../auth';
 import { createApiKey, findApiKeys, revokeApiKey } from './api-keys.service';
 
 const tags = ['api keys'];

@@ -2,7 +2,7 @@
 // There is no update path (audit-log.test.ts greps the server for one).
 import { and, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { auditLog } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 export type AuditInsert = typeof auditLog.$inferInsert;

@@ -2,7 +2,7 @@
 // (call it inside the change's transaction when there is one); the list, the CSV and the purge.
 import { AUDIT_MASK, type TAuditEntry, type TAuditQuery } from '@titan/contracts';
 import { csvLine } from '../../platform/csv';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 import * as repo from './audit.repository';
 
 export type AuditActor = { type: 'member' | 'api_key'; id: number | null };

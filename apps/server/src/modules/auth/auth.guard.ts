@@ -10,9 +10,9 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { authenticateApiKey } from '../api-keys/api-keys.service';
-import { findBusinessByCode, findMembershipByCode } from '../business/business.repository';
-import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS } from '../business/roles';
+import { authenticateApiKey } from '../api-keys';
+import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS } from '../../platform/roles';
+import { findBusinessByCode, findMembershipByCode } from '../business';
 import type { AuthCache, Membership, SessionLookup } from './auth-cache';
 import { findLiveSession, findSessionWithMembership } from './auth.repository';
 import type { AccessTokens } from './tokens';

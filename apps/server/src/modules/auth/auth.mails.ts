@@ -1,15 +1,13 @@
 // The account mails, as text and HTML, with links built from PUBLIC_URL.
 import type { Mail } from '../../platform/mailer';
-
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../../platform/html';
 
 function layout(to: string, subject: string, lines: string[], action: { label: string; url: string }): Mail {
   const text = [...lines, '', `${action.label}: ${action.url}`, '', '— Titan'].join('\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111">
-${lines.map((l) => `<p>${escape(l)}</p>`).join('\n')}
-<p><a href="${escape(action.url)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;text-decoration:none">${escape(action.label)}</a></p>
-<p style="color:#666;font-size:13px">If the button does not work, open this link: ${escape(action.url)}</p>
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>
+<p style="color:#666;font-size:13px">If the button does not work, open this link: ${escapeHtml(action.url)}</p>
 <p>— Titan</p></body></html>`;
   return { to, subject, text, html };
 }

@@ -1,6 +1,6 @@
 // The only code that touches users, sessions, refresh_tokens, user_keys and user_identities.
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Queryable } from '../../db/client';
 import {
   businesses,
   memberships,
@@ -13,8 +13,6 @@ import {
 
 export type UserRow = typeof users.$inferSelect;
 export type KeyPurpose = (typeof userKeys.$inferInsert)['purpose'];
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Queryable = Db | Tx;
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
   const [row] = await db

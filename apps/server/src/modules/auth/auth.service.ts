@@ -15,7 +15,7 @@ import { randomToken, sha256, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
 import { countHit, type RateLimiter } from '../../platform/rate-limiter';
-import { recordEvent } from '../analytics/analytics.service';
+import { recordEvent } from '../analytics';
 import { forgetSession, forgetUser } from './auth-cache';
 import { accountExistsMail, passwordResetMail, verificationMail } from './auth.mails';
 import * as repo from './auth.repository';

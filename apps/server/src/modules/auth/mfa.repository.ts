@@ -10,7 +10,7 @@ import {
   users,
   webauthnCredentials,
 } from '../../db/schema';
-import type { Queryable } from './auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type ChallengePurpose = (typeof authChallenges.$inferInsert)['purpose'];
 export type ChallengeRow = typeof authChallenges.$inferSelect;

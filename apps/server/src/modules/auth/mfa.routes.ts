@@ -24,7 +24,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
 import { recordAudit } from '../audit';
-import { findMembershipByCode } from '../business/business.repository';
+import { findMembershipByCode } from '../business';
 import { userIdOf } from './auth.guard';
 import { clientOf } from './auth.routes';
 import type { AuthDeps } from './auth.service';

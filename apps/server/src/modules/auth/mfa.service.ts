@@ -26,6 +26,7 @@ import {
 import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import { forgetSession, forgetUser } from './auth-cache';
+import type { Queryable } from '../../db/client';
 import * as authRepo from './auth.repository';
 import { signIn, type AuthDeps, type ClientInfo } from './auth.service';
 import * as repo from './mfa.repository';
@@ -162,7 +163,7 @@ export async function totpSetup(deps: AuthDeps, userId: number): Promise<TTotpSe
   return { secret, otpauth_url: totpFor(secret, user.email).toString() };
 }
 
-async function issueRecoveryCodes(deps: AuthDeps, tx: authRepo.Queryable, userId: number) {
+async function issueRecoveryCodes(deps: AuthDeps, tx: Queryable, userId: number) {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await repo.replaceRecoveryCodes(
     tx,
@@ -453,7 +454,7 @@ export async function endSession(
   deps: AuthDeps,
   userId: number,
   sessionId: string,
-  alongside?: (tx: authRepo.Queryable) => Promise<void>,
+  alongside?: (tx: Queryable) => Promise<void>,
 ): Promise<void> {
   const session = await repo.findSession(deps.db, sessionId);
   if (!session || session.userId !== userId || session.revokedAt) throw AppError.notFound();

@@ -4,7 +4,7 @@ import type { TLoginAnswer, TOAuthLoginRequest, TOAuthProvider } from '@titan/co
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
-import { recordEvent } from '../analytics/analytics.service';
+import { recordEvent } from '../analytics';
 import * as repo from './auth.repository';
 import { forgetUser } from './auth-cache';
 import type { AuthDeps, ClientInfo } from './auth.service';

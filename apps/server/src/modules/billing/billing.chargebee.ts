@@ -23,7 +23,7 @@ import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
 import { AppError } from '../../platform/errors';
 import type { RateLimiter } from '../../platform/rate-limiter';
-import { findBusiness, setSubscriptionStatus } from '../business/business.service';
+import { findBusiness, setSubscriptionStatus } from '../business';
 import {
   chargebeeApiUrl,
   chargebeeCall,

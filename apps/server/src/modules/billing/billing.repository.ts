@@ -10,11 +10,8 @@ import {
   billingUsage,
   billingWebhookEvents,
 } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
-
-async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
+import type { Queryable } from '../../db/client';
+import { rowsOf } from '../../db/sql';
 
 const ms = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
 const at = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs));

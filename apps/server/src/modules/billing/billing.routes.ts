@@ -13,7 +13,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf } from '../auth';
 import type { CbEvent } from './chargebee.client';
 import {
   acceptWebhook,

@@ -14,7 +14,7 @@ import {
   type TSubscriptionStatus,
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 import * as repo from './billing.repository';
 
 export type { BillingAccount, Quotas } from './billing.repository';

@@ -1,7 +1,7 @@
 // The only code that touches `broadcasts`.
 import { and, eq, sql } from 'drizzle-orm';
 import { broadcasts } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type BroadcastRow = typeof broadcasts.$inferSelect;
 

@@ -11,14 +11,13 @@ import {
   type TConsentStatus,
   type TMarketingConsent,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
-import type { Queryable } from '../auth/auth.repository';
-import { countListCustomers, listExists, walkListCustomers } from '../customer-lists/customer-lists.service';
-import type { CustomerRow } from '../directory/directory.service';
-import { assertRoomFor, refusalOf } from '../billing/billing.service';
-import { cancelQueuedSends, countSendsByCause } from '../sends/sends.service';
+import { countListCustomers, listExists, walkListCustomers } from '../customer-lists';
+import type { CustomerRow } from '../directory';
+import { assertRoomFor, refusalOf } from '../billing';
+import { cancelQueuedSends, countSendsByCause } from '../sends';
 import * as repo from './broadcasts.repository';
 
 export type { BroadcastRow } from './broadcasts.repository';

@@ -1,8 +1,7 @@
 // The only code that touches businesses and memberships.
 import { and, count, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { businesses, memberships, users } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
 
 export type BusinessRow = typeof businesses.$inferSelect;
 export type MembershipRole = (typeof memberships.$inferSelect)['role'];

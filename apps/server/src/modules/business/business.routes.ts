@@ -12,9 +12,9 @@ import {
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf, userIdOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf, userIdOf } from '../auth';
 import { createBusiness, findBusiness, updateBusiness } from './business.service';
-import { ROLE_INFO } from './roles';
+import { ROLE_INFO } from '../../platform/roles';
 
 const tags = ['business'];
 

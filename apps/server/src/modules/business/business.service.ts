@@ -1,11 +1,10 @@
 // Businesses: create (the caller becomes owner), read and update the current one.
 import type { TBusiness, TCreateBusinessRequest, TUpdateBusinessRequest } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { randomCode } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { recordEvent } from '../analytics/analytics.service';
-import { periodCounts } from '../billing/billing.service';
-import type { Queryable } from '../auth/auth.repository';
+import { recordEvent } from '../analytics';
+import { periodCounts } from '../billing';
 import * as repo from './business.repository';
 
 /**

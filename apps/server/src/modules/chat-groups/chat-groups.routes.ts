@@ -16,7 +16,7 @@ import {
 import type { Db } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
 import { created, ok } from '../../platform/http';
-import { businessOf } from '../auth/auth.guard';
+import { businessOf } from '../auth';
 import * as groups from './chat-groups.service';
 import * as widget from './widget-settings.service';
 

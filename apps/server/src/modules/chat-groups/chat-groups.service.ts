@@ -4,8 +4,8 @@ import { type ZSaveChatGroupRequest, type ZUpdateChatGroupRequest } from '@titan
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { forgetMembership } from '../auth/auth-cache';
-import { findMembership } from '../business/business.repository';
+import { forgetMembership } from '../auth';
+import { findMembership } from '../business';
 import * as repo from './chat-groups.repository';
 
 export const CHAT_GROUP_MESSAGES = {

@@ -3,7 +3,7 @@ import type { TWidgetSettings } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { randomToken, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
-import { findBusinessById, updateBusiness, type BusinessRow } from '../business/business.repository';
+import { type BusinessRow, findBusinessById, updateBusiness } from '../business';
 
 function toSettings(row: BusinessRow, secrets: SecretBox): TWidgetSettings {
   return {

@@ -2,7 +2,7 @@
 // (forms, confirmation links) or claimed by the business with its own proof (imports).
 import { and, eq, sql } from 'drizzle-orm';
 import { consentEvents } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type ConsentEventRow = typeof consentEvents.$inferSelect;
 export type ConsentEventValues = Omit<typeof consentEvents.$inferInsert, 'id' | 'createdAt'>;

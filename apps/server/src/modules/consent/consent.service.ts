@@ -9,32 +9,31 @@ import type {
   TDirectoryVisitor,
   TUpdateDirectoryVisitorRequest,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import type { Queryable } from '../auth/auth.repository';
-import { businessScope } from '../conversations/conversations.service';
+import { businessScope } from '../conversations';
 import {
   CONSENT_FIELD,
+  type ConsentChannel,
+  type CustomerRow,
   findCustomerById,
   findCustomersByIds,
   findVisitor,
   setConsentForAddress,
   subscribeWhereUnknown,
-  updateVisitor,
   updateCustomerConsent,
-  type ConsentChannel,
-  type CustomerRow,
-} from '../directory/directory.service';
+  updateVisitor,
+} from '../directory';
 import * as repo from './consent.repository';
 import {
   findSuppression,
   normalizeAddress,
   suppress,
-  suppressionsAmong,
-  unsuppress,
   type SuppressionReason,
   type SuppressionRow,
-} from '../suppressions/suppressions.service';
+  suppressionsAmong,
+  unsuppress,
+} from '../suppressions';
 
 export type { ConsentChannel, ConsentStatus };
 export type { ConsentEventRow } from './consent.repository';

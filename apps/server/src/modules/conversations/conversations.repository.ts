@@ -3,7 +3,7 @@
 // (docs/design/database.md).
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import {
   chatGroupMembers,
   chatGroups,
@@ -14,7 +14,6 @@ import {
   users,
   waMessages,
 } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

@@ -17,7 +17,7 @@ import {
   ZUpdateConversationRequest,
 } from '@titan/contracts';
 import { created, ok, sendOkJson } from '../../platform/http';
-import { actorIdOf } from '../auth/auth.guard';
+import { actorIdOf } from '../auth';
 import { scopeOf } from './inbox-scope';
 import * as inbox from './conversations.service';
 import { addNote } from './notes.service';

@@ -16,16 +16,15 @@ import type {
   TUpdateConversationRequest,
   TVisitorConversation,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
-import { toChatGroup } from '../chat-groups/chat-groups.service';
-import { findCustomerNames } from '../directory/directory.service';
-import { findBusinessFile } from '../files/files.service';
-import * as sends from '../sends/sends.service';
+import { toChatGroup } from '../chat-groups';
+import { findCustomerNames } from '../directory';
+import { findBusinessFile } from '../files';
+import * as sends from '../sends';
 import { titan } from '../../channels/titan/titan.adapter';
-import type { Queryable } from '../auth/auth.repository';
 import * as repo from './conversations.repository';
 import { listConversations } from './list';
 import type { InboxScope } from './conversations.repository';

@@ -10,11 +10,10 @@ import {
   type RealtimeCaller,
   type SubscribeRequest,
 } from '../../platform/realtime/realtime.topic';
-import type { AuthCache } from '../auth/auth-cache';
-import { resolveSession } from '../auth/auth.guard';
-import { findBusinessByCode, findMembershipRole } from '../business/business.repository';
-import { ROLE_PERMISSIONS } from '../business/roles';
-import { visitorStillValid } from '../public-chat/visitor-tokens';
+import { type AuthCache, resolveSession } from '../auth';
+import { ROLE_PERMISSIONS } from '../../platform/roles';
+import { findBusinessByCode, findMembershipRole } from '../business';
+import { visitorStillValid } from '../public-chat';
 import * as inbox from './conversations.service';
 import { scopeFor } from './inbox-scope';
 import { isInternalMessage, toPublicConversation, toPublicMessage } from './public-view';

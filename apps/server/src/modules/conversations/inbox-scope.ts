@@ -2,7 +2,7 @@
 // agents see their chat groups' conversations and those assigned to no group.
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
-import { businessOf } from '../auth/auth.guard';
+import { businessOf } from '../auth';
 import type { InboxScope } from './conversations.repository';
 import { findUserGroupIds } from './conversations.repository';
 

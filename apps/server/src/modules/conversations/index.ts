@@ -16,4 +16,21 @@ export {
   type MessageArrival,
   scopeConditions,
 } from './conversations.repository';
-export { applyMessageToConversations, toMessages } from './conversations.service';
+export { conversationRoutes } from './conversations.routes';
+export {
+  applyMessageToConversations,
+  businessScope,
+  conversationMetrics,
+  countUnansweredConversations,
+  deliverTitanSend,
+  findConversation as findConversationView,
+  findCustomerConversations,
+  findMessages,
+  type InboxDeps,
+  receiveCustomerMessage,
+  startConversation,
+  toMessages,
+} from './conversations.service';
+export { conversationTopics } from './conversations.topics';
+export { scopeOf } from './inbox-scope';
+export { toPublicConversation, toPublicMessage } from './public-view';

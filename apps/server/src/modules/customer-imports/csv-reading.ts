@@ -18,7 +18,7 @@ import {
   type TImportColumnTarget,
   type TImportDelimiter,
 } from '@titan/contracts';
-import type { ImportedRow } from '../directory/directory.service';
+import type { ImportedRow } from '../directory';
 import { toE164 } from '../../platform/phone-numbers';
 
 /** The spec's CSV header reader (shared with the web app's preview). */

@@ -1,7 +1,7 @@
 // The only code that touches `customer_imports` and `customer_import_errors`.
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { customerImportErrors, customerImports } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type ImportRow = typeof customerImports.$inferSelect;
 export type NewImport = typeof customerImports.$inferInsert;

@@ -14,8 +14,8 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
-import { businessOf } from '../auth/auth.guard';
-import { readParts } from '../files/multipart';
+import { businessOf } from '../auth';
+import { readParts } from '../files';
 import * as imports from './customer-imports.service';
 
 const tags = ['visitor directory'];

@@ -11,17 +11,17 @@ import { Transform, type Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { Logger } from 'pino';
 import { IMPORT_MESSAGES, type TCustomerImport, type TImportFields } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { csvLine } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
 import { announceChange } from '../../platform/realtime/change-log.repository';
 import { HeapCeiling } from '../../platform/heap';
 import { makeKey, type Storage } from '../../platform/storage';
-import { findBusiness } from '../business/business.service';
-import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
-import { adoptSuppressionsOf, recordImportedConsent } from '../consent/consent.service';
-import { importCustomers, matchImportRows, type ImportedRow } from '../directory/directory.service';
+import { findBusiness } from '../business';
+import { addKnownMembers, isStaticList } from '../customer-lists';
+import { adoptSuppressionsOf, recordImportedConsent } from '../consent';
+import { importCustomers, type ImportedRow, matchImportRows } from '../directory';
 import {
   decode,
   decodeStream,
@@ -64,8 +64,6 @@ export const IMPORTS_TABLE = 'customer_imports';
 /** Tells the import's subscribers it changed (when the surrounding transaction commits). */
 const announce = (db: Db | Tx, imp: { id: string; businessId: number }, op: 'INSERT' | 'UPDATE' = 'UPDATE') =>
   announceChange(db, { businessId: imp.businessId, table: IMPORTS_TABLE, op, rowId: imp.id });
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const errorsPath = (id: string) => `/api/business/customer-directory/imports/${id}/errors/`;
 

@@ -4,9 +4,8 @@
 import type { TCustomerImport } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { defineTopic, type AnyTopic } from '../../platform/realtime/realtime.topic';
-import type { AuthCache } from '../auth/auth-cache';
-import { resolveSession } from '../auth/auth.guard';
-import { ROLE_PERMISSIONS } from '../business/roles';
+import { type AuthCache, resolveSession } from '../auth';
+import { ROLE_PERMISSIONS } from '../../platform/roles';
 import { IMPORTS_TABLE, loadImport } from './customer-imports.service';
 
 type ImportsScope = { businessId: number; shape: 'staff'; importId: string | null };

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, gt, ilike, inArray, type SQL } from 'drizzle
 import type { TSegmentFilter } from '@titan/contracts';
 import { customerListMembers, customerLists } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type CustomerListRow = typeof customerLists.$inferSelect;
 

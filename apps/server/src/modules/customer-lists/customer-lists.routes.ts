@@ -16,8 +16,8 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { created, ok } from '../../platform/http';
-import { businessOf } from '../auth/auth.guard';
-import { scopeOf } from '../conversations/inbox-scope';
+import { businessOf } from '../auth';
+import { scopeOf } from '../conversations';
 import * as lists from './customer-lists.service';
 
 const tags = ['customer lists'];

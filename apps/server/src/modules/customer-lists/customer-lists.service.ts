@@ -13,11 +13,10 @@ import {
   type TUpdateCustomerListRequest,
   ZSegmentFilter,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import type { Queryable } from '../auth/auth.repository';
-import type { InboxScope } from '../conversations/conversations.repository';
-import * as directory from '../directory/directory.service';
+import type { InboxScope } from '../conversations';
+import * as directory from '../directory';
 import * as repo from './customer-lists.repository';
 
 /**

@@ -15,10 +15,10 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { conversationMetrics } from '../conversations/conversations.service';
-import { sendCountsByDay } from '../sends/sends.service';
-import { businessTimeZone } from '../business/business.service';
-import { agentRunCounts } from '../agents/agents.runs.api';
+import { conversationMetrics } from '../conversations';
+import { sendCountsByDay } from '../sends';
+import { businessTimeZone } from '../business';
+import { agentRunCounts } from '../agents';
 
 const DAY_MS = 86_400_000;
 

@@ -5,8 +5,8 @@
 import { DIRECTORY_EXPORT_COLUMNS, type TDirectoryExportQuery } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { csvCell, csvLine } from '../../platform/csv';
-import type { InboxScope } from '../conversations/conversations.repository';
-import { listSelection } from '../customer-lists/customer-lists.service';
+import type { InboxScope } from '../conversations';
+import { listSelection } from '../customer-lists';
 import * as repo from './directory.repository';
 
 /** Customers read per statement. */

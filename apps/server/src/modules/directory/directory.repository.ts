@@ -3,10 +3,10 @@
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { DIRECTORY_COUNT_CAP, isBareDate, type TSegmentFilter } from '@titan/contracts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client';
-import type { Queryable } from '../auth/auth.repository';
+import type { Db, Queryable } from '../../db/client';
 import { conversations, customers, type ConsentStatus } from '../../db/schema';
-import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
+import { type InboxScope, scopeConditions } from '../conversations';
+import { rowsOf } from '../../db/sql';
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -117,11 +117,6 @@ export async function listCustomers(
     capped: n > COUNT_CAP,
     hasMore: rows.length > limit,
   };
-}
-
-/** Both drivers answer `execute` with { rows }; the generic PgDatabase type cannot say so. */
-async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 export async function findCustomer(db: Db, scope: InboxScope, id: number) {

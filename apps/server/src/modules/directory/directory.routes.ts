@@ -17,11 +17,10 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { ok } from '../../platform/http';
-import { businessOf } from '../auth/auth.guard';
-import { scopeOf } from '../conversations/inbox-scope';
-import * as consent from '../consent/consent.service';
-import { findCustomerConversations } from '../conversations/conversations.service';
-import { findCustomerSends } from '../sends/sends.logs';
+import { businessOf } from '../auth';
+import { findCustomerConversations, scopeOf } from '../conversations';
+import * as consent from '../consent';
+import { findCustomerSends } from '../sends';
 import { prepareExport } from './directory.export';
 import * as directory from './directory.service';
 

@@ -9,10 +9,9 @@ import type {
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { phoneForStorage } from '../../platform/phone-numbers';
-import { findBusiness } from '../business/business.service';
-import { forgetCustomer } from '../auth/auth-cache';
-import type { InboxScope } from '../conversations/conversations.repository';
-import { businessScope } from '../conversations/conversations.service';
+import { findBusiness } from '../business';
+import { forgetCustomer } from '../auth';
+import { businessScope, type InboxScope } from '../conversations';
 import * as repo from './directory.repository';
 
 function toVisitor(row: { customer: repo.CustomerRow; conversationCount: number }): TDirectoryVisitor {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCreateEmailDomainRequest, ZEmailDomain, ZEnvelope, ZIdParams, ZNoQuery } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf } from '../auth';
 import {
   createEmailDomain,
   deleteEmailDomain,

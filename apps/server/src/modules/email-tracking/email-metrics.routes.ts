@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEmailMetrics, ZEmailMetricsQuery, ZEnvelope } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import { businessOf } from '../auth/auth.guard';
+import { businessOf } from '../auth';
 import { ok } from '../../platform/http';
-import { emailMetrics } from '../sends/sends.service';
+import { emailMetrics } from '../sends';
 
 export const emailMetricsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(

@@ -5,7 +5,7 @@
 // raise the send's status, so metrics can show human and total counts.
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
-import { recordSendEvents, type ObservedEvent } from '../sends/sends.service';
+import { type ObservedEvent, recordSendEvents } from '../sends';
 import {
   isTrackableUrl,
   signToken,

@@ -2,11 +2,11 @@
 // Tests of the sending path may stand in templates of their own with `setTemplatesForTests`.
 import type { Db } from '../../db/client';
 import {
+  type CompiledTemplate,
   loadCompiledTemplate as loadTemplate,
   renderCompiled as renderTemplate,
   TemplateRenderError,
-  type CompiledTemplate,
-} from '../templates/templates.service';
+} from '../templates';
 
 export { TemplateRenderError, type CompiledTemplate };
 

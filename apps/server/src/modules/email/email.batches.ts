@@ -4,8 +4,8 @@
 // to the `email.send` job in chunks. Progress is read from the sends themselves.
 import type { TEmailBatch } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
-import * as sends from '../sends/sends.service';
-import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
+import * as sends from '../sends';
+import { normalizeAddress, suppressedAmong } from '../suppressions';
 import {
   buildSend,
   EMAIL_MESSAGES,

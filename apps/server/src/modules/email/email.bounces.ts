@@ -9,10 +9,9 @@
 // transient" in RFC 3463) is kept as an event; a complaint marks it `complained` and suppresses.
 import { simpleParser } from 'mailparser';
 import type { Db } from '../../db/client';
-import * as sends from '../sends/sends.service';
-import { findSendById } from '../sends/sends.repository';
-import type { SendRow } from '../sends/sends.service';
-import { optOut } from '../consent/consent.service';
+import * as sends from '../sends';
+import { findSendById, type SendRow } from '../sends';
+import { optOut } from '../consent';
 import type { UnsubscribeTokens, VerpKind } from './unsubscribe-tokens';
 import { parseTextBounce } from './email.bounce-text';
 import { unsubscribeSend } from './email.unsubscribe';

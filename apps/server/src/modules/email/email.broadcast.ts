@@ -7,18 +7,18 @@
 import { CUSTOMER_LIST_MESSAGES, type TEmailBatch, type TMarketingConsent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import {
+  type BroadcastChannel,
+  type BroadcastDeps,
   broadcastSendKey,
   consentSkipOf,
   findBroadcast,
   sharedPerBroadcast,
   startBroadcast,
-  type BroadcastChannel,
-  type BroadcastDeps,
-} from '../broadcasts/broadcasts.service';
-import { listExists } from '../customer-lists/customer-lists.service';
-import * as sends from '../sends/sends.service';
+} from '../broadcasts';
+import { listExists } from '../customer-lists';
+import * as sends from '../sends';
 import { batchOf } from './email.batches';
-import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
+import { normalizeAddress, suppressedAmong } from '../suppressions';
 import {
   buildSend,
   EMAIL_MESSAGES,

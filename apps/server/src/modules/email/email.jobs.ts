@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
 import type { SendOutcome } from '../../channels/channel';
 import { emailSmtp, isTransient, type EmailPayload } from '../../channels/email-smtp/email-smtp.adapter';
 import type { Jobs } from '../../platform/jobs';
-import * as sends from '../sends/sends.service';
-import type { SendRow } from '../sends/sends.service';
+import * as sends from '../sends';
+import type { SendRow } from '../sends';
 import { EMAIL_MESSAGES, EMAIL_SEND_QUEUE, parseFrom, type EmailDeps } from './email.service';
 import { sendingIdentityFor, type SendingIdentity } from './sending-identity';
 

@@ -1,7 +1,7 @@
 // The only code that touches `email_batches` (bulk sends; their sends carry the batch id as cause_id).
 import { and, eq } from 'drizzle-orm';
 import { emailBatches } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type EmailBatchRow = typeof emailBatches.$inferSelect;
 

@@ -17,13 +17,13 @@ import {
   type TEmailSend,
 } from '@titan/contracts';
 import { acceptFormBodies, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
-import type { SendRow } from '../sends/sends.service';
+import { actorIdOf, businessOf } from '../auth';
+import type { SendRow } from '../sends';
 import { batchProgress, sendBatch } from './email.batches';
 import { loadCompiledTemplate } from './email-templates';
 import { AppError } from '../../platform/errors';
 import { progressOf, sendToList } from './email.broadcast';
-import type { BroadcastDeps } from '../broadcasts/broadcasts.service';
+import type { BroadcastDeps } from '../broadcasts';
 import { sendEmail, type EmailDeps } from './email.service';
 import { resubscribe, unsubscribe, unsubscribeState } from './email.unsubscribe';
 

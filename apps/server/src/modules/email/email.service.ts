@@ -3,7 +3,7 @@
 // the message and records it `queued` with everything the mail server will get
 // (provider_request: from, to, subject, html, text, headers) — then a job (`email.send`, see
 // email.jobs.ts) claims it, signs it with the domain's DKIM key and hands it to the SMTP adapter.
-import { instrumentHtml } from '../email-tracking/email-tracking.service';
+import { instrumentHtml } from '../email-tracking';
 import { randomUUID } from 'node:crypto';
 import { compile } from 'html-to-text';
 import type { Logger } from 'pino';
@@ -19,13 +19,12 @@ import type { Mailer } from '../../platform/mailer';
 import type { SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
-import { findBusinessById } from '../business/business.repository';
-import { businessScope } from '../conversations/conversations.service';
-import { findVisitor } from '../directory/directory.service';
-import * as sends from '../sends/sends.service';
-import type { SendCause } from '../sends/sends.repository';
-import type { QueuedSend, SendRow } from '../sends/sends.service';
-import { findSuppression } from '../suppressions/suppressions.service';
+import { findBusinessById } from '../business';
+import { businessScope } from '../conversations';
+import { findVisitor } from '../directory';
+import * as sends from '../sends';
+import type { QueuedSend, SendCause, SendRow } from '../sends';
+import { findSuppression } from '../suppressions';
 import {
   loadCompiledTemplate,
   renderCompiled,
@@ -34,6 +33,7 @@ import {
 } from './email-templates';
 import { sendingIdentityFor, type SendingIdentity } from './sending-identity';
 import { UnsubscribeTokens } from './unsubscribe-tokens';
+import { escapeHtml } from '../../platform/html';
 
 export type EmailDeps = {
   db: Db;
@@ -273,7 +273,7 @@ export function withUnsubscribeFooter<T extends { html: string | null; text: str
   content: T,
   url: string,
 ): T {
-  const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const href = escapeHtml(url);
   const html = content.html;
   return {
     ...content,

@@ -5,12 +5,11 @@ import type { TUnsubscribeState } from '@titan/contracts';
 import { UNSUBSCRIBE_MESSAGES } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { findBusinessById } from '../business/business.repository';
-import * as sends from '../sends/sends.service';
-import { findSendById } from '../sends/sends.repository';
-import type { SendRow } from '../sends/sends.service';
-import { optIn, optOut } from '../consent/consent.service';
-import { findSuppression } from '../suppressions/suppressions.service';
+import { findBusinessById } from '../business';
+import * as sends from '../sends';
+import { findSendById, type SendRow } from '../sends';
+import { optIn, optOut } from '../consent';
+import { findSuppression } from '../suppressions';
 import type { UnsubscribeTokens } from './unsubscribe-tokens';
 
 export type UnsubscribeDeps = { db: Db; tokens: UnsubscribeTokens };

@@ -3,10 +3,7 @@
 // their own (a key made in the test) with `setSendingIdentityLookupForTests`; refused elsewhere.
 import type { Db } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
-import {
-  sendingIdentityFor as verifiedIdentityFor,
-  type SendingIdentity,
-} from '../email-domains/email-domains.service';
+import { type SendingIdentity, sendingIdentityFor as verifiedIdentityFor } from '../email-domains';
 
 export type { SendingIdentity };
 

@@ -10,9 +10,8 @@ import {
 import { AppError } from '../../platform/errors';
 import { created } from '../../platform/http';
 import { LocalStorage } from '../../platform/storage';
-import { businessOf } from '../auth/auth.guard';
-import { findConversation } from '../conversations/conversations.service';
-import { scopeOf } from '../conversations/inbox-scope';
+import { businessOf } from '../auth';
+import { findConversationView as findConversation, scopeOf } from '../conversations';
 import * as files from './files.service';
 import { readUpload, registerMultipart } from './multipart';
 

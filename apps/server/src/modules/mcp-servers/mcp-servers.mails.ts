@@ -1,8 +1,6 @@
 // The mail that tells a business one of its outside connections stopped working.
 import type { Mail } from '../../platform/mailer';
-
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../../platform/html';
 
 export function connectionExpiredMail(
   to: string,
@@ -16,8 +14,8 @@ export function connectionExpiredMail(
   ];
   const text = [...lines, '', `Reconnect it: ${url}`, '', '— Titan'].join('\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111">
-${lines.map((l) => `<p>${escape(l)}</p>`).join('\n')}
-<p><a href="${escape(url)}">Reconnect it in Settings</a></p>
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+<p><a href="${escapeHtml(url)}">Reconnect it in Settings</a></p>
 <p>— Titan</p></body></html>`;
   return { to, subject: `Reconnect ${name} in Titan`, text, html };
 }

@@ -14,7 +14,7 @@ import {
   ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf } from '../auth';
 import * as mcp from './mcp-servers.service';
 
 const tags = ['mcp-servers'];

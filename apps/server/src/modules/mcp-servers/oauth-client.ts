@@ -11,7 +11,7 @@ import { randomToken, sha256, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
 import { outboundErrorWords, type OutboundDeps } from '../../platform/safe-fetch';
-import { findMembers } from '../team/team.service';
+import { findMembers } from '../team';
 import { connectionExpiredMail } from './mcp-servers.mails';
 import * as repo from './mcp-servers.repository';
 

@@ -13,7 +13,7 @@ import {
   ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf } from '../auth';
 import * as plugins from './plugins.service';
 
 const tags = ['plugins'];

@@ -30,14 +30,14 @@ import {
   codeRefused,
   GrantExpired,
   newConnectState,
+  type OAuthDeps,
   refreshWithLease,
-  tellConnectionExpired,
   requireUser,
   sealTokens,
   takeConnectState,
-  type OAuthDeps,
-} from '../mcp-servers/oauth-client';
-import { toolInfos } from '../mcp-servers/mcp-servers.service';
+  tellConnectionExpired,
+  toolInfos,
+} from '../mcp-servers';
 import { BUILTIN_PLUGINS } from './plugins.manifests';
 import * as repo from './plugins.repository';
 

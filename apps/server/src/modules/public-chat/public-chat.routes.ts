@@ -19,7 +19,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
-import { readUpload, registerMultipart } from '../files/multipart';
+import { readUpload, registerMultipart } from '../files';
 import * as chat from './public-chat.service';
 
 const tags = ['public chat'];

@@ -22,14 +22,14 @@ import { AppError } from '../../platform/errors';
 import { phoneForStorage } from '../../platform/phone-numbers';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import type { Storage } from '../../platform/storage';
-import { findBusinessByCode, findBusinessById, type BusinessRow } from '../business/business.repository';
-import { findGroup, findGroupBySlug, type ChatGroupRow } from '../chat-groups/chat-groups.repository';
-import * as inbox from '../conversations/conversations.service';
-import { storeUpload, takeVisitorUploadAllowance } from '../files/files.service';
-import { adoptSuppressions } from '../consent/consent.service';
-import * as directory from '../directory/directory.service';
+import { type BusinessRow, findBusinessByCode, findBusinessById } from '../business';
+import { type ChatGroupRow, findGroup, findGroupBySlug } from '../chat-groups';
+import * as inbox from '../conversations';
+import { storeUpload, takeVisitorUploadAllowance } from '../files';
+import { adoptSuppressions } from '../consent';
+import * as directory from '../directory';
 import * as repo from './public-chat.repository';
-import { toPublicConversation, toPublicMessage } from '../conversations/public-view';
+import { toPublicConversation, toPublicMessage } from '../conversations';
 import {
   VISITOR_SESSION_ENDED,
   verifyVisitor,
@@ -263,7 +263,7 @@ export async function findVisitorConversations(
     50,
   );
   const scope = inbox.businessScope(visitor.businessId);
-  const found = await Promise.all(ids.map((id) => inbox.findConversation(deps.db, scope, id)));
+  const found = await Promise.all(ids.map((id) => inbox.findConversationView(deps.db, scope, id)));
   return found.map(toPublicConversation);
 }
 
@@ -274,7 +274,7 @@ export async function ownConversation(
   id: number,
 ): Promise<TConversation> {
   const conversation = await inbox
-    .findConversation(deps.db, inbox.businessScope(visitor.businessId), id)
+    .findConversationView(deps.db, inbox.businessScope(visitor.businessId), id)
     .catch(() => null);
   if (
     !conversation ||

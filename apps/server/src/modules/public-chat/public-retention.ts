@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Storage } from '../../platform/storage';
-import { deleteOldEvents } from '../analytics/analytics.service';
-import { deleteUnsentChatMedia, pruneVisitorUploadDays } from '../files/files.service';
+import { deleteOldEvents } from '../analytics';
+import { deleteUnsentChatMedia, pruneVisitorUploadDays } from '../files';
 
 export const PUBLIC_RETENTION_QUEUE = 'public.retention';
 /** Hourly (UTC), at a minute of its own (:17 change log, :23 rate limits, :43 WhatsApp). */

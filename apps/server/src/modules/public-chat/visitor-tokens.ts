@@ -5,8 +5,8 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Db } from '../../db/client';
 import { deriveKey } from '../../platform/crypto';
-import { verifyHs256Jwt } from '../auth/tokens';
-import { visitorTokenVersion } from '../directory/directory.service';
+import { verifyHs256Jwt } from '../auth';
+import { visitorTokenVersion } from '../directory';
 
 export const VISITOR_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 

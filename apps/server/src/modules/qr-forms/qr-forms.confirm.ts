@@ -11,10 +11,11 @@ import { deriveKey } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mail, Mailer } from '../../platform/mailer';
 import type { RateLimiter } from '../../platform/rate-limiter';
-import { findBusiness } from '../business/business.service';
-import { confirmOptIn, recordConsentEvent } from '../consent/consent.service';
-import { findCustomerById } from '../directory/directory.service';
-import { normalizeAddress } from '../suppressions/suppressions.service';
+import { findBusiness } from '../business';
+import { confirmOptIn, recordConsentEvent } from '../consent';
+import { findCustomerById } from '../directory';
+import { normalizeAddress } from '../suppressions';
+import { escapeHtml } from '../../platform/html';
 
 /** A confirmation link works for a week, long enough for a mailbox read on holiday. */
 export const CONFIRM_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -74,9 +75,6 @@ function tokens(appSecret: string): ConfirmTokens {
   return t;
 }
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** The confirmation mail, in the words of the account mails (text and HTML). */
 export function confirmationMail(to: string, businessName: string, url: string): Mail {
   const lines = [
@@ -87,9 +85,9 @@ export function confirmationMail(to: string, businessName: string, url: string):
   const label = 'Confirm my subscription';
   const text = [...lines, '', `${label}: ${url}`, '', '— Titan'].join('\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111">
-${lines.map((l) => `<p>${escape(l)}</p>`).join('\n')}
-<p><a href="${escape(url)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;text-decoration:none">${escape(label)}</a></p>
-<p style="color:#666;font-size:13px">If the button does not work, open this link: ${escape(url)}</p>
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p>
+<p style="color:#666;font-size:13px">If the button does not work, open this link: ${escapeHtml(url)}</p>
 <p>— Titan</p></body></html>`;
   return { to, subject: `Confirm your subscription to ${businessName}`, text, html };
 }

@@ -1,7 +1,8 @@
 // The only code that touches `qr_forms` and `qr_form_submissions`.
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { qrFormSubmissions, qrForms } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
+import { advisoryLock } from '../../db/sql';
 
 export type QrFormRow = typeof qrForms.$inferSelect;
 export type QrFormValues = Omit<typeof qrForms.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -57,5 +58,5 @@ export async function insertSubmission(
  * a submission's transaction takes milliseconds, far below any rate a form sees.
  */
 export async function lockBusinessSubmissions(tx: Queryable, businessId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`qr-form:${businessId}`}, 0))`);
+  await advisoryLock(tx, `qr-form:${businessId}`);
 }

@@ -21,29 +21,23 @@ import {
 } from '@titan/contracts';
 import type { z } from 'zod';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import type { Queryable } from '../auth/auth.repository';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { toE164 } from '../../platform/phone-numbers';
 import type { RateLimiter } from '../../platform/rate-limiter';
-import { findBusinessByCode } from '../business/business.service';
-import { addKnownMembers, isStaticList } from '../customer-lists/customer-lists.service';
-import {
-  adoptSuppressions,
-  maySubscribeAtOnce,
-  recordConsentEvent,
-  setCustomerConsent,
-} from '../consent/consent.service';
+import { findBusinessViewByCode as findBusinessByCode } from '../business';
+import { addKnownMembers, isStaticList } from '../customer-lists';
+import { adoptSuppressions, maySubscribeAtOnce, recordConsentEvent, setCustomerConsent } from '../consent';
 import type { Mailer } from '../../platform/mailer';
-import { normalizeAddress } from '../suppressions/suppressions.service';
+import { normalizeAddress } from '../suppressions';
 import { askToConfirm, CONSENT_SOURCE, submissionReference } from './qr-forms.confirm';
 import {
   CONSENT_FIELD,
+  type CustomerRow,
   findCustomerById,
   importCustomers,
-  type CustomerRow,
   type ImportedRow,
-} from '../directory/directory.service';
+} from '../directory';
 import * as repo from './qr-forms.repository';
 
 export type QrFormDeps = {

@@ -14,7 +14,7 @@ import type {
   TVisitorSendsQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import type { InboxScope } from '../conversations/conversations.repository';
+import type { InboxScope } from '../conversations';
 import { csvCell, csvLine } from '../../platform/csv';
 import * as repo from './sends.repository';
 import type { SendChannel } from './sends.repository';

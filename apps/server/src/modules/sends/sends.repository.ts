@@ -1,23 +1,15 @@
 // The only code that touches `sends` and `send_events` (the send spine, engage.md §1).
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { conversations, sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
 import { SEND_OUTCOME_STATUSES, type TSendOutcome } from '@titan/contracts';
-import type { Queryable } from '../auth/auth.repository';
-import { scopeConditions, type InboxScope } from '../conversations/conversations.repository';
+import { type InboxScope, scopeConditions } from '../conversations';
+import { lockKeyOf, recordset, rowsOf } from '../../db/sql';
 
 export type { SendCause, SendChannel };
 export type SendRow = typeof sends.$inferSelect;
 export type NewSend = typeof sends.$inferInsert;
-
-/** Both drivers answer `{ rows }`; the generic PgDatabase type cannot say so. */
-async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-/** Rows travel as one jsonb document: one parameter whatever the batch size, on both drivers. */
-const recordset = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
 
 export async function insertSend(db: Queryable, values: NewSend): Promise<SendRow> {
   const [row] = await db.insert(sends).values(values).returning();
@@ -1018,7 +1010,7 @@ export async function lockProviderMessages(
   keys: { businessId: number; providerMessageId: string }[],
 ): Promise<void> {
   if (keys.length === 0) return;
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext(k.key))
+  await db.execute(sql`select pg_advisory_xact_lock(${lockKeyOf(sql`k.key`)})
     from (select distinct ${channel} || ':' || k.business_id || ':' || k.pmid as key
       from jsonb_to_recordset(${recordset(
         keys.map((k) => ({ business_id: k.businessId, pmid: k.providerMessageId })),

@@ -9,13 +9,12 @@ import {
   localDates,
 } from '@titan/contracts';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
-import type { Queryable } from '../auth/auth.repository';
-import * as billing from '../billing/billing.service';
-import { businessTimeZone } from '../business/business.service';
+import * as billing from '../billing';
+import { businessTimeZone } from '../business';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 

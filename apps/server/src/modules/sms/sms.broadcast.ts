@@ -6,16 +6,16 @@
 import type { TEmailBatch, TMarketingConsent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import {
+  type BroadcastChannel,
+  type BroadcastDeps,
   broadcastSendKey,
   consentSkipOf,
   findBroadcast,
   sharedPerBroadcast,
-  type BroadcastChannel,
-  type BroadcastDeps,
-} from '../broadcasts/broadcasts.service';
-import { asBatch, startListSend } from '../email/email.broadcast';
-import * as sends from '../sends/sends.service';
-import { normalizeAddress, suppressedAmong } from '../suppressions/suppressions.service';
+} from '../broadcasts';
+import { asBatch, startListSend } from '../email';
+import * as sends from '../sends';
+import { normalizeAddress, suppressedAmong } from '../suppressions';
 import {
   buildSmsSend,
   e164Of,

@@ -2,9 +2,9 @@
 // opts the number out of the business's SMS (suppressed; its customers `unsubscribed`); START
 // opts it back in (lifting only an unsubscribe, never a manual block). Twilio's 21610 ("replied
 // STOP") at send time means the same. The consent module keeps customers and suppressions in step.
-import type { Queryable } from '../auth/auth.repository';
-import { optIn, optOut } from '../consent/consent.service';
-import { findSuppression } from '../suppressions/suppressions.service';
+import type { Queryable } from '../../db/client';
+import { optIn, optOut } from '../consent';
+import { findSuppression } from '../suppressions';
 
 export async function optOutNumber(
   db: Queryable,

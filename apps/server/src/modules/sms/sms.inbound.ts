@@ -2,8 +2,8 @@
 // `customer_id` (the directory shows them on the customer's record). Agents read them as they read
 // the directory: the texts of a customer they may see (docs/design/inbox.md "Agents in the engage area").
 import type { TSmsInbound, TSmsInboundQuery } from '@titan/contracts';
-import type { InboxScope } from '../conversations/conversations.repository';
-import { findVisitor } from '../directory/directory.service';
+import type { InboxScope } from '../conversations';
+import { findVisitor } from '../directory';
 import type { SmsDeps } from './sms.account';
 import * as repo from './sms.repository';
 

@@ -12,8 +12,8 @@ import {
   type SmsPayload,
 } from '../../channels/sms-twilio/sms-twilio.adapter';
 import type { Jobs } from '../../platform/jobs';
-import * as sends from '../sends/sends.service';
-import type { SendRow } from '../sends/sends.service';
+import * as sends from '../sends';
+import type { SendRow } from '../sends';
 import { accountOfBusiness, type SmsDeps } from './sms.account';
 import { optOutNumber } from './sms.consent';
 import { SMS_SEND_MESSAGES, SMS_SEND_QUEUE } from './sms.service';

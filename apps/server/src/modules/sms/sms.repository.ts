@@ -1,8 +1,7 @@
 // The only code that touches `sms_accounts` and `sms_inbound_messages`.
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { smsAccounts, smsInboundMessages } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
 
 export type SmsAccountRow = typeof smsAccounts.$inferSelect;
 export type SmsInboundRow = typeof smsInboundMessages.$inferSelect;

@@ -20,10 +20,10 @@ import {
   type TSmsSend,
 } from '@titan/contracts';
 import { acceptFormBodies, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
-import type { BroadcastDeps } from '../broadcasts/broadcasts.service';
-import { scopeOf } from '../conversations/inbox-scope';
-import type { SendRow } from '../sends/sends.service';
+import { actorIdOf, businessOf } from '../auth';
+import type { BroadcastDeps } from '../broadcasts';
+import { scopeOf } from '../conversations';
+import type { SendRow } from '../sends';
 import { findAccount, saveAccount, type SmsDeps } from './sms.account';
 import { sendSmsToList, smsBatchProgress } from './sms.broadcast';
 import { findInbound } from './sms.inbound';

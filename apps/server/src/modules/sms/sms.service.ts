@@ -8,19 +8,18 @@ import { smsSegments, SMS_BODY_MAX, ZE164 } from '@titan/contracts';
 import type { SmsPayload } from '../../channels/sms-twilio/sms-twilio.adapter';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
-import { findBusinessById } from '../business/business.repository';
-import { businessScope } from '../conversations/conversations.service';
-import { findVisitor } from '../directory/directory.service';
-import * as sends from '../sends/sends.service';
-import type { SendCause } from '../sends/sends.repository';
-import type { QueuedSend, SendRow } from '../sends/sends.service';
-import { findSuppression } from '../suppressions/suppressions.service';
+import { findBusinessById } from '../business';
+import { businessScope } from '../conversations';
+import { findVisitor } from '../directory';
+import * as sends from '../sends';
+import type { QueuedSend, SendCause, SendRow } from '../sends';
+import { findSuppression } from '../suppressions';
 import {
+  type CompiledTemplate,
   loadCompiledTemplate,
   renderCompiled,
   TemplateRenderError,
-  type CompiledTemplate,
-} from '../templates/templates.service';
+} from '../templates';
 import { accountOfBusiness, statusCallbackUrl, type OpenAccount, type SmsDeps } from './sms.account';
 
 export type { SmsDeps };

@@ -4,20 +4,20 @@
 // signature is refused (403) and changes nothing. Statuses raise the send in the SMS order and
 // never lower it (Twilio's order of delivery is not the order of events); inbound STOP and START
 // change the number's consent; every other text is kept on the customer's record.
-import { sql } from 'drizzle-orm';
 import type { TSmsInbound } from '@titan/contracts';
 import { parseStatusCallback } from '../../channels/sms-twilio/sms-twilio.adapter';
 import { isValidTwilioSignature } from '../../channels/sms-twilio/twilio-signature';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { adoptSuppressions } from '../consent/consent.service';
-import * as directory from '../directory/directory.service';
-import type { ProviderEvent } from '../sends/sends.repository';
-import * as sends from '../sends/sends.service';
+import { adoptSuppressions } from '../consent';
+import * as directory from '../directory';
+import type { ProviderEvent } from '../sends';
+import * as sends from '../sends';
 import { accountOfSid, type OpenAccount, type SmsDeps } from './sms.account';
 import { optInNumber, optOutNumber } from './sms.consent';
 import * as repo from './sms.repository';
 import { e164Of } from './sms.service';
+import { advisoryLock } from '../../db/sql';
 
 export const SMS_WEBHOOK_MESSAGES = { invalidSignature: 'Invalid signature.' } as const;
 
@@ -166,7 +166,7 @@ export async function acceptInbound(
   const keyword = keywordOf(body, params.OptOutType);
   await deps.db.transaction(async (tx) => {
     // Two texts from a new number at once create one customer.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${businessId}:${from}`}))`);
+    await advisoryLock(tx, `sms:${businessId}:${from}`);
     const [known] = await directory.findCustomersByPhone(tx, businessId, from);
     let customer = known;
     if (!customer) {

@@ -1,7 +1,7 @@
 // The only code that touches `suppressions`: addresses a business must not send to, per channel.
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { suppressions, type SendChannel, type SuppressionReason } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type { SendChannel, SuppressionReason };
 export type SuppressionRow = typeof suppressions.$inferSelect;

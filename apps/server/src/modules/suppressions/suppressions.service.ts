@@ -1,6 +1,6 @@
 // Suppression (engage.md §2): per business and per channel, an address with a reason
 // (unsubscribed|bounced|complained|manual). Every send checks it and records `suppressed`.
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 import * as repo from './suppressions.repository';
 import type { SendChannel, SuppressionReason } from './suppressions.repository';
 

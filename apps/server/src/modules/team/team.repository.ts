@@ -1,7 +1,7 @@
 // The only code that touches invitations and join_requests.
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { invitations, joinRequests, users } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
+import type { Queryable } from '../../db/client';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 

@@ -16,7 +16,7 @@ import {
   ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf, userIdOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf, userIdOf } from '../auth';
 import * as team from './team.service';
 
 const tags = ['team'];

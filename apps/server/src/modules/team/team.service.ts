@@ -13,11 +13,14 @@ import type { Db } from '../../db/client';
 import { randomToken, sha256 } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
-import { forgetMembership } from '../auth/auth-cache';
-import { findUserById, findUserByEmail } from '../auth/auth.repository';
-import { invitationMail } from '../auth/auth.mails';
-import type { BusinessContext } from '../auth/auth.guard';
-import * as businessRepo from '../business/business.repository';
+import {
+  type BusinessContext,
+  findUserByEmail,
+  findUserById,
+  forgetMembership,
+  invitationMail,
+} from '../auth';
+import * as businessRepo from '../business';
 import * as repo from './team.repository';
 
 export type TeamDeps = { db: Db; mailer: Mailer; config: Pick<Config, 'PUBLIC_URL'> };

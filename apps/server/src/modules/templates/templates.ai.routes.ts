@@ -14,7 +14,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
+import { actorIdOf, businessOf } from '../auth';
 import { prepareTemplateGeneration, type AiTemplateDeps } from './templates.ai.service';
 
 const tags = ['email templates'];

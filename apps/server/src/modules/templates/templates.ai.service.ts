@@ -13,7 +13,7 @@ import {
 import { AppError } from '../../platform/errors';
 import type { LlmMessage } from '../../platform/llm/llm.client';
 import type { RateLimiter } from '../../platform/rate-limiter';
-import { LlmError, llmAppError, openLlm, type LlmDeps, type LlmSession } from '../llm/llm.service';
+import { llmAppError, type LlmDeps, LlmError, type LlmSession, openLlm } from '../llm';
 import { compileSource } from './templates.compile';
 
 export type AiTemplateDeps = { llm: LlmDeps; limiter: RateLimiter };

@@ -6,6 +6,7 @@ import type { TFieldErrors, TEmailTemplateFormat } from '@titan/contracts';
 import { convert } from 'html-to-text';
 import { Liquid, LiquidError, Tag, type Template, type TagToken, type TopLevelToken } from 'liquidjs';
 import mjml2html from 'mjml';
+import { escapeHtml } from '../../platform/html';
 
 export type TemplateField = 'subject' | 'preheader' | 'content' | 'text_content';
 
@@ -389,15 +390,6 @@ export function prepareCompiled(v: CompiledVersion): CompiledTemplate {
     textField: v.textContent ? 'text_content' : 'content',
   };
 }
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** The preview text mail clients show after the subject, hidden in the body. */
 function preheaderHtml(text: string): string {

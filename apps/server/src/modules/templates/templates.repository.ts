@@ -1,9 +1,8 @@
 // The only code that touches email_templates and email_template_versions.
 import { and, desc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { emailTemplates, emailTemplateVersions } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
-import type { Queryable } from '../auth/auth.repository';
 
 export type TemplateRow = typeof emailTemplates.$inferSelect;
 export type TemplateVersionRow = typeof emailTemplateVersions.$inferSelect;

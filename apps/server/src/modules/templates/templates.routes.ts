@@ -20,9 +20,9 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth/auth.guard';
-import { scopeOf } from '../conversations/inbox-scope';
-import { readUpload, registerMultipart } from '../files/multipart';
+import { actorIdOf, businessOf } from '../auth';
+import { scopeOf } from '../conversations';
+import { readUpload, registerMultipart } from '../files';
 import * as templates from './templates.service';
 
 const tags = ['email templates'];

@@ -19,11 +19,11 @@ import {
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { isSafeKey, type Storage } from '../../platform/storage';
-import { recordEvent } from '../analytics/analytics.service';
-import { findBusiness } from '../business/business.service';
-import type { InboxScope } from '../conversations/conversations.repository';
-import { findVisitor } from '../directory/directory.service';
-import { findFile, sniffMimeType, storeUpload } from '../files/files.service';
+import { recordEvent } from '../analytics';
+import { findBusiness } from '../business';
+import type { InboxScope } from '../conversations';
+import { findVisitor } from '../directory';
+import { findFile, sniffMimeType, storeUpload } from '../files';
 import {
   compileSource,
   prepareCompiled,

@@ -1,22 +1,8 @@
 // The only code that writes the WhatsApp tables: the accounts, webhook events, templates, media and
 // wa_messages, the WhatsApp message records (docs/design/database.md). Conversations are
 // written through the conversations module's face.
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  exists,
-  ilike,
-  inArray,
-  isNull,
-  max,
-  notExists,
-  or,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { and, asc, desc, eq, exists, ilike, inArray, isNull, max, notExists, or, sql } from 'drizzle-orm';
+import type { Db, Queryable } from '../../db/client';
 import {
   conversations,
   whatsappAccounts,
@@ -25,8 +11,8 @@ import {
   waMessageMediaId,
   waMessages,
 } from '../../db/schema';
-import type { Queryable } from '../auth/auth.repository';
-import { scopeConditions, type InboxScope } from '../conversations';
+import { type InboxScope, scopeConditions } from '../conversations';
+import { advisoryLock, lockKeyOf, recordset, rowsOf } from '../../db/sql';
 
 export type WhatsappAccountRow = typeof whatsappAccounts.$inferSelect;
 
@@ -79,14 +65,6 @@ export async function upsertAccount(
 }
 
 // ---- Receiving side: the webhook queue and set-based processing (whatsapp.inbound.ts) ----
-
-/** Both drivers answer `{ rows }`; the generic PgDatabase type cannot say so. */
-async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-/** Rows (or values) travel as one jsonb document: one parameter whatever the batch size, on both drivers. */
-const recordset = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
 
 /**
  * Deliveries as Meta sent them, in one statement: each raw body is cast to jsonb by PostgreSQL,
@@ -214,7 +192,7 @@ export async function lockContacts(db: Queryable, keys: string[]): Promise<void>
   if (keys.length === 0) return;
   // pg_advisory_xact_lock is volatile, so it runs after the sort, in key order.
   await db.execute(sql`select pg_advisory_xact_lock(k)
-    from (select distinct hashtext(v) as k from jsonb_array_elements_text(${recordset(keys)}) v) keys
+    from (select distinct ${lockKeyOf(sql`v`)} as k from jsonb_array_elements_text(${recordset(keys)}) v) keys
     order by k`);
 }
 
@@ -256,7 +234,7 @@ export async function replaceTemplates(
   templates: WhatsappTemplateValues[],
 ): Promise<{ synced: number; removed: number }> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wa-templates:${businessId}`}))`);
+    await advisoryLock(tx, `wa-templates:${businessId}`);
     const syncedAt = new Date();
     for (let i = 0; i < templates.length; i += 500) {
       await tx
@@ -484,7 +462,7 @@ export async function findNewestCustomerWamid(
 }
 
 // Customers belong to the visitor directory: the sending side reads them through its service.
-export { findCustomerByExternalId, findCustomerExternalId } from '../directory/directory.service';
+export { findCustomerByExternalId, findCustomerExternalId } from '../directory';
 
 /** Whether the business has a synced template with this row id (agents address templates by id). */
 export async function templateIdExists(db: Db, businessId: number, id: number): Promise<boolean> {

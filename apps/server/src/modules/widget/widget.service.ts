@@ -1,8 +1,8 @@
 // Who may embed a business's chat: the allowed origins of the business and of the group, as
 // a Content-Security-Policy for the frame page. No origins listed means any site may embed it.
 import type { Db } from '../../db/client';
-import { findBusinessByCode } from '../business/business.repository';
-import { findGroupBySlug } from '../chat-groups/chat-groups.repository';
+import { findBusinessByCode } from '../business';
+import { findGroupBySlug } from '../chat-groups';
 
 /** Origins as the chat-group and widget-settings schemas store them; anything else is left out. */
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/;

@@ -2,11 +2,9 @@
 // change-feed triggers, or by `announceChange` for rows that announce themselves), read back to
 // resume subscriptions and pruned after a day.
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { changeLog } from '../../db/schema';
 import { CHANGE_CHANNEL } from '../change-feed';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * What the change-feed trigger does, for a row whose table has none (it changes often, and only

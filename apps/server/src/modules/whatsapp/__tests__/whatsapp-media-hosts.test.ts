@@ -8,7 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBusiness } from '@titan/contracts';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { GraphClient, isTrustedMediaUrl, UntrustedMediaUrlError } from '../whatsapp.graph';
+import {
+  GraphClient,
+  isTrustedMediaUrl,
+  UntrustedMediaUrlError,
+} from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 
 const TOKEN = 'EAAG-media-hosts-token-0123456789';
 const APP_SECRET = 'media-hosts-app-secret-0123456789abcdef';

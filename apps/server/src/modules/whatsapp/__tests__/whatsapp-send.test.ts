@@ -7,7 +7,7 @@ import type { TestRuntime } from '../../../testing/test-runtime';
 import { startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { startConversation } from '../../conversations/conversations.service';
-import { describeGraphError } from '../whatsapp.graph';
+import { describeGraphError } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 import { WHATSAPP_SEND_MESSAGES, WINDOW_CLOSED_MESSAGE } from '../messages/whatsapp.send';
 
 let bench: WhatsappBench;

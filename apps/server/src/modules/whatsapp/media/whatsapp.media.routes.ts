@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEnvelope, ZFilePart, ZWhatsappMediaParams, ZWhatsappMediaUpload } from '@titan/contracts';
 import { AppError } from '../../../platform/errors';
 import { created } from '../../../platform/http';
-import { actorIdOf, businessOf } from '../../auth/auth.guard';
-import { scopeOf } from '../../conversations/inbox-scope';
-import { readUpload, registerMultipart } from '../../files/multipart';
+import { actorIdOf, businessOf } from '../../auth';
+import { scopeOf } from '../../conversations';
+import { readUpload, registerMultipart } from '../../files';
 import type { WhatsappDeps } from '../messages/whatsapp.outbound';
 import * as media from './whatsapp.media';
 

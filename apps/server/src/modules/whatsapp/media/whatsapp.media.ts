@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import type { TWhatsappMediaType, TWhatsappMediaUpload } from '@titan/contracts';
 import { AppError } from '../../../platform/errors';
 import { makeKey } from '../../../platform/storage';
-import type { Queryable } from '../../auth/auth.repository';
-import type { InboxScope } from '../../conversations/conversations.service';
-import { sniffMimeType, whatsappMediaFolder } from '../../files/files.service';
-import { GraphError } from '../whatsapp.graph';
+import type { Queryable } from '../../../db/client';
+import type { InboxScope } from '../../conversations';
+import { sniffMimeType, whatsappMediaFolder } from '../../files';
+import { GraphError } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 import {
   connectedAccount,
   credentialsOf,

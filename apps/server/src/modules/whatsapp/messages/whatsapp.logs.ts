@@ -9,11 +9,11 @@ import type {
 } from '@titan/contracts';
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
-import type { InboxScope } from '../../conversations/conversations.repository';
+import type { InboxScope } from '../../conversations';
 import { credentialsOf, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from '../whatsapp.repository';
-import * as sendLogs from '../../sends/sends.logs';
-import * as sendsRepo from '../../sends/sends.repository';
+import * as sendLogs from '../../sends';
+import * as sendsRepo from '../../sends';
 
 export const LOG_MESSAGES = { notFound: 'No WhatsApp log with this tracking id.' } as const;
 

@@ -3,11 +3,11 @@
 // the send's answer, the stored message and the conversation's replied state. A refused send stays
 // failed in the logs, and is answered to staff with a message chosen by Meta's error code.
 import type { Config } from '../../../config';
-import type { Db } from '../../../db/client';
+import type { Db, Queryable } from '../../../db/client';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
-import type { BestEvent, ProviderEvent, SendCause } from '../../sends/sends.repository';
-import * as sends from '../../sends/sends.service';
-import * as sendsRepo from '../../sends/sends.repository';
+import type { BestEvent, ProviderEvent, SendCause } from '../../sends';
+import * as sends from '../../sends';
+import * as sendsRepo from '../../sends';
 import type { SecretBox } from '../../../platform/crypto';
 import { AppError } from '../../../platform/errors';
 import type { Jobs } from '../../../platform/jobs';
@@ -18,8 +18,12 @@ import {
   findWaMessage,
   insertWaMessage,
 } from '../../conversations';
-import type { Queryable } from '../../auth/auth.repository';
-import { describeGraphError, GraphError, type GraphClient, type GraphCredentials } from '../whatsapp.graph';
+import {
+  describeGraphError,
+  GraphError,
+  type GraphClient,
+  type GraphCredentials,
+} from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 import * as repo from '../whatsapp.repository';
 
 export type WhatsappDeps = {

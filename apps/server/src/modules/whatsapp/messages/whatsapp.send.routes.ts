@@ -8,8 +8,8 @@ import {
   ZWhatsappWindow,
 } from '@titan/contracts';
 import { created, ok } from '../../../platform/http';
-import { actorIdOf } from '../../auth/auth.guard';
-import { scopeOf } from '../../conversations/inbox-scope';
+import { actorIdOf } from '../../auth';
+import { scopeOf } from '../../conversations';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import * as send from './whatsapp.send';
 

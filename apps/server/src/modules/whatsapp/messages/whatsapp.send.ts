@@ -3,8 +3,8 @@
 import type { TMessage, TWhatsappSendRequest, TWhatsappWindow } from '@titan/contracts';
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
-import * as conversationsRepo from '../../conversations/conversations.repository';
-import { toMessages, type InboxScope } from '../../conversations/conversations.service';
+import * as conversationsRepo from '../../conversations';
+import { type InboxScope, toMessages } from '../../conversations';
 import { ruleFor, WHATSAPP_MEDIA_MESSAGES } from '../media/whatsapp.media';
 import {
   connectedAccount,

@@ -21,8 +21,8 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../../platform/errors';
 import { created, ok } from '../../../platform/http';
-import { actorIdOf, AUTH_MESSAGES, businessOf } from '../../auth/auth.guard';
-import { scopeOf } from '../../conversations/inbox-scope';
+import { actorIdOf, AUTH_MESSAGES, businessOf } from '../../auth';
+import { scopeOf } from '../../conversations';
 import * as logs from '../messages/whatsapp.logs';
 import type { WhatsappDeps } from '../messages/whatsapp.outbound';
 import * as templates from './whatsapp.templates';

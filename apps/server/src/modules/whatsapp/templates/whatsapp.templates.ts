@@ -1,6 +1,5 @@
 // Message templates: synced from Meta, listed with the parameters each takes, and sent (into a
 // conversation or to a number) after the checks Meta would run, rendered so the inbox can draw them.
-import { sql } from 'drizzle-orm';
 import type {
   TMessage,
   TSendTemplateComponent,
@@ -14,10 +13,10 @@ import type {
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import * as conversations from '../../conversations';
-import { toMessages, type InboxScope } from '../../conversations';
-import { isSuppressed } from '../../suppressions/suppressions.service';
-import * as directory from '../../directory/directory.service';
-import { GraphError, type GraphTemplate } from '../whatsapp.graph';
+import { type InboxScope, toMessages } from '../../conversations';
+import { isSuppressed } from '../../suppressions';
+import * as directory from '../../directory';
+import { GraphError, type GraphTemplate } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 import {
   connectedAccount,
   deliver,
@@ -27,7 +26,8 @@ import {
 } from '../messages/whatsapp.outbound';
 import * as repo from '../whatsapp.repository';
 import { contactLockKey, waDigitsOf, waExternalId } from '../wa-id';
-import * as sendsRepo from '../../sends/sends.repository';
+import * as sendsRepo from '../../sends';
+import { advisoryLock } from '../../../db/sql';
 
 export const TEMPLATE_MESSAGES = {
   notFound: 'No template with this name. Sync templates to fetch the latest from WhatsApp.',
@@ -351,7 +351,7 @@ async function targetNumber(deps: WhatsappDeps, businessId: number, to: string):
   if (digits.length < 6 || digits.length > 15) throw AppError.fields({ to: [TEMPLATE_MESSAGES.badNumber] });
   return deps.db.transaction(async (tx) => {
     // The same lock as receiving, so a reply arriving meanwhile never opens a second conversation.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${contactLockKey(businessId, digits)}))`);
+    await advisoryLock(tx, contactLockKey(businessId, digits));
     const customer =
       (await directory.findCustomerByExternalId(tx, businessId, waExternalId(digits))) ??
       (await directory.insertCustomer(tx, {
@@ -440,9 +440,7 @@ export async function sendTemplate(
     if (target.opened) {
       // Meta refused the first message: take back the empty conversation opened for it.
       await deps.db.transaction(async (tx) => {
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(hashtext(${contactLockKey(businessId, target.recipient)}))`,
-        );
+        await advisoryLock(tx, contactLockKey(businessId, target.recipient));
         if (await conversations.deleteConversationIfEmpty(tx, businessId, target.conversationId))
           await sendsRepo.detachConversation(tx, businessId, target.conversationId);
       });

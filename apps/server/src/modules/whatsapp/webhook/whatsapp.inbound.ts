@@ -3,9 +3,9 @@
 // transaction; when a batch fails, its deliveries are retried one by one so a bad one is isolated.
 import type { Logger } from 'pino';
 import { describeDatabaseError, driverErrorOf } from '../../../platform/db-errors';
-import type { Queryable } from '../../auth/auth.repository';
+import type { Queryable } from '../../../db/client';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
-import type { ProviderEvent } from '../../sends/sends.repository';
+import type { ProviderEvent } from '../../sends';
 import {
   applyMessageToConversations,
   findLatestConversationsOf,
@@ -14,7 +14,7 @@ import {
   type MessageArrival,
 } from '../../conversations';
 import { applyStatuses, type WhatsappDeps } from '../messages/whatsapp.outbound';
-import * as directory from '../../directory/directory.service';
+import * as directory from '../../directory';
 import * as repo from '../whatsapp.repository';
 import { contactLockKey, waExternalId } from '../wa-id';
 import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from '../media/whatsapp.media';

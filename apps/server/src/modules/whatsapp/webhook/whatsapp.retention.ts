@@ -5,7 +5,7 @@
 // large backlog never holds long locks. Statuses of recorded sends are their timeline: kept.
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/client';
-import * as sendsRepo from '../../sends/sends.repository';
+import * as sendsRepo from '../../sends';
 import * as repo from '../whatsapp.repository';
 
 export const RETENTION_QUEUE = 'whatsapp.retention';

@@ -21,7 +21,7 @@ import {
 } from '../../../testing/identity';
 import { authenticated, WsClient, type WsMessage } from '../../../testing/ws-client';
 import { startConversation } from '../../../modules/conversations/conversations.service';
-import { REALTIME_MESSAGES } from '../../../modules/auth/realtime-callers';
+import { REALTIME_MESSAGES } from '../../../realtime-callers';
 import { insertCustomer } from '../../../modules/directory/directory.repository';
 
 let store: TestStore;

@@ -1,18 +1,16 @@
 // Who is on a realtime socket: a staff access token (its session checked through `resolveSession`,
 // the HTTP guard's one way of resolving a caller) or a visitor token (its customer's token version
 // checked). The hub asks again whenever the auth cache announces a revocation.
-import type { Db } from '../../db/client';
-import type { RealtimeCaller, RealtimeCallers } from '../../platform/realtime/realtime.topic';
-import { HUB_MESSAGES } from '../../platform/realtime/realtime.hub';
+import type { Db } from './db/client';
+import { type AccessTokens, AUTH_MESSAGES, type AuthCache, resolveSession } from './modules/auth';
 import {
-  VISITOR_SESSION_ENDED,
   verifyVisitor,
+  VISITOR_SESSION_ENDED,
   visitorStillValid,
   type VisitorTokens,
-} from '../public-chat/visitor-tokens';
-import type { AuthCache } from './auth-cache';
-import { AUTH_MESSAGES, resolveSession } from './auth.guard';
-import type { AccessTokens } from './tokens';
+} from './modules/public-chat';
+import type { RealtimeCaller, RealtimeCallers } from './platform/realtime/realtime.topic';
+import { HUB_MESSAGES } from './platform/realtime/realtime.hub';
 
 /** Every error text a realtime client can be sent about its access. */
 export const REALTIME_MESSAGES = {

@@ -27,7 +27,7 @@ export class GraphError extends Error {
 export const RETRYABLE_CODES = new Set([130429, 131056, 131000, 2]);
 
 // What staff read for a Graph error lives with the channel adapter; kept importable from here.
-export { describeGraphError } from '../../channels/whatsapp-cloud/whatsapp-cloud.errors';
+export { describeGraphError } from './whatsapp-cloud.errors';
 
 export type SendResult = { wamid: string; waId: string | null; response: Record<string, unknown> };
 export type MediaInfo = { url: string; mime_type: string; sha256: string | null; file_size: number | null };

@@ -1,0 +1,14 @@
+// The public face of the broadcasts module: what other modules and the app's composition may use.
+// Everything else in modules/broadcasts/ is private to it (eslint: titan-server/module-faces).
+
+export { broadcastRoutes } from './broadcasts.routes';
+export {
+  type BroadcastChannel,
+  type BroadcastDeps,
+  broadcastSendKey,
+  consentSkipOf,
+  defineBroadcastQueues,
+  findBroadcast,
+  sharedPerBroadcast,
+  startBroadcast,
+} from './broadcasts.service';

@@ -1,0 +1,26 @@
+// The public face of the business module: what other modules and the app's composition may use.
+// Everything else in modules/business/ is private to it (eslint: titan-server/module-faces).
+
+export {
+  type BusinessRow,
+  countOwnersForUpdate,
+  deleteMember,
+  findBusinessByCode,
+  findBusinessById,
+  findMember,
+  findMembership,
+  findMembershipByCode,
+  findMembershipRole,
+  insertMembership,
+  listMembers,
+  type MemberRow,
+  setMemberRole,
+  updateBusiness,
+} from './business.repository';
+export { businessRoutes } from './business.routes';
+export {
+  businessTimeZone,
+  findBusiness,
+  findBusinessByCode as findBusinessViewByCode,
+  setSubscriptionStatus,
+} from './business.service';

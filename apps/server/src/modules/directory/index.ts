@@ -1,0 +1,35 @@
+// The public face of the directory module: what other modules and the app's composition may use.
+// Everything else in modules/directory/ is private to it (eslint: titan-server/module-faces).
+
+export { directoryRoutes } from './directory.routes';
+export {
+  CONSENT_FIELD,
+  type ConsentChannel,
+  type ContactValues,
+  countSegment,
+  type CustomerRow,
+  existingCustomerIds,
+  findCustomerByExternalId,
+  findCustomerById,
+  findCustomerExternalId,
+  findCustomerNames,
+  findCustomersByIds,
+  findCustomersByPhone,
+  findSegmentVisitors,
+  findVisitor,
+  findVisitorsByIds,
+  importCustomers,
+  type ImportedRow,
+  insertCustomer,
+  matchImportRows,
+  segmentCustomers,
+  segmentCustomersAmong,
+  setConsentForAddress,
+  subscribeWhereUnknown,
+  updateCustomerConsent,
+  updateVisitor,
+  upsertContacts,
+  upsertVerifiedCustomer,
+  visibleCustomerIds,
+  visitorTokenVersion,
+} from './directory.service';

@@ -1,0 +1,25 @@
+// The public face of the mcp-servers module: what other modules and the app's composition may use.
+// Everything else in modules/mcp-servers/ is private to it (eslint: titan-server/module-faces).
+
+export { mcpServerRoutes } from './mcp-servers.routes';
+export {
+  callMcpTool,
+  findMcpServerRow,
+  listMcpServerRows,
+  mcpErrorWords,
+  type McpServerRow,
+  readyForRun,
+  toolInfos,
+} from './mcp-servers.service';
+export {
+  checkIssuer,
+  codeRefused,
+  GrantExpired,
+  newConnectState,
+  type OAuthDeps,
+  refreshWithLease,
+  requireUser,
+  sealTokens,
+  takeConnectState,
+  tellConnectionExpired,
+} from './oauth-client';

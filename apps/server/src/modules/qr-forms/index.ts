@@ -1,0 +1,4 @@
+// The public face of the qr-forms module: what other modules and the app's composition may use.
+// Everything else in modules/qr-forms/ is private to it (eslint: titan-server/module-faces).
+
+export { qrFormRoutes } from './qr-forms.routes';

@@ -1,0 +1,43 @@
+// The public face of the sends module: what other modules and the app's composition may use.
+// Everything else in modules/sends/ is private to it (eslint: titan-server/module-faces).
+
+export { exportFileName, exportSendLogs, findCustomerSends, findSendLog, findSendLogs } from './sends.logs';
+export {
+  type BestEvent,
+  deleteOrphanEvents,
+  detachConversation,
+  findSendById,
+  type ProviderEvent,
+  type SendCause,
+  usageByCategory,
+} from './sends.repository';
+export { sendLogRoutes } from './sends.routes';
+export {
+  applyEvents,
+  cancelQueuedSends,
+  claim,
+  claimMany,
+  countSendsByCause,
+  createMany,
+  createQueued,
+  emailMetrics,
+  FINAL_STATUSES,
+  findByIdempotencyKey,
+  findUnpricedSends,
+  lockProviderMessages,
+  type ObservedEvent,
+  type QueuedSend,
+  reapplyEvents,
+  recordAccepted,
+  recordAcceptedMany,
+  recordCosts,
+  recordFailed,
+  recordOnce,
+  recordSendEvent,
+  recordSendEvents,
+  recoverSends,
+  retryOrGiveUp,
+  runClaimedSends,
+  sendCountsByDay,
+  type SendRow,
+} from './sends.service';

@@ -1,0 +1,15 @@
+// The public face of the sms module: what other modules and the app's composition may use.
+// Everything else in modules/sms/ is private to it (eslint: titan-server/module-faces).
+
+export type { SmsDeps } from './sms.account';
+export { smsBroadcastChannel } from './sms.broadcast';
+export { defineSmsQueues } from './sms.jobs';
+export { smsRoutes } from './sms.routes';
+export {
+  buildSmsSend,
+  e164Of,
+  enqueueSmsSends,
+  SMS_SEND_MESSAGES,
+  SMS_SEND_QUEUE,
+  smsContext,
+} from './sms.service';

@@ -1,0 +1,14 @@
+// The public face of the suppressions module: what other modules and the app's composition may use.
+// Everything else in modules/suppressions/ is private to it (eslint: titan-server/module-faces).
+
+export {
+  findSuppression,
+  isSuppressed,
+  normalizeAddress,
+  suppress,
+  suppressedAmong,
+  type SuppressionReason,
+  type SuppressionRow,
+  suppressionsAmong,
+  unsuppress,
+} from './suppressions.service';
