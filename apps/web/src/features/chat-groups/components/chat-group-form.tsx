@@ -3,6 +3,7 @@
 import type { TChatGroup } from '@titan/contracts';
 import { useState } from 'react';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
@@ -35,6 +36,7 @@ export function ChatGroupForm({
   // A new group's slug follows its name until someone types a slug; a saved slug never moves by itself.
   const [slugFollowsName, setSlugFollowsName] = useState(!group);
   const { errors, isSubmitting, isSubmitted } = form.formState;
+  const unsaved = useUnsavedChanges(form.formState.isDirty);
 
   const onSubmit = form.handleSubmit(async (request) => {
     try {
@@ -42,6 +44,7 @@ export function ChatGroupForm({
         ? await update.mutateAsync({ id: group.id, ...request })
         : await create.mutateAsync(request);
       form.reset(form.getValues());
+      unsaved.release();
       onSaved(saved);
     } catch (error) {
       applyApiErrorToForm(form, groupFormFieldPaths(form.getValues()), error);
@@ -55,6 +58,7 @@ export function ChatGroupForm({
       onSubmit={(event) => void onSubmit(event)}
       className="grid gap-6"
     >
+      {unsaved.dialog}
       <FormAlert message={errors.root?.server?.message} />
       <FormSection title={S.form.detailsTitle}>
         <div className="grid max-w-xl gap-4">

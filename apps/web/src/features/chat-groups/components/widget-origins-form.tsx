@@ -3,6 +3,7 @@ import type { TWidgetSettings } from '@titan/contracts';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { Button } from '../../../components/ui/button';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
@@ -16,6 +17,7 @@ export function WidgetOriginsForm({ settings }: { settings: TWidgetSettings }) {
   const form = useForm<TOriginsValues>({ defaultValues: { allowed_origins: settings.allowed_origins } });
   const update = useUpdateWidgetSettings();
   const { errors, isSubmitting, isDirty } = form.formState;
+  const unsaved = useUnsavedChanges(form.formState.isDirty);
 
   const onSubmit = form.handleSubmit(async ({ allowed_origins }) => {
     try {
@@ -38,6 +40,7 @@ export function WidgetOriginsForm({ settings }: { settings: TWidgetSettings }) {
       onSubmit={(event) => void onSubmit(event)}
       className="grid max-w-xl gap-4"
     >
+      {unsaved.dialog}
       <FormAlert message={errors.root?.server?.message} />
       <Controller
         control={form.control}
