@@ -1,4 +1,6 @@
-// A button that asks before doing something that cannot be undone (revoke, remove, delete, rotate).
+// The one confirm dialog: a button that asks before doing something that cannot be undone (revoke,
+// remove, delete, rotate) or that costs something (sending many messages, buying a top-up). The
+// description says what is lost or what it costs; `tone` picks the confirm button's look.
 import type { ReactNode } from 'react';
 
 import { CONFIRM_ACTION_STRINGS } from '../lib/strings';
@@ -23,6 +25,8 @@ export function ConfirmAction({
   confirmLabel,
   disabled,
   variant = 'ghost',
+  size = 'sm',
+  tone = 'destructive',
   onConfirm,
 }: {
   trigger: ReactNode;
@@ -34,12 +38,15 @@ export function ConfirmAction({
   disabled?: boolean;
   /** How the trigger looks: quiet in a table row by default, louder as a page's own action. */
   variant?: TButtonProps['variant'];
+  size?: TButtonProps['size'];
+  /** The confirm button: red for deleting, the default look for a costly but wanted action. */
+  tone?: 'destructive' | 'default';
   onConfirm: () => void;
 }) {
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>
-        <Button variant={variant} size="sm" aria-label={triggerLabel} disabled={disabled}>
+        <Button variant={variant} size={size} aria-label={triggerLabel} disabled={disabled}>
           {trigger}
         </Button>
       </AlertDialogTrigger>
@@ -50,7 +57,7 @@ export function ConfirmAction({
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel>{CONFIRM_ACTION_STRINGS.cancel}</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={onConfirm}>
+          <AlertDialogAction className={buttonVariants({ variant: tone })} onClick={onConfirm}>
             {confirmLabel}
           </AlertDialogAction>
         </AlertDialogFooter>

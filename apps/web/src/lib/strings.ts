@@ -14,6 +14,13 @@ export const PRODUCT_NAME = 'Titan';
 
 export const CONFIRM_ACTION_STRINGS = { cancel: 'Cancel' } as const;
 
+export const UNSAVED_CHANGES_STRINGS = {
+  title: 'Leave without saving?',
+  text: 'Your changes on this page are not saved yet. If you leave now, they are lost.',
+  stay: 'Stay and keep editing',
+  leave: 'Leave and discard changes',
+} as const;
+
 export const COPY_STRINGS = {
   copy: 'Copy',
   copied: 'Copied',

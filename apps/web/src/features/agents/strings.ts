@@ -395,6 +395,12 @@ export const AGENT_STRINGS = {
       rejectOne: (who: string) => `Reject the message to ${who}`,
       approveAll: 'Approve all',
       rejectAll: 'Reject all',
+      approveAllTitle: (n: number) => (n === 1 ? 'Send 1 message?' : `Send ${n} messages?`),
+      approveAllText: (n: number) =>
+        n === 1
+          ? 'Approving sends the waiting message to its customer now. Sent messages cannot be recalled.'
+          : `Approving sends all ${n} waiting messages to their customers now. Sent messages cannot be recalled.`,
+      approveAllConfirm: (n: number) => (n === 1 ? 'Send 1 message' : `Send ${n} messages`),
       rejectAllTitle: 'Reject every waiting message?',
       rejectAllText: 'None of them will be sent. This cannot be undone.',
       approved: (n: number) =>

@@ -49,6 +49,10 @@ export const BILLING_STRINGS = {
   noTopUps: 'No top-ups are offered.',
   buy: (price: string) => `Buy for ${price}`,
   buying: 'Buying…',
+  buyTitle: (name: string) => `Buy ${name}?`,
+  buyText: (units: number, channel: string, price: string) =>
+    `${units.toLocaleString('en-US')} ${channel} messages are added to this billing period and ${price} is charged once to the card on file. This cannot be undone.`,
+  buyConfirm: (price: string) => `Pay ${price}`,
   bought: (units: number, channel: string) =>
     `${units.toLocaleString('en-US')} ${channel} added to this period.`,
   pending: 'The invoice is waiting for payment; the messages are added once it is paid.',

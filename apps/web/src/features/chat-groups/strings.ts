@@ -87,6 +87,8 @@ export const CHAT_GROUPS_STRINGS = {
     listLabel: 'Allowed origins',
     none: 'No origins listed.',
     duplicate: 'That origin is already in the list.',
+    invalid: 'Enter an origin like https://www.example.com (no path).',
+    notAdded: (error: string) => `Origin to allow: ${error} Fix it or clear the field, then save again.`,
     tooMany: (max: number) => `At most ${max} origins.`,
   },
 

@@ -452,6 +452,26 @@ describe('Agent run log', () => {
     ).toHaveLength(1);
   });
 
+  it('says how many messages Approve all sends and sends nothing until confirmed', SLOW, async () => {
+    const state = withAgents();
+    state.run.deliveries.push({
+      ...state.run.deliveries[1]!,
+      id: '00000000-0000-4000-8000-000000000004',
+      customer: { id: 24, name: 'Hedy Lamarr', email: 'hedy@example.com', phone: null },
+    });
+    state.run.counts.pending_approval = 2;
+    renderApp('/engage/event-logs/agents/5/email/run-1');
+    const R = AGENT_STRINGS.logs.review;
+    await userEvent.click(await screen.findByRole('button', { name: R.approveAll }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Send 2 messages?' });
+    expect(dialog).toHaveTextContent('Approving sends all 2 waiting messages to their customers now.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(state.reviews).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: R.approveAll }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Send 2 messages' }));
+    await waitFor(() => expect(state.reviews).toEqual([{ action: 'approve', body: { all: true } }]));
+  });
+
   it('says a run of another channel is not found', SLOW, async () => {
     withAgents();
     renderApp('/engage/event-logs/agents/5/sms/run-1');

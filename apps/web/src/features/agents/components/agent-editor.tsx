@@ -9,6 +9,7 @@ import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextareaField } from '../../../components/form/textarea-field';
 import { TextField } from '../../../components/form/text-field';
@@ -69,6 +70,7 @@ export function AgentEditor({
   const values = useWatch({ control: form.control }) as TAgentForm;
   const current = snapshot(values, { tools, segment });
   const dirty = current.all !== baseline.all;
+  const unsaved = useUnsavedChanges(dirty && canWrite);
 
   /** Puts errors keyed like the request on the form; answers whether any was placed. */
   const showErrors = (fieldErrors: TFieldErrorMap, prefix = '') => {
@@ -129,6 +131,7 @@ export function AgentEditor({
         }
       }
       toast.success(E.created);
+      unsaved.release();
       void navigate(agentPath(created.id), { replace: true });
       return;
     }
@@ -170,6 +173,7 @@ export function AgentEditor({
       onSubmit={(event) => void onSubmit(event)}
       className="grid gap-6"
     >
+      {unsaved.dialog}
       {renderActions?.(dirty)}
       <FormAlert message={errors.root?.server?.message} />
       <Section title={E.basics}>

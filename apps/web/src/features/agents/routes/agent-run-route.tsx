@@ -117,15 +117,21 @@ function Deliveries({ run, agentId, canReview }: { run: TAgentRun; agentId: numb
           </div>
           {canReview ? (
             <div className="ml-auto flex gap-2">
-              <Button
-                type="button"
-                size="sm"
+              <ConfirmAction
+                variant="default"
+                tone="default"
+                trigger={
+                  <>
+                    <CheckIcon aria-hidden="true" />
+                    {R.approveAll}
+                  </>
+                }
+                title={R.approveAllTitle(waitingCount)}
+                description={R.approveAllText(waitingCount)}
+                confirmLabel={R.approveAllConfirm(waitingCount)}
                 disabled={review.isPending}
-                onClick={() => act('approve', 'all')}
-              >
-                <CheckIcon aria-hidden="true" />
-                {R.approveAll}
-              </Button>
+                onConfirm={() => act('approve', 'all')}
+              />
               <ConfirmAction
                 variant="outline"
                 trigger={

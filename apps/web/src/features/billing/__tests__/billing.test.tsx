@@ -101,6 +101,16 @@ describe('Settings → Billing', () => {
     const user = userEvent.setup();
     renderApp('/engage/settings/billing');
     await user.click(await screen.findByRole('button', { name: 'Buy for $15.00' }));
+    // Nothing is charged until the owner has read the amount and the price and confirmed.
+    const dialog = await screen.findByRole('alertdialog', { name: /^Buy / });
+    expect(dialog).toHaveTextContent(
+      '500 SMS messages are added to this billing period and $15.00 is charged once to the card on file.',
+    );
+    expect(state.charges).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(state.charges).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Buy for $15.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay $15.00' }));
     expect(await screen.findByText('500 SMS added to this period.')).toBeInTheDocument();
     expect(state.charges).toEqual([{ top_up: 'sms-500-USD' }]);
     expect(await screen.findByText('100 of 600 (includes 500 from top-ups)')).toBeInTheDocument();

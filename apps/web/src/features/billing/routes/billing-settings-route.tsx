@@ -5,6 +5,7 @@ import type { TBillingState, TSubscriptionStatus } from '@titan/contracts';
 import { InfoIcon } from 'lucide-react';
 import { toast } from 'sonner';
 
+import { ConfirmAction } from '../../../components/confirm-action';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { StatusBadge, type TStatusTone } from '../../../components/status-badge';
 import { Alert, AlertDescription } from '../../../components/ui/alert';
@@ -73,11 +74,19 @@ function TopUps({ billing, canBuy }: { billing: TBillingState; canBuy: boolean }
             <li key={t.id} className="flex items-center justify-between gap-2 rounded-md border p-3 text-sm">
               <span>{t.name}</span>
               {canBuy ? (
-                <Button
-                  size="sm"
+                <ConfirmAction
                   variant="outline"
+                  tone="default"
                   disabled={charge.isPending}
-                  onClick={() =>
+                  trigger={
+                    charge.isPending && charge.variables === t.id
+                      ? S.buying
+                      : S.buy(money(t.price, t.currency_code))
+                  }
+                  title={S.buyTitle(t.name)}
+                  description={S.buyText(t.units, S.channels[t.channel], money(t.price, t.currency_code))}
+                  confirmLabel={S.buyConfirm(money(t.price, t.currency_code))}
+                  onConfirm={() =>
                     charge.mutate(t.id, {
                       onSuccess: (result) =>
                         result.credited
@@ -86,11 +95,7 @@ function TopUps({ billing, canBuy }: { billing: TBillingState; canBuy: boolean }
                       onError: (error) => reportApiError(error, { toast: true }),
                     })
                   }
-                >
-                  {charge.isPending && charge.variables === t.id
-                    ? S.buying
-                    : S.buy(money(t.price, t.currency_code))}
-                </Button>
+                />
               ) : (
                 <span className="text-muted-foreground">{money(t.price, t.currency_code)}</span>
               )}

@@ -1,8 +1,9 @@
 // Create or edit a chat group: name and slug (suggested from the name while creating), look, allowed
 // origins and visitor form. The contract validates before sending; the server's errors land on fields.
 import type { TChatGroup } from '@titan/contracts';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
@@ -16,6 +17,7 @@ import { slugFromName } from '../utils/slug';
 import { AppearanceFields } from './appearance-fields';
 import { FormSection } from './form-section';
 import { GroupOriginsField } from './group-origins-field';
+import { commitOriginDraft, useOriginDraft } from './origins-editor';
 import { VisitorFormBuilder } from './visitor-form-builder';
 
 const S = CHAT_GROUPS_STRINGS;
@@ -35,26 +37,35 @@ export function ChatGroupForm({
   // A new group's slug follows its name until someone types a slug; a saved slug never moves by itself.
   const [slugFollowsName, setSlugFollowsName] = useState(!group);
   const { errors, isSubmitting, isSubmitted } = form.formState;
+  const draft = useOriginDraft();
+  const unsaved = useUnsavedChanges(form.formState.isDirty || draft.text.trim() !== '');
 
-  const onSubmit = form.handleSubmit(async (request) => {
+  const save = form.handleSubmit(async (request) => {
     try {
       const saved = group
         ? await update.mutateAsync({ id: group.id, ...request })
         : await create.mutateAsync(request);
       form.reset(form.getValues());
+      unsaved.release();
       onSaved(saved);
     } catch (error) {
       applyApiErrorToForm(form, groupFormFieldPaths(form.getValues()), error);
     }
   });
 
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // An origin typed but not added is added now, or the save is refused with its field named.
+    const current = form.getValues('allowed_origins');
+    const origins = commitOriginDraft(draft, current);
+    if (!origins) return;
+    if (origins !== current) form.setValue('allowed_origins', origins, { shouldDirty: true });
+    void save(event);
+  };
+
   return (
-    <form
-      noValidate
-      aria-label={S.form.label}
-      onSubmit={(event) => void onSubmit(event)}
-      className="grid gap-6"
-    >
+    <form noValidate aria-label={S.form.label} onSubmit={onSubmit} className="grid gap-6">
+      {unsaved.dialog}
       <FormAlert message={errors.root?.server?.message} />
       <FormSection title={S.form.detailsTitle}>
         <div className="grid max-w-xl gap-4">
@@ -90,7 +101,7 @@ export function ChatGroupForm({
       </FormSection>
       <FormSection title={S.origins.title}>
         <div className="max-w-xl">
-          <GroupOriginsField form={form} />
+          <GroupOriginsField form={form} draft={draft} />
         </div>
       </FormSection>
       <FormSection title={S.visitorForm.title} description={S.visitorForm.description}>

@@ -3,9 +3,9 @@ import { Controller } from 'react-hook-form';
 
 import type { TGroupForm } from '../hooks/use-group-form';
 import { CHAT_GROUPS_STRINGS } from '../strings';
-import { OriginsEditor } from './origins-editor';
+import { OriginsEditor, type TOriginDraft } from './origins-editor';
 
-export function GroupOriginsField({ form }: { form: TGroupForm }) {
+export function GroupOriginsField({ form, draft }: { form: TGroupForm; draft?: TOriginDraft }) {
   const errors = form.formState.errors.allowed_origins;
   return (
     <Controller
@@ -18,6 +18,7 @@ export function GroupOriginsField({ form }: { form: TGroupForm }) {
           hint={CHAT_GROUPS_STRINGS.origins.groupHint}
           error={errors?.message}
           itemErrors={field.value.map((_, index) => errors?.[index]?.message)}
+          draft={draft}
         />
       )}
     />

@@ -1,7 +1,9 @@
 // A list of allowed origins: type one, add it (checked by the contract's rule at once), remove any.
-// Controlled: the business-wide settings and a group's form both keep the list in their own form.
+// Controlled: the business-wide settings and a group's form both keep the list in their own form,
+// and the text typed but not yet added (the draft) too: saving adds it, or refuses with the field's
+// error, so a typed origin is never silently dropped (which would leave the widget open to any site).
 import { PlusIcon, XIcon } from 'lucide-react';
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
@@ -16,6 +18,51 @@ function tidy(text: string): string {
   return text.trim().replace(/\/$/, '');
 }
 
+export type TOriginDraft = {
+  text: string;
+  setText: (text: string) => void;
+  error: string | null;
+  setError: (error: string | null) => void;
+  input: RefObject<HTMLInputElement | null>;
+};
+
+/** The text typed into "Origin to allow" and its error, kept by the form that saves the list. */
+export function useOriginDraft(): TOriginDraft {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement | null>(null);
+  return { text, setText, error, setError, input };
+}
+
+function checkOrigin(text: string, value: string[]): { origin: string } | { error: string } {
+  const parsed = ZOrigin.safeParse(tidy(text));
+  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? S.invalid };
+  if (value.includes(parsed.data)) return { error: S.duplicate };
+  if (value.length >= ORIGINS_MAX) return { error: S.tooMany(ORIGINS_MAX) };
+  return { origin: parsed.data };
+}
+
+/**
+ * At save: the list to save with the typed origin added, or null when the typed text is not a valid
+ * origin (its error is then shown under "Origin to allow" and the field focused). A typed origin
+ * already in the list is simply cleared.
+ */
+export function commitOriginDraft(draft: TOriginDraft, value: string[]): string[] | null {
+  if (!draft.text.trim()) return value;
+  const checked = checkOrigin(draft.text, value);
+  if ('error' in checked) {
+    if (checked.error === S.duplicate) {
+      draft.setText('');
+      return value;
+    }
+    draft.setError(S.notAdded(checked.error));
+    return null;
+  }
+  draft.setText('');
+  draft.setError(null);
+  return [...value, checked.origin];
+}
+
 export function OriginsEditor({
   value,
   onChange,
@@ -23,6 +70,7 @@ export function OriginsEditor({
   error,
   itemErrors = [],
   disabled,
+  draft,
 }: {
   value: string[];
   onChange: (origins: string[]) => void;
@@ -30,17 +78,16 @@ export function OriginsEditor({
   error?: string | undefined;
   itemErrors?: readonly (string | undefined)[];
   disabled?: boolean;
+  draft?: TOriginDraft | undefined;
 }) {
   const id = useId();
-  const [text, setText] = useState('');
-  const [addError, setAddError] = useState<string | null>(null);
+  const own = useOriginDraft();
+  const { text, setText, error: addError, setError: setAddError } = draft ?? own;
 
   const add = () => {
-    const parsed = ZOrigin.safeParse(tidy(text));
-    if (!parsed.success) return setAddError(parsed.error.issues[0]?.message ?? null);
-    if (value.includes(parsed.data)) return setAddError(S.duplicate);
-    if (value.length >= ORIGINS_MAX) return setAddError(S.tooMany(ORIGINS_MAX));
-    onChange([...value, parsed.data]);
+    const checked = checkOrigin(text, value);
+    if ('error' in checked) return setAddError(checked.error);
+    onChange([...value, checked.origin]);
     setText('');
     setAddError(null);
   };

@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 
 import { ConfirmAction } from '../../../components/confirm-action';
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
@@ -106,6 +107,7 @@ export function TemplateEditor({
   const saving = create.isPending || update.isPending;
   const readOnly = !canWrite;
   const dirty = !sameForm(form, formOf(saved));
+  const unsaved = useUnsavedChanges(dirty && canWrite);
 
   const set = <K extends keyof TForm>(key: K, value: TForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -187,6 +189,7 @@ export function TemplateEditor({
         onSuccess: (t) => {
           toast.success(S.created);
           setSaved(t);
+          unsaved.release();
           void navigate(emailTemplatePath(t.id), { replace: true });
         },
         onError: onSaveError,
@@ -228,6 +231,7 @@ export function TemplateEditor({
     remove.mutate(saved.id, {
       onSuccess: async () => {
         toast.success(S.deleted(saved.name));
+        unsaved.release();
         await navigate(EMAIL_TEMPLATES_PATH);
       },
       onError: (error) => reportApiError(error, { toast: true }),
@@ -265,6 +269,7 @@ export function TemplateEditor({
 
   return (
     <div className="grid gap-6">
+      {unsaved.dialog}
       {readOnly ? <p className="text-sm text-muted-foreground">{S.readOnly}</p> : null}
       <FormAlert message={formError} />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">

@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
@@ -57,6 +58,7 @@ export function LlmSettingsForm({ settings }: { settings: TLlmSettings }) {
   const test = useTestLlmConnection();
   const [tested, setTested] = useState<TLlmTestResult | null>(null);
   const { errors, isSubmitting } = form.formState;
+  const unsaved = useUnsavedChanges(form.formState.isDirty);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -105,6 +107,7 @@ export function LlmSettingsForm({ settings }: { settings: TLlmSettings }) {
         onSubmit={(e) => void onSubmit(e)}
         className="grid max-w-xl gap-4"
       >
+        {unsaved.dialog}
         <FormAlert message={errors.root?.server?.message} />
         <TextField
           label={S.baseUrl}

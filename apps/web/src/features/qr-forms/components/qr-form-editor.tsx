@@ -5,6 +5,7 @@ import { QR_FORM_CHANNELS, QR_FORM_FIELDS_MAX, type TQrSchema } from '@titan/con
 import { useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { VisitorFieldsBuilder } from '../../../components/form/visitor-fields-builder';
 import { SelectField } from '../../../components/form/select-field';
@@ -142,6 +143,7 @@ export function QrFormEditor({
   const form = useForm<TEditorValues>({ defaultValues: toEditorValues(schema) });
   const save = useSaveQrSchema();
   const { errors, isSubmitting } = form.formState;
+  const unsaved = useUnsavedChanges(form.formState.isDirty);
 
   const onSubmit = form.handleSubmit(async (values) => {
     const request = toSaveRequest(values);
@@ -172,6 +174,7 @@ export function QrFormEditor({
         </CardHeader>
         <CardContent>
           <form noValidate aria-label={S.title} onSubmit={(event) => void onSubmit(event)}>
+            {unsaved.dialog}
             <fieldset disabled={!canEdit} className="grid gap-5">
               {!canEdit ? <p className="text-sm text-muted-foreground">{S.notAllowed}</p> : null}
               <FormAlert message={errors.root?.server?.message} />

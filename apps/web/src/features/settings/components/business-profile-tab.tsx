@@ -5,6 +5,7 @@ import { ZUpdateBusinessRequest, type TBusiness, type TUpdateBusinessRequest } f
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { CopyButton } from '../../../components/copy-button';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
@@ -38,10 +39,12 @@ function BusinessForm({ business }: { business: TBusiness }) {
   });
   const update = useUpdateBusiness();
   const { errors, isSubmitting } = form.formState;
+  const unsaved = useUnsavedChanges(form.formState.isDirty);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await update.mutateAsync(values);
+      form.reset(values);
       toast.success(SETTINGS_STRINGS.saved);
     } catch (error) {
       applyApiErrorToForm(form, BUSINESS_FIELDS, error);
@@ -50,6 +53,7 @@ function BusinessForm({ business }: { business: TBusiness }) {
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid max-w-md gap-4">
+      {unsaved.dialog}
       <FormAlert message={errors.root?.server?.message} />
       <TextField label={STRINGS.name} registration={form.register('name')} error={errors.name?.message} />
       <div className="grid grid-cols-[6rem_1fr] gap-3">

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
@@ -26,6 +27,7 @@ function ProfileForm({ profile }: { profile: TProfile }) {
   });
   const update = useUpdateProfile();
   const { errors, isSubmitting } = form.formState;
+  const unsaved = useUnsavedChanges(form.formState.isDirty);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -39,6 +41,7 @@ function ProfileForm({ profile }: { profile: TProfile }) {
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid max-w-md gap-4">
+      {unsaved.dialog}
       <FormAlert message={errors.root?.server?.message} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
 import { Label } from '../../../components/ui/label';
@@ -49,6 +50,7 @@ export function SmsAccountForm({ account }: { account: TSmsAccount | null }) {
   });
   const save = useSaveSmsAccount();
   const { errors, isSubmitting } = form.formState;
+  const unsaved = useUnsavedChanges(form.formState.isDirty);
 
   const chooseSender = (next: TSender) => {
     setSender(next);
@@ -85,6 +87,7 @@ export function SmsAccountForm({ account }: { account: TSmsAccount | null }) {
       onSubmit={(event) => void onSubmit(event)}
       className="grid max-w-xl gap-4"
     >
+      {unsaved.dialog}
       <FormAlert message={errors.root?.server?.message} />
       <TextField
         label={S.accountSid}

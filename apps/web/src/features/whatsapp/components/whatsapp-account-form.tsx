@@ -10,6 +10,7 @@ import {
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
@@ -52,6 +53,7 @@ export function WhatsappAccountForm({ account }: { account: TWhatsappAccount | n
   });
   const save = useSaveWhatsappAccount();
   const { errors, isSubmitting } = form.formState;
+  const unsaved = useUnsavedChanges(form.formState.isDirty);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -77,6 +79,7 @@ export function WhatsappAccountForm({ account }: { account: TWhatsappAccount | n
       onSubmit={(event) => void onSubmit(event)}
       className="grid max-w-xl gap-4"
     >
+      {unsaved.dialog}
       <FormAlert message={errors.root?.server?.message} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
