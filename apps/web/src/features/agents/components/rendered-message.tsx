@@ -3,6 +3,7 @@
 import type { TAgentChannel, TAgentRendered } from '@titan/contracts';
 
 import { AGENT_STRINGS } from '../strings';
+import { withoutWebFonts } from '../../../lib/email-fonts';
 
 const P = AGENT_STRINGS.preview;
 
@@ -27,7 +28,7 @@ export function RenderedMessage({
         <iframe
           title={P.frame(recipient)}
           sandbox=""
-          srcDoc={rendered.html}
+          srcDoc={withoutWebFonts(rendered.html)}
           className="h-80 w-full rounded-md border bg-white"
         />
       </div>

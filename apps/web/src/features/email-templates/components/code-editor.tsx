@@ -7,6 +7,7 @@ import { EditorView } from '@codemirror/view';
 import CodeMirror from '@uiw/react-codemirror';
 import { useEffect, useImperativeHandle, useMemo, useState } from 'react';
 
+import { useThemeStore } from '../../../lib/theme';
 import type { TCodeEditorProps } from './code-editor-types';
 
 const baseExtensions = [
@@ -17,6 +18,9 @@ const baseExtensions = [
 
 export function CodeEditor({ value, onChange, readOnly, errors, label, handleRef }: TCodeEditorProps) {
   const [view, setView] = useState<EditorView | null>(null);
+  // The editor's own light or dark theme, following the app's: its text never inherits the app's
+  // colour onto a background of the other mode.
+  const theme = useThemeStore((state) => state.resolved);
   const extensions = useMemo(
     () => [...baseExtensions, EditorView.contentAttributes.of({ 'aria-label': label })],
     [label],
@@ -68,6 +72,7 @@ export function CodeEditor({ value, onChange, readOnly, errors, label, handleRef
       readOnly={readOnly}
       editable={!readOnly}
       extensions={extensions}
+      theme={theme}
       height="28rem"
       className="overflow-hidden rounded-md border text-sm"
       basicSetup={{ foldGutter: true, highlightActiveLine: !readOnly }}

@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { ToggleGroup, ToggleGroupItem } from '../../../components/ui/toggle-group';
 import { cn } from '../../../lib/utils';
 import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
+import { withoutWebFonts } from '../../../lib/email-fonts';
 
 const PREVIEW_WIDTHS = { desktop: 640, phone: 375 } as const;
 type TWidth = keyof typeof PREVIEW_WIDTHS;
@@ -84,7 +85,7 @@ export function PreviewPane({
                 title={S.previewFrame}
                 // Nothing in a template may run or reach the app: no allow-* at all.
                 sandbox=""
-                srcDoc={preview.html}
+                srcDoc={withoutWebFonts(preview.html)}
                 style={{ width: PREVIEW_WIDTHS[width] }}
                 className={cn('h-[32rem] max-w-full rounded bg-white')}
               />

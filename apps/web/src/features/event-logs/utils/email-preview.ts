@@ -1,6 +1,8 @@
 // The stored HTML of an email as staff may look at it: Titan's open pixel taken out and its click
 // links pointed back at their destinations, so viewing an email (or a link in it) never records an
 // open or a click; links open nothing from the sandboxed frame (`<base target="_blank">`, no pop-ups).
+import { withoutWebFonts } from '../../../lib/email-fonts';
+
 const PIXEL = /<img\b[^>]*\bsrc\s*=\s*["']?[^"'\s>]*\/t\/o\/[A-Za-z0-9_-]+\.gif["']?[^>]*>/gi;
 const CLICK = /(\bhref\s*=\s*)(["']?)[^"'\s>]*\/t\/c\/([A-Za-z0-9_-]+)\2/gi;
 
@@ -26,5 +28,5 @@ export function previewHtml(html: string): string {
       const url = destinationOf(token);
       return url ? `${prefix}"${attribute(url)}"` : whole;
     });
-  return `<base target="_blank">${body}`;
+  return `<base target="_blank">${withoutWebFonts(body)}`;
 }
