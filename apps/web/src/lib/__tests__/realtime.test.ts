@@ -19,6 +19,7 @@ const conversation = {
   channel: 'titan_message',
   initiator: null,
   assigned_chat_group: null,
+  assignee: null,
   last_message_at: '2026-03-01T10:00:00.000Z',
   created_at: '2026-03-01T10:00:00.000Z',
   business_replied: false,
