@@ -2,13 +2,34 @@
 // server's errors marked at their lines, and a handle to insert text at the cursor or go to a line.
 // Loaded on its own (lazy-code-editor.tsx), so CodeMirror stays out of every other screen's bundle.
 import { html } from '@codemirror/lang-html';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
+import { tags as t } from '@lezer/highlight';
 import CodeMirror from '@uiw/react-codemirror';
 import { useEffect, useImperativeHandle, useMemo, useState } from 'react';
 
 import { useThemeStore } from '../../../lib/theme';
 import type { TCodeEditorProps } from './code-editor-types';
+
+// Light mode's token colours, each at least 4.5:1 on the editor's white and on its active line
+// (CodeMirror's default style has some below, e.g. red for invalid markup); dark mode keeps the
+// dark theme's own.
+const lightHighlight = HighlightStyle.define([
+  { tag: [t.tagName, t.angleBracket], color: '#116329' },
+  { tag: [t.attributeName, t.propertyName, t.number, t.atom, t.bool], color: '#0550ae' },
+  { tag: [t.attributeValue, t.string, t.special(t.string), t.regexp, t.url, t.link], color: '#0a3069' },
+  { tag: [t.comment, t.meta, t.documentMeta, t.processingInstruction], color: '#57606a' },
+  { tag: [t.keyword, t.operator, t.modifier], color: '#8250df' },
+  { tag: [t.invalid, t.deleted], color: '#a40e26' },
+  { tag: [t.inserted], color: '#116329' },
+  { tag: [t.changed, t.escape, t.character], color: '#953800' },
+  {
+    tag: [t.variableName, t.typeName, t.className, t.labelName, t.definition(t.variableName), t.content],
+    color: '#1f2328',
+  },
+  { tag: t.heading, color: '#0550ae', fontWeight: 'bold' },
+]);
 
 const baseExtensions = [
   html({ matchClosingTags: true, autoCloseTags: true }),
@@ -22,8 +43,12 @@ export function CodeEditor({ value, onChange, readOnly, errors, label, handleRef
   // colour onto a background of the other mode.
   const theme = useThemeStore((state) => state.resolved);
   const extensions = useMemo(
-    () => [...baseExtensions, EditorView.contentAttributes.of({ 'aria-label': label })],
-    [label],
+    () => [
+      ...baseExtensions,
+      ...(theme === 'light' ? [syntaxHighlighting(lightHighlight)] : []),
+      EditorView.contentAttributes.of({ 'aria-label': label }),
+    ],
+    [label, theme],
   );
 
   // The server's errors as diagnostics on their lines (a line past the end is left to the list).
