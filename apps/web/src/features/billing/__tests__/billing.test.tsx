@@ -152,7 +152,7 @@ describe('/confirm-payment/{payment_status}', () => {
     renderApp('/confirm-payment/success');
     expect(await screen.findByText('Payment received')).toBeInTheDocument();
     expect(await screen.findByTestId('confirm-payment-status')).toHaveTextContent(
-      "Acme's subscription status is Active.",
+      "Acme's subscription status is active.",
     );
     expect(screen.getByRole('link', { name: 'Back to billing' })).toHaveAttribute(
       'href',

@@ -72,7 +72,10 @@ export function ConfirmPaymentRoute() {
   const { title, text } = textsFor(outcome, status);
   const description = billing.data && !billing.data.enabled ? BILLING_STRINGS.notConnected : text;
   // Without billing there is no subscription to report (never "inactive").
-  const subscription = billing.data?.enabled ? BILLING_STRINGS.statuses[billing.data.status] : null;
+  // The status label reads mid-sentence in lower case ("… subscription status is active.").
+  const subscription = billing.data?.enabled
+    ? BILLING_STRINGS.statuses[billing.data.status].toLowerCase()
+    : null;
   return (
     <CenteredCard title={title} description={description}>
       {business && subscription ? (
