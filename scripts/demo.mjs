@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run demo`: Titan with its own embedded database (./data/demo) beside the local WhatsApp
-// Cloud API simulator, seeded through the real API on first run (scripts/demo-seed.mjs), so the
+// Cloud API simulator, seeded through the real API with the typed client on first run (scripts/demo-seed.ts), so the
 // inbox, the WhatsApp channel and the customer's phone page can be tried by hand. A local
 // authoritative DNS server (tools/dns-sim) holds the demo's sending domain, so a domain added in
 // Settings → Email domains can be published and verified without the internet.
@@ -20,8 +20,8 @@
 // LOG_LEVEL (warn), the simulator's SIM_* credentials. Ctrl-C stops them all.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { seedAreas } from './demo-areas.mjs';
-import { seedDemo } from './demo-seed.mjs';
+import { seedAreas } from './demo-areas.ts';
+import { connectIntegrations, seedDemo } from './demo-seed.ts';
 
 const root = join(import.meta.dirname, '..');
 const DATA_DIR = './data/demo';
@@ -362,66 +362,22 @@ try {
   await shutdown(1);
 }
 
-// The owner's API headers for the setup steps below (one login).
-let ownerHeaders = {};
-try {
-  const login = await fetch(`${probeUrl}/api/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: seeded.owner.email, password: seeded.owner.password }),
-  });
-  const { access } = (await login.json()).result;
-  ownerHeaders = {
-    'content-type': 'application/json',
-    authorization: `Bearer ${access}`,
-    'x-business-code': seeded.business.unique_code,
-  };
-} catch (err) {
-  seeded.warnings.push(`the demo owner could not log in: ${err.message}`);
-}
+const ownerAccess = seeded.access;
 
-// The demo business's SMS account, connected to the simulator (Titan checks it with "Twilio" first).
-try {
-  const res = await fetch(`${probeUrl}/api/sms/account/`, {
-    method: 'PUT',
-    headers: ownerHeaders,
-    body: JSON.stringify({ account_sid: SMS.accountSid, auth_token: SMS.authToken, from_number: SMS.number }),
-  });
-  if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
-} catch (err) {
-  seeded.warnings.push(`the SMS account could not be connected: ${err.message}`);
-}
-
-// The simulator's bearer-token MCP server, registered for the demo business (its tools listed at once).
-try {
-  const listed = await fetch(`${probeUrl}/api/config/mcp-servers/`, { headers: ownerHeaders });
-  const servers = (await listed.json()).result ?? [];
-  if (!servers.some((s) => s.url === mcp.bearerUrl)) {
-    const res = await fetch(`${probeUrl}/api/config/mcp-servers/`, {
-      method: 'POST',
-      headers: ownerHeaders,
-      body: JSON.stringify({
-        name: 'Demo shop (bearer)',
-        url: mcp.bearerUrl,
-        auth: 'bearer',
-        token: mcp.token,
-      }),
-    });
-    if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
-  }
-} catch (err) {
-  seeded.warnings.push(`the MCP simulator could not be registered: ${err.message}`);
-}
+// The demo business's SMS account (the Twilio simulator), the MCP simulator's bearer-token server
+// (its tools listed at once) and its Chargebee customer, through the typed client.
+await connectIntegrations({
+  titanUrl: probeUrl,
+  accessToken: ownerAccess,
+  businessCode: seeded.business.unique_code,
+  sms: SMS,
+  mcp,
+  warn: (text) => seeded.warnings.push(text),
+});
 
 // Billing: the demo business is a Chargebee customer on the Growth plan, so it may send. The
 // simulator keeps nothing across restarts: subscribing again re-creates the customer there.
 try {
-  // Makes the business a Chargebee customer on first run (answers 502 after a restart: ignored).
-  await fetch(`${probeUrl}/api/chargebee/portal-session/`, {
-    method: 'POST',
-    headers: ownerHeaders,
-    body: '{}',
-  });
   const res = await fetch(`${chargebee.url}/sim/subscriptions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -439,7 +395,7 @@ try {
 // an AI agent with a finished (dry) run against the LLM simulator.
 await seedAreas({
   titanUrl: probeUrl,
-  headers: ownerHeaders,
+  accessToken: ownerAccess,
   businessCode: seeded.business.unique_code,
   llm,
   log: (text) => console.log(`[demo] ${text}`),
@@ -464,6 +420,7 @@ Titan demo is ready${seeded.created ? ' (seeded just now)' : ''}
   WhatsApp conversations in the inbox: ${seeded.conversations.length}, and one from the chat widget
   Email:       templates "Welcome back" and "Spring offer"; the list "Newsletter subscribers" (3 subscribed)
   Agents:      "Win-back (demo)" with a finished dry run: Event logs → Agents shows what it would send
+  Campaigns:   "Spring offer (demo draft)" to the newsletter list: its checklist, preview and test send
   Billing:     the business is on the Growth plan of the Chargebee simulator (${chargebee.url}/sim/state);
                Settings → Billing shows usage against its quotas and opens its pricing page and portal
   AI model:    ${llm.model} at ${llm.baseUrl} (tools/llm-sim: scripted, deterministic answers;

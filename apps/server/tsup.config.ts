@@ -11,8 +11,12 @@ export default defineConfig({
     worker: 'src/worker.ts',
     // The SMTP threads' entry (channels/email-smtp/smtp-threads.ts starts it beside the chunks).
     'smtp-thread': 'src/channels/email-smtp/smtp-thread.ts',
+    // The inbound mail threads' entry (modules/email/email.inbound-threads.ts starts it).
+    'inbound-thread': 'src/modules/email/email.inbound-thread.ts',
     // The inbox list's statement builder, for the benchmarks (they run the server's very SQL).
     'conversations-list': 'src/modules/conversations/list/index.ts',
+    // The inbox search's statement builder, for the same reason (bench/suites/inbox-search.mjs).
+    'conversations-search': 'src/modules/conversations/search/index.ts',
   },
   format: 'esm',
   platform: 'node',

@@ -14,6 +14,8 @@ export default defineProject({
     include: ['src/**/__tests__/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     restoreMocks: true,
+    // jsdom screens with user-event take a few seconds on a loaded 2-core machine; 5 s timed out.
+    testTimeout: 30_000,
     unstubGlobals: true,
   },
 });

@@ -2,10 +2,11 @@
 // The server serves dist/frame.html for those pages and dist/assets/ under /widget/assets/.
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { widgetMessages } from './widget-messages.plugin.ts';
 
 export default defineConfig({
   base: '/widget/',
-  plugins: [react()],
+  plugins: [react(), widgetMessages()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -114,24 +114,38 @@ export function loadSummary(samples, { errors, firstError, wallS }) {
 }
 
 /**
- * A GET client on keep-alive connections (at most `sockets`): `get(path)` resolves with
+ * A GET (and POST) client on keep-alive connections (at most `sockets`): `get(path)` resolves with
  * { status, body } once the whole response is read, and rejects unless the status is 2xx. It is
  * undici's (the client Node's fetch is built on): node:http's client costs the bench process
  * several times what the pg client beside it costs per call, on the same two cores as the servers.
  */
-export function httpClient(baseUrl, { headers = {}, sockets = 10 } = {}) {
+export function httpClient(baseUrl, { headers = {}, sockets = 10, timeoutMs = 30_000 } = {}) {
   const pool = new Pool(baseUrl, { connections: sockets, pipelining: 1 });
   const get = async (path) => {
     const res = await pool.request({
       path,
       method: 'GET',
       headers,
-      headersTimeout: 30_000,
-      bodyTimeout: 30_000,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
     const body = await res.body.text();
     if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, body };
     throw new Error(`GET ${path} answered HTTP ${res.statusCode}: ${body.slice(0, 300)}`);
   };
-  return { get, close: () => pool.destroy() };
+  /** POST of a JSON body (a string), read the same way. */
+  const post = async (path, body) => {
+    const res = await pool.request({
+      path,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, body: text };
+    throw new Error(`POST ${path} answered HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
+  };
+  return { get, post, close: () => pool.destroy() };
 }

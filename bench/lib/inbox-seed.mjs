@@ -52,7 +52,7 @@ export async function prepareInboxSeed({ provisionDatabase, startTitan, progress
 }
 
 /** Creates the database of `url` when it does not exist (connecting through the `postgres` db). */
-async function ensureDatabase(url) {
+export async function ensureDatabase(url) {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));
   const admin = new URL(url);

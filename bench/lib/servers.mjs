@@ -122,6 +122,13 @@ export function startBareTracking({ readyTimeoutMs = 30_000 } = {}) {
   return startIpcServer('bare tracking', BARE_TRACKING, { readyTimeoutMs });
 }
 
+/** Starts the webhook receiver (bench/servers/webhook-receiver.mjs): 200 to every POST /hook. */
+export function startWebhookReceiver({ readyTimeoutMs = 30_000 } = {}) {
+  return startIpcServer('webhook receiver', join(REPO_ROOT, 'bench', 'servers', 'webhook-receiver.mjs'), {
+    readyTimeoutMs,
+  });
+}
+
 /** A baseline server script that binds port 0 and reports { type: 'listening', port } over IPC. */
 async function startIpcServer(label, script, { readyTimeoutMs, env = {} }) {
   const proc = spawnNode(label, script, {

@@ -38,7 +38,30 @@ export const OWNER = {
 };
 
 const GROUPS = ['Sales', 'Support', 'Billing', 'Onboarding', 'VIP'];
-const LOADED_TABLES = ['customers', 'chat_groups', 'conversations', 'messages', 'wa_messages'];
+const AGENTS = 20;
+const LABELS = [
+  'Billing',
+  'Bug',
+  'Refund',
+  'Urgent',
+  'VIP',
+  'Shipping',
+  'Feedback',
+  'Sales lead',
+  'Follow up',
+  'Churn risk',
+  'Onboarding',
+  'Spam check',
+];
+const LABEL_COLORS = ['#ef4444', '#f97316', '#eab308', '#22c55e', '#14b8a6', '#3b82f6'];
+const LOADED_TABLES = [
+  'customers',
+  'chat_groups',
+  'conversations',
+  'messages',
+  'wa_messages',
+  'conversation_labels',
+];
 const TRIGGER_TABLES = ['conversations', 'messages', 'wa_messages'];
 
 const LOREM =
@@ -81,6 +104,10 @@ export async function findSeed(url) {
               (select count(*) from wa_messages where business_id = $1)::int as wa_messages,
               (select count(*) from customers where business_id = $1)::int as customers,
               (select count(*) from chat_groups where business_id = $1)::int as chat_groups,
+              (select count(*) from conversations where business_id = $1 and assignee_id is not null)::int
+                as assigned,
+              (select count(*) from conversation_labels x join labels l on l.id = x.label_id
+                where l.business_id = $1)::int as conversation_labels,
               (select max(last_message_at) from conversations where business_id = $1) as seeded_at,
               (select count(*) from pg_trigger t where t.tgrelid in
                  ('conversations'::regclass, 'messages'::regclass, 'wa_messages'::regclass)
@@ -101,9 +128,11 @@ export async function findSeed(url) {
         wa_messages: c.wa_messages,
         customers: c.customers,
         chat_groups: c.chat_groups,
+        assigned: c.assigned,
+        conversation_labels: c.conversation_labels,
       },
       seededAt: c.seeded_at,
-      complete: c.conversations > 0 && c.disabled_triggers === 0,
+      complete: c.conversations > 0 && c.disabled_triggers === 0 && c.assigned === c.conversations,
     };
   } finally {
     await client.end().catch(() => {});
@@ -205,30 +234,54 @@ export async function seedInbox(database, { startTitan, log = () => {}, sizes = 
        select $1, name, lower(name) from unnest($2::text[]) name`,
       [businessId, GROUPS],
     );
+    // The team: 20 agents beside the owner (every conversation has an assignee), and 12 labels.
+    await q(
+      `insert into users (email, username, first_name, last_name)
+       select 'agent' || i || '@inbox.bench.test', 'inbox-bench-agent-' || i, 'Agent', 'No. ' || i
+         from generate_series(1, $1::int) i`,
+      [AGENTS],
+    );
+    await q(
+      `insert into memberships (business_id, user_id, role)
+       select $1, id, 'agent' from users where email like 'agent%@inbox.bench.test'`,
+      [businessId],
+    );
+    await q(
+      `insert into labels (business_id, name, color)
+       select $1, name, ($3::text[])[1 + (i::int - 1) % cardinality($3::text[])]
+         from unnest($2::text[]) with ordinality as l(name, i)`,
+      [businessId, LABELS, LABEL_COLORS],
+    );
     const { rows: ranges } = await q(
       `select (select min(id) from customers where business_id = $1) as cmin,
               (select count(*) from customers where business_id = $1) as cn,
               (select max(id) - min(id) + 1 from customers where business_id = $1) as cspan,
-              (select array_agg(id order by id) from chat_groups where business_id = $1) as groups`,
+              (select array_agg(id order by id) from chat_groups where business_id = $1) as groups,
+              (select array_agg(user_id order by user_id) from memberships where business_id = $1) as members,
+              (select array_agg(id order by id) from labels where business_id = $1) as labels`,
       [businessId],
     );
     const r = ranges[0];
     if (Number(r.cspan) !== Number(r.cn)) throw new Error('customer ids are not contiguous');
-    step(`customers (${sizes.customers.toLocaleString('en-US')}) + chat groups (${GROUPS.length})`);
+    step(
+      `customers (${sizes.customers.toLocaleString('en-US')}) + chat groups (${GROUPS.length}) + ` +
+        `${AGENTS} agents + ${LABELS.length} labels`,
+    );
 
     // 4. Conversations: created_at evenly over 2 years in id order; the gap to the last message
     //    is random()^4 of the time left (at most 60 days), so last_message_at <= now().
     await q(
       `insert into conversations (business_id, title, status, is_read, channel, initiator_id,
                                   assigned_chat_group_id, last_message_at, business_replied,
-                                  created_at, updated_at)
+                                  created_at, updated_at, assignee_id)
        select $1, 'Conversation ' || g,
               case when r_status < 0.3 then 'resolved' else 'active' end,
               r_read >= 0.4,
               case when r_channel < 0.2 then 'whatsapp' else 'titan_message' end,
               $3::bigint + floor(random() * $4::int)::bigint,
               case when r_group < 0.7 then ($5::bigint[])[1 + floor(random() * cardinality($5::bigint[]))::int] end,
-              lma, r_replied < 0.5, created, lma
+              lma, r_replied < 0.5, created, lma,
+              ($6::bigint[])[1 + floor(random() * cardinality($6::bigint[]))::int]
          from (select g, random() as r_status, random() as r_read, random() as r_channel,
                       random() as r_group, random() as r_replied,
                       now() - interval '730 days' * (1 - g::float8 / $2::int) - random() * interval '60 seconds'
@@ -237,9 +290,17 @@ export async function seedInbox(database, { startTitan, log = () => {}, sizes = 
          cross join lateral (
            select created + random() ^ 4 * least(interval '60 days', greatest(now() - created, interval '0'))
              as lma) l`,
-      [businessId, sizes.conversations, r.cmin, Number(r.cn), r.groups],
+      [businessId, sizes.conversations, r.cmin, Number(r.cn), r.groups, r.members],
     );
-    step(`conversations (${sizes.conversations.toLocaleString('en-US')})`);
+    // 1 to 3 labels each (consecutive ones of the 12, from a place set by the id).
+    await q(
+      `insert into conversation_labels (conversation_id, label_id)
+       select c.id, ($2::bigint[])[1 + ((c.id * 7 + j) % cardinality($2::bigint[]))::int]
+         from conversations c cross join generate_series(0, 2) j
+        where c.business_id = $1 and j <= c.id % 3`,
+      [businessId, r.labels],
+    );
+    step(`conversations (${sizes.conversations.toLocaleString('en-US')}), assigned and labelled`);
 
     // 5. Messages over the titan_message conversations (newest = last_message_at), ids by time.
     await q(
@@ -315,7 +376,9 @@ export async function seedInbox(database, { startTitan, log = () => {}, sizes = 
 
     // 8. Statistics and visibility map.
     await q(`reset maintenance_work_mem`);
-    await q(`vacuum (analyze) customers, chat_groups, conversations, messages, wa_messages`);
+    await q(
+      `vacuum (analyze) customers, chat_groups, conversations, messages, wa_messages, conversation_labels`,
+    );
     step('vacuum (analyze)');
   } finally {
     await client.end().catch(() => {});

@@ -232,6 +232,10 @@ export async function run(ctx) {
     const first = JSON.parse((await http.get(path)).body).result;
     const { ids: sqlIds, count: sqlCount } = answerOf(await sqlOnce());
     const apiIds = first.results.map((c) => c.id);
+    // Every row of the page carries its assignee and labels (the seed gives every conversation both).
+    const bare = first.results.filter((c) => !c.assignee || c.labels.length === 0).map((c) => c.id);
+    if (bare.length > 0)
+      notes.push(`WARNING ${sc.query}: rows without an assignee or labels: ${bare.join(',')}`);
     if (first.count !== sqlCount || JSON.stringify(apiIds) !== JSON.stringify(sqlIds)) {
       notes.push(
         `WARNING ${sc.query}: titan answered count ${first.count}, ids ${apiIds.join(',')}; ` +

@@ -73,7 +73,8 @@ export async function startTitan(
     ...options.env,
   });
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
-  const deadline = Date.now() + 90_000;
+  // Generous: a cold PGlite runs every migration first, which on a busy 2-core machine takes a minute.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     const early = await Promise.race([handle.exited, new Promise((r) => setTimeout(r, 200, null))]);
     if (early) throw new Error(`Titan exited during start:\n${handle.output()}`);

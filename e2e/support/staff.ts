@@ -1,5 +1,6 @@
 // A staff member created through the real API: sign up, confirm from the dev outbox, log in, and
 // create a business. The server must run with the development outbox (NODE_ENV=development).
+import { createTitanClient, type TitanApi } from '@titan/client';
 export type Person = { first: string; last: string; email: string };
 export type OwnerSession = { access: string; refresh: string; businessCode: string };
 
@@ -29,6 +30,8 @@ export async function signUpOwner(
   person: Person,
   password: string,
   businessName: string,
+  /** The links of mail sent to an address, when account mail goes elsewhere than the dev outbox (SMTP_URL). */
+  mailedLinks?: (email: string) => Promise<string[]>,
 ): Promise<OwnerSession> {
   const registered = await call(baseUrl, '/api/auth/register/', {
     first_name: person.first,
@@ -37,11 +40,12 @@ export async function signUpOwner(
     password,
   });
   expectStatus('register', registered.status, 201);
-  const outbox = await call<{ links: string[] }[]>(
-    baseUrl,
-    `/api/dev/outbox/?to=${encodeURIComponent(person.email)}`,
-  );
-  const link = outbox.result.flatMap((m) => m.links).find((l) => l.includes('/auth/account-confirm-email/'));
+  const links = mailedLinks
+    ? await mailedLinks(person.email)
+    : (
+        await call<{ links: string[] }[]>(baseUrl, `/api/dev/outbox/?to=${encodeURIComponent(person.email)}`)
+      ).result.flatMap((m) => m.links);
+  const link = links.find((l) => l.includes('/auth/account-confirm-email/'));
   if (!link) throw new Error(`no confirmation mail for ${person.email}`);
   const key = decodeURIComponent(new URL(link).pathname.split('/').filter(Boolean).at(-1) ?? '');
   expectStatus('verify', (await call(baseUrl, '/api/auth/register/verify-email/', { key })).status, 200);
@@ -82,4 +86,9 @@ export async function callAs(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, result: ((await res.json()) as { result: unknown }).result };
+}
+
+/** The typed client (@titan/client) as the session's user in its business: API setup and checks. */
+export function titanAs(baseUrl: string, session: { access: string; businessCode: string }): TitanApi {
+  return createTitanClient({ baseUrl, accessToken: session.access, businessCode: session.businessCode });
 }

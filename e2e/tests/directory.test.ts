@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
-import { signUpOwner } from '../support/staff';
+import { unwrap } from '@titan/client';
+import { signUpOwner, titanAs } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
 type TVisitor = { id: number; name: string | null; email: string | null; fields: Record<string, unknown> };
-type TGroup = { id: number; name: string; slug: string; visitor_form: unknown[] };
 
 const PASSWORD = 'a long enough passphrase 42';
 const owner = { first: 'Dora', last: 'Director', email: `dora.${Date.now()}@example.com` };
@@ -98,8 +98,9 @@ describe.skipIf(!hasChromium)('visitor directory and chat groups in Chromium', (
     await page.getByText(`${GROUP} was created.`).waitFor();
     await page.getByRole('heading', { name: `Edit ${GROUP}` }).waitFor();
 
-    const groups = await api<TGroup[]>('/api/msg/chat-groups/', { staff: true });
-    expect(groups.result).toMatchObject([
+    // Read through the typed client (@titan/client), as any integration would.
+    const groups = await unwrap(titanAs(server.url, { access, businessCode }).GET('/api/msg/chat-groups/'));
+    expect(groups).toMatchObject([
       {
         name: GROUP,
         slug: SLUG,
@@ -155,8 +156,12 @@ describe.skipIf(!hasChromium)('visitor directory and chat groups in Chromium', (
     await page.getByText('Visitor updated').waitFor();
     await page.getByRole('heading', { name: 'Vera V. Visitor', level: 1 }).waitFor();
 
-    const saved = await api<TVisitor>(`/api/business/customer-directory/${visitorId}/`, { staff: true });
-    expect(saved.result).toMatchObject({ name: 'Vera V. Visitor', email: VISITOR.email });
+    const saved = await unwrap(
+      titanAs(server.url, { access, businessCode }).GET('/api/business/customer-directory/{id}/', {
+        params: { path: { id: visitorId } },
+      }),
+    );
+    expect(saved).toMatchObject({ name: 'Vera V. Visitor', email: VISITOR.email });
   });
 
   it('sets the visitor’s consent, shown in the directory and in its CSV export', async () => {

@@ -98,4 +98,19 @@ describe.skipIf(!hasChromium)('email templates in Chromium', () => {
     expect(await editor().innerText()).not.toContain('<mj-image');
     expect(problems).toEqual([]);
   });
+
+  it('opens an MJML template in the visual editor with its content, under the app’s content policy', async () => {
+    const visualProblems: string[] = [];
+    const visual = await watchedPage(context, visualProblems, { consoleErrors: true });
+    await visual.goto(page.url());
+    await visual.getByRole('heading', { name: 'Edit email template' }).waitFor();
+    await visual.getByRole('radio', { name: 'Visual' }).click();
+    await visual.getByRole('group', { name: 'Visual editor' }).waitFor({ timeout: 30_000 });
+    // GrapesJS draws the email in its own canvas frame: the template's greeting is there.
+    const canvas = visual.frameLocator('iframe.gjs-frame');
+    await canvas.getByText('Hello', { exact: false }).first().waitFor({ timeout: 30_000 });
+    await visual.waitForTimeout(500);
+    expect(visualProblems).toEqual([]);
+    await visual.close();
+  });
 });

@@ -53,12 +53,24 @@ describe.skipIf(!hasChromium)('shared inbox in Chromium', () => {
 
   const newPage = (ctx: BrowserContext): Promise<Page> => watchedPage(ctx, problems, { consoleErrors: true });
 
-  /** Counts the `subscribed` answers the page's realtime sockets receive, from now on. */
+  /**
+   * Counts confirmed subscriptions of the inbox's list and open conversation (the `conversations`
+   * and `messages` topics), from now on; the bell's and the presence dots' own are not counted.
+   */
+  const INBOX_TOPICS = new Set(['conversations', 'messages']);
   function countSubscriptions(p: Page): () => number {
+    const listIds = new Set<string>();
     let seen = 0;
     p.on('websocket', (socket) => {
+      socket.on('framesent', (frame) => {
+        if (typeof frame.payload !== 'string') return;
+        const sent = JSON.parse(frame.payload) as { type?: string; topic?: string; id?: string };
+        if (sent.type === 'subscribe' && INBOX_TOPICS.has(sent.topic ?? '') && sent.id) listIds.add(sent.id);
+      });
       socket.on('framereceived', (frame) => {
-        if (typeof frame.payload === 'string' && frame.payload.includes('"subscribed"')) seen += 1;
+        if (typeof frame.payload !== 'string') return;
+        const got = JSON.parse(frame.payload) as { type?: string; id?: string };
+        if (got.type === 'subscribed' && got.id && listIds.has(got.id)) seen += 1;
       });
     });
     return () => seen;

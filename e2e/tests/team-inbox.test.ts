@@ -66,7 +66,11 @@ describe.skipIf(!hasChromium)('team inbox in Chromium', () => {
     });
     const page = await watchedPage(context, problems, { consoleErrors: true });
     await page.goto(`${server.url}/messages?conversation=${conversationId}`);
-    await page.getByText('Hello, my parcel is late').waitFor();
+    // The message in the open conversation (the list row previews it too).
+    await page
+      .getByRole('region', { name: 'Conversation', exact: true })
+      .getByText('Hello, my parcel is late')
+      .waitFor();
 
     await page.getByRole('button', { name: 'Conversation actions' }).click();
     await page.getByRole('menuitem', { name: 'Assign to me' }).click();

@@ -118,6 +118,9 @@ describe.skipIf(!hasChromium)('two-factor sign-in in Chromium', () => {
   });
 
   it('signs in with password and a TOTP code on the second step', async () => {
+    // Off the app before its cookies go: a signed-in page that loses them redirects itself to
+    // /login, which would abort this test's own navigation there.
+    await page.goto('about:blank');
     await context.clearCookies();
     await page.goto(`${server.url}/login`);
     await page.getByLabel('Email').fill(person.email);
@@ -135,6 +138,9 @@ describe.skipIf(!hasChromium)('two-factor sign-in in Chromium', () => {
   });
 
   it('takes the passkey as the second step of a password sign-in', async () => {
+    // Off the app before its cookies go: a signed-in page that loses them redirects itself to
+    // /login, which would abort this test's own navigation there.
+    await page.goto('about:blank');
     await context.clearCookies();
     await page.goto(`${server.url}/login`);
     await page.getByLabel('Email').fill(person.email);
@@ -161,6 +167,9 @@ describe.skipIf(!hasChromium)('two-factor sign-in in Chromium', () => {
   });
 
   it('signs in password-less with the passkey', async () => {
+    // Off the app before its cookies go: a signed-in page that loses them redirects itself to
+    // /login, which would abort this test's own navigation there.
+    await page.goto('about:blank');
     await context.clearCookies();
     await page.goto(`${server.url}/login`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();

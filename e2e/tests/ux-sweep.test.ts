@@ -12,6 +12,58 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, signedInContext } from '../support/browser';
 import { repoRoot } from '../support/paths';
+// The app's own paths (apps/web/src/config/paths.ts): the sweep visits what the router serves, never
+// a second spelling of it.
+import {
+  agentPath,
+  agentRunPath,
+  agentRunsPath,
+  AGENTS_PATH,
+  AI_TEMPLATE_PATH,
+  businessEmbedPath,
+  CONFIRM_SUBSCRIPTION_PATH,
+  DASHBOARD_PATH,
+  DEV_OUTBOX_PATH,
+  DIRECTORY_IMPORT_PATH,
+  DIRECTORY_PATH,
+  DNS_HELP_PATH,
+  EMAIL_TEMPLATES_PATH,
+  emailTemplatePath,
+  eventLogPath,
+  eventLogsPath,
+  FORGOT_PASSWORD_PATH,
+  groupEmbedPath,
+  JOIN_BUSINESS_PATH,
+  listPath,
+  LISTS_PATH,
+  LOGIN_PATH,
+  MESSAGES_PATH,
+  NEW_AGENT_PATH,
+  NEW_EMAIL_TEMPLATE_PATH,
+  REGISTER_BUSINESS_PATH,
+  SETTINGS_TABS,
+  settingsPath,
+  SIGNUP_PATH,
+  TEMPLATES_PATH,
+  UNSUBSCRIBE_PATH,
+  visitorPath,
+  KNOWLEDGE_PATH,
+  NEW_KNOWLEDGE_ARTICLE_PATH,
+  KNOWLEDGE_IMPORT_PATH,
+  AI_REPORT_PATH,
+  knowledgeArticlePath,
+  helpCentrePath,
+  helpCentreArticlePath,
+  CAMPAIGNS_PATH,
+  NEW_CAMPAIGN_PATH,
+  campaignPath,
+  editCampaignPath,
+  JOURNEYS_PATH,
+  NEW_JOURNEY_PATH,
+  journeyPath,
+  optInConfirmPath,
+  preferencesPath,
+} from '../../apps/web/src/config/paths';
 import { startTitan, type TitanServer } from '../support/server';
 import { callAs, signUpOwner, type OwnerSession } from '../support/staff';
 
@@ -29,30 +81,12 @@ const SIZES = [
 ] as const;
 const THEMES = ['light', 'dark'] as const;
 
-/** The settings tabs (apps/web/src/config/paths.ts SETTINGS_TABS). */
-const SETTINGS_TABS = [
-  'business',
-  'team',
-  'chat-groups',
-  'whatsapp',
-  'sms',
-  'email-domains',
-  'ai-model',
-  'mcp-servers',
-  'plugins',
-  'api-keys',
-  'profile',
-  'security',
-  'audit-log',
-  'qr-form',
-  'billing',
-];
-
 /** The API's answer for a channel account not connected yet is 404: the settings tab then shows
  * its connect form. Any other failed request fails the sweep. */
 const NOT_CONNECTED = ['/api/whatsapp/account/', '/api/sms/account/'];
 
-type TRoute = { name: string; path: string; signedIn: boolean };
+/** `open`: what to do on the loaded page before it is inspected (a dialog opened, a tab chosen). */
+type TRoute = { name: string; path: string; signedIn: boolean; open?: (page: Page) => Promise<void> };
 
 /** What one page shows wrong: overflow, clipped controls, console errors, axe violations. */
 async function inspect(page: Page): Promise<string[]> {
@@ -172,6 +206,8 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
     const domain = await api('POST', '/api/email/domains/', { domain: DOMAIN });
     for (const record of domain.records as TRecord[]) dns.setRecord(record.host, record.type, record.value);
     await api('POST', `/api/email/domains/${domain.id as number}/verify/`);
+    // An inbox address on it: its records show on the Inbox addresses tab.
+    await api('POST', '/api/email/inboxes/', { domain_id: domain.id, local_part: 'support' });
     // A second, unverified domain: its records show on the Email domains tab.
     await api('POST', '/api/email/domains/', { domain: 'mail.another-very-long-hostname-example.test' });
     const template = await api('POST', '/api/template/', {
@@ -203,7 +239,130 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
     await api('POST', `/api/business/customer-lists/${list.id as number}/members/`, {
       customer_ids: customerIds,
     });
-    const group = await api('POST', '/api/msg/chat-groups/', { name: 'Front desk', slug: 'front-desk' });
+    const group = await api('POST', '/api/msg/chat-groups/', {
+      name: 'Front desk',
+      slug: 'front-desk',
+      ai_responder: {
+        mode: 'always',
+        channels: ['widget', 'email'],
+        handoff: { max_turns: 3, human_only_topics: ['legal complaint', 'chargeback'], min_confidence: 0.6 },
+        monthly_token_budget: 200000,
+      },
+    });
+    const kbCategory = await api('POST', '/api/kb/categories/', { name: 'Shipping and returns' });
+    const kbArticle = await api('POST', '/api/kb/articles/', {
+      title: 'Where is my parcel? A long title that has to wrap on a phone screen without overflowing',
+      body_markdown:
+        '## Tracking\n\nUse the link in your shipping email: https://tracking.example.com/a-very-long-path/that-must-wrap/on-phones\n\n| Carrier | Days |\n|---|---|\n| Post | 2 |\n\n```\nconst order = await lookupOrderByNumberAndEmail(orderNumber, emailAddress);\n```',
+      category_id: kbCategory.id,
+      status: 'published',
+    });
+
+    // The AI answers report with something in it: a visitor of the front desk asks for a person
+    // (the responder hands off at once, no model needed), and staff rate the handoff bad.
+    {
+      const res = await fetch(`${server.url}/api/public/customers/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ business_code: session.businessCode, name: 'Hedy Lamarr' }),
+      });
+      const { token } = ((await res.json()) as { result: { token: string } }).result;
+      const visitor = { 'content-type': 'application/json', authorization: `Visitor ${token}` };
+      const started = await fetch(`${server.url}/api/public/conversations/`, {
+        method: 'POST',
+        headers: visitor,
+        body: JSON.stringify({ group_slug: 'front-desk' }),
+      });
+      const conversationId = ((await started.json()) as { result: { id: number } }).result.id;
+      await fetch(`${server.url}/api/public/conversations/${conversationId}/messages/`, {
+        method: 'POST',
+        headers: visitor,
+        body: JSON.stringify({ message_type: 'text', content: 'I want to talk to a human, please.' }),
+      });
+      for (let i = 0; i < 40; i++) {
+        const runs = (await api('GET', `/api/ai/runs/?conversation_id=${conversationId}`)) as unknown as {
+          results: { id: string; status: string }[];
+        };
+        const done = runs.results.find((r) => r.status !== 'running');
+        if (done) {
+          await api('PUT', `/api/ai/runs/${done.id}/rating/`, {
+            rating: 'bad',
+            reason: 'It should have offered the opening hours before handing off to the front desk team.',
+          });
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+
+    const campaignBody = (name: string) => ({
+      name,
+      channel: 'email',
+      sender: `Spring News <news@${DOMAIN}>`,
+      audience: { list_ids: [list.id] },
+      content: {
+        subject: 'Spring visits are open: book a time that suits you before the calendar fills up',
+        html: '<p>Hello, <a href="https://example.org/book/a-very-long-path/that-must-wrap/on-phones">book now</a></p>',
+      },
+      ab: {
+        variants: [{ subject: 'Spring visits are open' }, { subject: 'Book your spring visit' }],
+        test_share: 0.5,
+        metric: 'opens',
+        wait_minutes: 60,
+      },
+    });
+    const campaign = await api(
+      'POST',
+      '/api/campaigns/',
+      campaignBody('Spring visits, sent to everyone on the list'),
+    );
+    await api('POST', `/api/campaigns/${campaign.id as string}/schedule/`);
+    const draftCampaign = await api('POST', '/api/campaigns/', campaignBody('Spring visits draft'));
+    // A live journey: on a posted event, wait a day, branch on the event's plan, update or leave.
+    const journey = await api('POST', '/api/journeys/', {
+      name: 'Welcome new sign-ups with a follow-up a day later',
+      reentry: 'never',
+      graph: {
+        nodes: [
+          {
+            id: 'trigger-1',
+            type: 'trigger',
+            config: { kind: 'event', event: 'signed_up' },
+            position: { x: 0, y: 0 },
+          },
+          {
+            id: 'wait-1',
+            type: 'wait',
+            config: { kind: 'duration', seconds: 86_400 },
+            position: { x: 0, y: 160 },
+          },
+          {
+            id: 'branch-1',
+            type: 'branch',
+            config: {
+              kind: 'condition',
+              rules: [{ field: 'event.properties.plan', op: 'eq', value: 'pro' }],
+            },
+            position: { x: 0, y: 320 },
+          },
+          {
+            id: 'update-1',
+            type: 'update',
+            config: { fields: { onboarded: 'yes' } },
+            position: { x: -160, y: 480 },
+          },
+          { id: 'exit-1', type: 'exit', config: {}, position: { x: 160, y: 480 } },
+        ],
+        edges: [
+          { from: 'trigger-1', to: 'wait-1' },
+          { from: 'wait-1', to: 'branch-1' },
+          { from: 'branch-1', to: 'update-1', label: 'yes' },
+          { from: 'branch-1', to: 'exit-1', label: 'no' },
+          { from: 'update-1', to: 'exit-1' },
+        ],
+      },
+    });
+    await api('POST', `/api/journeys/${journey.id as number}/publish/`);
 
     const suggestions = (await callAs(server.url, session, 'GET', '/api/agents/get-suggested-agents/'))
       .result as {
@@ -272,41 +431,127 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
 
-    const add = (name: string, path: string, signedIn = true) => routes.push({ name, path, signedIn });
-    add('login', '/login', false);
-    add('signup', '/signup', false);
-    add('forgot-password', '/forgot-password', false);
-    add('dns-help', '/engage/dns-help', false);
-    add('unsubscribe', '/engage/unsubscribe', false);
-    add('confirm-subscription', '/engage/confirm', false);
-    add('dev-outbox', '/dev/outbox', false);
-    add('not-found', '/engage/no/such/page');
-    add('register-business', '/register-business');
-    add('join-business', '/join-existing-business');
-    add('dashboard', '/engage');
-    add('messages', '/messages');
-    add('agents', '/engage/agent');
-    add('agent-new', '/engage/agent/create');
-    add('agent', `/engage/agent/${agentId}`);
-    add('templates-whatsapp', '/engage/templates');
-    add('templates-email', '/engage/templates/email');
-    add('template-new', '/engage/templates/email/new');
-    add('template', `/engage/templates/email/${template.id as number}`);
-    add('ai-template', '/engage/ai-template');
-    add('event-logs-email', '/engage/event-logs/emails');
-    add('event-logs-whatsapp', '/engage/event-logs/whatsapp');
-    add('event-logs-sms', '/engage/event-logs/sms');
-    add('event-log-email', `/engage/event-logs/emails/${encodeURIComponent(trackingId)}`);
-    add('agent-runs', `/engage/event-logs/agents/${agentId}`);
-    add('agent-run', `/engage/event-logs/agents/${agentId}/${run.channel}/${encodeURIComponent(run.id)}`);
-    add('directory', '/engage/directory');
-    add('lists', '/engage/directory/lists');
-    add('list', `/engage/directory/lists/${list.id as number}`);
-    add('import', '/engage/directory/import');
-    add('visitor', `/engage/directory/visitor/${customerIds[0]!}`);
-    add('embed-business', `/messages/settings/embed/b/${session.businessCode}/`);
-    add('embed-group', `/messages/settings/embed/g/${group.slug as string}/`);
-    for (const tab of SETTINGS_TABS) add(`settings-${tab}`, `/engage/settings/${tab}`);
+    // The public consent pages, with real tokens: the preference centre behind a mail that went
+    // out (its unsubscribe token), and the confirmation link of a double opt-in list's mail.
+    await api('POST', '/api/consent/topics/', {
+      name: 'Offers',
+      description: 'Sales and seasonal discounts',
+    });
+    await api('POST', '/api/consent/topics/', { name: 'News', description: '' });
+    const outbox = async (to: string) =>
+      (
+        (await (await fetch(`${server.url}/api/dev/outbox/?to=${encodeURIComponent(to)}`)).json()) as {
+          result: { links: string[] }[];
+        }
+      ).result.flatMap((m) => m.links);
+    let preferencesToken = 'no-mail-yet';
+    for (let i = 0; i < 80; i++) {
+      const link = (await outbox(`grace.${stamp}@example.org`)).find((l) =>
+        l.includes('/engage/unsubscribe?token='),
+      );
+      if (link) {
+        preferencesToken = new URL(link).searchParams.get('token')!;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const optInList = await api('POST', '/api/business/customer-lists/', {
+      name: 'Spring newsletter',
+      kind: 'static',
+      double_opt_in: true,
+    });
+    const joinerRes = await fetch(`${server.url}/api/public/customers/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        business_code: session.businessCode,
+        name: 'Ada Lovelace',
+        email: `ada.${stamp}@example.org`,
+      }),
+    });
+    const joiner = ((await joinerRes.json()) as { result: { customer: { id: number } } }).result.customer.id;
+    await api('POST', `/api/business/customer-lists/${optInList.id as number}/members/`, {
+      customer_ids: [joiner],
+    });
+    const confirmLink = (await outbox(`ada.${stamp}@example.org`)).find((l) => l.includes('/confirm/'));
+    const confirmToken = confirmLink ? decodeURIComponent(confirmLink.split('/confirm/')[1]!) : 'no-mail';
+
+    const add = (name: string, path: string, signedIn = true, open?: TRoute['open']) =>
+      routes.push({ name, path, signedIn, ...(open ? { open } : {}) });
+    add('login', LOGIN_PATH, false);
+    add('signup', SIGNUP_PATH, false);
+    add('forgot-password', FORGOT_PASSWORD_PATH, false);
+    add('dns-help', DNS_HELP_PATH, false);
+    add('unsubscribe', UNSUBSCRIBE_PATH, false);
+    add('confirm-subscription', CONFIRM_SUBSCRIPTION_PATH, false);
+    add('preferences', preferencesPath(preferencesToken), false);
+    add('opt-in-confirm', optInConfirmPath(confirmToken), false);
+    add('dev-outbox', DEV_OUTBOX_PATH, false);
+    add('not-found', `${DASHBOARD_PATH}/no/such/page`);
+    add('register-business', REGISTER_BUSINESS_PATH);
+    add('join-business', JOIN_BUSINESS_PATH);
+    add('dashboard', DASHBOARD_PATH);
+    add('messages', MESSAGES_PATH);
+    // The inbox's "New conversation" dialog: the customer search with matches and an address typed
+    // in, a customer's first email (subject and rich text), and a first text to a typed number.
+    add('new-conversation-search', MESSAGES_PATH, true, async (page) => {
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await page.getByRole('searchbox', { name: 'Search customers' }).fill('example.org');
+      await page.getByRole('list', { name: 'Matching customers' }).waitFor();
+    });
+    add(
+      'new-conversation-email',
+      `${MESSAGES_PATH}?new_conversation=${customerIds[0]!}`,
+      true,
+      async (page) => {
+        await page.getByRole('radio', { name: 'Email' }).click();
+        await page.getByRole('form', { name: 'First email' }).waitFor();
+      },
+    );
+    add('new-conversation-sms', MESSAGES_PATH, true, async (page) => {
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await page.getByRole('searchbox', { name: 'Search customers' }).fill('+1 (201) 555-0123');
+      await page.getByRole('button', { name: 'Text +1 (201) 555-0123' }).click();
+      await page.getByRole('form', { name: 'First text' }).waitFor();
+    });
+    add('agents', AGENTS_PATH);
+    add('agent-new', NEW_AGENT_PATH);
+    add('agent', agentPath(agentId));
+    add('templates-whatsapp', TEMPLATES_PATH);
+    add('templates-email', EMAIL_TEMPLATES_PATH);
+    add('template-new', NEW_EMAIL_TEMPLATE_PATH);
+    add('template', emailTemplatePath(template.id as number));
+    add('ai-template', AI_TEMPLATE_PATH);
+    add('event-logs-email', eventLogsPath('email'));
+    add('event-logs-whatsapp', eventLogsPath('whatsapp'));
+    add('event-logs-sms', eventLogsPath('sms'));
+    add('event-log-email', eventLogPath('email', trackingId));
+    add('agent-runs', agentRunsPath(agentId));
+    add('agent-run', agentRunPath(agentId, run.channel, run.id));
+    add('directory', DIRECTORY_PATH);
+    add('lists', LISTS_PATH);
+    add('list', listPath(list.id as number));
+    add('import', DIRECTORY_IMPORT_PATH);
+    add('visitor', visitorPath(customerIds[0]!));
+    add('embed-business', businessEmbedPath(session.businessCode));
+    add('embed-group', groupEmbedPath(group.slug as string));
+    add('knowledge', KNOWLEDGE_PATH);
+    add('campaigns', CAMPAIGNS_PATH);
+    add('campaign-new', NEW_CAMPAIGN_PATH);
+    add('campaign-edit', editCampaignPath(draftCampaign.id as string));
+    add('campaign', campaignPath(campaign.id as string));
+    add('journeys', JOURNEYS_PATH);
+    add('journey-new', NEW_JOURNEY_PATH);
+    add('journey-live', journeyPath(journey.id as number));
+    add('knowledge-new', NEW_KNOWLEDGE_ARTICLE_PATH);
+    add('knowledge-import', KNOWLEDGE_IMPORT_PATH);
+    add('knowledge-article', knowledgeArticlePath(kbArticle.id as number));
+    add('ai-report', AI_REPORT_PATH);
+    add('help-centre', helpCentrePath(session.businessCode), false);
+    add('help-centre-article', helpCentreArticlePath(session.businessCode, kbArticle.id as number), false);
+    for (const tab of SETTINGS_TABS) add(`settings-${tab}`, settingsPath(tab));
+    // A chat group's form: auto-assignment, the AI first responder, look, origins, visitor form.
+    add('chat-group-form', `${settingsPath('chat-groups')}?group=${group.id as number}`);
 
     browser = await launchBrowser();
   }, 180_000);
@@ -346,12 +591,23 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
           });
           page.on('pageerror', (err) => errors.push(`pageerror: ${err.message.slice(0, 200)}`));
         }
+        // UX_SWEEP_ROUTES=settings-notifications,dashboard: only the routes whose names contain one.
+        const only = process.env.UX_SWEEP_ROUTES?.split(',').filter(Boolean);
         try {
-          for (const route of routes) {
+          for (const route of routes.filter((r) => !only || only.some((o) => r.name.includes(o)))) {
             const page = pages[route.signedIn ? 'in' : 'out'];
             errors = [];
             await page.goto(`${server.url}${route.path}`);
             await settled(page);
+            if (route.open) {
+              // What could not be opened fails the route; the screenshot below shows the page as it was.
+              try {
+                await route.open(page);
+                await settled(page);
+              } catch (err) {
+                errors.push(`could not open: ${(err as Error).message.split('\n')[0]}`);
+              }
+            }
             const problems = [...(await inspect(page)), ...errors];
             await page.screenshot({
               path: join(ARTIFACTS, `${route.name}-${size.name}-${theme}.png`),

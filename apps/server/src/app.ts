@@ -9,20 +9,30 @@ import { analyticsRoutes } from './modules/analytics';
 import { apiKeyRoutes } from './modules/api-keys';
 import { authRoutes, mfaRoutes, oidcRoutes, registerAuthGuard } from './modules/auth';
 import { auditRoutes, registerAuditHook } from './modules/audit';
+import { webhookRoutes } from './modules/webhooks';
+import { knowledgeRoutes } from './modules/knowledge';
+import { aiRoutes } from './modules/ai';
 import { API_KEY_PERMISSIONS } from './platform/roles';
 import { businessRoutes } from './modules/business';
+import { cannedResponseRoutes } from './modules/canned-responses';
 import { chatGroupRoutes } from './modules/chat-groups';
-import { conversationRoutes } from './modules/conversations';
+import { conversationRoutes, csatRoutes, searchRoutes } from './modules/conversations';
+import { presenceRoutes } from './modules/presence';
 import { outboxRoutes } from './modules/dev';
 import { broadcastRoutes } from './modules/broadcasts';
+import { campaignRoutes } from './modules/campaigns';
+import { journeyRoutes } from './modules/journeys';
 import { customerImportRoutes } from './modules/customer-imports';
-import { customerListRoutes } from './modules/customer-lists';
+import { customerListRoutes, listSelection } from './modules/customer-lists';
 import { directoryRoutes } from './modules/directory';
 import { emailDomainRoutes } from './modules/email-domains';
 import { fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
+import { labelRoutes } from './modules/labels';
 import { publicChatRoutes } from './modules/public-chat';
 import { qrFormRoutes } from './modules/qr-forms';
+import { consentRoutes, updateVisitorAndConsent } from './modules/consent';
+import { privacyRoutes } from './modules/privacy';
 import { teamRoutes } from './modules/team';
 import {
   whatsappAccountRoutes,
@@ -35,7 +45,7 @@ import { sendLogRoutes } from './modules/sends';
 import { templateAiRoutes, templateRoutes } from './modules/templates';
 import { emailMetricsRoutes, emailTrackingRoutes, trackingFastPath } from './modules/email-tracking';
 import { widgetRoutes } from './modules/widget';
-import { emailRoutes } from './modules/email';
+import { emailInboxRoutes, emailRoutes } from './modules/email';
 import { llmRoutes } from './modules/llm';
 import { smsRoutes } from './modules/sms';
 import { agentRoutes, agentRunRoutes } from './modules/agents';
@@ -43,6 +53,7 @@ import { mcpServerRoutes } from './modules/mcp-servers';
 import { pluginRoutes } from './modules/plugins';
 import { billingRoutes } from './modules/billing';
 import { dashboardRoutes } from './modules/dashboard';
+import { attachNotificationFeed, catchUpNotifications, notificationRoutes } from './modules/notifications';
 import { defaultWebDistDir } from './paths';
 import { nulInUrl } from './platform/bad-input';
 import { frameworkErrors, registerErrorHandling, registerJsonParser } from './platform/http';
@@ -60,6 +71,9 @@ export type AppDeps = {
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** How long closing waits for open connections before cutting them. */
+const SHUTDOWN_GRACE_MS = 3_000;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;
@@ -90,6 +104,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return server;
     },
     loggerInstance: logger as FastifyBaseLogger,
+    // Fastify's 10 s per plugin fails a start on a loaded 2-core machine (swagger-ui reads its
+    // assets from disk); a minute still names a plugin that never calls `done`.
+    pluginTimeout: 60_000,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: false,
@@ -120,6 +137,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const detachAuthCache = services.authCache.attach(services.feed);
   app.addHook('onClose', async () => detachAuthCache());
+  // Closing waits for in-flight requests, but not for ever: a connection still open after the grace
+  // (a stream whose reader went quiet, a client holding its socket) is cut, so a SIGTERM or a test's
+  // teardown never waits out the 72 s keep-alive.
+  app.addHook('preClose', (done) => {
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    done();
+  });
   registerAuthGuard(app, db, services.tokens, services.authCache);
   registerAuditHook(app, db);
 
@@ -130,15 +154,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes, { deps: services });
   await app.register(mfaRoutes, { deps: services });
   await app.register(auditRoutes, { db });
+  await app.register(webhookRoutes, { deps: services.webhooks });
+  await app.register(knowledgeRoutes, { deps: services.knowledge });
+  await app.register(aiRoutes, { deps: services.ai });
   await app.register(businessRoutes, { db });
   await app.register(teamRoutes, { deps: services });
   await app.register(apiKeyRoutes, { db });
   await app.register(fileRoutes, { deps: services });
   await app.register(chatGroupRoutes, { db, secrets: services.secrets });
-  await app.register(directoryRoutes, { db });
-  await app.register(customerListRoutes, { db });
+  // The directory's routes reach the modules built on it through ports (they cannot import them).
+  await app.register(directoryRoutes, {
+    db,
+    ports: { updateVisitor: updateVisitorAndConsent, listSelection },
+  });
+  await app.register(privacyRoutes, { deps: { db, storage: services.storage } });
+  await app.register(labelRoutes, { db });
+  await app.register(cannedResponseRoutes, { db, storage: services.storage });
+  await app.register(customerListRoutes, { db, doubleOptIn: services.consent });
+  await app.register(consentRoutes, { deps: services.consent });
   await app.register(customerImportRoutes, { deps: services });
   await app.register(broadcastRoutes, { db });
+  await app.register(campaignRoutes, { deps: services.campaigns });
+  await app.register(journeyRoutes, { deps: services.journeys });
   await app.register(whatsappAccountRoutes, { deps: services.whatsapp });
   await app.register(whatsappWebhookRoutes, { deps: services.whatsapp });
   await app.register(whatsappSendRoutes, { deps: services.whatsapp });
@@ -153,11 +190,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(emailMetricsRoutes, { db });
   await app.register(publicChatRoutes, { deps: services });
   await app.register(conversationRoutes, { deps: services.inbox });
+  await app.register(searchRoutes, { db });
+  await app.register(csatRoutes, { db });
+  await app.register(presenceRoutes, { deps: { db: services.db } });
   await app.register(realtimeRoutes, { deps: services.realtime });
   if (mailer.usesOutbox) await app.register(outboxRoutes, { mailer, config });
 
   await app.register(widgetRoutes, { db });
   await app.register(emailRoutes, { deps: services.email, broadcasts: services.broadcasts });
+  await app.register(emailInboxRoutes, { deps: services.email });
   await app.register(qrFormRoutes, { deps: services });
   await app.register(llmRoutes, { deps: services.llm });
   await app.register(templateAiRoutes, { deps: { llm: services.llm, limiter: services.limiter } });
@@ -168,6 +209,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(agentRunRoutes, { deps: services.agentRuns });
   await app.register(billingRoutes, { deps: services.billing });
   await app.register(dashboardRoutes, { db });
+  await app.register(notificationRoutes, { deps: services.notifications });
+  // Notifications are derived from the message changes this instance hears (and what it may have
+  // missed: at start and when the feed resets).
+  const detachNotifications = attachNotificationFeed(
+    services.notifications,
+    services.feed,
+    catchUpNotifications,
+  );
+  app.addHook('onClose', async () => detachNotifications());
   await registerWebApp(app, webDist, indexHtml);
   return app;
 }

@@ -13,8 +13,16 @@ import {
   type OidcClient,
 } from './modules/auth';
 import { type BroadcastDeps, defineBroadcastQueues } from './modules/broadcasts';
+import { type CampaignDeps, defineCampaignQueues } from './modules/campaigns';
 import { realtimeCallers } from './realtime-callers';
-import { createEmailDeps, defineEmailQueues, emailBroadcastChannel, type EmailDeps } from './modules/email';
+import { defineNotificationJobs, notificationTopics, type NotificationDeps } from './modules/notifications';
+import {
+  createEmailDeps,
+  defineEmailQueues,
+  emailBroadcastChannel,
+  emailReplier,
+  type EmailDeps,
+} from './modules/email';
 import { defineImportQueue, importTopics } from './modules/customer-imports';
 import {
   EMAIL_DOMAINS_RECHECK_CRON,
@@ -22,7 +30,17 @@ import {
   type EmailDomainDeps,
   recheckVerifiedDomains,
 } from './modules/email-domains';
-import { conversationTopics, type InboxDeps } from './modules/conversations';
+import {
+  AutoAssigner,
+  AutoResponder,
+  businessScope,
+  conversationTopics,
+  defineSlaWatchJob,
+  defineSnoozeJob,
+  type InboxDeps,
+  typingSource,
+} from './modules/conversations';
+import { presenceTopic, startPresenceSweep, touchPresence } from './modules/presence';
 import {
   PUBLIC_RETENTION_CRON,
   PUBLIC_RETENTION_QUEUE,
@@ -33,9 +51,13 @@ import {
   createWhatsappDeps,
   defineWhatsappQueues,
   requestMarkRead,
+  sendMessage as sendWhatsappMessage,
   type WhatsappDeps,
+  whatsappBroadcastChannel,
 } from './modules/whatsapp';
-import { defineSmsQueues, smsBroadcastChannel, type SmsDeps } from './modules/sms';
+import { defineSmsQueues, sendSms, smsBroadcastChannel, smsReplier, type SmsDeps } from './modules/sms';
+import type { ConsentRouteDeps } from './modules/consent';
+import { listNameOf } from './modules/customer-lists';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
 import { createEmailTracking, type EmailTracking } from './modules/email-tracking';
@@ -49,6 +71,13 @@ import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { outboundGuarded } from './platform/safe-fetch';
 import { createStorage, type Storage } from './platform/storage';
 import type { LlmDeps } from './modules/llm';
+import { AI_RESPONDER_LOOP, type AiDeps, respondPending } from './modules/ai';
+import {
+  defineKbEmbedQueue,
+  defineKbImportQueue,
+  type KnowledgeDeps,
+  requestEmbeddings,
+} from './modules/knowledge';
 import {
   type AgentRunDeps,
   createAgentRunDeps,
@@ -58,6 +87,16 @@ import {
 } from './modules/agents';
 import { loadPluginManifests } from './modules/plugins';
 import type { BillingDeps } from './modules/billing';
+import { type Clock, systemClock } from './platform/clock';
+import {
+  pruneWebhookEvents,
+  runDeliveryPass,
+  WEBHOOK_DEFAULTS,
+  WEBHOOK_DELIVERY_LOOP,
+  type WebhookDeps,
+} from './modules/webhooks';
+import { JOURNEY_DEFAULTS, JOURNEYS_LOOP, type JourneyDeps, runJourneyPass } from './modules/journeys';
+import { journeyPorts } from './journey-ports';
 
 export type Infrastructure = {
   config: Config;
@@ -70,6 +109,8 @@ export type Infrastructure = {
 
 export type Services = Infrastructure & {
   db: Db;
+  /** "Now" for business hours, away replies and SLA alerts (tests move it). */
+  clock: Clock;
   storage: Storage;
   secrets: SecretBox;
   tokens: AccessTokens;
@@ -94,6 +135,20 @@ export type Services = Infrastructure & {
   agentRuns: AgentRunDeps;
   /** Chargebee and quotas (engage.md §8). */
   billing: BillingDeps;
+  /** Staff alerts: the bell, Web Push, the unread email (issue 29). */
+  notifications: NotificationDeps;
+  /** Outbound webhooks: endpoints, the outbox and its delivery loop (issue 34). */
+  webhooks: WebhookDeps;
+  /** Double opt-in confirmations and the consent pages (issue 31). */
+  consent: ConsentRouteDeps;
+  /** The knowledge base: imports, embeddings, search (issue 33). */
+  knowledge: KnowledgeDeps;
+  /** Campaigns: composed broadcasts with schedules, throttles and A/B tests (issue 31). */
+  campaigns: CampaignDeps;
+  /** Journeys on customer events: the step ledger and its loop (issue 32). */
+  journeys: JourneyDeps;
+  /** The AI in the inbox: the first responder and the staff copilot (issue 33). */
+  ai: AiDeps;
 };
 
 export function createServices(infrastructure: Infrastructure): Services {
@@ -101,15 +156,39 @@ export function createServices(infrastructure: Infrastructure): Services {
   // Channels that send to lists.
   services.broadcasts.channels.set('email', emailBroadcastChannel(services.email));
   services.broadcasts.channels.set('sms', smsBroadcastChannel(services.sms));
+  services.broadcasts.channels.set('whatsapp', whatsappBroadcastChannel(services.whatsapp));
   return services;
 }
 
 function buildServices(infrastructure: Infrastructure): Services {
   const services = buildChannelServices(infrastructure);
-  return { ...services, agentRuns: createAgentRunDeps(services) };
+  return {
+    ...services,
+    agentRuns: createAgentRunDeps(services),
+    campaigns: {
+      db: services.db,
+      jobs: services.broadcasts.jobs,
+      logger: services.broadcasts.logger,
+      broadcasts: services.broadcasts,
+      email: services.email,
+      sms: services.sms,
+      whatsapp: services.whatsapp,
+      clock: () => new Date(),
+    },
+    journeys: {
+      db: services.db,
+      logger: services.logger,
+      ports: journeyPorts(services),
+      clock: () => new Date(),
+      wake: () => services.jobs.wake(JOURNEYS_LOOP),
+      ...JOURNEY_DEFAULTS,
+    },
+  };
 }
 
-function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'agentRuns'> {
+function buildChannelServices(
+  infrastructure: Infrastructure,
+): Omit<Services, 'agentRuns' | 'campaigns' | 'journeys'> {
   const { config, database, feed, jobs, logger } = infrastructure;
   const db = database.db;
   const storage = createStorage(config);
@@ -117,11 +196,94 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
   const visitorTokens = new VisitorTokens(config.APP_SECRET);
   const authCache = authCacheFor(db);
   const whatsapp = createWhatsappDeps(config, db, jobs);
+  const clock = systemClock();
   const secrets = createSecretBox(config.APP_SECRET);
   const limiter = new RateLimiter(db);
+  const sms: SmsDeps = { db, jobs, secrets, logger, config };
+  const email = createEmailDeps({
+    config,
+    db,
+    storage,
+    jobs,
+    secrets,
+    logger,
+    mailer: infrastructure.mailer,
+  });
+  // WhatsApp sends the customer a read receipt when staff read the conversation; SMS and email
+  // conversations are answered through their channels' sends.
+  const inbox: InboxDeps = {
+    db,
+    storage,
+    onConversationRead: (c: Parameters<typeof requestMarkRead>[1]) => requestMarkRead(whatsapp, c),
+    replies: { sms: smsReplier({ ...sms, storage }), email: emailReplier(email) },
+  };
+  const realtimeDeps = (): RealtimeDeps => {
+    const inboxTopics = conversationTopics({ db, storage, authCache });
+    return {
+      db,
+      feed,
+      callers: realtimeCallers({ db, authCache, tokens, visitorTokens }),
+      topics: [
+        ...inboxTopics,
+        ...importTopics({ db, authCache }),
+        ...notificationTopics({ db, authCache }),
+        presenceTopic({ db, authCache }),
+      ],
+      logger,
+      typing: typingSource({ db, storage, authCache }, inboxTopics),
+      // Connected members stay present; three refreshes fit in the grace period.
+      presence: {
+        touch: (userIds) => touchPresence(db, userIds),
+        intervalMs: Math.max(1_000, (config.PRESENCE_GRACE_SECONDS * 1000) / 3),
+      },
+    };
+  };
+  const llm: LlmDeps = { db, secrets, config, logger };
+  const external: ExternalToolDeps = {
+    db,
+    secrets,
+    logger,
+    guarded: outboundGuarded(config),
+    publicUrl: config.PUBLIC_URL,
+    timeoutMs: config.OUTSIDE_TOOLS_TIMEOUT_MS,
+    pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),
+    mailer: infrastructure.mailer,
+  };
+  const outbound = { guarded: outboundGuarded(config), publicUrl: config.PUBLIC_URL };
+  const knowledge: KnowledgeDeps = {
+    db,
+    storage,
+    jobs,
+    logger,
+    outbound,
+    llm,
+    onArticlesChanged: (businessId) => requestEmbeddings({ jobs }, businessId),
+  };
   return {
     ...infrastructure,
+    knowledge,
+    ai: {
+      db,
+      llm,
+      inbox,
+      publicUrl: config.PUBLIC_URL,
+      logger,
+      external,
+      onArticlesChanged: knowledge.onArticlesChanged,
+      // The AI's WhatsApp messages leave as staff's do: recorded under their key, then sent.
+      whatsapp: async ({ businessId, conversationId }, reply) => {
+        await sendWhatsappMessage(
+          whatsapp,
+          businessScope(businessId),
+          null,
+          conversationId,
+          { type: 'text', recipient_type: 'individual', text: { body: reply.content } },
+          { cause: 'agent', idempotencyKey: reply.idempotencyKey, metaData: reply.metaData },
+        );
+      },
+    },
     db,
+    clock,
     storage,
     secrets,
     tokens,
@@ -130,36 +292,49 @@ function buildChannelServices(infrastructure: Infrastructure): Omit<Services, 'a
     authCache,
     oidc: createOidcClient(config),
     whatsapp,
-    // WhatsApp sends the customer a read receipt when staff read the conversation.
-    inbox: {
-      db,
-      storage,
-      onConversationRead: (c) => requestMarkRead(whatsapp, c),
-    },
-    realtime: {
-      db,
-      feed,
-      callers: realtimeCallers({ db, authCache, tokens, visitorTokens }),
-      topics: [...conversationTopics({ db, storage, authCache }), ...importTopics({ db, authCache })],
-      logger,
-    },
+    inbox,
+    realtime: realtimeDeps(),
     broadcasts: { db, jobs, logger, channels: new Map() },
     emailDomains: emailDomainDeps(config, db, secrets),
     emailTracking: createEmailTracking(db, config.APP_SECRET, logger),
-    email: createEmailDeps({ config, db, jobs, secrets, logger, mailer: infrastructure.mailer }),
-    llm: { db, secrets, config, logger },
-    sms: { db, jobs, secrets, logger, config },
-    external: {
+    email,
+    llm,
+    sms,
+    external,
+    billing: { db, config, logger, limiter },
+    consent: {
+      db,
+      mailer: infrastructure.mailer,
+      limiter,
+      config,
+      listName: (businessId, listId) => listNameOf(db, businessId, listId),
+      // "Reply YES" asks go out as ordinary texts of the business's SMS account.
+      sendText: async ({ businessId, customerId, body }) => {
+        await sendSms(
+          { db, jobs, secrets, logger, config },
+          { businessId, to: { customerId }, body, cause: 'system' },
+        );
+      },
+    },
+    notifications: {
+      db,
+      secrets,
+      mailer: infrastructure.mailer,
+      logger,
+      config,
+      outbound: { guarded: outboundGuarded(config), publicUrl: config.PUBLIC_URL },
+      inbox,
+      emailAfterMs: 15 * 60 * 1000,
+    },
+    webhooks: {
       db,
       secrets,
       logger,
-      guarded: outboundGuarded(config),
-      publicUrl: config.PUBLIC_URL,
-      timeoutMs: config.OUTSIDE_TOOLS_TIMEOUT_MS,
-      pluginManifests: loadPluginManifests(config.PLUGIN_MANIFESTS_FILE),
       mailer: infrastructure.mailer,
+      outbound: { guarded: outboundGuarded(config), publicUrl: config.PUBLIC_URL },
+      publicUrl: config.PUBLIC_URL,
+      ...WEBHOOK_DEFAULTS,
     },
-    billing: { db, config, logger, limiter },
   };
 }
 
@@ -215,7 +390,10 @@ export async function defineJobs(services: Services): Promise<void> {
   await jobs.schedule(PUBLIC_RETENTION_QUEUE, PUBLIC_RETENTION_CRON);
   await defineWhatsappQueues(jobs, services.whatsapp, logger);
   await defineBroadcastQueues(services.broadcasts);
+  await defineCampaignQueues(services.campaigns);
   await defineImportQueue(services);
+  await defineKbImportQueue(services.knowledge);
+  await defineKbEmbedQueue(services.knowledge);
   await jobs.define({
     name: EMAIL_DOMAINS_RECHECK_QUEUE,
     handler: async () => {
@@ -228,4 +406,87 @@ export async function defineJobs(services: Services): Promise<void> {
   await defineSmsQueues(jobs, services.sms, logger);
   await defineAgentScheduleTick(jobs, db, logger);
   await defineAgentRunJobs(jobs, services.agentRuns);
+  await defineNotificationJobs(jobs, services.notifications);
+  await defineSnoozeJob(jobs, db, logger);
+  // The AI first responder: customer messages in conversations it holds, claimed once each.
+  jobs.defineLoop({
+    name: AI_RESPONDER_LOOP,
+    run: () => respondPending(services.ai),
+    concurrency: 2,
+    pollIntervalMs: 2_000,
+  });
+  await defineSlaWatchJob(jobs, db, logger, services.clock);
+  // Webhook deliveries: committed events are claimed within a poll interval by any worker.
+  jobs.defineLoop({
+    name: WEBHOOK_DELIVERY_LOOP,
+    run: () => runDeliveryPass(services.webhooks),
+    concurrency: 4,
+    pollIntervalMs: 200,
+  });
+  await jobs.define({
+    name: 'webhooks.prune',
+    handler: () => pruneWebhookEvents(services.webhooks),
+    retryLimit: 2,
+  });
+  await jobs.schedule('webhooks.prune', '41 3 * * *');
+  // Journeys: events heard and due steps run by any worker within a poll interval (skip locked).
+  jobs.defineLoop({
+    name: JOURNEYS_LOOP,
+    run: () => runJourneyPass(services.journeys),
+    concurrency: 2,
+    pollIntervalMs: 250,
+  });
+}
+
+/**
+ * What runs in every process whatever its role (API or workers): the auto-assignment engine and the
+ * presence sweep. Answers how to stop them (before the database closes).
+ */
+export function startInboxBackground(services: Services): {
+  assigner: AutoAssigner;
+  away: AutoResponder;
+  stop(): Promise<void>;
+} {
+  const assigner = new AutoAssigner({
+    db: services.db,
+    feed: services.feed,
+    logger: services.logger,
+    clock: services.clock,
+  }).start();
+  // The away reply and the CSAT survey. On WhatsApp they go through the channel's own send (the
+  // customer just wrote, or was just answered: the 24-hour window is open).
+  const away = new AutoResponder({
+    publicUrl: services.config.PUBLIC_URL,
+    db: services.db,
+    feed: services.feed,
+    logger: services.logger,
+    clock: services.clock,
+    replies: services.inbox.replies,
+    whatsapp: async ({ businessId, conversationId }, text) => {
+      await sendWhatsappMessage(
+        services.whatsapp,
+        businessScope(businessId),
+        null,
+        conversationId,
+        { type: 'text', recipient_type: 'individual', text: { body: text } },
+        { cause: 'system' },
+      );
+    },
+  }).start();
+  const stopSweep = startPresenceSweep(services.db, services.logger, services.config.PRESENCE_GRACE_SECONDS);
+  // A new message may be one for the AI first responder: its loop looks now (where workers run).
+  const unwake = services.feed.subscribe((change) => {
+    if ((change.table === 'messages' || change.table === 'wa_messages') && change.op === 'INSERT')
+      services.jobs.wake(AI_RESPONDER_LOOP);
+  });
+  return {
+    assigner,
+    away,
+    async stop() {
+      unwake();
+      stopSweep();
+      await away.stop();
+      await assigner.stop();
+    },
+  };
 }

@@ -207,12 +207,19 @@ export const ZConfigEnv = z.object({
   // No bounds: a failed check would print the value, and this one is a secret.
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().trim().min(1).max(200).optional(),
+  /**
+   * The server's embedding model at LLM_BASE_URL (`/embeddings`), for knowledge-base hybrid search;
+   * unset: full text alone.
+   */
+  LLM_EMBEDDING_MODEL: z.string().trim().min(1).max(200).optional(),
   /** How long one LLM call may wait for an answer (a stream: for its next piece). */
   LLM_TIMEOUT_MS: wholeNumber('milliseconds', 1000, 600_000).default(60_000),
   /** New attempts after a 429, a 5xx or a network error (with backoff, honouring Retry-After). */
   LLM_MAX_RETRIES: wholeNumber('retries', 0, 10).default(2),
   /** A JSON file of plugin manifests added to the catalogue (engage.md §6). */
   PLUGIN_MANIFESTS_FILE: z.string().trim().min(1).optional(),
+  /** Presence: a member with no realtime connection left goes offline after this many seconds. */
+  PRESENCE_GRACE_SECONDS: wholeNumber('seconds', 5, 3600).default(60),
   /** How long one call to an MCP server or plugin endpoint may take. */
   OUTSIDE_TOOLS_TIMEOUT_MS: wholeNumber('milliseconds', 1000, 600_000).default(30_000),
   /** Agent runs' cost: the model's price in US dollars per million prompt and completion tokens. */

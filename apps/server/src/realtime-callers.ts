@@ -2,7 +2,7 @@
 // the HTTP guard's one way of resolving a caller) or a visitor token (its customer's token version
 // checked). The hub asks again whenever the auth cache announces a revocation.
 import type { Db } from './db/client';
-import { type AccessTokens, AUTH_MESSAGES, type AuthCache, resolveSession } from './modules/auth';
+import { type AccessTokens, AUTH_ERRORS, type AuthCache, resolveSession } from './modules/auth';
 import {
   verifyVisitor,
   VISITOR_SESSION_ENDED,
@@ -10,12 +10,12 @@ import {
   type VisitorTokens,
 } from './modules/public-chat';
 import type { RealtimeCaller, RealtimeCallers } from './platform/realtime/realtime.topic';
-import { HUB_MESSAGES } from './platform/realtime/realtime.hub';
+import { HUB_ERRORS } from './platform/realtime/realtime.hub';
 
 /** Every error text a realtime client can be sent about its access. */
-export const REALTIME_MESSAGES = {
-  ...HUB_MESSAGES,
-  sessionEnded: AUTH_MESSAGES.invalid,
+export const REALTIME_ERRORS = {
+  ...HUB_ERRORS,
+  sessionEnded: AUTH_ERRORS.invalid,
   visitorSessionEnded: VISITOR_SESSION_ENDED,
 } as const;
 
@@ -42,7 +42,7 @@ export function realtimeCallers(deps: {
         ? sessionStands(caller.sessionId, caller.userId)
         : visitorStillValid(db, caller),
     endedMessage: (caller) =>
-      caller.kind === 'visitor' ? REALTIME_MESSAGES.visitorSessionEnded : REALTIME_MESSAGES.sessionEnded,
+      caller.kind === 'visitor' ? REALTIME_ERRORS.visitorSessionEnded : REALTIME_ERRORS.sessionEnded,
     onRevoke: (listener) => authCache.onRevoke(listener),
     get feedHealthy() {
       return authCache.feedHealthy;

@@ -9,7 +9,7 @@ import { migrateDatabase } from './db/migrate';
 import { ChangeFeed } from './platform/change-feed';
 import { Jobs, type QueueDefinition } from './platform/jobs';
 import { Mailer } from './platform/mailer';
-import { createServices, defineJobs, type Services } from './composition';
+import { createServices, defineJobs, type Services, startInboxBackground } from './composition';
 import { recordBillingSwitch } from './modules/billing';
 import { startBounceListener } from './modules/email';
 
@@ -23,6 +23,10 @@ export type Runtime = {
   /** What the composition root built: the same for API instances and workers. */
   services: Services;
   app: FastifyInstance | null;
+  /** This process's auto-assignment engine (every process runs one). */
+  assigner: ReturnType<typeof startInboxBackground>['assigner'];
+  /** This process's away responder (every process runs one). */
+  away: ReturnType<typeof startInboxBackground>['away'];
   /** Stops HTTP (in-flight requests finish), workers, the feed, then the database. */
   close(): Promise<void>;
 };
@@ -71,6 +75,8 @@ export async function startRuntime(
     // Whether this deployment enforces billing: every process of it reads the same switch.
     await recordBillingSwitch(database.db, config.CHARGEBEE_SITE);
     await defineJobs(services);
+    const background = startInboxBackground(services);
+    cleanups.push(() => background.stop());
     for (const queue of options.queues ?? []) await jobs.define(queue);
     cleanups.push(async () => services.email.transport?.close());
     if (options.workers) await jobs.startWorkers();
@@ -88,7 +94,19 @@ export async function startRuntime(
       const built = app;
       cleanups.push(() => built.close());
     }
-    return { config, logger, database, feed, jobs, mailer, services, app, close };
+    return {
+      config,
+      logger,
+      database,
+      feed,
+      jobs,
+      mailer,
+      services,
+      app,
+      close,
+      assigner: background.assigner,
+      away: background.away,
+    };
   } catch (err) {
     await close();
     throw err;

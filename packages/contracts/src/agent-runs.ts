@@ -3,7 +3,7 @@
 // the review queue (approve / reject), the preview (a dry run on sample recipients), run now, and
 // the tools an agent may use.
 import { z } from 'zod';
-import { ZAgentChannel } from './agents';
+import { AGENT_SEND_MODES, ZAgentChannel } from './agents';
 import { PAGE_SIZE_MAX } from './constants';
 
 export const AGENT_RUN_TRIGGERS = ['schedule', 'manual', 'preview'] as const;
@@ -55,7 +55,7 @@ export const AGENT_GUARDRAILS = [
 export const ZAgentGuardrail = z.enum(AGENT_GUARDRAILS);
 export type TAgentGuardrail = z.infer<typeof ZAgentGuardrail>;
 
-export const AGENT_RUN_MESSAGES = {
+export const AGENT_RUN_ERRORS = {
   runNotFound: 'Run not found.',
   noConfig: 'Give the agent a configuration before running it.',
   archived: 'This agent is archived; restore it before running it.',
@@ -109,7 +109,7 @@ export const ZAgentRunSummary = z.object({
   trigger: ZAgentRunTrigger,
   /** The config version the run used. */
   config_version: z.number().int(),
-  send_mode: z.enum(['auto', 'review', 'dry_run']),
+  send_mode: z.enum(AGENT_SEND_MODES),
   /** The schedule slot (or the moment of a manual run / preview). */
   slot_at: z.string(),
   started_at: z.string(),
@@ -221,7 +221,7 @@ export const ZAgentReviewRequest = z
     all: z.literal(true).optional(),
   })
   .refine((v) => (v.delivery_ids === undefined) !== (v.all === undefined), {
-    message: AGENT_RUN_MESSAGES.idsOrAll,
+    message: AGENT_RUN_ERRORS.idsOrAll,
     path: ['non_field_errors'],
   });
 export type TAgentReviewRequest = z.infer<typeof ZAgentReviewRequest>;

@@ -4,6 +4,10 @@ import { z } from 'zod';
 import { ZSegmentFilter, type TSegmentFilter } from './customer-lists';
 import { ZMarketingConsent } from './marketing-consent';
 
+/** How an agent's messages leave: at once, after a person approves each, or not at all. */
+export const AGENT_SEND_MODES = ['auto', 'review', 'dry_run'] as const;
+/** What a schedule does with the slots it missed while Titan was down. */
+export const AGENT_MISSED_POLICIES = ['skip', 'run_once'] as const;
 export const AGENT_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 export const ZAgentStatus = z.enum(AGENT_STATUSES);
 export type TAgentStatus = z.infer<typeof ZAgentStatus>;
@@ -36,7 +40,7 @@ export const AGENT_LIMIT_RANGES = {
   max_tokens: [256, 200_000],
 } as const;
 
-export const AGENT_MESSAGES = {
+export const AGENT_ERRORS = {
   notFound: 'Agent not found.',
   instructionsTooLong: 'Instructions can be at most 25 KB.',
   noAudience: 'Choose at least one list or a segment.',
@@ -82,11 +86,11 @@ export function isTimeZone(value: string): boolean {
 
 const limit = (key: keyof typeof AGENT_LIMIT_RANGES, fallback: number) => {
   const [min, max] = AGENT_LIMIT_RANGES[key];
-  const message = AGENT_MESSAGES.limitRange(min, max);
+  const message = AGENT_ERRORS.limitRange(min, max);
   return z.number({ message }).int({ message }).min(min, { message }).max(max, { message }).default(fallback);
 };
 
-const timeOfDay = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, { message: AGENT_MESSAGES.timeOfDay });
+const timeOfDay = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, { message: AGENT_ERRORS.timeOfDay });
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -104,7 +108,7 @@ export const ZAgentChannelConfig = z
       ctx.addIssue({
         code: 'custom',
         path: ['from'],
-        message: c.channel === 'email' ? AGENT_MESSAGES.invalidFromEmail : AGENT_MESSAGES.invalidFromPhone,
+        message: c.channel === 'email' ? AGENT_ERRORS.invalidFromEmail : AGENT_ERRORS.invalidFromPhone,
       });
   });
 
@@ -117,16 +121,16 @@ export const ZAgentTool = z
   })
   .superRefine((t, ctx) => {
     if (t.source === 'builtin' && !(AGENT_BUILTIN_TOOLS as readonly string[]).includes(t.name))
-      ctx.addIssue({ code: 'custom', path: ['name'], message: AGENT_MESSAGES.unknownBuiltinTool });
+      ctx.addIssue({ code: 'custom', path: ['name'], message: AGENT_ERRORS.unknownBuiltinTool });
     if (t.source !== 'builtin' && t.server_id === undefined)
-      ctx.addIssue({ code: 'custom', path: ['server_id'], message: AGENT_MESSAGES.serverIdRequired });
+      ctx.addIssue({ code: 'custom', path: ['server_id'], message: AGENT_ERRORS.serverIdRequired });
   });
 
 export type TAgentTool = z.output<typeof ZAgentTool>;
 
 export const ZAgentConfigRequest = z.object({
   instructions: z.string().refine((s) => utf8Bytes(s) <= AGENT_INSTRUCTIONS_MAX_BYTES, {
-    message: AGENT_MESSAGES.instructionsTooLong,
+    message: AGENT_ERRORS.instructionsTooLong,
   }),
   goal: z.string().trim().min(1).max(1000),
   audience: z
@@ -136,7 +140,7 @@ export const ZAgentConfigRequest = z.object({
       segment: ZSegmentFilter.optional(),
     })
     .refine((a) => a.list_ids.length > 0 || a.segment !== undefined, {
-      message: AGENT_MESSAGES.noAudience,
+      message: AGENT_ERRORS.noAudience,
       path: ['list_ids'],
     }),
   channels: z
@@ -144,7 +148,7 @@ export const ZAgentConfigRequest = z.object({
     .min(1)
     .max(3)
     .refine((cs) => new Set(cs.map((c) => c.channel)).size === cs.length, {
-      message: AGENT_MESSAGES.duplicateChannel,
+      message: AGENT_ERRORS.duplicateChannel,
     }),
   tools: z.array(ZAgentTool).max(50).default([]),
   model: z.string().trim().min(1).max(200).optional(),
@@ -156,7 +160,7 @@ export const ZAgentConfigRequest = z.object({
       max_tokens: limit('max_tokens', 4000),
     })
     .prefault({}),
-  send_mode: z.enum(['auto', 'review', 'dry_run']).default('review'),
+  send_mode: z.enum(AGENT_SEND_MODES).default('review'),
   /**
    * Who the agent may write to: only customers who subscribed on the channel (the default), or
    * also those whose consent is unknown (the business's legitimate interest). Never the opted out.
@@ -165,7 +169,7 @@ export const ZAgentConfigRequest = z.object({
   /** In the recipient's time zone, else the business's; null: none. */
   quiet_hours: z
     .object({ start: timeOfDay, end: timeOfDay })
-    .refine((q) => q.start !== q.end, { message: AGENT_MESSAGES.quietHoursEqual, path: ['end'] })
+    .refine((q) => q.start !== q.end, { message: AGENT_ERRORS.quietHoursEqual, path: ['end'] })
     .nullable()
     .default(null),
 });
@@ -207,20 +211,20 @@ export const ZAgentScheduleRequest = z
       .max(60 * 24 * 31)
       .optional(),
     run_at: isoDate.optional(),
-    timezone: z.string().refine(isTimeZone, { message: AGENT_MESSAGES.invalidTimezone }),
+    timezone: z.string().refine(isTimeZone, { message: AGENT_ERRORS.invalidTimezone }),
     start_at: isoDate.nullish(),
     end_at: isoDate.nullish(),
-    missed: z.enum(['skip', 'run_once']).default('skip'),
+    missed: z.enum(AGENT_MISSED_POLICIES).default('skip'),
   })
   .superRefine((s, ctx) => {
     const need = (field: 'cron' | 'every_minutes' | 'run_at', message: string) => {
       if (s[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message });
     };
-    if (s.kind === 'cron') need('cron', AGENT_MESSAGES.cronRequired);
-    if (s.kind === 'interval') need('every_minutes', AGENT_MESSAGES.everyMinutesRequired);
-    if (s.kind === 'once') need('run_at', AGENT_MESSAGES.runAtRequired);
+    if (s.kind === 'cron') need('cron', AGENT_ERRORS.cronRequired);
+    if (s.kind === 'interval') need('every_minutes', AGENT_ERRORS.everyMinutesRequired);
+    if (s.kind === 'once') need('run_at', AGENT_ERRORS.runAtRequired);
     if (s.start_at && s.end_at && Date.parse(s.end_at) <= Date.parse(s.start_at))
-      ctx.addIssue({ code: 'custom', path: ['end_at'], message: AGENT_MESSAGES.endBeforeStart });
+      ctx.addIssue({ code: 'custom', path: ['end_at'], message: AGENT_ERRORS.endBeforeStart });
   });
 export type TAgentScheduleRequest = z.input<typeof ZAgentScheduleRequest>;
 
@@ -232,7 +236,7 @@ export const ZAgentSchedule = z.object({
   timezone: z.string(),
   start_at: z.string().nullable(),
   end_at: z.string().nullable(),
-  missed: z.enum(['skip', 'run_once']),
+  missed: z.enum(AGENT_MISSED_POLICIES),
   /** Computed in the schedule's time zone; null when it will not fire again. */
   next_run_at: z.string().nullable(),
   last_fired_at: z.string().nullable(),

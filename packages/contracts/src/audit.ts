@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { ZPageQuery } from './conversations';
 import { ZPage } from './envelope';
 
+export const AUDIT_ACTOR_TYPES = ['member', 'api_key'] as const;
+
 export const ZAuditActor = z.object({
-  type: z.enum(['member', 'api_key']),
+  type: z.enum(AUDIT_ACTOR_TYPES),
   id: z.number().int().nullable(),
   name: z.string(),
 });

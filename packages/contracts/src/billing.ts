@@ -108,7 +108,7 @@ export const BILLING_DIALOGS = {
   }),
 } as const;
 
-export const BILLING_MESSAGES = {
+export const BILLING_ERRORS = {
   off: 'Billing is not configured on this Titan server (CHARGEBEE_SITE is not set): nothing is limited.',
   unreachable: 'Chargebee could not be reached; try again in a minute.',
   noPaymentMethod: 'Add a card in Manage billing first: Chargebee has no way to charge this business yet.',

@@ -2,6 +2,9 @@
 // (spec section 3: a conversation's assigned_chat_group is "a full chat group record").
 import { z } from 'zod';
 
+/** Which bottom corner of the page the widget's launcher sits in. */
+export const LAUNCHER_POSITIONS = ['right', 'left'] as const;
+
 export const VISITOR_FIELD_TYPES = [
   'text',
   'email',
@@ -32,7 +35,7 @@ export const ZChatGroup = z.object({
   slug: z.string(),
   greeting: z.string(),
   color: z.string(),
-  launcher_position: z.enum(['right', 'left']),
+  launcher_position: z.enum(LAUNCHER_POSITIONS),
   visitor_form: z.array(ZVisitorFormField),
   allowed_origins: z.array(z.string()),
   created_at: z.string(),

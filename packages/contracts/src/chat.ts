@@ -1,8 +1,13 @@
 // Chat groups and the public chat API of the Titan Message channel (api.md "Public chat").
 import { z } from 'zod';
-import { ZVisitorFormField } from './chat-group';
+import { LAUNCHER_POSITIONS, ZVisitorFormField } from './chat-group';
 import { ZConversation } from './conversations';
 import { ZMemberUser, ZRole } from './business';
+import { ZChatGroup } from './chat-group';
+import { ZAiResponderSettings } from './ai';
+import { ZAssignmentSettings } from './presence';
+import { ZWidgetLocale, ZWidgetStrings } from './widget-strings';
+import { ZAwayMessage, ZBusinessHours, ZGroupAvailability, ZSlaTargets } from './service-levels';
 
 const origin = z
   .string()
@@ -12,7 +17,7 @@ const origin = z
   })
   .transform((v) => v.toLowerCase());
 
-export const ZSaveChatGroupRequest = z.object({
+const chatGroupFields = {
   name: z.string().trim().min(1).max(100),
   slug: z
     .string()
@@ -20,17 +25,57 @@ export const ZSaveChatGroupRequest = z.object({
     .regex(/^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$/, {
       message: 'Use lowercase letters, digits and hyphens (up to 50).',
     }),
-  greeting: z.string().trim().max(500).default(''),
-  color: z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/, { message: 'Enter a colour like #1f6feb.' })
-    .default('#111827'),
-  launcher_position: z.enum(['right', 'left']).default('right'),
-  visitor_form: z.array(ZVisitorFormField).max(20).default([]),
-  allowed_origins: z.array(origin).max(50).default([]),
+  greeting: z.string().trim().max(500),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'Enter a colour like #1f6feb.' }),
+  launcher_position: z.enum(LAUNCHER_POSITIONS),
+  visitor_form: z.array(ZVisitorFormField).max(20),
+  allowed_origins: z.array(origin).max(50),
+  /** Auto-assignment (next-api.md "Team inbox"); off when never set. */
+  assignment: ZAssignmentSettings.optional(),
+  /** The widget's language when neither the page nor the browser names a shipped one (issue 30). */
+  locale: ZWidgetLocale.optional(),
+  /** Per-locale text overrides, ICU MessageFormat: `{es: {placeholder: "Escríbenos…"}}`. */
+  strings: ZWidgetStrings.optional(),
+  /** The AI first responder (next-api.md "Knowledge and AI in the inbox"); off when never set. */
+  ai_responder: ZAiResponderSettings.optional(),
+  /** When the group answers (null: always); outside them the away message goes out once per closed period. */
+  business_hours: ZBusinessHours.nullable().optional(),
+  /** Sent once per conversation per closed period, on every channel; the widget shows it outside hours. */
+  away_message: ZAwayMessage.optional(),
+  /** First-response and resolution targets (null: none). */
+  sla: ZSlaTargets.nullable().optional(),
+  /** Resolving a conversation asks the customer for a 1–5 rating. */
+  csat: z.boolean().optional(),
+};
+
+/** Creating a group: what is left out takes its default. */
+export const ZSaveChatGroupRequest = z.object({
+  ...chatGroupFields,
+  greeting: chatGroupFields.greeting.default(''),
+  color: chatGroupFields.color.default('#111827'),
+  launcher_position: chatGroupFields.launcher_position.default('right'),
+  visitor_form: chatGroupFields.visitor_form.default([]),
+  allowed_origins: chatGroupFields.allowed_origins.default([]),
 });
 export type TSaveChatGroupRequest = z.input<typeof ZSaveChatGroupRequest>;
-export const ZUpdateChatGroupRequest = ZSaveChatGroupRequest.partial();
+/**
+ * Updating a group: only the fields sent change. No defaults here — zod fills a default in even
+ * inside .partial(), so `PUT {name}` would otherwise reset the greeting, colour, form and origins.
+ */
+export const ZUpdateChatGroupRequest = z.object(chatGroupFields).partial();
+
+/** A chat group as its own routes answer: the record conversations carry, and its settings. */
+export const ZChatGroupSettings = ZChatGroup.extend({
+  assignment: ZAssignmentSettings,
+  locale: ZWidgetLocale,
+  strings: z.record(z.string(), z.record(z.string(), z.string())),
+  ai_responder: ZAiResponderSettings,
+  business_hours: ZBusinessHours.nullable(),
+  away_message: z.string(),
+  sla: ZSlaTargets.nullable(),
+  csat: z.boolean(),
+});
+export type TChatGroupSettings = z.infer<typeof ZChatGroupSettings>;
 
 export const ZChatGroupUser = z.object({ user: ZMemberUser, role: ZRole, added_at: z.string() });
 export type TChatGroupUser = z.infer<typeof ZChatGroupUser>;
@@ -49,11 +94,22 @@ export const ZPublicChatInfo = z.object({
       slug: z.string(),
       greeting: z.string(),
       color: z.string(),
-      launcher_position: z.enum(['right', 'left']),
+      launcher_position: z.enum(LAUNCHER_POSITIONS),
       visitor_form: z.array(ZVisitorFormField),
     })
     .nullable(),
   identity_verification: z.boolean(),
+  /** The group's language (English for the business's own chat); the visitor's page and browser come first. */
+  locale: ZWidgetLocale,
+  /**
+   * The group's overrides by locale then key, compiled from ICU MessageFormat for the widget's
+   * runtime (@lingui/core): plain text stays a string; placeholders, plurals and dates become arrays.
+   */
+  strings: z.record(z.string(), z.record(z.string(), z.unknown())),
+  /** Whether a staff member who answers this chat is online now; if not, the widget asks for an email. */
+  staff_online: z.boolean(),
+  /** The group's business hours now: outside them the widget shows the away message and when the team is back. */
+  availability: ZGroupAvailability,
 });
 export type TPublicChatInfo = z.infer<typeof ZPublicChatInfo>;
 
@@ -82,6 +138,11 @@ export const ZVisitor = z.object({
   email: z.string().nullable(),
 });
 export const ZVisitorSession = z.object({ customer: ZVisitor, token: z.string() });
+export type TVisitor = z.infer<typeof ZVisitor>;
+
+/** PUT /api/public/customers/me/: the address a visitor leaves so the conversation goes on by email. */
+export const ZUpdateVisitorRequest = z.strictObject({ email: z.email().max(254) });
+export type TUpdateVisitorRequest = z.input<typeof ZUpdateVisitorRequest>;
 export type TVisitorSession = z.infer<typeof ZVisitorSession>;
 
 export const ZCreatePublicConversationRequest = z.object({

@@ -54,7 +54,14 @@ export function detectImportEncoding(
 /** The delimiters an import reads, by the name it reports. */
 export const IMPORT_DELIMITERS = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' } as const;
 export type TImportDelimiter = keyof typeof IMPORT_DELIMITERS;
-const DELIMITER_NAMES = Object.keys(IMPORT_DELIMITERS) as TImportDelimiter[];
+/** The delimiters' names, in the order the detector tries them. */
+export const IMPORT_DELIMITER_NAMES = [
+  'comma',
+  'semicolon',
+  'tab',
+  'pipe',
+] as const satisfies readonly TImportDelimiter[];
+const DELIMITER_NAMES: readonly TImportDelimiter[] = IMPORT_DELIMITER_NAMES;
 /** Records looked at to tell the delimiter. */
 const DELIMITER_SAMPLE_RECORDS = 50;
 
@@ -147,7 +154,7 @@ export function autoImportTarget(column: string): TImportColumnTarget {
 /** 100 MB: about a million rows of a typical customer export. */
 export const IMPORT_FILE_LIMIT_BYTES = 100 * 1024 * 1024;
 
-export const IMPORT_MESSAGES = {
+export const IMPORT_ERRORS = {
   noFile: 'No file was submitted.',
   tooLarge: 'The file is larger than 100 MB. Split it and import the parts.',
   empty: 'The file is empty.',
@@ -189,6 +196,14 @@ export const ZImportFields = z
     column_map: z.string().max(10_000).optional(),
     delimiter: z.enum(['auto', ...DELIMITER_NAMES] as ['auto', ...TImportDelimiter[]]).default('auto'),
     consent: ZImportConsent.default('unknown'),
+    /**
+     * `true`: each row's person is asked to confirm (an email link, or SMS "reply YES") and stays
+     * `pending` until they do; the list's own double opt-in asks the same.
+     */
+    double_opt_in: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
     /** Where and when the rows' people agreed; required with `consent=subscribed`. */
     consent_proof: z.string().trim().max(IMPORT_CONSENT_PROOF_MAX).optional(),
     /** Comma-separated channels the consent covers (email, sms, whatsapp); all three by default. */
@@ -217,13 +232,13 @@ export const ZImportFields = z
       ctx.addIssue({
         code: 'custom',
         path: ['consent_proof'],
-        message: IMPORT_MESSAGES.consentProofRequired,
+        message: IMPORT_ERRORS.consentProofRequired,
       });
     if (fields.consent_channels.length === 0)
       ctx.addIssue({
         code: 'custom',
         path: ['consent_channels'],
-        message: IMPORT_MESSAGES.consentChannelsRequired,
+        message: IMPORT_ERRORS.consentChannelsRequired,
       });
   });
 export type TImportFields = z.infer<typeof ZImportFields>;
@@ -241,6 +256,7 @@ export const ZCustomerImport = z.object({
   consent: ZImportConsent,
   consent_proof: z.string().nullable(),
   consent_channels: z.array(z.enum(IMPORT_CONSENT_CHANNELS)),
+  double_opt_in: z.boolean(),
   list_id: z.number().int().nullable(),
   /** The file's columns as the header reader read them, and what each became. */
   columns: z.array(z.object({ name: z.string(), target: z.string() })),

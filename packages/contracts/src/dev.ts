@@ -1,7 +1,7 @@
 // The development outbox (api.md): mail kept instead of sent when no SMTP server is configured.
 import { z } from 'zod';
 
-export const OUTBOX_MESSAGES = {
+export const OUTBOX_ERRORS = {
   toRequired: 'Name the address whose mail to show: ?to=<email>.',
   notLocal: 'The development outbox answers only requests made on the machine running Titan.',
 } as const;
@@ -9,7 +9,7 @@ export const OUTBOX_MESSAGES = {
 /** `to` is required: the outbox shows one address's mail, never everybody's. */
 export const ZOutboxQuery = z.strictObject({
   to: z.email({
-    error: (issue) => (issue.input === undefined ? OUTBOX_MESSAGES.toRequired : undefined),
+    error: (issue) => (issue.input === undefined ? OUTBOX_ERRORS.toRequired : undefined),
   }),
 });
 export type TOutboxQuery = z.infer<typeof ZOutboxQuery>;

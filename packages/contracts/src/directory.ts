@@ -2,11 +2,34 @@
 import { z } from 'zod';
 import { ZChannel, ZConversationStatus, ZPageQuery } from './conversations';
 import { ZPage } from './envelope';
+import { ZLabelFilter, ZLabelIds, ZLabelRef } from './labels';
 
 /** A customer's consent on a channel, kept in step with the suppression list. */
-export const CONSENT_STATUSES = ['subscribed', 'unsubscribed', 'bounced', 'complained', 'unknown'] as const;
+export const CONSENT_STATUSES = [
+  'subscribed',
+  'unsubscribed',
+  'bounced',
+  'complained',
+  'unknown',
+  /** Joined a double opt-in list; waits for the person to confirm (link or SMS YES). */
+  'pending',
+] as const;
 export const ZConsentStatus = z.enum(CONSENT_STATUSES);
 export type TConsentStatus = z.infer<typeof ZConsentStatus>;
+/**
+ * What staff may set by hand: every status but `pending`, which only a double opt-in list's
+ * confirmation request sets (and the customer's confirmation ends).
+ */
+export const STAFF_CONSENT_STATUSES = [
+  'subscribed',
+  'unsubscribed',
+  'bounced',
+  'complained',
+  'unknown',
+] as const satisfies readonly TConsentStatus[];
+export const CONSENT_PENDING_BY_HAND =
+  'Pending is set only when a customer joins a double opt-in list, until they confirm; choose another status.';
+const ZStaffConsentStatus = z.enum(STAFF_CONSENT_STATUSES, { message: CONSENT_PENDING_BY_HAND });
 
 export const ZDirectoryVisitor = z.object({
   id: z.number().int(),
@@ -22,17 +45,22 @@ export const ZDirectoryVisitor = z.object({
   email_status: ZConsentStatus,
   sms_status: ZConsentStatus,
   whatsapp_status: ZConsentStatus,
+  labels: z.array(ZLabelRef),
 });
 export type TDirectoryVisitor = z.infer<typeof ZDirectoryVisitor>;
 
-export const ZDirectoryQuery = ZPageQuery.extend({ search: z.string().trim().max(200).optional() });
+export const ZDirectoryQuery = ZPageQuery.extend({
+  search: z.string().trim().max(200).optional(),
+  /** `label=<id>`, repeatable: customers carrying every one of these labels. */
+  label: ZLabelFilter.optional(),
+});
 export type TDirectoryQuery = z.infer<typeof ZDirectoryQuery>;
 
 /**
  * What a customer's phone number is refused with. Every phone is stored in E.164, read with the
  * business's dial code when it is written without a country code.
  */
-export const PHONE_MESSAGES = {
+export const PHONE_ERRORS = {
   invalid: 'Enter a valid phone number.',
   needsCountry: 'Enter the number with its country code.',
 } as const;
@@ -42,9 +70,11 @@ export const ZUpdateDirectoryVisitorRequest = z.object({
   email: z.email().max(254).nullable().optional(),
   phone: z.string().trim().max(40).nullable().optional(),
   fields: z.record(z.string(), z.union([z.string().max(2000), z.number(), z.boolean()])).optional(),
-  email_status: ZConsentStatus.optional(),
-  sms_status: ZConsentStatus.optional(),
-  whatsapp_status: ZConsentStatus.optional(),
+  email_status: ZStaffConsentStatus.optional(),
+  sms_status: ZStaffConsentStatus.optional(),
+  whatsapp_status: ZStaffConsentStatus.optional(),
+  /** The customer's labels: the whole set (an empty array removes them all). */
+  label_ids: ZLabelIds.optional(),
 });
 export type TUpdateDirectoryVisitorRequest = z.infer<typeof ZUpdateDirectoryVisitorRequest>;
 

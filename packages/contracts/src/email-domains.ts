@@ -33,6 +33,8 @@ export const ZEmailDomain = z.object({
   status: z.enum(EMAIL_DOMAIN_STATUSES),
   records: z.array(ZEmailDomainRecord),
   last_checked_at: z.string().nullable(),
+  /** `Name <local@domain>`: the From of campaigns and send-mail that give none. */
+  default_from: z.string().nullable(),
   created_at: z.string(),
 });
 export type TEmailDomain = z.infer<typeof ZEmailDomain>;
@@ -42,3 +44,54 @@ export const ZCreateEmailDomainRequest = z.object({
   domain: z.string().trim().min(1).max(300),
 });
 export type TCreateEmailDomainRequest = z.infer<typeof ZCreateEmailDomainRequest>;
+
+export const EMAIL_DOMAIN_DEFAULT_FROM_ERRORS = {
+  format: 'Write the sender as Name <local@domain>, or just local@domain.',
+  otherDomain: (domain: string) => `The address must be on ${domain}.`,
+} as const;
+
+/** PUT /api/email/domains/{id}/: the domain's default sender (null clears it). */
+export const ZUpdateEmailDomainRequest = z.strictObject({
+  default_from: z.string().trim().max(320).nullable(),
+});
+export type TUpdateEmailDomainRequest = z.infer<typeof ZUpdateEmailDomainRequest>;
+
+/** An inbox address's local part: letters, digits and . _ + - (no leading or trailing dot). */
+export const ZEmailLocalPart = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, 'Enter the part of the address before the @.')
+  .max(64, 'An address’s local part is at most 64 characters.')
+  .regex(/^[a-z0-9_+-]+(\.[a-z0-9_+-]+)*$/, 'Use letters, digits and . _ + - only.');
+
+/** POST /api/email/inboxes/ (next-api.md "Every channel in the inbox"). */
+export const ZCreateEmailInboxRequest = z.object({
+  domain_id: z.number().int().positive(),
+  local_part: ZEmailLocalPart,
+  chat_group_id: z.number().int().positive().nullable().optional(),
+});
+export type TCreateEmailInboxRequest = z.infer<typeof ZCreateEmailInboxRequest>;
+
+/** A DNS record (or forwarding rule) to publish for an inbox address to reach Titan. */
+export const ZEmailInboxRecord = z.object({
+  purpose: z.enum(['receive', 'forward']),
+  type: z.enum(['MX', 'FORWARD']),
+  host: z.string(),
+  value: z.string(),
+  priority: z.number().int().nullable(),
+  /** What it does, in words a person can act on. */
+  detail: z.string(),
+});
+export type TEmailInboxRecord = z.infer<typeof ZEmailInboxRecord>;
+
+export const ZEmailInbox = z.object({
+  id: z.number().int(),
+  domain_id: z.number().int(),
+  local_part: z.string(),
+  address: z.string(),
+  chat_group_id: z.number().int().nullable(),
+  records: z.array(ZEmailInboxRecord),
+  created_at: z.string(),
+});
+export type TEmailInbox = z.infer<typeof ZEmailInbox>;

@@ -9,16 +9,16 @@ export const EMAIL_METRICS_MAX_DAYS = 366;
 /** Without `created_at__gte`, the range starts this many days before its end. */
 export const EMAIL_METRICS_DEFAULT_DAYS = 30;
 
-export const EMAIL_METRICS_MESSAGES = {
+export const EMAIL_METRICS_ERRORS = {
   order: 'Must not be before created_at__gte.',
   tooLong: `Choose a range of at most ${EMAIL_METRICS_MAX_DAYS} days.`,
   id: 'Must be a positive whole number.',
 } as const;
 
 const ZId = z.coerce
-  .number({ message: EMAIL_METRICS_MESSAGES.id })
-  .int(EMAIL_METRICS_MESSAGES.id)
-  .positive(EMAIL_METRICS_MESSAGES.id);
+  .number({ message: EMAIL_METRICS_ERRORS.id })
+  .int(EMAIL_METRICS_ERRORS.id)
+  .positive(EMAIL_METRICS_ERRORS.id);
 
 export const ZEmailMetricsQuery = z
   .object({
@@ -31,12 +31,12 @@ export const ZEmailMetricsQuery = z
   .superRefine((q, ctx) => {
     if (q.created_at__gte && q.created_at__lte) {
       if (q.created_at__lte < q.created_at__gte) {
-        ctx.addIssue({ code: 'custom', path: ['created_at__lte'], message: EMAIL_METRICS_MESSAGES.order });
+        ctx.addIssue({ code: 'custom', path: ['created_at__lte'], message: EMAIL_METRICS_ERRORS.order });
       } else if (
         q.created_at__lte.getTime() - q.created_at__gte.getTime() >
         EMAIL_METRICS_MAX_DAYS * 86_400_000
       ) {
-        ctx.addIssue({ code: 'custom', path: ['created_at__gte'], message: EMAIL_METRICS_MESSAGES.tooLong });
+        ctx.addIssue({ code: 'custom', path: ['created_at__gte'], message: EMAIL_METRICS_ERRORS.tooLong });
       }
     }
   });

@@ -1,7 +1,7 @@
 // Email sending (engage.md §2 and §5): one mail or a bulk batch through /api/agents/send-mail/,
 // and the public unsubscribe API the mail's List-Unsubscribe and page call.
 import { z } from 'zod';
-import { MARKETING_CONSENT_MESSAGES, ZMarketingConsent } from './marketing-consent';
+import { MARKETING_CONSENT_ERRORS, ZMarketingConsent } from './marketing-consent';
 
 const address = z
   .string()
@@ -9,7 +9,7 @@ const address = z
   .max(254, { message: 'Enter a valid email address.' })
   .pipe(z.email({ message: 'Enter a valid email address.' }));
 
-export const FROM_MESSAGES = {
+export const FROM_ERRORS = {
   required: 'Enter the address to send from.',
   format: 'Enter the address to send from, e.g. hello@example.com or "Acme <hello@example.com>".',
   /** A line break in a header value would end the From field there (header injection). */
@@ -23,18 +23,18 @@ export const FROM_MESSAGES = {
 export const ZFromAddress = z
   .string()
   .trim()
-  .min(3, { message: FROM_MESSAGES.required })
-  .max(320, { message: FROM_MESSAGES.required })
+  .min(3, { message: FROM_ERRORS.required })
+  .max(320, { message: FROM_ERRORS.required })
   .superRefine((v, ctx) => {
-    if (/[\r\n]/.test(v)) ctx.addIssue({ code: 'custom', message: FROM_MESSAGES.lineBreak });
+    if (/[\r\n]/.test(v)) ctx.addIssue({ code: 'custom', message: FROM_ERRORS.lineBreak });
     else if (!/^[^<>]*<[^\s<>@]+@[^\s<>@]+>$|^[^\s<>@]+@[^\s<>@]+$/.test(v))
-      ctx.addIssue({ code: 'custom', message: FROM_MESSAGES.format });
+      ctx.addIssue({ code: 'custom', message: FROM_ERRORS.format });
   });
 const fromAddress = ZFromAddress;
 
 const variables = z.record(z.string(), z.unknown());
 
-export const SEND_MAIL_MESSAGES = {
+export const SEND_MAIL_ERRORS = {
   recipient: 'Give a customer_id or an email address.',
   bothRecipients: 'Give either a customer_id or an email address, not both.',
   content: 'Give a template_id, or a subject with html or text.',
@@ -58,9 +58,9 @@ export const ZSendMailRecipient = z
   .transform(({ to, ...v }) => ({ ...v, email: v.email ?? to }))
   .superRefine((v, ctx) => {
     if (v.customer_id === undefined && v.email === undefined)
-      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_MESSAGES.recipient });
+      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_ERRORS.recipient });
     if (v.customer_id !== undefined && v.email !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_MESSAGES.bothRecipients });
+      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_ERRORS.bothRecipients });
   });
 
 export const ZSendMailRequest = z
@@ -73,7 +73,7 @@ export const ZSendMailRequest = z
     from: fromAddress.optional(),
     template_id: z.coerce.number().int().positive().optional(),
     variables: variables.optional(),
-    subject: z.string().trim().min(1, { message: SEND_MAIL_MESSAGES.subject }).max(998).optional(),
+    subject: z.string().trim().min(1, { message: SEND_MAIL_ERRORS.subject }).max(998).optional(),
     html: z.string().min(1).max(2_000_000).optional(),
     text: z.string().min(1).max(2_000_000).optional(),
     /** Plain text body (engage.md's `body`); the same as `text`. */
@@ -91,24 +91,24 @@ export const ZSendMailRequest = z
     const single = v.customer_id !== undefined || v.email !== undefined;
     const bulk = v.list_id !== undefined || v.recipients !== undefined;
     if (v.consent !== undefined && v.list_id === undefined)
-      ctx.addIssue({ code: 'custom', path: ['consent'], message: MARKETING_CONSENT_MESSAGES.listOnly });
+      ctx.addIssue({ code: 'custom', path: ['consent'], message: MARKETING_CONSENT_ERRORS.listOnly });
     if (bulk && single)
-      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_MESSAGES.listAndRecipient });
+      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_ERRORS.listAndRecipient });
     else if (v.list_id !== undefined && v.recipients !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['recipients'], message: SEND_MAIL_MESSAGES.recipientsAndOthers });
+      ctx.addIssue({ code: 'custom', path: ['recipients'], message: SEND_MAIL_ERRORS.recipientsAndOthers });
     else if (!bulk && v.customer_id === undefined && v.email === undefined)
-      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_MESSAGES.recipient });
+      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_ERRORS.recipient });
     else if (v.customer_id !== undefined && v.email !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_MESSAGES.bothRecipients });
+      ctx.addIssue({ code: 'custom', path: ['email'], message: SEND_MAIL_ERRORS.bothRecipients });
     const own = v.subject !== undefined || v.html !== undefined || v.text !== undefined;
     if (v.template_id !== undefined && own)
-      ctx.addIssue({ code: 'custom', path: ['template_id'], message: SEND_MAIL_MESSAGES.bothContents });
+      ctx.addIssue({ code: 'custom', path: ['template_id'], message: SEND_MAIL_ERRORS.bothContents });
     else if (v.template_id === undefined && !own)
-      ctx.addIssue({ code: 'custom', path: ['subject'], message: SEND_MAIL_MESSAGES.content });
+      ctx.addIssue({ code: 'custom', path: ['subject'], message: SEND_MAIL_ERRORS.content });
     else if (v.template_id === undefined && v.subject === undefined)
-      ctx.addIssue({ code: 'custom', path: ['subject'], message: SEND_MAIL_MESSAGES.subject });
+      ctx.addIssue({ code: 'custom', path: ['subject'], message: SEND_MAIL_ERRORS.subject });
     else if (v.template_id === undefined && v.html === undefined && v.text === undefined)
-      ctx.addIssue({ code: 'custom', path: ['text'], message: SEND_MAIL_MESSAGES.body });
+      ctx.addIssue({ code: 'custom', path: ['text'], message: SEND_MAIL_ERRORS.body });
   });
 export type TSendMailRequest = z.input<typeof ZSendMailRequest>;
 export type TSendMailInput = z.output<typeof ZSendMailRequest>;
@@ -151,7 +151,14 @@ export const ZEmailBatchParams = z.object({ batch_id: z.uuid({ message: 'Not fou
 
 // ---- Unsubscribe (public; the token comes from the mail) ----
 
-export const ZUnsubscribeQuery = z.object({ token: z.string().max(200).optional() });
+export const ZUnsubscribeQuery = z.object({
+  token: z.string().max(200).optional(),
+  /**
+   * One-click on a mail of a campaign that targets a topic: the link carries the topic, and the
+   * one-click leaves that topic only (the preference centre still offers to leave all).
+   */
+  topic: z.coerce.number().int().positive().optional(),
+});
 /** JSON `{token}`, or RFC 8058's form body `List-Unsubscribe=One-Click` (token in the query). */
 export const ZUnsubscribeBody = z
   .object({ token: z.string().max(200).optional(), 'List-Unsubscribe': z.string().max(50).optional() })
@@ -167,7 +174,7 @@ export const ZUnsubscribeState = z.object({
 });
 export type TUnsubscribeState = z.infer<typeof ZUnsubscribeState>;
 
-export const UNSUBSCRIBE_MESSAGES = {
+export const UNSUBSCRIBE_ERRORS = {
   invalid: 'This unsubscribe link is not valid. Use the link from the latest mail you received.',
 } as const;
 

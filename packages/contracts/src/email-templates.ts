@@ -12,7 +12,7 @@ export const EMAIL_TEMPLATE_MAX_CHARS = 500_000;
 export const TEMPLATE_IMAGE_LIMIT_BYTES = 5 * 1024 * 1024;
 export const TEMPLATE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
-export const EMAIL_TEMPLATE_MESSAGES = {
+export const EMAIL_TEMPLATE_ERRORS = {
   notFound: 'Template not found.',
   nameTaken: 'A template with this name already exists.',
   versionNotFound: 'This template has no such version.',

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 import { ZDateTimeParam } from './dates';
-import { EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_MESSAGES } from './email-metrics';
+import { EMAIL_METRICS_MAX_DAYS, EMAIL_METRICS_ERRORS } from './email-metrics';
 
 export const ZEngageMetricsQuery = z
   .object({
@@ -15,12 +15,12 @@ export const ZEngageMetricsQuery = z
   .superRefine((q, ctx) => {
     if (!q.created_at__gte || !q.created_at__lte) return;
     if (q.created_at__lte < q.created_at__gte) {
-      ctx.addIssue({ code: 'custom', path: ['created_at__lte'], message: EMAIL_METRICS_MESSAGES.order });
+      ctx.addIssue({ code: 'custom', path: ['created_at__lte'], message: EMAIL_METRICS_ERRORS.order });
     } else if (
       q.created_at__lte.getTime() - q.created_at__gte.getTime() >
       EMAIL_METRICS_MAX_DAYS * 86_400_000
     ) {
-      ctx.addIssue({ code: 'custom', path: ['created_at__gte'], message: EMAIL_METRICS_MESSAGES.tooLong });
+      ctx.addIssue({ code: 'custom', path: ['created_at__gte'], message: EMAIL_METRICS_ERRORS.tooLong });
     }
   });
 export type TEngageMetricsQueryInput = z.input<typeof ZEngageMetricsQuery>;
@@ -92,6 +92,16 @@ export const ZSendOutcomeFilter = z
   .enum(SEND_OUTCOMES, { message: `Choose ${SEND_OUTCOMES.join(', ')}.` })
   .optional();
 
+/** One member's or group's service levels (GET /api/metrics/engage/ `team`). */
+export const ZServiceLevelRow = z.object({
+  conversations: z.number().int(),
+  first_response_seconds: z.number().int().nullable(),
+  resolution_seconds: z.number().int().nullable(),
+  csat_average: z.number().nullable(),
+  csat_responses: z.number().int(),
+});
+export type TServiceLevelRow = z.infer<typeof ZServiceLevelRow>;
+
 export const ZEngageMetrics = z.object({
   created_at__gte: z.string(),
   created_at__lte: z.string(),
@@ -115,6 +125,15 @@ export const ZEngageMetrics = z.object({
       failed: z.number().int(),
       awaiting_approval: z.number().int(),
     }),
+  }),
+  /**
+   * The team's service levels over conversations opened (or reopened) in the range: average first
+   * response and resolution (seconds; null: none yet) and CSAT (average rating 1–5 of the surveys
+   * answered, and how many), per member who held them and per chat group.
+   */
+  team: z.object({
+    members: z.array(ZServiceLevelRow.extend({ user_id: z.number().int(), name: z.string() })),
+    groups: z.array(ZServiceLevelRow.extend({ chat_group_id: z.number().int(), name: z.string() })),
   }),
   series: z.array(
     z.object({

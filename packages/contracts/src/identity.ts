@@ -53,7 +53,7 @@ export type TLogoutRequest = TRefreshRequest;
 export const ZForgotPasswordRequest = z.object({ email });
 export type TForgotPasswordRequest = z.input<typeof ZForgotPasswordRequest>;
 
-export const PASSWORD_CHANGE_MESSAGES = {
+export const PASSWORD_CHANGE_ERRORS = {
   mismatch: 'The two passwords do not match.',
   wrongCurrent: 'Your current password is not correct.',
   same: 'Choose a password different from the current one.',
@@ -72,10 +72,10 @@ export const ZChangePasswordRequest = z
       ctx.addIssue({
         code: 'custom',
         path: ['new_password_confirm'],
-        message: PASSWORD_CHANGE_MESSAGES.mismatch,
+        message: PASSWORD_CHANGE_ERRORS.mismatch,
       });
     else if (v.new_password === v.current_password)
-      ctx.addIssue({ code: 'custom', path: ['new_password'], message: PASSWORD_CHANGE_MESSAGES.same });
+      ctx.addIssue({ code: 'custom', path: ['new_password'], message: PASSWORD_CHANGE_ERRORS.same });
   });
 export type TChangePasswordRequest = z.input<typeof ZChangePasswordRequest>;
 

@@ -10,7 +10,7 @@ export const ZLlmSource = z.enum(LLM_SOURCES);
 export type TLlmSource = z.infer<typeof ZLlmSource>;
 
 /** What the AI features answer and show when something about the model goes wrong. */
-export const LLM_MESSAGES = {
+export const LLM_ERRORS = {
   /** 409 from every AI feature while no model is configured. */
   notConfigured:
     'No AI model is set up for this business. An owner or admin can connect an OpenAI-compatible model in Settings → AI model; the server administrator can also set LLM_BASE_URL and LLM_MODEL for every business.',
@@ -57,6 +57,8 @@ export const ZLlmSettings = z.object({
   source: ZLlmSource,
   /** The model the AI features call (the business's, else the server's); null when none. */
   effective_model: z.string().nullable(),
+  /** The embedding model knowledge-base search uses (the business's, else the server's); null: full text only. */
+  embedding_model: z.string().nullable(),
   configured: z.boolean(),
   updated_at: z.string().nullable(),
   /** Calls to the model and their tokens over the last 30 days, whichever settings were used. */
@@ -86,6 +88,8 @@ export const ZSaveLlmSettingsRequest = z.object({
     .transform((v) => v.replace(/\/+$/, '')),
   model: z.string().trim().min(1, { message: 'Enter the model name, e.g. gpt-4o-mini.' }).max(200),
   api_key: z.string().trim().min(1).max(2000).nullish(),
+  /** A model for `/embeddings` at the same server (hybrid knowledge search); null or omitted: none. */
+  embedding_model: z.string().trim().min(1).max(200).nullish(),
 });
 export type TSaveLlmSettingsRequest = z.input<typeof ZSaveLlmSettingsRequest>;
 

@@ -10,7 +10,7 @@ export const MARKETING_CONSENT_MODES = ['subscribed', 'legitimate_interest'] as 
 export const ZMarketingConsent = z.enum(MARKETING_CONSENT_MODES);
 export type TMarketingConsent = z.infer<typeof ZMarketingConsent>;
 
-export const MARKETING_CONSENT_MESSAGES = {
+export const MARKETING_CONSENT_ERRORS = {
   listOnly: 'consent applies to a send to a list (list_id) only.',
 } as const;
 

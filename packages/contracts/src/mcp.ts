@@ -17,7 +17,7 @@ export const PLUGIN_CALLBACK_PATH = '/engage/settings/plugins/callback';
 /** What models accept as a tool name. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export const MCP_MESSAGES = {
+export const MCP_ERRORS = {
   urlInvalid: 'Enter a valid URL.',
   httpsRequired: 'Use an https:// URL (http:// is allowed only for localhost outside production).',
   privateAddress: 'This URL points at a private or local network address, which is not allowed.',
@@ -42,7 +42,7 @@ const httpUrl = z
   .trim()
   .max(2000)
   .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
-    message: MCP_MESSAGES.urlInvalid,
+    message: MCP_ERRORS.urlInvalid,
   });
 
 /** `POST /api/config/mcp-servers/`. `token` is the bearer token (auth `bearer`); `oauth_client`/`oauth_client_secret` the id and secret of a pre-registered OAuth client. */
@@ -101,7 +101,7 @@ export type TOAuthCallbackRequest = z.infer<typeof ZOAuthCallbackRequest>;
 
 // ---- Plugins ----
 
-export const PLUGIN_MESSAGES = {
+export const PLUGIN_ERRORS = {
   unknownPlugin: 'There is no plugin with this id in the catalogue.',
   unavailable: 'This plugin is not available on this server.',
   apiKeyRequired: 'Enter the API key.',

@@ -23,7 +23,7 @@ export const QR_FORM_ANSWER_MAX = {
 export const QR_FORM_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$/;
 export const QR_FORM_DEFAULT_SLUG = 'join';
 
-export const QR_FORM_MESSAGES = {
+export const QR_FORM_ERRORS = {
   notFound: 'This form is not available.',
   notSaved: 'Save the form first: its QR code opens the saved form.',
   required: 'This field is required.',
@@ -77,7 +77,7 @@ export const ZSaveQrSchemaRequest = z
     consent: ZQrConsentChoice.default({ email: false, sms: false, whatsapp: false }),
     list_id: z.number().int().positive().nullable().optional(),
     thank_you: z.string().trim().max(500).default(''),
-    slug: z.string().trim().regex(QR_FORM_SLUG_PATTERN, QR_FORM_MESSAGES.slug).optional(),
+    slug: z.string().trim().regex(QR_FORM_SLUG_PATTERN, QR_FORM_ERRORS.slug).optional(),
     active: z.boolean().optional(),
   })
   .superRefine((form, ctx) => {
@@ -89,48 +89,48 @@ export const ZSaveQrSchemaRequest = z
         ctx.addIssue({
           code: 'custom',
           path: ['fields', i, 'name'],
-          message: QR_FORM_MESSAGES.duplicateName,
+          message: QR_FORM_ERRORS.duplicateName,
         });
       seen.add(field.name);
       if (field.type === 'email' && ++emails > 1)
         ctx.addIssue({
           code: 'custom',
           path: ['fields', i, 'type'],
-          message: QR_FORM_MESSAGES.oneEmailField,
+          message: QR_FORM_ERRORS.oneEmailField,
         });
       if (field.type === 'phone' && ++phones > 1)
         ctx.addIssue({
           code: 'custom',
           path: ['fields', i, 'type'],
-          message: QR_FORM_MESSAGES.onePhoneField,
+          message: QR_FORM_ERRORS.onePhoneField,
         });
       if (field.type === 'select' && !field.options?.length)
         ctx.addIssue({
           code: 'custom',
           path: ['fields', i, 'options'],
-          message: QR_FORM_MESSAGES.selectNeedsOptions,
+          message: QR_FORM_ERRORS.selectNeedsOptions,
         });
       if (field.type !== 'select' && field.options?.length)
         ctx.addIssue({
           code: 'custom',
           path: ['fields', i, 'options'],
-          message: QR_FORM_MESSAGES.optionsOnlyForSelect,
+          message: QR_FORM_ERRORS.optionsOnlyForSelect,
         });
     });
     if (emails === 0 && phones === 0)
-      ctx.addIssue({ code: 'custom', path: ['fields'], message: QR_FORM_MESSAGES.formNeedsContact });
+      ctx.addIssue({ code: 'custom', path: ['fields'], message: QR_FORM_ERRORS.formNeedsContact });
     if (form.consent.email && emails === 0)
       ctx.addIssue({
         code: 'custom',
         path: ['consent', 'email'],
-        message: QR_FORM_MESSAGES.consentNeedsEmail,
+        message: QR_FORM_ERRORS.consentNeedsEmail,
       });
     for (const channel of ['sms', 'whatsapp'] as const)
       if (form.consent[channel] && phones === 0)
         ctx.addIssue({
           code: 'custom',
           path: ['consent', channel],
-          message: QR_FORM_MESSAGES.consentNeedsPhone,
+          message: QR_FORM_ERRORS.consentNeedsPhone,
         });
   });
 export type TSaveQrSchemaRequest = z.input<typeof ZSaveQrSchemaRequest>;
@@ -222,26 +222,26 @@ export function checkQrAnswer(field: TQrFormField, value: unknown): string | nul
     value === null ||
     value === false ||
     (typeof value === 'string' && value.trim() === '');
-  if (empty) return field.required ? QR_FORM_MESSAGES.required : null;
-  if (field.type === 'checkbox') return typeof value === 'boolean' ? null : QR_FORM_MESSAGES.checkbox;
+  if (empty) return field.required ? QR_FORM_ERRORS.required : null;
+  if (field.type === 'checkbox') return typeof value === 'boolean' ? null : QR_FORM_ERRORS.checkbox;
   const text = (typeof value === 'string' ? value : String(value)).trim();
   const max = QR_FORM_ANSWER_MAX[field.type];
   switch (field.type) {
     case 'number':
       return /^[0-9]+$/.test(text)
         ? text.length > max
-          ? QR_FORM_MESSAGES.tooLong(max)
+          ? QR_FORM_ERRORS.tooLong(max)
           : null
-        : QR_FORM_MESSAGES.number;
+        : QR_FORM_ERRORS.number;
     case 'email':
-      return text.length <= max && ZEmailAnswer.safeParse(text).success ? null : QR_FORM_MESSAGES.email;
+      return text.length <= max && ZEmailAnswer.safeParse(text).success ? null : QR_FORM_ERRORS.email;
     case 'phone':
-      return /^\+?[0-9][0-9 ()-]{3,31}$/.test(text) && text.length <= max ? null : QR_FORM_MESSAGES.phone;
+      return /^\+?[0-9][0-9 ()-]{3,31}$/.test(text) && text.length <= max ? null : QR_FORM_ERRORS.phone;
     case 'select':
-      return (field.options ?? []).includes(text) ? null : QR_FORM_MESSAGES.select;
+      return (field.options ?? []).includes(text) ? null : QR_FORM_ERRORS.select;
     case 'text':
     case 'textarea':
-      return text.length > max ? QR_FORM_MESSAGES.tooLong(max) : null;
+      return text.length > max ? QR_FORM_ERRORS.tooLong(max) : null;
     default: {
       const unreachable: never = field.type;
       return String(unreachable);

@@ -7,7 +7,7 @@ export const RECOVERY_CODE_COUNT = 10;
 /** The 403 `result.code` of every route a session must not reach before its user enrols in 2FA. */
 export const MFA_ENROLMENT_REQUIRED = 'mfa_enrolment_required';
 
-export const MFA_MESSAGES = {
+export const MFA_ERRORS = {
   enrolmentRequired:
     'Your business requires two-factor authentication. Set up an authenticator app or a passkey to continue.',
   badCode: 'This code is not valid. Enter the current 6-digit code from your authenticator app.',
@@ -32,7 +32,7 @@ export type TLoginAnswer = z.infer<typeof ZLoginAnswer>;
 const totpCode = z
   .string()
   .trim()
-  .regex(/^[0-9]{6}$/, { message: MFA_MESSAGES.badCode });
+  .regex(/^[0-9]{6}$/, { message: MFA_ERRORS.badCode });
 
 export const ZTotpSetupResult = z.object({ secret: z.string(), otpauth_url: z.string() });
 export type TTotpSetupResult = z.infer<typeof ZTotpSetupResult>;
@@ -47,7 +47,7 @@ export const ZMfaLoginRequest = z
     recovery_code: z.string().trim().min(1).max(64).optional(),
   })
   .refine((v) => v.code !== undefined || v.recovery_code !== undefined, {
-    message: MFA_MESSAGES.codeOrRecovery,
+    message: MFA_ERRORS.codeOrRecovery,
     path: ['code'],
   });
 export type TMfaLoginRequest = z.input<typeof ZMfaLoginRequest>;

@@ -2,7 +2,7 @@
 // through /api/agents/send-sms/, the SMS event logs, inbound texts, and how a body splits into
 // segments (GSM-7 or UCS-2, with the concatenation header's room taken out of each part).
 import { z } from 'zod';
-import { MARKETING_CONSENT_MESSAGES, ZMarketingConsent } from './marketing-consent';
+import { MARKETING_CONSENT_ERRORS, ZMarketingConsent } from './marketing-consent';
 
 import { ZPageQuery } from './conversations';
 import { ZSendOutcomeFilter } from './engage-metrics';
@@ -10,7 +10,7 @@ import { ZDateTimeParam } from './dates';
 import { ZEmailBatch } from './email-sending';
 import { ZWhatsappLog, ZWhatsappLogEvent } from './whatsapp';
 
-export const SMS_MESSAGES = {
+export const SMS_ERRORS = {
   e164: 'Enter the number in international format, e.g. +14155550100.',
   accountSid: 'Enter the Account SID from the Twilio Console: AC followed by 32 letters and digits.',
   authToken: 'Enter the Auth Token from the Twilio Console.',
@@ -37,7 +37,7 @@ export const ZE164 = z
   .string()
   .trim()
   .transform((v) => v.replace(/[\s().-]/g, ''))
-  .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, { message: SMS_MESSAGES.e164 }));
+  .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, { message: SMS_ERRORS.e164 }));
 
 const sid = (prefix: string, message: string) =>
   z
@@ -126,29 +126,29 @@ const optionalText = (message: string, min: number, max: number) =>
 /** auth_token and api_key_secret are write-only: required when connecting, kept when left out. */
 export const ZSaveSmsAccountRequest = z
   .object({
-    account_sid: sid('AC', SMS_MESSAGES.accountSid),
-    auth_token: optionalText(SMS_MESSAGES.authToken, 16, 128),
-    api_key_sid: sid('SK', SMS_MESSAGES.apiKeySid).nullish(),
-    api_key_secret: optionalText(SMS_MESSAGES.apiKeySecret, 16, 128),
+    account_sid: sid('AC', SMS_ERRORS.accountSid),
+    auth_token: optionalText(SMS_ERRORS.authToken, 16, 128),
+    api_key_sid: sid('SK', SMS_ERRORS.apiKeySid).nullish(),
+    api_key_secret: optionalText(SMS_ERRORS.apiKeySecret, 16, 128),
     from_number: ZE164.nullish(),
-    messaging_service_sid: sid('MG', SMS_MESSAGES.messagingServiceSid).nullish(),
+    messaging_service_sid: sid('MG', SMS_ERRORS.messagingServiceSid).nullish(),
   })
   .superRefine((v, ctx) => {
     if (!v.from_number && !v.messaging_service_sid)
-      ctx.addIssue({ code: 'custom', path: ['from_number'], message: SMS_MESSAGES.sender });
+      ctx.addIssue({ code: 'custom', path: ['from_number'], message: SMS_ERRORS.sender });
     if (v.from_number && v.messaging_service_sid)
-      ctx.addIssue({ code: 'custom', path: ['messaging_service_sid'], message: SMS_MESSAGES.bothSenders });
+      ctx.addIssue({ code: 'custom', path: ['messaging_service_sid'], message: SMS_ERRORS.bothSenders });
     if (v.api_key_secret && !v.api_key_sid)
-      ctx.addIssue({ code: 'custom', path: ['api_key_sid'], message: SMS_MESSAGES.apiKeyPair });
+      ctx.addIssue({ code: 'custom', path: ['api_key_sid'], message: SMS_ERRORS.apiKeyPair });
   });
 export type TSaveSmsAccountRequest = z.input<typeof ZSaveSmsAccountRequest>;
 export type TSaveSmsAccountInput = z.output<typeof ZSaveSmsAccountRequest>;
 
 const body = z
   .string()
-  .min(1, { message: SMS_MESSAGES.body })
-  .max(SMS_BODY_MAX, { message: SMS_MESSAGES.bodyTooLong })
-  .refine((v) => v.trim().length > 0, { message: SMS_MESSAGES.body });
+  .min(1, { message: SMS_ERRORS.body })
+  .max(SMS_BODY_MAX, { message: SMS_ERRORS.bodyTooLong })
+  .refine((v) => v.trim().length > 0, { message: SMS_ERRORS.body });
 
 /** POST /api/sms/account/test/: one text from the connected account. */
 export const ZSmsTestRequest = z.object({ to: ZE164, body: body.optional() });
@@ -179,17 +179,17 @@ export const ZSendSmsRequest = z
   .superRefine((v, ctx) => {
     const single = v.customer_id !== undefined || v.to !== undefined;
     if (v.consent !== undefined && v.list_id === undefined)
-      ctx.addIssue({ code: 'custom', path: ['consent'], message: MARKETING_CONSENT_MESSAGES.listOnly });
+      ctx.addIssue({ code: 'custom', path: ['consent'], message: MARKETING_CONSENT_ERRORS.listOnly });
     if (v.list_id !== undefined && single)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: SMS_MESSAGES.listAndRecipient });
+      ctx.addIssue({ code: 'custom', path: ['to'], message: SMS_ERRORS.listAndRecipient });
     else if (v.list_id === undefined && !single)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: SMS_MESSAGES.recipient });
+      ctx.addIssue({ code: 'custom', path: ['to'], message: SMS_ERRORS.recipient });
     else if (v.customer_id !== undefined && v.to !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: SMS_MESSAGES.bothRecipients });
+      ctx.addIssue({ code: 'custom', path: ['to'], message: SMS_ERRORS.bothRecipients });
     if (v.body !== undefined && v.template_id !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['template_id'], message: SMS_MESSAGES.bothContents });
+      ctx.addIssue({ code: 'custom', path: ['template_id'], message: SMS_ERRORS.bothContents });
     else if (v.body === undefined && v.template_id === undefined)
-      ctx.addIssue({ code: 'custom', path: ['body'], message: SMS_MESSAGES.content });
+      ctx.addIssue({ code: 'custom', path: ['body'], message: SMS_ERRORS.content });
   });
 export type TSendSmsRequest = z.input<typeof ZSendSmsRequest>;
 export type TSendSmsInput = z.output<typeof ZSendSmsRequest>;

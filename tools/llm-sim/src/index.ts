@@ -11,3 +11,4 @@ export {
 export { defaultAnswer, type ChatRequest, type ChatMessage, type ChatTool } from './brain';
 export { emailTemplateFor, briefOf } from './email';
 export { instanceOf, violations, strictSchemaProblem, type JsonSchema } from './json-schema';
+export { DEFAULT_SIM_EMBEDDING_MODEL, EMBEDDING_DIMENSIONS, embedText } from './embeddings';

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { countTokens, defaultAnswer, promptTokens, stableId, type Answer, type ChatRequest } from './brain';
+import { DEFAULT_SIM_EMBEDDING_MODEL, embedText, words } from './embeddings';
 import { strictSchemaProblem } from './json-schema';
 
 /** One queued answer. `delay_ms` waits before answering (a slow model, a timeout to provoke). */
@@ -51,6 +52,8 @@ export type LlmSimOptions = {
   chunkDelayMs?: number;
   /** Characters per streamed content chunk. */
   chunkChars?: number;
+  /** The model `/v1/embeddings` answers for (default `sim-embed`). */
+  embeddingModel?: string;
 };
 
 export type LlmSim = {
@@ -257,6 +260,7 @@ export async function startLlmSim(options: LlmSimOptions = {}): Promise<LlmSim> 
   const host = options.host ?? '127.0.0.1';
   const apiKey = options.apiKey === undefined ? DEFAULT_SIM_KEY : options.apiKey;
   const models = options.models ?? [DEFAULT_SIM_MODEL];
+  const embeddingModel = options.embeddingModel ?? DEFAULT_SIM_EMBEDDING_MODEL;
   const chunkDelayMs = options.chunkDelayMs ?? 0;
   const chunkChars = Math.max(1, options.chunkChars ?? 16);
   const queue: ScriptStep[] = [];
@@ -463,6 +467,50 @@ export async function startLlmSim(options: LlmSimOptions = {}): Promise<LlmSim> 
     return sendJson(res, 404, { error: 'not found' });
   }
 
+  /** OpenAI's embeddings API: `{model, input: string | string[]}` → one vector per input, in order. */
+  async function embeddings(req: IncomingMessage, res: ServerResponse) {
+    let body: { model?: unknown; input?: unknown } = {};
+    try {
+      body = JSON.parse(await readBody(req)) as typeof body;
+    } catch {
+      body = {};
+    }
+    requests.push({
+      path: '/v1/embeddings',
+      authorized: authorized(req),
+      // The chat body only: an embeddings call records no conversation.
+      body: null,
+      answeredBy: authorized(req) ? 'embeddings' : '401',
+    });
+    if (!authorized(req)) return refuseKey(res, req);
+    if (body.model !== embeddingModel)
+      return sendError(res, {
+        status: 404,
+        message: `The model \`${String(body.model)}\` does not exist or you do not have access to it.`,
+        type: 'invalid_request_error',
+        code: 'model_not_found',
+      });
+    const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+    if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((i) => typeof i === 'string'))
+      return sendError(res, {
+        status: 400,
+        message: "'input' must be a string or a non-empty array of strings",
+        type: 'invalid_request_error',
+        code: null,
+      });
+    const tokens = (inputs as string[]).reduce((n, t) => n + Math.max(1, words(t).length), 0);
+    return sendJson(res, 200, {
+      object: 'list',
+      model: embeddingModel,
+      data: (inputs as string[]).map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: embedText(text),
+      })),
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  }
+
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://sim').pathname.replace(/\/+$/, '') || '/';
     const aborter = new AbortController();
@@ -489,6 +537,7 @@ export async function startLlmSim(options: LlmSimOptions = {}): Promise<LlmSim> 
       }
       if (path === '/v1/chat/completions' && req.method === 'POST')
         return completions(req, res, aborter.signal);
+      if (path === '/v1/embeddings' && req.method === 'POST') return embeddings(req, res);
       return sendError(res, {
         status: 404,
         message: `Invalid URL (${req.method} ${req.url})`,

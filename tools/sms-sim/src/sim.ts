@@ -100,7 +100,16 @@ export type ApiRequest = {
   authorization: string | null;
   contentType: string | null;
   form: Record<string, string>;
+  /** Every MediaUrl the call carried (the form keeps one value per name; MMS repeats MediaUrl). */
+  mediaUrls: string[];
 };
+
+/** What the simulator fetched of an MMS's MediaUrl, as Twilio fetches it before sending. */
+export type SimMedia = { url: string; status: number | null; contentType: string | null; bytes: number };
+
+/** The content types Twilio sends as MMS to US and Canadian numbers without converting (images). */
+const MMS_CONTENT_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'image/gif'];
+const MMS_MAX_MEDIA = 10;
 
 export type SmsSim = {
   url: string;
@@ -110,6 +119,8 @@ export type SmsSim = {
   messages: SimMessage[];
   callbacks: CallbackRecord[];
   requests: ApiRequest[];
+  /** What the simulator fetched of each MMS's MediaUrl, by message sid. */
+  media: Map<string, SimMedia[]>;
   switches: SimSwitches;
   set(switches: Partial<SimSwitches>): void;
   addAccount(account: SimAccount): void;
@@ -182,6 +193,8 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
   const bySid = new Map<string, SimMessage>();
   const callbacks: CallbackRecord[] = [];
   const requests: ApiRequest[] = [];
+  /** What was fetched of each MMS's media, by message sid. */
+  const mediaBySid = new Map<string, SimMedia[]>();
   const switches: SimSwitches = { ...DEFAULT_SWITCHES, ...options.switches };
   const outcomes = new Map<string, number>();
   const failNext: { status: number; code: number; message: string }[] = [];
@@ -284,9 +297,14 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
   }
 
   /** Moves a message through its statuses, posting each to its StatusCallback (when it has one). */
-  function runLifecycle(account: SimAccount, m: SimMessage, callbackUrl: string | null) {
-    const failure = outcomes.get(m.to);
-    const failureStatus = failure !== undefined ? (DELIVERY_ERRORS[failure] ?? 'undelivered') : null;
+  function runLifecycle(account: SimAccount, m: SimMessage, callbackUrl: string | null, mediaError?: number) {
+    const failure = mediaError ?? outcomes.get(m.to);
+    const failureStatus =
+      mediaError !== undefined
+        ? 'failed'
+        : failure !== undefined
+          ? (DELIVERY_ERRORS[failure] ?? 'undelivered')
+          : null;
     type Step = { status: string; errorCode: number | null };
     // No callback for the initial status; a Messaging Service's `accepted` is followed by `queued`.
     const natural: Step[] = [];
@@ -318,6 +336,21 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
         void post(account, callbackUrl, params).then(() => {
           if (switches.duplicateCallbacks) void post(account, callbackUrl, params);
         });
+      }),
+    );
+  }
+
+  async function fetchMedia(urls: string[]): Promise<SimMedia[]> {
+    return Promise.all(
+      urls.map(async (url) => {
+        try {
+          const r = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+          const bytes = (await r.arrayBuffer()).byteLength;
+          const contentType = r.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? null;
+          return { url, status: r.status, contentType, bytes };
+        } catch {
+          return { url, status: null, contentType: null, bytes: 0 };
+        }
       }),
     );
   }
@@ -355,6 +388,10 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
         `'From' ${from} is not a Twilio phone number or Short Code country mismatch`,
       );
     if (!body && media.length === 0) return twilioError(res, 400, 21602, 'Message body is required.');
+    if (media.length > MMS_MAX_MEDIA)
+      return twilioError(res, 400, 21623, `The number of media files exceeds the limit of ${MMS_MAX_MEDIA}.`);
+    if (media.some((u) => !/^https?:\/\/[^\s]+$/i.test(u)))
+      return twilioError(res, 400, 21620, 'Invalid media URL(s).');
     if (Array.from(body).length > MAX_BODY)
       return twilioError(res, 400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
     const magic = MAGIC_TO[to];
@@ -391,7 +428,14 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
     messages.push(m);
     bySid.set(sid, m);
     json(res, 201, { ...m, from: service ? null : m.from });
-    runLifecycle(account, m, callback);
+    if (media.length === 0) return runLifecycle(account, m, callback);
+    // Twilio fetches each MediaUrl before it sends; media it cannot fetch, or that is not a
+    // picture, fails the message with 12300 (Invalid Content-Type) or 11200 (HTTP retrieval failure).
+    void fetchMedia(media).then((fetched) => {
+      mediaBySid.set(sid, fetched);
+      const bad = fetched.find((f) => f.status !== 200 || !MMS_CONTENT_TYPES.includes(f.contentType ?? ''));
+      runLifecycle(account, m, callback, bad ? (bad.status === 200 ? 12300 : 11200) : undefined);
+    });
   }
 
   function listMessages(res: ServerResponse, account: SimAccount, query: URLSearchParams, path: string) {
@@ -602,6 +646,7 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
         authorization: req.headers.authorization ?? null,
         contentType: req.headers['content-type'] ?? null,
         form: Object.fromEntries(new URLSearchParams(raw)),
+        mediaUrls: new URLSearchParams(raw).getAll('MediaUrl'),
       });
       if (!authenticated(req, account))
         return twilioError(res, 401, 20003, 'Authenticate', {
@@ -642,6 +687,7 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
     messages,
     callbacks,
     requests,
+    media: mediaBySid,
     switches,
     set: (next) => void Object.assign(switches, next),
     addAccount: (account) => void accounts.set(account.accountSid, account),
@@ -671,6 +717,7 @@ export async function startSmsSim(options: SimOptions): Promise<SmsSim> {
       bySid.clear();
       callbacks.length = 0;
       requests.length = 0;
+      mediaBySid.clear();
       failNext.length = 0;
       outcomes.clear();
       optOuts.clear();

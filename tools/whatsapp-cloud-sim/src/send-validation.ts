@@ -171,7 +171,11 @@ export function validateSend(
       return { to, type };
     case 'template':
       if (!isObj(payload)) throw invalidParameter('Param template is required');
-      return { to, type, template: validateTemplateSend(deps.templates, payload as TemplateSend) };
+      return {
+        to,
+        type,
+        template: validateTemplateSend(deps.templates, payload as TemplateSend, deps.mediaExists),
+      };
     default: {
       const unreachable: never = type;
       throw invalidParameter(`Param type ${String(unreachable)} is not supported`);

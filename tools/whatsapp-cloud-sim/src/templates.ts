@@ -155,7 +155,33 @@ function hasNamedPlaceholders(t: SimTemplate): boolean {
 export type TemplateSend = { name?: unknown; language?: { code?: unknown } | unknown; components?: unknown };
 
 /** Meta's checks on `template` in a send; returns the template that will be sent. */
-export function validateTemplateSend(templates: StoredTemplate[], send: TemplateSend): StoredTemplate {
+/**
+ * A media header's object (`{type: "image", image: {link}}`): as on a media message, exactly one of
+ * an uploaded media id or an http(s) link; a file name on documents only.
+ */
+function headerMedia(type: string, param: Record<string, unknown>, mediaExists: (id: string) => boolean) {
+  const field = `template['components'][header]['parameters'][0]['${type}']`;
+  const media = param[type] as Record<string, unknown> | undefined;
+  if (typeof media !== 'object' || media === null || Array.isArray(media))
+    throw invalidParameter(`Param ${field} is required`);
+  const { id, link, filename } = media;
+  if ((id === undefined) === (link === undefined))
+    throw invalidParameter(`Param ${field} must have exactly one of ['id'] or ['link']`);
+  if (id !== undefined && (typeof id !== 'string' || !mediaExists(id)))
+    throw invalidParameter(
+      `Param ${field}['id'] is not a valid whatsapp business account media attachment ID`,
+    );
+  if (link !== undefined && (typeof link !== 'string' || !/^https?:\/\/\S+$/i.test(link)))
+    throw invalidParameter(`Param ${field}['link'] must be a valid URL`);
+  if (filename !== undefined && (type !== 'document' || typeof filename !== 'string'))
+    throw invalidParameter(`Param ${field}['filename'] is only valid for documents`);
+}
+
+export function validateTemplateSend(
+  templates: StoredTemplate[],
+  send: TemplateSend,
+  mediaExists: (id: string) => boolean = () => false,
+): StoredTemplate {
   if (typeof send.name !== 'string' || !send.name) throw invalidParameter('Param template[name] is required');
   const code = (send.language as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string' || !code) throw invalidParameter('Param template[language][code] is required');
@@ -198,6 +224,7 @@ export function validateTemplateSend(templates: StoredTemplate[], send: Template
         132012,
         `header: Format mismatch, expected ${format}, received ${headerParams[0]?.type ? String(headerParams[0].type).toUpperCase() : 'UNKNOWN'}`,
       );
+    if (format !== 'LOCATION') headerMedia(format.toLowerCase(), headerParams[0]!, mediaExists);
   }
   return template;
 }
@@ -209,6 +236,17 @@ export type RenderedTemplate = {
   footer?: string;
   buttons: { type: string; text: string; payload?: string }[];
 };
+
+/** ` <link>` (or ` media <id>`) of a media header as sent, for the phone's thread. */
+function mediaSource(given: SendComponent[], format: string): string {
+  const header = given.find((g) => String(g.type).toLowerCase() === 'header');
+  const param = (Array.isArray(header?.parameters) ? header.parameters : [])[0] as
+    Record<string, unknown> | undefined;
+  const media = param?.[format.toLowerCase()] as { link?: unknown; id?: unknown } | undefined;
+  if (typeof media?.link === 'string') return ` ${media.link}`;
+  if (typeof media?.id === 'string') return ` media ${media.id}`;
+  return '';
+}
 
 export function renderTemplate(template: StoredTemplate, send: TemplateSend): RenderedTemplate {
   const given = (send.components ?? []) as SendComponent[];
@@ -244,7 +282,7 @@ export function renderTemplate(template: StoredTemplate, send: TemplateSend): Re
           header:
             String(header.format ?? 'TEXT').toUpperCase() === 'TEXT'
               ? fill(header.text, 'header')
-              : `[${String(header.format).toLowerCase()}]`,
+              : `[${String(header.format).toLowerCase()}${mediaSource(given, String(header.format))}]`,
         }
       : {}),
     body: fill(componentOf(template, 'BODY')?.text, 'body'),

@@ -4,7 +4,13 @@
 // is in the matrix the day it is added: one whose ids the matrix cannot fill fails the test.
 import type { FastifyContextConfig, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TBusiness, TConversation, TMember, TWhatsappLog } from '@titan/contracts';
+import {
+  CUSTOM_ROLE_PERMISSIONS,
+  type TBusiness,
+  type TConversation,
+  type TMember,
+  type TWhatsappLog,
+} from '@titan/contracts';
 import { insertBroadcast } from '../modules/broadcasts/broadcasts.repository';
 import { insertDeliveries, insertRun } from '../modules/agents/agents.runs.repository';
 import { startConversation } from '../modules/conversations/conversations.service';
@@ -23,6 +29,8 @@ type Ids = {
   /** A membership id (team routes). */
   member: number;
   apiKey: number;
+  /** A custom role (issue 34), scoped to the business's chat group. */
+  customRole: number;
   invitation: number;
   joinRequest: number;
   media: string;
@@ -39,28 +47,54 @@ type Ids = {
   customerList: number;
   broadcast: string;
   customerImport: string;
+  /** A knowledge-base import (queued: no worker runs it here). */
+  kbImport: number;
+  /** An AI copilot run of the business's conversation (written straight into ai_runs). */
+  aiRun: string;
   emailDomain: number;
+  /** An inbox address on the business's (verified) domain (issue 30). */
+  emailInbox: number;
   agent: number;
   mcpServer: number;
   userPlugin: number;
+  webhookEndpoint: number;
+  webhookDelivery: number;
   /** A run of the agent (written straight into agent_runs) and its delivery waiting for approval. */
   agentRun: string;
   agentDelivery: string;
+  /** A notification of the business's agent (a note's mention). */
+  notification: number;
+  label: number;
+  canned: number;
+  kbCategory: number;
+  kbArticle: number;
+  consentTopic: number;
+  /** A draft campaign to the business's list (issue 31). */
+  campaign: string;
+  /** A journey sending the business's template, adding to its list and label, opening a conversation in its group (issue 32). */
+  journey: number;
 };
 
 /** Which id fills each path parameter, per route. A new route with parameters belongs here. */
 const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/auth/api-keys/:id/': { id: 'apiKey' },
+  '/api/business/roles/:id/': { id: 'customRole' },
   '/api/msg/chat-groups/:id/': { id: 'chatGroup' },
   '/api/msg/chat-groups/:id/users/': { id: 'chatGroup' },
   '/api/msg/chat-groups/:id/users/:userId/': { id: 'chatGroup', userId: 'user' },
   '/api/msg/conversations/:id/': { id: 'conversation' },
   '/api/msg/conversations/:id/messages/': { id: 'conversation' },
   '/api/msg/conversations/:id/notes/': { id: 'conversation' },
+  '/api/msg/labels/:id/': { id: 'label' },
+  '/api/msg/canned-responses/:id/': { id: 'canned' },
+  '/api/msg/canned-responses/:id/render/': { id: 'canned' },
   '/api/business/customer-directory/:id/': { id: 'customer' },
   '/api/business/customer-directory/:id/end-session/': { id: 'customer' },
   '/api/business/customer-directory/:id/conversations/': { id: 'customer' },
   '/api/business/customer-directory/:id/sends/': { id: 'customer' },
+  '/api/business/customer-directory/:id/lists/': { id: 'customer' },
+  '/api/business/customer-directory/:id/export/': { id: 'customer' },
+  '/api/business/customer-directory/:id/erase/': { id: 'customer' },
   '/api/business/users/:id/': { id: 'member' },
   '/api/business/users/invitations/:id/': { id: 'invitation' },
   '/api/business/users/join-requests/:id/': { id: 'joinRequest' },
@@ -82,6 +116,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/business/customer-directory/imports/:id/': { id: 'customerImport' },
   '/api/business/customer-directory/imports/:id/errors/': { id: 'customerImport' },
   '/api/email/domains/:id/': { id: 'emailDomain' },
+  '/api/email/inboxes/:id/': { id: 'emailInbox' },
   '/api/template/:id/test/': { id: 'emailTemplate' },
   '/api/email/domains/:id/verify/': { id: 'emailDomain' },
   '/api/agents/send-mail/:batch_id/': { batch_id: 'emailBatch' },
@@ -102,6 +137,33 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/agents/:id/runs/:runId/reject/': { id: 'agent', runId: 'agentRun' },
   '/api/agents/:id/preview/': { id: 'agent' },
   '/api/agents/:id/run-now/': { id: 'agent' },
+  '/api/webhooks/endpoints/:id/': { id: 'webhookEndpoint' },
+  '/api/webhooks/endpoints/:id/deliveries/': { id: 'webhookEndpoint' },
+  '/api/webhooks/endpoints/:id/replay-failed/': { id: 'webhookEndpoint' },
+  '/api/webhooks/endpoints/:id/test/': { id: 'webhookEndpoint' },
+  '/api/webhooks/endpoints/deliveries/:id/replay/': { id: 'webhookDelivery' },
+  '/api/kb/categories/:id/': { id: 'kbCategory' },
+  '/api/kb/articles/:id/': { id: 'kbArticle' },
+  '/api/consent/topics/:id/': { id: 'consentTopic' },
+  '/api/kb/imports/:id/': { id: 'kbImport' },
+  '/api/ai/runs/:id/': { id: 'aiRun' },
+  '/api/ai/runs/:id/rating/': { id: 'aiRun' },
+  '/api/campaigns/:id/': { id: 'campaign' },
+  '/api/campaigns/:id/checklist/': { id: 'campaign' },
+  '/api/campaigns/:id/test/': { id: 'campaign' },
+  '/api/campaigns/:id/schedule/': { id: 'campaign' },
+  '/api/campaigns/:id/pause/': { id: 'campaign' },
+  '/api/campaigns/:id/resume/': { id: 'campaign' },
+  '/api/campaigns/:id/cancel/': { id: 'campaign' },
+  '/api/campaigns/:id/report/': { id: 'campaign' },
+  '/api/campaigns/:id/recipients/': { id: 'campaign' },
+  '/api/campaigns/:id/download/': { id: 'campaign' },
+  '/api/journeys/:id/': { id: 'journey' },
+  '/api/journeys/:id/publish/': { id: 'journey' },
+  '/api/journeys/:id/pause/': { id: 'journey' },
+  '/api/journeys/:id/stats/': { id: 'journey' },
+  '/api/journeys/:id/test/': { id: 'journey' },
+  '/api/journeys/:id/customers/:customerId/': { id: 'journey', customerId: 'customer' },
 };
 
 type Input = { json?: unknown; form?: (ids: Ids) => FormData; query?: Record<string, string> };
@@ -111,34 +173,184 @@ type Input = { json?: unknown; form?: (ids: Ids) => FormData; query?: Record<str
  * call reaches the handler instead of stopping at validation. `idsInBody` marks bodies that
  * reference other objects: those are also sent on B's own path (or none) with A's ids inside.
  */
+const segmentBody = (ids: Ids) => ({
+  name: 'Taken over',
+  kind: 'segment',
+  rules: { all: [{ event: 'clicked', campaign_id: ids.campaign, within_days: 7 }] },
+});
+
 const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }> = {
-  'PUT /api/msg/chat-groups/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'POST /api/campaigns/': { input: (ids) => ({ json: campaignBody(ids) }), idsInBody: true },
+  'PUT /api/campaigns/:id/': { input: (ids) => ({ json: campaignBody(ids) }), idsInBody: true },
+  'POST /api/journeys/': { input: (ids) => ({ json: journeyBody(ids) }), idsInBody: true },
+  'PUT /api/journeys/:id/': { input: (ids) => ({ json: journeyBody(ids) }), idsInBody: true },
+  'POST /api/journeys/:id/test/': {
+    input: (ids) => ({ json: { customer_id: ids.customer, clock_speed: 60 } }),
+    idsInBody: true,
+  },
+  'POST /api/events/': {
+    input: (ids) => ({ json: { name: 'matrix.event', customer: { id: ids.customer } } }),
+    idsInBody: true,
+  },
+  // The segment builder's count with A's list, label and topic: 400 (not B's), never A's count.
+  'POST /api/business/customer-lists/segments/count/': {
+    input: (ids) => ({
+      json: {
+        rules: {
+          any: [
+            { field: 'list', op: 'in', value: ids.customerList },
+            { field: 'label', op: 'in', value: ids.label },
+            { field: 'topic', op: 'in', value: ids.consentTopic },
+            { event: 'opened', campaign_id: ids.campaign, within_days: 30 },
+          ],
+        },
+      },
+    }),
+    idsInBody: true,
+  },
+  // A segment naming A's campaign in a behaviour rule: 400 (not B's), never A's audience.
+  'POST /api/business/customer-lists/': {
+    input: (ids) => ({ json: segmentBody(ids) }),
+    idsInBody: true,
+  },
+  'PUT /api/business/customer-lists/:id/': {
+    input: (ids) => ({ json: { name: 'Taken over', rules: segmentBody(ids).rules } }),
+    idsInBody: true,
+  },
+  'POST /api/campaigns/audience/count/': {
+    input: (ids) => ({ json: { channel: 'email', audience: { list_ids: [ids.customerList] } } }),
+    idsInBody: true,
+  },
+  'POST /api/campaigns/:id/test/': {
+    input: (ids) => ({ json: { to: ['staff@example.test'], customer_id: ids.customer } }),
+    idsInBody: true,
+  },
+  'PUT /api/email/domains/:id/': { input: () => ({ json: { default_from: null } }) },
+  'POST /api/kb/categories/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'PUT /api/kb/categories/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'POST /api/kb/articles/': {
+    input: (ids) => ({ json: { title: 'Taken over', category_id: ids.kbCategory } }),
+    idsInBody: true,
+  },
+  'PUT /api/kb/articles/:id/': {
+    input: (ids) => ({ json: { title: 'Taken over', category_id: ids.kbCategory } }),
+    idsInBody: true,
+  },
+  'GET /api/kb/search/': { input: () => ({ query: { q: 'refund' } }) },
+  'POST /api/ai/suggest-reply/': {
+    input: (ids) => ({ json: { conversation_id: ids.conversation } }),
+    idsInBody: true,
+  },
+  'POST /api/ai/summarize/': {
+    input: (ids) => ({ json: { conversation_id: ids.conversation } }),
+    idsInBody: true,
+  },
+  'POST /api/ai/rewrite/': { input: () => ({ json: { text: 'Taken over', action: 'improve' } }) },
+  'POST /api/ai/ask/': {
+    input: (ids) => ({ json: { conversation_id: ids.conversation, question: 'Taken over?' } }),
+    idsInBody: true,
+  },
+  'POST /api/ai/article-drafts/': {
+    input: (ids) => ({ json: { conversation_id: ids.conversation, message_id: 1 } }),
+    idsInBody: true,
+  },
+  'GET /api/ai/runs/': {
+    input: (ids) => ({ query: { conversation_id: String(ids.conversation) } }),
+    idsInBody: true,
+  },
+  'PUT /api/ai/runs/:id/rating/': { input: () => ({ json: { rating: 'bad', reason: 'Taken over' } }) },
+  'POST /api/kb/imports/': {
+    input: (ids) => ({ json: { urls: ['http://localhost:4998/taken-over'], category_id: ids.kbCategory } }),
+    idsInBody: true,
+  },
+  'PUT /api/msg/chat-groups/:id/': {
+    input: (ids) => ({
+      json: {
+        name: 'Taken over',
+        ai_responder: { mode: 'always', tools: [{ source: 'mcp', server_id: ids.mcpServer, name: 'x' }] },
+      },
+    }),
+    idsInBody: true,
+  },
+  'POST /api/msg/chat-groups/': {
+    input: (ids) => ({
+      json: {
+        name: 'Taken over',
+        slug: 'taken-over',
+        ai_responder: { mode: 'always', tools: [{ source: 'mcp', server_id: ids.mcpServer, name: 'x' }] },
+      },
+    }),
+    idsInBody: true,
+  },
+  'POST /api/business/roles/': {
+    input: (ids) => ({
+      json: { name: 'Taken over', permissions: ['engage.read'], chat_group_ids: [ids.chatGroup] },
+    }),
+    idsInBody: true,
+  },
+  'PUT /api/business/roles/:id/': {
+    input: (ids) => ({
+      json: { name: 'Taken over', permissions: ['engage.read'], chat_group_ids: [ids.chatGroup] },
+    }),
+    idsInBody: true,
+  },
   'POST /api/msg/chat-groups/:id/users/': {
     input: (ids) => ({ json: { user_id: ids.user } }),
     idsInBody: true,
   },
   'PUT /api/msg/conversations/:id/': {
-    input: (ids) => ({ json: { status: 'resolved', is_read: true, assignee_id: ids.user } }),
+    input: (ids) => ({
+      json: { status: 'resolved', is_read: true, assignee_id: ids.user, label_ids: [ids.label] },
+    }),
+    idsInBody: true,
+  },
+  // Starting a conversation with A's customer in A's chat group: 404, nothing recorded.
+  'POST /api/msg/conversations/': {
+    input: (ids) => ({
+      json: { channel: 'sms', customer_id: ids.customer, chat_group_id: ids.chatGroup, content: 'Hi' },
+    }),
     idsInBody: true,
   },
   'POST /api/msg/conversations/bulk/': {
-    input: (ids) => ({ json: { ids: [ids.conversation], assignee_id: ids.user } }),
+    input: (ids) => ({ json: { ids: [ids.conversation], assignee_id: ids.user, label_ids: [ids.label] } }),
     idsInBody: true,
   },
   'POST /api/msg/conversations/:id/notes/': {
     input: (ids) => ({ json: { content: `Over to @[Agent](member:${ids.user})` } }),
     idsInBody: true,
   },
+  'POST /api/notifications/read/': {
+    input: (ids) => ({ json: { ids: [ids.notification] } }),
+    idsInBody: true,
+  },
   'POST /api/msg/conversations/:id/messages/': {
     input: (ids) => ({ json: { message_type: 'file', content: ids.fileKey } }),
     idsInBody: true,
   },
-  'PUT /api/business/customer-directory/:id/': { input: () => ({ json: { name: 'Renamed' } }) },
+  // Searches the caller's business only; the word is in A's seeded conversation too.
+  'GET /api/msg/search/': { input: () => ({ query: { q: 'hello' } }) },
+  'PUT /api/business/customer-directory/:id/': {
+    input: (ids) => ({ json: { name: 'Renamed', label_ids: [ids.label] } }),
+    idsInBody: true,
+  },
+  'PUT /api/msg/labels/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'POST /api/msg/canned-responses/': {
+    input: (ids) => ({ json: { short_code: 'taken', content: 'Hi', attachment_id: ids.fileKey } }),
+    idsInBody: true,
+  },
+  'PUT /api/msg/canned-responses/:id/': {
+    input: (ids) => ({ json: { content: 'Taken over', attachment_id: ids.fileKey } }),
+    idsInBody: true,
+  },
+  'POST /api/msg/canned-responses/:id/render/': {
+    input: (ids) => ({ json: { conversation_id: ids.conversation } }),
+    idsInBody: true,
+  },
   'GET /api/business/customer-directory/download/': {
     input: (ids) => ({ query: { list_id: String(ids.customerList) } }),
     idsInBody: true,
   },
-  'PUT /api/business/customer-lists/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'PUT /api/consent/topics/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
   'POST /api/business/customer-lists/:id/members/': {
     input: (ids) => ({ json: { customer_ids: [ids.customer] } }),
     idsInBody: true,
@@ -196,6 +408,12 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     input: (ids) => ({ json: { customer_id: ids.customer, body: 'Hi' } }),
     idsInBody: true,
   },
+  'POST /api/email/inboxes/': {
+    input: (ids) => ({
+      json: { domain_id: ids.emailDomain, local_part: 'taken', chat_group_id: ids.chatGroup },
+    }),
+    idsInBody: true,
+  },
   'POST /api/agents/send-mail/': {
     input: (ids) => ({
       json: { from: 'news@tenant.test', customer_id: ids.customer, subject: 'Hi', text: 'Hi' },
@@ -248,6 +466,7 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
   'PUT /api/agents/:id/': { input: () => ({ json: { name: 'Taken over', avatar_url: null } }) },
   'PUT /api/config/mcp-servers/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
   'PUT /api/user-plugins/:id/': { input: () => ({ json: { name: 'Taken over' } }) },
+  'PUT /api/webhooks/endpoints/:id/': { input: () => ({ json: { description: 'Taken over' } }) },
   'POST /api/agents/:id/update-agent-config/': {
     input: (ids) => ({ json: agentConfig(ids) }),
     idsInBody: true,
@@ -303,9 +522,10 @@ function agentConfig(ids: Ids) {
 /** Signed-in routes that are not business-scoped, each with why it needs no tenant. */
 const NOT_BUSINESS_SCOPED: Record<string, string> = {
   'POST /api/business/': 'creates a new business; the caller becomes its owner',
-  'GET /api/business/roles/': 'the static role table, the same for everyone',
   'GET /api/users/profile/': "the caller's own profile",
   'PUT /api/users/profile/': "the caller's own profile",
+  'PUT /api/users/presence/':
+    "the caller's own presence, shown to each business they belong to (presence-assignment.test.ts)",
   'POST /api/business/users/assign/':
     "acts on the caller's own membership: an invitation token addressed to their email, or a join request",
   'GET /api/auth/2fa/': "the caller's own second factors",
@@ -332,6 +552,7 @@ const PNG_DOT = Buffer.from(
  * them, so the answer is an empty result, not another business's data), each with why.
  */
 const QUERY_FILTER_IDS: Record<string, string> = {
+  'GET /api/kb/articles/': "category_id filters this business's articles; a foreign id matches none",
   'GET /api/email/events/': "template_id filters this business's sends; a foreign id matches none",
   'GET /api/email/events/download/': "template_id filters this business's sends; a foreign id matches none",
   'GET /api/sms/events/': "template_id filters this business's sends; a foreign id matches none",
@@ -381,7 +602,7 @@ const collected: RouteOptions[] = [];
 let bench: WhatsappBench;
 let rt: TestRuntime;
 let a: { owner: Session; business: TBusiness; ids: Ids };
-let b: { owner: Session; business: TBusiness; ids: Ids; apiKey: string };
+let b: { owner: Session; business: TBusiness; ids: Ids; apiKey: string; customKey: string };
 let routes: Route[];
 
 const configOf = (route: Route): FastifyContextConfig => (route.options.config ?? {}) as FastifyContextConfig;
@@ -422,6 +643,48 @@ async function call(route: Route, url: string, headers: Caller, input: Input | u
   return { status: res.statusCode, body: res.body };
 }
 
+/** A campaign to the business's list (the matrix's POST and PUT bodies, and A's draft). */
+function campaignBody(ids: Ids) {
+  return {
+    name: 'Matrix campaign',
+    channel: 'email',
+    sender: 'News <news@example.test>',
+    audience: { list_ids: [ids.customerList] },
+    content: { subject: 'Hello', html: '<p>Hello</p>' },
+  };
+}
+
+function journeyBody(ids: Ids) {
+  return {
+    name: 'Matrix journey',
+    graph: {
+      nodes: [
+        { id: 'start', type: 'trigger', config: { kind: 'event', event: 'matrix.event' } },
+        {
+          id: 'mail',
+          type: 'send',
+          config: { channel: 'email', template_id: ids.emailTemplate, from: 'News <news@example.test>' },
+        },
+        {
+          id: 'tag',
+          type: 'update',
+          config: { add_list_ids: [ids.customerList], add_label_ids: [ids.label] },
+        },
+        {
+          id: 'talk',
+          type: 'conversation',
+          config: { chat_group_id: ids.chatGroup, assignee_id: ids.user },
+        },
+      ],
+      edges: [
+        { from: 'start', to: 'mail' },
+        { from: 'mail', to: 'tag' },
+        { from: 'tag', to: 'talk' },
+      ],
+    },
+  };
+}
+
 /** What A's owner sees of A: compared before and after every foreign write. */
 async function stateOfA(): Promise<Record<string, unknown>> {
   const reads = [
@@ -430,6 +693,8 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/business/users/invitations/',
     '/api/business/users/join-requests/',
     '/api/auth/api-keys/',
+    '/api/business/roles/',
+    `/api/business/roles/${a.ids.customRole}/`,
     '/api/msg/chat-groups/',
     `/api/msg/chat-groups/${a.ids.chatGroup}/users/`,
     '/api/msg/widget-settings/',
@@ -445,6 +710,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/whatsapp/template/',
     '/api/whatsapp/events/?page_size=100',
     '/api/email/domains/',
+    '/api/email/inboxes/',
     '/api/template/',
     `/api/template/${a.ids.emailTemplate}/`,
     `/api/template/${a.ids.emailTemplate}/versions/`,
@@ -458,6 +724,29 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     '/api/user-plugins/',
     `/api/agents/${a.ids.agent}/runs/`,
     `/api/agents/${a.ids.agent}/runs/${a.ids.agentRun}/`,
+    '/api/notifications/',
+    '/api/notifications/preferences/',
+    '/api/msg/labels/',
+    '/api/msg/canned-responses/',
+    '/api/webhooks/endpoints/',
+    `/api/webhooks/endpoints/${a.ids.webhookEndpoint}/deliveries/`,
+    '/api/kb/categories/',
+    '/api/kb/articles/?page_size=100',
+    `/api/kb/articles/${a.ids.kbArticle}/`,
+    '/api/consent/topics/',
+    `/api/consent/topics/${a.ids.consentTopic}/`,
+    '/api/consent/page/',
+    '/api/kb/imports/',
+    `/api/kb/imports/${a.ids.kbImport}/`,
+    `/api/ai/runs/${a.ids.aiRun}/`,
+    `/api/ai/runs/?conversation_id=${a.ids.conversation}`,
+    '/api/ai/report/?from=2020-01-01T00:00:00Z&to=2100-01-01T00:00:00Z',
+    '/api/campaigns/',
+    `/api/campaigns/${a.ids.campaign}/`,
+    '/api/journeys/',
+    `/api/journeys/${a.ids.journey}/`,
+    `/api/journeys/${a.ids.journey}/stats/`,
+    `/api/journeys/${a.ids.journey}/customers/${a.ids.customer}/`,
   ];
   const state: Record<string, unknown> = {};
   for (const url of reads) {
@@ -501,7 +790,7 @@ async function populate(
   owner: Session,
   business: TBusiness,
   slug: string,
-): Promise<{ ids: Ids; apiKey: string }> {
+): Promise<{ ids: Ids; apiKey: string; customKey: string }> {
   const app = rt.app!;
   const group = await inject(owner, business, 'POST', '/api/msg/chat-groups/', { name: slug, slug });
   const agent = await addMember(app, rt.mailer, owner, business, 'agent');
@@ -552,6 +841,17 @@ async function populate(
     content: '<p>Hello {{ customer.name }}</p>',
   });
   const apiKey = await inject(owner, business, 'POST', '/api/auth/api-keys/', { name: 'matrix' });
+  // A custom role with every permission a custom role may hold, and a key that holds it: the
+  // matrix calls every route with it too, so custom roles are held to the same tenancy.
+  const customRole = await inject(owner, business, 'POST', '/api/business/roles/', {
+    name: `Contractor ${slug}`,
+    permissions: [...CUSTOM_ROLE_PERMISSIONS],
+    chat_group_ids: [group.id],
+  });
+  const customKey = await inject(owner, business, 'POST', '/api/auth/api-keys/', {
+    name: 'matrix custom',
+    role: customRole.id,
+  });
   const invitation = await inject(owner, business, 'POST', '/api/business/users/', {
     email: uniqueEmail('invitee'),
     role: 'agent',
@@ -565,6 +865,12 @@ async function populate(
   }[];
   const emailDomain = await inject(owner, business, 'POST', '/api/email/domains/', {
     domain: `${slug}.example.test`,
+  });
+  // Inbox addresses need a verified domain; the domains lane's own tests verify over DNS.
+  await rt.database.query(`update email_domains set status = 'verified' where id = $1`, [emailDomain.id]);
+  const emailInbox = await inject(owner, business, 'POST', '/api/email/inboxes/', {
+    domain_id: emailDomain.id,
+    local_part: 'support',
   });
 
   const list = await inject(owner, business, 'POST', '/api/business/customer-lists/', {
@@ -597,6 +903,7 @@ async function populate(
     user: agent.user.pk,
     member: member.id,
     apiKey: apiKey.id,
+    customRole: customRole.id,
     invitation: invitation.id,
     joinRequest: joinRequests[0]!.id,
     media: '',
@@ -621,12 +928,70 @@ async function populate(
       })
     ).id,
     emailDomain: emailDomain.id as number,
+    emailInbox: emailInbox.id as number,
     agent: 0,
     mcpServer: 0,
     userPlugin: 0,
+    webhookEndpoint: 0,
+    webhookDelivery: 0,
     agentRun: '',
     agentDelivery: '',
+    notification: 0,
+    label: 0,
+    canned: 0,
+    kbCategory: 0,
+    kbArticle: 0,
+    consentTopic: 0,
+    kbImport: 0,
+    aiRun: '',
+    campaign: '',
+    journey: 0,
   };
+  const label = await inject(owner, business, 'POST', '/api/msg/labels/', {
+    name: `${slug} VIP`,
+    color: '#22c55e',
+  });
+  ids.label = label.id as number;
+  await inject(owner, business, 'PUT', `/api/msg/conversations/${conversation}/`, { label_ids: [ids.label] });
+  await inject(owner, business, 'PUT', `/api/business/customer-directory/${customer.id}/`, {
+    label_ids: [ids.label],
+  });
+  const canned = await inject(owner, business, 'POST', '/api/msg/canned-responses/', {
+    short_code: `${slug}-hello`,
+    content: 'Hi {{ customer.name }}',
+    attachment_id: ids.fileKey,
+  });
+  ids.canned = canned.id as number;
+  // Cancelled at once: a queued broadcast would be picked up by the stalled-fan-out sweep after two
+  // minutes and change under the matrix's feet (the matrix runs longer than that on a busy machine).
+  await inject(owner, business, 'POST', `/api/broadcasts/${ids.broadcast}/cancel/`);
+  const kbCategory = await inject(owner, business, 'POST', '/api/kb/categories/', { name: `${slug} help` });
+  ids.kbCategory = kbCategory.id as number;
+  const kbArticle = await inject(owner, business, 'POST', '/api/kb/articles/', {
+    title: 'How refunds work',
+    body_markdown: '## Refunds\n\nWe refund within 14 days.',
+    category_id: ids.kbCategory,
+    status: 'published',
+  });
+  ids.kbArticle = kbArticle.id as number;
+  const consentTopic = await inject(owner, business, 'POST', '/api/consent/topics/', {
+    name: `${slug} offers`,
+  });
+  ids.consentTopic = consentTopic.id as number;
+  const kbImport = await inject(owner, business, 'POST', '/api/kb/imports/', {
+    urls: ['http://localhost:4998/help'],
+    category_id: ids.kbCategory,
+  });
+  ids.kbImport = kbImport.id as number;
+  const [aiRun] = await rt.database.query<{ id: string }>(
+    `insert into ai_runs (business_id, conversation_id, kind, status) values ($1, $2, 'summarize', 'done') returning id`,
+    [business.id, ids.conversation],
+  );
+  ids.aiRun = aiRun!.id;
+  const campaign = await inject(owner, business, 'POST', '/api/campaigns/', campaignBody(ids));
+  ids.campaign = campaign.id as string;
+  const journey = await inject(owner, business, 'POST', '/api/journeys/', journeyBody(ids));
+  ids.journey = journey.id as number;
   const aiAgent = await inject(owner, business, 'POST', '/api/agents/', {
     name: `${slug} agent`,
     config: agentConfig(ids),
@@ -644,6 +1009,21 @@ async function populate(
     settings: { url: `https://${slug}.example.com/hook` },
   });
   ids.userPlugin = userPlugin.id as number;
+  // A webhook endpoint with one delivery in its log (a test send to a closed local port: failed).
+  // Subscribed to an event nothing here causes (customers are still made below: their deliveries,
+  // retried in the background, would change A's log while B's requests run).
+  const webhookEndpoint = await inject(owner, business, 'POST', '/api/webhooks/endpoints/', {
+    url: 'http://localhost:4998/hook',
+    event_types: ['customer.erased'],
+  });
+  ids.webhookEndpoint = webhookEndpoint.id as number;
+  const webhookDelivery = await inject(
+    owner,
+    business,
+    'POST',
+    `/api/webhooks/endpoints/${ids.webhookEndpoint}/test/`,
+  );
+  ids.webhookDelivery = webhookDelivery.id as number;
   await inject(owner, business, 'PUT', `/api/agents/${ids.agent}/schedule/`, {
     kind: 'cron',
     cron: '0 9 * * 1',
@@ -675,7 +1055,19 @@ async function populate(
     },
   ]);
   ids.agentDelivery = delivery!.id;
-  return { ids, apiKey: apiKey.key as string };
+  // A note mentioning the agent: the agent's notification (made as the change is heard).
+  await inject(owner, business, 'POST', `/api/msg/conversations/${conversation}/notes/`, {
+    content: `Yours @[Agent](member:${agent.user.pk})`,
+  });
+  await until('the mention makes a notification', async () => {
+    const [row] = await rt.database.query<{ id: string }>(
+      'select id from notifications where business_id = $1 order by id desc limit 1',
+      [business.id],
+    );
+    ids.notification = Number(row?.id ?? 0);
+    return ids.notification > 0;
+  });
+  return { ids, apiKey: apiKey.key as string, customKey: customKey.key as string };
 }
 
 async function until(what: string, done: () => Promise<boolean>): Promise<void> {
@@ -747,7 +1139,7 @@ beforeAll(async () => {
 
   const bOwner = await signUp(rt.app!, rt.mailer);
   const bBusiness = await createBusiness(rt.app!, bOwner, 'Tenant B');
-  const { ids: bIds, apiKey } = await populate(bOwner, bBusiness, 'sales-b');
+  const { ids: bIds, apiKey, customKey } = await populate(bOwner, bBusiness, 'sales-b');
   // B has no number connected; a WhatsApp conversation of its own carries A's media id.
   bIds.waConversation = (
     await startConversation(rt.database.db, {
@@ -758,7 +1150,7 @@ beforeAll(async () => {
     })
   ).id;
   bIds.template = 'spring_sale';
-  b = { owner: bOwner, business: bBusiness, ids: bIds, apiKey };
+  b = { owner: bOwner, business: bBusiness, ids: bIds, apiKey, customKey };
 
   routes = collected.flatMap((options) =>
     (Array.isArray(options.method) ? options.method : [options.method]).map((method) => ({
@@ -827,6 +1219,8 @@ describe('tenancy route matrix', () => {
     const bOwnerInA = as(b.owner, a.business);
     const bKey = { authorization: `Api-Key ${b.apiKey}` };
     const bKeyInA = { ...bKey, 'x-business-code': a.business.unique_code };
+    const bCustom = { authorization: `Api-Key ${b.customKey}` };
+    const bCustomInA = { ...bCustom, 'x-business-code': a.business.unique_code };
     let calls = 0;
     for (const route of businessRoutes()) {
       const key = keyOf(route);
@@ -839,10 +1233,12 @@ describe('tenancy route matrix', () => {
       const attempts: [string, string, Caller, Input | undefined][] = [
         ["B's owner, A's code", foreignUrl, bOwnerInA, foreignInput],
         ["B's API key, A's code", foreignUrl, bKeyInA, foreignInput],
+        ["B's custom-role key, A's code", foreignUrl, bCustomInA, foreignInput],
       ];
       if (pathParams(route.url).length > 0) {
         attempts.push(["B's owner, A's ids", foreignUrl, bOwner, foreignInput]);
         attempts.push(["B's API key, A's ids", foreignUrl, bKey, foreignInput]);
+        attempts.push(["B's custom-role key, A's ids", foreignUrl, bCustom, foreignInput]);
       }
       for (const [who, url, headers, input] of attempts) {
         const res = await call(route, url, headers, input, a.ids);

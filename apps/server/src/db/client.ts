@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { vector } from '@electric-sql/pglite-pgvector';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -54,8 +55,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.kind === 'postgres' ? openPostgres(options) : openPglite(options);
 }
 
-/** Extensions the migrations create (the directory's trigram search: 0032). */
-const PGLITE_EXTENSIONS = { pg_trgm };
+/** Extensions the migrations create (the directory's trigram search: 0032; knowledge embeddings: 0064). */
+const PGLITE_EXTENSIONS = { pg_trgm, vector };
 
 async function openPglite(options: { dataDir?: string }): Promise<Database> {
   let release = () => {};

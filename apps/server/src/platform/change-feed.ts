@@ -19,6 +19,8 @@ export type Change = {
   old_last_message_at?: string | null;
   /** For the auth tables (sessions, memberships): the row's user. */
   user_id?: string | null;
+  /** Signals (no row, no seq: typing): what the announcement carries beside the change fields. */
+  signal?: Record<string, unknown>;
 };
 export type ChangeHandler = (change: Change) => void;
 
@@ -74,6 +76,14 @@ export class ChangeFeed {
   subscribe(handler: ChangeHandler): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
+  }
+
+  /**
+   * Announces something that is no row (a typing signal) to every instance, this one included.
+   * Best effort, outside any transaction: nothing is stored and nothing is replayed.
+   */
+  async publish(change: Change): Promise<void> {
+    await this.database.notify(CHANGE_CHANNEL, JSON.stringify(change));
   }
 
   /** Called when changes may have gone undelivered (the connection dropped, or came back). */

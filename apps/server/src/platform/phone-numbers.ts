@@ -12,7 +12,7 @@
 import { Metadata, type CountryCallingCode } from 'libphonenumber-js/core';
 import metadataJson from 'libphonenumber-js/min/metadata';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { PHONE_MESSAGES } from '@titan/contracts';
+import { PHONE_ERRORS } from '@titan/contracts';
 import { AppError } from './errors';
 
 /** The parts of libphonenumber's Metadata class the fast path reads (its typings show few). */
@@ -168,7 +168,7 @@ export function phoneForStorage(
   if (e164) return e164;
   // Digits without a country code, where the business has no dial code to read them in.
   const national = /^[\d\s().-]+$/.test(input.trim()) && !/^\s*00/.test(input);
-  const message = national && !dialCode ? PHONE_MESSAGES.needsCountry : PHONE_MESSAGES.invalid;
+  const message = national && !dialCode ? PHONE_ERRORS.needsCountry : PHONE_ERRORS.invalid;
   throw AppError.fields({ [field]: [message] }, message);
 }
 

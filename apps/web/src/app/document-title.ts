@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { useMatches, type Params } from 'react-router';
 
+import { useUnreadNotifications } from '../stores/unread-notifications';
 import { SHELL_STRINGS, PAGE_TITLES } from './strings';
 
 export type TRouteHandle = { title: string | ((params: Params) => string) };
@@ -21,7 +22,8 @@ export function titleOf(matches: ReadonlyArray<{ handle: unknown; params: Params
 
 export function useDocumentTitle(): void {
   const matches = useMatches();
-  const title = titleOf(matches);
+  const unread = useUnreadNotifications((s) => s.count);
+  const title = `${unread > 0 ? PAGE_TITLES.unreadPrefix(unread) : ''}${titleOf(matches)}`;
   useEffect(() => {
     document.title = title;
   }, [title]);

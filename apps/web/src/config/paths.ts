@@ -25,6 +25,28 @@ export function emailTemplatePath(id: number): string {
   return `${EMAIL_TEMPLATES_PATH}/${id}`;
 }
 export const EVENT_LOGS_PATH = '/engage/event-logs';
+/** Campaigns (issue 31): the list, the composer (new or a draft), one campaign's results. */
+export const CAMPAIGNS_PATH = '/engage/campaigns';
+export const NEW_CAMPAIGN_PATH = `${CAMPAIGNS_PATH}/new`;
+export const campaignPath = (id: string) => `${CAMPAIGNS_PATH}/${id}`;
+export const editCampaignPath = (id: string) => `${CAMPAIGNS_PATH}/${id}/edit`;
+/** The composer prefilled from "Send to…" on a list or a template. */
+export function newCampaignPath(prefill: {
+  listId?: number;
+  templateId?: number;
+  channel?: 'email' | 'sms';
+}): string {
+  const params = new URLSearchParams();
+  if (prefill.listId) params.set('list_id', String(prefill.listId));
+  if (prefill.templateId) params.set('template_id', String(prefill.templateId));
+  if (prefill.channel) params.set('channel', prefill.channel);
+  const query = params.toString();
+  return query ? `${NEW_CAMPAIGN_PATH}?${query}` : NEW_CAMPAIGN_PATH;
+}
+/** Journeys (issue 32): the list, and the canvas editor of a new journey or one journey. */
+export const JOURNEYS_PATH = '/engage/journeys';
+export const NEW_JOURNEY_PATH = `${JOURNEYS_PATH}/new`;
+export const journeyPath = (id: number) => `${JOURNEYS_PATH}/${id}`;
 export const DIRECTORY_PATH = '/engage/directory';
 /** Customer lists and segments, beside the directory. */
 export const LISTS_PATH = `${DIRECTORY_PATH}/lists`;
@@ -37,10 +59,20 @@ export const TWO_FACTOR_SETUP_PATH = '/two-factor-setup';
 /** Public (no sign-in): how to publish a sending domain's DNS records. */
 export const DNS_HELP_PATH = '/engage/dns-help';
 
+/** The public rating page a resolved conversation's survey links to (issue 29): `/csat/:token`. */
+export const CSAT_PATH = '/csat';
+
 /** The public page behind the unsubscribe link of every email (spec section 2). */
 export const UNSUBSCRIBE_PATH = '/engage/unsubscribe';
 /** The public page behind the confirmation link of a QR form's double opt-in mail. */
 export const CONFIRM_SUBSCRIPTION_PATH = '/engage/confirm';
+
+/** The preference centre behind a business's mail (public; the token is the mail's unsubscribe token). */
+export const PREFERENCES_PATH = '/p';
+export const preferencesPath = (token: string) => `${PREFERENCES_PATH}/${encodeURIComponent(token)}`;
+/** The page behind the link of a list's double opt-in mail (public). */
+export const OPT_IN_CONFIRM_PATH = '/confirm';
+export const optInConfirmPath = (token: string) => `${OPT_IN_CONFIRM_PATH}/${encodeURIComponent(token)}`;
 
 /** The development outbox page (not in the spec): mail kept instead of sent, on the machine running Titan. */
 export const DEV_OUTBOX_PATH = '/dev/outbox';
@@ -55,19 +87,25 @@ export const EMBED_SETTINGS_PATH = '/messages/settings/embed';
 export const SETTINGS_TABS = [
   'business',
   'team',
+  'roles',
   'chat-groups',
   'whatsapp',
   'sms',
   'email-domains',
+  'inbox-addresses',
   'ai-model',
   'mcp-servers',
   'plugins',
   'api-keys',
   'profile',
   'security',
+  'notifications',
   'audit-log',
+  'webhooks',
   'qr-form',
   'billing',
+  'labels',
+  'canned-responses',
 ] as const;
 export type TSettingsTab = (typeof SETTINGS_TABS)[number];
 
@@ -78,6 +116,11 @@ export function settingsPath(tab: TSettingsTab): string {
 /** The inbox with one conversation open. */
 export function conversationPath(id: number): string {
   return `${MESSAGES_PATH}?conversation=${id}`;
+}
+
+/** The inbox with "New conversation" open for a customer. */
+export function newConversationPath(customerId: number): string {
+  return `${MESSAGES_PATH}?new_conversation=${customerId}`;
 }
 
 /** Each channel's segment under /engage/event-logs: the spec's single email is at emails/{trackingId}. */
@@ -183,3 +226,22 @@ export function authPath(
 
 /** The public visitor form a QR code opens (no sign-in): /v/{businessCode}/{slug}. */
 export const QR_FORM_PUBLIC_PATH = '/v/:businessCode/:slug';
+
+/** The knowledge base (staff): articles and categories; one article's editor; a new one. */
+export const KNOWLEDGE_PATH = '/engage/knowledge';
+export const NEW_KNOWLEDGE_ARTICLE_PATH = `${KNOWLEDGE_PATH}/articles/new`;
+export const KNOWLEDGE_IMPORT_PATH = `${KNOWLEDGE_PATH}/import`;
+/** How the AI first responder answers: ratings, answered and handed-off counts, reasons. */
+export const AI_REPORT_PATH = `${KNOWLEDGE_PATH}/ai-report`;
+export function knowledgeArticlePath(id: number): string {
+  return `${KNOWLEDGE_PATH}/articles/${id}`;
+}
+
+/** The public help centre of a business ({businessSlug} is the business unique_code). */
+export const HELP_CENTRE_PATH = '/hc';
+export function helpCentrePath(businessCode: string): string {
+  return `${HELP_CENTRE_PATH}/${encodeURIComponent(businessCode)}`;
+}
+export function helpCentreArticlePath(businessCode: string, id: number, slug?: string): string {
+  return `${helpCentrePath(businessCode)}/articles/${id}${slug ? `-${slug}` : ''}`;
+}

@@ -6,7 +6,9 @@ import {
   REALTIME_CLOSE_TOKEN_EXPIRED,
   REALTIME_PATH,
   ZRealtimeChange,
+  ZRealtimeTyping,
   type TRealtimeClientMessage,
+  type TRealtimeTyping,
 } from '@titan/contracts';
 import { z } from 'zod';
 
@@ -20,7 +22,9 @@ export type TLiveChange = z.infer<typeof ZLiveChange>;
 export type TSubscriptionTopic =
   | { topic: 'conversations'; business_code: string; filter?: Record<string, string> }
   | { topic: 'messages'; conversation_id: number; business_code?: string }
-  | { topic: 'imports'; business_code: string; import_id?: string };
+  | { topic: 'imports'; business_code: string; import_id?: string }
+  | { topic: 'notifications'; business_code: string }
+  | { topic: 'presence'; business_code: string };
 
 export type TSubscriptionHandlers = {
   onChange: (change: TLiveChange) => void;
@@ -28,6 +32,8 @@ export type TSubscriptionHandlers = {
   onResync: () => void;
   /** Whether the subscription is live now: true once subscribed, false when the socket went down. */
   onActive?: (active: boolean) => void;
+  /** Messages topic only: someone else is typing in the conversation (never stored or replayed). */
+  onTyping?: (typing: TRealtimeTyping) => void;
 };
 
 type TSubscription = {
@@ -95,6 +101,15 @@ export class RealtimeClient {
         }, this.options.idleMs ?? 1000);
       }
     };
+  }
+
+  /**
+   * Says "I am typing" in a conversation (api.md "Realtime", next-api.md "Team inbox"). A hint: it
+   * goes only over a ready socket and is never queued; the server passes it to the conversation's
+   * other subscribers (at most one per second and conversation).
+   */
+  typing(conversationId: number): void {
+    if (this.ready) this.send({ type: 'typing', conversation_id: conversationId });
   }
 
   /** Ends everything: every subscription and the socket (logout). */
@@ -190,6 +205,12 @@ export class RealtimeClient {
         sub?.handlers.onResync();
         return;
       }
+      case 'typing': {
+        const parsed = ZRealtimeTyping.safeParse(json);
+        const sub = parsed.success ? this.subs.get(parsed.data.sub) : undefined;
+        if (parsed.success) sub?.handlers.onTyping?.(parsed.data);
+        return;
+      }
       case 'error':
         console.warn('Realtime:', json);
         return;
@@ -230,6 +251,14 @@ export class RealtimeClient {
         topic: 'imports',
         business_code: topic.business_code,
         ...(topic.import_id ? { import_id: topic.import_id } : {}),
+        ...resume,
+      });
+    } else if (topic.topic === 'notifications' || topic.topic === 'presence') {
+      this.send({
+        type: 'subscribe',
+        id: sub.id,
+        topic: topic.topic,
+        business_code: topic.business_code,
         ...resume,
       });
     } else if (topic.topic === 'conversations') {

@@ -50,3 +50,13 @@ export const AUDIENCE_EXPORT_STRINGS = {
   exported: (fileName: string) => `Downloaded ${fileName}`,
   failed: 'The export could not be downloaded.',
 } as const;
+
+export const LABEL_STRINGS = {
+  labels: 'Labels',
+  label: 'Label',
+  none: 'No labels yet. Add them in Settings → Labels.',
+  /** A chip's accessible text. */
+  chip: (name: string) => `Label: ${name}`,
+  more: (n: number) => `+${n}`,
+  moreLabel: (names: string[]) => `More labels: ${names.join(', ')}`,
+} as const;

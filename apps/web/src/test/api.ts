@@ -1,5 +1,5 @@
 // Builders for API answers (the api.md envelope) and session fixtures shared by the unit tests.
-import type { TMembershipSummary, TPermission, TRoleInfo } from '@titan/contracts';
+import type { TBusiness, TMembershipSummary, TPermission, TRoleInfo } from '@titan/contracts';
 import { HttpResponse } from 'msw';
 
 import type { TProfile } from '../lib/session/profile';
@@ -99,3 +99,25 @@ export const ROLES_INFO: TRoleInfo[] = [
   { value: 'admin', label: 'Admin', permissions: ADMIN_PERMISSIONS },
   { value: 'agent', label: 'Agent', permissions: AGENT_PERMISSIONS },
 ];
+
+/** The current business (GET /api/business/) as a new one answers it: counting days in UTC. */
+export function business(overrides: Partial<TBusiness> = {}): TBusiness {
+  return {
+    id: 1,
+    name: ACME.name,
+    phone_number: null,
+    dial_code: null,
+    created_on: '2026-01-01T00:00:00Z',
+    created_by: 7,
+    updated_on: '2026-01-01T00:00:00Z',
+    updated_by: 7,
+    unique_code: ACME.unique_code,
+    sms_count: 0,
+    email_count: 0,
+    whatsapp_count: 0,
+    subscription_status: 'inactive',
+    time_zone: 'UTC',
+    require_2fa: false,
+    ...overrides,
+  };
+}

@@ -18,6 +18,7 @@ export function engageMetrics(overrides: Partial<TEngageMetrics> = {}): TEngageM
       deliveries: { ...OUTCOMES },
       runs: { total: 0, completed: 0, failed: 0, awaiting_approval: 0 },
     },
+    team: { members: [], groups: [] },
     series: [],
     ...overrides,
   };

@@ -15,7 +15,10 @@ export type TFakeRealtime = {
   /** Subscribe messages, newest last. */
   subscriptions: () => TSent[];
   /** Sends a change to the newest subscription of the topic. */
-  change: (topic: 'conversations' | 'messages' | 'imports', change: Record<string, unknown>) => void;
+  change: (
+    topic: 'conversations' | 'messages' | 'imports' | 'notifications' | 'presence',
+    change: Record<string, unknown>,
+  ) => void;
   /** Sends a raw server message to every connected client. */
   push: (message: Record<string, unknown>) => void;
   /** Closes every connected client with the code. */

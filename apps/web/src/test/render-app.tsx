@@ -7,6 +7,9 @@ import { AppProviders } from '../app/providers';
 import { createRoutes } from '../app/router';
 import { createQueryClient } from '../lib/query-client';
 
+/** Tests of shared code and features reach the app's providers through this harness, never app/. */
+export { AppProviders };
+
 export function renderApp(path: string) {
   const queryClient = createQueryClient();
   const router = createMemoryRouter(createRoutes(queryClient), { initialEntries: [path] });

@@ -12,7 +12,7 @@ import { installMatchMedia } from './match-media';
 import { server } from './server';
 
 // findBy*/waitFor wait up to 5 s: a loaded CI machine renders lazy screens slowly.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });

@@ -8,6 +8,9 @@ export type TFrameConfig = {
   embedded: boolean;
   /** The host page's origin, as the loader declared it; messages go to and come from it only. */
   hostOrigin: string | null;
+  /** The language of the page the chat is on (the loader passes the host page's `lang`; `?lang=` on
+   * the hosted page), the first choice for the chat's own. */
+  lang: string | null;
 };
 
 const FRAME_PATH = /^\/widget\/frame\/([^/]+)(?:\/([^/]+))?\/?$/;
@@ -28,10 +31,12 @@ export function readFrameConfig(url: URL, embedded: boolean): TFrameConfig | nul
   const business = decode(match?.[1]);
   if (!business) return null;
   const host = url.searchParams.get('host');
+  const lang = url.searchParams.get('lang')?.trim().slice(0, 35) || null;
   return {
     business,
     group: decode(match?.[2]),
     embedded,
     hostOrigin: embedded && host && ORIGIN.test(host) ? host : null,
+    lang,
   };
 }

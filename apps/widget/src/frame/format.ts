@@ -1,25 +1,25 @@
-// Display helpers: message times, list times (spec "Conversations screen"), accent contrast.
+// Display helpers: message times, list times (spec "Conversations screen"), accent contrast. Times
+// and dates are ICU messages of the visitor's catalogue, formatted in their locale.
+import type { TTranslator } from './i18n';
 
 const sameDay = (a: Date, b: Date) =>
   a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
-export function formatTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+type T = Pick<TTranslator, 't'>;
+
+export function formatTime(iso: string, { t }: T): string {
+  return t('message_time', { time: new Date(iso) });
 }
 
 /** Time if today, "Yesterday", month-day this year, otherwise month-day-year. */
-export function formatListTime(iso: string | null, now = new Date()): string {
+export function formatListTime(iso: string | null, tr: T, now = new Date()): string {
   if (!iso) return '';
   const date = new Date(iso);
-  if (sameDay(date, now)) return formatTime(iso);
+  if (sameDay(date, now)) return formatTime(iso, tr);
   const yesterday = new Date(now);
   yesterday.setDate(now.getDate() - 1);
-  if (sameDay(date, yesterday)) return 'Yesterday';
-  return date.toLocaleDateString(undefined, {
-    month: 'short',
-    day: 'numeric',
-    ...(date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
-  });
+  if (sameDay(date, yesterday)) return tr.t('yesterday');
+  return tr.t(date.getFullYear() === now.getFullYear() ? 'list_date' : 'list_date_other_year', { date });
 }
 
 export const DEFAULT_COLOR = '#111827';

@@ -1,6 +1,6 @@
 // The visitor's live feed (api.md "Realtime"): one WebSocket, authenticated with the visitor
 // token, that resubscribes after a reconnect and resumes from the last event it saw.
-import type { TRealtimeChange, TRealtimeServerMessage } from '@titan/contracts';
+import type { TRealtimeChange, TRealtimeServerMessage, TRealtimeTyping } from '@titan/contracts';
 import {
   REALTIME_CLOSE_TOKEN_EXPIRED,
   REALTIME_CLOSE_UNAUTHORIZED,
@@ -16,11 +16,21 @@ export type RealtimeHandlers = {
   onResync(topic: TTopic): void;
   /** The token is no longer accepted; a new visitor session is needed. */
   onUnauthorized(): void;
+  /** A staff member is typing in a conversation this visitor follows. */
+  onTyping?(typing: TRealtimeTyping): void;
 };
 
-type Sub = { topic: TTopic; seq: number | undefined };
+/**
+ * `catchUp`: what happened before the server acknowledged the subscription is not replayed to one
+ * without a sequence — and a conversation the visitor just started can be answered within a second
+ * (the AI first responder). Such a subscription's view is fetched once, when the server acknowledges
+ * it, so nothing between the page's last fetch and the live feed is missed.
+ */
+type Sub = { topic: TTopic; seq: number | undefined; catchUp: boolean };
 
 const MAX_BACKOFF_MS = 30_000;
+/** The visitor's "I am typing" goes out at most this often per conversation (the server drops more). */
+export const TYPING_SEND_EVERY_MS = 2_500;
 
 export class VisitorSocket {
   private socket: WebSocket | null = null;
@@ -29,6 +39,7 @@ export class VisitorSocket {
   private attempts = 0;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private readonly subs = new Map<string, Sub>();
+  private readonly typedAt = new Map<number, number>();
 
   constructor(
     private readonly token: string,
@@ -37,11 +48,20 @@ export class VisitorSocket {
     this.connect();
   }
 
-  subscribe(id: string, topic: TTopic): void {
+  subscribe(id: string, topic: TTopic, opts: { catchUp?: boolean } = {}): void {
     if (this.subs.has(id)) return;
-    const sub: Sub = { topic, seq: undefined };
+    const sub: Sub = { topic, seq: undefined, catchUp: opts.catchUp ?? false };
     this.subs.set(id, sub);
     if (this.ready) this.sendSubscribe(id, sub);
+  }
+
+  /** Tells staff the visitor is typing in a conversation (throttled; nothing while disconnected). */
+  typing(conversationId: number, now = Date.now()): void {
+    if (!this.ready) return;
+    const last = this.typedAt.get(conversationId);
+    if (last !== undefined && now - last < TYPING_SEND_EVERY_MS) return;
+    this.typedAt.set(conversationId, now);
+    this.socket?.send(JSON.stringify({ type: 'typing', conversation_id: conversationId }));
   }
 
   close(): void {
@@ -87,7 +107,12 @@ export class VisitorSocket {
         return;
       case 'subscribed': {
         const sub = this.subs.get(message.id);
-        if (sub && sub.seq === undefined) sub.seq = message.seq;
+        if (!sub) return;
+        if (sub.seq === undefined) sub.seq = message.seq;
+        if (sub.catchUp) {
+          sub.catchUp = false;
+          this.handlers.onResync(sub.topic);
+        }
         return;
       }
       case 'change': {
@@ -104,6 +129,9 @@ export class VisitorSocket {
       }
       case 'ping':
         this.socket?.send(JSON.stringify({ type: 'pong' }));
+        return;
+      case 'typing':
+        this.handlers.onTyping?.(message);
         return;
       case 'unsubscribed':
       case 'error':

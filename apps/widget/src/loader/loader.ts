@@ -77,6 +77,8 @@ function start(): void {
   let isOpen = false;
   let unread = 0;
   let identity: TIdentity | null = null;
+  // The chat's own words for the launcher once it has said them (its language), else English.
+  let words: { open: string; close: string } | null = null;
   const listeners: ((count: number) => void)[] = [];
 
   // The host page's copy of the chat's keys, for browsers that block the frame's own storage.
@@ -112,7 +114,9 @@ function start(): void {
     launcher.setAttribute('aria-expanded', String(isOpen));
     launcher.setAttribute(
       'aria-label',
-      isOpen ? 'Close chat' : unread ? `${OPEN}, ${unread} unread message${unread > 1 ? 's' : ''}` : OPEN,
+      isOpen
+        ? (words?.close ?? 'Close chat')
+        : (words?.open ?? (unread ? `${OPEN}, ${unread} unread message${unread > 1 ? 's' : ''}` : OPEN)),
     );
   };
 
@@ -130,7 +134,11 @@ function start(): void {
     const f = (frame = document.createElement('iframe'));
     const path = `${encodeURIComponent(business)}${group ? `/${encodeURIComponent(group)}` : ''}`;
     f.title = 'Chat';
-    f.src = `${titan}/widget/frame/${path}?host=${encodeURIComponent(location.origin)}`;
+    // The page's language is the chat's first choice for its own.
+    const lang = document.documentElement.lang;
+    f.src =
+      `${titan}/widget/frame/${path}?host=${encodeURIComponent(location.origin)}` +
+      (lang ? `&lang=${encodeURIComponent(lang)}` : '');
     // Blocked (frame-ancestors), offline or failing: the frame never says `ready`. The next open retries.
     const unavailable = () => {
       if (ready || frame !== f) return;
@@ -194,7 +202,12 @@ function start(): void {
       if (isOpen) frame.focus();
     } else if (message.type === 'info') style(message.color, message.position);
     else if (message.type === 'unread') setUnread(message.count);
-    else if (message.type === 'close') close();
+    else if (message.type === 'labels') {
+      words = { open: String(message.open), close: String(message.close) };
+      panel.setAttribute('aria-label', String(message.dialog));
+      frame.title = String(message.dialog);
+      label();
+    } else if (message.type === 'close') close();
     else if (message.type === 'store') store(message.key, message.value);
   });
 

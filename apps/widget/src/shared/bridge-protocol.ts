@@ -29,6 +29,8 @@ export type TFrameToHost =
   | { type: 'ready' }
   | { type: 'info'; color: string; position: 'left' | 'right' }
   | { type: 'unread'; count: number }
+  /** The launcher's words in the chat's language: `open` already tells the unread count. */
+  | { type: 'labels'; open: string; close: string; dialog: string }
   | { type: 'close' }
   | { type: 'store'; key: TStoredKey; value: string | null };
 

@@ -487,6 +487,41 @@ describe('templates', () => {
     expect(named.status).toBe(200);
   });
 
+  it('takes a media header by link or uploaded id, and rejects a missing, doubled or unknown one', async () => {
+    const invoice = (header: Record<string, unknown>[]) => ({
+      name: 'invoice_ready',
+      language: { code: 'en_US' },
+      components: [
+        { type: 'header', parameters: header },
+        { type: 'body', parameters: [{ type: 'text', text: 'Ada' }] },
+      ],
+    });
+    const byLink = await sendTemplate(
+      invoice([
+        { type: 'document', document: { link: 'https://files.example.com/a.pdf', filename: 'a.pdf' } },
+      ]),
+    );
+    expect(byLink.status).toBe(200);
+    const id = await upload(Buffer.from('%PDF-1.4 test'), 'application/pdf', 'b.pdf');
+    expect((await sendTemplate(invoice([{ type: 'document', document: { id } }]))).status).toBe(200);
+    for (const [header, words] of [
+      [[{ type: 'document' }], "['document'] is required"],
+      [[{ type: 'document', document: { id, link: 'https://x.example/a.pdf' } }], 'exactly one of'],
+      [[{ type: 'document', document: { id: '999999' } }], 'media attachment ID'],
+      [[{ type: 'document', document: { link: 'ftp://x/a.pdf' } }], 'valid URL'],
+    ] as const) {
+      const res = await sendTemplate(invoice([...header]));
+      expect(res.status, words).toBe(400);
+      expect(res.body.error.code, words).toBe(100);
+      expect(JSON.stringify(res.body.error), words).toContain(words);
+    }
+    const wrong = await sendTemplate(
+      invoice([{ type: 'image', image: { link: 'https://x.example/a.png' } }]),
+    );
+    expect(wrong.body.error.code).toBe(132012);
+    expect(sim.outbound).toHaveLength(2);
+  });
+
   it('lists templates in pages: following paging.next reaches every template and the last page has no next', async () => {
     const names: string[] = [];
     let url: string | undefined =

@@ -18,7 +18,16 @@ export type EmailPayload = {
   /** The envelope sender (MAIL FROM, becomes Return-Path): the VERP address. */
   envelopeFrom: string;
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
+  /** Copied addresses (a staff reply's cc): in the Cc header and the envelope. */
+  cc?: string[];
+  /** Blind-copied addresses: in the envelope only, never in a header. */
+  bcc?: string[];
+  /** Files attached (a staff reply's), read from storage by the sending job. */
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
 };
+
+/** Everyone the envelope names: the recipient and the copied and blind-copied addresses. */
+const envelopeTo = (payload: EmailPayload) => [payload.to, ...(payload.cc ?? []), ...(payload.bcc ?? [])];
 
 /**
  * Header fields the DKIM signature covers: nodemailer's list plus List-Unsubscribe-Post, which
@@ -75,7 +84,17 @@ export function mailOptions(payload: EmailPayload): SendMailOptions {
     headers: payload.headers,
     messageId: payload.messageId,
     date: new Date(),
-    envelope: { from: payload.envelopeFrom, to: [payload.to] },
+    envelope: { from: payload.envelopeFrom, to: envelopeTo(payload) },
+    ...(payload.cc?.length ? { cc: payload.cc } : {}),
+    ...(payload.attachments?.length
+      ? {
+          attachments: payload.attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: Buffer.from(a.content),
+          })),
+        }
+      : {}),
     ...(payload.dkim
       ? {
           dkim: {
@@ -115,27 +134,31 @@ export async function deliverOver(
   builder: Transporter,
   payload: EmailPayload,
 ): Promise<string> {
+  // Titan's own builder writes one-part and alternative mails; nodemailer builds the rest.
+  const simple = !payload.cc?.length && !payload.attachments?.length;
   const raw =
-    buildMime({
-      from: payload.from,
-      to: payload.to,
-      subject: payload.subject,
-      html: payload.html === null ? null : oneLineEnd(payload.html),
-      text: oneLineEnd(payload.text),
-      headers: payload.headers,
-      messageId: payload.messageId,
-      date: new Date(),
-      dkim: payload.dkim
-        ? {
-            domainName: payload.dkim.domainName,
-            keySelector: payload.dkim.keySelector,
-            privateKey: keyObjectOf(payload.dkim.privateKey),
-            headerFieldNames: DKIM_HEADER_FIELDS,
-          }
-        : null,
-    }) ?? ((await builder.sendMail(mailOptions(payload))) as { message: Buffer }).message;
+    (simple
+      ? buildMime({
+          from: payload.from,
+          to: payload.to,
+          subject: payload.subject,
+          html: payload.html === null ? null : oneLineEnd(payload.html),
+          text: oneLineEnd(payload.text),
+          headers: payload.headers,
+          messageId: payload.messageId,
+          date: new Date(),
+          dkim: payload.dkim
+            ? {
+                domainName: payload.dkim.domainName,
+                keySelector: payload.dkim.keySelector,
+                privateKey: keyObjectOf(payload.dkim.privateKey),
+                headerFieldNames: DKIM_HEADER_FIELDS,
+              }
+            : null,
+        })
+      : null) ?? ((await builder.sendMail(mailOptions(payload))) as { message: Buffer }).message;
   const info = (await transporter.sendMail({
-    envelope: { from: payload.envelopeFrom, to: [payload.to] },
+    envelope: { from: payload.envelopeFrom, to: envelopeTo(payload) },
     raw,
   })) as { response?: string };
   return info.response ?? '';

@@ -24,6 +24,8 @@ export type SmsPayload = {
   From?: string;
   MessagingServiceSid?: string;
   StatusCallback?: string;
+  /** MMS: public URLs Twilio fetches the media from (up to 10; a staff reply's picture). */
+  MediaUrl?: string[];
 };
 
 const obj = (v: unknown): Record<string, unknown> =>
@@ -54,7 +56,7 @@ async function call(
   account: TwilioAccount,
   method: 'GET' | 'POST',
   url: string,
-  form?: Record<string, string>,
+  form?: Record<string, string | string[]>,
 ): Promise<
   | { kind: 'answer'; status: number; body: Record<string, unknown>; retryAfterMs: number | null }
   | { kind: 'unreachable'; detail: string }
@@ -69,7 +71,14 @@ async function call(
         accept: 'application/json',
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },
-      body: form ? new URLSearchParams(form).toString() : undefined,
+      // A list (MediaUrl) is the same parameter repeated, as Twilio takes it.
+      body: form
+        ? new URLSearchParams(
+            Object.entries(form).flatMap(([k, v]) =>
+              (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]),
+            ),
+          ).toString()
+        : undefined,
       signal: AbortSignal.timeout(account.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
   } catch (err) {
@@ -177,7 +186,8 @@ export const smsTwilio: ChannelAdapter<TwilioAccount, SmsPayload> & {
   ): Promise<{ ok: true } | { ok: false; status: number; message: string }>;
 } = {
   async send(account, payload): Promise<SendOutcome> {
-    const form: Record<string, string> = { To: payload.To, Body: payload.Body };
+    const form: Record<string, string | string[]> = { To: payload.To, Body: payload.Body };
+    if (payload.MediaUrl?.length) form.MediaUrl = payload.MediaUrl;
     if (payload.MessagingServiceSid) form.MessagingServiceSid = payload.MessagingServiceSid;
     if (payload.From) form.From = payload.From;
     if (payload.StatusCallback) form.StatusCallback = payload.StatusCallback;

@@ -1,7 +1,8 @@
 // Twilio's request signature (X-Twilio-Signature): base64 of HMAC-SHA1 over the full URL Twilio
 // called followed by every POST parameter's name and value, sorted by name, keyed with the
 // account's Auth Token. https://www.twilio.com/docs/usage/security#validating-requests
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../../platform/crypto';
 
 export type FormParams = Record<string, string | string[]>;
 
@@ -43,9 +44,5 @@ export function isValidTwilioSignature(
   signature: string | undefined,
 ): boolean {
   if (!signature) return false;
-  const given = Buffer.from(signature);
-  return urlVariants(url).some((u) => {
-    const expected = Buffer.from(twilioSignature(authToken, u, params));
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  });
+  return urlVariants(url).some((u) => safeEqual(twilioSignature(authToken, u, params), signature));
 }

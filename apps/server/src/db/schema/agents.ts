@@ -14,11 +14,20 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import type { TAgentConfigValues } from '@titan/contracts';
+import {
+  AGENT_CHANNELS,
+  AGENT_DELIVERY_STATUSES,
+  AGENT_MISSED_POLICIES,
+  AGENT_RUN_STATUSES,
+  AGENT_RUN_TRIGGERS,
+  AGENT_SCHEDULE_KINDS,
+  AGENT_SEND_MODES,
+  AGENT_STATUSES,
+  AGENT_STEP_KINDS,
+  type TAgentConfigValues,
+} from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
-
-export const AGENT_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 
 export const agents = pgTable(
   'agents',
@@ -71,14 +80,14 @@ export const agentSchedules = pgTable(
     businessId: bigint('business_id', { mode: 'number' })
       .notNull()
       .references(() => businesses.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['cron', 'interval', 'once'] }).notNull(),
+    kind: text('kind', { enum: AGENT_SCHEDULE_KINDS }).notNull(),
     cron: text('cron'),
     everyMinutes: integer('every_minutes'),
     runAt: ts('run_at'),
     timezone: text('timezone').notNull(),
     startAt: ts('start_at'),
     endAt: ts('end_at'),
-    missed: text('missed', { enum: ['skip', 'run_once'] }).notNull(),
+    missed: text('missed', { enum: AGENT_MISSED_POLICIES }).notNull(),
     /** Where an interval counts from (start_at, else when the schedule was saved). */
     anchorAt: ts('anchor_at').notNull().defaultNow(),
     nextRunAt: ts('next_run_at'),
@@ -120,20 +129,6 @@ export const agentScheduleFires = pgTable(
 
 // ---- Runs (migration 0036) ----
 
-export const AGENT_CHANNELS = ['email', 'sms', 'whatsapp'] as const;
-export const AGENT_RUN_STATUSES = ['running', 'awaiting_approval', 'completed', 'failed'] as const;
-export const AGENT_DELIVERY_STATUSES = [
-  'planned',
-  'pending_approval',
-  'approved',
-  'rejected',
-  'sent',
-  'failed',
-  'suppressed',
-  'skipped',
-  'dry_run',
-] as const;
-
 /** One run of an agent on one channel for one slot (a schedule's, or the moment of a manual run). */
 export const agentRuns = pgTable(
   'agent_runs',
@@ -147,9 +142,9 @@ export const agentRuns = pgTable(
       .references(() => businesses.id, { onDelete: 'cascade' }),
     channel: text('channel', { enum: AGENT_CHANNELS }).notNull(),
     slot: ts('slot').notNull(),
-    trigger: text('trigger', { enum: ['schedule', 'manual', 'preview'] }).notNull(),
+    trigger: text('trigger', { enum: AGENT_RUN_TRIGGERS }).notNull(),
     configVersion: integer('config_version').notNull(),
-    sendMode: text('send_mode', { enum: ['auto', 'review', 'dry_run'] }).notNull(),
+    sendMode: text('send_mode', { enum: AGENT_SEND_MODES }).notNull(),
     status: text('status', { enum: AGENT_RUN_STATUSES }).notNull().default('running'),
     /** The last customer id of the audience whose page is recorded: a resumed run goes on after it. */
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
@@ -185,7 +180,7 @@ export const agentRunSteps = pgTable(
       .notNull()
       .references(() => businesses.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
-    kind: text('kind', { enum: ['llm', 'tool', 'guardrail', 'error'] }).notNull(),
+    kind: text('kind', { enum: AGENT_STEP_KINDS }).notNull(),
     name: text('name').notNull(),
     customerId: bigint('customer_id', { mode: 'number' }),
     input: jsonb('input'),

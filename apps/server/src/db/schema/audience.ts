@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -14,7 +15,15 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { TSegmentFilter } from '@titan/contracts';
+import {
+  BROADCAST_STATUSES,
+  CUSTOMER_LIST_KINDS,
+  IMPORT_CONSENTS,
+  IMPORT_DELIMITER_NAMES,
+  IMPORT_MODES,
+  IMPORT_STATUSES,
+  type TSegmentFilter,
+} from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
 import { customers } from './inbox';
@@ -28,9 +37,11 @@ export const customerLists = pgTable(
       .references(() => businesses.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    kind: text('kind', { enum: ['static', 'segment'] }).notNull(),
+    kind: text('kind', { enum: CUSTOMER_LIST_KINDS }).notNull(),
     /** A segment's conditions; null for a static list. */
     filter: jsonb('filter').$type<TSegmentFilter>(),
+    /** Joining asks the person to confirm first (double opt-in): they stay `pending` until then. */
+    doubleOptIn: boolean('double_opt_in').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -74,7 +85,7 @@ export const broadcasts = pgTable(
     listId: bigint('list_id', { mode: 'number' }).references(() => customerLists.id, {
       onDelete: 'set null',
     }),
-    status: text('status', { enum: ['queued', 'running', 'done', 'failed', 'cancelled'] }).notNull(),
+    status: text('status', { enum: BROADCAST_STATUSES }).notNull(),
     /** What each send is made of (the channel's own shape: template, variables, from, …). */
     request: jsonb('request').$type<Record<string, unknown>>().notNull(),
     total: integer('total').notNull().default(0),
@@ -83,11 +94,21 @@ export const broadcasts = pgTable(
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
     error: text('error'),
     createdBy: bigint('created_by', { mode: 'number' }),
+    /**
+     * A campaign's broadcast (migration 0058): fed customers by the campaign's sender rather than
+     * walking a list, so the resume sweep leaves it to the campaign.
+     */
+    campaignId: uuid('campaign_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),
   },
-  (t) => [index('broadcasts_business_created_idx').on(t.businessId, t.createdAt)],
+  (t) => [
+    index('broadcasts_business_created_idx').on(t.businessId, t.createdAt),
+    index('broadcasts_campaign_idx')
+      .on(t.campaignId)
+      .where(sql`${t.campaignId} is not null`),
+  ],
 );
 
 /**
@@ -102,21 +123,19 @@ export const customerImports = pgTable('customer_imports', {
     .references(() => businesses.id, { onDelete: 'cascade' }),
   fileKey: text('file_key').notNull(),
   fileName: text('file_name').notNull(),
-  mode: text('mode', { enum: ['skip', 'overwrite', 'merge'] }).notNull(),
+  mode: text('mode', { enum: IMPORT_MODES }).notNull(),
   /** As chosen, or as detected ('auto' resolved when the job starts). */
   encoding: text('encoding').notNull(),
-  delimiter: text('delimiter', { enum: ['comma', 'semicolon', 'tab', 'pipe'] })
-    .notNull()
-    .default('comma'),
+  delimiter: text('delimiter', { enum: IMPORT_DELIMITER_NAMES }).notNull().default('comma'),
   /** What consent the rows carry, as the uploader said; `subscribed` comes with its proof. */
-  consent: text('consent', { enum: ['unknown', 'subscribed'] })
-    .notNull()
-    .default('unknown'),
+  consent: text('consent', { enum: IMPORT_CONSENTS }).notNull().default('unknown'),
   consentProof: text('consent_proof'),
   consentChannels: jsonb('consent_channels').$type<('email' | 'sms' | 'whatsapp')[]>().notNull().default([]),
+  /** Ask each row's person to confirm (double opt-in) rather than take the rows' consent. */
+  doubleOptIn: boolean('double_opt_in').notNull().default(false),
   listId: bigint('list_id', { mode: 'number' }).references(() => customerLists.id, { onDelete: 'set null' }),
   columns: jsonb('columns').$type<{ name: string; target: string }[]>().notNull(),
-  status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull(),
+  status: text('status', { enum: IMPORT_STATUSES }).notNull(),
   totalRows: integer('total_rows'),
   processedRows: integer('processed_rows').notNull().default(0),
   inserted: integer('inserted').notNull().default(0),

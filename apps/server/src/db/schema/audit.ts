@@ -1,6 +1,7 @@
 // The audit log (modules/audit): append-only, one row per change to a business.
 import { bigint, bigserial, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { AUDIT_ACTOR_TYPES } from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
 
@@ -11,7 +12,7 @@ export const auditLog = pgTable(
     businessId: bigint('business_id', { mode: 'number' })
       .notNull()
       .references(() => businesses.id, { onDelete: 'cascade' }),
-    actorType: text('actor_type', { enum: ['member', 'api_key'] }).notNull(),
+    actorType: text('actor_type', { enum: AUDIT_ACTOR_TYPES }).notNull(),
     actorId: bigint('actor_id', { mode: 'number' }),
     actorName: text('actor_name').notNull().default(''),
     action: text('action').notNull(),

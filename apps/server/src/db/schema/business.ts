@@ -11,6 +11,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { JOIN_REQUEST_STATUSES, ROLES } from '@titan/contracts';
 import { ts } from './columns';
 import { users } from './identity';
 
@@ -55,13 +56,41 @@ export const memberships = pgTable(
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['owner', 'admin', 'agent'] }).notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
+    /** A custom role (migration 0052) in place of the built-in one; `role` is then 'agent'. */
+    customRoleId: bigint('custom_role_id', { mode: 'number' }).references(() => customRoles.id, {
+      onDelete: 'restrict',
+    }),
     joinedAt: ts('joined_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('memberships_business_user_key').on(t.businessId, t.userId),
     index('memberships_user_idx').on(t.userId),
+    index('memberships_custom_role_idx')
+      .on(t.customRoleId)
+      .where(sql`custom_role_id IS NOT NULL`),
   ],
+);
+
+/** A business's own role: a set of the existing permissions, optionally scoped to chat groups. */
+export const customRoles = pgTable(
+  'custom_roles',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** null: the whole business; else only these chat groups' conversations and unassigned ones. */
+    chatGroupIds: bigint('chat_group_ids', { mode: 'number' }).array(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('custom_roles_business_name_key').on(t.businessId, sql`lower(${t.name})`)],
 );
 
 export const invitations = pgTable(
@@ -72,7 +101,12 @@ export const invitations = pgTable(
       .notNull()
       .references(() => businesses.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    role: text('role', { enum: ['owner', 'admin', 'agent'] }).notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
+    /** A custom role offered in place of the built-in one (migration 0065); `role` is then 'agent'.
+     * Deleting the role withdraws the invitations that offer it. */
+    customRoleId: bigint('custom_role_id', { mode: 'number' }).references(() => customRoles.id, {
+      onDelete: 'cascade',
+    }),
     tokenHash: text('token_hash').notNull(),
     invitedBy: userRef('invited_by'),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -100,9 +134,7 @@ export const joinRequests = pgTable(
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
-      .notNull()
-      .default('pending'),
+    status: text('status', { enum: JOIN_REQUEST_STATUSES }).notNull().default('pending'),
     createdAt: ts('created_at').notNull().defaultNow(),
     decidedAt: ts('decided_at'),
     decidedBy: userRef('decided_by'),
@@ -130,6 +162,17 @@ export const apiKeys = pgTable(
     lastUsedAt: ts('last_used_at'),
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),
+    /** A built-in role (migration 0052); null with no custom role: the original agent + sending. */
+    role: text('role', { enum: ['owner', 'admin', 'agent'] }),
+    customRoleId: bigint('custom_role_id', { mode: 'number' }).references(() => customRoles.id, {
+      onDelete: 'restrict',
+    }),
   },
-  (t) => [uniqueIndex('api_keys_hash_key').on(t.keyHash), index('api_keys_business_idx').on(t.businessId)],
+  (t) => [
+    uniqueIndex('api_keys_hash_key').on(t.keyHash),
+    index('api_keys_business_idx').on(t.businessId),
+    index('api_keys_custom_role_idx')
+      .on(t.customRoleId)
+      .where(sql`custom_role_id IS NOT NULL`),
+  ],
 );

@@ -1,10 +1,11 @@
 // Consent events (only modules/consent/consent.repository.ts touches them): the proof of the
 // opt-ins people made themselves — a form's tick, a confirmation mailed, a confirmation followed.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { CONSENT_STATUSES } from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
-import { CONSENT_STATUSES, customers } from './inbox';
+import { customers } from './inbox';
 
 export const CONSENT_EVENT_METHODS = [
   'single_opt_in',
@@ -46,3 +47,53 @@ export const consentEvents = pgTable(
       .where(sql`${t.method} = 'double_opt_in'`),
   ],
 );
+
+/** A business's topics ("Offers", "News"): campaigns target one; customers may leave one. */
+export const consentTopics = pgTable(
+  'consent_topics',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('consent_topics_business_name_key').on(t.businessId, sql`lower(${t.name})`)],
+);
+
+/**
+ * The customers who left a topic (preference centre, or one-click on a campaign of the topic):
+ * a customer is in every topic of the business unless a row here says otherwise.
+ */
+export const consentTopicOptouts = pgTable(
+  'consent_topic_optouts',
+  {
+    topicId: bigint('topic_id', { mode: 'number' })
+      .notNull()
+      .references(() => consentTopics.id, { onDelete: 'cascade' }),
+    customerId: bigint('customer_id', { mode: 'number' })
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'consent_topic_optouts_pkey', columns: [t.topicId, t.customerId] }),
+    index('consent_topic_optouts_customer_idx').on(t.customerId),
+  ],
+);
+
+/** How the business's preference centre and confirmation pages look (its logo and colour). */
+export const consentPages = pgTable('consent_pages', {
+  businessId: bigint('business_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => businesses.id, { onDelete: 'cascade' }),
+  logoUrl: text('logo_url'),
+  accentColor: text('accent_color'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

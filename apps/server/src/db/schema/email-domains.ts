@@ -2,10 +2,10 @@
 // modules/email-domains/email-domains.repository.ts touches them.
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { EMAIL_DOMAIN_STATUSES } from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
 
-export const EMAIL_DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
 export const EMAIL_DOMAIN_KEY_STATUSES = ['next', 'active', 'retired'] as const;
 
 /** What the last check found for one record: keyed by purpose and host. */
@@ -36,6 +36,8 @@ export const emailDomains = pgTable(
     checks: jsonb('checks').$type<StoredRecordCheck[]>().notNull().default([]),
     lastCheckedAt: ts('last_checked_at'),
     verifiedAt: ts('verified_at'),
+    /** `Name <local@domain>`: what campaigns and send-mail without a From use (migration 0058). */
+    defaultFrom: text('default_from'),
     createdBy: bigint('created_by', { mode: 'number' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),

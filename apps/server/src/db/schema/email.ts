@@ -2,9 +2,11 @@
 // Only modules/suppressions/suppressions.repository.ts touches `suppressions`; only
 // modules/email/email.repository.ts touches `email_batches`.
 import { bigint, bigserial, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { SEND_CHANNELS } from '@titan/contracts';
 import { businesses } from './business';
+import { emailDomains } from './email-domains';
+import { chatGroups } from './inbox';
 import { ts } from './columns';
-import { SEND_CHANNELS } from './sends';
 
 export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
@@ -40,4 +42,32 @@ export const emailBatches = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('email_batches_business_idx').on(t.businessId, t.createdAt)],
+);
+
+/**
+ * An inbox address of a business (issue 30): `local_part@domain` of one of its verified sending
+ * domains; mail to it opens or continues the sender's email conversation (migration 0055).
+ * `address` is lower-cased and unique across businesses. Only modules/email touches it.
+ */
+export const emailInboxes = pgTable(
+  'email_inboxes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    domainId: bigint('domain_id', { mode: 'number' })
+      .notNull()
+      .references(() => emailDomains.id, { onDelete: 'cascade' }),
+    localPart: text('local_part').notNull(),
+    address: text('address').notNull(),
+    chatGroupId: bigint('chat_group_id', { mode: 'number' }).references(() => chatGroups.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('email_inboxes_address_key').on(t.address),
+    index('email_inboxes_business_idx').on(t.businessId, t.id),
+  ],
 );

@@ -15,11 +15,22 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import {
+  CHANNELS,
+  CONSENT_STATUSES,
+  CONVERSATION_STATUSES,
+  DELIVERY_STATUSES,
+  LAUNCHER_POSITIONS,
+  MESSAGE_TYPES,
+  SENDER_TYPES,
+  type TAiResponderSettings,
+  type TBusinessHours,
+  type TSlaTargets,
+} from '@titan/contracts';
 import { ts } from './columns';
 import { businesses, memberships } from './business';
 import { users } from './identity';
 
-export const CONSENT_STATUSES = ['subscribed', 'unsubscribed', 'bounced', 'complained', 'unknown'] as const;
 export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 
 type VisitorFormField = { name: string; label: string; type: string; required: boolean; options?: string[] };
@@ -77,12 +88,24 @@ export const chatGroups = pgTable(
     slug: text('slug').notNull(),
     greeting: text('greeting').notNull().default(''),
     color: text('color').notNull().default('#111827'),
-    launcherPosition: text('launcher_position', { enum: ['right', 'left'] })
-      .notNull()
-      .default('right'),
+    launcherPosition: text('launcher_position', { enum: LAUNCHER_POSITIONS }).notNull().default('right'),
     visitorForm: jsonb('visitor_form').$type<VisitorFormField[]>().notNull().default([]),
     /** Origins allowed to embed this group's chat, beside the business's own list. */
     allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default([]),
+    /** The widget's language when the visitor's page and browser name no shipped one (issue 30). */
+    locale: text('locale').notNull().default('en'),
+    /** Text overrides by locale then key (ICU MessageFormat source, checked by contracts). */
+    strings: jsonb('strings').$type<Record<string, Record<string, string>>>().notNull().default({}),
+    /** The AI first responder's settings (modules/ai); null: never set (off). */
+    aiResponder: jsonb('ai_responder').$type<TAiResponderSettings>(),
+    /** When the group answers (migration 0069); null: always. */
+    businessHours: jsonb('business_hours').$type<TBusinessHours>(),
+    /** Sent once per conversation per closed period outside business hours ('' : none). */
+    awayMessage: text('away_message').notNull().default(''),
+    /** First-response and resolution targets (migration 0069); null: none. */
+    sla: jsonb('sla').$type<TSlaTargets>(),
+    /** Resolving asks the customer for a rating. */
+    csat: boolean('csat').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -115,11 +138,9 @@ export const conversations = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     businessId: businessRef(),
     title: text('title').notNull().default(''),
-    status: text('status', { enum: ['active', 'resolved'] })
-      .notNull()
-      .default('active'),
+    status: text('status', { enum: CONVERSATION_STATUSES }).notNull().default('active'),
     isRead: boolean('is_read').notNull().default(false),
-    channel: text('channel', { enum: ['whatsapp', 'titan_message'] }).notNull(),
+    channel: text('channel', { enum: CHANNELS }).notNull(),
     initiatorId: bigint('initiator_id', { mode: 'number' }).references(() => customers.id, {
       onDelete: 'set null',
     }),
@@ -139,6 +160,18 @@ export const conversations = pgTable(
      * this column only, which drizzle cannot spell; the migration does).
      */
     assigneeId: bigint('assignee_id', { mode: 'number' }),
+    /** With status 'snoozed': when it returns to active (migration 0049). */
+    snoozedUntil: ts('snoozed_until'),
+    /** Waiting to be auto-assigned since (migration 0048's trigger keeps it). */
+    awaitingAssignmentAt: ts('awaiting_assignment_at'),
+    /** When the AI first responder handed the conversation to a person (migration 0070). */
+    aiHandedOffAt: ts('ai_handed_off_at'),
+    /** The latest mail the customer sent here scored as spam (email.spam.ts; migration 0071). */
+    spam: boolean('spam').notNull().default(false),
+    /** SLA clocks (migration 0069's trigger): last reopened (null: created_at), first reply since, resolved. */
+    openedAt: ts('opened_at'),
+    firstResponseAt: ts('first_response_at'),
+    resolvedAt: ts('resolved_at'),
   },
   (t) => {
     // The list is ordered by last_message_at desc, id desc within a business; each filter column
@@ -155,6 +188,18 @@ export const conversations = pgTable(
       index('conversations_initiator_idx').on(t.initiatorId),
       index('conversations_group_idx').on(t.assignedChatGroupId),
       index('conversations_assignee_idx').on(t.businessId, t.assigneeId, ...order),
+      // Search answers a matching customer with their conversations, newest first (0049).
+      index('conversations_initiator_recent_idx').on(t.initiatorId, ...order),
+      // The snooze wake-up job's due conversations (0049).
+      index('conversations_snoozed_until_idx')
+        .on(t.snoozedUntil)
+        .where(sql`${t.status} = 'snoozed'`),
+      index('conversations_sla_open_idx')
+        .on(t.assignedChatGroupId, t.id)
+        .where(sql`${t.status} <> 'resolved'`),
+      index('conversations_awaiting_assignment_idx')
+        .on(t.assignedChatGroupId, t.awaitingAssignmentAt, t.id)
+        .where(sql`${t.awaitingAssignmentAt} is not null`),
       foreignKey({
         name: 'conversations_assignee_membership_fk',
         columns: [t.businessId, t.assigneeId],
@@ -177,19 +222,25 @@ export const messages = pgTable(
       .references(() => conversations.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
     /** note and activity: the team's alone (see contracts INTERNAL_MESSAGE_TYPES). */
-    messageType: text('message_type', { enum: ['text', 'file', 'note', 'activity'] })
-      .notNull()
-      .default('text'),
-    senderType: text('sender_type', { enum: ['customer', 'staff', 'agent', 'system'] }).notNull(),
+    messageType: text('message_type', { enum: MESSAGE_TYPES }).notNull().default('text'),
+    senderType: text('sender_type', { enum: SENDER_TYPES }).notNull(),
     /** A user id for staff, a customer id for customers. */
     senderId: bigint('sender_id', { mode: 'number' }),
     isRead: boolean('is_read').notNull().default(false),
     metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull().default({}),
-    status: text('status', { enum: ['accepted', 'sent', 'delivered', 'read', 'failed'] }),
+    status: text('status', { enum: DELIVERY_STATUSES }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationId, t.id),
+    // The inbox's full-text search (migration 0049): notes included, activity lines not.
+    index('messages_search_idx')
+      .using('gin', sql`to_tsvector('simple', ${t.content})`)
+      .where(sql`${t.messageType} <> 'activity'`),
+    // Email threading (migration 0055): a Message-ID finds its conversation.
+    index('messages_email_message_id_idx')
+      .on(t.businessId, sql`(${t.metaData} ->> 'message_id')`)
+      .where(sql`(${t.metaData} ->> 'message_id') is not null`),
     // Whether a message holds a stored file: chat media retention keeps those.
     index('messages_file_key_idx')
       .on(sql`(${t.metaData} ->> 'key')`)
@@ -230,14 +281,12 @@ export const waMessages = pgTable(
       .references(() => conversations.id, { onDelete: 'cascade' }),
     content: text('content').notNull().default(''),
     /** note and activity: the team's alone (see contracts INTERNAL_MESSAGE_TYPES). */
-    messageType: text('message_type', { enum: ['text', 'file', 'note', 'activity'] })
-      .notNull()
-      .default('text'),
-    senderType: text('sender_type', { enum: ['customer', 'staff', 'agent', 'system'] }).notNull(),
+    messageType: text('message_type', { enum: MESSAGE_TYPES }).notNull().default('text'),
+    senderType: text('sender_type', { enum: SENDER_TYPES }).notNull(),
     senderId: bigint('sender_id', { mode: 'number' }),
     isRead: boolean('is_read').notNull().default(false),
     metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull().default({}),
-    status: text('status', { enum: ['accepted', 'sent', 'delivered', 'read', 'failed'] }),
+    status: text('status', { enum: DELIVERY_STATUSES }),
     timestamp: integer('timestamp'),
     createdAt: ts('created_at').notNull().defaultNow(),
     /** Insertion order, for stable paging (wamids do not sort). */
@@ -246,6 +295,10 @@ export const waMessages = pgTable(
   (t) => [
     primaryKey({ columns: [t.businessId, t.id] }),
     index('wa_messages_conversation_idx').on(t.conversationId, t.position),
+    // The inbox's full-text search (migration 0049).
+    index('wa_messages_search_idx')
+      .using('gin', sql`to_tsvector('simple', ${t.content})`)
+      .where(sql`${t.messageType} <> 'activity'`),
     // Who may see a media: the conversations holding it (most messages hold none).
     index('wa_messages_media_idx')
       .on(waMessageMediaId(t.metaData))

@@ -12,6 +12,8 @@ export const llmSettings = pgTable('llm_settings', {
     .references(() => businesses.id, { onDelete: 'cascade' }),
   baseUrl: text('base_url').notNull(),
   model: text('model').notNull(),
+  /** The model for /embeddings at the same server (knowledge-base hybrid search); null: none. */
+  embeddingModel: text('embedding_model'),
   /** Sealed with APP_SECRET (platform/crypto.ts); null when the model needs no key. */
   apiKeySealed: text('api_key_sealed'),
   updatedBy: bigint('updated_by', { mode: 'number' }),

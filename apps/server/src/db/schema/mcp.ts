@@ -2,7 +2,7 @@
 // modules/mcp-servers/mcp-servers.repository.ts and modules/plugins/plugins.repository.ts touch them.
 import { bigint, bigserial, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import type { TConnectionStatus } from '@titan/contracts';
+import { MCP_AUTH_KINDS, type TConnectionStatus } from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
 
@@ -31,7 +31,7 @@ export const mcpServers = pgTable(
       .references(() => businesses.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     url: text('url').notNull(),
-    auth: text('auth', { enum: ['none', 'bearer', 'oauth'] }).notNull(),
+    auth: text('auth', { enum: MCP_AUTH_KINDS }).notNull(),
     status: text('status').$type<TConnectionStatus>().notNull(),
     lastError: text('last_error'),
     bearerTokenSealed: text('bearer_token_sealed'),

@@ -2,12 +2,20 @@
 // `sends`, its history in `send_events`. Only modules/sends/sends.repository.ts touches them.
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { SEND_CHANNELS } from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
 
-export const SEND_CHANNELS = ['email', 'sms', 'whatsapp', 'titan_message'] as const;
 export type SendChannel = (typeof SEND_CHANNELS)[number];
-export const SEND_CAUSES = ['staff_reply', 'template_send', 'broadcast', 'agent', 'test', 'system'] as const;
+export const SEND_CAUSES = [
+  'staff_reply',
+  'template_send',
+  'broadcast',
+  'agent',
+  'test',
+  'system',
+  'journey',
+] as const;
 export type SendCause = (typeof SEND_CAUSES)[number];
 
 /**
@@ -102,6 +110,7 @@ export const sendEvents = pgTable(
       .where(
         sql`${t.channel} = 'sms' and ${t.providerMessageId} is not null and ${t.payload} ? 'provider_status'`,
       ),
-    index('send_events_send_idx').on(t.sendId),
+    // Every lookup by send, and the types of a send's events a campaign report asks for (0078).
+    index('send_events_send_type_idx').on(t.sendId, t.type),
   ],
 );

@@ -1,6 +1,7 @@
 // The SMS channel (engage.md §4): each business's Twilio account and the texts customers send in.
 // Only modules/sms/sms.repository.ts touches these tables.
 import { bigint, bigserial, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { SMS_KEYWORDS } from '@titan/contracts';
 import { businesses } from './business';
 import { ts } from './columns';
 import { customers } from './inbox';
@@ -27,8 +28,6 @@ export const smsAccounts = pgTable(
     uniqueIndex('sms_accounts_account_sid_key').on(t.accountSid),
   ],
 );
-
-export const SMS_KEYWORDS = ['stop', 'start', 'help'] as const;
 
 /** A text a customer sent to the business's number, kept on their record (once per message SID). */
 export const smsInboundMessages = pgTable(

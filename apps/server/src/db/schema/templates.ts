@@ -2,10 +2,9 @@
 // compiled HTML. Only modules/templates/templates.repository.ts touches them.
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { EMAIL_TEMPLATE_FORMATS } from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
-
-export const EMAIL_TEMPLATE_FORMATS = ['mjml', 'html'] as const;
 
 export const emailTemplates = pgTable(
   'email_templates',

@@ -7,14 +7,14 @@ import { businessScope } from '../conversations';
 import { type CustomerRow, findCustomersByIds } from '../directory';
 import {
   buildSend,
-  EMAIL_MESSAGES,
+  EMAIL_ERRORS,
   enqueueEmailSends,
   sendContext,
   textOf,
   withUnsubscribeFooter,
 } from '../email';
 import * as sends from '../sends';
-import { buildSmsSend, e164Of, enqueueSmsSends, SMS_SEND_MESSAGES, smsContext } from '../sms';
+import { buildSmsSend, e164Of, enqueueSmsSends, SMS_SEND_ERRORS, smsContext } from '../sms';
 import { normalizeAddress, suppressedAmong } from '../suppressions';
 import { loadCompiledTemplate, renderCompiled } from '../templates';
 import {
@@ -184,7 +184,7 @@ async function deliverBatch(
       if (d.channel === 'sms') {
         const ctx = await cached('sms', () => smsContext(deps.sms, { businessId }));
         const number = e164Of(c.phone);
-        if (!number) throw new AppError('bad_request', SMS_SEND_MESSAGES.badCustomerPhone);
+        if (!number) throw new AppError('bad_request', SMS_SEND_ERRORS.badCustomerPhone);
         const send = buildSmsSend(
           ctx,
           { ...common, body: d.body ?? '' },
@@ -197,7 +197,7 @@ async function deliverBatch(
           sendContext(deps.email, { businessId, from: channel.from, ...(template ? { template } : {}) }),
         );
         const address = c.email?.trim();
-        if (!address) throw new AppError('bad_request', EMAIL_MESSAGES.noCustomerEmail);
+        if (!address) throw new AppError('bad_request', EMAIL_ERRORS.noCustomerEmail);
         const send = buildSend(
           deps.email,
           ctx,
@@ -224,8 +224,7 @@ async function deliverBatch(
     sendChannel,
     built.map((b) => b.send.recipient),
   );
-  const suppressedWords =
-    sendChannel === 'sms' ? SMS_SEND_MESSAGES.suppressed() : EMAIL_MESSAGES.suppressed();
+  const suppressedWords = sendChannel === 'sms' ? SMS_SEND_ERRORS.suppressed() : EMAIL_ERRORS.suppressed();
   const rows = built.map((b) =>
     suppressed.has(normalizeAddress(b.send.recipient))
       ? { ...b.send, status: 'suppressed' as const, errorMessage: suppressedWords }

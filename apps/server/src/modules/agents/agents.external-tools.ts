@@ -3,7 +3,7 @@
 // tools a config allows are available for a run (connections refreshed ahead of it), and to call
 // one. The MCP servers and plugins modules answer behind these three functions; until a business
 // connects one, nothing outside Titan is offered.
-import { MCP_MESSAGES, type TAgentTool, type TPluginManifest } from '@titan/contracts';
+import { MCP_ERRORS, type TAgentTool, type TPluginManifest } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
 import type { Mailer } from '../../platform/mailer';
@@ -149,7 +149,7 @@ export async function prepareExternalTools(
       try {
         const fresh = await readyForRun(deps, row, RUN_TOKEN_HORIZON_MS);
         if (fresh.status !== 'connected') {
-          refuse(`${fresh.name}: ${fresh.lastError ?? MCP_MESSAGES.notConnected}`);
+          refuse(`${fresh.name}: ${fresh.lastError ?? MCP_ERRORS.notConnected}`);
           continue;
         }
         offered = mcpTools(fresh, approvalOf);
@@ -166,7 +166,7 @@ export async function prepareExternalTools(
       try {
         const fresh = await ensureFreshPlugin(deps, row, RUN_TOKEN_HORIZON_MS);
         if (fresh.status !== 'connected') {
-          refuse(`${fresh.name}: ${fresh.lastError ?? MCP_MESSAGES.notConnected}`);
+          refuse(`${fresh.name}: ${fresh.lastError ?? MCP_ERRORS.notConnected}`);
           continue;
         }
         offered = pluginTools(deps, fresh, approvalOf);

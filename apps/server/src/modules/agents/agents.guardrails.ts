@@ -31,7 +31,7 @@ export type GuardrailStop = {
   reason: string;
 };
 
-export const GUARDRAIL_MESSAGES = {
+export const GUARDRAIL_ERRORS = {
   noEmail: 'The customer has no email address.',
   noPhone: 'The customer has no phone number in international format.',
   optedOut: (channel: TAgentChannel, status: string) =>
@@ -168,30 +168,30 @@ export function recipientStop(
     return {
       status: 'skipped',
       guardrail: null,
-      reason: channel === 'email' ? GUARDRAIL_MESSAGES.noEmail : GUARDRAIL_MESSAGES.noPhone,
+      reason: channel === 'email' ? GUARDRAIL_ERRORS.noEmail : GUARDRAIL_ERRORS.noPhone,
     };
   const consent = CONSENT_OF[channel](facts.customer);
   if (OPTED_OUT.has(consent))
     return {
       status: 'suppressed',
       guardrail: 'consent',
-      reason: GUARDRAIL_MESSAGES.optedOut(channel, consent),
+      reason: GUARDRAIL_ERRORS.optedOut(channel, consent),
     };
   // Configs saved before the mode existed lack it: they get the default.
   if (!marketingConsentAllows(config.consent_mode ?? 'subscribed', consent))
-    return { status: 'suppressed', guardrail: 'consent', reason: GUARDRAIL_MESSAGES.noOptIn(channel) };
+    return { status: 'suppressed', guardrail: 'consent', reason: GUARDRAIL_ERRORS.noOptIn(channel) };
   if (facts.suppressed)
     return {
       status: 'suppressed',
       guardrail: 'suppression',
-      reason: GUARDRAIL_MESSAGES.suppressed(facts.address),
+      reason: GUARDRAIL_ERRORS.suppressed(facts.address),
     };
   const limit = config.limits.per_recipient_per_week;
   if (facts.recentDeliveries >= limit)
     return {
       status: 'suppressed',
       guardrail: 'per_recipient_cap',
-      reason: GUARDRAIL_MESSAGES.cap(facts.recentDeliveries, limit),
+      reason: GUARDRAIL_ERRORS.cap(facts.recentDeliveries, limit),
     };
   if (config.quiet_hours) {
     const local = localTime(now, facts.timezone);
@@ -199,7 +199,7 @@ export function recipientStop(
       return {
         status: 'suppressed',
         guardrail: 'quiet_hours',
-        reason: GUARDRAIL_MESSAGES.quietHours(
+        reason: GUARDRAIL_ERRORS.quietHours(
           config.quiet_hours.start,
           config.quiet_hours.end,
           local,
@@ -223,12 +223,12 @@ export function sendStop(
   planned: number,
 ): GuardrailStop | null {
   if (channel === 'whatsapp' && send.templateId === null && !facts.whatsapp?.windowOpen)
-    return { status: 'suppressed', guardrail: 'whatsapp_window', reason: GUARDRAIL_MESSAGES.whatsappWindow };
+    return { status: 'suppressed', guardrail: 'whatsapp_window', reason: GUARDRAIL_ERRORS.whatsappWindow };
   if (planned >= config.limits.max_sends_per_run)
     return {
       status: 'suppressed',
       guardrail: 'max_sends_per_run',
-      reason: GUARDRAIL_MESSAGES.maxSends(config.limits.max_sends_per_run),
+      reason: GUARDRAIL_ERRORS.maxSends(config.limits.max_sends_per_run),
     };
   return null;
 }

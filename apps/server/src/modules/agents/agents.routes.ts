@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AGENT_AVATAR_LIMIT_BYTES,
-  AGENT_MESSAGES as M,
+  AGENT_ERRORS as M,
   ZAgent,
   ZAgentConfig,
   ZAgentConfigRequest,
@@ -19,7 +19,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import { readUpload, registerMultipart } from '../files';
 import * as agents from './agents.service';
 import { suggestAgents } from './agents.suggestions';

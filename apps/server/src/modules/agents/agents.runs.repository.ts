@@ -389,6 +389,26 @@ export async function recentDeliveryCounts(
 }
 
 /** Runs with deliveries still waiting for approval. */
+/**
+ * An `awaiting_approval` run whose review queue is now empty becomes `completed`: one statement, so
+ * of two reviews deciding the last deliveries at once exactly one gets the row back.
+ */
+export async function completeReviewedRun(db: Queryable, runId: string): Promise<RunRow | null> {
+  const [row] = await db
+    .update(agentRuns)
+    .set({ status: 'completed' })
+    .where(
+      and(
+        eq(agentRuns.id, runId),
+        eq(agentRuns.status, 'awaiting_approval'),
+        sql`not exists (select 1 from ${agentDeliveries} where ${agentDeliveries.runId} = ${runId}
+          and ${agentDeliveries.status} = 'pending_approval')`,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
 export async function countPending(db: Queryable, runId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
@@ -431,4 +451,31 @@ export async function countRunsByStatus(
       ),
     )
     .groupBy(agentRuns.status);
+}
+
+/**
+ * A customer's traces in the run logs (their erasure): their deliveries, and the steps about them
+ * or naming them (a model's input holds the customer as it saw them). The runs stay, their counts
+ * without them.
+ */
+export async function deleteCustomerTraces(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+  values: string[],
+): Promise<void> {
+  await db
+    .delete(agentDeliveries)
+    .where(and(eq(agentDeliveries.businessId, businessId), eq(agentDeliveries.customerId, customerId)));
+  const needles = values.filter((v) => v.length >= 3).map((v) => v.toLowerCase());
+  await db.delete(agentRunSteps).where(
+    and(
+      eq(agentRunSteps.businessId, businessId),
+      needles.length === 0
+        ? eq(agentRunSteps.customerId, customerId)
+        : sql`(${agentRunSteps.customerId} = ${customerId} or exists (
+            select 1 from unnest(${sql.param(needles)}::text[]) n(v)
+            where strpos(lower(coalesce(${agentRunSteps.input}::text, '') || coalesce(${agentRunSteps.output}::text, '')), n.v) > 0))`,
+    ),
+  );
 }

@@ -21,10 +21,11 @@ import {
   ZNoQuery,
 } from '@titan/contracts';
 import { ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import { scopeOf } from '../conversations';
 import { listExternalTools } from './agents.external-tools';
-import * as runs from './agents.runs.api';
+import * as runs from './runs/service';
+import * as runReads from './runs/read-model';
 import type { AgentRunDeps } from './agents.runs';
 import { toolInfos } from './agents.tools';
 
@@ -64,7 +65,7 @@ export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: AgentRunDeps }> = asy
       },
     },
     async (request) =>
-      ok(await runs.listAgentRuns(deps, businessOf(request).id, request.params.id, request.query)),
+      ok(await runReads.listAgentRuns(deps, businessOf(request).id, request.params.id, request.query)),
   );
   app.get(
     '/api/agents/:id/runs/:runId/',
@@ -80,7 +81,7 @@ export const agentRunRoutes: FastifyPluginAsyncZod<{ deps: AgentRunDeps }> = asy
     },
     async (request) =>
       ok(
-        await runs.findAgentRun(
+        await runReads.findAgentRun(
           deps,
           await scopeOf(deps.db, request),
           request.params.id,

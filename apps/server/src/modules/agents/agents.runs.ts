@@ -9,8 +9,8 @@
 // same idempotency key). A run killed mid-way is taken over when its lease lapses and goes on after
 // its last written page: nothing is decided, nor sent, twice.
 import {
-  AGENT_RUN_MESSAGES as RM,
-  LLM_MESSAGES,
+  AGENT_RUN_ERRORS as RM,
+  LLM_ERRORS,
   ZAgentDecision,
   type TAgentChannel,
   type TAgentConfigValues,
@@ -21,7 +21,7 @@ import {
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
 import { outboundGuarded } from '../../platform/safe-fetch';
@@ -41,6 +41,8 @@ import type { EmailDeps } from '../email';
 import { type LlmDeps, type LlmSession, openLlm } from '../llm';
 import { e164Of, type SmsDeps } from '../sms';
 import { suppressedAmong } from '../suppressions';
+import { recordEvent } from '../webhooks';
+import { passed, summaries } from './runs/summary';
 import { lastCustomerMessagesOf, type WhatsappDeps, WINDOW_MS } from '../whatsapp';
 import {
   callExternalTool,
@@ -738,8 +740,8 @@ async function consult(
       decision = parseStructured(result.content, ctx.schema);
     } catch (err) {
       if (!(err instanceof LlmError)) throw err;
-      steps.push(errorStep(customer.id, 'invalid_output', LLM_MESSAGES.invalidOutput, err.details.issues));
-      return delivery ?? skipped(customer.id, LLM_MESSAGES.invalidOutput);
+      steps.push(errorStep(customer.id, 'invalid_output', LLM_ERRORS.invalidOutput, err.details.issues));
+      return delivery ?? skipped(customer.id, LLM_ERRORS.invalidOutput);
     }
     // A send tool already recorded this recipient's message: the decision only explains it.
     if (delivery) return delivery;
@@ -877,13 +879,6 @@ export async function writePage(
   });
 }
 
-/** Deliveries of a run that passed the guardrails so far (whatever became of them). */
-export function passed(counts: Partial<Record<TAgentDeliveryStatus, number>>): number {
-  return (Object.entries(counts) as [TAgentDeliveryStatus, number][])
-    .filter(([s]) => s !== 'suppressed' && s !== 'skipped')
-    .reduce((n, [, c]) => n + c, 0);
-}
-
 /**
  * Runs (or goes on with) a run: claimed for this worker (a lease renewed every page), pages of the
  * audience decided and written, planned deliveries sent, then finished — or failed with the reason
@@ -979,7 +974,7 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
         },
       ]);
     const waiting = await repo.countPending(deps.db, run.id);
-    await repo.updateRun(deps.db, run.id, {
+    await finishRun(deps.db, run, {
       status: waiting > 0 ? 'awaiting_approval' : 'completed',
       finishedAt: new Date(),
       lockedUntil: null,
@@ -997,6 +992,51 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * A run's final row, and `agent_run.finished` in the same transaction (the webhooks outbox) for
+ * every run but a preview (a preview sends nothing and is nobody's business but the editor's).
+ */
+async function finishRun(
+  db: Db,
+  run: repo.RunRow,
+  values: {
+    status: 'completed' | 'awaiting_approval' | 'failed';
+    error?: string;
+    finishedAt: Date;
+    lockedUntil: null;
+  },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await repo.updateRun(tx, run.id, values);
+    if (row) await recordRunFinished(tx, row, values.finishedAt);
+  });
+}
+
+/** `agent_run.finished` with the run as the API summarises it, in the caller's transaction. */
+async function recordRunFinished(tx: Queryable, row: repo.RunRow, at: Date): Promise<void> {
+  if (row.trigger === 'preview') return;
+  const [summary] = await summaries(tx, [row]);
+  await recordEvent(tx, {
+    businessId: row.businessId,
+    type: 'agent_run.finished',
+    objectKey: `agent:${row.agentId}`,
+    data: { ...summary, run_id: row.id },
+    at,
+  });
+}
+
+/**
+ * A run that waited for approval and whose last delivery was just decided: `completed`, and
+ * `agent_run.finished` told again (now completed, with the review's outcome) in the same
+ * transaction. Nothing when deliveries still wait or another review completed it first.
+ */
+export async function completeReviewedRun(db: Db, runId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await repo.completeReviewedRun(tx, runId);
+    if (row) await recordRunFinished(tx, row, new Date());
+  });
 }
 
 /** Fails a run with the reason in words; an agent whose last runs all failed is paused, saying why. */
@@ -1022,7 +1062,7 @@ export async function failRun(
       tokens: s.tokens,
     })),
   );
-  await repo.updateRun(deps.db, run.id, {
+  await finishRun(deps.db, run, {
     status: 'failed',
     error,
     finishedAt: new Date(),

@@ -3,7 +3,7 @@
 import {
   AGENT_AVATAR_LIMIT_BYTES,
   AGENT_AVATAR_TYPES,
-  AGENT_MESSAGES as M,
+  AGENT_ERRORS as M,
   type TAgent,
   type TAgentConfig,
   type TAgentConfigValues,

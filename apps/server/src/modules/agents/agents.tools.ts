@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import {
   AGENT_BUILTIN_TOOLS,
-  AGENT_RUN_MESSAGES as RM,
+  AGENT_RUN_ERRORS as RM,
   type TAgentChannel,
   type TAgentToolInfo,
 } from '@titan/contracts';

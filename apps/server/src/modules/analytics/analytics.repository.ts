@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { analyticsEvents } from '../../db/schema';
+import { analyticsEvents, businesses } from '../../db/schema';
 
 export type NewAnalyticsEvent = typeof analyticsEvents.$inferInsert;
 
@@ -31,4 +31,17 @@ export async function deleteEventsBefore(db: Db, cutoff: Date, limit: number): P
     delete from analytics_events where id = any(array(select id from doomed))
     returning id`);
   return (result as unknown as { rows: unknown[] }).rows.length;
+}
+
+/**
+ * The id of the business with this public code, or null: a read of the businesses table (never
+ * written here) — the business module records its own analytics events, so it cannot be imported back.
+ */
+export async function businessIdByCode(db: Db, code: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: businesses.id })
+    .from(businesses)
+    .where(eq(businesses.uniqueCode, code))
+    .limit(1);
+  return row?.id ?? null;
 }

@@ -6,8 +6,12 @@ import { AppError } from '../../platform/errors';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import type { OutboundDeps } from '../../platform/safe-fetch';
 import type { AnalyticsProviderConfig } from './analytics.provider';
-import { findBusinessByCode } from '../business';
-import { deleteEventsBefore, insertAnalyticsEvent, listAnalyticsEvents } from './analytics.repository';
+import {
+  businessIdByCode,
+  deleteEventsBefore,
+  insertAnalyticsEvent,
+  listAnalyticsEvents,
+} from './analytics.repository';
 
 export type AnalyticsDeps = {
   db: Db;
@@ -17,7 +21,7 @@ export type AnalyticsDeps = {
   external: Pick<OutboundDeps, 'guarded' | 'publicUrl' | 'resolveHost'>;
 };
 
-export const ANALYTICS_MESSAGES = {
+export const ANALYTICS_ERRORS = {
   dailyQuota: 'Too many error reports today. Reports are stored again from midnight UTC.',
 } as const;
 
@@ -68,8 +72,7 @@ export async function recordClientEvent(
   deps: AnalyticsDeps,
   input: RecordEventInput & { businessCode?: string | undefined },
 ): Promise<TAnalyticsEvent> {
-  const business = input.businessCode ? await findBusinessByCode(deps.db, input.businessCode) : null;
-  const businessId = business?.id ?? null;
+  const businessId = input.businessCode ? await businessIdByCode(deps.db, input.businessCode) : null;
   try {
     // Fixed windows aligned to the epoch: a day's window is the UTC day.
     await deps.limiter.hit({
@@ -79,7 +82,7 @@ export async function recordClientEvent(
     });
   } catch (err) {
     if (err instanceof AppError && err.code === 'rate_limited')
-      throw new AppError('rate_limited', ANALYTICS_MESSAGES.dailyQuota, null, err.headers);
+      throw new AppError('rate_limited', ANALYTICS_ERRORS.dailyQuota, null, err.headers);
     throw err;
   }
   return recordEvent(deps.db, { ...input, businessId });

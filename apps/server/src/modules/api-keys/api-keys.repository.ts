@@ -1,11 +1,11 @@
 // The only code that touches api_keys.
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { apiKeys } from '../../db/schema';
+import type { Db, Queryable } from '../../db/client';
+import { apiKeys, customRoles } from '../../db/schema';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
-export async function insertApiKey(db: Db, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+export async function insertApiKey(db: Queryable, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
   const [row] = await db.insert(apiKeys).values(values).returning();
   return row!;
 }
@@ -18,17 +18,27 @@ export async function listActiveApiKeys(db: Db, businessId: number): Promise<Api
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-export async function revokeApiKey(db: Db, businessId: number, id: number): Promise<boolean> {
+export async function revokeApiKey(db: Queryable, businessId: number, id: number): Promise<ApiKeyRow | null> {
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.businessId, businessId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  return rows.length === 1;
+    .returning();
+  return rows[0] ?? null;
 }
 
-export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | null> {
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).limit(1);
+/** A key and, when it holds a custom role, that role's permissions and chat group scope. */
+export async function findApiKeyByHash(db: Db, keyHash: string) {
+  const [row] = await db
+    .select({
+      key: apiKeys,
+      customPermissions: customRoles.permissions,
+      scopeGroupIds: customRoles.chatGroupIds,
+    })
+    .from(apiKeys)
+    .leftJoin(customRoles, eq(customRoles.id, apiKeys.customRoleId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
   return row ?? null;
 }
 

@@ -27,9 +27,19 @@ const AUDITED: ReadonlyArray<readonly [prefix: string, objectType: string]> = [
   ['/api/business/users/', 'member'],
   ['/api/business/roles/', 'role'],
   ['/api/business/customer-directory/', ''],
+  ['/api/business/customer-lists/', 'customer_list'],
+  ['/api/business/qr-schema/', 'qr_form'],
   ['/api/business/', 'business'],
   ['/api/auth/api-keys/', 'api_key'],
   ['/api/email/domains/', 'email_domain'],
+  ['/api/email/inboxes/', 'email_inbox'],
+  ['/api/consent/topics/', 'consent_topic'],
+  ['/api/kb/articles/', 'kb_article'],
+  ['/api/kb/categories/', 'kb_category'],
+  ['/api/kb/imports/', 'kb_import'],
+  ['/api/msg/labels/', 'label'],
+  ['/api/msg/canned-responses/', 'canned_response'],
+
   ['/api/msg/chat-groups/', 'chat_group'],
   ['/api/msg/widget-settings/', 'widget'],
   ['/api/sms/account/', 'sms_channel'],
@@ -53,7 +63,7 @@ const AUDITED: ReadonlyArray<readonly [prefix: string, objectType: string]> = [
 
 /** Requests that change nothing, though they POST: previews, tests, renders. */
 const NOT_CHANGES =
-  /\/(preview|test|gpt-prompt-email|template-images|send-mail|send-sms|portal-session|pricing-page-session|callback)\/$/;
+  /\/(preview|test|count|gpt-prompt-email|template-images|send-mail|send-sms|portal-session|pricing-page-session|callback)\/$/;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

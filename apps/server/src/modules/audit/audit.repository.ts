@@ -91,3 +91,25 @@ export async function purgeAuditBefore(db: Queryable, before: Date): Promise<num
   const rows = await db.delete(auditLog).where(lt(auditLog.createdAt, before)).returning({ id: auditLog.id });
   return rows.length;
 }
+
+/**
+ * Erase (GDPR art. 17): the trail keeps who changed a customer and when, without the values
+ * (names, addresses) the changes held.
+ */
+export async function scrubObjectChanges(
+  db: Queryable,
+  businessId: number,
+  objectType: string,
+  objectId: string,
+): Promise<void> {
+  await db
+    .update(auditLog)
+    .set({ changes: {} })
+    .where(
+      and(
+        eq(auditLog.businessId, businessId),
+        eq(auditLog.objectType, objectType),
+        eq(auditLog.objectId, objectId),
+      ),
+    );
+}

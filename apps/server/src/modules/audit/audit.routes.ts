@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAuditFilter, ZAuditPage, ZAuditQuery, ZEnvelope } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { ok } from '../../platform/http';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
 import { exportAuditLog, listAuditLog } from './audit.service';
 
 const tags = ['audit'];

@@ -183,3 +183,40 @@ export async function purgeAuditLog(db: Queryable, retentionDays: number, now = 
   if (retentionDays <= 0) return 0;
   return repo.purgeAuditBefore(db, new Date(now - retentionDays * 24 * 60 * 60 * 1000));
 }
+
+/** Who made a change and from where: what a service needs to write its audit row in its transaction. */
+export type AuditContext = {
+  businessId: number;
+  actor: AuditActor;
+  ip: string | null;
+  userAgent: string | null;
+};
+
+/** The audit context of a business-scoped request (its route then sets `config.audit: false`). */
+export function auditContextOf(request: {
+  business: { id: number } | null;
+  auth: { kind: 'user'; userId: number } | { kind: 'api_key'; keyId: number } | null;
+  ip: string;
+  headers: Record<string, string | string[] | undefined>;
+}): AuditContext {
+  if (!request.business || !request.auth) throw new Error('audit context needs a business-scoped request');
+  const ua = request.headers['user-agent'];
+  return {
+    businessId: request.business.id,
+    actor:
+      request.auth.kind === 'user'
+        ? { type: 'member', id: request.auth.userId }
+        : { type: 'api_key', id: request.auth.keyId },
+    ip: request.ip,
+    userAgent: typeof ua === 'string' ? ua : null,
+  };
+}
+
+/** Appends the row of one change made under `context`, in `tx` (the change's own transaction). */
+export async function recordAuditIn(
+  tx: Queryable,
+  context: AuditContext,
+  change: Omit<AuditInput, 'businessId' | 'actor' | 'ip' | 'userAgent'>,
+): Promise<void> {
+  await recordAudit(tx, { ...context, ...change });
+}

@@ -2,6 +2,9 @@
 // and the retention purge.
 export {
   recordAudit,
+  recordAuditIn,
+  auditContextOf,
+  type AuditContext,
   maskValue,
   diffChanges,
   purgeAuditLog,
@@ -9,4 +12,5 @@ export {
   type AuditInput,
 } from './audit.service';
 export { auditRoutes } from './audit.routes';
+export { scrubObjectChanges } from './audit.repository';
 export { registerAuditHook, auditPlan } from './audit.hook';

@@ -6,10 +6,20 @@
 // realtime hub), so open sockets end with their session too.
 import type { TRole } from '@titan/contracts';
 import type { Db } from '../../db/client';
+import { onBusinessRolesChanged } from '../../platform/roles';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
 import type { Revocation } from '../../platform/realtime/realtime.topic';
 
-export type Membership = { businessId: number; uniqueCode: string; role: TRole };
+export type Membership = {
+  businessId: number;
+  uniqueCode: string;
+  /** The built-in role; 'agent' under a custom role (the base for owner counting). */
+  role: TRole;
+  /** A custom role in place of the built-in one, its permissions and chat group scope. */
+  customRoleId?: number | null;
+  customPermissions?: string[] | null;
+  scopeGroupIds?: number[] | null;
+};
 
 /** A live session and, when a business was named, the caller's membership in it. */
 export type SessionLookup = {
@@ -172,6 +182,10 @@ export class AuthCache {
           this.forgetMembership(Number(change.business_id), Number(change.user_id));
         } else if (change.business_id) this.forgetBusiness(Number(change.business_id));
         return;
+      case 'custom_roles':
+        // A role's permissions or scope changed: every member of that business is looked up again.
+        if (change.business_id) this.forgetBusiness(Number(change.business_id));
+        return;
       case 'businesses':
         if (id) this.forgetBusiness(Number(id));
         return;
@@ -225,6 +239,12 @@ export function forgetUser(db: Db, userId: number): void {
 export function forgetMembership(db: Db, businessId: number, userId: number): void {
   caches.get(db)?.forgetMembership(businessId, userId);
 }
+
+/** After a custom role of the business changed: its members are looked up again. */
+export function forgetBusiness(db: Db, businessId: number): void {
+  caches.get(db)?.forgetBusiness(businessId);
+}
+onBusinessRolesChanged((db, businessId) => forgetBusiness(db as Db, businessId));
 
 /** After a visitor's tokens were revoked or the customer deleted. */
 export function forgetCustomer(db: Db, customerId: number): void {

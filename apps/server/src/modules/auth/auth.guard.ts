@@ -1,32 +1,18 @@
 // Who is calling and in which business. Routes declare what they need in `config`
 // (public, business, permission); nothing is inferred from the URL.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  BUSINESS_CODE_HEADER,
-  MFA_ENROLMENT_REQUIRED,
-  MFA_MESSAGES,
-  type TPermission,
-  type TRole,
-} from '@titan/contracts';
+import { BUSINESS_CODE_HEADER, MFA_ENROLMENT_REQUIRED, MFA_ERRORS, type TPermission } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import { API_KEY_NOT_ALLOWED, type BusinessContext, type RequestAuth } from '../../platform/request-context';
 import { authenticateApiKey } from '../api-keys';
-import { API_KEY_PERMISSIONS, ROLE_PERMISSIONS } from '../../platform/roles';
+import { permissionSetOf } from '../../platform/roles';
 import { findBusinessByCode, findMembershipByCode } from '../business';
 import type { AuthCache, Membership, SessionLookup } from './auth-cache';
 import { findLiveSession, findSessionWithMembership } from './auth.repository';
 import type { AccessTokens } from './tokens';
 
-export type RequestAuth =
-  | { kind: 'user'; userId: number; sessionId: string }
-  | { kind: 'api_key'; keyId: number; businessId: number };
-
-export type BusinessContext = {
-  id: number;
-  uniqueCode: string;
-  role: TRole | 'api_key';
-  permissions: ReadonlySet<TPermission>;
-};
+export type { BusinessContext, RequestAuth };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,20 +25,16 @@ declare module 'fastify' {
     /** Reachable by a session that must enrol in 2FA first (the enrolment routes, profile, logout). */
     mfaEnrolment?: boolean;
   }
-  interface FastifyRequest {
-    auth: RequestAuth | null;
-    business: BusinessContext | null;
-  }
 }
 
-export const AUTH_MESSAGES = {
+export const AUTH_ERRORS = {
   missing: 'Authentication credentials were not provided.',
   invalid: 'Your session has expired. Please log in again.',
   badKey: 'The API key is invalid, expired or revoked.',
   noBusinessHeader: 'The X-Business-Code header is required.',
   notMember: 'You are not a member of this business.',
   forbidden: 'You do not have permission to perform this action.',
-  apiKeyNotAllowed: 'API keys cannot be used for this endpoint.',
+  apiKeyNotAllowed: API_KEY_NOT_ALLOWED,
 } as const;
 
 type Authenticated = { auth: RequestAuth; membership?: Membership | null; mfaEnrolmentRequired?: boolean };
@@ -109,14 +91,14 @@ function authenticate(
   const space = header.search(/\s/);
   const scheme = space > 0 ? header.slice(0, space) : '';
   const credential = space > 0 ? header.slice(space + 1).trimStart() : '';
-  if (!scheme || !credential) throw new AppError('unauthorized', AUTH_MESSAGES.missing);
+  if (!scheme || !credential) throw new AppError('unauthorized', AUTH_ERRORS.missing);
   if (scheme.toLowerCase() === 'bearer') {
     const claims = tokens.verify(credential);
-    if (!claims) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
+    if (!claims) throw new AppError('unauthorized', AUTH_ERRORS.invalid);
     const { sessionId, userId } = claims;
     const auth: RequestAuth = { kind: 'user', userId, sessionId };
     const answer = (found: SessionLookup | null | undefined): Authenticated => {
-      if (!found) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
+      if (!found) throw new AppError('unauthorized', AUTH_ERRORS.invalid);
       const mfaEnrolmentRequired = found.mfaEnrolmentRequired === true;
       return businessCode
         ? { auth, membership: found.membership, mfaEnrolmentRequired }
@@ -127,19 +109,12 @@ function authenticate(
   }
   if (scheme.toLowerCase() === 'api-key') {
     return authenticateApiKey(db, credential).then((key) => {
-      if (!key) throw new AppError('unauthorized', AUTH_MESSAGES.badKey);
+      if (!key) throw new AppError('unauthorized', AUTH_ERRORS.badKey);
       return { auth: { kind: 'api_key', ...key } };
     });
   }
-  throw new AppError('unauthorized', AUTH_MESSAGES.missing);
+  throw new AppError('unauthorized', AUTH_ERRORS.missing);
 }
-
-const API_KEY_PERMISSION_SET: ReadonlySet<TPermission> = new Set(API_KEY_PERMISSIONS);
-const ROLE_PERMISSION_SETS: Record<TRole, ReadonlySet<TPermission>> = {
-  owner: new Set(ROLE_PERMISSIONS.owner),
-  admin: new Set(ROLE_PERMISSIONS.admin),
-  agent: new Set(ROLE_PERMISSIONS.agent),
-};
 
 function businessCodeOf(request: FastifyRequest): string {
   const header = request.headers[BUSINESS_CODE_HEADER];
@@ -155,17 +130,24 @@ async function resolveBusiness(
   const code = businessCodeOf(request);
   if (auth.kind === 'api_key') {
     const business = code ? await findBusinessByCode(db, code) : null;
-    if (code && business?.id !== auth.businessId) throw new AppError('forbidden', AUTH_MESSAGES.notMember);
+    if (code && business?.id !== auth.businessId) throw new AppError('forbidden', AUTH_ERRORS.notMember);
     const uniqueCode = business?.uniqueCode ?? '';
-    return { id: auth.businessId, uniqueCode, role: 'api_key', permissions: API_KEY_PERMISSION_SET };
+    return {
+      id: auth.businessId,
+      uniqueCode,
+      role: 'api_key',
+      permissions: permissionSetOf(auth.role, auth.customPermissions),
+      customRoleId: auth.customRoleId,
+      scopeGroupIds: auth.customRoleId === null ? null : auth.scopeGroupIds,
+    };
   }
   if (!code) {
-    throw new AppError('bad_request', AUTH_MESSAGES.noBusinessHeader, {
-      non_field_errors: [AUTH_MESSAGES.noBusinessHeader],
+    throw new AppError('bad_request', AUTH_ERRORS.noBusinessHeader, {
+      non_field_errors: [AUTH_ERRORS.noBusinessHeader],
     });
   }
   const membership = known === undefined ? await findMembershipByCode(db, auth.userId, code) : known;
-  if (!membership) throw new AppError('forbidden', AUTH_MESSAGES.notMember);
+  if (!membership) throw new AppError('forbidden', AUTH_ERRORS.notMember);
   return memberContext(membership);
 }
 
@@ -173,8 +155,15 @@ const memberContext = (membership: Membership): BusinessContext => ({
   id: membership.businessId,
   uniqueCode: membership.uniqueCode,
   role: membership.role,
-  permissions: ROLE_PERMISSION_SETS[membership.role],
+  permissions: permissionSetOf(membership.role, membership.customPermissions),
+  customRoleId: membership.customRoleId ?? null,
+  scopeGroupIds: membership.customRoleId ? (membership.scopeGroupIds ?? null) : null,
 });
+
+/** A membership's permissions (realtime topics check them as routes do). */
+export function membershipPermissions(membership: Membership): ReadonlySet<TPermission> {
+  return permissionSetOf(membership.role, membership.customPermissions);
+}
 
 export function registerAuthGuard(
   app: FastifyInstance,
@@ -195,10 +184,10 @@ export function registerAuthGuard(
       authenticated instanceof Promise ? await authenticated : authenticated;
     request.auth = auth;
     if (mfaEnrolmentRequired && !config.mfaEnrolment) {
-      throw new AppError('forbidden', MFA_MESSAGES.enrolmentRequired, { code: MFA_ENROLMENT_REQUIRED });
+      throw new AppError('forbidden', MFA_ERRORS.enrolmentRequired, { code: MFA_ENROLMENT_REQUIRED });
     }
     if (!config.business) {
-      if (auth.kind === 'api_key') throw new AppError('forbidden', AUTH_MESSAGES.apiKeyNotAllowed);
+      if (auth.kind === 'api_key') throw new AppError('forbidden', AUTH_ERRORS.apiKeyNotAllowed);
       return;
     }
     const business =
@@ -206,24 +195,8 @@ export function registerAuthGuard(
         ? memberContext(membership)
         : await resolveBusiness(request, db, auth, membership);
     if (config.permission && !business.permissions.has(config.permission)) {
-      throw new AppError('forbidden', AUTH_MESSAGES.forbidden);
+      throw new AppError('forbidden', AUTH_ERRORS.forbidden);
     }
     request.business = business;
   });
-}
-
-/** The signed-in user's id; routes that run the guard without `public` always have one. */
-export function userIdOf(request: FastifyRequest): number {
-  if (request.auth?.kind !== 'user') throw new AppError('forbidden', AUTH_MESSAGES.apiKeyNotAllowed);
-  return request.auth.userId;
-}
-
-export function businessOf(request: FastifyRequest): BusinessContext {
-  if (!request.business) throw new Error('route is missing config.business');
-  return request.business;
-}
-
-/** The user behind the call, or null for an API key (for created_by / updated_by columns). */
-export function actorIdOf(request: FastifyRequest): number | null {
-  return request.auth?.kind === 'user' ? request.auth.userId : null;
 }

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
   businesses,
+  customRoles,
   memberships,
   refreshTokens,
   sessions,
@@ -96,6 +97,9 @@ const prepareSessionWithMembership = (db: Queryable) =>
       businessId: businesses.id,
       uniqueCode: businesses.uniqueCode,
       role: memberships.role,
+      customRoleId: memberships.customRoleId,
+      customPermissions: customRoles.permissions,
+      scopeGroupIds: customRoles.chatGroupIds,
     })
     .from(sessions)
     .leftJoin(businesses, eq(businesses.uniqueCode, sql.placeholder('code')))
@@ -103,6 +107,7 @@ const prepareSessionWithMembership = (db: Queryable) =>
       memberships,
       and(eq(memberships.businessId, businesses.id), eq(memberships.userId, sql.placeholder('userId'))),
     )
+    .leftJoin(customRoles, eq(customRoles.id, memberships.customRoleId))
     .where(liveSession)
     .prepare('auth_session_with_membership');
 
@@ -218,7 +223,10 @@ export async function listMembershipSummaries(db: Queryable, userId: number) {
       id: businesses.id,
       name: businesses.name,
       unique_code: businesses.uniqueCode,
-      role: memberships.role,
+      // A custom role by id, else the built-in role's value.
+      role: sql<string | number>`coalesce(${memberships.customRoleId}::text, ${memberships.role})`.mapWith(
+        (v: string) => (/^\d+$/.test(v) ? Number(v) : v),
+      ),
       subscription_status: businesses.subscriptionStatus,
     })
     .from(memberships)
@@ -262,7 +270,14 @@ export async function findSessionWithMembership(
     mfaEnrolmentRequired: row.mfaEnrolmentRequired,
     membership:
       row.businessId !== null && row.uniqueCode !== null && row.role !== null
-        ? { businessId: row.businessId, uniqueCode: row.uniqueCode, role: row.role }
+        ? {
+            businessId: row.businessId,
+            uniqueCode: row.uniqueCode,
+            role: row.role,
+            customRoleId: row.customRoleId,
+            customPermissions: row.customRoleId === null ? null : (row.customPermissions ?? []),
+            scopeGroupIds: row.scopeGroupIds,
+          }
         : null,
   };
 }

@@ -19,7 +19,7 @@ import {
   ZProfile,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { userIdOf } from './auth.guard';
+import { userIdOf } from '../../platform/request-context';
 import * as auth from './auth.service';
 
 const ZNull = ZEnvelope(z.null());

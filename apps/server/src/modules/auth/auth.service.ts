@@ -1,7 +1,7 @@
 // Accounts and sessions: registration, verification, login, rotation, logout, password reset.
 import { randomUUID } from 'node:crypto';
 import {
-  PASSWORD_CHANGE_MESSAGES,
+  PASSWORD_CHANGE_ERRORS,
   REFRESH_TOKEN_TTL_SECONDS,
   type TLoginAnswer,
   type TLoginResult,
@@ -307,7 +307,7 @@ export async function changePassword(
   const user = await repo.findUserById(deps.db, caller.userId);
   if (!user) throw new AppError('unauthorized', MESSAGES.badRefresh);
   const ok = user.passwordHash ? await verifyPassword(user.passwordHash, input.current_password) : false;
-  if (!ok) throw AppError.fields({ current_password: [PASSWORD_CHANGE_MESSAGES.wrongCurrent] });
+  if (!ok) throw AppError.fields({ current_password: [PASSWORD_CHANGE_ERRORS.wrongCurrent] });
   if (isCommonPassword(input.new_password))
     throw AppError.fields({ new_password: [MESSAGES.commonPassword] });
   const passwordHash = await hashPassword(input.new_password);

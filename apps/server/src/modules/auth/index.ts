@@ -1,16 +1,8 @@
 // The public face of the auth module: what other modules and the app's composition may use.
 // Everything else in modules/auth/ is private to it (eslint: titan-server/module-faces).
 
-export { AuthCache, authCacheFor, forgetCustomer, forgetMembership } from './auth-cache';
-export {
-  actorIdOf,
-  AUTH_MESSAGES,
-  type BusinessContext,
-  businessOf,
-  registerAuthGuard,
-  resolveSession,
-  userIdOf,
-} from './auth.guard';
+export { AuthCache, authCacheFor, forgetBusiness, forgetCustomer, forgetMembership } from './auth-cache';
+export { AUTH_ERRORS, membershipPermissions, registerAuthGuard, resolveSession } from './auth.guard';
 export { invitationMail } from './auth.mails';
 export { findUserByEmail, findUserById } from './auth.repository';
 export { authRoutes } from './auth.routes';

@@ -25,7 +25,7 @@ import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
 import { recordAudit } from '../audit';
 import { findMembershipByCode } from '../business';
-import { userIdOf } from './auth.guard';
+import { sessionIdOf, userIdOf } from '../../platform/request-context';
 import { clientOf } from './auth.routes';
 import type { AuthDeps } from './auth.service';
 import * as mfa from './mfa.service';
@@ -34,9 +34,6 @@ const ZNull = ZEnvelope(z.null());
 const tags = ['auth'];
 /** Routes a session that must enrol in 2FA can still reach. */
 const enrol = { mfaEnrolment: true } as const;
-
-const sessionIdOf = (request: FastifyRequest) =>
-  request.auth?.kind === 'user' ? request.auth.sessionId : null;
 
 /**
  * Whose sessions a call is about: the caller's own, or (an owner naming the business with

@@ -13,7 +13,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import {
-  MFA_MESSAGES,
+  MFA_ERRORS,
   RECOVERY_CODE_COUNT,
   type TLoginAnswer,
   type TLoginResult,
@@ -68,7 +68,7 @@ function newRecoveryCode(): string {
 
 async function userOrFail(deps: AuthDeps, userId: number): Promise<authRepo.UserRow> {
   const user = await authRepo.findUserById(deps.db, userId);
-  if (!user) throw new AppError('unauthorized', MFA_MESSAGES.badMfaToken);
+  if (!user) throw new AppError('unauthorized', MFA_ERRORS.badMfaToken);
   return user;
 }
 
@@ -107,7 +107,7 @@ export async function completeFirstFactor(
 /** The live second-step challenge of `token`, or 401. */
 async function mfaChallenge(deps: AuthDeps, token: string): Promise<repo.ChallengeRow & { userId: number }> {
   const challenge = await repo.findChallenge(deps.db, sha256(token), 'mfa_login');
-  if (!challenge?.userId) throw new AppError('unauthorized', MFA_MESSAGES.badMfaToken);
+  if (!challenge?.userId) throw new AppError('unauthorized', MFA_ERRORS.badMfaToken);
   return challenge as repo.ChallengeRow & { userId: number };
 }
 
@@ -139,25 +139,25 @@ export async function loginMfa(
     const step = secret ? matchingStep(secret, input.code) : null;
     // A code already used (this step or an earlier one) is refused: no replay within its window.
     if (step === null || !(await repo.claimTotpStep(deps.db, user.id, step))) {
-      return fail('code', MFA_MESSAGES.badCode);
+      return fail('code', MFA_ERRORS.badCode);
     }
     amr = ['pwd', 'otp', 'mfa'];
   } else {
     const code = normalizeRecoveryCode(input.recovery_code ?? '');
     if (!code || !(await repo.consumeRecoveryCode(deps.db, user.id, sha256(code)))) {
-      return fail('recovery_code', MFA_MESSAGES.badRecoveryCode);
+      return fail('recovery_code', MFA_ERRORS.badRecoveryCode);
     }
     amr = ['pwd', 'mfa'];
   }
   if (!(await repo.useChallenge(deps.db, challenge.id))) {
-    throw new AppError('unauthorized', MFA_MESSAGES.badMfaToken);
+    throw new AppError('unauthorized', MFA_ERRORS.badMfaToken);
   }
   return signIn(deps, user, client, { amr, mfaEnrolmentRequired: false });
 }
 
 export async function totpSetup(deps: AuthDeps, userId: number): Promise<TTotpSetupResult> {
   const user = await userOrFail(deps, userId);
-  if (user.totpSecret) throw new AppError('conflict', MFA_MESSAGES.alreadyEnabled);
+  if (user.totpSecret) throw new AppError('conflict', MFA_ERRORS.alreadyEnabled);
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
   await repo.setPendingTotp(deps.db, userId, deps.secrets.seal(secret));
   return { secret, otpauth_url: totpFor(secret, user.email).toString() };
@@ -175,14 +175,13 @@ async function issueRecoveryCodes(deps: AuthDeps, tx: Queryable, userId: number)
 
 export async function totpConfirm(deps: AuthDeps, userId: number, code: string): Promise<TRecoveryCodes> {
   const user = await userOrFail(deps, userId);
-  if (user.totpSecret) throw new AppError('conflict', MFA_MESSAGES.alreadyEnabled);
-  if (!user.totpPendingSecret) throw AppError.fields({ code: [MFA_MESSAGES.noPendingSetup] });
+  if (user.totpSecret) throw new AppError('conflict', MFA_ERRORS.alreadyEnabled);
+  if (!user.totpPendingSecret) throw AppError.fields({ code: [MFA_ERRORS.noPendingSetup] });
   await deps.limiter.hit({ key: `mfa:confirm:${userId}`, max: 10, windowSeconds: 15 * MINUTE });
   const step = matchingStep(deps.secrets.open(user.totpPendingSecret), code);
-  if (step === null) throw AppError.fields({ code: [MFA_MESSAGES.badCode] }, MFA_MESSAGES.badCode);
+  if (step === null) throw AppError.fields({ code: [MFA_ERRORS.badCode] }, MFA_ERRORS.badCode);
   const codes = await deps.db.transaction(async (tx) => {
-    if (!(await repo.enableTotp(tx, userId, step)))
-      throw new AppError('conflict', MFA_MESSAGES.alreadyEnabled);
+    if (!(await repo.enableTotp(tx, userId, step))) throw new AppError('conflict', MFA_ERRORS.alreadyEnabled);
     await repo.clearEnrolmentRequired(tx, userId);
     return issueRecoveryCodes(deps, tx, userId);
   });
@@ -193,10 +192,10 @@ export async function totpConfirm(deps: AuthDeps, userId: number, code: string):
 /** Turns TOTP off; refused while a business requires 2FA and no passkey would remain. */
 export async function totpDisable(deps: AuthDeps, userId: number): Promise<void> {
   const user = await userOrFail(deps, userId);
-  if (!user.totpSecret) throw new AppError('conflict', MFA_MESSAGES.notEnabled);
+  if (!user.totpSecret) throw new AppError('conflict', MFA_ERRORS.notEnabled);
   const passkeys = await repo.listCredentials(deps.db, userId);
   if (!passkeys.length && (await repo.anyBusinessRequires2fa(deps.db, userId))) {
-    throw new AppError('forbidden', MFA_MESSAGES.requiredByBusiness);
+    throw new AppError('forbidden', MFA_ERRORS.requiredByBusiness);
   }
   await deps.db.transaction(async (tx) => {
     await repo.disableTotp(tx, userId);
@@ -222,7 +221,7 @@ export async function mfaStatus(deps: AuthDeps, userId: number, sessionId: strin
 
 export async function regenerateRecoveryCodes(deps: AuthDeps, userId: number): Promise<TRecoveryCodes> {
   const user = await userOrFail(deps, userId);
-  if (!(await hasSecondFactor(deps, user))) throw new AppError('conflict', MFA_MESSAGES.notEnabled);
+  if (!(await hasSecondFactor(deps, user))) throw new AppError('conflict', MFA_ERRORS.notEnabled);
   return { recovery_codes: await deps.db.transaction((tx) => issueRecoveryCodes(deps, tx, userId)) };
 }
 
@@ -257,7 +256,7 @@ async function takeCeremony(
 ): Promise<repo.ChallengeRow> {
   const row = await repo.findChallenge(deps.db, sha256(token), purpose);
   if (!row?.challenge || !(await repo.useChallenge(deps.db, row.id))) {
-    throw AppError.fields({ response: [MFA_MESSAGES.passkeyFailed] }, MFA_MESSAGES.passkeyFailed);
+    throw AppError.fields({ response: [MFA_ERRORS.passkeyFailed] }, MFA_ERRORS.passkeyFailed);
   }
   return row;
 }
@@ -286,7 +285,7 @@ export async function webauthnRegisterVerify(
   input: { token: string; response: Record<string, unknown>; name?: string | undefined },
 ): Promise<TMfaStatus['passkeys'][number]> {
   const ceremony = await takeCeremony(deps, input.token, 'webauthn_register');
-  if (ceremony.userId !== userId) throw AppError.fields({ response: [MFA_MESSAGES.passkeyFailed] });
+  if (ceremony.userId !== userId) throw AppError.fields({ response: [MFA_ERRORS.passkeyFailed] });
   const { rpID, origin } = relyingParty(deps);
   let verification;
   try {
@@ -298,10 +297,10 @@ export async function webauthnRegisterVerify(
       requireUserVerification: false,
     });
   } catch {
-    throw AppError.fields({ response: [MFA_MESSAGES.passkeyFailed] }, MFA_MESSAGES.passkeyFailed);
+    throw AppError.fields({ response: [MFA_ERRORS.passkeyFailed] }, MFA_ERRORS.passkeyFailed);
   }
   if (!verification.verified) {
-    throw AppError.fields({ response: [MFA_MESSAGES.passkeyFailed] }, MFA_MESSAGES.passkeyFailed);
+    throw AppError.fields({ response: [MFA_ERRORS.passkeyFailed] }, MFA_ERRORS.passkeyFailed);
   }
   const { credential } = verification.registrationInfo;
   const count = (await repo.listCredentials(deps.db, userId)).length;
@@ -332,7 +331,7 @@ export async function deletePasskey(deps: AuthDeps, userId: number, id: string):
   const passkeys = await repo.listCredentials(deps.db, userId);
   if (!passkeys.some((p) => p.id === id)) throw AppError.notFound();
   if (!user.totpSecret && passkeys.length === 1 && (await repo.anyBusinessRequires2fa(deps.db, userId))) {
-    throw new AppError('forbidden', MFA_MESSAGES.requiredByBusiness);
+    throw new AppError('forbidden', MFA_ERRORS.requiredByBusiness);
   }
   await repo.deleteCredential(deps.db, userId, id);
 }
@@ -374,8 +373,7 @@ export async function webauthnAuthenticateVerify(
   const response = input.response as unknown as AuthenticationResponseJSON;
   const credential = typeof response.id === 'string' ? await repo.findCredential(deps.db, response.id) : null;
   const passwordless = !input.mfa_token;
-  const failed = () =>
-    AppError.fields({ response: [MFA_MESSAGES.passkeyFailed] }, MFA_MESSAGES.passkeyFailed);
+  const failed = () => AppError.fields({ response: [MFA_ERRORS.passkeyFailed] }, MFA_ERRORS.passkeyFailed);
   if (!credential) throw failed();
   let mfa: (repo.ChallengeRow & { userId: number }) | null = null;
   if (input.mfa_token) {
@@ -414,7 +412,7 @@ export async function webauthnAuthenticateVerify(
   }
   await repo.useCredential(deps.db, credential.id, verification.authenticationInfo.newCounter);
   if (mfa && !(await repo.useChallenge(deps.db, mfa.id))) {
-    throw new AppError('unauthorized', MFA_MESSAGES.badMfaToken);
+    throw new AppError('unauthorized', MFA_ERRORS.badMfaToken);
   }
   const user = await userOrFail(deps, credential.userId);
   const amr = passwordless ? ['hwk', 'user', 'mfa'] : ['pwd', 'hwk', 'mfa'];

@@ -17,7 +17,7 @@ export type OidcDeps = AuthDeps & {
   logger: Pick<Logger, 'warn'>;
 };
 
-export const OIDC_MESSAGES = {
+export const OIDC_ERRORS = {
   unknownProvider: 'This sign-in provider is not available.',
   badRedirectUri: 'This redirect URI is not allowed.',
   exchangeFailed: 'Sign-in with your identity provider failed. Please try again.',
@@ -52,12 +52,12 @@ export async function oauthLogin(
   await deps.limiter.hit({ key: `oauth:ip:${client.ip}`, max: 30, windowSeconds: 15 * 60 });
   const provider = deps.oidc;
   if (!provider || input.provider !== provider.id) {
-    throw AppError.fields({ provider: [OIDC_MESSAGES.unknownProvider] });
+    throw AppError.fields({ provider: [OIDC_ERRORS.unknownProvider] });
   }
   // A code is bound to the redirect_uri it was issued for; accepting only Titan's own keeps codes
   // issued to other places from being redeemed here.
   if (input.redirect_uri !== `${deps.config.PUBLIC_URL}${AUTH_FLOW_PATH}`) {
-    throw AppError.fields({ redirect_uri: [OIDC_MESSAGES.badRedirectUri] });
+    throw AppError.fields({ redirect_uri: [OIDC_ERRORS.badRedirectUri] });
   }
   let claims: OidcClaims;
   try {
@@ -70,8 +70,8 @@ export async function oauthLogin(
   } catch (err) {
     if (!(err instanceof OidcExchangeError)) throw err;
     deps.logger.warn({ err: err.cause, requestId: client.requestId }, err.message);
-    throw new AppError('bad_request', OIDC_MESSAGES.exchangeFailed, {
-      non_field_errors: [OIDC_MESSAGES.exchangeFailed],
+    throw new AppError('bad_request', OIDC_ERRORS.exchangeFailed, {
+      non_field_errors: [OIDC_ERRORS.exchangeFailed],
     });
   }
   const { user, created } = await findOrCreateUser(deps, provider.id, claims);
@@ -106,8 +106,8 @@ async function findOrCreateUser(
   if (linked) return { user: linked, created: false };
 
   const email = ZClaimEmail.safeParse(claims.email ?? '');
-  if (!email.success) throw forbidden(OIDC_MESSAGES.emailMissing);
-  if (!claims.emailVerified) throw forbidden(OIDC_MESSAGES.emailUnverified);
+  if (!email.success) throw forbidden(OIDC_ERRORS.emailMissing);
+  if (!claims.emailVerified) throw forbidden(OIDC_ERRORS.emailUnverified);
 
   try {
     const existing = await repo.findUserByEmail(deps.db, email.data);

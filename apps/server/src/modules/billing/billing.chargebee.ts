@@ -7,10 +7,9 @@
 // the subscription's entitlements to the features `email-quota`, `sms-quota`, `whatsapp-quota`
 // when it has them. A channel named by neither is not limited. Top-ups are charge item prices
 // whose metadata says `{"top_up_channel": "sms", "top_up_units": 1000}`.
-import { timingSafeEqual } from 'node:crypto';
 import {
   BILLED_CHANNELS,
-  BILLING_MESSAGES,
+  BILLING_ERRORS,
   SUBSCRIPTION_STATUSES,
   type TBilledChannel,
   type TBillingState,
@@ -21,6 +20,7 @@ import {
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
+import { safeEqual } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import { findBusiness, setSubscriptionStatus } from '../business';
@@ -41,7 +41,7 @@ export type BillingDeps = { db: Db; config: Config; logger: Logger; limiter: Rat
 
 function chargebee(deps: BillingDeps): ChargebeeConfig {
   const { CHARGEBEE_SITE: site, CHARGEBEE_API_KEY: apiKey, CHARGEBEE_API_URL: url } = deps.config;
-  if (!site || !apiKey) throw new AppError('conflict', BILLING_MESSAGES.off);
+  if (!site || !apiKey) throw new AppError('conflict', BILLING_ERRORS.off);
   return { apiUrl: chargebeeApiUrl(site, url), apiKey };
 }
 
@@ -49,13 +49,12 @@ function chargebee(deps: BillingDeps): ChargebeeConfig {
 function failed(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ChargebeeError) {
-    if (err.status === 0 || err.status >= 500)
-      return new AppError('bad_gateway', BILLING_MESSAGES.unreachable);
+    if (err.status === 0 || err.status >= 500) return new AppError('bad_gateway', BILLING_ERRORS.unreachable);
     if (
       err.apiErrorCode === 'payment_method_not_present' ||
       err.apiErrorCode === 'payment_processing_failed'
     ) {
-      return new AppError('conflict', BILLING_MESSAGES.noPaymentMethod);
+      return new AppError('conflict', BILLING_ERRORS.noPaymentMethod);
     }
     return new AppError('bad_gateway', `Chargebee refused the request: ${err.message}`);
   }
@@ -226,7 +225,7 @@ export async function billingState(deps: BillingDeps, businessId: number): Promi
       topUps = await listTopUps(deps);
     } catch (err) {
       deps.logger.warn({ err }, 'chargebee top-ups could not be listed');
-      topUpsError = BILLING_MESSAGES.unreachable;
+      topUpsError = BILLING_ERRORS.unreachable;
     }
   }
   return {
@@ -280,7 +279,7 @@ export async function chargeTopUp(
   } catch (err) {
     if (!(err instanceof ChargebeeError && err.status === 404)) throw failed(err);
   }
-  if (!topUp) throw AppError.fields({ top_up: [BILLING_MESSAGES.unknownTopUp] });
+  if (!topUp) throw AppError.fields({ top_up: [BILLING_ERRORS.unknownTopUp] });
   let invoice: CbInvoice;
   try {
     ({ invoice } = await chargebeeCall<{ invoice: CbInvoice }>(
@@ -317,12 +316,6 @@ export async function chargeTopUp(
 
 // ---- The webhook ----
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** Chargebee's webhook authenticates with the basic-auth credentials it was configured with. */
 export function webhookAuthorized(deps: BillingDeps, header: string | undefined): boolean {
   const { CHARGEBEE_WEBHOOK_USERNAME: user, CHARGEBEE_WEBHOOK_PASSWORD: password } = deps.config;
@@ -331,8 +324,8 @@ export function webhookAuthorized(deps: BillingDeps, header: string | undefined)
   const colon = decoded.indexOf(':');
   if (colon < 0) return false;
   // Both compared, whatever the first answers: no early exit to time.
-  const userOk = sameSecret(decoded.slice(0, colon), user);
-  const passwordOk = sameSecret(decoded.slice(colon + 1), password);
+  const userOk = safeEqual(decoded.slice(0, colon), user);
+  const passwordOk = safeEqual(decoded.slice(colon + 1), password);
   return userOk && passwordOk;
 }
 
@@ -353,7 +346,7 @@ export async function authorizeWebhook(
   await deps.limiter.check(failures);
   if (webhookAuthorized(deps, header)) return;
   await deps.limiter.hit(failures);
-  throw new AppError('unauthorized', BILLING_MESSAGES.webhookCredentials, null, {
+  throw new AppError('unauthorized', BILLING_ERRORS.webhookCredentials, null, {
     'www-authenticate': 'Basic realm="chargebee-webhook"',
   });
 }

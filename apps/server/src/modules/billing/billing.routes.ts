@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  BILLING_MESSAGES,
+  BILLING_ERRORS,
   ZBillingState,
   ZChargeRequest,
   ZChargeResult,
@@ -13,7 +13,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import type { CbEvent } from './chargebee.client';
 import {
   acceptWebhook,
@@ -114,7 +114,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async
       },
     },
     async (request) => {
-      if (!deps.config.CHARGEBEE_SITE) throw new AppError('not_found', BILLING_MESSAGES.off);
+      if (!deps.config.CHARGEBEE_SITE) throw new AppError('not_found', BILLING_ERRORS.off);
       await authorizeWebhook(deps, request.headers.authorization, request.ip);
       const parsed = ZWebhookEvent.safeParse(request.body);
       if (!parsed.success) {

@@ -91,6 +91,32 @@ export async function finish(
   return row ?? null;
 }
 
+/** A campaign's broadcast: running from the start, fed customers by the campaign (no list). */
+export async function insertCampaignBroadcast(
+  db: Queryable,
+  values: {
+    businessId: number;
+    channel: string;
+    campaignId: string;
+    request: Record<string, unknown>;
+    createdBy: number | null;
+  },
+): Promise<BroadcastRow> {
+  const [row] = await db
+    .insert(broadcasts)
+    .values({ ...values, listId: null, status: 'running' })
+    .returning();
+  return row!;
+}
+
+/** A fed batch counted into the broadcast's total (a list broadcast knows its total up front). */
+export async function addToTotal(db: Queryable, id: string, n: number): Promise<void> {
+  await db
+    .update(broadcasts)
+    .set({ total: sql`${broadcasts.total} + ${n}` })
+    .where(eq(broadcasts.id, id));
+}
+
 /** Broadcasts left unfinished (a stopped fan-out) untouched since `before`: to resume. */
 export async function findStalled(db: Queryable, before: Date, limit: number): Promise<string[]> {
   const rows = await db
@@ -99,6 +125,8 @@ export async function findStalled(db: Queryable, before: Date, limit: number): P
     .where(
       and(
         sql`${broadcasts.status} in ('queued', 'running')`,
+        // A campaign's broadcasts are fed by the campaign, which resumes them itself.
+        sql`${broadcasts.campaignId} is null`,
         sql`${broadcasts.updatedAt} < ${before.toISOString()}::timestamptz`,
       ),
     )

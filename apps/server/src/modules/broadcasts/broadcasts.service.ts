@@ -5,7 +5,7 @@
 // key `broadcast:<id>:<customer id>`, so nothing is recorded — or sent — twice.
 import type { Logger } from 'pino';
 import {
-  CUSTOMER_LIST_MESSAGES,
+  CUSTOMER_LIST_ERRORS,
   marketingConsentAllows,
   type TBroadcast,
   type TConsentStatus,
@@ -17,7 +17,7 @@ import type { Jobs } from '../../platform/jobs';
 import { countListCustomers, listExists, walkListCustomers } from '../customer-lists';
 import type { CustomerRow } from '../directory';
 import { assertRoomFor, refusalOf } from '../billing';
-import { cancelQueuedSends, countSendsByCause } from '../sends';
+import { cancelQueuedSends, cancelQueuedSendsOf, countSendsByCause } from '../sends';
 import * as repo from './broadcasts.repository';
 
 export type { BroadcastRow } from './broadcasts.repository';
@@ -59,7 +59,7 @@ export const RESUME_QUEUE = 'broadcasts.resume';
 export const STALLED_MS = 2 * 60_000;
 const BATCH_SIZE = 500;
 
-export const BROADCAST_MESSAGES = {
+export const BROADCAST_ERRORS = {
   notFound: 'No such batch.',
   listDeleted: 'The list was deleted before every send was recorded.',
   failed: 'The broadcast stopped on an error; it was not resumed.',
@@ -69,6 +69,7 @@ export const BROADCAST_MESSAGES = {
 export const CONSENT_SKIP_REASONS = {
   notSubscribed: 'not subscribed (consent unknown)',
   optedOut: 'opted out',
+  pending: 'awaiting confirmation (double opt-in)',
 } as const;
 
 /**
@@ -79,6 +80,7 @@ export const CONSENT_SKIP_REASONS = {
 export function consentSkipOf(broadcast: repo.BroadcastRow, status: TConsentStatus): string | null {
   const mode = (broadcast.request.consent as TMarketingConsent | undefined) ?? 'subscribed';
   if (marketingConsentAllows(mode, status)) return null;
+  if (status === 'pending') return CONSENT_SKIP_REASONS.pending;
   return status === 'unknown' ? CONSENT_SKIP_REASONS.notSubscribed : CONSENT_SKIP_REASONS.optedOut;
 }
 
@@ -117,7 +119,7 @@ export async function startBroadcast(
 ): Promise<TBroadcast> {
   if (!deps.channels.has(input.channel)) throw new Error(`no broadcast channel "${input.channel}"`);
   if (!(await listExists(deps.db, input.businessId, input.listId)))
-    throw AppError.fields({ list_id: [CUSTOMER_LIST_MESSAGES.notFound] });
+    throw AppError.fields({ list_id: [CUSTOMER_LIST_ERRORS.notFound] });
   const total = await countListCustomers(deps.db, input.businessId, input.listId);
   // Billing (engage.md §8): refused with 402 up front when the plan has no room for the list.
   await assertRoomFor(deps.db, input.businessId, input.channel, total);
@@ -128,20 +130,100 @@ export async function startBroadcast(
 
 export async function findBroadcast(db: Db, businessId: number, id: string): Promise<TBroadcast> {
   const row = await repo.findBroadcast(db, businessId, id);
-  if (!row) throw AppError.notFound(BROADCAST_MESSAGES.notFound);
+  if (!row) throw AppError.notFound(BROADCAST_ERRORS.notFound);
   return toBroadcast(db, row);
 }
 
 /** Stops a broadcast: no further batches, and its sends not yet claimed are cancelled. */
 export async function cancelBroadcast(db: Db, businessId: number, id: string): Promise<TBroadcast> {
   const row = await repo.findBroadcast(db, businessId, id);
-  if (!row) throw AppError.notFound(BROADCAST_MESSAGES.notFound);
+  if (!row) throw AppError.notFound(BROADCAST_ERRORS.notFound);
   await repo.finish(db, id, 'cancelled');
   await cancelQueuedSends(db, businessId, 'broadcast', id);
   return toBroadcast(db, (await repo.findBroadcast(db, businessId, id))!);
 }
 
 class Stopped extends Error {}
+
+// ---- Broadcasts fed by a campaign (modules/campaigns) ----
+// A campaign decides who is due and when (its schedule, each recipient's local time, its throttle,
+// its A/B variants); each variant's sends are recorded through a broadcast of its own, so they get
+// the channel's rendering, suppression and consent checks and the broadcast's idempotency keys.
+
+/** Opens a broadcast a campaign feeds (one per variant and run). */
+export async function openCampaignBroadcast(
+  deps: BroadcastDeps,
+  input: {
+    businessId: number;
+    channel: string;
+    campaignId: string;
+    request: Record<string, unknown>;
+    createdBy: number | null;
+  },
+): Promise<repo.BroadcastRow> {
+  if (!deps.channels.has(input.channel)) throw new Error(`no broadcast channel "${input.channel}"`);
+  return repo.insertCampaignBroadcast(deps.db, input);
+}
+
+/**
+ * Records a batch of customers under a campaign's broadcast: the channel's sends (idempotency key
+ * `broadcast:<id>:<customer>`, so a batch recorded again after a crash records nothing twice) and
+ * the cursor, in one transaction with the campaign's own bookkeeping (`alsoInTx`); then hands the
+ * queued sends to the channel's sender. Null when the broadcast no longer runs (paused, cancelled).
+ */
+export async function feedBroadcast(
+  deps: BroadcastDeps,
+  broadcastId: string,
+  customers: CustomerRow[],
+  alsoInTx: (tx: Queryable, batch: { sendIds: string[]; skipped: Record<string, number> }) => Promise<void>,
+): Promise<{ sendIds: string[]; skipped: Record<string, number> } | null> {
+  const row = await repo.findBroadcastById(deps.db, broadcastId);
+  if (!row || row.status !== 'running') return null;
+  const channel = deps.channels.get(row.channel);
+  if (!channel) throw new Error(`no broadcast channel "${row.channel}"`);
+  if (customers.length > 0) await channel.prepare?.(row);
+  let batch: { sendIds: string[]; skipped: Record<string, number> };
+  try {
+    batch = await deps.db.transaction(async (tx) => {
+      const b =
+        customers.length > 0 ? await channel.queueBatch(tx, row, customers) : { sendIds: [], skipped: {} };
+      const advanced = await repo.advance(tx, broadcastId, {
+        cursor: customers.reduce((m, c) => Math.max(m, c.id), row.cursor),
+        queued: b.sendIds.length,
+        skipped: b.skipped,
+      });
+      if (!advanced) throw new Stopped();
+      await repo.addToTotal(tx, broadcastId, customers.length);
+      await alsoInTx(tx, b);
+      return b;
+    });
+  } catch (err) {
+    if (err instanceof Stopped) return null;
+    throw err;
+  }
+  if (batch.sendIds.length > 0) await channel.dispatch(batch.sendIds);
+  return batch;
+}
+
+/**
+ * Stops a campaign's broadcast (a pause, a cancel, a resume opening new ones): it takes no more
+ * batches, and its sends no sender has claimed yet are cancelled — never sent. Answers the
+ * customers whose send was cancelled (a resumed campaign sends them under a new broadcast).
+ */
+export async function stopCampaignBroadcast(
+  db: Queryable,
+  businessId: number,
+  id: string,
+  status: 'done' | 'cancelled',
+): Promise<number[]> {
+  await repo.finish(db, id, status);
+  return cancelQueuedSendsOf(db, businessId, 'broadcast', id);
+}
+
+/** A campaign's broadcast whose last batch was fed: done. */
+export async function finishCampaignBroadcast(db: Queryable, id: string): Promise<void> {
+  await repo.finish(db, id, 'done');
+}
 
 /** The fan-out job: walks the list from the cursor, one transaction per batch. */
 export async function fanOut(deps: BroadcastDeps, id: string): Promise<void> {
@@ -150,7 +232,7 @@ export async function fanOut(deps: BroadcastDeps, id: string): Promise<void> {
   const channel = deps.channels.get(row.channel);
   if (!channel) throw new Error(`no broadcast channel "${row.channel}"`);
   if (row.listId === null || !(await listExists(deps.db, row.businessId, row.listId))) {
-    await repo.finish(deps.db, id, 'failed', BROADCAST_MESSAGES.listDeleted);
+    await repo.finish(deps.db, id, 'failed', BROADCAST_ERRORS.listDeleted);
     return;
   }
   try {

@@ -8,7 +8,11 @@ export {
   broadcastSendKey,
   consentSkipOf,
   defineBroadcastQueues,
+  feedBroadcast,
   findBroadcast,
+  finishCampaignBroadcast,
+  openCampaignBroadcast,
+  stopCampaignBroadcast,
   sharedPerBroadcast,
   startBroadcast,
 } from './broadcasts.service';

@@ -10,7 +10,9 @@ export {
   findMember,
   findMembership,
   findMembershipByCode,
+  findMembershipAccess,
   findMembershipRole,
+  findCustomRole,
   insertMembership,
   listMembers,
   type MemberRow,
@@ -18,6 +20,7 @@ export {
   updateBusiness,
 } from './business.repository';
 export { businessRoutes } from './business.routes';
+export { assertMayGrantRole, resolveRoleRef, type RoleGrant, ROLE_ERRORS } from './business.roles';
 export {
   businessTimeZone,
   findBusiness,

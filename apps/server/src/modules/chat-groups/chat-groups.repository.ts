@@ -1,7 +1,7 @@
-// The only code that touches chat_groups and chat_group_members.
+// The only code that touches chat_groups, chat_group_members and chat_group_assignment.
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { chatGroupMembers, chatGroups, memberships, users } from '../../db/schema';
+import type { Db, Queryable } from '../../db/client';
+import { chatGroupAssignment, chatGroupMembers, chatGroups, memberships, users } from '../../db/schema';
 
 export type ChatGroupRow = typeof chatGroups.$inferSelect;
 
@@ -13,7 +13,7 @@ export async function listGroups(db: Db, businessId: number): Promise<ChatGroupR
     .orderBy(asc(chatGroups.name), asc(chatGroups.id));
 }
 
-export async function findGroup(db: Db, businessId: number, id: number): Promise<ChatGroupRow | null> {
+export async function findGroup(db: Queryable, businessId: number, id: number): Promise<ChatGroupRow | null> {
   const [row] = await db
     .select()
     .from(chatGroups)
@@ -116,4 +116,56 @@ export async function deleteGroupUser(
     )
     .returning({ id: chatGroupMembers.id });
   return rows.length === 1;
+}
+
+export type AssignmentRow = typeof chatGroupAssignment.$inferSelect;
+
+/** A group's auto-assignment settings and round-robin cursor; null when never set (off). */
+export async function findAssignment(db: Queryable, groupId: number): Promise<AssignmentRow | null> {
+  const [row] = await db
+    .select()
+    .from(chatGroupAssignment)
+    .where(eq(chatGroupAssignment.chatGroupId, groupId))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findAssignments(db: Queryable, businessId: number): Promise<AssignmentRow[]> {
+  return db.select().from(chatGroupAssignment).where(eq(chatGroupAssignment.businessId, businessId));
+}
+
+export async function saveAssignment(
+  db: Queryable,
+  businessId: number,
+  groupId: number,
+  settings: { mode: AssignmentRow['mode']; capacity: number },
+): Promise<void> {
+  await db
+    .insert(chatGroupAssignment)
+    .values({ chatGroupId: groupId, businessId, ...settings })
+    .onConflictDoUpdate({
+      target: chatGroupAssignment.chatGroupId,
+      set: { ...settings, updatedAt: new Date() },
+    });
+}
+
+/** Round robin: the member the group assigned last. */
+export async function moveAssignmentCursor(db: Queryable, groupId: number, userId: number): Promise<void> {
+  await db
+    .update(chatGroupAssignment)
+    .set({ lastUserId: userId })
+    .where(eq(chatGroupAssignment.chatGroupId, groupId));
+}
+
+/** A group's AI first-responder settings as stored (null: never set), with its business. */
+export async function findAiResponder(
+  db: Queryable,
+  groupId: number,
+): Promise<{ businessId: number; aiResponder: ChatGroupRow['aiResponder'] } | null> {
+  const [row] = await db
+    .select({ businessId: chatGroups.businessId, aiResponder: chatGroups.aiResponder })
+    .from(chatGroups)
+    .where(eq(chatGroups.id, groupId))
+    .limit(1);
+  return row ?? null;
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ZAddChatGroupUserRequest,
-  ZChatGroup,
+  ZChatGroupSettings,
   ZChatGroupUser,
   ZChatGroupUserParams,
   ZEnvelope,
@@ -16,7 +16,7 @@ import {
 import type { Db } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
 import { created, ok } from '../../platform/http';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
 import * as groups from './chat-groups.service';
 import * as widget from './widget-settings.service';
 
@@ -52,7 +52,7 @@ export const chatGroupRoutes: FastifyPluginAsyncZod<{ db: Db; secrets: SecretBox
     '/api/msg/chat-groups/',
     {
       config: read,
-      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZChatGroup)) } },
+      schema: { querystring: ZNoQuery, tags, response: { 200: ZEnvelope(z.array(ZChatGroupSettings)) } },
     },
     async (request) => ok(await groups.findChatGroups(db, businessOf(request).id)),
   );
@@ -60,14 +60,14 @@ export const chatGroupRoutes: FastifyPluginAsyncZod<{ db: Db; secrets: SecretBox
     '/api/msg/chat-groups/',
     {
       config: manage,
-      schema: { tags, body: ZSaveChatGroupRequest, response: { 201: ZEnvelope(ZChatGroup) } },
+      schema: { tags, body: ZSaveChatGroupRequest, response: { 201: ZEnvelope(ZChatGroupSettings) } },
     },
     async (request, reply) =>
       created(reply, await groups.createChatGroup(db, businessOf(request).id, request.body)),
   );
   app.get(
     '/api/msg/chat-groups/:id/',
-    { config: read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZChatGroup) } } },
+    { config: read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZChatGroupSettings) } } },
     async (request) => ok(await groups.findChatGroup(db, businessOf(request).id, request.params.id)),
   );
   app.put(
@@ -78,7 +78,7 @@ export const chatGroupRoutes: FastifyPluginAsyncZod<{ db: Db; secrets: SecretBox
         tags,
         params: ZIdParams,
         body: ZUpdateChatGroupRequest,
-        response: { 200: ZEnvelope(ZChatGroup) },
+        response: { 200: ZEnvelope(ZChatGroupSettings) },
       },
     },
     async (request) =>

@@ -3,4 +3,12 @@
 
 export { type ChatGroupRow, findGroup, findGroupBySlug } from './chat-groups.repository';
 export { chatGroupRoutes } from './chat-groups.routes';
-export { toChatGroup } from './chat-groups.service';
+export {
+  aiHeldChannels,
+  findAiResponderSettings,
+  findAssignmentSettings,
+  findChatGroupMemberIds,
+  moveAssignmentCursor,
+  toChatGroup,
+} from './chat-groups.service';
+export { availabilityAt, closedPeriodKey, isOpenAt, nextOpening } from './business-hours';

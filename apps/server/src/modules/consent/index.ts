@@ -5,6 +5,7 @@ export {
   adoptSuppressions,
   adoptSuppressionsOf,
   confirmOptIn,
+  listConsentEvents,
   maySubscribeAtOnce,
   optIn,
   optOut,
@@ -13,3 +14,20 @@ export {
   setCustomerConsent,
   updateVisitorAndConsent,
 } from './consent.service';
+export { deleteCustomerConsentEvents, topicIdsAmong } from './consent.repository';
+export { askToConfirmJoin, confirmSmsReply, type DoubleOptInDeps } from './consent.double-opt-in';
+// Topics: campaigns target one (check it with topicExists, pass over customersOutOfTopic).
+export {
+  chooseTopics,
+  customersOutOfTopic,
+  customerTopicIds,
+  getConsentPage,
+  getTopic,
+  leaveTopic,
+  listTopics,
+  pageLocaleOf,
+  topicChoices,
+  topicExists,
+  type TopicRow,
+} from './consent.topics';
+export { consentRoutes, type ConsentRouteDeps } from './consent.routes';

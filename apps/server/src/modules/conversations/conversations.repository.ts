@@ -2,11 +2,33 @@
 // WhatsApp stores its messages and their statuses through the module's face, set-based
 // (docs/design/database.md).
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableName,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  LAST_MESSAGE_PREVIEW_MAX,
+  type TConversation,
+  type TConversationSla,
+  type TLabelRef,
+} from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
 import {
   chatGroupMembers,
   chatGroups,
+  conversationLabels,
   conversations,
   customers,
   memberships,
@@ -14,6 +36,8 @@ import {
   users,
   waMessages,
 } from '../../db/schema';
+import { labelsJson } from '../labels';
+import { conversationSlaJson } from './sla';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -35,22 +59,50 @@ const groupColumns = {
   createdAt: chatGroups.createdAt,
 };
 
+const qualifiedColumn = (column: AnyPgColumn) =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
+/**
+ * The conversation's newest customer or team message as the list's preview (TConversation
+ * last_message_preview): notes and activity lines never count. One backward probe of the
+ * conversation's message index (messages by id, wa_messages by position) per row.
+ */
+export function lastMessagePreviewJson(
+  id: AnyPgColumn,
+  channel: AnyPgColumn,
+): SQL<TConversation['last_message_preview']> {
+  const preview = (table: string, order: string) =>
+    sql`(select json_build_object('sender_type', m.sender_type, 'message_type', m.message_type,
+      'content', left(m.content, ${sql.raw(String(LAST_MESSAGE_PREVIEW_MAX))}))
+      from ${sql.identifier(table)} m
+      where m.conversation_id = ${qualifiedColumn(id)} and m.message_type in ('text', 'file')
+      order by m.${sql.identifier(order)} desc limit 1)`;
+  return sql`case when ${qualifiedColumn(channel)} = 'whatsapp' then ${preview('wa_messages', 'position')}
+    else ${preview('messages', 'id')} end`;
+}
+
 const enrichedColumns = {
   conversation: conversations,
   initiator: { id: customers.id, name: customers.name, email: customers.email },
   group: groupColumns,
   assignee: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
+  labels: labelsJson('conversation', conversations.id),
+  lastMessagePreview: lastMessagePreviewJson(conversations.id, conversations.channel),
+  sla: conversationSlaJson(),
 };
 
 export type AssigneeRow = { id: number; firstName: string; lastName: string; email: string };
 
-export type ConversationGroupRow = Omit<typeof chatGroups.$inferSelect, 'businessId' | 'updatedAt'>;
+export type ConversationGroupRow = Pick<typeof chatGroups.$inferSelect, keyof typeof groupColumns>;
 
 export type EnrichedConversationRow = {
   conversation: ConversationRow;
   initiator: { id: number; name: string | null; email: string | null } | null;
   group: ConversationGroupRow | null;
   assignee: AssigneeRow | null;
+  labels: TLabelRef[];
+  lastMessagePreview: TConversation['last_message_preview'];
+  sla: TConversationSla;
 };
 
 /**
@@ -138,7 +190,8 @@ export async function applyMessageArrivals(
   if (arrivals.length === 0) return;
   const state =
     direction === 'inbound'
-      ? sql`status = 'active', is_read = false, business_replied = false`
+      ? // A snoozed conversation wakes when the customer writes.
+        sql`status = 'active', snoozed_until = null, is_read = false, business_replied = false`
       : sql`is_read = true, business_replied = true`;
   const values = JSON.stringify(
     arrivals.map((a) => ({ business_id: a.businessId, id: a.conversationId, at: a.at.toISOString() })),
@@ -465,7 +518,7 @@ export async function findUserGroupIds(db: Queryable, businessId: number, userId
 export async function findLatestConversationOf(
   db: Queryable,
   businessId: number,
-  channel: 'whatsapp' | 'titan_message',
+  channel: ConversationRow['channel'],
   initiatorId: number,
 ) {
   const [row] = await db
@@ -639,7 +692,7 @@ export async function insertInternalMessage(
   conversation: Pick<ConversationRow, 'id' | 'businessId' | 'channel'>,
   values: {
     messageType: 'note' | 'activity';
-    senderType: 'staff' | 'system';
+    senderType: 'staff' | 'system' | 'agent';
     senderId: number | null;
     content: string;
     metaData: Record<string, unknown>;
@@ -660,28 +713,39 @@ export async function insertInternalMessage(
 
 /**
  * The views' counts within what the scope may see: all, the caller's, unassigned, per assignee
- * and per chat group (null: no group). One statement over the conversations index.
+ * and per chat group (null: no group) in one statement over the conversations index; per label in
+ * a second, run beside it.
  */
 export async function countViews(
   db: Queryable,
   scope: InboxScope,
   userId: number | null,
-  status: 'active' | 'resolved' | undefined,
+  status: 'active' | 'resolved' | 'snoozed' | undefined,
 ): Promise<{
   all: number;
   mine: number;
   unassigned: number;
   assignees: { id: number; count: number }[];
   groups: { id: number | null; count: number }[];
+  labels: { id: number; count: number }[];
 }> {
   const where = and(...scopeConditions(scope), status ? eq(conversations.status, status) : undefined);
   const c = conversations;
-  const result = (await db.execute(sql`select grouping(${c.assigneeId}) as by_group,
+  const x = conversationLabels;
+  const [result, byLabel] = await Promise.all([
+    db.execute(sql`select grouping(${c.assigneeId}) as by_group,
       ${c.assigneeId} as assignee, ${c.assignedChatGroupId} as grp, count(*)::int as n
     from ${c} where ${where}
-    group by grouping sets ((${c.assigneeId}), (${c.assignedChatGroupId}))`)) as unknown as {
-    rows: { by_group: number; assignee: string | number | null; grp: string | number | null; n: number }[];
-  };
+    group by grouping sets ((${c.assigneeId}), (${c.assignedChatGroupId}))`) as unknown as Promise<{
+      rows: { by_group: number; assignee: string | number | null; grp: string | number | null; n: number }[];
+    }>,
+    // Per label, over the same conversations (a conversation with two labels counts under both).
+    db.execute(sql`select ${x.labelId} as label, count(*)::int as n
+      from ${x} join ${c} on ${c.id} = ${x.conversationId}
+      where ${where} group by ${x.labelId}`) as unknown as Promise<{
+      rows: { label: string | number; n: number }[];
+    }>,
+  ]);
   const id = (v: string | number | null) => (v === null ? null : Number(v));
   const counts = {
     all: 0,
@@ -689,6 +753,7 @@ export async function countViews(
     unassigned: 0,
     assignees: [] as { id: number; count: number }[],
     groups: [] as { id: number | null; count: number }[],
+    labels: byLabel.rows.map((r) => ({ id: Number(r.label), count: Number(r.n) })),
   };
   for (const r of result.rows) {
     const n = Number(r.n);
@@ -706,4 +771,223 @@ export async function countViews(
     }
   }
   return counts;
+}
+
+/**
+ * Snoozed conversations whose time has come, woken (status active) and returned, at most `limit`.
+ * Claimed with SKIP LOCKED and re-checked in the update: two instances running the wake-up at once
+ * wake each conversation once (a conversation the customer woke meanwhile is not touched).
+ */
+export async function wakeDueSnoozes(db: Queryable, now: Date, limit: number): Promise<ConversationRow[]> {
+  const due = db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.status, 'snoozed'), lte(conversations.snoozedUntil, now)))
+    .orderBy(conversations.snoozedUntil)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(conversations)
+    .set({ status: 'active', snoozedUntil: null, updatedAt: now })
+    .where(and(inArray(conversations.id, due), eq(conversations.status, 'snoozed')))
+    .returning();
+}
+
+/** Conversations by id within what the scope may see (search's page), in no particular order. */
+export async function findConversationsByIds(
+  db: Queryable,
+  scope: InboxScope,
+  ids: number[],
+): Promise<EnrichedConversationRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(enrichedColumns)
+    .from(conversations)
+    .leftJoin(customers, eq(customers.id, conversations.initiatorId))
+    .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
+    .leftJoin(users, eq(users.id, conversations.assigneeId))
+    .where(and(...scopeConditions(scope), inArray(conversations.id, ids)));
+}
+
+/** The staff message of a send (meta_data.send_id) marked failed with the reason. */
+export async function markSendMessageFailed(
+  db: Queryable,
+  businessId: number,
+  conversationId: number,
+  sendId: string,
+  reason: string,
+): Promise<void> {
+  await db
+    .update(messages)
+    .set({
+      status: 'failed',
+      metaData: sql`${messages.metaData} || ${JSON.stringify({ error: reason })}::jsonb`,
+    })
+    .where(
+      and(
+        eq(messages.businessId, businessId),
+        eq(messages.conversationId, conversationId),
+        sql`${messages.metaData} ->> 'send_id' = ${sendId}`,
+      ),
+    );
+}
+
+/** The message that shows a send (its meta_data.send_id), in one conversation of the business. */
+export async function findMessageOfSend(
+  db: Queryable,
+  businessId: number,
+  conversationId: number,
+  sendId: string,
+): Promise<MessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.businessId, businessId),
+        eq(messages.conversationId, conversationId),
+        sql`${messages.metaData} ->> 'send_id' = ${sendId}`,
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** The email conversation holding a message with one of these Message-IDs (the newest such message's). */
+export async function findConversationOfMessageIds(
+  db: Queryable,
+  businessId: number,
+  messageIds: string[],
+): Promise<number | null> {
+  if (messageIds.length === 0) return null;
+  const [row] = await db
+    .select({ id: messages.conversationId })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(
+      and(
+        eq(messages.businessId, businessId),
+        sql`(${messages.metaData} ->> 'message_id') is not null`,
+        inArray(sql`(${messages.metaData} ->> 'message_id')`, messageIds),
+        eq(conversations.channel, 'email'),
+      ),
+    )
+    .orderBy(desc(messages.id))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** A customer's email conversation with this title and a message since `since`, newest first. */
+export async function findRecentConversationByTitle(
+  db: Queryable,
+  businessId: number,
+  channel: ConversationRow['channel'],
+  customerId: number,
+  title: string,
+  since: Date,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.businessId, businessId),
+        eq(conversations.channel, channel),
+        eq(conversations.initiatorId, customerId),
+        sql`lower(${conversations.title}) = ${title.toLowerCase()}`,
+        sql`${conversations.lastMessageAt} >= ${since.toISOString()}`,
+      ),
+    )
+    .orderBy(desc(conversations.id))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** The newest messages of a conversation that are not internal (a reply's thread), newest first. */
+export async function listThreadMessages(db: Queryable, conversationId: number, limit: number) {
+  return db
+    .select({ senderType: messages.senderType, metaData: messages.metaData })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), sql`${messages.messageType} in ('text', 'file')`))
+    .orderBy(desc(messages.id))
+    .limit(limit);
+}
+
+/**
+ * Erase (GDPR art. 17): the conversations a customer started, with their messages (web and
+ * WhatsApp; notifications go with them); answers the stored file keys their messages held.
+ */
+export async function deleteCustomerConversations(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.businessId, businessId), eq(conversations.initiatorId, customerId)));
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return [];
+  // A file message keeps its stored object's key in meta_data.key.
+  const files = await db
+    .select({ key: sql<string>`${messages.metaData}->>'key'` })
+    .from(messages)
+    .where(and(inArray(messages.conversationId, ids), sql`${messages.metaData} ? 'key'`));
+  await db.delete(messages).where(inArray(messages.conversationId, ids));
+  await db.delete(waMessages).where(inArray(waMessages.conversationId, ids));
+  await db.delete(conversations).where(inArray(conversations.id, ids));
+  return files.map((r) => r.key).filter(Boolean);
+}
+
+/** Export (GDPR art. 15): the conversations a customer started and every message in them. */
+export async function customerConversationsWithMessages(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+): Promise<{ conversation: Record<string, unknown>; messages: Record<string, unknown>[] }[]> {
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.businessId, businessId), eq(conversations.initiatorId, customerId)))
+    .orderBy(asc(conversations.id));
+  const out = [];
+  for (const c of rows) {
+    const [web, wa] = await Promise.all([
+      db.select().from(messages).where(eq(messages.conversationId, c.id)).orderBy(asc(messages.id)),
+      db
+        .select()
+        .from(waMessages)
+        .where(eq(waMessages.conversationId, c.id))
+        .orderBy(asc(waMessages.position)),
+    ]);
+    out.push({
+      conversation: c as Record<string, unknown>,
+      messages: [...web, ...wa] as Record<string, unknown>[],
+    });
+  }
+  return out;
+}
+
+/**
+ * The segment builder's "replied" (directory): the customer (its id in `customerId`) wrote to the
+ * business — a message of theirs, on any channel, in a conversation they started here — at or
+ * after `since`. Kept to the business: another business's conversations never match.
+ */
+export function customerWroteCondition(businessId: number, customerId: SQL, since: SQL): SQL {
+  const wrote = (table: typeof messages | typeof waMessages) =>
+    sql`exists (select 1 from ${conversations} rc join ${table} rm on rm.conversation_id = rc.id
+      where rc.business_id = ${businessId} and rc.initiator_id = ${customerId}
+        and rm.business_id = ${businessId} and rm.sender_type = 'customer' and rm.created_at >= ${since})`;
+  return sql`(${wrote(messages)} or ${wrote(waMessages)})`;
+}
+
+/**
+ * The segment builder's "has an open conversation": one the customer started here that is not
+ * resolved (active or snoozed); with `since`, one whose last message is that recent.
+ */
+export function openConversationCondition(businessId: number, customerId: SQL, since?: SQL): SQL {
+  return sql`exists (select 1 from ${conversations} oc where oc.business_id = ${businessId}
+    and oc.initiator_id = ${customerId} and oc.status <> 'resolved'${
+      since ? sql` and oc.last_message_at >= ${since}` : sql``
+    })`;
 }

@@ -14,13 +14,16 @@ import {
   ZPage,
   ZNoteRequest,
   ZSendMessageRequest,
+  ZStartConversationRequest,
+  ZStartedConversation,
   ZUpdateConversationRequest,
 } from '@titan/contracts';
 import { created, ok, sendOkJson } from '../../platform/http';
-import { actorIdOf } from '../auth';
+import { actorIdOf } from '../../platform/request-context';
 import { scopeOf } from './inbox-scope';
 import * as inbox from './conversations.service';
 import { addNote } from './notes.service';
+import { startChannelConversation } from './start-conversation';
 
 const tags = ['conversations'];
 const config = { business: true, permission: 'inbox.use' } as const;
@@ -46,6 +49,29 @@ export const conversationRoutes: FastifyPluginAsyncZod<{ deps: inbox.InboxDeps }
           actorIdOf(request),
         ),
       ),
+  );
+
+  // Staff start a conversation on email or SMS: its first message leaves as a reply does.
+  app.post(
+    '/api/msg/conversations/',
+    {
+      config: { ...config, openapi: { errors: [402, 404, 409, 503] } },
+      schema: {
+        tags,
+        summary: 'Start an email or SMS conversation',
+        body: ZStartConversationRequest,
+        response: { 200: ZEnvelope(ZStartedConversation), 201: ZEnvelope(ZStartedConversation) },
+      },
+    },
+    async (request, reply) => {
+      const { started, created: isNew } = await startChannelConversation(
+        deps,
+        await scopeOf(deps.db, request),
+        actorIdOf(request),
+        request.body,
+      );
+      return isNew ? created(reply, started) : ok(started);
+    },
   );
 
   app.get(

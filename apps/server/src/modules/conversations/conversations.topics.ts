@@ -10,9 +10,8 @@ import {
   type RealtimeCaller,
   type SubscribeRequest,
 } from '../../platform/realtime/realtime.topic';
-import { type AuthCache, resolveSession } from '../auth';
-import { ROLE_PERMISSIONS } from '../../platform/roles';
-import { findBusinessByCode, findMembershipRole } from '../business';
+import { type AuthCache, membershipPermissions, resolveSession } from '../auth';
+import { findBusinessByCode, findMembershipAccess } from '../business';
 import { visitorStillValid } from '../public-chat';
 import * as inbox from './conversations.service';
 import { scopeFor } from './inbox-scope';
@@ -81,8 +80,14 @@ export function conversationTopics(deps: TopicDeps): AnyTopic[] {
       const found = await staffSession(deps, caller, request.business_code);
       if (!found) return 'revoked';
       const membership = found.membership;
-      if (!membership || !ROLE_PERMISSIONS[membership.role].includes(INBOX_PERMISSION)) return 'denied';
-      const { groupIds } = await scopeFor(db, membership.businessId, membership.role, caller.userId);
+      if (!membership || !membershipPermissions(membership).has(INBOX_PERMISSION)) return 'denied';
+      const { groupIds } = await scopeFor(
+        db,
+        membership.businessId,
+        membership.role,
+        caller.userId,
+        membership,
+      );
       // `assignee: "me"` is the caller, fixed for the subscription's life.
       const filter = inbox.resolveMe(asked, caller.userId);
       return { businessId: membership.businessId, shape: 'staff', groupIds, initiatorId: null, filter };
@@ -127,9 +132,9 @@ export function conversationTopics(deps: TopicDeps): AnyTopic[] {
       }
       if (!(await staffSession(deps, caller, null))) return 'revoked';
       const loaded = await loadConversation(deps, request.conversation_id);
-      const role = loaded ? await findMembershipRole(db, loaded.businessId, caller.userId) : null;
-      if (!loaded || !role || !ROLE_PERMISSIONS[role].includes(INBOX_PERMISSION)) return 'denied';
-      const { groupIds } = await scopeFor(db, loaded.businessId, role, caller.userId);
+      const access = loaded ? await findMembershipAccess(db, loaded.businessId, caller.userId) : null;
+      if (!loaded || !access || !membershipPermissions(access).has(INBOX_PERMISSION)) return 'denied';
+      const { groupIds } = await scopeFor(db, loaded.businessId, access.role, caller.userId, access);
       if (!visibleTo(groupIds, loaded.row)) return 'denied';
       return { businessId: loaded.businessId, shape: 'staff', conversationId: loaded.conversationId };
     },
@@ -144,6 +149,9 @@ export function conversationTopics(deps: TopicDeps): AnyTopic[] {
     // Notes and activity lines are the team's: never in a visitor's feed.
     match: (scope, row) => (scope.shape === 'visitor' && isInternalMessage(row) ? false : {}),
     old: () => null,
+    // Typing in this conversation (typing.ts says who may send it), named for this shape.
+    typing: (scope, signal) =>
+      signal.conversationId === scope.conversationId ? (signal.who[scope.shape] ?? null) : null,
   });
 
   return [conversations, messages];

@@ -1,8 +1,10 @@
 // Which conversations the caller may see: owners, admins and API keys see the whole business;
-// agents see their chat groups' conversations and those assigned to no group.
+// agents see their chat groups' conversations and those assigned to no group. A custom role
+// (member or API key) with a chat group scope sees those groups' conversations and the unassigned
+// ones; one without a scope sees the whole business.
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
 import type { InboxScope } from './conversations.repository';
 import { findUserGroupIds } from './conversations.repository';
 
@@ -11,7 +13,9 @@ export async function scopeFor(
   businessId: number,
   role: string,
   userId: number | null,
+  custom: { customRoleId?: number | null; scopeGroupIds?: number[] | null } | null = null,
 ): Promise<InboxScope> {
+  if (custom?.customRoleId) return { businessId, groupIds: custom.scopeGroupIds ?? null };
   if (role !== 'agent' || userId === null) return { businessId, groupIds: null };
   return { businessId, groupIds: await findUserGroupIds(db, businessId, userId) };
 }
@@ -19,5 +23,5 @@ export async function scopeFor(
 export async function scopeOf(db: Db, request: FastifyRequest): Promise<InboxScope> {
   const business = businessOf(request);
   const userId = request.auth?.kind === 'user' ? request.auth.userId : null;
-  return scopeFor(db, business.id, business.role, userId);
+  return scopeFor(db, business.id, business.role, userId, business);
 }

@@ -3,34 +3,70 @@
 
 export {
   applyWaMessageStatuses,
+  customerWroteCondition,
+  openConversationCondition,
+  customerConversationsWithMessages,
   deleteConversationIfEmpty,
+  deleteCustomerConversations,
   findConversation,
+  findConversationOfMessageIds,
   findLatestConversationOf,
   findLatestConversationsOf,
   findWaMessage,
   type InboxScope,
   insertConversation,
-  insertInboundWaMessages,
-  insertOpenedConversations,
   insertWaMessage,
   type MessageArrival,
   scopeConditions,
 } from './conversations.repository';
 export { conversationRoutes } from './conversations.routes';
 export {
+  AI_REPLY_ERRORS,
+  type AiHeldConversation,
+  type AiWhatsappSender,
+  findAiHeldConversation,
+  handOffFromAi,
+  sendAiReply,
+} from './conversations.service';
+export {
+  type ChannelReplier,
+  type ChannelReplies,
+  findEmailThread,
+  markReplyFailed,
+  replyThread,
+  SUBJECT_THREAD_DAYS,
+  type PreparedReply,
+  receiveChannelMessage,
+  recordChannelActivity,
+  type ReplyTarget,
+} from './channel-messages';
+export {
   applyMessageToConversations,
+  insertInboundWaMessages,
+  insertOpenedConversations,
   businessScope,
   conversationMetrics,
+  serviceLevelMetrics,
   countUnansweredConversations,
   deliverTitanSend,
   findConversation as findConversationView,
   findCustomerConversations,
   findMessages,
   type InboxDeps,
+  loadChangedRow,
   receiveCustomerMessage,
   startConversation,
+  updateConversation,
   toMessages,
 } from './conversations.service';
 export { conversationTopics } from './conversations.topics';
-export { scopeOf } from './inbox-scope';
+export { scopeFor, scopeOf } from './inbox-scope';
+export { defineSnoozeJob, wakeSnoozedConversations } from './snooze';
+export { searchRoutes } from './search/search.routes';
+export { typingSource } from './typing';
+export { assignWaiting, AutoAssigner, claimOne } from './auto-assign';
+export { AutoResponder, replyIfAway } from './auto-responder';
+export { answerCsatSurvey, askForRating, findCsatSurvey } from './csat';
+export { csatRoutes } from './csat.routes';
+export { alertSlaBreaches, defineSlaWatchJob } from './sla-watch';
 export { toPublicConversation, toPublicMessage } from './public-view';

@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors';
 import * as repo from './conversations.repository';
 import { findConversation, toMessages, type InboxDeps, type InboxScope } from './conversations.service';
 
-export const NOTE_MESSAGES = {
+export const NOTE_ERRORS = {
   unknownMention: 'Mention members of this business only.',
 } as const;
 
@@ -40,8 +40,8 @@ export async function addNote(
     if (!conversation) throw AppError.notFound();
     for (const id of mentions) {
       if (!(await repo.findMember(tx, scope.businessId, id))) {
-        throw new AppError('not_found', NOTE_MESSAGES.unknownMention, {
-          content: [NOTE_MESSAGES.unknownMention],
+        throw new AppError('not_found', NOTE_ERRORS.unknownMention, {
+          content: [NOTE_ERRORS.unknownMention],
         });
       }
     }

@@ -38,8 +38,19 @@ export const isInternalMessage = (message: Pick<TMessage, 'message_type'>): bool
 
 /**
  * A conversation as its visitor sees it: who on the team owns it stays inside the business (the
- * member's id and name are staff data, as a sender's email is).
+ * member's id and name are staff data, as a sender's email is), and so are a snooze and the list's
+ * preview.
  */
 export function toPublicConversation(conversation: TConversation): TConversation {
-  return { ...conversation, assignee: null };
+  // A snooze is the team's own plan: to the visitor the conversation is simply open.
+  const status = conversation.status === 'snoozed' ? 'active' : conversation.status;
+  return {
+    ...conversation,
+    assignee: null,
+    status,
+    snoozed_until: null,
+    last_message_preview: null,
+    // The team's own targets are no business of the visitor's.
+    sla: { first_response_due_at: null, resolution_due_at: null, breached: false },
+  };
 }

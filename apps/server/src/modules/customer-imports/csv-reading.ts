@@ -13,7 +13,7 @@ import {
   detectImportDelimiter,
   IMPORT_DELIMITERS,
   importHeaderName,
-  IMPORT_MESSAGES,
+  IMPORT_ERRORS,
   SEGMENT_FIELD_KEY_PATTERN,
   type TImportColumnTarget,
   type TImportDelimiter,
@@ -205,12 +205,12 @@ export async function readEncoding(
     refused: (await decodes(encoding)) ? null : refusal(),
   });
   const wrong = (encoding: string) => () =>
-    new ImportFileError(IMPORT_MESSAGES.notInEncoding(encoding), 'encoding');
+    new ImportFileError(IMPORT_ERRORS.notInEncoding(encoding), 'encoding');
   if (chosen !== 'auto') return check(chosen, wrong(chosen));
   const bom = bomEncoding(file.head());
   if (bom) return check(bom, wrong(bom));
   if (await decodes('utf-8')) return { encoding: 'utf-8', refused: null };
-  return check('windows-1252', () => new ImportFileError(IMPORT_MESSAGES.undecodable));
+  return check('windows-1252', () => new ImportFileError(IMPORT_ERRORS.undecodable));
 }
 
 /** The delimiter to read the file with: as chosen, or from its first records. */
@@ -238,7 +238,7 @@ export function readHeader(
   columnMapJson: string | undefined,
   delimiter: TImportDelimiter = 'comma',
 ): { columns: { name: string; target: ColumnTarget }[] } {
-  if (head.trim() === '') throw new ImportFileError(IMPORT_MESSAGES.empty);
+  if (head.trim() === '') throw new ImportFileError(IMPORT_ERRORS.empty);
   let first: string[] | undefined;
   try {
     first = (
@@ -250,25 +250,25 @@ export function readHeader(
       }) as string[][]
     )[0];
   } catch {
-    throw new ImportFileError(IMPORT_MESSAGES.notCsv);
+    throw new ImportFileError(IMPORT_ERRORS.notCsv);
   }
   const names = (first ?? []).map(headerName);
   if (names.length === 0 || names.every((n) => n === '') || head.includes('\u0000'))
-    throw new ImportFileError(IMPORT_MESSAGES.notCsv);
+    throw new ImportFileError(IMPORT_ERRORS.notCsv);
   let map: Record<string, string> = {};
   if (columnMapJson) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(columnMapJson);
     } catch {
-      throw new ImportFileError(IMPORT_MESSAGES.badColumnMap, 'column_map');
+      throw new ImportFileError(IMPORT_ERRORS.badColumnMap, 'column_map');
     }
     const checked = ZColumnMap.safeParse(parsed);
-    if (!checked.success) throw new ImportFileError(IMPORT_MESSAGES.badColumnMap, 'column_map');
+    if (!checked.success) throw new ImportFileError(IMPORT_ERRORS.badColumnMap, 'column_map');
     map = Object.fromEntries(Object.entries(checked.data).map(([k, v]) => [headerName(k), v.toLowerCase()]));
     for (const column of Object.keys(map))
       if (!names.includes(column))
-        throw new ImportFileError(IMPORT_MESSAGES.unknownColumn(column), 'column_map');
+        throw new ImportFileError(IMPORT_ERRORS.unknownColumn(column), 'column_map');
   }
   const columns = names.map((name) => {
     const wanted = map[name];
@@ -276,11 +276,11 @@ export function readHeader(
     if (['name', 'first_name', 'last_name', 'email', 'phone', 'external_id', 'ignore'].includes(wanted))
       return { name, target: wanted as ColumnTarget };
     if (!SEGMENT_FIELD_KEY_PATTERN.test(wanted))
-      throw new ImportFileError(IMPORT_MESSAGES.badColumnMap, 'column_map');
+      throw new ImportFileError(IMPORT_ERRORS.badColumnMap, 'column_map');
     return { name, target: `field:${wanted}` as ColumnTarget };
   });
   if (!columns.some((c) => c.target === 'email' || c.target === 'phone'))
-    throw new ImportFileError(IMPORT_MESSAGES.noContactColumn);
+    throw new ImportFileError(IMPORT_ERRORS.noContactColumn);
   return { columns };
 }
 

@@ -93,3 +93,16 @@ export async function errorsAfter(db: Queryable, importId: string, afterId: numb
     .orderBy(asc(customerImportErrors.id))
     .limit(limit);
 }
+
+/** A business's import errors whose row holds any of `values` (a customer's erasure). */
+export async function deleteErrorsNaming(db: Queryable, businessId: number, values: string[]): Promise<void> {
+  const needles = values.filter((v) => v.length >= 3).map((v) => v.toLowerCase());
+  if (needles.length === 0) return;
+  await db.delete(customerImportErrors).where(
+    and(
+      sql`${customerImportErrors.importId} in (select id from customer_imports where business_id = ${businessId})`,
+      sql`exists (select 1 from unnest(${sql.param(needles)}::text[]) n(v)
+          where strpos(lower(${customerImportErrors.values}::text), n.v) > 0)`,
+    ),
+  );
+}

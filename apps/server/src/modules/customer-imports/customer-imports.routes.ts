@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IMPORT_FILE_LIMIT_BYTES,
-  IMPORT_MESSAGES,
+  IMPORT_ERRORS,
   ZCustomerImport,
   ZEnvelope,
   ZFilePart,
@@ -14,7 +14,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
-import { businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import { readParts } from '../files';
 import * as imports from './customer-imports.service';
 
@@ -50,7 +50,7 @@ export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportD
       schema: {
         tags,
         summary:
-          'Import customers from a CSV file (multipart: file, mode, list_id, encoding, delimiter, column_map, consent, consent_proof, consent_channels)',
+          'Import customers from a CSV file (multipart: file, mode, list_id, encoding, delimiter, column_map, consent, consent_proof, consent_channels, double_opt_in)',
         consumes: ['multipart/form-data'],
         response: { 202: ZEnvelope(ZCustomerImport) },
       },
@@ -76,15 +76,15 @@ export const customerImportRoutes: FastifyPluginAsyncZod<{ deps: imports.ImportD
         const errors: Record<string, string[]> = {};
         if (!parsed.success)
           for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
-        if (!file) errors.file = [IMPORT_MESSAGES.noFile];
+        if (!file) errors.file = [IMPORT_ERRORS.noFile];
         if (!parsed.success || !file || Object.keys(errors).length) throw AppError.fields(errors);
         if (file.file.size > IMPORT_FILE_LIMIT_BYTES)
-          throw new AppError('payload_too_large', IMPORT_MESSAGES.tooLarge, {
-            file: [IMPORT_MESSAGES.tooLarge],
+          throw new AppError('payload_too_large', IMPORT_ERRORS.tooLarge, {
+            file: [IMPORT_ERRORS.tooLarge],
           });
         const created = await imports.createImport(deps, {
           businessId: business.id,
-          createdBy: request.auth?.kind === 'user' ? request.auth.userId : null,
+          createdBy: actorIdOf(request),
           upload: file,
           fields: parsed.data,
         });

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { Transform, type Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { Logger } from 'pino';
-import { IMPORT_MESSAGES, type TCustomerImport, type TImportFields } from '@titan/contracts';
+import { IMPORT_ERRORS, type TCustomerImport, type TImportFields } from '@titan/contracts';
 import type { Db, Tx } from '../../db/client';
 import { csvLine } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
@@ -19,8 +19,13 @@ import { announceChange } from '../../platform/realtime/change-log.repository';
 import { HeapCeiling } from '../../platform/heap';
 import { makeKey, type Storage } from '../../platform/storage';
 import { findBusiness } from '../business';
-import { addKnownMembers, isStaticList } from '../customer-lists';
-import { adoptSuppressionsOf, recordImportedConsent } from '../consent';
+import { addKnownMembers, doubleOptInOf, isStaticList } from '../customer-lists';
+import {
+  adoptSuppressionsOf,
+  askToConfirmJoin,
+  type DoubleOptInDeps,
+  recordImportedConsent,
+} from '../consent';
 import { importCustomers, type ImportedRow, matchImportRows } from '../directory';
 import {
   decode,
@@ -39,7 +44,14 @@ import {
 import { CustomerRows } from './customer-rows';
 import * as repo from './customer-imports.repository';
 
-export type ImportDeps = { db: Db; storage: Storage; jobs: Jobs; logger: Logger };
+export type ImportDeps = {
+  db: Db;
+  storage: Storage;
+  jobs: Jobs;
+  logger: Logger;
+  /** Imports with double opt-in (or into a list with it) ask each person to confirm. */
+  consent?: DoubleOptInDeps;
+};
 
 export const IMPORT_QUEUE = 'directory.import';
 /**
@@ -78,6 +90,7 @@ function toImport(row: repo.ImportRow): TCustomerImport {
     consent: row.consent,
     consent_proof: row.consentProof,
     consent_channels: row.consentChannels,
+    double_opt_in: row.doubleOptIn,
     list_id: row.listId,
     columns: row.columns,
     total_rows: row.totalRows,
@@ -165,6 +178,7 @@ export async function createImport(
       consent: fields.consent,
       consentProof: fields.consent === 'subscribed' ? (fields.consent_proof ?? null) : null,
       consentChannels: fields.consent === 'subscribed' ? fields.consent_channels : [],
+      doubleOptIn: fields.double_opt_in,
       listId: fields.list_id ?? null,
       columns,
       status: 'queued',
@@ -188,7 +202,7 @@ export async function loadImport(
 
 export async function findImport(db: Db, businessId: number, id: string): Promise<TCustomerImport> {
   const row = await repo.findImport(db, businessId, id);
-  if (!row) throw AppError.notFound(IMPORT_MESSAGES.notFound);
+  if (!row) throw AppError.notFound(IMPORT_ERRORS.notFound);
   return toImport(row);
 }
 
@@ -407,6 +421,12 @@ async function commitBatch(
 ): Promise<void> {
   const { failed } = batch;
   const skipped = [...batch.skipped];
+  // Double opt-in (the import's, or its list's): the people confirm, after the batch commits.
+  const list = imp.listId !== null ? await doubleOptInOf(deps.db, imp.businessId, imp.listId) : null;
+  const joining =
+    deps.consent && (imp.doubleOptIn || list?.doubleOptIn)
+      ? { deps: deps.consent, listName: list?.name ?? imp.fileName }
+      : null;
   const outcome = await deps.db.transaction(async (tx) => {
     const outcome = await importCustomers(tx, imp.businessId, batch.rows, imp.mode, (id) => ours.get(id));
     for (const line of outcome.lost)
@@ -429,7 +449,7 @@ async function commitBatch(
       batch.rows.filter((r) => written.has(r.rowNumber)),
     );
     // After the suppression list had its say: an import's word never lifts an opt-out or a bounce.
-    if (imp.consent === 'subscribed' && imp.consentProof)
+    if (imp.consent === 'subscribed' && imp.consentProof && !joining)
       await recordImportedConsent(tx, {
         businessId: imp.businessId,
         customerIds: [...outcome.inserted, ...outcome.updated].map((r) => r.id),
@@ -461,12 +481,20 @@ async function commitBatch(
   });
   for (const r of [...outcome.inserted, ...outcome.updated, ...outcome.unchanged])
     ours.add(r.id, r.rowNumber);
+  if (joining)
+    await askToConfirmJoin(joining.deps, {
+      businessId: imp.businessId,
+      customerIds: [...outcome.inserted, ...outcome.updated, ...outcome.unchanged].map((r) => r.id),
+      listId: imp.listId,
+      listName: joining.listName,
+      source: 'import',
+    });
 }
 
 /** The refused and skipped rows as CSV: row, reason, then the file's own columns. Streamed. */
 export async function* exportErrors(db: Db, businessId: number, id: string): AsyncGenerator<string> {
   const imp = await repo.findImport(db, businessId, id);
-  if (!imp) throw AppError.notFound(IMPORT_MESSAGES.notFound);
+  if (!imp) throw AppError.notFound(IMPORT_ERRORS.notFound);
   yield csvLine(['row', 'reason', ...imp.columns.map((c) => c.name)]);
   let after = 0;
   for (;;) {

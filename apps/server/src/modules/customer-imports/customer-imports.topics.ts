@@ -4,8 +4,7 @@
 import type { TCustomerImport } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { defineTopic, type AnyTopic } from '../../platform/realtime/realtime.topic';
-import { type AuthCache, resolveSession } from '../auth';
-import { ROLE_PERMISSIONS } from '../../platform/roles';
+import { type AuthCache, membershipPermissions, resolveSession } from '../auth';
 import { IMPORTS_TABLE, loadImport } from './customer-imports.service';
 
 type ImportsScope = { businessId: number; shape: 'staff'; importId: string | null };
@@ -25,7 +24,7 @@ export function importTopics(deps: { db: Db; authCache: AuthCache }): AnyTopic[]
       );
       if (!found) return 'revoked';
       const membership = found.membership;
-      if (!membership || !ROLE_PERMISSIONS[membership.role].includes('engage.read')) return 'denied';
+      if (!membership || !membershipPermissions(membership).has('engage.read')) return 'denied';
       const importId = request.import_id ?? null;
       // One import: it must be this business's.
       if (importId !== null && (await loadImport(deps.db, importId))?.business_id !== membership.businessId)

@@ -4,3 +4,4 @@
 export { customerImportRoutes } from './customer-imports.routes';
 export { defineImportQueue } from './customer-imports.service';
 export { importTopics } from './customer-imports.topics';
+export { deleteErrorsNaming as deleteImportErrorsNaming } from './customer-imports.repository';

@@ -1,7 +1,7 @@
 // The only code that touches `customer_lists` and `customer_list_members`.
 import { and, asc, count, desc, eq, gt, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { TSegmentFilter } from '@titan/contracts';
-import { customerListMembers, customerLists } from '../../db/schema';
+import { campaigns, customerListMembers, customerLists } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { Queryable } from '../../db/client';
 
@@ -51,6 +51,7 @@ export async function insertList(
     name: string;
     description: string;
     kind: 'static' | 'segment';
+    doubleOptIn: boolean;
     filter: TSegmentFilter | null;
   },
 ): Promise<CustomerListRow> {
@@ -62,7 +63,7 @@ export async function updateList(
   db: Queryable,
   businessId: number,
   id: number,
-  patch: { name?: string; description?: string; filter?: TSegmentFilter },
+  patch: { name?: string; description?: string; doubleOptIn?: boolean; filter?: TSegmentFilter },
 ): Promise<CustomerListRow | null> {
   const [row] = await db
     .update(customerLists)
@@ -91,24 +92,25 @@ export async function countMembers(db: Queryable, listIds: number[]): Promise<Ma
   return new Map(rows.map((r) => [r.listId, Number(r.n)]));
 }
 
-/** Adds members (already known to be the business's customers); answers how many were new. */
-export async function addMembers(db: Queryable, listId: number, customerIds: number[]): Promise<number> {
-  if (customerIds.length === 0) return 0;
+/** Adds members (already known to be the business's customers); answers those who were new. */
+export async function addMembers(db: Queryable, listId: number, customerIds: number[]): Promise<number[]> {
+  if (customerIds.length === 0) return [];
   const rows = await db
     .insert(customerListMembers)
     .values(customerIds.map((customerId) => ({ listId, customerId })))
     .onConflictDoNothing()
     .returning({ id: customerListMembers.customerId });
-  return rows.length;
+  return rows.map((r) => r.id);
 }
 
-export async function removeMembers(db: Queryable, listId: number, customerIds: number[]): Promise<number> {
-  if (customerIds.length === 0) return 0;
+/** Removes members; answers those who were members. */
+export async function removeMembers(db: Queryable, listId: number, customerIds: number[]): Promise<number[]> {
+  if (customerIds.length === 0) return [];
   const rows = await db
     .delete(customerListMembers)
     .where(and(eq(customerListMembers.listId, listId), inArray(customerListMembers.customerId, customerIds)))
     .returning({ id: customerListMembers.customerId });
-  return rows.length;
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -154,3 +156,46 @@ export async function memberIdsAfter(
 
 /** The name is another list's of the business (the unique index on lower(name)). */
 export const isNameTaken = (err: unknown) => sqlStateOf(err) === '23505';
+
+/** The business's static lists holding a customer, by name. */
+export async function listsOfCustomer(db: Queryable, businessId: number, customerId: number) {
+  return db
+    .select({ id: customerLists.id, name: customerLists.name })
+    .from(customerListMembers)
+    .innerJoin(customerLists, eq(customerLists.id, customerListMembers.listId))
+    .where(and(eq(customerListMembers.customerId, customerId), eq(customerLists.businessId, businessId)))
+    .orderBy(asc(customerLists.name), asc(customerLists.id));
+}
+
+/** Of these list ids, those that are the business's static lists. */
+/**
+ * Which of `ids` are campaigns of the business: a read of the campaigns table (never written
+ * here), because the campaigns module builds on customer lists and cannot be imported back.
+ */
+export async function campaignIdsAmong(db: Queryable, businessId: number, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.businessId, businessId), inArray(campaigns.id, ids)));
+  return rows.map((r) => r.id);
+}
+
+export async function staticListIdsAmong(
+  db: Queryable,
+  businessId: number,
+  ids: number[],
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: customerLists.id })
+    .from(customerLists)
+    .where(
+      and(
+        eq(customerLists.businessId, businessId),
+        eq(customerLists.kind, 'static'),
+        inArray(customerLists.id, ids),
+      ),
+    );
+  return rows.map((r) => r.id);
+}

@@ -5,18 +5,23 @@ import {
   ZCreateCustomerListRequest,
   ZCustomerList,
   ZCustomerListQuery,
+  ZCustomerListRef,
   ZDirectoryVisitor,
   ZEnvelope,
   ZIdParams,
   ZListMembersQuery,
   ZListMembersRequest,
   ZListMembersResult,
+  ZNoQuery,
   ZPage,
+  ZSegmentCount,
+  ZSegmentCountRequest,
   ZUpdateCustomerListRequest,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { created, ok } from '../../platform/http';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
+import type { DoubleOptInDeps } from '../consent';
 import { scopeOf } from '../conversations';
 import * as lists from './customer-lists.service';
 
@@ -25,7 +30,25 @@ const read = { business: true, permission: 'engage.read' } as const;
 const write = { business: true, permission: 'engage.write' } as const;
 const base = '/api/business/customer-lists/';
 
-export const customerListRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const customerListRoutes: FastifyPluginAsyncZod<{ db: Db; doubleOptIn: DoubleOptInDeps }> = async (
+  app,
+  { db, doubleOptIn },
+) => {
+  // Extension to engage.md (issue 29, the inbox's customer panel): the static lists a customer is
+  // in, read as the directory reads them (inbox.use; agents only their inbox's people, else 404).
+  app.get(
+    '/api/business/customer-directory/:id/lists/',
+    {
+      config: { business: true, permission: 'inbox.use' },
+      schema: {
+        tags: ['visitor directory'],
+        params: ZIdParams,
+        querystring: ZNoQuery,
+        response: { 200: ZEnvelope(z.array(ZCustomerListRef)) },
+      },
+    },
+    async (request) => ok(await lists.findListsOfCustomer(db, await scopeOf(db, request), request.params.id)),
+  );
   app.get(
     base,
     {
@@ -33,6 +56,16 @@ export const customerListRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
       schema: { tags, querystring: ZCustomerListQuery, response: { 200: ZEnvelope(ZPage(ZCustomerList)) } },
     },
     async (request) => ok(await lists.findLists(db, businessOf(request).id, request.query)),
+  );
+  // The segment builder's live count: how many of the business's customers the rules match now
+  // (400 on a list, label or topic that is not the business's).
+  app.post(
+    `${base}segments/count/`,
+    {
+      config: read,
+      schema: { tags, body: ZSegmentCountRequest, response: { 200: ZEnvelope(ZSegmentCount) } },
+    },
+    async (request) => ok({ count: await lists.countRules(db, businessOf(request).id, request.body.rules) }),
   );
   app.post(
     base,
@@ -96,7 +129,15 @@ export const customerListRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
       },
     },
     async (request) =>
-      ok(await lists.addMembers(db, businessOf(request).id, request.params.id, request.body.customer_ids)),
+      ok(
+        await lists.addMembers(
+          db,
+          businessOf(request).id,
+          request.params.id,
+          request.body.customer_ids,
+          doubleOptIn,
+        ),
+      ),
   );
   // Extension to engage.md: removing members takes the same body.
   app.post(

@@ -5,10 +5,14 @@ export { customerListRoutes } from './customer-lists.routes';
 export {
   addKnownMembers,
   countListCustomers,
+  doubleOptInOf,
+  listNameOf,
   findLists,
+  findListsOfCustomer,
   isStaticList,
   listExists,
   listSelection,
+  removeKnownMembers,
   type ListSelection,
   walkListCustomers,
 } from './customer-lists.service';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEngageMetrics, ZEngageMetricsQuery, ZEnvelope } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { ok } from '../../platform/http';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
 import { engageMetrics } from './dashboard.service';
 
 export const dashboardRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

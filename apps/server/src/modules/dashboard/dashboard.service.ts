@@ -6,7 +6,7 @@
 import {
   EMAIL_METRICS_DEFAULT_DAYS,
   EMAIL_METRICS_MAX_DAYS,
-  EMAIL_METRICS_MESSAGES,
+  EMAIL_METRICS_ERRORS,
   localDates,
   SEND_CHANNELS,
   sendOutcome,
@@ -15,7 +15,7 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { conversationMetrics } from '../conversations';
+import { conversationMetrics, serviceLevelMetrics } from '../conversations';
 import { sendCountsByDay } from '../sends';
 import { businessTimeZone } from '../business';
 import { agentRunCounts } from '../agents';
@@ -32,16 +32,17 @@ export async function engageMetrics(
 ): Promise<TEngageMetrics> {
   const to = query.created_at__lte ?? now;
   const from = query.created_at__gte ?? new Date(to.getTime() - EMAIL_METRICS_DEFAULT_DAYS * DAY_MS);
-  if (to < from) throw AppError.fields({ created_at__lte: [EMAIL_METRICS_MESSAGES.order] });
+  if (to < from) throw AppError.fields({ created_at__lte: [EMAIL_METRICS_ERRORS.order] });
   if (to.getTime() - from.getTime() > EMAIL_METRICS_MAX_DAYS * DAY_MS)
-    throw AppError.fields({ created_at__gte: [EMAIL_METRICS_MESSAGES.tooLong] });
+    throw AppError.fields({ created_at__gte: [EMAIL_METRICS_ERRORS.tooLong] });
   const range = { from, to };
   // Days as the business counts them: in its time zone.
   const timeZone = await businessTimeZone(db, businessId);
-  const [convo, sendRows, runs] = await Promise.all([
+  const [convo, sendRows, runs, team] = await Promise.all([
     conversationMetrics(db, businessId, range, timeZone),
     sendCountsByDay(db, businessId, range, timeZone),
     agentRunCounts(db, businessId, range),
+    serviceLevelMetrics(db, businessId, range),
   ]);
 
   const series = new Map<string, TEngageMetrics['series'][number]>();
@@ -90,6 +91,7 @@ export async function engageMetrics(
     },
     sends: { channels: SEND_CHANNELS.map((channel) => ({ channel, ...channels.get(channel)! })) },
     agents: { deliveries, runs },
+    team,
     series: [...series.values()],
   };
 }

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { OUTBOX_MESSAGES, ZEnvelope, ZOutboxMail, ZOutboxQuery } from '@titan/contracts';
+import { OUTBOX_ERRORS, ZEnvelope, ZOutboxMail, ZOutboxQuery } from '@titan/contracts';
 import { isLoopbackHost, type Config } from '../../config';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
@@ -69,7 +69,7 @@ export const outboxRoutes: FastifyPluginAsyncZod<{
       // Before validation, so a request from elsewhere learns nothing, not even what `to` should be.
       onRequest: async (request) => {
         if (!isLocalRequest(request, config.PUBLIC_URL)) {
-          throw new AppError('forbidden', OUTBOX_MESSAGES.notLocal);
+          throw new AppError('forbidden', OUTBOX_ERRORS.notLocal);
         }
       },
     },

@@ -2,11 +2,10 @@
 // directory, a search of it, a static list or a segment — streamed in keyset pages, one page in
 // memory at a time; the route hands the lines to the response with backpressure (Readable.from
 // pulls the next page only when the socket drained the last).
-import { DIRECTORY_EXPORT_COLUMNS, type TDirectoryExportQuery } from '@titan/contracts';
+import { DIRECTORY_EXPORT_COLUMNS, type TDirectoryExportQuery, type TSegmentFilter } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { csvCell, csvLine } from '../../platform/csv';
 import type { InboxScope } from '../conversations';
-import { listSelection } from '../customer-lists';
 import * as repo from './directory.repository';
 
 /** Customers read per statement. */
@@ -48,6 +47,11 @@ export function exportFileName(listName: string | null, now = new Date()): strin
 
 export type DirectoryExport = { fileName: string; lines: AsyncGenerator<string> };
 
+/** What a list selects (the customer-lists module answers it): a segment's filter, or a static list's members. */
+export type ListSelection =
+  | { kind: 'segment'; name: string; filter: TSegmentFilter }
+  | { kind: 'static'; name: string; memberIdsAfter: (afterId: number, limit: number) => Promise<number[]> };
+
 /**
  * Resolves what to export (a list the business does not have is 404, before anything is sent)
  * and answers the file's name and its lines: the header, then the customers CHUNK rows to a string.
@@ -56,6 +60,7 @@ export async function prepareExport(
   db: Db,
   scope: InboxScope,
   query: TDirectoryExportQuery,
+  listSelection: (db: Db, businessId: number, listId: number) => Promise<ListSelection>,
 ): Promise<DirectoryExport> {
   const search = query.search || undefined;
   const list = query.list_id === undefined ? null : await listSelection(db, scope.businessId, query.list_id);

@@ -1,11 +1,53 @@
 // The visitor directory owns `customers`: every read and write of the table is here. Other modules
 // reach it through directory.service.ts (functions take a transaction handle where callers need one).
-import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
-import { DIRECTORY_COUNT_CAP, isBareDate, type TSegmentFilter } from '@titan/contracts';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import {
+  DIRECTORY_COUNT_CAP,
+  groupItems,
+  isBareDate,
+  isBehaviourRule,
+  isSegmentGroup,
+  type TLabelRef,
+  type TSegmentBehaviourRule,
+  type TSegmentCondition,
+  type TSegmentFilter,
+  type TSegmentRule,
+  type TSegmentRuleTree,
+} from '@titan/contracts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Queryable } from '../../db/client';
-import { conversations, customers, type ConsentStatus } from '../../db/schema';
-import { type InboxScope, scopeConditions } from '../conversations';
+import {
+  consentTopicOptouts,
+  consentTopics,
+  conversations,
+  customerListMembers,
+  customerLists,
+  customers,
+  type ConsentStatus,
+} from '../../db/schema';
+import {
+  customerWroteCondition,
+  type InboxScope,
+  openConversationCondition,
+  scopeConditions,
+} from '../conversations';
+import { campaignBehaviourCondition } from '../sends';
+import { hasEveryLabel, labelsJson } from '../labels';
 import { rowsOf } from '../../db/sql';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -58,8 +100,8 @@ function fragment(search: string): SQL {
   return matches.length === 1 ? matches[0]! : or(...matches)!;
 }
 
-function searchCondition(scope: InboxScope, search: string | undefined): SQL {
-  const base = visibleCustomers(scope);
+function searchCondition(scope: InboxScope, search: string | undefined, labelIds: number[] = []): SQL {
+  const base = and(visibleCustomers(scope), ...hasEveryLabel('customer', customers.id, labelIds))!;
   if (!search) return base;
   return and(base, fragment(search))!;
 }
@@ -70,9 +112,10 @@ export const COUNT_CAP = DIRECTORY_COUNT_CAP;
 const listColumns = (scope: InboxScope) => ({
   customer: customers,
   conversationCount: conversationCount(scope),
+  labels: labelsJson('customer', customers.id),
 });
 
-type ListedCustomer = { customer: CustomerRow; conversationCount: number };
+type ListedCustomer = { customer: CustomerRow; conversationCount: number; labels: TLabelRef[] };
 export type CustomerPage = { rows: ListedCustomer[]; count: number; capped: boolean; hasMore: boolean };
 
 /**
@@ -91,8 +134,10 @@ export async function listCustomers(
   search: string | undefined,
   limit: number,
   offset: number,
+  /** `label=`: customers carrying every one of these labels. */
+  labelIds: number[] = [],
 ): Promise<CustomerPage> {
-  const where = searchCondition(scope, search);
+  const where = searchCondition(scope, search, labelIds);
   const [rows, [total]] = await Promise.all([
     db
       .select(listColumns(scope))
@@ -121,7 +166,7 @@ export async function listCustomers(
 
 export async function findCustomer(db: Db, scope: InboxScope, id: number) {
   const [row] = await db
-    .select({ customer: customers, conversationCount: conversationCount(scope) })
+    .select(listColumns(scope))
     .from(customers)
     .where(and(visibleCustomers(scope), eq(customers.id, id)))
     .limit(1);
@@ -152,7 +197,7 @@ export async function bumpVisitorTokenVersion(db: Db, businessId: number, id: nu
   return rows.length === 1;
 }
 
-export async function deleteCustomer(db: Db, businessId: number, id: number): Promise<boolean> {
+export async function deleteCustomer(db: Queryable, businessId: number, id: number): Promise<boolean> {
   const rows = await db
     .delete(customers)
     .where(and(eq(customers.businessId, businessId), eq(customers.id, id)))
@@ -223,7 +268,7 @@ export async function insertCustomer(
 export async function upsertVerifiedCustomer(
   db: Queryable,
   values: typeof customers.$inferInsert & { externalId: string },
-): Promise<CustomerRow> {
+): Promise<CustomerRow & { created: boolean }> {
   const [row] = await db
     .insert(customers)
     .values(values)
@@ -238,7 +283,8 @@ export async function upsertVerifiedCustomer(
         updatedAt: new Date(),
       },
     })
-    .returning();
+    // A row the insert made has no deleting transaction id: created, not merged into.
+    .returning({ ...getTableColumns(customers), created: sql<boolean>`(xmax = 0)` });
   return row!;
 }
 
@@ -259,7 +305,7 @@ export type ContactValues = {
 export async function upsertContacts(
   db: Queryable,
   contacts: ContactValues[],
-): Promise<{ id: number; businessId: number; externalId: string }[]> {
+): Promise<{ id: number; businessId: number; externalId: string; created: boolean }[]> {
   if (contacts.length === 0) return [];
   const recordset = contacts.map((k) => ({
     business_id: k.businessId,
@@ -288,18 +334,19 @@ export async function upsertContacts(
         phone = coalesce(excluded.phone, c.phone),
         last_seen_at = now(),
         updated_at = now()
-      returning c.id, c.business_id, c.external_id`,
+      returning c.id, c.business_id, c.external_id, (c.xmax = 0) as created`,
   );
   // Both drivers answer { rows }; the generic PgDatabase type cannot say so.
   const rows = (
     result as unknown as {
-      rows: { id: string | number; business_id: string | number; external_id: string }[];
+      rows: { id: string | number; business_id: string | number; external_id: string; created: boolean }[];
     }
   ).rows;
   return rows.map((r) => ({
     id: Number(r.id),
     businessId: Number(r.business_id),
     externalId: r.external_id,
+    created: r.created === true,
   }));
 }
 
@@ -315,6 +362,21 @@ function addressColumn(channel: ConsentChannel): SQL {
   return channel === 'email' ? sql`lower(${customers.email})` : sql`lower(${customers.phone})`;
 }
 
+/** The ids of the business's customers reached at `address` (lower-cased) on a channel. */
+export async function customerIdsAtAddress(
+  db: Queryable,
+  businessId: number,
+  channel: ConsentChannel,
+  address: string,
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), sql`${addressColumn(channel)} = ${address}`))
+    .orderBy(asc(customers.id));
+  return rows.map((r) => r.id);
+}
+
 /** Sets the channel's consent on every customer of the business reached at `address` (lower-cased). */
 export async function setConsentForAddress(
   db: Queryable,
@@ -322,7 +384,7 @@ export async function setConsentForAddress(
   channel: ConsentChannel,
   address: string,
   status: ConsentStatus,
-): Promise<number> {
+): Promise<number[]> {
   const field = CONSENT_FIELD[channel];
   const rows = await db
     .update(customers)
@@ -335,7 +397,7 @@ export async function setConsentForAddress(
       ),
     )
     .returning({ id: customers.id });
-  return rows.length;
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -349,11 +411,25 @@ export async function subscribeWhereUnknown(
   ids: number[],
   channel: ConsentChannel,
 ): Promise<number[]> {
+  return setConsentWhereUnknown(db, businessId, ids, channel, 'subscribed');
+}
+
+/**
+ * Sets `status` on the channel for those of `ids` who have an address for it and whose consent
+ * there is still unknown (double opt-in marks them `pending`); returns the ids it marked.
+ */
+export async function setConsentWhereUnknown(
+  db: Queryable,
+  businessId: number,
+  ids: number[],
+  channel: ConsentChannel,
+  status: ConsentStatus,
+): Promise<number[]> {
   if (ids.length === 0) return [];
   const field = CONSENT_FIELD[channel];
   const rows = await db
     .update(customers)
-    .set({ [field]: 'subscribed', updatedAt: new Date() })
+    .set({ [field]: status, updatedAt: new Date() })
     .where(
       and(
         eq(customers.businessId, businessId),
@@ -386,6 +462,132 @@ const onOrBefore = (column: AnyPgColumn, bound: string) =>
     ? sql`${column} < ((${bound}::date + 1)::timestamp at time zone 'UTC')`
     : lte(column, new Date(bound));
 
+const RULE_COLUMNS = {
+  name: customers.name,
+  email: customers.email,
+  phone: customers.phone,
+  external_id: customers.externalId,
+  email_status: customers.emailStatus,
+  sms_status: customers.smsStatus,
+  whatsapp_status: customers.whatsappStatus,
+  created_at: customers.createdAt,
+  last_seen_at: customers.lastSeenAt,
+} as const;
+
+/** A rule's bound as a timestamp: a bare date is midnight UTC (its whole day for lte/gt). */
+function dateBound(op: string, value: string): SQL {
+  if (!isBareDate(value)) return sql`${new Date(value).toISOString()}::timestamptz`;
+  // "After 2026-05-01" and "on or before 2026-05-01" take the whole day; "before" and "from" its start.
+  const day = op === 'gt' || op === 'lte' ? sql`(${value}::date + 1)` : sql`${value}::date`;
+  return sql`(${day}::timestamp at time zone 'UTC')`;
+}
+
+/**
+ * One rule of the segment builder over the business's customers: the customer's own values,
+ * custom fields (numbers compare as numbers when both sides read as one), dates (also "within the
+ * last N days"), and memberships — a static list, a label, a consent topic — each scoped to the
+ * business by its owner's fragment.
+ */
+function ruleCondition(businessId: number, rule: TSegmentRule): SQL {
+  const id = sql`${customers.id}`;
+  if (rule.field === 'list' || rule.field === 'topic' || rule.field === 'label') {
+    const ref = Number(rule.value);
+    const inIt =
+      rule.field === 'list'
+        ? inStaticListCondition(businessId, ref, id)
+        : rule.field === 'topic'
+          ? inTopicCondition(businessId, ref, id)
+          : hasEveryLabel('customer', customers.id, [ref])[0]!;
+    return rule.op === 'in' ? inIt : sql`not ${inIt}`;
+  }
+  const own = rule.field.startsWith('customer.fields.')
+    ? null
+    : RULE_COLUMNS[rule.field.slice('customer.'.length) as keyof typeof RULE_COLUMNS];
+  const text: SQL = own
+    ? sql`${own}::text`
+    : sql`(${customers.fields} ->> ${rule.field.slice('customer.fields.'.length)})`;
+  const isDate = own === customers.createdAt || own === customers.lastSeenAt;
+  const present = isDate ? sql`${own} is not null` : sql`coalesce(${text}, '') <> ''`;
+  const v = rule.value;
+  switch (rule.op) {
+    case 'exists':
+      return present;
+    case 'not_exists':
+      return sql`not (${present})`;
+    case 'within_days':
+      return sql`${own} >= now() - make_interval(days => ${Number(v)}::int)`;
+    case 'not_within_days':
+      return sql`(${own} is null or ${own} < now() - make_interval(days => ${Number(v)}::int))`;
+    case 'contains':
+      return sql`${text} ilike ${containing(String(v))}`;
+    case 'not_contains':
+      return sql`coalesce(${text}, '') not ilike ${containing(String(v))}`;
+    case 'eq':
+      return own ? sql`lower(${text}) = lower(${String(v)})` : sql`${text} = ${String(v)}`;
+    case 'neq':
+      return own
+        ? sql`lower(coalesce(${text}, '')) <> lower(${String(v)})`
+        : sql`coalesce(${text}, '') <> ${String(v)}`;
+    default: {
+      const op = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` }[
+        rule.op as 'gt' | 'gte' | 'lt' | 'lte'
+      ];
+      if (isDate) {
+        // "On or before" a bare date and "after" it take its whole day.
+        const strictOp = rule.op === 'lte' ? sql`<` : rule.op === 'gt' ? sql`>=` : op;
+        return sql`${own} ${isBareDate(String(v)) ? strictOp : op} ${dateBound(rule.op, String(v))}`;
+      }
+      // Numbers compare as numbers (a value that is not one matches no one), anything else as text.
+      if (typeof v === 'number' || /^-?\d+(\.\d+)?$/.test(String(v)))
+        return sql`(case when ${text} ~ '^-?[0-9]+(\.[0-9]+)?$' then (${text})::numeric end) ${op} ${Number(v)}`;
+      return sql`${text} ${op} ${String(v)}`;
+    }
+  }
+}
+
+/**
+ * A behaviour rule of the segment builder, read from the send log (a campaign's sends and their
+ * opens and clicks) and the inbox (replies, open conversations), each kept to the business.
+ */
+function behaviourCondition(businessId: number, rule: TSegmentBehaviourRule): SQL {
+  const id = sql`${customers.id}`;
+  const since =
+    rule.within_days === undefined
+      ? undefined
+      : sql`(now() - make_interval(days => ${rule.within_days}::int))`;
+  let holds: SQL;
+  if (rule.event === 'open_conversation') holds = openConversationCondition(businessId, id, since);
+  else if (rule.event === 'replied')
+    holds = rule.campaign_id
+      ? // Wrote after receiving the campaign (and within the days).
+        campaignBehaviourCondition(businessId, id, {
+          event: 'received',
+          campaignId: rule.campaign_id,
+          also: (sentAt) =>
+            customerWroteCondition(businessId, id, since ? sql`greatest(${sentAt}, ${since})` : sentAt),
+        })
+      : customerWroteCondition(businessId, id, since ?? sql`'-infinity'::timestamptz`);
+  else
+    holds = campaignBehaviourCondition(businessId, id, {
+      event: rule.event,
+      campaignId: rule.campaign_id,
+      since,
+    });
+  return rule.not ? sql`not ${holds}` : holds;
+}
+
+const conditionOf = (businessId: number, rule: TSegmentCondition) =>
+  isBehaviourRule(rule) ? behaviourCondition(businessId, rule) : ruleCondition(businessId, rule);
+
+/** A group of the segment builder: every item holds (`all`) or at least one (`any`). */
+function rulesCondition(businessId: number, group: TSegmentRuleTree): SQL {
+  const parts = groupItems(group).map((item) =>
+    isSegmentGroup(item) ? rulesCondition(businessId, item) : conditionOf(businessId, item),
+  );
+  const joined = 'all' in group ? and(...parts) : or(...parts);
+  return sql`(${joined ?? sql`true`})`;
+}
+
 /** A business's customers meeting every condition of a segment's filter. */
 function segmentCondition(businessId: number, filter: TSegmentFilter): SQL {
   const where: SQL[] = [eq(customers.businessId, businessId)];
@@ -417,6 +619,7 @@ function segmentCondition(businessId: number, filter: TSegmentFilter): SQL {
   }
   for (const [key, value] of Object.entries(filter.fields ?? {}))
     where.push(sql`${customers.fields} ->> ${key} = ${String(value)}`);
+  if (filter.rules) where.push(rulesCondition(businessId, filter.rules));
   return and(...where)!;
 }
 
@@ -471,7 +674,7 @@ export async function listSegment(
   const where = and(visibleCustomers(scope), segmentCondition(scope.businessId, filter));
   const [rows, [total]] = await Promise.all([
     db
-      .select({ customer: customers, conversationCount: conversationCount(scope) })
+      .select(listColumns(scope))
       .from(customers)
       .where(where)
       .orderBy(desc(customers.createdAt), desc(customers.id))
@@ -545,7 +748,7 @@ export async function exportPage(
 export async function findCustomersForList(db: Queryable, scope: InboxScope, ids: number[]) {
   if (ids.length === 0) return [];
   return db
-    .select({ customer: customers, conversationCount: conversationCount(scope) })
+    .select(listColumns(scope))
     .from(customers)
     .where(and(visibleCustomers(scope), inArray(customers.id, ids)));
 }
@@ -752,4 +955,41 @@ export async function findCustomersByPhone(
     .where(and(eq(customers.businessId, businessId), eq(customers.phone, phone)))
     .orderBy(customers.id)
     .limit(10);
+}
+
+/** The customers of a business with this email address (any case), oldest first. */
+export async function findCustomersByEmail(
+  db: Queryable,
+  businessId: number,
+  email: string,
+): Promise<CustomerRow[]> {
+  return db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), sql`lower(${customers.email}) = ${email.toLowerCase()}`))
+    .orderBy(customers.id)
+    .limit(10);
+}
+
+// The segment builder's `topic` and `list` rules read the consent and customer-lists tables (never
+// write them): the directory compiles every rule over customers, and both modules build on it.
+
+/**
+ * The customer (its id in `customerId`) is in the business's topic `topicId`: the topic is the
+ * business's and they have not left it.
+ */
+function inTopicCondition(businessId: number, topicId: number, customerId: SQL): SQL {
+  return sql`(exists (select 1 from ${consentTopics} t where t.id = ${topicId} and t.business_id = ${businessId})
+    and not exists (select 1 from ${consentTopicOptouts} o where o.business_id = ${businessId}
+      and o.topic_id = ${topicId} and o.customer_id = ${customerId}))`;
+}
+
+/**
+ * The customer (its id in `customerId`) is a member of the business's static list `listId`,
+ * scoped to the business so another business's list matches no one.
+ */
+function inStaticListCondition(businessId: number, listId: number, customerId: SQL): SQL {
+  return sql`exists (select 1 from ${customerListMembers} m join ${customerLists} l on l.id = m.list_id
+    where l.business_id = ${businessId} and l.kind = 'static' and m.list_id = ${listId}
+      and m.customer_id = ${customerId})`;
 }

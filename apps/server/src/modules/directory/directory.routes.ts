@@ -15,13 +15,13 @@ import {
   ZVisitorSend,
   ZVisitorSendsQuery,
 } from '@titan/contracts';
+import type { TDirectoryVisitor, TUpdateDirectoryVisitorRequest } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { ok } from '../../platform/http';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
 import { findCustomerConversations, scopeOf } from '../conversations';
-import * as consent from '../consent';
 import { findCustomerSends } from '../sends';
-import { prepareExport } from './directory.export';
+import { type ListSelection, prepareExport } from './directory.export';
 import * as directory from './directory.service';
 
 const tags = ['visitor directory'];
@@ -35,7 +35,26 @@ const exporter = write;
 const sendsRead = { business: true, permission: 'engage.read' } as const;
 const base = '/api/business/customer-directory/';
 
-export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/**
+ * What the directory's routes ask of modules built on it, handed in by the composition root
+ * (app.ts): both build on the directory, so it cannot import them.
+ */
+export type DirectoryRoutePorts = {
+  /** PUT a customer: their details, and the consent changes recorded with them (consent). */
+  updateVisitor: (
+    db: Db,
+    businessId: number,
+    id: number,
+    input: TUpdateDirectoryVisitorRequest,
+  ) => Promise<TDirectoryVisitor>;
+  /** What a list selects, for the export's `list_id`; 404 when the business has no such list (customer-lists). */
+  listSelection: (db: Db, businessId: number, listId: number) => Promise<ListSelection>;
+};
+
+export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db; ports: DirectoryRoutePorts }> = async (
+  app,
+  { db, ports },
+) => {
   app.get(
     base,
     {
@@ -56,7 +75,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       },
     },
     async (request, reply) => {
-      const file = await prepareExport(db, await scopeOf(db, request), request.query);
+      const file = await prepareExport(db, await scopeOf(db, request), request.query, ports.listSelection);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
@@ -117,7 +136,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       },
     },
     async (request) =>
-      ok(await consent.updateVisitorAndConsent(db, businessOf(request).id, request.params.id, request.body)),
+      ok(await ports.updateVisitor(db, businessOf(request).id, request.params.id, request.body)),
   );
   // Extension to api.md: ends the visitor's chat sessions (revokes their visitor tokens).
   app.post(

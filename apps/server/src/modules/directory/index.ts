@@ -1,19 +1,25 @@
 // The public face of the directory module: what other modules and the app's composition may use.
 // Everything else in modules/directory/ is private to it (eslint: titan-server/module-faces).
 
-export { directoryRoutes } from './directory.routes';
+export { type DirectoryRoutePorts, directoryRoutes } from './directory.routes';
+export type { ListSelection } from './directory.export';
 export {
   CONSENT_FIELD,
   type ConsentChannel,
   type ContactValues,
   countSegment,
+  customerIdsAtAddress,
+  customerToWrite,
   type CustomerRow,
+  eraseCustomerRecord,
   existingCustomerIds,
+  forgetErasedCustomer,
   findCustomerByExternalId,
   findCustomerById,
   findCustomerExternalId,
   findCustomerNames,
   findCustomersByIds,
+  findCustomersByEmail,
   findCustomersByPhone,
   findSegmentVisitors,
   findVisitor,
@@ -25,6 +31,7 @@ export {
   segmentCustomers,
   segmentCustomersAmong,
   setConsentForAddress,
+  setConsentWhereUnknown,
   subscribeWhereUnknown,
   updateCustomerConsent,
   updateVisitor,

@@ -1,5 +1,5 @@
 // The only code that touches email_domains and email_domain_keys.
-import { and, asc, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { emailDomainKeys, emailDomains, type StoredRecordCheck } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
@@ -171,4 +171,35 @@ export async function activateNextKey(db: Db, domainId: number, now: Date): Prom
       .where(eq(emailDomainKeys.id, next.id));
     return true;
   });
+}
+
+export async function setDefaultFrom(
+  db: Db,
+  businessId: number,
+  id: number,
+  defaultFrom: string | null,
+): Promise<boolean> {
+  const rows = await db
+    .update(emailDomains)
+    .set({ defaultFrom })
+    .where(and(eq(emailDomains.id, id), eq(emailDomains.businessId, businessId)))
+    .returning({ id: emailDomains.id });
+  return rows.length === 1;
+}
+
+/** The default sender of the business's first verified domain that has one. */
+export async function findDefaultFrom(db: Db, businessId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ defaultFrom: emailDomains.defaultFrom })
+    .from(emailDomains)
+    .where(
+      and(
+        eq(emailDomains.businessId, businessId),
+        eq(emailDomains.status, 'verified'),
+        isNotNull(emailDomains.defaultFrom),
+      ),
+    )
+    .orderBy(asc(emailDomains.id))
+    .limit(1);
+  return row?.defaultFrom ?? null;
 }

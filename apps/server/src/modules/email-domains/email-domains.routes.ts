@@ -1,13 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZCreateEmailDomainRequest, ZEmailDomain, ZEnvelope, ZIdParams, ZNoQuery } from '@titan/contracts';
+import {
+  ZCreateEmailDomainRequest,
+  ZEmailDomain,
+  ZEnvelope,
+  ZIdParams,
+  ZNoQuery,
+  ZUpdateEmailDomainRequest,
+} from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import {
   createEmailDomain,
   deleteEmailDomain,
   findEmailDomain,
   findEmailDomains,
+  updateEmailDomain,
   verifyEmailDomain,
   type EmailDomainDeps,
 } from './email-domains.service';
@@ -40,6 +48,22 @@ export const emailDomainRoutes: FastifyPluginAsyncZod<{ deps: EmailDomainDeps }>
     '/api/email/domains/:id/',
     { config: read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZEmailDomain) } } },
     async (request) => ok(await findEmailDomain(deps, businessOf(request).id, request.params.id)),
+  );
+
+  app.put(
+    '/api/email/domains/:id/',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Sets the domain's default sender (campaigns and send-mail without a From use it)",
+        params: ZIdParams,
+        body: ZUpdateEmailDomainRequest,
+        response: { 200: ZEnvelope(ZEmailDomain) },
+      },
+    },
+    async (request) =>
+      ok(await updateEmailDomain(deps, businessOf(request).id, request.params.id, request.body)),
   );
 
   app.delete(

@@ -6,7 +6,12 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { promisify } from 'node:util';
 import type { Logger } from 'pino';
-import type { TCreateEmailDomainRequest, TEmailDomain, TEmailDomainRecord } from '@titan/contracts';
+import {
+  EMAIL_DOMAIN_DEFAULT_FROM_ERRORS,
+  type TCreateEmailDomainRequest,
+  type TEmailDomain,
+  type TEmailDomainRecord,
+} from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { randomCode, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
@@ -35,7 +40,7 @@ export type SendingIdentity = {
   returnPathHost: string;
 };
 
-export const EMAIL_DOMAIN_MESSAGES = {
+export const EMAIL_DOMAIN_ERRORS = {
   invalid: 'Enter a domain name such as example.com.',
   notAnAddress: 'Enter the domain only, such as example.com, not an email address.',
   noScheme: 'Enter the domain only, such as example.com, without http:// or a path.',
@@ -57,18 +62,18 @@ const RESERVED = new Set(['localhost', 'localdomain', 'invalid', 'local']);
 export function normalizeDomainName(input: string): string {
   const fail = (message: string) => AppError.fields({ domain: [message] });
   const raw = input.trim().replace(/\.$/, '');
-  if (raw.includes('@')) throw fail(EMAIL_DOMAIN_MESSAGES.notAnAddress);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) || /[/?#\s]/.test(raw)) throw fail(EMAIL_DOMAIN_MESSAGES.noScheme);
-  if (isIP(raw.replace(/^\[|\]$/g, ''))) throw fail(EMAIL_DOMAIN_MESSAGES.ipAddress);
+  if (raw.includes('@')) throw fail(EMAIL_DOMAIN_ERRORS.notAnAddress);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) || /[/?#\s]/.test(raw)) throw fail(EMAIL_DOMAIN_ERRORS.noScheme);
+  if (isIP(raw.replace(/^\[|\]$/g, ''))) throw fail(EMAIL_DOMAIN_ERRORS.ipAddress);
   const ascii = domainToASCII(raw.toLowerCase());
-  if (!ascii) throw fail(EMAIL_DOMAIN_MESSAGES.invalid);
-  if (ascii.length > 253) throw fail(EMAIL_DOMAIN_MESSAGES.tooLong);
+  if (!ascii) throw fail(EMAIL_DOMAIN_ERRORS.invalid);
+  if (ascii.length > 253) throw fail(EMAIL_DOMAIN_ERRORS.tooLong);
   const labels = ascii.split('.');
-  if (labels.length < 2) throw fail(EMAIL_DOMAIN_MESSAGES.invalid);
-  if (labels.some((l) => l.length > 63)) throw fail(EMAIL_DOMAIN_MESSAGES.labelTooLong);
-  if (!labels.every((l) => LABEL.test(l))) throw fail(EMAIL_DOMAIN_MESSAGES.invalid);
+  if (labels.length < 2) throw fail(EMAIL_DOMAIN_ERRORS.invalid);
+  if (labels.some((l) => l.length > 63)) throw fail(EMAIL_DOMAIN_ERRORS.labelTooLong);
+  if (!labels.every((l) => LABEL.test(l))) throw fail(EMAIL_DOMAIN_ERRORS.invalid);
   const tld = labels.at(-1)!;
-  if (/^\d+$/.test(tld) || RESERVED.has(tld)) throw fail(EMAIL_DOMAIN_MESSAGES.invalid);
+  if (/^\d+$/.test(tld) || RESERVED.has(tld)) throw fail(EMAIL_DOMAIN_ERRORS.invalid);
   return ascii;
 }
 
@@ -116,7 +121,7 @@ function toEmailDomain(deps: EmailDomainDeps, row: repo.DomainWithKeys): TEmailD
       host: r.host,
       value: r.value,
       status: check?.status ?? 'missing',
-      detail: check ? check.detail : EMAIL_DOMAIN_MESSAGES.notChecked,
+      detail: check ? check.detail : EMAIL_DOMAIN_ERRORS.notChecked,
     };
   });
   return {
@@ -125,6 +130,7 @@ function toEmailDomain(deps: EmailDomainDeps, row: repo.DomainWithKeys): TEmailD
     status: row.status,
     records,
     last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
+    default_from: row.defaultFrom ?? null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -137,7 +143,7 @@ export async function createEmailDomain(
 ): Promise<TEmailDomain> {
   const domain = normalizeDomainName(input.domain);
   if (await repo.findDomainByName(deps.db, businessId, domain)) {
-    throw AppError.fields({ domain: [EMAIL_DOMAIN_MESSAGES.duplicate] });
+    throw AppError.fields({ domain: [EMAIL_DOMAIN_ERRORS.duplicate] });
   }
   const key = await makeDkimKey();
   const now = new Date();
@@ -153,7 +159,7 @@ export async function createEmailDomain(
     },
   );
   // Two adds of the same name at once: the unique index keeps one.
-  if (!row) throw AppError.fields({ domain: [EMAIL_DOMAIN_MESSAGES.duplicate] });
+  if (!row) throw AppError.fields({ domain: [EMAIL_DOMAIN_ERRORS.duplicate] });
   return toEmailDomain(deps, row);
 }
 
@@ -167,8 +173,40 @@ export async function findEmailDomain(
   id: number,
 ): Promise<TEmailDomain> {
   const row = await repo.findDomain(deps.db, businessId, id);
-  if (!row) throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
+  if (!row) throw AppError.notFound(EMAIL_DOMAIN_ERRORS.notFound);
   return toEmailDomain(deps, row);
+}
+
+/**
+ * Sets a domain's default sender (`Name <local@domain>` on that domain; null clears it): campaigns
+ * and send-mail without a From use it. 400 on `default_from` otherwise.
+ */
+export async function updateEmailDomain(
+  deps: EmailDomainDeps,
+  businessId: number,
+  id: number,
+  input: { default_from: string | null },
+): Promise<TEmailDomain> {
+  const row = await repo.findDomain(deps.db, businessId, id);
+  if (!row) throw AppError.notFound(EMAIL_DOMAIN_ERRORS.notFound);
+  let value: string | null = null;
+  if (input.default_from) {
+    const m = /^(?:(.*?)\s*<([^<>\s]+@[^<>\s]+)>|([^<>\s]+@[^<>\s]+))$/.exec(input.default_from);
+    const address = (m?.[2] ?? m?.[3] ?? '').toLowerCase();
+    if (!m || /[\r\n"]/.test(input.default_from))
+      throw AppError.fields({ default_from: [EMAIL_DOMAIN_DEFAULT_FROM_ERRORS.format] });
+    if (address.slice(address.lastIndexOf('@') + 1) !== row.domain)
+      throw AppError.fields({ default_from: [EMAIL_DOMAIN_DEFAULT_FROM_ERRORS.otherDomain(row.domain)] });
+    const name = m[1]?.trim();
+    value = name ? `${name} <${address}>` : address;
+  }
+  await repo.setDefaultFrom(deps.db, businessId, id, value);
+  return findEmailDomain(deps, businessId, id);
+}
+
+/** The business's default sender (of its first verified domain that has one), or null. */
+export async function defaultSenderOf(db: Db, businessId: number): Promise<string | null> {
+  return repo.findDefaultFrom(db, businessId);
 }
 
 export async function deleteEmailDomain(
@@ -177,7 +215,7 @@ export async function deleteEmailDomain(
   id: number,
 ): Promise<void> {
   if (!(await repo.deleteDomain(deps.db, businessId, id)))
-    throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
+    throw AppError.notFound(EMAIL_DOMAIN_ERRORS.notFound);
 }
 
 /** Asks the name servers about every record and stores what they said. Never throws for DNS trouble. */
@@ -221,7 +259,7 @@ export async function verifyEmailDomain(
   id: number,
 ): Promise<TEmailDomain> {
   const row = await repo.findDomain(deps.db, businessId, id);
-  if (!row) throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
+  if (!row) throw AppError.notFound(EMAIL_DOMAIN_ERRORS.notFound);
   return toEmailDomain(deps, await checkDomain(deps, row));
 }
 
@@ -236,7 +274,7 @@ export async function prepareNextDkimKey(
   id: number,
 ): Promise<TEmailDomain> {
   const row = await repo.findDomain(deps.db, businessId, id);
-  if (!row) throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
+  if (!row) throw AppError.notFound(EMAIL_DOMAIN_ERRORS.notFound);
   if (row.keys.some((k) => k.status === 'next')) return toEmailDomain(deps, row);
   const key = await makeDkimKey();
   await repo.insertNextKey(deps.db, {
@@ -258,12 +296,12 @@ export async function activateNextDkimKey(
   id: number,
 ): Promise<TEmailDomain> {
   const row = await repo.findDomain(deps.db, businessId, id);
-  if (!row) throw AppError.notFound(EMAIL_DOMAIN_MESSAGES.notFound);
+  if (!row) throw AppError.notFound(EMAIL_DOMAIN_ERRORS.notFound);
   const next = row.keys.find((k) => k.status === 'next');
-  if (!next) throw new AppError('conflict', EMAIL_DOMAIN_MESSAGES.noNextKey);
+  if (!next) throw new AppError('conflict', EMAIL_DOMAIN_ERRORS.noNextKey);
   const host = dkimHost(next.selector, row.domain);
   const published = row.checks.some((c) => c.purpose === 'dkim' && c.host === host && c.status === 'ok');
-  if (!published) throw new AppError('conflict', EMAIL_DOMAIN_MESSAGES.nextKeyNotPublished(host));
+  if (!published) throw new AppError('conflict', EMAIL_DOMAIN_ERRORS.nextKeyNotPublished(host));
   await repo.activateNextKey(deps.db, row.id, new Date());
   return findEmailDomain(deps, businessId, id);
 }
@@ -344,4 +382,14 @@ export async function sendingIdentityFor(
     },
     returnPathHost: returnPathHostOf(row.domain),
   };
+}
+
+/** A domain of the business by id, as other modules need it (inbox addresses): name and status. */
+export async function findDomainOf(
+  deps: Pick<EmailDomainDeps, 'db'>,
+  businessId: number,
+  id: number,
+): Promise<{ id: number; domain: string; status: string } | null> {
+  const row = await repo.findDomain(deps.db, businessId, id);
+  return row ? { id: row.id, domain: row.domain, status: row.status } : null;
 }

@@ -3,9 +3,11 @@
 
 export { emailDomainRoutes } from './email-domains.routes';
 export {
+  defaultSenderOf,
   EMAIL_DOMAINS_RECHECK_CRON,
   EMAIL_DOMAINS_RECHECK_QUEUE,
   type EmailDomainDeps,
+  findDomainOf,
   recheckVerifiedDomains,
   type SendingIdentity,
   sendingIdentityFor,

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEmailMetrics, ZEmailMetricsQuery, ZEnvelope } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
 import { ok } from '../../platform/http';
 import { emailMetrics } from '../sends';
 

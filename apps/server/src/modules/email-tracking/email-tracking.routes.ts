@@ -17,7 +17,7 @@ import {
   type TrackingHit,
 } from './email-tracking.service';
 
-export const TRACKING_MESSAGES = {
+export const TRACKING_ERRORS = {
   badLink: 'This link is not valid. It may have been copied incompletely from the email.',
 } as const;
 
@@ -58,7 +58,7 @@ const OPEN_ANSWER: Answer = {
 const BAD_LINK_ANSWER: Answer = {
   status: 404,
   headers: { 'cache-control': NO_STORE, 'content-type': 'text/plain; charset=utf-8' },
-  body: TRACKING_MESSAGES.badLink,
+  body: TRACKING_ERRORS.badLink,
 };
 
 function answerOpen(tracking: EmailTracking, hit: TrackingHit): Answer {

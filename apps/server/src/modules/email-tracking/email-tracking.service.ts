@@ -72,7 +72,12 @@ export function instrumentHtml(
 ): string {
   const key = keyFor(opts.secret);
   const base = opts.publicUrl.replace(/\/+$/, '');
-  const untracked = [`${base}/engage/unsubscribe`, `${base}/api/email/unsubscribe`, `${base}/t/`];
+  const untracked = [
+    `${base}/engage/unsubscribe`,
+    `${base}/api/email/unsubscribe`,
+    `${base}/p/`,
+    `${base}/t/`,
+  ];
   const linked = html.replace(A_TAG, (tag) => {
     if (tag.toLowerCase().includes(NO_TRACK_ATTRIBUTE)) return tag;
     const match = HREF.exec(tag);

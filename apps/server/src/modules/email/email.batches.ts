@@ -8,7 +8,7 @@ import * as sends from '../sends';
 import { normalizeAddress, suppressedAmong } from '../suppressions';
 import {
   buildSend,
-  EMAIL_MESSAGES,
+  EMAIL_ERRORS,
   enqueueEmailSends,
   resolveRecipient,
   sendContext,
@@ -46,7 +46,7 @@ export async function sendBatch(
       if (err instanceof AppError && (err.code === 'not_found' || err.code === 'bad_request')) {
         throw AppError.fields({
           [`recipients.${i}`]: [
-            err.code === 'not_found' ? 'No such customer.' : EMAIL_MESSAGES.noCustomerEmail,
+            err.code === 'not_found' ? 'No such customer.' : EMAIL_ERRORS.noCustomerEmail,
           ],
         });
       }
@@ -81,7 +81,7 @@ export async function sendBatch(
         recipient,
       );
       return suppressed.has(normalizeAddress(recipient.address))
-        ? { ...send, status: 'suppressed' as const, errorMessage: EMAIL_MESSAGES.suppressed() }
+        ? { ...send, status: 'suppressed' as const, errorMessage: EMAIL_ERRORS.suppressed() }
         : { ...send, status: 'queued' as const };
     });
     const written = await sends.createMany(deps.db, rows);

@@ -1,15 +1,31 @@
 // The inbound SMTP listener for what comes back (BOUNCE_SMTP_PORT): it takes mail only for the
-// signed VERP and unsubscribe addresses of known email sends (anything else is refused at RCPT with
-// 550), with no authentication, a size limit, few recipients per message and few connections per
-// client; each message is then applied to its send (email.bounces.ts). Runs only where workers run.
+// signed VERP, unsubscribe and reply addresses of known email sends and for the businesses' inbox
+// addresses (anything else is refused at RCPT with 550), with no authentication, a size limit, few
+// recipients per message and few connections per client. Reports are applied to their send
+// (email.bounces.ts); replies and mail to an inbox address become conversation messages
+// (email.inbound.ts), parsed in the inbound threads (email.inbound-threads.ts) so this thread only
+// takes SMTP and records. A message is acknowledged (250) only once recorded; anything that fails
+// before is answered 451 and the sender's server tries again. Runs only where workers run.
 import type { Logger } from 'pino';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Readable } from 'node:stream';
-import { applyInbound, isKnownSend, parseVerpAddress, type BounceDeps } from './email.bounces';
+import { applyInbound, isKnownSend, parseVerpAddress } from './email.bounces';
+import {
+  inboxForAddress,
+  INBOUND_LIMITS,
+  receiveMail,
+  sendForReply,
+  type InboundTarget,
+} from './email.inbound';
+import type { ParsedInbound } from './email.inbound-parse';
+import { InboundThreads } from './email.inbound-threads';
+import type { EmailDeps } from './email.service';
 
 export const BOUNCE_LIMITS = {
-  /** Bytes of one message: a DSN carries the returned headers (or message); enough for both. */
+  /** Bytes of one report: a DSN carries the returned headers (or message); enough for both. */
   size: 5 * 1024 * 1024,
+  /** Bytes of one message to a reply or inbox address (a person's mail, attachments included). */
+  conversationSize: INBOUND_LIMITS.size,
   recipients: 20,
   connectionsPerClient: 10,
   clients: 200,
@@ -33,19 +49,37 @@ async function readAll(stream: Readable, limit: number): Promise<Buffer | null> 
   return over ? null : Buffer.concat(chunks);
 }
 
+/** What a recipient address is to the listener: a send's report address, or a conversation's. */
+type Recipient = { kind: 'report'; verp: NonNullable<ReturnType<typeof parseVerpAddress>> } | InboundTarget;
+
+async function recipientOf(deps: EmailDeps, address: string): Promise<Recipient | null> {
+  const verp = parseVerpAddress(deps.tokens, address);
+  if (verp?.kind === 'reply') {
+    const send = await sendForReply(deps, verp.sendId);
+    return send ? { kind: 'reply', send } : null;
+  }
+  if (verp) return (await isKnownSend(deps.db, verp.sendId)) ? { kind: 'report', verp } : null;
+  const inbox = await inboxForAddress(deps, address);
+  return inbox ? { kind: 'inbox', inbox } : null;
+}
+
 export async function startBounceListener(
-  deps: BounceDeps,
+  deps: EmailDeps,
   logger: Logger,
   options: { port: number; host: string },
 ): Promise<BounceListener> {
   const perClient = new Map<string, number>();
+  // Mail to conversations is parsed in the inbound threads; this thread takes SMTP and records.
+  const threads = new InboundThreads({
+    dns: { DNS_SERVERS: deps.config.DNS_SERVERS, DNS_TIMEOUT_MS: deps.config.DNS_TIMEOUT_MS },
+  });
   const server = new SMTPServer({
     name: 'titan-bounces',
     banner: 'Titan bounce and complaint processor',
     secure: false,
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
-    size: BOUNCE_LIMITS.size,
+    size: BOUNCE_LIMITS.conversationSize,
     maxClients: BOUNCE_LIMITS.clients,
     socketTimeout: 60_000,
     closeTimeout: 5_000,
@@ -69,37 +103,52 @@ export async function startBounceListener(
       if (session.envelope.rcptTo.length >= BOUNCE_LIMITS.recipients) {
         return callback(smtpError(452, '4.5.3 Too many recipients'));
       }
-      // Only addresses Titan signed: the unsigned ones of mail sent before signing are refused too.
-      const verp = parseVerpAddress(deps.tokens, address.address);
-      if (!verp) return callback(smtpError(550, '5.1.1 No such recipient here'));
-      isKnownSend(deps.db, verp.sendId).then(
+      // Only addresses Titan signed (the unsigned ones of mail sent before signing are refused too),
+      // and inbox addresses; any other is refused here, before the message is sent.
+      recipientOf(deps, address.address).then(
         (known) => callback(known ? null : smtpError(550, '5.1.1 No such recipient here')),
         (err: unknown) => {
-          logger.error({ err }, 'bounce listener could not look up a send');
+          logger.error({ err }, 'inbound listener could not look up a recipient');
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         },
       );
     },
     onData(stream: Readable, session: SMTPServerSession, callback: (err?: Error | null) => void) {
-      readAll(stream, BOUNCE_LIMITS.size)
-        .then(async (raw) => {
-          if (!raw || (stream as Readable & { sizeExceeded?: boolean }).sizeExceeded) {
-            return callback(smtpError(552, '5.3.4 Message too big'));
-          }
-          for (const rcpt of session.envelope.rcptTo) {
-            const verp = parseVerpAddress(deps.tokens, rcpt.address);
-            if (!verp) continue;
-            const { outcome, detail } = await applyInbound(deps, verp, raw);
+      const facts = {
+        ip: session.remoteAddress,
+        helo: session.hostNameAppearsAs ?? '',
+        mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+      };
+      (async () => {
+        const recipients = (
+          await Promise.all(session.envelope.rcptTo.map((r) => recipientOf(deps, r.address)))
+        ).filter((r): r is Recipient => r !== null);
+        const conversational = recipients.some((r) => r.kind !== 'report');
+        const limit = conversational ? BOUNCE_LIMITS.conversationSize : BOUNCE_LIMITS.size;
+        const raw = await readAll(stream, limit);
+        if (!raw || (stream as Readable & { sizeExceeded?: boolean }).sizeExceeded) {
+          return callback(smtpError(552, '5.3.4 Message too big'));
+        }
+        // Parsed once for all its conversation addresses, off this thread; recorded before the 250.
+        const parsed: ParsedInbound | null = conversational
+          ? await threads.parse(raw, facts, { toInbox: recipients.some((r) => r.kind === 'inbox') })
+          : null;
+        for (const rcpt of recipients) {
+          if (rcpt.kind === 'report') {
+            const { outcome, detail } = await applyInbound(deps, rcpt.verp, raw);
             if (outcome === 'unmatched' || outcome === 'ignored')
-              logger.warn({ send_id: verp.sendId, outcome, detail }, 'inbound mail to a send ignored');
-            else logger.info({ send_id: verp.sendId, outcome }, 'inbound mail to a send applied');
+              logger.warn({ send_id: rcpt.verp.sendId, outcome, detail }, 'inbound mail to a send ignored');
+            else logger.info({ send_id: rcpt.verp.sendId, outcome }, 'inbound mail to a send applied');
+            continue;
           }
-          callback();
-        })
-        .catch((err: unknown) => {
-          logger.error({ err }, 'bounce listener could not apply a message');
-          callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
-        });
+          const result = await receiveMail(deps, rcpt, parsed!, raw.length);
+          logger.info({ ...result, to: rcpt.kind }, 'inbound mail to a conversation address');
+        }
+        callback();
+      })().catch((err: unknown) => {
+        logger.error({ err }, 'inbound listener could not apply a message');
+        callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+      });
     },
   });
   server.on('error', (err) => logger.error({ err }, 'bounce listener error'));
@@ -113,5 +162,11 @@ export async function startBounceListener(
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   logger.info({ port, host: options.host }, 'bounce and complaint listener (SMTP) is running');
-  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      threads.close();
+    },
+  };
 }

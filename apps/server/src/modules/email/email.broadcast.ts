@@ -4,7 +4,7 @@
 // `email.send` job. What every mail shares (From, its domain, the template) is settled once per
 // broadcast; a customer without an email address, or whose mail cannot be rendered, is counted
 // with the reason.
-import { CUSTOMER_LIST_MESSAGES, type TEmailBatch, type TMarketingConsent } from '@titan/contracts';
+import { CUSTOMER_LIST_ERRORS, type TEmailBatch, type TMarketingConsent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import {
   type BroadcastChannel,
@@ -15,13 +15,14 @@ import {
   sharedPerBroadcast,
   startBroadcast,
 } from '../broadcasts';
+import { customersOutOfTopic } from '../consent';
 import { listExists } from '../customer-lists';
 import * as sends from '../sends';
 import { batchOf } from './email.batches';
 import { normalizeAddress, suppressedAmong } from '../suppressions';
 import {
   buildSend,
-  EMAIL_MESSAGES,
+  EMAIL_ERRORS,
   enqueueEmailSends,
   sendContext,
   type EmailDeps,
@@ -39,6 +40,8 @@ export type EmailBroadcastRequest = {
   text?: string;
   /** Who the list send may reach (marketing consent); subscribed customers only when absent. */
   consent?: TMarketingConsent;
+  /** A campaign of a consent topic: customers who left it are passed over; its mail names it. */
+  topic_id?: number | null;
 };
 
 const contentOf = (r: EmailBroadcastRequest) => ({
@@ -47,10 +50,12 @@ const contentOf = (r: EmailBroadcastRequest) => ({
   subject: r.subject,
   html: r.html,
   text: r.text,
+  topicId: r.topic_id ?? null,
 });
 
 export const SKIP_REASONS = {
   noEmail: 'no email address',
+  outOfTopic: 'out of topic',
   notRendered: 'mail could not be rendered',
 } as const;
 
@@ -78,8 +83,20 @@ export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
       );
       let notRendered = 0;
       const passedOver: Record<string, number> = {};
+      // Who left the campaign's topic (even after the campaign fixed its recipients) is passed over.
+      const outOfTopic = request.topic_id
+        ? await customersOutOfTopic(
+            tx,
+            request.topic_id,
+            withEmail.map((c) => c.id),
+          )
+        : new Set<number>();
       type Row = Parameters<typeof sends.createMany>[1][number];
       const rows = withEmail.flatMap((c): Row[] => {
+        if (outOfTopic.has(c.id)) {
+          passedOver[SKIP_REASONS.outOfTopic] = (passedOver[SKIP_REASONS.outOfTopic] ?? 0) + 1;
+          return [];
+        }
         const isSuppressed = suppressed.has(normalizeAddress(c.email!.trim()));
         // The suppressed keep their `suppressed` send (the log shows why); the others without
         // the consent the send asks for are passed over, counted by reason.
@@ -105,7 +122,7 @@ export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
         try {
           const send = buildSend(deps, ctx, input, recipient);
           return isSuppressed
-            ? [{ ...send, status: 'suppressed', errorMessage: EMAIL_MESSAGES.suppressed() }]
+            ? [{ ...send, status: 'suppressed', errorMessage: EMAIL_ERRORS.suppressed() }]
             : [{ ...send, status: 'queued' }];
         } catch (err) {
           // One customer's missing template field does not stop the others.
@@ -156,8 +173,8 @@ export async function startListSend(
   check: () => Promise<unknown>,
 ): Promise<TEmailBatch> {
   if (!(await listExists(broadcasts.db, input.businessId, input.listId)))
-    throw new AppError('not_found', CUSTOMER_LIST_MESSAGES.notFound, {
-      list_id: [CUSTOMER_LIST_MESSAGES.notFound],
+    throw new AppError('not_found', CUSTOMER_LIST_ERRORS.notFound, {
+      list_id: [CUSTOMER_LIST_ERRORS.notFound],
     });
   await check();
   return asBatch(await startBroadcast(broadcasts, { ...input, channel }));

@@ -8,7 +8,7 @@ import { emailSmtp, isTransient, type EmailPayload } from '../../channels/email-
 import type { Jobs } from '../../platform/jobs';
 import * as sends from '../sends';
 import type { SendRow } from '../sends';
-import { EMAIL_MESSAGES, EMAIL_SEND_QUEUE, parseFrom, type EmailDeps } from './email.service';
+import { EMAIL_ERRORS, EMAIL_SEND_QUEUE, parseFrom, type EmailDeps } from './email.service';
 import { sendingIdentityFor, type SendingIdentity } from './sending-identity';
 
 export type EmailSendJob = { send_ids: string[] };
@@ -23,7 +23,27 @@ type StoredMail = {
   headers: Record<string, string>;
   message_id: string;
   envelope_from: string;
+  /** A staff reply's copied addresses and attached files (email conversations). */
+  cc?: string[];
+  bcc?: string[];
+  attachments?: { key: string; file_name: string; mime_type: string }[];
 };
+
+export const ATTACHMENT_GONE = (name: string) => `Not sent: the attached file ${name} is no longer stored.`;
+
+/** The files a reply attaches, read from storage; the name of one that is gone otherwise. */
+async function attachmentsOf(
+  deps: EmailDeps,
+  mail: StoredMail,
+): Promise<{ files: NonNullable<EmailPayload['attachments']> } | { missing: string }> {
+  const files: NonNullable<EmailPayload['attachments']> = [];
+  for (const a of mail.attachments ?? []) {
+    const content = await deps.storage.get(a.key);
+    if (!content) return { missing: a.file_name };
+    files.push({ filename: a.file_name, contentType: a.mime_type, content });
+  }
+  return { files };
+}
 
 /**
  * Identities looked up within the last minute, per business and From address: a bulk send asks
@@ -69,21 +89,32 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<Extract<SendOutc
     const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
     await sends.recordFailed(deps.db, send.id, {
       errorCode: 'domain_unverified',
-      errorMessage: EMAIL_MESSAGES.domainLost(domain),
+      errorMessage: EMAIL_ERRORS.domainLost(domain),
     });
     return null;
   }
   if (!deps.transport) {
     await sends.recordFailed(deps.db, send.id, {
       errorCode: 'no_mail_server',
-      errorMessage: EMAIL_MESSAGES.noMailServer,
+      errorMessage: EMAIL_ERRORS.noMailServer,
     });
     return null;
   }
   const headers = { ...mail.headers };
   delete headers['Message-ID'];
   delete headers['Return-Path'];
+  const attached = await attachmentsOf(deps, mail);
+  if ('missing' in attached) {
+    await sends.recordFailed(deps.db, send.id, {
+      errorCode: 'attachment_gone',
+      errorMessage: ATTACHMENT_GONE(attached.missing),
+    });
+    return null;
+  }
   const payload: EmailPayload = {
+    ...(mail.cc?.length ? { cc: mail.cc } : {}),
+    ...(mail.bcc?.length ? { bcc: mail.bcc } : {}),
+    ...(attached.files.length ? { attachments: attached.files } : {}),
     from: mail.from,
     to: mail.to,
     subject: mail.subject,
@@ -102,7 +133,7 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<Extract<SendOutc
       send.id,
       outcome,
       deps.config.EMAIL_RETRY_DELAYS_MS,
-      EMAIL_MESSAGES.gaveUp,
+      EMAIL_ERRORS.gaveUp,
     );
     if (wait !== null)
       await deps.jobs.send<EmailSendJob>(

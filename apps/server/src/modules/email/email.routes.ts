@@ -11,13 +11,16 @@ import {
   ZSendMailRequest,
   ZSendMailResult,
   ZTemplateTestRequest,
+  ZPreferences,
+  ZPublicTokenParams,
   ZUnsubscribeBody,
+  ZUpdatePreferencesRequest,
   ZUnsubscribeQuery,
   ZUnsubscribeState,
   type TEmailSend,
 } from '@titan/contracts';
 import { acceptFormBodies, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import type { SendRow } from '../sends';
 import { batchProgress, sendBatch } from './email.batches';
 import { loadCompiledTemplate } from './email-templates';
@@ -25,7 +28,13 @@ import { AppError } from '../../platform/errors';
 import { progressOf, sendToList } from './email.broadcast';
 import type { BroadcastDeps } from '../broadcasts';
 import { sendEmail, type EmailDeps } from './email.service';
-import { resubscribe, unsubscribe, unsubscribeState } from './email.unsubscribe';
+import {
+  preferencesOf,
+  resubscribe,
+  setPreferences,
+  unsubscribe,
+  unsubscribeState,
+} from './email.unsubscribe';
 
 const tags = ['email'];
 
@@ -221,11 +230,40 @@ export const emailRoutes: FastifyPluginAsyncZod<{ deps: EmailDeps; broadcasts: B
           const body = request.body ?? {};
           const token = body.token ?? request.query.token;
           const via = body['List-Unsubscribe'] === 'One-Click' ? 'one-click' : 'page';
-          return ok(await unsubscribe(deps, token, via));
+          return ok(await unsubscribe(deps, token, via, request.query.topic));
         },
       );
     }
   });
+
+  // The preference centre (the page /p/{token}): the token is the mail's unsubscribe token.
+  app.get(
+    '/api/public/preferences/:token/',
+    {
+      config: { public: true, rateLimit: { max: 60, timeWindow: '1 minute' }, openapi: { errors: [429] } },
+      schema: {
+        tags,
+        summary: 'The preference centre of the person a mail went to (token from the mail)',
+        params: ZPublicTokenParams,
+        response: { 200: ZEnvelope(ZPreferences) },
+      },
+    },
+    async (request) => ok(await preferencesOf(deps, request.params.token)),
+  );
+  app.put(
+    '/api/public/preferences/:token/',
+    {
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' }, openapi: { errors: [429] } },
+      schema: {
+        tags,
+        summary: 'Keep these topics, or leave all of the business’s mail',
+        params: ZPublicTokenParams,
+        body: ZUpdatePreferencesRequest,
+        response: { 200: ZEnvelope(ZPreferences) },
+      },
+    },
+    async (request) => ok(await setPreferences(deps, request.params.token, request.body)),
+  );
 
   app.post(
     '/api/email/resubscribe/',

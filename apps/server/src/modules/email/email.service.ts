@@ -5,9 +5,8 @@
 // email.jobs.ts) claims it, signs it with the domain's DKIM key and hands it to the SMTP adapter.
 import { instrumentHtml } from '../email-tracking';
 import { randomUUID } from 'node:crypto';
-import { compile } from 'html-to-text';
 import type { Logger } from 'pino';
-import { FROM_MESSAGES } from '@titan/contracts';
+import { FROM_ERRORS } from '@titan/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import {
@@ -16,9 +15,11 @@ import {
   type EmailTransport,
 } from '../../channels/email-smtp/email-smtp.adapter';
 import type { Mailer } from '../../platform/mailer';
+import type { Storage } from '../../platform/storage';
 import type { SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
+import { defaultSenderOf } from '../email-domains';
 import { findBusinessById } from '../business';
 import { businessScope } from '../conversations';
 import { findVisitor } from '../directory';
@@ -34,13 +35,22 @@ import {
 import { sendingIdentityFor, type SendingIdentity } from './sending-identity';
 import { UnsubscribeTokens } from './unsubscribe-tokens';
 import { escapeHtml } from '../../platform/html';
+import { domainHasInbox } from './email.repository';
+import { textOf } from './email.text';
+
+export { textOf };
 
 export type EmailDeps = {
   db: Db;
   jobs: Jobs;
   secrets: SecretBox;
   logger: Logger;
-  config: Pick<Config, 'PUBLIC_URL' | 'APP_SECRET' | 'EMAIL_RETRY_DELAYS_MS'>;
+  config: Pick<
+    Config,
+    'PUBLIC_URL' | 'APP_SECRET' | 'EMAIL_RETRY_DELAYS_MS' | 'DNS_SERVERS' | 'DNS_TIMEOUT_MS'
+  >;
+  /** Stored files: inbound mail's attachments, and the files staff attach to replies. */
+  storage: Storage;
   /** Where mail goes (one pooled SMTP transport per process, or the development outbox); null: nowhere. */
   transport: EmailTransport | null;
   tokens: UnsubscribeTokens;
@@ -66,6 +76,11 @@ export type SendEmailInput = {
    * List-Unsubscribe; a template that places its own `{{ unsubscribe_url }}` keeps its layout.
    */
   unsubscribeFooter?: boolean;
+  /**
+   * A campaign of a consent topic: List-Unsubscribe's one-click leaves that topic only, and the
+   * unsubscribe link people see opens the preference centre (that topic, others, or all).
+   */
+  topicId?: number | null;
   cause: SendCause;
   causeId?: string | null;
   createdBy?: number | null;
@@ -79,9 +94,16 @@ export const EMAIL_SEND_QUEUE = 'email.send';
 export function createEmailDeps(infra: {
   config: Pick<
     Config,
-    'PUBLIC_URL' | 'APP_SECRET' | 'EMAIL_RETRY_DELAYS_MS' | 'SMTP_URL' | 'EMAIL_SMTP_THREADS'
+    | 'PUBLIC_URL'
+    | 'APP_SECRET'
+    | 'EMAIL_RETRY_DELAYS_MS'
+    | 'SMTP_URL'
+    | 'EMAIL_SMTP_THREADS'
+    | 'DNS_SERVERS'
+    | 'DNS_TIMEOUT_MS'
   >;
   db: Db;
+  storage: Storage;
   jobs: Jobs;
   secrets: SecretBox;
   logger: Logger;
@@ -95,6 +117,7 @@ export function createEmailDeps(infra: {
       : null;
   return {
     db: infra.db,
+    storage: infra.storage,
     jobs: infra.jobs,
     secrets: infra.secrets,
     logger: infra.logger,
@@ -106,8 +129,9 @@ export function createEmailDeps(infra: {
   };
 }
 
-export const EMAIL_MESSAGES = {
-  noFrom: 'Give the address to send from, on a verified sending domain of this business.',
+export const EMAIL_ERRORS = {
+  noFrom:
+    'Give the address to send from, or set a default sender on a verified sending domain (Settings → Email domains).',
   notVerified: (domain: string) =>
     `${domain} is not a verified sending domain of this business. Add it in Settings → Email domains and verify it, then send again.`,
   noCustomerEmail: 'This customer has no email address.',
@@ -132,7 +156,7 @@ export function parseFrom(from: string): { name: string | null; address: string 
 
 /**
  * A display name quoted for a header (RFC 5322 quoted-string). Line breaks are refused where a
- * name is given (FROM_MESSAGES.lineBreak); one kept from before that (a business name) is folded
+ * name is given (FROM_ERRORS.lineBreak); one kept from before that (a business name) is folded
  * to a space here, never written into the header as a line end.
  */
 function formatFrom(name: string | null, address: string): string {
@@ -141,32 +165,20 @@ function formatFrom(name: string | null, address: string): string {
   return `"${oneLine.replace(/[\\"]/g, (c) => `\\${c}`)}" <${address}>`;
 }
 
-/** html-to-text compiled once (its options are costly to prepare for every mail). */
-const htmlToText = compile({
-  wordwrap: 100,
-  selectors: [
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['<', '>'] } },
-    { selector: 'img', format: 'skip' },
-  ],
-});
-
-/** The last HTML converted: a bulk send of one body converts it once. */
-let lastText: { html: string; text: string } | null = null;
-
-/** The plain-text part of an HTML mail (every mail has one). */
-export function textOf(html: string): string {
-  if (lastText?.html === html) return lastText.text;
-  const text = htmlToText(html);
-  lastText = { html, text };
-  return text;
-}
-
-export function unsubscribeUrls(deps: Pick<EmailDeps, 'config' | 'tokens'>, sendId: string) {
+export function unsubscribeUrls(
+  deps: Pick<EmailDeps, 'config' | 'tokens'>,
+  sendId: string,
+  /** A campaign of a topic: one-click leaves that topic only. */
+  topicId?: number | null,
+) {
   const token = deps.tokens.sign(sendId);
+  const topic = topicId ? `&topic=${topicId}` : '';
   return {
     token,
     /** What mail clients POST (RFC 8058) or open: the API. */
-    oneClick: `${deps.config.PUBLIC_URL}/api/email/unsubscribe/?token=${token}`,
+    oneClick: `${deps.config.PUBLIC_URL}/api/email/unsubscribe/?token=${token}${topic}`,
+    /** The preference centre: topics, or leave all. */
+    preferences: `${deps.config.PUBLIC_URL}/p/${token}`,
     /** The page people read (what unsubscribing means, one button, undo). */
     page: `${deps.config.PUBLIC_URL}/engage/unsubscribe?token=${token}`,
   };
@@ -177,8 +189,9 @@ export function headersFor(
   deps: Pick<EmailDeps, 'config' | 'tokens'>,
   sendId: string,
   identity: SendingIdentity,
+  topicId?: number | null,
 ) {
-  const urls = unsubscribeUrls(deps, sendId);
+  const urls = unsubscribeUrls(deps, sendId, topicId);
   const mailto = deps.tokens.verpAddress('unsubscribe', sendId, identity.returnPathHost);
   return {
     messageId: `<${sendId}@${identity.domain}>`,
@@ -206,8 +219,8 @@ export async function resolveRecipient(
     // Another business's customer is not found (404), as everywhere.
     const customer = await findVisitor(db, businessScope(businessId), to.customerId);
     if (!customer.email) {
-      throw new AppError('bad_request', EMAIL_MESSAGES.noCustomerEmail, {
-        customer_id: [EMAIL_MESSAGES.noCustomerEmail],
+      throw new AppError('bad_request', EMAIL_ERRORS.noCustomerEmail, {
+        customer_id: [EMAIL_ERRORS.noCustomerEmail],
       });
     }
     return {
@@ -223,7 +236,7 @@ export async function resolveRecipient(
       },
     };
   }
-  if (!to.address) throw AppError.fields({ email: [EMAIL_MESSAGES.noRecipient] });
+  if (!to.address) throw AppError.fields({ email: [EMAIL_ERRORS.noRecipient] });
   return { address: to.address.trim(), customerId: null, customer: null };
 }
 
@@ -293,6 +306,11 @@ export type SendContext = {
   businessName: string;
   fromHeader: string;
   template: CompiledTemplate | null;
+  /**
+   * The domain receives mail through Titan (it has an inbox address, issue 30): every mail carries
+   * a signed Reply-To that routes the customer's answer to their email conversation.
+   */
+  routesReplies: boolean;
 };
 
 export async function sendContext(
@@ -300,17 +318,18 @@ export async function sendContext(
   input: Pick<SendEmailInput, 'businessId' | 'from' | 'template'>,
 ): Promise<SendContext> {
   const { db } = deps;
-  if (!input.from)
-    throw new AppError('bad_request', EMAIL_MESSAGES.noFrom, { from: [EMAIL_MESSAGES.noFrom] });
+  // Without a From: the business's default sender (chosen once per domain in Settings).
+  const fromText = input.from || (await defaultSenderOf(db, input.businessId));
+  if (!fromText) throw new AppError('bad_request', EMAIL_ERRORS.noFrom, { from: [EMAIL_ERRORS.noFrom] });
   // Callers other than the API's schemas (agents, stored broadcast requests) are held to it too.
-  if (/[\r\n]/.test(input.from.trim()))
-    throw new AppError('bad_request', FROM_MESSAGES.lineBreak, { from: [FROM_MESSAGES.lineBreak] });
-  const from = parseFrom(input.from);
+  if (/[\r\n]/.test(fromText.trim()))
+    throw new AppError('bad_request', FROM_ERRORS.lineBreak, { from: [FROM_ERRORS.lineBreak] });
+  const from = parseFrom(fromText);
   const identity = await sendingIdentityFor(db, deps.secrets, input.businessId, from.address);
   if (!identity) {
     const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
-    throw new AppError('conflict', EMAIL_MESSAGES.notVerified(domain), {
-      from: [EMAIL_MESSAGES.notVerified(domain)],
+    throw new AppError('conflict', EMAIL_ERRORS.notVerified(domain), {
+      from: [EMAIL_ERRORS.notVerified(domain)],
     });
   }
   const business = await findBusinessById(db, input.businessId);
@@ -319,13 +338,14 @@ export async function sendContext(
     ? await loadCompiledTemplate(db, input.businessId, input.template.id)
     : null;
   if (input.template && !template) {
-    throw new AppError('not_found', EMAIL_MESSAGES.noTemplate, { template_id: [EMAIL_MESSAGES.noTemplate] });
+    throw new AppError('not_found', EMAIL_ERRORS.noTemplate, { template_id: [EMAIL_ERRORS.noTemplate] });
   }
   return {
     identity,
     businessName: business.name,
     fromHeader: formatFrom(from.name ?? business.name, from.address),
     template,
+    routesReplies: await domainHasInbox(db, input.businessId, identity.domainId),
   };
 }
 
@@ -337,14 +357,15 @@ export function buildSend(
   recipient: Recipient,
 ): QueuedSend & { id: string } {
   const sendId = randomUUID();
-  const mail = headersFor(deps, sendId, ctx.identity);
+  const mail = headersFor(deps, sendId, ctx.identity, input.topicId);
+  const unsubscribeUrl = input.topicId ? mail.urls.preferences : mail.urls.page;
   const rendered = contentOf(input, ctx.template, {
     customer: recipient.customer ?? { email: recipient.address },
     business: { name: ctx.businessName },
-    unsubscribe_url: mail.urls.page,
+    unsubscribe_url: unsubscribeUrl,
     ...input.template?.variables,
   });
-  const content = input.unsubscribeFooter ? withUnsubscribeFooter(rendered, mail.urls.page) : rendered;
+  const content = input.unsubscribeFooter ? withUnsubscribeFooter(rendered, unsubscribeUrl) : rendered;
   return {
     id: sendId,
     businessId: input.businessId,
@@ -364,7 +385,14 @@ export function buildSend(
       subject: content.subject,
       html: content.html === null ? null : deps.instrumentHtml(content.html, sendId),
       text: content.text,
-      headers: { ...mail.headers, 'Message-ID': mail.messageId, 'Return-Path': `<${mail.envelopeFrom}>` },
+      headers: {
+        ...mail.headers,
+        ...(ctx.routesReplies
+          ? { 'Reply-To': deps.tokens.verpAddress('reply', sendId, ctx.identity.returnPathHost) }
+          : {}),
+        'Message-ID': mail.messageId,
+        'Return-Path': `<${mail.envelopeFrom}>`,
+      },
       message_id: mail.messageId,
       envelope_from: mail.envelopeFrom,
       ...(ctx.template ? { template: { id: ctx.template.id, version: ctx.template.version } } : {}),
@@ -390,7 +418,7 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
   const { row, created } = await sends.recordOnce(
     db,
     base,
-    suppression ? EMAIL_MESSAGES.suppressed(suppression.reason) : null,
+    suppression ? EMAIL_ERRORS.suppressed(suppression.reason) : null,
   );
   if (created && !suppression) await enqueueEmailSends(deps.jobs, [row.id]);
   return row;

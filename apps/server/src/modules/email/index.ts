@@ -5,10 +5,12 @@ export { startBounceListener } from './email.bounce-server';
 export { asBatch, emailBroadcastChannel, startListSend } from './email.broadcast';
 export { defineEmailQueues } from './email.jobs';
 export { emailRoutes } from './email.routes';
+export { emailInboxRoutes } from './email.inboxes.routes';
+export { emailReplier } from './email.conversations';
 export {
   buildSend,
   createEmailDeps,
-  EMAIL_MESSAGES,
+  EMAIL_ERRORS,
   EMAIL_SEND_QUEUE,
   type EmailDeps,
   enqueueEmailSends,

@@ -8,14 +8,18 @@ import { deriveKey, safeEqual } from '../../platform/crypto';
 
 const UUID = /^[0-9a-f]{32}$/;
 
-export type VerpKind = 'bounce' | 'unsubscribe';
+/**
+ * `reply`: the Reply-To of mail Titan sends (issue 30): the customer's answer is routed to their
+ * email conversation in the send's business.
+ */
+export type VerpKind = 'bounce' | 'unsubscribe' | 'reply';
 
 /**
  * `<kind>+<send id, 32 hex>.<MAC, 16 base32>` (at most 61 characters: a local part may hold 64).
  * Lower case only, compared case-insensitively: some mail systems change the case of what they
  * return to. 80 bits of MAC: each guess costs an SMTP transaction refused at RCPT.
  */
-const VERP_LOCAL = /^(bounce|unsubscribe)\+([0-9a-f]{32})\.([0-9a-z]{16})$/;
+const VERP_LOCAL = /^(bounce|unsubscribe|reply)\+([0-9a-f]{32})\.([0-9a-z]{16})$/;
 const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
 
 const uuidOf = (hex: string) =>

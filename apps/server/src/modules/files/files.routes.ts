@@ -10,7 +10,7 @@ import {
 import { AppError } from '../../platform/errors';
 import { created } from '../../platform/http';
 import { LocalStorage } from '../../platform/storage';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
 import { findConversationView as findConversation, scopeOf } from '../conversations';
 import * as files from './files.service';
 import { readUpload, registerMultipart } from './multipart';

@@ -28,7 +28,10 @@ export function readUpload(parts: AsyncIterableIterator<Multipart>) {
 export async function readParts<T>(
   parts: AsyncIterableIterator<Multipart>,
   take: (part: MultipartFile, fieldsBefore: Record<string, string>) => Promise<T>,
+  /** The file part's name (default `file`); `many`: every part of that name goes to `take`. */
+  options: { fieldName?: string; many?: boolean } = {},
 ) {
+  const fileField = options.fieldName ?? 'file';
   const fields: Record<string, string> = {};
   let file: T | null = null;
   const withNul: string[] = [];
@@ -42,7 +45,7 @@ export async function readParts<T>(
       continue;
     }
     if (part.type === 'file') {
-      if (part.fieldname !== 'file' || file) {
+      if (part.fieldname !== fileField || (file && !options.many)) {
         part.file.resume();
         continue;
       }

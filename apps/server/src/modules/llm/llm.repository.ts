@@ -19,6 +19,7 @@ export async function upsertSettings(
     businessId: number;
     baseUrl: string;
     model: string;
+    embeddingModel: string | null;
     /** Undefined keeps the stored key — only while the base URL stays the same. */
     apiKeySealed?: string | null;
     updatedBy: number | null;
@@ -28,6 +29,7 @@ export async function upsertSettings(
   const set = {
     baseUrl: values.baseUrl,
     model: values.model,
+    embeddingModel: values.embeddingModel,
     updatedBy: values.updatedBy,
     updatedAt: now,
     // The key follows its URL: whoever may change the settings must not be able to have the stored

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEnvelope, ZLlmSettings, ZLlmTestResult, ZSaveLlmSettingsRequest } from '@titan/contracts';
 import { ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import * as llm from './llm.service';
 
 const tags = ['llm'];

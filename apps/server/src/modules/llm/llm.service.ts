@@ -5,7 +5,7 @@
 // model, tokens, duration, outcome.
 import type { z } from 'zod';
 import {
-  LLM_MESSAGES,
+  LLM_ERRORS,
   type TLlmSettings,
   type TLlmSource,
   type TLlmTestResult,
@@ -39,7 +39,8 @@ export type LlmDeps = {
   config: Pick<
     Config,
     'NODE_ENV' | 'HOST' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES'
-  >;
+  > &
+    Partial<Pick<Config, 'LLM_EMBEDDING_MODEL'>>;
   logger: LlmLogger;
   /** Tests: recorded waits instead of sleeps, a fixed jitter. */
   clientOptions?: Partial<LlmClientOptions>;
@@ -52,6 +53,8 @@ export type ResolvedLlm = {
   baseUrl: string;
   apiKey: string | null;
   model: string;
+  /** The model for `/embeddings` at the same server; null: none (full-text search alone). */
+  embeddingModel: string | null;
 };
 
 /** What a call is for: recorded with its usage (`ref`: e.g. an agent run's id). */
@@ -69,6 +72,10 @@ export type LlmSession = {
   source: ResolvedLlm['source'];
   model: string;
   chat(req: LlmChatRequest): Promise<LlmChatResult>;
+  /** The embedding model in use, or null when none is set. */
+  embeddingModel: string | null;
+  /** Vectors of `texts` by the embedding model (recorded like chats); throws when none is set. */
+  embed(texts: string[]): Promise<number[][]>;
   /** JSON of `schema` (strict json_schema); `invalid_output` (with the text) when the answer is not. */
   structured<T>(
     req: Omit<LlmChatRequest, 'responseFormat'> & { name: string; schema: z.ZodType<T> },
@@ -86,9 +93,9 @@ const guarded = (deps: LlmDeps) => outboundGuarded(deps.config);
 export async function baseUrlProblem(deps: LlmDeps, baseUrl: string): Promise<string | null> {
   if (!guarded(deps)) return null;
   const url = new URL(baseUrl);
-  if (url.protocol !== 'https:') return LLM_MESSAGES.httpsRequired;
+  if (url.protocol !== 'https:') return LLM_ERRORS.httpsRequired;
   const problem = await hostAddressProblem(deps, url.hostname.replace(/^\[|\]$/g, ''));
-  return problem ? LLM_MESSAGES[problem] : null;
+  return problem ? LLM_ERRORS[problem] : null;
 }
 
 /** The model a business's AI features use: its own, else the server's, else null. */
@@ -100,6 +107,7 @@ export async function resolveLlm(deps: LlmDeps, businessId: number): Promise<Res
       baseUrl: own.baseUrl,
       apiKey: own.apiKeySealed ? deps.secrets.open(own.apiKeySealed) : null,
       model: own.model,
+      embeddingModel: own.embeddingModel,
     };
   }
   const { LLM_BASE_URL, LLM_API_KEY, LLM_MODEL } = deps.config;
@@ -109,6 +117,7 @@ export async function resolveLlm(deps: LlmDeps, businessId: number): Promise<Res
     baseUrl: LLM_BASE_URL ?? OPENAI_BASE_URL,
     apiKey: LLM_API_KEY ?? null,
     model: LLM_MODEL,
+    embeddingModel: deps.config.LLM_EMBEDDING_MODEL ?? null,
   };
 }
 
@@ -126,7 +135,7 @@ export function llmAppError(err: LlmError): AppError {
       return new AppError('unavailable', err.message, null, { 'retry-after': String(seconds) });
     }
     case 'invalid_output':
-      return new AppError('unprocessable', LLM_MESSAGES.invalidOutput, {
+      return new AppError('unprocessable', LLM_ERRORS.invalidOutput, {
         non_field_errors: err.details.issues ?? [],
       });
     case 'aborted':
@@ -212,9 +221,40 @@ function sessionFor(deps: LlmDeps, ctx: LlmCallContext, llm: ResolvedLlm): LlmSe
       throw err;
     }
   };
+  const embed = async (texts: string[]): Promise<number[][]> => {
+    if (!llm.embeddingModel) throw new AppError('conflict', 'No embedding model is set.');
+    const started = performance.now();
+    const model = llm.embeddingModel;
+    const usageRow = (status: 'ok' | 'error', tokens: number, errorKind: string | null) =>
+      repo.insertUsage(deps.db, {
+        businessId: ctx.businessId,
+        purpose: ctx.purpose,
+        ref: ctx.ref ?? null,
+        source: llm.source,
+        model,
+        promptTokens: tokens,
+        completionTokens: 0,
+        totalTokens: tokens,
+        durationMs: Math.round(performance.now() - started),
+        attempts: 1,
+        status,
+        errorKind,
+        createdBy: ctx.userId ?? null,
+      });
+    try {
+      const result = await client.embed(texts, model);
+      await usageRow('ok', result.promptTokens, null);
+      return result.vectors;
+    } catch (err) {
+      if (err instanceof LlmError) await usageRow('error', 0, err.kind);
+      throw err;
+    }
+  };
   return {
     source: llm.source,
     model: llm.model,
+    embeddingModel: llm.embeddingModel,
+    embed,
     chat,
     async structured(req) {
       const { name, schema, ...rest } = req;
@@ -230,7 +270,7 @@ function sessionFor(deps: LlmDeps, ctx: LlmCallContext, llm: ResolvedLlm): LlmSe
 /** A session on the business's model; 409 with a plain message when none is configured. */
 export async function openLlm(deps: LlmDeps, ctx: LlmCallContext): Promise<LlmSession> {
   const llm = await resolveLlm(deps, ctx.businessId);
-  if (!llm) throw new AppError('conflict', LLM_MESSAGES.notConfigured);
+  if (!llm) throw new AppError('conflict', LLM_ERRORS.notConfigured);
   if (ctx.model) llm.model = ctx.model;
   if (llm.source === 'business') {
     // Checked again per use: a name may resolve elsewhere now than when it was saved.
@@ -263,6 +303,7 @@ export async function findLlmSettings(deps: LlmDeps, businessId: number): Promis
     has_api_key: !!own?.apiKeySealed,
     source: effective?.source ?? 'none',
     effective_model: effective?.model ?? null,
+    embedding_model: effective?.embeddingModel ?? null,
     configured: effective !== null,
     updated_at: own?.updatedAt.toISOString() ?? null,
     usage_30d: {
@@ -286,6 +327,7 @@ export async function saveLlmSettings(
     businessId,
     baseUrl,
     model: input.model.trim(),
+    embeddingModel: input.embedding_model?.trim() || null,
     apiKeySealed:
       input.api_key === undefined
         ? undefined

@@ -14,7 +14,7 @@ import {
   ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import * as mcp from './mcp-servers.service';
 
 const tags = ['mcp-servers'];

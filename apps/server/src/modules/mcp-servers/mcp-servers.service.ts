@@ -24,7 +24,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   MCP_CALLBACK_PATH,
-  MCP_MESSAGES,
+  MCP_ERRORS,
   type TExternalToolInfo,
   type TMcpServer,
   type TMcpServerRequest,
@@ -127,7 +127,7 @@ async function saving<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (sqlStateOf(err) === '23505') throw AppError.fields({ name: [MCP_MESSAGES.nameTaken] });
+    if (sqlStateOf(err) === '23505') throw AppError.fields({ name: [MCP_ERRORS.nameTaken] });
     throw err;
   }
 }
@@ -352,7 +352,7 @@ function authColumns(
   tokenDropped = false,
 ) {
   if (body.auth === 'bearer' && !body.token && !tokenDropped)
-    throw AppError.fields({ token: [MCP_MESSAGES.tokenRequired] });
+    throw AppError.fields({ token: [MCP_ERRORS.tokenRequired] });
   const waitsForToken = body.auth === 'bearer' && !body.token;
   return {
     auth: body.auth,
@@ -369,7 +369,7 @@ function authColumns(
     tools: [],
     toolsListedAt: null,
     status: body.auth === 'oauth' ? ('pending_oauth' as const) : ('error' as const),
-    lastError: waitsForToken ? MCP_MESSAGES.tokenRequired : null,
+    lastError: waitsForToken ? MCP_ERRORS.tokenRequired : null,
   };
 }
 
@@ -487,7 +487,7 @@ export async function connectMcpServer(
   const user = requireUser(userId);
   const row = await repo.findServer(deps.db, businessId, id);
   if (!row) throw notFound();
-  if (row.auth !== 'oauth') throw new AppError('conflict', MCP_MESSAGES.notOauth);
+  if (row.auth !== 'oauth') throw new AppError('conflict', MCP_ERRORS.notOauth);
   await urlField(deps, row.url);
   const fail = async (err: AppError): Promise<never> => {
     await repo.updateServer(deps.db, businessId, id, {
@@ -504,7 +504,7 @@ export async function connectMcpServer(
   }
   const { resource, metadata, fetchFn } = found;
   if (!metadata.code_challenge_methods_supported?.includes('S256'))
-    return fail(new AppError('conflict', MCP_MESSAGES.noPkce));
+    return fail(new AppError('conflict', MCP_ERRORS.noPkce));
 
   const redirectUri = redirectUriOf(deps);
   const previous = (row.oauth ?? {}) as OauthColumn;
@@ -560,7 +560,7 @@ export async function connectMcpServer(
         ),
       );
     }
-  } else return fail(new AppError('conflict', MCP_MESSAGES.noRegistration));
+  } else return fail(new AppError('conflict', MCP_ERRORS.noRegistration));
 
   const oauth: McpOauthState & { metadata: AuthorizationServerMetadata } = {
     ...client,

@@ -4,7 +4,7 @@
 // so two runs never present the same refresh token (strict servers revoke the grant when a rotated
 // token comes back). A refused grant (`invalid_grant`) marks the connection expired, once.
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { MCP_MESSAGES, type TConnectionStatus } from '@titan/contracts';
+import { MCP_ERRORS, type TConnectionStatus } from '@titan/contracts';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import { randomToken, sha256, type SecretBox } from '../../platform/crypto';
@@ -100,14 +100,14 @@ export async function takeConnectState(
     userId: where.userId,
     kind: where.kind,
   });
-  if (!row) throw AppError.fields({ state: [MCP_MESSAGES.stateInvalid] });
+  if (!row) throw AppError.fields({ state: [MCP_ERRORS.stateInvalid] });
   return { ...row, codeVerifier: deps.secrets.open(row.codeVerifierSealed) };
 }
 
 /** RFC 9207: an `iss` that is not the server Titan asked is refused; required when the server says it sends one. */
 export function checkIssuer(expected: string | null, iss: string | undefined, required: boolean): void {
   if (iss === undefined ? required : expected !== null && iss !== expected)
-    throw AppError.fields({ iss: [MCP_MESSAGES.issuerMismatch] });
+    throw AppError.fields({ iss: [MCP_ERRORS.issuerMismatch] });
 }
 
 export type TokenColumns = {
@@ -176,7 +176,7 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
   for (;;) {
     const row = await opts.read();
     if (!row) throw new AppError('not_found', 'Not found.');
-    if (row.status === 'expired') throw new GrantExpired(row.lastError ?? MCP_MESSAGES.expired);
+    if (row.status === 'expired') throw new GrantExpired(row.lastError ?? MCP_ERRORS.expired);
     if (!needsRefresh(row)) return row;
     const claimed = await opts.claim(LEASE_MS);
     if (claimed) {
@@ -185,9 +185,9 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
         return claimed;
       }
       if (!claimed.refreshTokenSealed) {
-        await opts.finish({ status: 'expired', lastError: MCP_MESSAGES.expired, refreshLeaseUntil: null });
+        await opts.finish({ status: 'expired', lastError: MCP_ERRORS.expired, refreshLeaseUntil: null });
         await opts.onExpired?.();
-        throw new GrantExpired(MCP_MESSAGES.expired);
+        throw new GrantExpired(MCP_ERRORS.expired);
       }
       let tokens: OAuthTokens;
       try {
@@ -197,12 +197,12 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
           // Told once, by status, last error and mail; nothing retries a refused grant.
           await opts.finish({
             status: 'expired',
-            lastError: MCP_MESSAGES.expired,
+            lastError: MCP_ERRORS.expired,
             accessTokenSealed: null,
             refreshLeaseUntil: null,
           });
           await opts.onExpired?.();
-          throw new GrantExpired(MCP_MESSAGES.expired);
+          throw new GrantExpired(MCP_ERRORS.expired);
         }
         await opts.finish({
           lastError: `Refreshing the token failed: ${outboundErrorWords(err)}`,

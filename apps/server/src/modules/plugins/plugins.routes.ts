@@ -13,7 +13,7 @@ import {
   ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import * as plugins from './plugins.service';
 
 const tags = ['plugins'];

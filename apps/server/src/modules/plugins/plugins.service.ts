@@ -12,7 +12,7 @@ import {
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   PLUGIN_CALLBACK_PATH,
-  PLUGIN_MESSAGES,
+  PLUGIN_ERRORS,
   type TFieldErrors,
   type TOAuthCallbackRequest,
   type TPlugin,
@@ -66,9 +66,9 @@ function manifestOf(deps: PluginDeps, id: string): TPluginManifest | null {
 /** Why a plugin cannot be connected on this server, or null. */
 function unavailableReason(m: TPluginManifest): string | null {
   if (m.auth.type !== 'oauth2') return null;
-  if (!m.auth.client_id) return `${PLUGIN_MESSAGES.unavailable} Its OAuth client id is not configured.`;
+  if (!m.auth.client_id) return `${PLUGIN_ERRORS.unavailable} Its OAuth client id is not configured.`;
   if (m.auth.client_secret_env && !process.env[m.auth.client_secret_env])
-    return `${PLUGIN_MESSAGES.unavailable} ${m.auth.client_secret_env} is not set.`;
+    return `${PLUGIN_ERRORS.unavailable} ${m.auth.client_secret_env} is not set.`;
   return null;
 }
 
@@ -119,7 +119,7 @@ async function checkedSettings(
   for (const s of m.settings) {
     const value = given[s.name]?.trim();
     if (!value) {
-      if (s.required) errors[`settings.${s.name}`] = [PLUGIN_MESSAGES.settingRequired];
+      if (s.required) errors[`settings.${s.name}`] = [PLUGIN_ERRORS.settingRequired];
       continue;
     }
     if (s.type === 'url') {
@@ -162,7 +162,7 @@ export async function createUserPlugin(
 ): Promise<TUserPlugin> {
   const body = ZUserPluginRequest.parse(input);
   const m = manifestOf(deps, body.plugin);
-  if (!m) throw AppError.fields({ plugin: [PLUGIN_MESSAGES.unknownPlugin] });
+  if (!m) throw AppError.fields({ plugin: [PLUGIN_ERRORS.unknownPlugin] });
   const unavailable = unavailableReason(m);
   if (unavailable) throw AppError.fields({ plugin: [unavailable] });
   const settings = await checkedSettings(deps, m, body.settings);
@@ -171,7 +171,7 @@ export async function createUserPlugin(
   if (m.auth.type === 'api_key') {
     if (body.api_key) key = body.api_key;
     else if (m.auth.placement === 'signature') key = generated = randomToken(32);
-    else throw AppError.fields({ api_key: [PLUGIN_MESSAGES.apiKeyRequired] });
+    else throw AppError.fields({ api_key: [PLUGIN_ERRORS.apiKeyRequired] });
   }
   const row = await repo.insertConnection(deps.db, {
     businessId,
@@ -194,10 +194,10 @@ export async function updateUserPlugin(
   const row = await repo.findConnection(deps.db, businessId, id);
   if (!row) throw notFound();
   const m = manifestOf(deps, row.plugin);
-  if (!m) throw AppError.fields({ plugin: [PLUGIN_MESSAGES.unknownPlugin] });
+  if (!m) throw AppError.fields({ plugin: [PLUGIN_ERRORS.unknownPlugin] });
   const settings = body.settings ? await checkedSettings(deps, m, body.settings) : undefined;
   if (body.api_key !== undefined && m.auth.type !== 'api_key')
-    throw AppError.fields({ api_key: [PLUGIN_MESSAGES.notOauth] });
+    throw AppError.fields({ api_key: [PLUGIN_ERRORS.notOauth] });
   let generated: string | undefined;
   let credentials: Partial<repo.NewPluginConnection> = {};
   if (body.api_key) {
@@ -217,7 +217,7 @@ export async function updateUserPlugin(
       generated = randomToken(32);
       credentials = { keySealed: deps.secrets.seal(generated), status: 'connected', lastError: null };
     } else {
-      credentials = { keySealed: null, status: 'error', lastError: PLUGIN_MESSAGES.apiKeyRequired };
+      credentials = { keySealed: null, status: 'error', lastError: PLUGIN_ERRORS.apiKeyRequired };
     }
   }
   const updated = await repo.updateConnection(deps.db, businessId, id, {
@@ -267,7 +267,7 @@ function clientInfoOf(auth: OAuth2) {
 
 function oauthManifest(deps: PluginDeps, row: Row): { m: TPluginManifest; auth: OAuth2 } {
   const m = manifestOf(deps, row.plugin);
-  if (!m || m.auth.type !== 'oauth2') throw new AppError('conflict', PLUGIN_MESSAGES.notOauth);
+  if (!m || m.auth.type !== 'oauth2') throw new AppError('conflict', PLUGIN_ERRORS.notOauth);
   const reason = unavailableReason(m);
   if (reason) throw new AppError('conflict', reason);
   return { m, auth: m.auth };

@@ -13,7 +13,9 @@ import {
   ZPublicConversation,
   ZPublicMessage,
   ZPublicSendMessageRequest,
+  ZUpdateVisitorRequest,
   ZUploadResult,
+  ZVisitor,
   ZVisitorSession,
   ZNoQuery,
 } from '@titan/contracts';
@@ -68,6 +70,35 @@ export const publicChatRoutes: FastifyPluginAsyncZod<{ deps: chat.PublicChatDeps
       schema: { tags, body: ZCreateVisitorRequest, response: { 201: ZEnvelope(ZVisitorSession) } },
     },
     async (request, reply) => created(reply, await chat.createVisitor(deps, request.body, callerOf(request))),
+  );
+
+  app.get(
+    '/api/public/customers/me/',
+    {
+      config: visitorConfig,
+      schema: {
+        querystring: ZNoQuery,
+        tags,
+        summary: 'The visitor’s own record (name, email)',
+        response: { 200: ZEnvelope(ZVisitor) },
+      },
+    },
+    async (request) => ok(await chat.findVisitorSelf(deps, await visitorOf(request), callerOf(request))),
+  );
+
+  app.put(
+    '/api/public/customers/me/',
+    {
+      config: visitorConfig,
+      schema: {
+        tags,
+        summary: 'The email a visitor leaves while nobody is online; the conversation goes on by email',
+        body: ZUpdateVisitorRequest,
+        response: { 200: ZEnvelope(ZVisitor) },
+      },
+    },
+    async (request) =>
+      ok(await chat.updateVisitorSelf(deps, await visitorOf(request), request.body, callerOf(request))),
   );
 
   app.get(

@@ -1,15 +1,20 @@
 // The public chat: what a visitor on a widget or the hosted group page may do. A visitor is a
 // customer record plus a signed token; they reach only their own conversations.
 import { createHmac } from 'node:crypto';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
 import type {
   TConversation,
   TPublicChatInfo,
   TPublicMessage,
   TUploadResult,
+  TVisitor,
   TVisitorSession,
 } from '@titan/contracts';
 import {
+  DEFAULT_WIDGET_LOCALE,
   FILE_TOO_LARGE_MESSAGE,
+  matchWidgetLocale,
+  type ZUpdateVisitorRequest,
   OWN_CHANNEL_FILE_LIMIT_BYTES,
   type ZCreateVisitorRequest,
   type ZPublicSendMessageRequest,
@@ -22,8 +27,16 @@ import { AppError } from '../../platform/errors';
 import { phoneForStorage } from '../../platform/phone-numbers';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import type { Storage } from '../../platform/storage';
-import { type BusinessRow, findBusinessByCode, findBusinessById } from '../business';
-import { type ChatGroupRow, findGroup, findGroupBySlug } from '../chat-groups';
+import { type BusinessRow, findBusinessByCode, findBusinessById, listMembers } from '../business';
+import {
+  availabilityAt,
+  type ChatGroupRow,
+  findChatGroupMemberIds,
+  findGroup,
+  findGroupBySlug,
+} from '../chat-groups';
+import type { Clock } from '../../platform/clock';
+import { presenceOf } from '../presence';
 import * as inbox from '../conversations';
 import { storeUpload, takeVisitorUploadAllowance } from '../files';
 import { adoptSuppressions } from '../consent';
@@ -44,6 +57,8 @@ export type PublicChatDeps = {
   visitorTokens: VisitorTokens;
   secrets: SecretBox;
   config: Pick<Config, 'PUBLIC_URL' | 'VISITOR_UPLOADS_DAILY_MB' | 'VISITOR_UPLOADS_DAILY_FILES'>;
+  /** "Now" for the group's business hours (the runtime's clock). */
+  clock?: Clock;
 };
 
 /**
@@ -60,7 +75,7 @@ export function widgetExternalId(userId: string): string {
   return `widget:${userId}`;
 }
 
-export const PUBLIC_CHAT_MESSAGES = {
+export const PUBLIC_CHAT_ERRORS = {
   unavailable: 'This chat is not available.',
   originRefused: 'This website is not allowed to use this chat.',
   identityFailed: 'We could not verify who you are. Please reload the page.',
@@ -78,13 +93,13 @@ const HOUR = 3600;
 
 async function liveBusiness(db: Db, code: string): Promise<BusinessRow> {
   const business = await findBusinessByCode(db, code);
-  if (!business) throw new AppError('not_found', PUBLIC_CHAT_MESSAGES.unavailable);
+  if (!business) throw new AppError('not_found', PUBLIC_CHAT_ERRORS.unavailable);
   return business;
 }
 
 async function liveGroup(db: Db, businessId: number, slug: string): Promise<ChatGroupRow> {
   const group = await findGroupBySlug(db, businessId, slug);
-  if (!group) throw new AppError('not_found', PUBLIC_CHAT_MESSAGES.unavailable);
+  if (!group) throw new AppError('not_found', PUBLIC_CHAT_ERRORS.unavailable);
   return group;
 }
 
@@ -101,7 +116,7 @@ export function assertOriginAllowed(
   if (origin === null || origin === new URL(deps.config.PUBLIC_URL).origin) return;
   const allowed = [...business.widgetAllowedOrigins, ...(group?.allowedOrigins ?? [])];
   if (allowed.length > 0 && !allowed.includes(origin.toLowerCase())) {
-    throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.originRefused);
+    throw new AppError('forbidden', PUBLIC_CHAT_ERRORS.originRefused);
   }
 }
 
@@ -114,7 +129,15 @@ export async function chatInfo(
   const business = await liveBusiness(deps.db, code);
   const group = slug ? await liveGroup(deps.db, business.id, slug) : null;
   assertOriginAllowed(deps, business, group, caller.origin);
+  // Outside the group's business hours nobody answers, whoever is signed in.
+  const availability = group
+    ? availabilityAt(group, (deps.clock ?? { now: () => new Date() }).now())
+    : { open: true, reopens_at: null, away_message: '' };
   return {
+    locale: matchWidgetLocale(group?.locale) ?? DEFAULT_WIDGET_LOCALE,
+    strings: compileStrings(group?.strings ?? {}),
+    staff_online: availability.open && (await staffOnline(deps.db, business.id, group)),
+    availability,
     business: { name: business.name, logo_url: null },
     group: group
       ? {
@@ -130,6 +153,42 @@ export async function chatInfo(
   };
 }
 
+/**
+ * The group's overrides compiled for the widget's ICU runtime (@lingui/core carries no parser): plain
+ * text stays a string. Saved overrides were checked by contracts; one that no longer compiles (a
+ * catalogue change) is left out, so the widget shows its own text.
+ */
+export function compileStrings(
+  strings: Record<string, Record<string, string>>,
+): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [locale, texts] of Object.entries(strings)) {
+    const compiled: Record<string, unknown> = {};
+    for (const [key, text] of Object.entries(texts)) {
+      try {
+        const tokens = compileMessage(text);
+        compiled[key] =
+          Array.isArray(tokens) && tokens.length === 1 && typeof tokens[0] === 'string' ? tokens[0] : tokens;
+      } catch {
+        // left out: see above
+      }
+    }
+    out[locale] = compiled;
+  }
+  return out;
+}
+
+/**
+ * Whether anyone who answers this chat is online (presence, next-api.md "Team inbox"): the group's
+ * members when it has any, else every member of the business. Away and offline members do not count.
+ */
+async function staffOnline(db: Db, businessId: number, group: ChatGroupRow | null): Promise<boolean> {
+  let userIds = group ? await findChatGroupMemberIds(db, businessId, group.id) : [];
+  if (userIds.length === 0) userIds = (await listMembers(db, businessId)).map((m) => m.userId);
+  const presence = await presenceOf(db, userIds);
+  return [...presence.values()].some((status) => status === 'online');
+}
+
 type FormField = { name: string; type: string; required: boolean; options?: string[] };
 
 /** The group's visitor form, field by field: required answers present, and each of its type. */
@@ -142,7 +201,7 @@ export function checkVisitorForm(
     const value = answers[field.name];
     const empty = value === undefined || value === null || value === '' || value === false;
     if (empty) {
-      if (field.required) problems[field.name] = [PUBLIC_CHAT_MESSAGES.required];
+      if (field.required) problems[field.name] = [PUBLIC_CHAT_ERRORS.required];
       continue;
     }
     const text = typeof value === 'string' ? value.trim() : String(value);
@@ -152,12 +211,12 @@ export function checkVisitorForm(
       (field.type === 'phone' && !/^\+?[0-9 ()-]{4,30}$/.test(text)) ||
       (field.type === 'checkbox' && typeof value !== 'boolean') ||
       (field.type === 'select' && !(field.options ?? []).includes(text));
-    if (wrong) problems[field.name] = [FIELD_MESSAGES[field.type] ?? 'Enter a valid value.'];
+    if (wrong) problems[field.name] = [FIELD_ERRORS[field.type] ?? 'Enter a valid value.'];
   }
   return problems;
 }
 
-const FIELD_MESSAGES: Record<string, string> = {
+const FIELD_ERRORS: Record<string, string> = {
   email: 'Enter a valid email address.',
   number: 'A valid number is required.',
   phone: 'Enter a valid phone number.',
@@ -208,15 +267,16 @@ export async function createVisitor(
       !input.user_hash ||
       !safeEqual(identityHash(secret, input.user_id), input.user_hash.toLowerCase())
     ) {
-      throw new AppError('forbidden', PUBLIC_CHAT_MESSAGES.identityFailed);
+      throw new AppError('forbidden', PUBLIC_CHAT_ERRORS.identityFailed);
     }
-    customer = await directory.upsertVerifiedCustomer(deps.db, {
-      ...values,
-      externalId: widgetExternalId(input.user_id),
-    });
+    // With its `customer.created` event when new, in one transaction.
+    const externalId = widgetExternalId(input.user_id);
+    customer = await deps.db.transaction((tx) =>
+      directory.upsertVerifiedCustomer(tx, { ...values, externalId }),
+    );
   } else {
     // Unverified visitors always get a new record: typing someone's email reveals nothing.
-    customer = await directory.insertCustomer(deps.db, values);
+    customer = await deps.db.transaction((tx) => directory.insertCustomer(tx, values));
   }
   // An address the business stopped mailing or texting keeps its consent on this record too.
   if (customer.email || customer.phone) await adoptSuppressions(deps.db, business.id, [customer.id]);
@@ -237,6 +297,37 @@ export async function visitorFromToken(
   return claims;
 }
 
+/** The visitor's own record: name and email (the widget asks for an email when nobody is online). */
+export async function findVisitorSelf(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  caller: Caller,
+): Promise<TVisitor> {
+  await visitorBusiness(deps, visitor, caller);
+  const row = await directory.findCustomerById(deps.db, visitor.businessId, visitor.customerId);
+  if (!row) throw new AppError('unauthorized', VISITOR_SESSION_ENDED);
+  return { id: row.id, name: row.name, email: row.email };
+}
+
+/**
+ * The address a visitor leaves while nobody is online, stored on their customer record so the
+ * conversation can go on by email; suppressions of that address are adopted as on creation.
+ */
+export async function updateVisitorSelf(
+  deps: PublicChatDeps,
+  visitor: VisitorClaims,
+  input: z.output<typeof ZUpdateVisitorRequest>,
+  caller: Caller,
+): Promise<TVisitor> {
+  await visitorBusiness(deps, visitor, caller);
+  await deps.limiter.hit({ key: `visitor-email:${visitor.customerId}`, max: 10, windowSeconds: HOUR });
+  await directory.updateVisitor(deps.db, visitor.businessId, visitor.customerId, {
+    email: input.email.toLowerCase(),
+  });
+  await adoptSuppressions(deps.db, visitor.businessId, [visitor.customerId]);
+  return findVisitorSelf(deps, visitor, caller);
+}
+
 async function visitorBusiness(
   deps: PublicChatDeps,
   visitor: VisitorClaims,
@@ -244,7 +335,7 @@ async function visitorBusiness(
   group: ChatGroupRow | null = null,
 ) {
   const business = await findBusinessById(deps.db, visitor.businessId);
-  if (!business) throw new AppError('unauthorized', PUBLIC_CHAT_MESSAGES.unavailable);
+  if (!business) throw new AppError('unauthorized', PUBLIC_CHAT_ERRORS.unavailable);
   assertOriginAllowed(deps, business, group, caller.origin);
   return business;
 }
@@ -281,7 +372,7 @@ export async function ownConversation(
     conversation.initiator?.id !== visitor.customerId ||
     conversation.channel !== PUBLIC_CHANNEL
   )
-    throw AppError.notFound(PUBLIC_CHAT_MESSAGES.notYours);
+    throw AppError.notFound(PUBLIC_CHAT_ERRORS.notYours);
   return conversation;
 }
 
@@ -292,10 +383,10 @@ export async function startVisitorConversation(
   caller: Caller,
 ): Promise<TConversation> {
   const business = await findBusinessById(deps.db, visitor.businessId);
-  if (!business) throw new AppError('unauthorized', PUBLIC_CHAT_MESSAGES.unavailable);
+  if (!business) throw new AppError('unauthorized', PUBLIC_CHAT_ERRORS.unavailable);
   const group = input.group_slug ? await liveGroup(deps.db, business.id, input.group_slug) : null;
   assertOriginAllowed(deps, business, group, caller.origin);
-  await limited(deps, PUBLIC_CHAT_MESSAGES.tooManyConversations, [
+  await limited(deps, PUBLIC_CHAT_ERRORS.tooManyConversations, [
     { key: `conv:visitor:${visitor.customerId}`, max: 10, windowSeconds: HOUR },
     { key: `conv:ip:${caller.ip}`, max: 30, windowSeconds: HOUR },
   ]);
@@ -336,7 +427,7 @@ export async function sendVisitorMessage(
 ): Promise<TPublicMessage> {
   const conversation = await ownConversation(deps, visitor, conversationId);
   await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
-  await limited(deps, PUBLIC_CHAT_MESSAGES.tooManyMessages, [
+  await limited(deps, PUBLIC_CHAT_ERRORS.tooManyMessages, [
     { key: `msg:visitor:${visitor.customerId}`, max: 30, windowSeconds: 60 },
     { key: `msg:ip:${caller.ip}`, max: 120, windowSeconds: 60 },
   ]);
@@ -344,7 +435,7 @@ export async function sendVisitorMessage(
     message.message_type === 'file' &&
     !message.content.startsWith(`public/public_chat_media/${visitor.businessId}/${conversationId}/`)
   ) {
-    throw AppError.fields({ content: [PUBLIC_CHAT_MESSAGES.fileNotYours] });
+    throw AppError.fields({ content: [PUBLIC_CHAT_ERRORS.fileNotYours] });
   }
   const sent = await inbox.receiveCustomerMessage(deps, {
     businessId: visitor.businessId,
@@ -364,7 +455,7 @@ export async function visitorUpload(
 ): Promise<TUploadResult> {
   const conversation = await ownConversation(deps, visitor, conversationId);
   await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
-  await limited(deps, PUBLIC_CHAT_MESSAGES.tooManyMessages, [
+  await limited(deps, PUBLIC_CHAT_ERRORS.tooManyMessages, [
     { key: `upload:visitor:${visitor.customerId}`, max: 20, windowSeconds: HOUR },
   ]);
   if (file.bytes.length > OWN_CHANNEL_FILE_LIMIT_BYTES) {
@@ -378,7 +469,7 @@ export async function visitorUpload(
       maxBytes: deps.config.VISITOR_UPLOADS_DAILY_MB * 1024 * 1024,
     });
     if (!allowed) {
-      throw new AppError('rate_limited', PUBLIC_CHAT_MESSAGES.uploadQuota, null, {
+      throw new AppError('rate_limited', PUBLIC_CHAT_ERRORS.uploadQuota, null, {
         'retry-after': String(secondsToUtcMidnight()),
       });
     }

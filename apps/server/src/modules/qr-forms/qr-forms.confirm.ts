@@ -4,7 +4,7 @@
 // subscribed, and the confirmation is kept as the proof (source qr_form, double_opt_in, time, IP).
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { QR_FORM_MESSAGES, type TQrConfirmResult } from '@titan/contracts';
+import { QR_FORM_ERRORS, type TQrConfirmResult } from '@titan/contracts';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { deriveKey } from '../../platform/crypto';
@@ -144,7 +144,7 @@ export async function askToConfirm(
 export const submissionReference = (submissionId: number) => `qr_form_submission:${submissionId}`;
 
 const invalid = () =>
-  AppError.fields({ token: [QR_FORM_MESSAGES.confirmInvalid] }, QR_FORM_MESSAGES.confirmInvalid);
+  AppError.fields({ token: [QR_FORM_ERRORS.confirmInvalid] }, QR_FORM_ERRORS.confirmInvalid);
 
 /**
  * Following the link: a forged, altered or expired token is refused (400), as is one whose

@@ -60,3 +60,17 @@ export async function insertSubmission(
 export async function lockBusinessSubmissions(tx: Queryable, businessId: number): Promise<void> {
   await advisoryLock(tx, `qr-form:${businessId}`);
 }
+
+/** Export and erase (GDPR): a customer's form submissions (the consent each showed and gave). */
+export async function customerSubmissions(db: Queryable, businessId: number, customerId: number) {
+  return db
+    .select()
+    .from(qrFormSubmissions)
+    .where(and(eq(qrFormSubmissions.businessId, businessId), eq(qrFormSubmissions.customerId, customerId)));
+}
+
+export async function deleteCustomerSubmissions(db: Queryable, businessId: number, customerId: number) {
+  await db
+    .delete(qrFormSubmissions)
+    .where(and(eq(qrFormSubmissions.businessId, businessId), eq(qrFormSubmissions.customerId, customerId)));
+}

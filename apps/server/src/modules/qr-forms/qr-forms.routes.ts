@@ -14,7 +14,7 @@ import {
   ZSaveQrSchemaRequest,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { businessOf } from '../auth';
+import { businessOf } from '../../platform/request-context';
 import * as qr from './qr-forms.service';
 import { confirmSubscription } from './qr-forms.confirm';
 

@@ -8,7 +8,7 @@ import {
   QR_CONSENT_WORDING,
   QR_FORM_CHANNELS,
   QR_FORM_DEFAULTS,
-  QR_FORM_MESSAGES,
+  QR_FORM_ERRORS,
   qrAnswerKey,
   type ZQrSubmission,
   type ZSaveQrSchemaRequest,
@@ -26,10 +26,18 @@ import { AppError } from '../../platform/errors';
 import { toE164 } from '../../platform/phone-numbers';
 import type { RateLimiter } from '../../platform/rate-limiter';
 import { findBusinessViewByCode as findBusinessByCode } from '../business';
-import { addKnownMembers, isStaticList } from '../customer-lists';
-import { adoptSuppressions, maySubscribeAtOnce, recordConsentEvent, setCustomerConsent } from '../consent';
+import { addKnownMembers, doubleOptInOf, isStaticList } from '../customer-lists';
+import {
+  adoptSuppressions,
+  askToConfirmJoin,
+  type DoubleOptInDeps,
+  maySubscribeAtOnce,
+  recordConsentEvent,
+  setCustomerConsent,
+} from '../consent';
 import type { Mailer } from '../../platform/mailer';
 import { normalizeAddress } from '../suppressions';
+import { recordEvent } from '../webhooks';
 import { askToConfirm, CONSENT_SOURCE, submissionReference } from './qr-forms.confirm';
 import {
   CONSENT_FIELD,
@@ -45,6 +53,8 @@ export type QrFormDeps = {
   limiter: RateLimiter;
   /** Confirmation mail of the double opt-in goes out as Titan's own mail. */
   mailer: Mailer;
+  /** A form adding to a double opt-in list asks the visitor to confirm (email link or SMS YES). */
+  consent?: Pick<DoubleOptInDeps, 'sendText'>;
   config: Pick<
     Config,
     'PUBLIC_URL' | 'APP_SECRET' | 'QR_FORM_SUBMISSIONS_PER_IP_HOUR' | 'QR_FORM_SUBMISSIONS_PER_FORM_HOUR'
@@ -105,7 +115,7 @@ export async function saveSchema(
 ): Promise<TQrSchema> {
   const listId = input.list_id ?? null;
   if (listId !== null && !(await isStaticList(deps.db, business.id, listId)))
-    throw AppError.fields({ list_id: [QR_FORM_MESSAGES.staticListOnly] });
+    throw AppError.fields({ list_id: [QR_FORM_ERRORS.staticListOnly] });
   const current = await repo.findForm(deps.db, business.id);
   const row = await repo.saveForm(deps.db, {
     businessId: business.id,
@@ -131,7 +141,7 @@ export async function qrCode(
   size = 512,
 ): Promise<QrImage> {
   const row = await repo.findForm(deps.db, business.id);
-  if (!row) throw AppError.notFound(QR_FORM_MESSAGES.notSaved);
+  if (!row) throw AppError.notFound(QR_FORM_ERRORS.notSaved);
   const url = formUrl(deps.config.PUBLIC_URL, business.uniqueCode, row.slug);
   // Level M survives a smudged or partly covered print; 4 modules of quiet zone is the standard's.
   const options = {
@@ -162,7 +172,7 @@ async function liveForm(
 ): Promise<{ business: TBusiness; form: repo.QrFormRow }> {
   const business = await findBusinessByCode(db, code);
   const form = business ? await repo.findFormBySlug(db, business.id, slug.toLowerCase()) : null;
-  if (!business || !form || !form.active) throw AppError.notFound(QR_FORM_MESSAGES.notFound);
+  if (!business || !form || !form.active) throw AppError.notFound(QR_FORM_ERRORS.notFound);
   return { business, form };
 }
 
@@ -214,7 +224,7 @@ export function readSubmission(
       row.phone = toE164(text, dialCode);
       if (!row.phone)
         errors[qrAnswerKey(field.name)] = [
-          !text.startsWith('+') && !dialCode ? QR_FORM_MESSAGES.phoneNeedsCountry : QR_FORM_MESSAGES.phone,
+          !text.startsWith('+') && !dialCode ? QR_FORM_ERRORS.phoneNeedsCountry : QR_FORM_ERRORS.phone,
         ];
     } else if (field.name === 'name' && field.type === 'text') row.name = text;
     else if (field.name === 'first_name' && field.type === 'text') first = text;
@@ -226,16 +236,16 @@ export function readSubmission(
   if (last) row.fields.last_name = last;
   const contactFields = fields.filter((f) => f.type === 'email' || f.type === 'phone');
   if (!row.email && !row.phone)
-    for (const f of contactFields) errors[qrAnswerKey(f.name)] ??= [QR_FORM_MESSAGES.needsContact];
+    for (const f of contactFields) errors[qrAnswerKey(f.name)] ??= [QR_FORM_ERRORS.needsContact];
   // Only the channels the form asks about count; a box it does not show is not consent.
   const consent = Object.fromEntries(
     QR_FORM_CHANNELS.map((c) => [c, offered[c] && input.consent[c] === true]),
   ) as Record<TQrFormChannel, boolean>;
   if (consent.email && !row.email && !(emailField && errors[qrAnswerKey(emailField)]))
-    errors['consent.email'] = [QR_FORM_MESSAGES.consentEmailMissing];
+    errors['consent.email'] = [QR_FORM_ERRORS.consentEmailMissing];
   for (const channel of ['sms', 'whatsapp'] as const)
     if (consent[channel] && !row.phone && !(phoneField && errors[qrAnswerKey(phoneField)]))
-      errors[`consent.${channel}`] = [QR_FORM_MESSAGES.consentPhoneMissing];
+      errors[`consent.${channel}`] = [QR_FORM_ERRORS.consentPhoneMissing];
   if (Object.keys(errors).length > 0) throw AppError.fields(errors);
   return { row, consent };
 }
@@ -301,6 +311,9 @@ export async function submitForm(
     windowSeconds: HOUR,
   });
   const { row, consent } = readSubmission(form.fields, form.consent, input, business.dial_code);
+  // A double opt-in list: no tick subscribes at once; the person confirms first.
+  const joining = form.listId !== null ? await doubleOptInOf(deps.db, business.id, form.listId) : null;
+  const confirmFirst = joining?.doubleOptIn === true && Object.values(consent).some(Boolean);
   const outcome = await deps.db.transaction(async (tx) => {
     await repo.lockBusinessSubmissions(tx, business.id);
     // Merge: an unverified visitor fills in what the directory lacks and never replaces stored details.
@@ -309,7 +322,13 @@ export async function submitForm(
     if (!written) throw new Error('the submission wrote no customer');
     const created = outcome.inserted.length > 0;
     if (form.listId !== null) await addKnownMembers(tx, business.id, form.listId, [written.id]);
-    const recorded = await recordConsent(tx, business.id, written.id, consent, row);
+    const recorded = await recordConsent(
+      tx,
+      business.id,
+      written.id,
+      confirmFirst ? { email: false, sms: false, whatsapp: false } : consent,
+      row,
+    );
     const asked = QR_FORM_CHANNELS.filter((c) => form.consent[c]);
     const submissionId = await repo.insertSubmission(tx, {
       formId: form.id,
@@ -333,19 +352,51 @@ export async function submitForm(
         reference: submissionReference(submissionId),
         ip: caller.ip,
       });
+    // The business's own systems hear of it with the change (the webhooks outbox).
+    await recordEvent(tx, {
+      businessId: business.id,
+      type: 'form.submitted',
+      objectKey: `customer:${written.id}`,
+      data: {
+        form_id: form.id,
+        form_slug: slug,
+        submission_id: submissionId,
+        customer_id: written.id,
+        customer_created: created,
+        name: row.name,
+        email: row.email,
+        phone: row.phone,
+        fields: row.fields,
+        list_id: form.listId,
+        consent: Object.fromEntries(asked.map((c) => [c, consent[c]])),
+        confirmation_needed: confirmFirst,
+      },
+    });
     return { customerId: written.id, created, submissionId, recorded };
   });
   // After the commit: the mail names a submission that exists. The visitor's answer is the same
   // whether or not a confirmation went out, so the form tells no stranger an address's state.
   const { customer, confirm } = outcome.recorded;
-  if (confirm && customer?.email)
+  if (confirmFirst && joining && form.listId !== null)
+    await askToConfirmJoin(
+      { ...deps, sendText: deps.consent?.sendText },
+      {
+        businessId: business.id,
+        customerIds: [outcome.customerId],
+        listId: form.listId,
+        listName: joining.name,
+        source: CONSENT_SOURCE,
+        ip: caller.ip,
+      },
+    );
+  else if (confirm && customer?.email)
     await askToConfirm(deps, {
       businessId: business.id,
       businessName: business.name,
       customerId: customer.id,
       submissionId: outcome.submissionId,
       address: customer.email,
-      status: customer.emailStatus,
+      status: customer.emailStatus === 'pending' ? 'unknown' : customer.emailStatus,
       ip: caller.ip,
     });
   return { customerId: outcome.customerId, created: outcome.created };

@@ -4,6 +4,14 @@
 export { exportFileName, exportSendLogs, findCustomerSends, findSendLog, findSendLogs } from './sends.logs';
 export {
   type BestEvent,
+  customerSendsWithEvents,
+  deleteCustomerSends,
+  campaignBehaviourCondition,
+  campaignLinks,
+  campaignSendsOf,
+  campaignSeries,
+  campaignTotals,
+  type CampaignSendTotals,
   deleteOrphanEvents,
   detachConversation,
   findSendById,
@@ -15,6 +23,7 @@ export { sendLogRoutes } from './sends.routes';
 export {
   applyEvents,
   cancelQueuedSends,
+  cancelQueuedSendsOf,
   claim,
   claimMany,
   countSendsByCause,

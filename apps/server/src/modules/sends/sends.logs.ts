@@ -19,7 +19,7 @@ import { csvCell, csvLine } from '../../platform/csv';
 import * as repo from './sends.repository';
 import type { SendChannel } from './sends.repository';
 
-export const SEND_LOG_MESSAGES = { notFound: 'No send with this tracking id.' } as const;
+export const SEND_LOG_ERRORS = { notFound: 'No send with this tracking id.' } as const;
 
 const num = (v: string | number | null) => (v === null ? null : Number(v));
 

@@ -1,8 +1,15 @@
 // The only code that touches `sends` and `send_events` (the send spine, engage.md §1).
-import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Queryable } from '../../db/client';
-import { conversations, sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
+import {
+  broadcasts,
+  conversations,
+  sendEvents,
+  sends,
+  type SendCause,
+  type SendChannel,
+} from '../../db/schema';
 import { SEND_OUTCOME_STATUSES, type TSendOutcome } from '@titan/contracts';
 import { type InboxScope, scopeConditions } from '../conversations';
 import { lockKeyOf, recordset, rowsOf } from '../../db/sql';
@@ -10,6 +17,44 @@ import { lockKeyOf, recordset, rowsOf } from '../../db/sql';
 export type { SendCause, SendChannel };
 export type SendRow = typeof sends.$inferSelect;
 export type NewSend = typeof sends.$inferInsert;
+
+/** A send whose status just changed, as `send.status_changed` tells it. */
+export type StatusChange = {
+  id: string;
+  businessId: number;
+  channel: string;
+  cause: string;
+  causeId: string | null;
+  customerId: number | null;
+  status: string;
+  errorCode: string | null;
+  errorMessage: string | null;
+};
+type StatusChangeSqlRow = {
+  id: string;
+  business_id: string | number;
+  channel: string;
+  cause: string;
+  cause_id: string | null;
+  customer_id: string | number | null;
+  status: string;
+  error_code: string | null;
+  error_message: string | null;
+};
+const CHANGE_COLUMNS = sql.raw(
+  's.id, s.business_id, s.channel, s.cause, s.cause_id, s.customer_id, s.status, s.error_code, s.error_message',
+);
+const toChange = (r: StatusChangeSqlRow): StatusChange => ({
+  id: r.id,
+  businessId: Number(r.business_id),
+  channel: r.channel,
+  cause: r.cause,
+  causeId: r.cause_id,
+  customerId: r.customer_id === null ? null : Number(r.customer_id),
+  status: r.status,
+  errorCode: r.error_code,
+  errorMessage: r.error_message,
+});
 
 export async function insertSend(db: Queryable, values: NewSend): Promise<SendRow> {
   const [row] = await db.insert(sends).values(values).returning();
@@ -173,8 +218,8 @@ export async function applyBestEvents(
   db: Queryable,
   channel: SendChannel,
   keys: { businessId: number; providerMessageId: string }[],
-): Promise<BestEvent[]> {
-  if (keys.length === 0) return [];
+): Promise<{ best: BestEvent[]; changed: StatusChange[] }> {
+  if (keys.length === 0) return { best: [], changed: [] };
   const keyset = recordset(keys.map((k) => ({ business_id: k.businessId, pmid: k.providerMessageId })));
   const best = await rowsOf<{
     business_id: string | number;
@@ -189,12 +234,18 @@ export async function applyBestEvents(
       join send_events e on e.business_id = k.business_id and e.channel = ${channel} and e.provider_message_id = k.pmid
       order by e.business_id, e.provider_message_id, send_status_rank(${channel}, e.type) desc, e.received_at desc`,
   );
-  if (best.length === 0) return [];
-  await db.execute(sql`select 1 from sends s
+  if (best.length === 0) return { best: [], changed: [] };
+  const before = await rowsOf<{ id: string; status: string }>(
+    db,
+    sql`select s.id, s.status from sends s
     join jsonb_to_recordset(${keyset}) as k(business_id bigint, pmid text)
       on s.business_id = k.business_id and s.channel = ${channel} and s.provider_message_id = k.pmid
-    order by s.business_id, s.provider_message_id for update of s`);
-  await db.execute(sql`update sends s set
+    order by s.business_id, s.provider_message_id for update of s`,
+  );
+  const statusBefore = new Map(before.map((r) => [r.id, r.status]));
+  const after = await rowsOf<StatusChangeSqlRow>(
+    db,
+    sql`update sends s set
       status = case when send_status_rank(s.channel, b.type) > send_status_rank(s.channel, s.status)
         and send_status_rank(s.channel, s.status) < 100 then b.type else s.status end,
       error_code = case when b.type = 'failed' and s.status <> 'failed'
@@ -220,13 +271,18 @@ export async function applyBestEvents(
         and e.payload ? 'pricing'
       order by e.received_at desc, e.id desc limit 1
     ) p on true
-    where s.business_id = b.business_id and s.channel = ${channel} and s.provider_message_id = b.pmid`);
-  return best.map((b) => ({
-    businessId: Number(b.business_id),
-    providerMessageId: b.pmid,
-    type: b.type,
-    payload: b.payload ?? {},
-  }));
+    where s.business_id = b.business_id and s.channel = ${channel} and s.provider_message_id = b.pmid
+    returning ${CHANGE_COLUMNS}`,
+  );
+  return {
+    best: best.map((b) => ({
+      businessId: Number(b.business_id),
+      providerMessageId: b.pmid,
+      type: b.type,
+      payload: b.payload ?? {},
+    })),
+    changed: after.filter((r) => statusBefore.get(r.id) !== r.status).map(toChange),
+  };
 }
 
 /**
@@ -611,7 +667,7 @@ export async function recordEvent(
     errorCode?: string | null;
     errorMessage?: string | null;
   },
-): Promise<SendRow | null> {
+): Promise<{ send: SendRow; raised: boolean } | null> {
   const [inserted] = await rowsOf<{ business_id: string | number }>(
     db,
     sql`insert into send_events (business_id, channel, send_id, provider_message_id, type, occurred_at, payload)
@@ -621,7 +677,11 @@ export async function recordEvent(
       returning business_id`,
   );
   if (!inserted) return null;
-  if (!event.raise) return findSendById(db, event.sendId);
+  const unraised = async () => {
+    const send = await findSendById(db, event.sendId);
+    return send ? { send, raised: false } : null;
+  };
+  if (!event.raise) return unraised();
   const [raised] = await db
     .update(sends)
     .set({
@@ -638,7 +698,7 @@ export async function recordEvent(
       ),
     )
     .returning();
-  return raised ?? findSendById(db, event.sendId);
+  return raised ? { send: raised, raised: true } : unraised();
 }
 
 // ---- Many sends at once (broadcasts) ----
@@ -664,7 +724,7 @@ export async function cancelQueuedByCause(
   businessId: number,
   cause: SendCause,
   causeId: string,
-): Promise<{ id: string; channel: SendChannel; createdAt: Date }[]> {
+): Promise<(SendRow & { channel: SendChannel })[]> {
   return db
     .update(sends)
     .set({ status: 'cancelled', updatedAt: new Date() })
@@ -676,7 +736,7 @@ export async function cancelQueuedByCause(
         eq(sends.status, 'queued'),
       ),
     )
-    .returning({ id: sends.id, channel: sends.channel, createdAt: sends.createdAt });
+    .returning();
 }
 
 /**
@@ -696,9 +756,9 @@ export async function recordEventBatch(
     raise: boolean;
   }[],
   machineWindowMs: number,
-): Promise<number> {
-  if (events.length === 0) return 0;
-  const rows = await rowsOf<{ n: number | string }>(
+): Promise<{ kept: number; raised: StatusChange[] }> {
+  if (events.length === 0) return { kept: 0, raised: [] };
+  const rows = await rowsOf<{ n: number | string; raised: StatusChangeSqlRow[] | null }>(
     db,
     sql`with v as (
         select v.ord, v.send_id, v.type, v.occurred_at, v.payload, v.raise
@@ -734,11 +794,11 @@ export async function recordEventBatch(
         where s.id = best.send_id
           and send_status_rank(s.channel, best.type) > send_status_rank(s.channel, s.status)
           and send_status_rank(s.channel, s.status) < 100
-        returning 1
+        returning ${CHANGE_COLUMNS}
       )
-      select (select count(*) from kept)::int as n, (select count(*) from raised)::int as raised`,
+      select (select count(*) from kept)::int as n, (select jsonb_agg(raised) from raised) as raised`,
   );
-  return Number(rows[0]?.n ?? 0);
+  return { kept: Number(rows[0]?.n ?? 0), raised: (rows[0]?.raised ?? []).map(toChange) };
 }
 
 // ---- Email metrics ----
@@ -940,7 +1000,7 @@ export async function insertSends(
 /**
  * Sends the provider accepted, in one statement (a chunk of a bulk send): each gets its status,
  * provider id and answer, while still claimed. For channels whose own events carry the send id
- * (email): nothing reported under the provider id waits to be attached. Answers the ids updated.
+ * (email): nothing reported under the provider id waits to be attached. Answers the sends updated.
  */
 export async function markAcceptedMany(
   db: Queryable,
@@ -950,9 +1010,9 @@ export async function markAcceptedMany(
     providerMessageId: string;
     response: Record<string, unknown> | null;
   }[],
-): Promise<string[]> {
+): Promise<StatusChange[]> {
   if (values.length === 0) return [];
-  const rows = await rowsOf<{ id: string }>(
+  const rows = await rowsOf<StatusChangeSqlRow>(
     db,
     sql`update sends s set status = v.status, provider_message_id = v.pmid, provider_response = v.response,
         updated_at = now()
@@ -960,9 +1020,9 @@ export async function markAcceptedMany(
         values.map((v) => ({ id: v.id, status: v.status, pmid: v.providerMessageId, response: v.response })),
       )}) as v(id uuid, status text, pmid text, response jsonb)
       where s.id = v.id and s.status = 'sending'
-      returning s.id`,
+      returning ${CHANGE_COLUMNS}`,
   );
-  return rows.map((r) => r.id);
+  return rows.map(toChange);
 }
 
 /**
@@ -1068,4 +1128,253 @@ export async function sendCountsByDay(
         and created_at >= ${range.from.toISOString()}::timestamptz and created_at <= ${range.to.toISOString()}::timestamptz
       group by 1, 2, 3, 4`,
   );
+}
+
+/** Erase and export (GDPR): a customer's sends — by customer, or to one of their addresses. */
+const customerSendsWhere = (businessId: number, customerId: number, addresses: string[]) =>
+  and(
+    eq(sends.businessId, businessId),
+    addresses.length > 0
+      ? sql`(${sends.customerId} = ${customerId} or lower(${sends.recipient}) = any(${sql.param(addresses)}::text[]))`
+      : eq(sends.customerId, customerId),
+  );
+
+export async function deleteCustomerSends(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+  addresses: string[],
+): Promise<void> {
+  await db.delete(sends).where(customerSendsWhere(businessId, customerId, addresses));
+}
+
+export async function customerSendsWithEvents(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+  addresses: string[],
+): Promise<{ send: SendRow; events: (typeof sendEvents.$inferSelect)[] }[]> {
+  const rows = await db
+    .select()
+    .from(sends)
+    .where(customerSendsWhere(businessId, customerId, addresses))
+    .orderBy(asc(sends.createdAt));
+  const out = [];
+  for (const send of rows)
+    out.push({
+      send,
+      events: await db
+        .select()
+        .from(sendEvents)
+        .where(eq(sendEvents.sendId, send.id))
+        .orderBy(asc(sendEvents.id)),
+    });
+  return out;
+}
+
+// ---- A campaign's results (modules/campaigns): its broadcasts' sends and their events ----
+
+export type CampaignSendTotals = {
+  sent: number;
+  delivered: number;
+  opened: number;
+  opened_machine: number;
+  clicked: number;
+  bounced: number;
+  complained: number;
+  unsubscribed: number;
+  replied: number;
+  failed: number;
+};
+
+/**
+ * What happened to the sends of some broadcasts (a campaign's), per broadcast: the same rows and
+ * events the send log shows. A send counts once per figure however many events it has; opens by
+ * machines (`payload.machine`) count apart and only when no person opened; clicks are people's.
+ */
+export async function campaignTotals(
+  db: Queryable,
+  businessId: number,
+  channel: SendChannel,
+  causeIds: string[],
+): Promise<(CampaignSendTotals & { cause_id: string })[]> {
+  if (causeIds.length === 0) return [];
+  const outcome = SEND_OUTCOME_STATUSES[channel];
+  const rows = await rowsOf<Record<string, string | number>>(
+    db,
+    sql`with s as (
+        select s.id, s.status, s.cause_id from sends s
+        where s.business_id = ${businessId} and s.cause = 'broadcast'
+          and s.cause_id in (${sql.join(
+            causeIds.map((c) => sql`${c}`),
+            sql`, `,
+          )})
+      ), e as (
+        select e.send_id,
+          bool_or(e.type in ('opened', 'clicked') and not coalesce((e.payload->>'machine')::boolean, false)) as opened,
+          bool_or(e.type = 'opened' and coalesce((e.payload->>'machine')::boolean, false)) as opened_machine,
+          bool_or(e.type = 'clicked' and not coalesce((e.payload->>'machine')::boolean, false)) as clicked,
+          bool_or(e.type = 'unsubscribed') as unsubscribed,
+          bool_or(e.type = 'complained') as complained,
+          bool_or(e.type = 'replied') as replied
+        from send_events e join s on s.id = e.send_id
+        group by e.send_id
+      )
+      select s.cause_id,
+        count(*) filter (where s.status not in ('queued', 'sending', 'suppressed', 'cancelled', 'failed'))::int as sent,
+        count(*) filter (where ${statusIn(outcome.delivered)})::int as delivered,
+        count(*) filter (where e.opened)::int as opened,
+        count(*) filter (where e.opened_machine and not coalesce(e.opened, false))::int as opened_machine,
+        count(*) filter (where e.clicked)::int as clicked,
+        count(*) filter (where s.status = 'bounced')::int as bounced,
+        count(*) filter (where s.status = 'complained' or e.complained)::int as complained,
+        count(*) filter (where e.unsubscribed)::int as unsubscribed,
+        count(*) filter (where e.replied)::int as replied,
+        count(*) filter (where s.status in ('failed', 'undelivered'))::int as failed
+      from s left join e on e.send_id = s.id
+      group by s.cause_id`,
+  );
+  return rows.map((r) => ({
+    cause_id: String(r.cause_id),
+    sent: Number(r.sent),
+    delivered: Number(r.delivered),
+    opened: Number(r.opened),
+    opened_machine: Number(r.opened_machine),
+    clicked: Number(r.clicked),
+    bounced: Number(r.bounced),
+    complained: Number(r.complained),
+    unsubscribed: Number(r.unsubscribed),
+    replied: Number(r.replied),
+    failed: Number(r.failed),
+  }));
+}
+
+/** People's clicks on each link of some broadcasts' sends: clicks, and sends that clicked it. */
+export async function campaignLinks(
+  db: Queryable,
+  businessId: number,
+  causeIds: string[],
+): Promise<{ url: string; clicks: number; unique_clickers: number }[]> {
+  if (causeIds.length === 0) return [];
+  const rows = await rowsOf<{ url: string; clicks: number; unique_clickers: number }>(
+    db,
+    sql`select e.payload->>'url' as url, count(*)::int as clicks, count(distinct e.send_id)::int as unique_clickers
+      from send_events e join sends s on s.id = e.send_id
+      where s.business_id = ${businessId} and s.cause = 'broadcast'
+        and s.cause_id in (${sql.join(
+          causeIds.map((c) => sql`${c}`),
+          sql`, `,
+        )})
+        and e.type = 'clicked' and not coalesce((e.payload->>'machine')::boolean, false)
+        and e.payload ? 'url'
+      group by 1 order by 2 desc, 1 limit 500`,
+  );
+  return rows.map((r) => ({
+    url: r.url,
+    clicks: Number(r.clicks),
+    unique_clickers: Number(r.unique_clickers),
+  }));
+}
+
+/** Per hour: sends recorded, people's opens and clicks (events) of some broadcasts' sends. */
+export async function campaignSeries(
+  db: Queryable,
+  businessId: number,
+  causeIds: string[],
+): Promise<{ at: string; sent: number; opened: number; clicked: number }[]> {
+  if (causeIds.length === 0) return [];
+  const rows = await rowsOf<{ at: Date | string; sent: number; opened: number; clicked: number }>(
+    db,
+    sql`with s as (
+        select s.id, s.created_at from sends s
+        where s.business_id = ${businessId} and s.cause = 'broadcast'
+          and s.cause_id in (${sql.join(
+            causeIds.map((c) => sql`${c}`),
+            sql`, `,
+          )})
+          and s.status not in ('suppressed', 'cancelled')
+      ), h as (
+        select date_trunc('hour', s.created_at) as at, 1 as sent, 0 as opened, 0 as clicked from s
+        union all
+        select date_trunc('hour', coalesce(e.occurred_at, e.received_at)),
+          0, (e.type = 'opened')::int, (e.type = 'clicked')::int
+        from send_events e join s on s.id = e.send_id
+        where e.type in ('opened', 'clicked') and not coalesce((e.payload->>'machine')::boolean, false)
+      )
+      select at, sum(sent)::int as sent, sum(opened)::int as opened, sum(clicked)::int as clicked
+      from h group by at order by at limit 2000`,
+  );
+  return rows.map((r) => ({
+    at: new Date(r.at).toISOString(),
+    sent: Number(r.sent),
+    opened: Number(r.opened),
+    clicked: Number(r.clicked),
+  }));
+}
+
+/** Sends recorded under some broadcasts for these customers: each one's send id and status. */
+export async function campaignSendsOf(
+  db: Queryable,
+  businessId: number,
+  keys: string[],
+): Promise<{ idempotency_key: string; id: string; status: string; recipient: string }[]> {
+  if (keys.length === 0) return [];
+  return rowsOf(
+    db,
+    sql`select idempotency_key, id::text, status, recipient from sends
+      where business_id = ${businessId} and idempotency_key in (${sql.join(
+        keys.map((k) => sql`${k}`),
+        sql`, `,
+      )})`,
+  );
+}
+
+/** A send the customer got: recorded and passed on, not held back, failed or bounced. */
+const RECEIVED_EXCLUDED = [
+  'queued',
+  'sending',
+  'suppressed',
+  'cancelled',
+  'failed',
+  'bounced',
+  'undelivered',
+];
+
+/**
+ * The segment builder's campaign behaviour (directory): the customer (its id in `customerId`) got a
+ * send of one of the business's campaigns (`campaignId`, else any) — and, for `opened`/`clicked`,
+ * a person (not a machine) opened or clicked it (a click is an open too, as the report counts).
+ * `since` bounds the send (received) or the event; `also` adds a condition on the send's time (a
+ * reply after it). Every table is kept to the business, so another business's sends never match.
+ */
+export function campaignBehaviourCondition(
+  businessId: number,
+  customerId: SQL,
+  q: {
+    event: 'received' | 'opened' | 'clicked';
+    campaignId?: string;
+    since?: SQL;
+    also?: (sentAt: SQL) => SQL;
+  },
+): SQL {
+  const ofCampaign = sql`select b.id::text from ${broadcasts} b where b.business_id = ${businessId} and ${
+    q.campaignId ? sql`b.campaign_id = ${q.campaignId}::uuid` : sql`b.campaign_id is not null`
+  }`;
+  const send = sql`bs.business_id = ${businessId} and bs.customer_id = ${customerId} and bs.cause = 'broadcast'
+    and bs.cause_id in (${ofCampaign})
+    and bs.status not in (${sql.join(
+      RECEIVED_EXCLUDED.map((s) => sql`${s}`),
+      sql`, `,
+    )})`;
+  const also = q.also ? sql` and ${q.also(sql`bs.created_at`)}` : sql``;
+  if (q.event === 'received')
+    return sql`exists (select 1 from ${sends} bs where ${send}${
+      q.since ? sql` and bs.created_at >= ${q.since}` : sql``
+    }${also})`;
+  const types = q.event === 'opened' ? sql`be.type in ('opened', 'clicked')` : sql`be.type = 'clicked'`;
+  return sql`exists (select 1 from ${sends} bs join ${sendEvents} be on be.send_id = bs.id
+    where ${send} and be.business_id = ${businessId} and ${types}
+      and not coalesce((be.payload->>'machine')::boolean, false)${
+        q.since ? sql` and coalesce(be.occurred_at, be.received_at) >= ${q.since}` : sql``
+      }${also})`;
 }

@@ -61,7 +61,7 @@ export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     },
     async (request) => {
       const found = await smsLogs.findSmsLog(db, await scopeOf(db, request), request.params.trackingId);
-      if (!found) throw AppError.notFound(logs.SEND_LOG_MESSAGES.notFound);
+      if (!found) throw AppError.notFound(logs.SEND_LOG_ERRORS.notFound);
       return ok(found);
     },
   );
@@ -103,7 +103,7 @@ export const sendLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     },
     async (request) => {
       const found = await logs.findEmailLog(db, await scopeOf(db, request), request.params.trackingId);
-      if (!found) throw AppError.notFound(logs.SEND_LOG_MESSAGES.notFound);
+      if (!found) throw AppError.notFound(logs.SEND_LOG_ERRORS.notFound);
       return ok(found);
     },
   );

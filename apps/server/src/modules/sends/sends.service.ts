@@ -5,7 +5,7 @@
 import {
   EMAIL_METRICS_DEFAULT_DAYS,
   EMAIL_METRICS_MAX_DAYS,
-  EMAIL_METRICS_MESSAGES,
+  EMAIL_METRICS_ERRORS,
   localDates,
 } from '@titan/contracts';
 import type { Logger } from 'pino';
@@ -14,11 +14,46 @@ import { AppError } from '../../platform/errors';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
 import * as billing from '../billing';
+import { recordEventsOfType } from '../webhooks';
 import { businessTimeZone } from '../business';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 
 export type { SendRow } from './sends.repository';
+
+/**
+ * `send.status_changed` for sends whose status just changed, in the transaction of the change
+ * (the webhooks outbox). Nothing is built when no endpoint of the business listens. Only the
+ * statuses a customer's message passes through are told: not `queued`/`sending`, Titan's own.
+ */
+async function emitStatusChanges(tx: Queryable, changes: repo.StatusChange[]): Promise<void> {
+  const told = changes.filter((c) => c.status !== 'queued' && c.status !== 'sending');
+  await recordEventsOfType(tx, 'send.status_changed', told, (c) => ({
+    objectKey: `send:${c.id}`,
+    data: {
+      send_id: c.id,
+      channel: c.channel,
+      status: c.status,
+      customer_id: c.customerId,
+      cause: c.cause,
+      cause_id: c.causeId,
+      error_code: c.errorCode,
+      error_message: c.errorMessage,
+    },
+  }));
+}
+
+const changeOf = (row: repo.SendRow): repo.StatusChange => ({
+  id: row.id,
+  businessId: row.businessId,
+  channel: row.channel,
+  cause: row.cause,
+  causeId: row.causeId,
+  customerId: row.customerId,
+  status: row.status,
+  errorCode: row.errorCode,
+  errorMessage: row.errorMessage,
+});
 
 /**
  * The status order of each channel, weakest first; `failed` and the other final states outrank
@@ -49,7 +84,7 @@ export const SENDING_TIMEOUT_MS = 2 * 60_000;
 /** A queued send nobody claimed this long is left for the recovery job to send. */
 export const QUEUED_TIMEOUT_MS = 60_000;
 
-export const SEND_MESSAGES = {
+export const SEND_ERRORS = {
   interrupted: 'Titan stopped while sending; the message may or may not have been delivered.',
 } as const;
 export const INTERRUPTED_CODE = 'titan_interrupted';
@@ -110,7 +145,10 @@ export async function recordAccepted(
     providerMessageId: outcome.providerMessageId,
     response: outcome.response,
   });
-  if (row) await billing.countAccepted(tx, [row]);
+  if (row) {
+    await billing.countAccepted(tx, [row]);
+    await emitStatusChanges(tx, [changeOf(row)]);
+  }
   return row;
 }
 
@@ -119,14 +157,19 @@ export async function recordFailed(
   sendId: string,
   failure: { errorCode: string | null; errorMessage: string; response?: Record<string, unknown> | null },
 ): Promise<repo.SendRow | null> {
-  const row = await repo.markFailed(db, sendId, {
-    errorCode: failure.errorCode,
-    errorMessage: failure.errorMessage,
-    response: failure.response ?? null,
+  return db.transaction(async (tx) => {
+    const row = await repo.markFailed(tx, sendId, {
+      errorCode: failure.errorCode,
+      errorMessage: failure.errorMessage,
+      response: failure.response ?? null,
+    });
+    if (row) {
+      // It never reached its provider (queued or sending): its quota is given back.
+      await billing.releaseSends(tx, [row]);
+      await emitStatusChanges(tx, [changeOf(row)]);
+    }
+    return row;
   });
-  // It never reached its provider (queued or sending): its quota is given back.
-  if (row) await billing.releaseSends(db, [row]);
-  return row;
 }
 
 /**
@@ -140,7 +183,7 @@ export async function applyEvents(
 ): Promise<repo.BestEvent[]> {
   await repo.insertEvents(tx, channel, events);
   const keys = new Map(events.map((e) => [`${e.businessId}:${e.providerMessageId}`, e]));
-  return repo.applyBestEvents(tx, channel, [...keys.values()]);
+  return reapplyEvents(tx, channel, [...keys.values()]);
 }
 
 /** Re-applies what is already recorded for some messages (a send that just stored its provider id). */
@@ -149,7 +192,9 @@ export async function reapplyEvents(
   channel: SendChannel,
   keys: { businessId: number; providerMessageId: string }[],
 ): Promise<repo.BestEvent[]> {
-  return repo.applyBestEvents(tx, channel, keys);
+  const { best, changed } = await repo.applyBestEvents(tx, channel, keys);
+  await emitStatusChanges(tx, changed);
+  return best;
 }
 
 /**
@@ -173,15 +218,11 @@ export async function recoverSends(
   );
   let failed = 0;
   for (const { id } of stuck) {
-    const row = await repo.markFailed(db, id, {
+    const row = await recordFailed(db, id, {
       errorCode: INTERRUPTED_CODE,
-      errorMessage: SEND_MESSAGES.interrupted,
-      response: null,
+      errorMessage: SEND_ERRORS.interrupted,
     });
-    if (row) {
-      failed++;
-      await billing.releaseSends(db, [row]);
-    }
+    if (row) failed++;
   }
   const waiting = await repo.findStale(
     db,
@@ -211,7 +252,11 @@ export async function recordSendEvent(
     errorMessage?: string | null;
   },
 ): Promise<repo.SendRow | null> {
-  return repo.recordEvent(db, { ...event, raise: event.raise ?? true });
+  return db.transaction(async (tx) => {
+    const recorded = await repo.recordEvent(tx, { ...event, raise: event.raise ?? true });
+    if (recorded?.raised) await emitStatusChanges(tx, [changeOf(recorded.send)]);
+    return recorded?.send ?? null;
+  });
 }
 
 /** How many sends of one cause stand at each status. */
@@ -231,12 +276,20 @@ export async function cancelQueuedSends(
   cause: SendCause,
   causeId: string,
 ): Promise<number> {
+  return (await cancelQueuedSendsOf(db, businessId, cause, causeId)).length;
+}
+
+/** `cancelQueuedSends`, answering the customers whose send was cancelled (a paused campaign sends them later). */
+export async function cancelQueuedSendsOf(
+  db: Queryable,
+  businessId: number,
+  cause: SendCause,
+  causeId: string,
+): Promise<number[]> {
   const cancelled = await repo.cancelQueuedByCause(db, businessId, cause, causeId);
-  await billing.releaseSends(
-    db,
-    cancelled.map((s) => ({ ...s, businessId })),
-  );
-  return cancelled.length;
+  await billing.releaseSends(db, cancelled);
+  await emitStatusChanges(db, cancelled.map(changeOf));
+  return cancelled.flatMap((s) => (s.customerId === null ? [] : [Number(s.customerId)]));
 }
 
 /** An open or a click seen by the tracking endpoints, kept in a batch by `recordSendEvents`. */
@@ -259,7 +312,11 @@ export async function recordSendEvents(
   events: ObservedEvent[],
   options: { machineWindowMs: number },
 ): Promise<number> {
-  return repo.recordEventBatch(db, events, options.machineWindowMs);
+  return db.transaction(async (tx) => {
+    const { kept, raised } = await repo.recordEventBatch(tx, events, options.machineWindowMs);
+    await emitStatusChanges(tx, raised);
+    return kept;
+  });
 }
 
 // ---- Email metrics (GET /api/metrics/email-metrics/) ----
@@ -283,9 +340,9 @@ export async function emailMetrics(
 ) {
   const to = query.created_at__lte ?? now;
   const from = query.created_at__gte ?? new Date(to.getTime() - EMAIL_METRICS_DEFAULT_DAYS * DAY_MS);
-  if (to < from) throw AppError.fields({ created_at__lte: [EMAIL_METRICS_MESSAGES.order] });
+  if (to < from) throw AppError.fields({ created_at__lte: [EMAIL_METRICS_ERRORS.order] });
   if (to.getTime() - from.getTime() > EMAIL_METRICS_MAX_DAYS * DAY_MS)
-    throw AppError.fields({ created_at__gte: [EMAIL_METRICS_MESSAGES.tooLong] });
+    throw AppError.fields({ created_at__gte: [EMAIL_METRICS_ERRORS.tooLong] });
   // Days as the business counts them: in its time zone.
   const timeZone = await businessTimeZone(db, businessId);
   const days = await repo.emailMetricsByDay(db, businessId, {
@@ -428,22 +485,25 @@ export async function recordAcceptedMany(
   db: Queryable,
   accepted: { send: repo.SendRow; outcome: Extract<SendOutcome, { ok: true }> }[],
 ): Promise<string[]> {
-  const recorded = await repo.markAcceptedMany(
-    db,
-    accepted.map(({ send, outcome }) => ({
-      id: send.id,
-      status: acceptedStatus(send.channel),
-      providerMessageId: outcome.providerMessageId ?? '',
-      response: outcome.response,
-    })),
-  );
-  // Counted once per business and chunk (not one update per send on a hot row).
-  const ids = new Set(recorded);
-  await billing.countAccepted(
-    db,
-    accepted.filter(({ send }) => ids.has(send.id)).map(({ send }) => send),
-  );
-  return recorded;
+  return db.transaction(async (tx) => {
+    const recorded = await repo.markAcceptedMany(
+      tx,
+      accepted.map(({ send, outcome }) => ({
+        id: send.id,
+        status: acceptedStatus(send.channel),
+        providerMessageId: outcome.providerMessageId ?? '',
+        response: outcome.response,
+      })),
+    );
+    // Counted once per business and chunk (not one update per send on a hot row).
+    const ids = new Set(recorded.map((r) => r.id));
+    await billing.countAccepted(
+      tx,
+      accepted.filter(({ send }) => ids.has(send.id)).map(({ send }) => send),
+    );
+    await emitStatusChanges(tx, recorded);
+    return [...ids];
+  });
 }
 
 /** A provider's acceptance of one claimed send. */

@@ -5,11 +5,14 @@ export type { SmsDeps } from './sms.account';
 export { smsBroadcastChannel } from './sms.broadcast';
 export { defineSmsQueues } from './sms.jobs';
 export { smsRoutes } from './sms.routes';
+export { smsReplier, SMS_REPLY_ERRORS } from './sms.conversations';
+export { customerInbound, deleteCustomerInbound } from './sms.repository';
 export {
   buildSmsSend,
   e164Of,
   enqueueSmsSends,
-  SMS_SEND_MESSAGES,
+  sendSms,
+  SMS_SEND_ERRORS,
   SMS_SEND_QUEUE,
   smsContext,
 } from './sms.service';

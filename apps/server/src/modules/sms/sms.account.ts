@@ -20,7 +20,7 @@ export type SmsDeps = {
   config: Pick<Config, 'PUBLIC_URL' | 'SMS_API_URL' | 'SMS_RETRY_DELAYS_MS'>;
 };
 
-export const SMS_ACCOUNT_MESSAGES = {
+export const SMS_ACCOUNT_ERRORS = {
   notConnected: 'No SMS account is connected yet.',
   authTokenRequired: 'Enter the Auth Token to connect the account.',
   apiKeySecretRequired: 'Enter the API key secret.',
@@ -104,7 +104,7 @@ export function accountOfSid(deps: SmsDeps, accountSid: string): Promise<OpenAcc
 
 export async function findAccount(deps: SmsDeps, businessId: number): Promise<TSmsAccount> {
   const row = await repo.findAccountByBusiness(deps.db, businessId);
-  if (!row) throw AppError.notFound(SMS_ACCOUNT_MESSAGES.notConnected);
+  if (!row) throw AppError.notFound(SMS_ACCOUNT_ERRORS.notConnected);
   return toAccount(row, deps.config.PUBLIC_URL);
 }
 
@@ -120,7 +120,7 @@ export async function saveAccount(
   const current = await repo.findAccountByBusiness(deps.db, businessId);
   const sameAccount = current?.accountSid === input.account_sid;
   const authToken = input.auth_token ?? (sameAccount ? deps.secrets.open(current.authTokenSealed) : null);
-  if (!authToken) throw AppError.fields({ auth_token: [SMS_ACCOUNT_MESSAGES.authTokenRequired] });
+  if (!authToken) throw AppError.fields({ auth_token: [SMS_ACCOUNT_ERRORS.authTokenRequired] });
   const apiKeySid = input.api_key_sid ?? null;
   const apiKeySecret = apiKeySid
     ? (input.api_key_secret ??
@@ -129,10 +129,10 @@ export async function saveAccount(
         : null))
     : null;
   if (apiKeySid && !apiKeySecret)
-    throw AppError.fields({ api_key_secret: [SMS_ACCOUNT_MESSAGES.apiKeySecretRequired] });
+    throw AppError.fields({ api_key_secret: [SMS_ACCOUNT_ERRORS.apiKeySecretRequired] });
   const owner = await repo.findAccountBySid(deps.db, input.account_sid);
   if (owner && owner.businessId !== businessId)
-    throw AppError.fields({ account_sid: [SMS_ACCOUNT_MESSAGES.taken] });
+    throw AppError.fields({ account_sid: [SMS_ACCOUNT_ERRORS.taken] });
 
   const checked = await smsTwilio.verifyAccount({
     apiUrl: deps.config.SMS_API_URL,
@@ -143,10 +143,10 @@ export async function saveAccount(
   if (!checked.ok) {
     if (checked.status === 401 || checked.status === 403)
       throw AppError.fields({
-        [apiKeySid ? 'api_key_secret' : 'auth_token']: [SMS_ACCOUNT_MESSAGES.refused],
+        [apiKeySid ? 'api_key_secret' : 'auth_token']: [SMS_ACCOUNT_ERRORS.refused],
       });
-    if (checked.status === 404) throw AppError.fields({ account_sid: [SMS_ACCOUNT_MESSAGES.unknownAccount] });
-    throw new AppError('conflict', SMS_ACCOUNT_MESSAGES.unreachable(checked.message));
+    if (checked.status === 404) throw AppError.fields({ account_sid: [SMS_ACCOUNT_ERRORS.unknownAccount] });
+    throw new AppError('conflict', SMS_ACCOUNT_ERRORS.unreachable(checked.message));
   }
   const row = await repo.upsertAccount(deps.db, {
     businessId,

@@ -21,7 +21,7 @@ import {
   e164Of,
   enqueueSmsSends,
   smsContext,
-  SMS_SEND_MESSAGES,
+  SMS_SEND_ERRORS,
   type SmsDeps,
 } from './sms.service';
 
@@ -98,7 +98,7 @@ export function smsBroadcastChannel(deps: SmsDeps): BroadcastChannel {
             },
           );
           return isSuppressed
-            ? [{ ...send, status: 'suppressed', errorMessage: SMS_SEND_MESSAGES.suppressed() }]
+            ? [{ ...send, status: 'suppressed', errorMessage: SMS_SEND_ERRORS.suppressed() }]
             : [{ ...send, status: 'queued' }];
         } catch (err) {
           // One customer's missing template field does not stop the others.

@@ -12,11 +12,12 @@ import {
   type SmsPayload,
 } from '../../channels/sms-twilio/sms-twilio.adapter';
 import type { Jobs } from '../../platform/jobs';
+import { markReplyFailed } from '../conversations';
 import * as sends from '../sends';
 import type { SendRow } from '../sends';
 import { accountOfBusiness, type SmsDeps } from './sms.account';
 import { optOutNumber } from './sms.consent';
-import { SMS_SEND_MESSAGES, SMS_SEND_QUEUE } from './sms.service';
+import { SMS_SEND_ERRORS, SMS_SEND_QUEUE } from './sms.service';
 
 export type SmsSendJob = { send_ids: string[] };
 
@@ -59,8 +60,9 @@ async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcom
   if (!account) {
     await sends.recordFailed(deps.db, send.id, {
       errorCode: 'no_account',
-      errorMessage: SMS_SEND_MESSAGES.accountGone,
+      errorMessage: SMS_SEND_ERRORS.accountGone,
     });
+    await markReplyFailed(deps.db, send, SMS_SEND_ERRORS.accountGone);
     return null;
   }
   const stored = send.providerRequest as unknown as SmsPayload;
@@ -71,6 +73,7 @@ async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcom
       ? { MessagingServiceSid: stored.MessagingServiceSid }
       : { From: stored.From }),
     ...(stored.StatusCallback ? { StatusCallback: stored.StatusCallback } : {}),
+    ...(stored.MediaUrl?.length ? { MediaUrl: stored.MediaUrl } : {}),
   };
   const outcome = await smsTwilio.send(account.twilio, payload);
   if (outcome.ok) return outcome;
@@ -80,7 +83,7 @@ async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcom
       send.id,
       outcome,
       deps.config.SMS_RETRY_DELAYS_MS,
-      SMS_SEND_MESSAGES.gaveUp,
+      SMS_SEND_ERRORS.gaveUp,
     );
     // Twilio's Retry-After when longer (within the recovery job's minute).
     if (wait !== null)
@@ -92,6 +95,7 @@ async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcom
     return null;
   }
   await sends.recordFailed(deps.db, send.id, outcome);
+  await markReplyFailed(deps.db, send, outcome.errorMessage);
   if (outcome.errorCode === '21610') {
     await optOutNumber(deps.db, {
       businessId: send.businessId,

@@ -77,3 +77,33 @@ export async function listInbound(
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
+
+/** Erase and export (GDPR): the texts a customer sent (by customer or from their number). */
+const customerInboundWhere = (businessId: number, customerId: number, phone: string | null) =>
+  and(
+    eq(smsInboundMessages.businessId, businessId),
+    phone
+      ? sql`(${smsInboundMessages.customerId} = ${customerId} or ${smsInboundMessages.fromNumber} = ${phone})`
+      : eq(smsInboundMessages.customerId, customerId),
+  );
+
+export async function customerInbound(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+  phone: string | null,
+) {
+  return db
+    .select()
+    .from(smsInboundMessages)
+    .where(customerInboundWhere(businessId, customerId, phone));
+}
+
+export async function deleteCustomerInbound(
+  db: Queryable,
+  businessId: number,
+  customerId: number,
+  phone: string | null,
+): Promise<void> {
+  await db.delete(smsInboundMessages).where(customerInboundWhere(businessId, customerId, phone));
+}

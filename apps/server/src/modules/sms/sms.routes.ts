@@ -20,7 +20,7 @@ import {
   type TSmsSend,
 } from '@titan/contracts';
 import { acceptFormBodies, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import type { BroadcastDeps } from '../broadcasts';
 import { scopeOf } from '../conversations';
 import type { SendRow } from '../sends';

@@ -29,7 +29,7 @@ export const SMS_SEND_QUEUE = 'sms.send';
 /** Sends per `sms.send` job: claimed in one statement, posted to Twilio at once. */
 export const SMS_JOB_CHUNK = 50;
 
-export const SMS_SEND_MESSAGES = {
+export const SMS_SEND_ERRORS = {
   noAccount: 'Connect a Twilio account in Settings → SMS before sending text messages.',
   noCustomerPhone: 'This customer has no phone number.',
   badCustomerPhone: 'This customer’s phone number is not in international format (+ and the country code).',
@@ -76,14 +76,14 @@ export async function resolveRecipient(
     const customer = await findVisitor(deps.db, businessScope(businessId), to.customerId);
     if (!customer.phone)
       throw AppError.fields(
-        { customer_id: [SMS_SEND_MESSAGES.noCustomerPhone] },
-        SMS_SEND_MESSAGES.noCustomerPhone,
+        { customer_id: [SMS_SEND_ERRORS.noCustomerPhone] },
+        SMS_SEND_ERRORS.noCustomerPhone,
       );
     const number = e164Of(customer.phone);
     if (!number)
       throw AppError.fields(
-        { customer_id: [SMS_SEND_MESSAGES.badCustomerPhone] },
-        SMS_SEND_MESSAGES.badCustomerPhone,
+        { customer_id: [SMS_SEND_ERRORS.badCustomerPhone] },
+        SMS_SEND_ERRORS.badCustomerPhone,
       );
     return {
       number,
@@ -114,15 +114,15 @@ export async function smsContext(
   input: { businessId: number; template?: { id: number } },
 ): Promise<SmsContext> {
   const account = await accountOfBusiness(deps, input.businessId);
-  if (!account) throw new AppError('conflict', SMS_SEND_MESSAGES.noAccount);
+  if (!account) throw new AppError('conflict', SMS_SEND_ERRORS.noAccount);
   const business = await findBusinessById(deps.db, input.businessId);
   if (!business) throw AppError.notFound();
   const template = input.template
     ? await loadCompiledTemplate(deps.db, input.businessId, input.template.id)
     : null;
   if (input.template && !template)
-    throw new AppError('not_found', SMS_SEND_MESSAGES.noTemplate, {
-      template_id: [SMS_SEND_MESSAGES.noTemplate],
+    throw new AppError('not_found', SMS_SEND_ERRORS.noTemplate, {
+      template_id: [SMS_SEND_ERRORS.noTemplate],
     });
   return {
     account,
@@ -147,8 +147,8 @@ function bodyOf(
       throw new AppError('bad_request', err.message, { variables: [err.message] });
     throw err;
   }
-  if (!text) throw AppError.fields({ template_id: [SMS_SEND_MESSAGES.emptyTemplate] });
-  if ([...text].length > SMS_BODY_MAX) throw AppError.fields({ template_id: [SMS_SEND_MESSAGES.tooLong] });
+  if (!text) throw AppError.fields({ template_id: [SMS_SEND_ERRORS.emptyTemplate] });
+  if ([...text].length > SMS_BODY_MAX) throw AppError.fields({ template_id: [SMS_SEND_ERRORS.tooLong] });
   return text;
 }
 
@@ -210,7 +210,7 @@ export async function sendSms(deps: SmsDeps, input: SendSmsInput): Promise<SendR
   const { row, created } = await sends.recordOnce(
     db,
     base,
-    suppression ? SMS_SEND_MESSAGES.suppressed(suppression.reason) : null,
+    suppression ? SMS_SEND_ERRORS.suppressed(suppression.reason) : null,
   );
   if (created && !suppression) await enqueueSmsSends(deps.jobs, [row.id]);
   return row;

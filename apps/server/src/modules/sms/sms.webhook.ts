@@ -9,7 +9,7 @@ import { parseStatusCallback } from '../../channels/sms-twilio/sms-twilio.adapte
 import { isValidTwilioSignature } from '../../channels/sms-twilio/twilio-signature';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { adoptSuppressions } from '../consent';
+import { adoptSuppressions, confirmSmsReply } from '../consent';
 import * as directory from '../directory';
 import type { ProviderEvent } from '../sends';
 import * as sends from '../sends';
@@ -18,8 +18,27 @@ import { optInNumber, optOutNumber } from './sms.consent';
 import * as repo from './sms.repository';
 import { e164Of } from './sms.service';
 import { advisoryLock } from '../../db/sql';
+import { receiveChannelMessage, recordChannelActivity } from '../conversations';
 
-export const SMS_WEBHOOK_MESSAGES = { invalidSignature: 'Invalid signature.' } as const;
+/** The activity lines STOP and START leave in the customer's SMS conversation. */
+export const SMS_ACTIVITY = {
+  stopped: (number: string, word: string) =>
+    `${number} replied ${word}: texts to this number are stopped until they reply START`,
+  started: (number: string) => `${number} replied START: texts to this number are allowed again`,
+} as const;
+
+/** The media Twilio names on an MMS (MediaUrl0…, MediaContentType0…), kept with the message. */
+function mediaOf(params: Record<string, string>): { media?: { url: string; content_type: string }[] } {
+  const count = Math.min(Number(params.NumMedia) || 0, 10);
+  const media = [];
+  for (let i = 0; i < count; i++) {
+    const url = params[`MediaUrl${i}`];
+    if (url) media.push({ url, content_type: params[`MediaContentType${i}`] ?? '' });
+  }
+  return media.length > 0 ? { media } : {};
+}
+
+export const SMS_WEBHOOK_ERRORS = { invalidSignature: 'Invalid signature.' } as const;
 
 /** What Titan answers Twilio for an inbound text: empty TwiML (no automatic reply). */
 export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
@@ -57,7 +76,7 @@ async function verified(
   const accountSid = params.AccountSid;
   const account = accountSid ? await accountOfSid(deps, accountSid) : null;
   if (!account || !isValidTwilioSignature(account.authToken, url, params, signature))
-    throw new AppError('forbidden', SMS_WEBHOOK_MESSAGES.invalidSignature);
+    throw new AppError('forbidden', SMS_WEBHOOK_ERRORS.invalidSignature);
   return account;
 }
 
@@ -185,12 +204,42 @@ export async function acceptInbound(
       payload: params,
     });
     if (!row) return; // Twilio delivered it before
-    if (keyword === 'stop')
+    const at = row.receivedAt;
+    if (keyword === 'stop') {
       await optOutNumber(tx, {
         businessId,
         number: from,
         detail: `Replied ${body.trim().slice(0, 40)} by SMS`,
       });
-    else if (keyword === 'start') await optInNumber(tx, { businessId, number: from });
+      await recordChannelActivity(tx, {
+        businessId,
+        channel: 'sms',
+        customerId: customer.id,
+        content: SMS_ACTIVITY.stopped(from, body.trim().slice(0, 40)),
+        metaData: { action: 'sms_opted_out', number: from, keyword: body.trim().slice(0, 40) },
+      });
+    } else if (keyword === 'start') {
+      // YES to a double opt-in ask confirms it (kept as the proof); otherwise an ordinary START.
+      const confirmed = await confirmSmsReply(tx, { businessId, number: from, words: body.trim() });
+      if (!confirmed) await optInNumber(tx, { businessId, number: from });
+      await recordChannelActivity(tx, {
+        businessId,
+        channel: 'sms',
+        customerId: customer.id,
+        content: SMS_ACTIVITY.started(from),
+        metaData: { action: 'sms_opted_in', number: from },
+      });
+    } else {
+      // Any other text (HELP included) opens or continues the customer's SMS conversation.
+      await receiveChannelMessage(tx, {
+        businessId,
+        channel: 'sms',
+        customerId: customer.id,
+        title: customer.name || from,
+        content: body,
+        metaData: { message_sid: sid, from, to: params.To ?? '', ...mediaOf(params) },
+        at,
+      });
+    }
   });
 }

@@ -4,6 +4,7 @@
 export {
   findSuppression,
   isSuppressed,
+  keepHashedSuppressions,
   normalizeAddress,
   suppress,
   suppressedAmong,

@@ -1,10 +1,44 @@
 // The only code that touches `suppressions`: addresses a business must not send to, per channel.
+import { createHash } from 'node:crypto';
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { suppressions, type SendChannel, type SuppressionReason } from '../../db/schema';
 import type { Queryable } from '../../db/client';
 
 export type { SendChannel, SuppressionReason };
 export type SuppressionRow = typeof suppressions.$inferSelect;
+
+/**
+ * How an erased person's address is kept (GDPR art. 17): only its hash, so the business never
+ * mails them again without Titan holding the address. Every lookup matches both forms.
+ */
+export const hashedAddress = (address: string) =>
+  `sha256:${createHash('sha256').update(address).digest('hex')}`;
+
+/** The addresses and their hashed forms, and the way back from a hash to the address asked. */
+function withHashes(addresses: string[]): { all: string[]; original: Map<string, string> } {
+  const original = new Map<string, string>();
+  for (const a of addresses) original.set(hashedAddress(a), a);
+  return { all: [...addresses, ...original.keys()], original };
+}
+
+/** The suppressions of these addresses are kept hashed from now on (an erased customer's). */
+export async function hashSuppressions(
+  db: Queryable,
+  businessId: number,
+  addresses: string[],
+): Promise<void> {
+  for (const address of addresses) {
+    const hashed = hashedAddress(address);
+    // A hashed row already there (erased before) stays; the plain one goes.
+    await db.execute(sql`update ${suppressions} s set address = ${hashed}, detail = 'Erased (GDPR art. 17)', send_id = null
+      where s.business_id = ${businessId} and s.address = ${address}
+        and not exists (select 1 from ${suppressions} h where h.business_id = s.business_id
+          and h.channel = s.channel and h.address = ${hashed})`);
+    await db
+      .delete(suppressions)
+      .where(and(eq(suppressions.businessId, businessId), eq(suppressions.address, address)));
+  }
+}
 
 export async function findSuppression(
   db: Queryable,
@@ -19,7 +53,7 @@ export async function findSuppression(
       and(
         eq(suppressions.businessId, businessId),
         eq(suppressions.channel, channel),
-        eq(suppressions.address, address),
+        inArray(suppressions.address, [address, hashedAddress(address)]),
       ),
     )
     .limit(1);
@@ -34,6 +68,7 @@ export async function findSuppressed(
   addresses: string[],
 ): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
+  const { all, original } = withHashes(addresses);
   const rows = await db
     .select({ address: suppressions.address })
     .from(suppressions)
@@ -42,10 +77,10 @@ export async function findSuppressed(
         eq(suppressions.businessId, businessId),
         eq(suppressions.channel, channel),
         // One array parameter, not one per address: a batch holds a thousand.
-        sql`${suppressions.address} = any(${sql.param(addresses)}::text[])`,
+        sql`${suppressions.address} = any(${sql.param(all)}::text[])`,
       ),
     );
-  return new Set(rows.map((r) => r.address));
+  return new Set(rows.map((r) => original.get(r.address) ?? r.address));
 }
 
 /**
@@ -59,7 +94,8 @@ export async function findSuppressionsAmong(
 ): Promise<{ channel: SendChannel; address: string; reason: SuppressionReason }[]> {
   const wanted = lists.filter((l) => l.channels.length && l.addresses.length);
   if (wanted.length === 0) return [];
-  return db
+  const original = new Map<string, string>();
+  const rows = await db
     .select({ channel: suppressions.channel, address: suppressions.address, reason: suppressions.reason })
     .from(suppressions)
     .where(
@@ -69,12 +105,18 @@ export async function findSuppressionsAmong(
           ...wanted.map((l) =>
             and(
               inArray(suppressions.channel, l.channels),
-              sql`${suppressions.address} = any(${sql.param(l.addresses)}::text[])`,
+              sql`${suppressions.address} = any(${sql.param(
+                ((h) => {
+                  for (const [k, v] of h.original) original.set(k, v);
+                  return h.all;
+                })(withHashes(l.addresses)),
+              )}::text[])`,
             ),
           ),
         ),
       ),
     );
+  return rows.map((r) => ({ ...r, address: original.get(r.address) ?? r.address }));
 }
 
 /**

@@ -93,3 +93,24 @@ export async function unsuppress(
     input.reasons,
   );
 }
+
+/** An erased customer's addresses stay suppressed, kept only as hashes (GDPR art. 17). */
+export async function keepHashedSuppressions(
+  db: Queryable,
+  businessId: number,
+  entries: { channel: 'email' | 'sms' | 'whatsapp'; address: string }[],
+): Promise<void> {
+  for (const e of entries) {
+    const address = normalizeAddress(e.address);
+    if (!(await repo.findSuppression(db, businessId, e.channel, address)))
+      await repo.upsertSuppression(db, {
+        businessId,
+        channel: e.channel,
+        address,
+        reason: 'manual',
+        sendId: null,
+        detail: null,
+      });
+  }
+  await repo.hashSuppressions(db, businessId, [...new Set(entries.map((e) => normalizeAddress(e.address)))]);
+}

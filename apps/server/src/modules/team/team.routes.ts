@@ -16,7 +16,8 @@ import {
   ZNoQuery,
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf, userIdOf } from '../auth';
+import { auditContextOf } from '../audit';
+import { actorIdOf, businessOf, userIdOf } from '../../platform/request-context';
 import * as team from './team.service';
 
 const tags = ['team'];
@@ -47,21 +48,29 @@ export const teamRoutes: FastifyPluginAsyncZod<{ deps: team.TeamDeps }> = async 
   app.put(
     '/api/business/users/:id/',
     {
-      config: { ...manage, openapi: { errors: [409] } },
+      config: { ...manage, audit: false, openapi: { errors: [409] } },
       schema: { tags, params: ZIdParams, body: ZUpdateMemberRequest, response: { 200: ZEnvelope(ZMember) } },
     },
     async (request) =>
-      ok(await team.changeMemberRole(db, businessOf(request), request.params.id, request.body.role)),
+      ok(
+        await team.changeMemberRole(
+          db,
+          businessOf(request),
+          auditContextOf(request),
+          request.params.id,
+          request.body.role,
+        ),
+      ),
   );
 
   app.delete(
     '/api/business/users/:id/',
     {
-      config: { ...manage, openapi: { errors: [409] } },
+      config: { ...manage, audit: false, openapi: { errors: [409] } },
       schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(z.null()) } },
     },
     async (request) => {
-      await team.removeMember(db, businessOf(request), request.params.id);
+      await team.removeMember(db, businessOf(request), auditContextOf(request), request.params.id);
       return ok(null);
     },
   );

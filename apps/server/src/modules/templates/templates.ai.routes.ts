@@ -14,7 +14,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import { prepareTemplateGeneration, type AiTemplateDeps } from './templates.ai.service';
 
 const tags = ['email templates'];

@@ -4,7 +4,7 @@
 // errors for a repair; a second failure is a 422 naming them. Saving is the ordinary create route.
 import { z } from 'zod';
 import {
-  LLM_MESSAGES,
+  LLM_ERRORS,
   type TEmailTemplateStreamEvent,
   type TFieldErrors,
   type TGenerateEmailTemplateRequest,
@@ -132,7 +132,7 @@ async function generate(
       if (!(err instanceof LlmError)) throw err;
       if (err.kind !== 'invalid_output') throw llmAppError(err);
       raw = err.details.raw ?? '';
-      errors = { non_field_errors: err.details.issues ?? [LLM_MESSAGES.invalidOutput] };
+      errors = { non_field_errors: err.details.issues ?? [LLM_ERRORS.invalidOutput] };
     }
     if (draft) {
       const problems = draftProblems(draft);
@@ -162,5 +162,5 @@ async function generate(
     }
     messages.push({ role: 'assistant', content: raw }, { role: 'user', content: repairMessage(errors) });
   }
-  throw new AppError('unprocessable', LLM_MESSAGES.templateDidNotCompile, errors);
+  throw new AppError('unprocessable', LLM_ERRORS.templateDidNotCompile, errors);
 }

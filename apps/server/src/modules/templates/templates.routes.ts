@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  EMAIL_TEMPLATE_MESSAGES as M,
+  EMAIL_TEMPLATE_ERRORS as M,
   TEMPLATE_IMAGE_LIMIT_BYTES,
   ZCreateEmailTemplateRequest,
   ZEmailTemplate,
@@ -20,7 +20,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
-import { actorIdOf, businessOf } from '../auth';
+import { actorIdOf, businessOf } from '../../platform/request-context';
 import { scopeOf } from '../conversations';
 import { readUpload, registerMultipart } from '../files';
 import * as templates from './templates.service';

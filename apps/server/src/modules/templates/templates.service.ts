@@ -3,7 +3,7 @@
 // renderCompiled (per recipient: Liquid only, no MJML, no parsing, no database).
 import { LRUCache } from 'lru-cache';
 import {
-  EMAIL_TEMPLATE_MESSAGES as M,
+  EMAIL_TEMPLATE_ERRORS as M,
   TEMPLATE_IMAGE_LIMIT_BYTES,
   TEMPLATE_IMAGE_TYPES,
   type TCreateEmailTemplateRequest,
@@ -226,8 +226,11 @@ export async function findVersions(db: Db, businessId: number, id: number): Prom
 
 // ---- Compiled templates: what sends use ----
 
-/** Parsed versions by template id and version (a version never changes once saved). */
-const compiledCache = new LRUCache<string, CompiledTemplate>({ max: 200 });
+/**
+ * Parsed versions per database (ids are its own) by template id and version (a version never
+ * changes once saved).
+ */
+const compiledCaches = new WeakMap<Db, LRUCache<string, CompiledTemplate>>();
 
 /**
  * The current version of a template of the business, ready to render: MJML was compiled when the
@@ -241,6 +244,8 @@ export async function loadCompiledTemplate(
 ): Promise<CompiledTemplate | null> {
   const row = await repo.findCurrentVersion(db, businessId, templateId);
   if (!row) return null;
+  let compiledCache = compiledCaches.get(db);
+  if (!compiledCache) compiledCaches.set(db, (compiledCache = new LRUCache({ max: 200 })));
   const key = `${row.templateId}:${row.version}`;
   const cached = compiledCache.get(key);
   if (cached) return cached;

@@ -16,5 +16,11 @@ export {
   toTemplate,
   whatsappTemplateExists,
 } from './templates/whatsapp.templates';
+export {
+  assertWhatsappConnected,
+  checkCampaignTemplate,
+  testSendCampaignTemplate,
+  whatsappBroadcastChannel,
+} from './templates/whatsapp.broadcast';
 export { whatsappWebhookRoutes } from './webhook/whatsapp.webhook.routes';
 export { createWhatsappDeps, defineWhatsappQueues } from './whatsapp.queues';

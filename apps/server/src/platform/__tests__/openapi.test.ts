@@ -28,9 +28,19 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 
 /** POSTs that take no body: actions named by their path. A new one must be added here on purpose. */
 const NO_BODY = new Set([
+  // Erase one customer: the id says everything (the confirmation is the screen's).
+  'post /api/business/customer-directory/{id}/erase/',
+  // Double opt-in: the token in the path is the whole confirmation; POST so a link scanner's GET confirms nothing.
+  'post /api/public/confirm/{token}/',
   'post /api/msg/widget-settings/rotate-secret/',
   'post /api/business/customer-directory/{id}/end-session/',
   'post /api/broadcasts/{id}/cancel/',
+  'post /api/campaigns/{id}/schedule/',
+  'post /api/campaigns/{id}/pause/',
+  'post /api/campaigns/{id}/resume/',
+  'post /api/campaigns/{id}/cancel/',
+  'post /api/journeys/{id}/publish/',
+  'post /api/journeys/{id}/pause/',
   'post /api/whatsapp/template/sync/',
   'post /api/email/domains/{id}/verify/',
   'post /api/config/llm/test/',
@@ -40,6 +50,9 @@ const NO_BODY = new Set([
   'post /api/chargebee/pricing-page-session/',
   'post /api/auth/2fa/totp/setup/',
   'post /api/auth/2fa/recovery-codes/',
+  'post /api/webhooks/endpoints/deliveries/{id}/replay/',
+  'post /api/webhooks/endpoints/{id}/replay-failed/',
+  'post /api/webhooks/endpoints/{id}/test/',
 ]);
 
 const serverDir = join(__dirname, '..', '..', '..');
@@ -227,6 +240,18 @@ describe('real answers match the document', () => {
       headers: { ...headers, 'x-business-code': 'not-mine' },
     });
     await checked('/api/business/users/', { method: 'GET', url: '/api/business/users/', headers });
+    await checked('/api/users/presence/', {
+      method: 'PUT',
+      url: '/api/users/presence/',
+      headers,
+      payload: { status: 'away' },
+    });
+    await checked('/api/users/presence/', {
+      method: 'PUT',
+      url: '/api/users/presence/',
+      headers,
+      payload: { status: 'busy' },
+    });
     const key = await checked('/api/auth/api-keys/', {
       method: 'POST',
       url: '/api/auth/api-keys/',
@@ -279,6 +304,57 @@ describe('real answers match the document', () => {
     await checked('/api/public/business/{business_code}/', {
       method: 'GET',
       url: `/api/public/business/${headers['x-business-code']}/`,
+    });
+  });
+
+  it('labels and canned responses', async () => {
+    const label = await checked('/api/msg/labels/', {
+      method: 'POST',
+      url: '/api/msg/labels/',
+      headers,
+      payload: { name: 'Docs', color: '#3b82f6' },
+    });
+    await checked('/api/msg/labels/', {
+      method: 'POST',
+      url: '/api/msg/labels/',
+      headers,
+      payload: { name: 'docs', color: 'blue' },
+    });
+    await checked('/api/msg/labels/', { method: 'GET', url: '/api/msg/labels/', headers });
+    await checked('/api/msg/labels/{id}/', {
+      method: 'PUT',
+      url: `/api/msg/labels/${label.json().result.id}/`,
+      headers,
+      payload: { color: '#22c55e' },
+    });
+    await checked('/api/msg/conversations/', {
+      method: 'GET',
+      url: `/api/msg/conversations/?label=${label.json().result.id}&label=999999`,
+      headers,
+    });
+    await checked('/api/msg/labels/{id}/', { method: 'DELETE', url: '/api/msg/labels/999999/', headers });
+    const canned = await checked('/api/msg/canned-responses/', {
+      method: 'POST',
+      url: '/api/msg/canned-responses/',
+      headers,
+      payload: { short_code: 'docs', content: 'Hi {{ customer.name }}' },
+    });
+    await checked('/api/msg/canned-responses/', {
+      method: 'GET',
+      url: '/api/msg/canned-responses/?search=do',
+      headers,
+    });
+    await checked('/api/msg/canned-responses/{id}/', {
+      method: 'PUT',
+      url: `/api/msg/canned-responses/${canned.json().result.id}/`,
+      headers,
+      payload: { attachment_id: 'no-such-key' },
+    });
+    await checked('/api/msg/canned-responses/{id}/render/', {
+      method: 'POST',
+      url: `/api/msg/canned-responses/${canned.json().result.id}/render/`,
+      headers,
+      payload: { conversation_id: 999999 },
     });
   });
 

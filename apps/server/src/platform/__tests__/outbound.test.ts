@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MCP_MESSAGES } from '@titan/contracts';
+import { MCP_ERRORS } from '@titan/contracts';
 import { isPrivateAddress, isPublicAddress, parseIpAddress } from '../network-address';
 import {
   guardedFetch,
@@ -12,7 +12,9 @@ import {
   outboundGuarded,
   outboundUrlProblem,
   safeFetch,
+  safePost,
 } from '../safe-fetch';
+import { createServer as createHttpServer } from 'node:http';
 
 const PRIVATE = [
   // IPv4-mapped and IPv4-compatible IPv6, in both notations
@@ -164,14 +166,14 @@ describe('the URL check', () => {
     'https://[fe80::1]/',
     'https://[64:ff9b::a9fe:a9fe]/',
   ])('refuses %s when guarded', async (url) => {
-    expect(await outboundUrlProblem(guarded, url)).toBe(MCP_MESSAGES.privateAddress);
+    expect(await outboundUrlProblem(guarded, url)).toBe(MCP_ERRORS.privateAddress);
   });
 
   it('refuses a name that resolves to any private address in any spelling', async () => {
     for (const answer of [['::ffff:127.0.0.1'], ['2130706433'], ['93.184.216.34', '::ffff:a00:1'], []]) {
       const deps = { ...guarded, resolveHost: async () => answer };
       expect(await outboundUrlProblem(deps, 'https://api.example.com/'), answer.join()).toBe(
-        MCP_MESSAGES.privateAddress,
+        MCP_ERRORS.privateAddress,
       );
     }
     const ok = { ...guarded, resolveHost: async () => ['93.184.216.34', '2606:4700::1111'] };
@@ -185,7 +187,7 @@ describe('the connect-time check', () => {
       const url = `https://${host}:${port}/v1/chat/completions`;
       // guardedFetch has no URL check of its own: only the dispatcher stands between it and loopback.
       expect(await failure(guardedFetch(guarded)(url, { method: 'POST' })), host).toBe(
-        MCP_MESSAGES.privateAddress,
+        MCP_ERRORS.privateAddress,
       );
     }
     expect(connections).toBe(0);
@@ -211,7 +213,7 @@ describe('the connect-time check', () => {
         resolveHost: async () => (++lookups === 1 ? ['93.184.216.34'] : answer),
       };
       const url = `https://rebind.example.com:${port}/mcp`;
-      expect(await failure(safeFetch(deps)(url))).toBe(MCP_MESSAGES.privateAddress);
+      expect(await failure(safeFetch(deps)(url))).toBe(MCP_ERRORS.privateAddress);
       // The first lookup was the URL check's (public); the second, refused, the socket's.
       expect(lookups).toBe(2);
       expect(connections).toBe(0);
@@ -221,8 +223,47 @@ describe('the connect-time check', () => {
   it('unguarded (a developer machine): http to localhost goes through, elsewhere https is still required', async () => {
     const open = { guarded: false, publicUrl: 'http://localhost:3000' };
     expect(await outboundUrlProblem(open, `http://127.0.0.1:${port}/`)).toBeNull();
-    expect(await outboundUrlProblem(open, 'http://10.0.0.5/')).toBe(MCP_MESSAGES.httpsRequired);
-    expect(await failure(safeFetch(open)(`http://127.0.0.1:${port}/`))).not.toBe(MCP_MESSAGES.privateAddress);
+    expect(await outboundUrlProblem(open, 'http://10.0.0.5/')).toBe(MCP_ERRORS.httpsRequired);
+    expect(await failure(safeFetch(open)(`http://127.0.0.1:${port}/`))).not.toBe(MCP_ERRORS.privateAddress);
     expect(connections).toBe(1);
+  });
+});
+
+describe('safePost (the bulk posters: webhook deliveries)', () => {
+  const postInit = { headers: { 'content-type': 'application/json' }, body: '{"a":1}', timeoutMs: 5_000 };
+
+  it('keeps the rules of safeFetch: the URL before, the address at connect time', async () => {
+    await expect(
+      safePost(guarded)(`http://example.com:${port}/`, { ...postInit, maxBodyBytes: 10 }),
+    ).rejects.toThrow(MCP_ERRORS.httpsRequired);
+    let lookups = 0;
+    const rebinding = {
+      ...guarded,
+      resolveHost: async () => (++lookups === 1 ? ['93.184.216.34'] : ['127.0.0.1']),
+    };
+    expect(
+      await failure(
+        safePost(rebinding)(`https://rebind.example.com:${port}/hook`, { ...postInit, maxBodyBytes: 10 }),
+      ),
+    ).toBe(MCP_ERRORS.privateAddress);
+    expect(connections).toBe(0);
+  });
+
+  it('posts the body and answers the status and the first bytes of the answer', async () => {
+    let got = '';
+    const http = createHttpServer((req, res) => {
+      req.on('data', (c) => (got += c));
+      req.on('end', () => res.writeHead(202).end('x'.repeat(10_000)));
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    try {
+      const open = { guarded: false, publicUrl: 'http://localhost:3000' };
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hook`;
+      const answer = await safePost(open)(url, { ...postInit, maxBodyBytes: 100 });
+      expect(answer).toEqual({ status: 202, text: 'x'.repeat(100) });
+      expect(got).toBe('{"a":1}');
+    } finally {
+      await new Promise((r) => http.close(r));
+    }
   });
 });

@@ -384,6 +384,58 @@ export class LlmClient {
     }
   }
 
+  /**
+   * Vectors for `texts` from the server's `/embeddings` (OpenAI's shape), in input order, by
+   * `model` (an embedding model at the same server). One attempt per call; errors as chat's.
+   */
+  async embed(texts: string[], model: string): Promise<{ vectors: number[][]; promptTokens: number }> {
+    const url = `${this.endpoint.baseUrl.replace(/\/+$/, '')}/embeddings`;
+    const doFetch = this.options.fetch ?? fetch;
+    const ctl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctl.abort();
+    }, this.options.timeoutMs);
+    try {
+      const res = await doFetch(url, {
+        method: 'POST',
+        headers: this.headers('application/json'),
+        body: JSON.stringify({ model, input: texts, encoding_format: 'float' }),
+        signal: ctl.signal,
+        redirect: 'manual',
+      });
+      const text = await res.text().catch(() => '');
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      if (!res.ok) throw httpError(res.status, parsed, { ...this.ctx, model }, retryAfterOf(res.headers));
+      const body = parsed as {
+        data?: { index?: number; embedding?: unknown }[];
+        usage?: { prompt_tokens?: number };
+      };
+      const rows = Array.isArray(body?.data) ? [...body.data] : null;
+      if (!rows || rows.length !== texts.length) throw unreadableError(res.status);
+      rows.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+      const vectors = rows.map((r) => r.embedding);
+      if (!vectors.every((v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number')))
+        throw unreadableError(res.status);
+      return { vectors: vectors as number[][], promptTokens: body.usage?.prompt_tokens ?? 0 };
+    } catch (raw) {
+      if (raw instanceof LlmError) throw raw;
+      throw timedOut
+        ? timeoutError(this.options.timeoutMs)
+        : isAddressRefusal(raw)
+          ? blockedError()
+          : networkError();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** A chat completion whose answer is JSON of `schema` (strict json_schema), parsed and checked. */
   async structured<T>(
     req: Omit<LlmChatRequest, 'responseFormat'> & { name: string; schema: z.ZodType<T> },

@@ -1,7 +1,7 @@
-// What can go wrong calling a model, each with the message a person reads (contracts' LLM_MESSAGES)
+// What can go wrong calling a model, each with the message a person reads (contracts' LLM_ERRORS)
 // and whether another attempt may help. Messages never hold the API key: provider text is scrubbed.
 import {
-  LLM_MESSAGES,
+  LLM_ERRORS,
   llmModelNotFoundMessage,
   llmProviderDownMessage,
   llmRefusedMessage,
@@ -75,19 +75,19 @@ export function httpError(status: number, body: unknown, ctx: ErrorContext, retr
   const { message, code } = providerErrorOf(body);
   const detail = ctx.scrub(message).slice(0, DETAIL_MAX);
   if (status >= 300 && status < 400)
-    return new LlmError('invalid_response', LLM_MESSAGES.unreadable, { status });
-  if (status === 401) return new LlmError('unauthorized', LLM_MESSAGES.unauthorized, { status });
-  if (status === 403) return new LlmError('forbidden', LLM_MESSAGES.forbidden, { status });
+    return new LlmError('invalid_response', LLM_ERRORS.unreadable, { status });
+  if (status === 401) return new LlmError('unauthorized', LLM_ERRORS.unauthorized, { status });
+  if (status === 403) return new LlmError('forbidden', LLM_ERRORS.forbidden, { status });
   if (status === 404) {
     // A 404 naming the model is the model; any other is the URL (no chat completions there).
     return code === 'model_not_found' || /model/i.test(message)
       ? new LlmError('model_not_found', llmModelNotFoundMessage(ctx.model), { status })
-      : new LlmError('invalid_response', LLM_MESSAGES.unreadable, { status });
+      : new LlmError('invalid_response', LLM_ERRORS.unreadable, { status });
   }
   if (status === 429) {
     return code === 'insufficient_quota'
-      ? new LlmError('quota_exceeded', LLM_MESSAGES.insufficientQuota, { status })
-      : new LlmError('rate_limited', LLM_MESSAGES.rateLimited, { status, retryAfterMs });
+      ? new LlmError('quota_exceeded', LLM_ERRORS.insufficientQuota, { status })
+      : new LlmError('rate_limited', LLM_ERRORS.rateLimited, { status, retryAfterMs });
   }
   if (status >= 500 || status === 408) {
     return new LlmError('unavailable', llmProviderDownMessage(status), { status, retryAfterMs });
@@ -100,15 +100,15 @@ export function timeoutError(timeoutMs: number): LlmError {
 }
 
 export function networkError(): LlmError {
-  return new LlmError('network', LLM_MESSAGES.unreachable);
+  return new LlmError('network', LLM_ERRORS.unreachable);
 }
 
 export function blockedError(): LlmError {
-  return new LlmError('blocked', LLM_MESSAGES.privateAddress);
+  return new LlmError('blocked', LLM_ERRORS.privateAddress);
 }
 
 export function unreadableError(status?: number): LlmError {
-  return new LlmError('invalid_response', LLM_MESSAGES.unreadable, status ? { status } : {});
+  return new LlmError('invalid_response', LLM_ERRORS.unreadable, status ? { status } : {});
 }
 
 /** Whether another attempt may get a different answer. */

@@ -1,7 +1,7 @@
 // change_log: every realtime change with its per-business sequence number (filled by the
 // change-feed triggers, or by `announceChange` for rows that announce themselves), read back to
 // resume subscriptions and pruned after a day.
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { changeLog } from '../../db/schema';
 import { CHANGE_CHANNEL } from '../change-feed';
@@ -46,6 +46,16 @@ export async function changesAfter(db: Db, businessId: number, afterSeq: number,
     .select()
     .from(changeLog)
     .where(and(eq(changeLog.businessId, businessId), gt(changeLog.seq, afterSeq)))
+    .orderBy(changeLog.seq)
+    .limit(limit);
+}
+
+/** Changes to these tables logged since `since`, oldest first (every business): for sweeps. */
+export async function recentChanges(db: Db, tables: string[], since: Date, limit: number) {
+  return db
+    .select()
+    .from(changeLog)
+    .where(and(inArray(changeLog.tableName, tables), gt(changeLog.createdAt, since)))
     .orderBy(changeLog.seq)
     .limit(limit);
 }

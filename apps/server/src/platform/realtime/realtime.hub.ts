@@ -27,6 +27,8 @@ import type {
   Revocation,
   SubscribeRequest,
   TopicScope,
+  TypingSignal,
+  TypingSource,
 } from './realtime.topic';
 
 /** Replays at most this many missed changes; beyond it the client is told to refetch. */
@@ -37,7 +39,7 @@ const REPLAY_LIMIT = 500;
  */
 const UNHEALTHY_RECHECK_MS = 10_000;
 
-export const HUB_MESSAGES = {
+export const HUB_ERRORS = {
   authFirst: 'Authenticate first.',
   denied: 'You do not have access to this subscription.',
 } as const;
@@ -48,6 +50,13 @@ export type RealtimeDeps = {
   callers: RealtimeCallers;
   topics: AnyTopic[];
   logger: Logger;
+  /** Who may send typing signals, and what they say (none: typing is refused). */
+  typing?: TypingSource;
+  /**
+   * Told, every `intervalMs` and when a staff caller authenticates, which users have a socket open on
+   * this instance (presence: a member with none anywhere goes offline after a grace period).
+   */
+  presence?: { touch(userIds: number[]): Promise<void>; intervalMs: number };
 };
 
 type Subscription = {
@@ -77,6 +86,11 @@ type Subscription = {
 
 const SEEN_WINDOW = 4096;
 
+/** The feed's name for typing signals (they are no table: nothing is stored or replayed). */
+export const TYPING_SIGNAL = 'typing';
+/** One typing signal per connection and conversation this often at most; more are dropped. */
+const TYPING_EVERY_MS = 1_000;
+
 type Connection = {
   socket: WebSocket;
   caller: RealtimeCaller | null;
@@ -89,6 +103,8 @@ type Connection = {
   queued: { held: Subscription[] } | null;
   /** The re-checks of this connection run one after another. */
   checks: Promise<void>;
+  /** When this connection last sent a typing signal, by conversation id. */
+  typedAt: Map<number, number>;
 };
 
 /** Connections by caller: `s:<session id>`, `u:<user id>`, `c:<customer id>`. */
@@ -107,6 +123,7 @@ export class RealtimeHub {
   private stopRevocations: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private unhealthyRecheck: NodeJS.Timeout | null = null;
+  private presenceBeat: NodeJS.Timeout | null = null;
 
   private readonly topics: Map<string, AnyTopic>;
 
@@ -124,6 +141,25 @@ export class RealtimeHub {
       if (!this.deps.callers.feedHealthy) this.onRevoke({ kind: 'all' });
     }, UNHEALTHY_RECHECK_MS);
     this.unhealthyRecheck.unref();
+    const presence = this.deps.presence;
+    if (presence) {
+      this.presenceBeat = setInterval(() => this.touchPresence(this.connectedStaff()), presence.intervalMs);
+      this.presenceBeat.unref();
+    }
+  }
+
+  /** The users with a staff socket open on this instance. */
+  connectedStaff(): number[] {
+    const ids: number[] = [];
+    for (const key of this.byCaller.keys()) if (key.startsWith('u:')) ids.push(Number(key.slice(2)));
+    return ids;
+  }
+
+  private touchPresence(userIds: number[]): void {
+    if (!this.deps.presence || userIds.length === 0) return;
+    this.deps.presence
+      .touch(userIds)
+      .catch((err: unknown) => this.deps.logger.error({ err }, 'presence heartbeat failed'));
   }
 
   stop(): void {
@@ -131,6 +167,7 @@ export class RealtimeHub {
     this.stopRevocations?.();
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.unhealthyRecheck) clearInterval(this.unhealthyRecheck);
+    if (this.presenceBeat) clearInterval(this.presenceBeat);
     for (const conn of this.connections) conn.socket.close(1001, 'server shutting down');
   }
 
@@ -144,6 +181,7 @@ export class RealtimeHub {
       revocations: 0,
       queued: null,
       checks: Promise.resolve(),
+      typedAt: new Map(),
     };
     this.connections.add(conn);
     socket.on('pong', () => (conn.alive = true));
@@ -241,6 +279,8 @@ export class RealtimeHub {
         case 'pong':
           conn.alive = true;
           return;
+        case 'typing':
+          return await this.typing(conn, msg.conversation_id);
         default: {
           const unreachable: never = msg;
           return unreachable;
@@ -270,16 +310,65 @@ export class RealtimeHub {
       Math.min(Math.max(0, exp * 1000 - Date.now()), 2 ** 31 - 1),
     );
     conn.expiry.unref();
+    if (caller.kind === 'staff') this.touchPresence([caller.userId]);
     send(conn, { type: 'ready' });
+  }
+
+  /**
+   * A caller says they are typing: if the conversation is theirs to see (as its `messages` topic
+   * would let them subscribe), every instance hears it and tells the conversation's other
+   * subscribers. Refusals are silent beyond one error: typing is a hint, never a write.
+   */
+  private async typing(conn: Connection, conversationId: number): Promise<void> {
+    const caller = conn.caller;
+    if (caller === null) return send(conn, { type: 'error', message: HUB_ERRORS.authFirst });
+    const source = this.deps.typing;
+    if (!source) return send(conn, { type: 'error', message: HUB_ERRORS.denied });
+    const now = Date.now();
+    const last = conn.typedAt.get(conversationId);
+    if (last !== undefined && now - last < TYPING_EVERY_MS) return;
+    conn.typedAt.set(conversationId, now);
+    if (conn.typedAt.size > 100) conn.typedAt.delete(conn.typedAt.keys().next().value!);
+    const signal = await source(caller, conversationId);
+    if (!signal) return send(conn, { type: 'error', message: HUB_ERRORS.denied });
+    const from = callerKeys(conn).at(-1)!;
+    await this.deps.feed.publish({
+      table: TYPING_SIGNAL,
+      op: 'INSERT',
+      id: null,
+      business_id: String(signal.businessId),
+      conversation_id: String(signal.conversationId),
+      signal: { from, who: signal.who },
+    });
+  }
+
+  /** A typing signal heard on the feed (from any instance): to the conversation's other subscribers. */
+  private onTyping(change: Change): void {
+    const payload = change.signal as Pick<TypingSignal, 'from' | 'who'> | undefined;
+    if (!payload || change.business_id === null || change.conversation_id === null) return;
+    const signal: TypingSignal = {
+      businessId: Number(change.business_id),
+      conversationId: Number(change.conversation_id),
+      ...payload,
+    };
+    for (const sub of this.byBusiness.get(signal.businessId) ?? []) {
+      if (sub.closed || !sub.topic.typing || callerKeys(sub.conn).includes(signal.from)) continue;
+      const who = sub.topic.typing(sub.scope, signal);
+      if (!who) continue;
+      sendRaw(
+        sub.conn,
+        JSON.stringify({ type: 'typing', sub: sub.id, conversation_id: signal.conversationId, who }),
+      );
+    }
   }
 
   private async subscribe(conn: Connection, msg: SubscribeRequest): Promise<void> {
     const caller = conn.caller;
     if (caller === null) {
-      return send(conn, { type: 'error', id: msg.id, message: HUB_MESSAGES.authFirst });
+      return send(conn, { type: 'error', id: msg.id, message: HUB_ERRORS.authFirst });
     }
     const topic = this.topics.get(msg.topic);
-    if (!topic) return send(conn, { type: 'error', id: msg.id, message: HUB_MESSAGES.denied });
+    if (!topic) return send(conn, { type: 'error', id: msg.id, message: HUB_ERRORS.denied });
     // Looked up afresh for every subscribe; again if a revocation arrived meanwhile.
     let scope: TopicScope | 'denied' | 'revoked';
     let revocations: number;
@@ -290,7 +379,7 @@ export class RealtimeHub {
     if (!this.connections.has(conn)) return;
     if (scope === 'revoked') return this.revoke(conn, msg.id);
     if (scope === 'denied') {
-      return send(conn, { type: 'error', id: msg.id, message: HUB_MESSAGES.denied });
+      return send(conn, { type: 'error', id: msg.id, message: HUB_ERRORS.denied });
     }
 
     const previous = conn.subs.get(msg.id);
@@ -402,7 +491,7 @@ export class RealtimeHub {
         denied = true;
         this.unindex(sub);
         conn.subs.delete(sub.id);
-        send(conn, { type: 'error', id: sub.id, message: HUB_MESSAGES.denied });
+        send(conn, { type: 'error', id: sub.id, message: HUB_ERRORS.denied });
         continue;
       }
       // Still allowed, perhaps to less (an admin made an agent sees only their groups).
@@ -455,6 +544,10 @@ export class RealtimeHub {
   private readonly rowQueues = new Map<string, Promise<void>>();
 
   private onChange(change: Change): Promise<void> {
+    if (change.table === TYPING_SIGNAL) {
+      this.onTyping(change);
+      return Promise.resolve();
+    }
     const key = `${change.table}:${change.id}`;
     const previous = this.rowQueues.get(key) ?? Promise.resolve();
     const next = previous

@@ -64,7 +64,28 @@ export type RealtimeTopic<S extends TopicScope = TopicScope, R = unknown> = {
   match(scope: S, row: R, change: Change): Delivery;
   /** The event's `old` field. */
   old(change: Change): unknown;
+  /**
+   * Typing signals (no row, no seq): whether this subscription hears one, and who it names in the
+   * subscription's shape (null: not sent). Topics without it never carry typing.
+   */
+  typing?(scope: S, signal: TypingSignal): Record<string, unknown> | null;
 };
+
+/** "Someone is typing", as one instance publishes it for all: the conversation and who, per shape. */
+export type TypingSignal = {
+  businessId: number;
+  conversationId: number;
+  /** The sender's caller key (`u:<user id>`, `c:<customer id>`): never echoed back to them. */
+  from: string;
+  /** Who is typing, as each shape of subscriber may see them. */
+  who: Record<string, Record<string, unknown>>;
+};
+
+/** Who may say they are typing in a conversation: the signal to publish, or null (not theirs to see). */
+export type TypingSource = (
+  caller: RealtimeCaller,
+  conversationId: number,
+) => Promise<Omit<TypingSignal, 'from'> | null>;
 
 /** A topic as the hub holds it, whatever its scope and row types. */
 export type AnyTopic = RealtimeTopic<TopicScope, unknown>;

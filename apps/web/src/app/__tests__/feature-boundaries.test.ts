@@ -59,4 +59,37 @@ describe('feature boundaries', () => {
       ),
     ).toEqual([]);
   });
+
+  it('keeps the direction shared → features → app', { timeout: 30_000 }, async () => {
+    const zoneErrors = async (file: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, 'apps/web/src', file) });
+      return result!.messages
+        .filter((message) => message.ruleId === 'import-x/no-restricted-paths')
+        .map((message) => message.message);
+    };
+    expect(
+      await zoneErrors(
+        'lib/probe.ts',
+        "import { LISTS_STRINGS } from '../features/customer-lists/strings';\nexport const probe = LISTS_STRINGS;",
+      ),
+    ).toEqual([expect.stringContaining('Shared code sits below features and the app')]);
+    expect(
+      await zoneErrors(
+        'components/probe.ts',
+        "import { SHELL_STRINGS } from '../app/strings';\nexport const probe = SHELL_STRINGS;",
+      ),
+    ).toEqual([expect.stringContaining('Shared code sits below features and the app')]);
+    expect(
+      await zoneErrors(
+        'features/agents/probe.ts',
+        "import { SHELL_STRINGS } from '../../app/strings';\nexport const probe = SHELL_STRINGS;",
+      ),
+    ).toEqual([expect.stringContaining('A feature never imports the app')]);
+    expect(
+      await zoneErrors(
+        'app/probe.ts',
+        "import { LISTS_STRINGS } from '../features/customer-lists/strings';\nexport const probe = LISTS_STRINGS;",
+      ),
+    ).toEqual([]);
+  });
 });

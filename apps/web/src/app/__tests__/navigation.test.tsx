@@ -43,6 +43,9 @@ describe('navigation that fits', () => {
       'Agents',
       'Templates',
       'AI template',
+      'Knowledge base',
+      'Campaigns',
+      'Journeys',
       'Event logs',
       'Visitor directory',
       'Settings',
@@ -60,7 +63,7 @@ describe('navigation that fits', () => {
       within(nav)
         .getAllByRole('heading')
         .map((h) => h.textContent),
-    ).toEqual(['Business', 'Channels', 'AI and tools', 'Your account']);
+    ).toEqual(['Business', 'Channels', 'Inbox', 'AI and tools', 'Your account']);
     expect(within(nav).getAllByRole('link')).toHaveLength(SETTINGS_TABS.length);
     expect(within(nav).getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
 

@@ -1,15 +1,18 @@
 // Navigation to every area of the product (spec section 2): a sidebar on wide screens, a menu button
 // opening a sheet on phones (never a sideways strip with areas off-screen).
 import {
+  BookOpenIcon,
   BotIcon,
   FileTextIcon,
   LayoutDashboardIcon,
+  MegaphoneIcon,
   MenuIcon,
   MessagesSquareIcon,
   ScrollTextIcon,
   SettingsIcon,
   SparklesIcon,
   UsersIcon,
+  WorkflowIcon,
   XIcon,
   type LucideIcon,
 } from 'lucide-react';
@@ -23,14 +26,18 @@ import {
   AGENTS_PATH,
   AI_TEMPLATE_PATH,
   DASHBOARD_PATH,
+  CAMPAIGNS_PATH,
+  JOURNEYS_PATH,
   DIRECTORY_PATH,
   EVENT_LOGS_PATH,
+  KNOWLEDGE_PATH,
   MESSAGES_PATH,
   SETTINGS_PATH,
   settingsPath,
   TEMPLATES_PATH,
 } from '../../config/paths';
 import { cn } from '../../lib/utils';
+import { useUnreadNotifications } from '../../stores/unread-notifications';
 import { SHELL_STRINGS, type TArea } from '../strings';
 
 type TNavItem = { area: TArea; to: string; icon: LucideIcon; end?: boolean; activeUnder?: string };
@@ -41,6 +48,9 @@ const NAV_ITEMS: TNavItem[] = [
   { area: 'agents', to: AGENTS_PATH, icon: BotIcon },
   { area: 'templates', to: TEMPLATES_PATH, icon: FileTextIcon },
   { area: 'aiTemplate', to: AI_TEMPLATE_PATH, icon: SparklesIcon },
+  { area: 'knowledge', to: KNOWLEDGE_PATH, icon: BookOpenIcon },
+  { area: 'campaigns', to: CAMPAIGNS_PATH, icon: MegaphoneIcon },
+  { area: 'journeys', to: JOURNEYS_PATH, icon: WorkflowIcon },
   { area: 'eventLogs', to: EVENT_LOGS_PATH, icon: ScrollTextIcon },
   { area: 'directory', to: DIRECTORY_PATH, icon: UsersIcon },
   { area: 'settings', to: settingsPath('business'), icon: SettingsIcon, activeUnder: SETTINGS_PATH },
@@ -49,6 +59,8 @@ const NAV_ITEMS: TNavItem[] = [
 /** The areas as a vertical list of links; `onNavigate` closes the phone menu after a tap. */
 export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
+  // Unread notifications (assignments, mentions, customer messages) are all about conversations.
+  const unread = useUnreadNotifications((s) => s.count);
   return NAV_ITEMS.map(({ area, to, icon: Icon, end, activeUnder }) => (
     <NavLink
       key={area}
@@ -67,6 +79,14 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
     >
       <Icon aria-hidden="true" className="size-4" />
       {SHELL_STRINGS.areas[area]}
+      {area === 'conversations' && unread > 0 ? (
+        <span
+          data-testid="nav-unread"
+          className="ml-auto rounded-full bg-primary px-1.5 text-xs leading-5 font-semibold text-primary-foreground"
+        >
+          {unread > 99 ? '99+' : unread}
+        </span>
+      ) : null}
     </NavLink>
   ));
 }

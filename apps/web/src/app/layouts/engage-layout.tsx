@@ -3,6 +3,8 @@
 import { Link, Outlet, useLoaderData } from 'react-router';
 
 import { ThemeToggle } from '../../components/theme-toggle';
+import { NotificationBell } from '../../features/notifications/components/notification-bell';
+import { CommandPalette } from '../../features/conversations/keyboard/command-palette';
 import { DASHBOARD_PATH } from '../../config/paths';
 import { useNavbarStore } from '../../stores/navbar';
 import { BusinessSwitcher } from '../components/business-switcher';
@@ -27,6 +29,7 @@ export function EngageLayout() {
           </span>
           <BusinessSwitcher businesses={profile.businesses} current={membership} />
           <div className="ml-auto flex shrink-0 items-center gap-2 sm:gap-3">
+            <NotificationBell businessCode={membership.unique_code} />
             <ThemeToggle />
             <UserMenu user={profile} />
           </div>
@@ -35,6 +38,7 @@ export function EngageLayout() {
       <div className="flex min-w-0 flex-1 flex-col md:flex-row">
         <SidebarNav />
         {/* Keyed by business: switching remounts every screen, so nothing of the previous one lingers. */}
+        <CommandPalette />
         <main key={membership.unique_code} className="min-w-0 flex-1">
           <Outlet />
         </main>

@@ -64,6 +64,95 @@ export const CHAT_GROUPS_STRINGS = {
     cancel: 'Cancel',
   },
 
+  aiResponder: {
+    title: 'AI first responder',
+    description:
+      'Answers customers from your published help-centre articles, citing them, and hands the conversation to a person of this group (by the auto-assignment above) when it is not confident, when the customer asks for a person, on a human-only topic, after the number of answers below or when the monthly budget is spent. While it holds a conversation, auto-assignment leaves it alone. Every answer and handoff is listed with the conversation.',
+    mode: 'When it answers',
+    modes: {
+      off: 'Off',
+      always: 'Always: it answers first',
+      after_hours: 'Only while nobody in this group is online',
+    },
+    channels: 'Channels',
+    channelNames: { widget: 'Chat widget', whatsapp: 'WhatsApp', email: 'Email', sms: 'SMS' },
+    maxTurns: 'Answers before a person takes over',
+    maxTurnsHint: 'In one conversation, 1 to 50.',
+    minConfidence: 'Confidence it needs to answer',
+    minConfidenceHint: 'From 0 to 1: the AI’s own verdict on how well the articles answer the question.',
+    topics: 'Human-only topics',
+    topicsHint: 'One per line, e.g. “legal complaint”: a question naming every word of one goes to a person.',
+    budget: 'Monthly token budget',
+    budgetHint:
+      'Tokens a month the responder may spend for the business; past it, it hands off. 0: no limit.',
+    tools: {
+      legend: 'Tools it may use',
+      hint: 'Tools of your MCP servers and plugins, e.g. an order lookup. Only a tool that takes the customer (customer_id, customer_email, email, customer_phone or phone) can be chosen: Titan fills it with the conversation’s customer, so the AI never reads another customer’s data. Up to 10.',
+      none: 'No MCP server or plugin is connected yet.',
+      connect: 'Connect an MCP server',
+      from: (kind: string, name: string) => `(${kind} ${name})`,
+      mcp: 'MCP server',
+      plugin: 'plugin',
+      noCustomer: 'Cannot be chosen: it takes no customer, so it could read other customers’ data.',
+      notConnected: 'Cannot be chosen: its connection is not connected.',
+      gone: 'No longer offered by its connection: untick it to remove it.',
+      goneConnection: 'a removed connection',
+      loadFailed: 'The MCP servers and plugins could not be loaded.',
+    },
+  },
+  assignment: {
+    title: 'Auto-assignment',
+    description:
+      'New and reopened conversations of this group go to a member of the group who is online and holds fewer open conversations of it than the capacity. With nobody free they wait in Unassigned.',
+    mode: 'Mode',
+    modes: {
+      off: 'Off: staff assign by hand',
+      round_robin: 'Round robin: members in turn',
+      least_busy: 'Least busy: whoever holds the fewest',
+    },
+    capacity: 'Capacity per member',
+    capacityHint: 'Open conversations of this group one member may hold before others get the next one.',
+  },
+
+  hours: {
+    title: 'Business hours',
+    description:
+      'Outside these hours the widget shows the away message and when the team is back, a customer who writes on any channel gets the away message once, and auto-assignment waits until the group opens.',
+    enabled: 'Set business hours (otherwise the group always answers)',
+    timeZone: 'Time zone',
+    weekly: 'Opening hours',
+    day: 'Day',
+    start: 'Opens',
+    end: 'Closes',
+    rowLabel: (n: number) => `Opening ${n}`,
+    add: 'Add opening',
+    remove: 'Remove',
+    removeLabel: (n: number) => `Remove opening ${n}`,
+    holidays: 'Holidays',
+    holidaysHint: 'Closed all day: one date a line, like 2026-12-25.',
+    awayMessage: 'Away message',
+    awayMessageHint: 'Sent once per conversation each time the group is closed, on every channel.',
+    days: {
+      mon: 'Monday',
+      tue: 'Tuesday',
+      wed: 'Wednesday',
+      thu: 'Thursday',
+      fri: 'Friday',
+      sat: 'Saturday',
+      sun: 'Sunday',
+    },
+  },
+
+  serviceLevels: {
+    title: 'Response targets and satisfaction',
+    description:
+      'The inbox shows the time left to each target and marks a missed one; a miss notifies the assignee (or the owners and admins when nobody holds it).',
+    firstResponse: 'First response within (minutes)',
+    resolution: 'Resolved within (minutes)',
+    targetHint: 'Leave empty for no target.',
+    csat: 'Ask the customer to rate the conversation when it is resolved',
+  },
+
   appearance: {
     title: 'Appearance',
     greeting: 'Greeting',
@@ -213,4 +302,24 @@ export const EMBED_STRINGS = {
     composer: 'Type a message...',
     choose: 'Choose…',
   },
+} as const;
+
+/** The group's widget language: its default locale and per-locale text overrides (issue 30). */
+export const LANGUAGE_STRINGS = {
+  title: 'Language',
+  description:
+    'The widget speaks the visitor’s language: the page’s lang, then the browser’s, then the default below. English, Spanish, French, German, Portuguese and Arabic are built in.',
+  formLabel: 'Widget language',
+  locale: 'Default language',
+  localeHint: 'Used when neither the page nor the visitor’s browser asks for a language the widget speaks.',
+  editing: 'Texts in',
+  textsHint:
+    'Leave a text empty to keep the built-in one (shown in grey). Texts are ICU messages: keep placeholders such as {name} and plural forms such as {count, plural, one {…} other {…}}.',
+  overridden: (n: number) => (n === 1 ? '1 text changed' : `${n} texts changed`),
+  textsSummary: (language: string, changed: number) =>
+    `Texts in ${language}${changed ? ` (${changed === 1 ? '1 changed' : `${changed} changed`})` : ''}`,
+  save: 'Save language',
+  saving: 'Saving…',
+  saved: 'Language saved',
+  fixErrors: 'Some texts cannot be used: see the messages below.',
 } as const;

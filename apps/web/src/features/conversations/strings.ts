@@ -11,6 +11,46 @@ export const DELIVERY_STATUS_LABELS = {
 } as const;
 
 export const CONVERSATIONS_STRINGS = {
+  palette: {
+    title: 'Go to',
+    description: 'Find conversations, customers and screens.',
+    placeholder: 'Search conversations, customers and screens…',
+    empty: 'Nothing found.',
+    conversations: 'Conversations',
+    customers: 'Customers',
+    screensHeading: 'Screens',
+    untitled: 'Unnamed',
+    screens: {
+      dashboard: 'Dashboard',
+      inbox: 'Inbox',
+      directory: 'Customers',
+      lists: 'Lists and segments',
+      campaigns: 'Campaigns',
+      templates: 'Templates',
+      agents: 'Agents',
+      eventLogs: 'Event logs',
+      settings: 'Settings',
+    },
+  },
+  shortcuts: {
+    title: 'Keyboard shortcuts',
+    description: 'In the inbox, when no field has the focus.',
+    next: 'Next conversation',
+    previous: 'Previous conversation',
+    reply: 'Reply',
+    note: 'Write a private note',
+    assignMe: 'Assign to me',
+    resolve: 'Resolve',
+    help: 'Show these shortcuts',
+    palette: 'Find conversations, customers and screens (Cmd-K on a Mac)',
+    assignedToYou: 'Assigned to you',
+    resolved: 'Conversation resolved',
+  },
+  sla: {
+    breached: 'SLA missed',
+    replyIn: (left: string) => `Reply in ${left}`,
+    resolveIn: (left: string) => `Resolve in ${left}`,
+  },
   title: 'Conversations',
   embedSettings: 'Embed settings',
 
@@ -34,6 +74,17 @@ export const CONVERSATIONS_STRINGS = {
   resolved: 'Resolved',
   whatsapp: 'WhatsApp',
   titanMessage: 'Titan Message',
+  email: 'Email',
+  sms: 'SMS',
+  /** An email conversation whose latest mail scored as spam. */
+  spamBadge: 'Spam',
+  mmsNote: (characters: number) =>
+    `${characters} ${characters === 1 ? 'character' : 'characters'} · with a picture: one MMS (billed as an MMS, not per segment)`,
+  attachPicture: 'Attach a picture (MMS)',
+  mmsType: 'MMS takes a JPEG, PNG or GIF picture.',
+  mmsTooLarge: 'An MMS picture is at most 5 MB.',
+  smsCounter: (characters: number, segments: number, encoding: string) =>
+    `${characters} ${characters === 1 ? 'character' : 'characters'} · ${segments} ${segments === 1 ? 'segment' : 'segments'} (${encoding})`,
   read: 'Read',
   unread: 'Unread',
   replied: 'Replied',
@@ -44,8 +95,16 @@ export const CONVERSATIONS_STRINGS = {
   // List rows.
   anonymousCustomer: 'Anonymous Customer',
   unreadDot: 'Unread',
-  statusLabels: { active: 'Active', resolved: 'Resolved' } satisfies Record<TConversationStatus, string>,
-  channelBadges: { titan_message: 'Titan', whatsapp: 'WhatsApp' } satisfies Record<TChannel, string>,
+  statusLabels: { active: 'Active', resolved: 'Resolved', snoozed: 'Snoozed' } satisfies Record<
+    TConversationStatus,
+    string
+  >,
+  channelBadges: {
+    titan_message: 'Titan',
+    whatsapp: 'WhatsApp',
+    email: 'Email',
+    sms: 'SMS',
+  } satisfies Record<TChannel, string>,
   yesterday: 'Yesterday',
   today: 'Today',
   noConversations: 'No conversations found',
@@ -71,6 +130,11 @@ export const CONVERSATIONS_STRINGS = {
 
   // Composer.
   placeholder: 'Type a message...',
+  // The row's preview of the last message: who wrote it, when not the customer.
+  previewSenders: { staff: 'Team', agent: 'AI agent', system: 'Titan' },
+  /** The AI first responder's answers and handoff notes (issue 33). */
+  aiAssistant: 'AI assistant',
+  previewFile: 'File',
   messageLabel: 'Message',
   attach: 'Attach a file',
   send: 'Send',
@@ -95,6 +159,12 @@ export const CONVERSATIONS_STRINGS = {
   quotedMessage: 'Replied message',
 
   // The 24-hour window and templates.
+  windowOpen: (minutes: number) => {
+    const h = Math.floor(minutes / 60);
+    const m = minutes % 60;
+    const left = h > 0 ? (m > 0 ? `${h} h ${m} min` : `${h} h`) : `${m} min`;
+    return `24-hour window open: closes in ${left}. After that, only templates can be sent.`;
+  },
   windowClosed: 'The 24-hour window has closed. Send an approved template to restart the conversation.',
   sendTemplateRegion: 'Send a template',
   template: 'Template',
@@ -120,4 +190,47 @@ export const CONVERSATIONS_STRINGS = {
   templateButtons: 'Template buttons',
   failedReason: 'Why it failed',
   errorCode: (code: string) => `Error ${code}`,
+  copilot: {
+    suggest: 'Suggest a reply',
+    summarize: 'Summarize',
+    summaryLabel: 'Summary',
+    closeSummary: 'Close the summary',
+    sources: 'From:',
+    failed: 'The AI could not answer. Try again.',
+  },
+  /** A staff reply turned into a draft help-centre article (issue 33). */
+  replyToArticle: {
+    action: 'Turn into an article',
+    created: 'Draft article created:',
+    open: (title: string) => `Open “${title}”`,
+    failed: 'The article could not be drafted. Try again.',
+  },
+  /** The copilot's Ask box in the side panel: a question answered from the knowledge base. */
+  ask: {
+    title: 'Ask the knowledge base',
+    description: 'A question of yours, answered from your published articles and this conversation.',
+    label: 'Your question',
+    placeholder: 'e.g. How long do refunds take?',
+    submit: 'Ask',
+    answerLabel: 'Answer',
+    sources: 'Sources:',
+    noSources: 'No article was used.',
+    noMatches: 'No published article matches the question.',
+    failed: 'The AI could not answer. Try again.',
+  },
+  /** Staff's rating of an AI first responder answer (issue 33). */
+  aiRating: {
+    label: 'Rate this AI answer',
+    good: 'Good answer',
+    bad: 'Bad answer',
+    ratedGood: 'Rated good',
+    ratedBad: 'Rated bad',
+    reason: 'What was wrong? (optional)',
+    reasonPlaceholder: 'e.g. It should have asked for the order number.',
+    save: 'Save rating',
+    cancel: 'Cancel',
+    undo: 'Remove rating',
+    saved: 'Rating saved.',
+    failed: 'The rating could not be saved. Try again.',
+  },
 } as const;

@@ -1,7 +1,7 @@
 // User-visible strings of the CSV import wizard (/engage/directory/import); tests and components
 // share them from here. The file reading errors are the spec's (section 8), word for word; a file
 // that is empty, not CSV or without an email or phone column gets the server's own messages.
-import { IMPORT_MESSAGES, type TImportConsent, type TImportDelimiter } from '@titan/contracts';
+import { IMPORT_ERRORS, type TImportConsent, type TImportDelimiter } from '@titan/contracts';
 
 export const FILE_READING_ERRORS = {
   notReadable: 'File is not readable',
@@ -23,10 +23,10 @@ export const IMPORT_STRINGS = {
   dropHint: 'The first line must name the columns. Up to 100 MB.',
   chooseFile: 'Choose a file',
   reading: 'Reading the file…',
-  fileEmpty: IMPORT_MESSAGES.empty,
-  fileNotCsv: IMPORT_MESSAGES.notCsv,
-  noContactColumn: IMPORT_MESSAGES.noContactColumn,
-  tooLarge: IMPORT_MESSAGES.tooLarge,
+  fileEmpty: IMPORT_ERRORS.empty,
+  fileNotCsv: IMPORT_ERRORS.notCsv,
+  noContactColumn: IMPORT_ERRORS.noContactColumn,
+  tooLarge: IMPORT_ERRORS.tooLarge,
   otherFile: 'Choose another file',
 
   previewTitle: 'Preview',
@@ -50,6 +50,9 @@ export const IMPORT_STRINGS = {
       hint: 'Nothing is recorded; marketing waits until each person subscribes.',
     },
   },
+  doubleOptIn: 'Email each of them a link to confirm (double opt-in)',
+  doubleOptInHint:
+    'Each person gets an email from your business asking them to confirm. They are “Pending confirmation” until they press the link, and receive no campaigns before. Recommended in the EU.',
   consentProofLabel: 'Proof: where and when they agreed',
   consentProofPlaceholder: 'For example: newsletter form on our website, 2023–2025',
   consentProofHint:

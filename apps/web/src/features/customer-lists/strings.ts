@@ -1,5 +1,7 @@
 // User-visible strings of customer lists (/engage/directory/lists and a list's page).
 export const LISTS_STRINGS = {
+  /** Opens a campaign to this list. */
+  sendTo: 'Send to…',
   title: 'Lists',
   description:
     'Static lists hold the customers you add; segments keep everyone who matches their conditions.',
@@ -29,7 +31,7 @@ export const LISTS_STRINGS = {
     hasNot: 'Has none',
     channel: 'Has a conversation on',
     anyChannel: 'Any channel',
-    channels: { whatsapp: 'WhatsApp', titan_message: 'Chat widget' },
+    channels: { whatsapp: 'WhatsApp', titan_message: 'Chat widget', email: 'Email', sms: 'SMS' },
     createdAfter: 'Created on or after',
     createdBefore: 'Created on or before',
     seenAfter: 'Last seen on or after',
@@ -43,6 +45,9 @@ export const LISTS_STRINGS = {
     saving: 'Saving…',
     cancel: 'Cancel',
     needsCondition: 'A segment needs at least one condition.',
+    doubleOptIn: 'Ask new members to confirm by email (double opt-in)',
+    doubleOptInHint:
+      'Each customer added to this list gets an email with a link to confirm. Until they press it they are “Pending confirmation” and receive no campaigns. Customers who already agreed, or who unsubscribed, are not asked again. Recommended in the EU.',
   },
 
   back: 'Back to lists',

@@ -14,6 +14,22 @@ export const DASHBOARD_STRINGS = {
   startChannels: 'Connect WhatsApp',
   startAgent: 'Create an agent',
 
+  team: {
+    title: 'Team service levels',
+    description:
+      'Average first response and resolution of the conversations opened in these days, and the customers’ ratings, per member who held them and per chat group.',
+    members: 'Per member',
+    groups: 'Per chat group',
+    name: 'Name',
+    conversations: 'Conversations',
+    firstResponse: 'First response',
+    resolution: 'Resolution',
+    csat: 'CSAT',
+    csatValue: (average: number, n: number) => `${average.toFixed(1)} / 5 (${n})`,
+    none: '—',
+    empty: 'No conversation was assigned in these days.',
+  },
+
   conversations: {
     title: 'Conversations',
     opened: 'Opened',

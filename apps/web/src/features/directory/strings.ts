@@ -1,6 +1,7 @@
 // User-visible strings of the visitor directory (/engage/directory and a visitor's page); tests and
 // components share them from here. "Anonymous Customer" is the spec's name for a visitor without one.
 export const DIRECTORY_STRINGS = {
+  newConversation: 'New conversation',
   title: 'Visitor directory',
   description: 'Everyone who chatted with you or filled a visitor form.',
   search: 'Search visitors',
@@ -66,6 +67,14 @@ export const DIRECTORY_STRINGS = {
     'Their record leaves the directory for good. Their conversations stay in the inbox as "Anonymous Customer".',
   deleteConfirm: 'Delete',
   deleted: (name: string) => `${name} was deleted.`,
+  exportData: 'Export data',
+  exportFailed: 'The export could not be made.',
+  erase: 'Erase all data',
+  eraseTitle: (name: string) => `Erase everything held on ${name}?`,
+  eraseText: (who: string) =>
+    `This erases ${who}: their profile, consent history, conversations and messages with their files, emails and texts sent to them and their events, the texts they sent and their form submissions. It cannot be undone. Their addresses stay on the suppression list (only as a hash) so they are never mailed or texted again.`,
+  eraseConfirm: 'Erase for good',
+  erased: (name: string) => `Everything held on ${name} was erased.`,
   readOnly: 'Your role can see visitors but not change them.',
 
   consentTitle: 'Consent',
@@ -80,6 +89,7 @@ export const DIRECTORY_STRINGS = {
     bounced: 'Bounced',
     complained: 'Complained',
     unknown: 'Unknown',
+    pending: 'Pending confirmation',
   },
   consentSave: 'Save consent',
   consentSaved: 'Consent updated',
@@ -87,8 +97,8 @@ export const DIRECTORY_STRINGS = {
 
   visitorConversationsLabel: 'Conversations with this visitor',
   noConversations: 'This visitor has not started a conversation.',
-  conversationStatuses: { active: 'Active', resolved: 'Resolved' },
-  conversationChannels: { whatsapp: 'WhatsApp', titan_message: 'Chat' },
+  conversationStatuses: { active: 'Active', resolved: 'Resolved', snoozed: 'Snoozed' },
+  conversationChannels: { whatsapp: 'WhatsApp', titan_message: 'Chat', email: 'Email', sms: 'SMS' },
   untitled: 'Untitled conversation',
   unread: 'Unread',
 

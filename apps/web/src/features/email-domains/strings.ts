@@ -169,3 +169,42 @@ export const DNS_HELP_STRINGS = {
     'A record that could not be checked ("did not answer in time") is not wrong: your name servers were slow or unreachable. Verify again a little later.',
   ],
 } as const;
+
+/** Settings → Inbox addresses: where customers' mail reaches the inbox. */
+export const INBOX_ADDRESSES_STRINGS = {
+  title: 'Inbox addresses',
+  description:
+    'Mail to these addresses opens or continues the sender’s email conversation in the inbox. Staff answer from the same address.',
+  addTitle: 'Add an inbox address',
+  localPart: 'Address',
+  localPartHint: 'The part before the @, e.g. support or hello.',
+  domain: 'Domain',
+  chatGroup: 'Chat group',
+  noChatGroup: 'No chat group',
+  chatGroupHint: 'Conversations this address opens go to this chat group.',
+  add: 'Add address',
+  adding: 'Adding…',
+  added: (address: string) => `${address} added. Publish one of its records so mail reaches Titan.`,
+  noVerifiedDomain: 'Verify a sending domain first: an inbox address lives on a verified domain.',
+  goToDomains: 'Email domains',
+  empty: 'No inbox addresses yet. Add one so customers can write to you.',
+  notAllowed: 'Your role can see inbox addresses but not change them. Ask an owner or admin.',
+  routedTo: (group: string) => `Opens conversations in ${group}`,
+  recordsLabel: (address: string) => `How mail for ${address} reaches Titan`,
+  recordsIntro: 'Publish the MX record, or keep your mail server and have it relay this one address.',
+  type: 'Type',
+  host: 'Host (name)',
+  value: 'Value',
+  priority: 'Priority',
+  what: 'What it does',
+  purposes: { receive: 'Receive all mail', forward: 'Relay one address' },
+  copy: 'Copy',
+  copyHost: (purpose: string) => `Copy ${purpose} host`,
+  copyValue: (purpose: string) => `Copy ${purpose} value`,
+  delete: 'Delete',
+  deleteLabel: (address: string) => `Delete ${address}`,
+  deleteTitle: (address: string) => `Delete ${address}?`,
+  deleteText:
+    'Mail to this address is refused from now on. Its conversations stay in the inbox, and replies to mail already sent still arrive.',
+  deleted: (address: string) => `${address} deleted.`,
+} as const;

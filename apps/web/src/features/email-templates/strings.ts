@@ -1,6 +1,8 @@
 // User-visible strings of the email templates (the Email tab of /engage/templates and the editor);
 // tests and components share them from here.
 export const EMAIL_TEMPLATE_STRINGS = {
+  /** Opens a campaign prefilled with this template. */
+  sendTo: 'Send to…',
   tableLabel: 'Email templates',
   columns: { name: 'Name', subject: 'Subject', updated: 'Updated', version: 'Version', actions: 'Actions' },
   create: 'New template',
@@ -77,10 +79,18 @@ export const EMAIL_TEMPLATE_STRINGS = {
   imageFailed: 'The image could not be uploaded.',
   editorLoading: 'Loading the editor…',
   editorLabel: 'Template content',
+  editorView: 'Editor view',
+  viewCode: 'Code',
+  viewVisual: 'Visual',
+  visualLabel: 'Visual editor',
+  visualHint:
+    'Drag blocks from the Blocks panel into the mail and select one to style it; images upload from the image block. It is saved as the same MJML the code view shows.',
   testTitle: 'Send a test',
   testDescription: 'Send this saved version, with the sample values above, to an address of yours.',
   testSaveFirst: 'Save the template to send a test of it.',
   testFrom: 'From',
+  testNoVerifiedDomain: 'Mail goes out from a verified sending domain, and this business has none yet.',
+  testVerifyDomainLink: 'Add and verify a domain',
   testTo: 'To',
   testSend: 'Send test',
   testSending: 'Sending…',
@@ -106,6 +116,7 @@ export const EMAIL_TEMPLATE_STRINGS = {
       repairing: 'It did not compile: asking the model to fix it…',
     },
     streamLabel: 'Text from the model',
+    formingContent: 'The email as it forms (MJML)',
     stopped: 'The generation stopped before it finished. Try again.',
     failed: 'The template could not be generated.',
     resultTitle: 'Edit and save',

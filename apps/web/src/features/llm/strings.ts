@@ -15,6 +15,9 @@ export const LLM_STRINGS = {
     'The API root, usually ending in /v1 — e.g. https://api.openai.com/v1 or http://localhost:11434/v1.',
   model: 'Model',
   modelHint: 'As the provider names it, e.g. gpt-4o-mini or llama3.1.',
+  embeddingModel: 'Embedding model (optional)',
+  embeddingModelHint:
+    'A model for /embeddings at the same server, e.g. text-embedding-3-small: knowledge-base search then ranks by meaning as well as by words. Empty: search by words only.',
   apiKey: 'API key',
   apiKeyHint:
     'Stored encrypted and never shown again. Leave empty to keep the stored key; a new base URL needs the key again.',

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { describe, expect, it, vi } from 'vitest';
 
-import { AppProviders } from '../../app/providers';
+import { AppProviders } from '../../test/render-app';
 import { FormAlert } from '../../components/form/form-alert';
 import { TextField } from '../../components/form/text-field';
 import { useBlockerModalStore } from '../../stores/blocker-modal';

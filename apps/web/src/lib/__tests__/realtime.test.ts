@@ -20,10 +20,15 @@ const conversation = {
   initiator: null,
   assigned_chat_group: null,
   assignee: null,
+  snoozed_until: null,
+  labels: [],
+  last_message_preview: null,
+  sla: { first_response_due_at: null, resolution_due_at: null, breached: false },
   last_message_at: '2026-03-01T10:00:00.000Z',
   created_at: '2026-03-01T10:00:00.000Z',
   business_replied: false,
   engage_business_id: 1,
+  spam: false,
 };
 
 describe('realtime client', () => {
@@ -64,6 +69,43 @@ describe('realtime client', () => {
     await waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
     expect(onChange.mock.calls[0]![0]).toMatchObject({ seq: 8, matches: false, new: { id: 1 } });
     stop();
+  });
+
+  it('sends typing over a ready socket and hands typing signals to their subscription', async () => {
+    const server = fakeRealtime();
+    const { realtime } = client();
+    // Before the socket is ready a typing hint is dropped, never queued.
+    realtime.typing(3);
+    const onTyping = vi.fn();
+    const stop = realtime.subscribe(
+      { topic: 'messages', conversation_id: 3 },
+      { onChange: vi.fn(), onResync: vi.fn(), onTyping },
+    );
+    const presence = realtime.subscribe(
+      { topic: 'presence', business_code: 'ACME' },
+      { onChange: vi.fn(), onResync: vi.fn() },
+    );
+    await waitFor(() => expect(server.subscriptions()).toHaveLength(2));
+    expect(server.subscriptions()[1]).toEqual({
+      type: 'subscribe',
+      id: expect.any(String),
+      topic: 'presence',
+      business_code: 'ACME',
+    });
+    realtime.typing(3);
+    await waitFor(() =>
+      expect(server.sent.filter((m) => m.type === 'typing')).toEqual([
+        { type: 'typing', conversation_id: 3 },
+      ]),
+    );
+    const sub = server.subscriptions()[0]!.id;
+    server.push({ type: 'typing', sub, conversation_id: 3, who: { type: 'customer', id: 5, name: 'Ann' } });
+    // Malformed signals are ignored.
+    server.push({ type: 'typing', sub, conversation_id: 3 });
+    await waitFor(() => expect(onTyping).toHaveBeenCalledTimes(1));
+    expect(onTyping.mock.calls[0]![0]).toMatchObject({ who: { name: 'Ann' }, conversation_id: 3 });
+    stop();
+    presence();
   });
 
   it('answers pings with pongs', async () => {

@@ -4,7 +4,7 @@ import { http } from 'msw';
 import { toast } from 'sonner';
 import { describe, expect, it, vi } from 'vitest';
 
-import { AppProviders } from '../../app/providers';
+import { AppProviders } from '../../test/render-app';
 import { useBlockerModalStore } from '../../stores/blocker-modal';
 import { useNavbarStore } from '../../stores/navbar';
 import { EMPTY_USER, useSessionStore } from '../../stores/session';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import indexHtml from '../../../index.html?raw';
-import { AppProviders } from '../../app/providers';
+import { AppProviders } from '../../test/render-app';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { installMatchMedia } from '../../test/match-media';
 import { resolveTheme, THEME_PREFERENCES, type TThemePreference } from '../theme';

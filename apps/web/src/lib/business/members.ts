@@ -1,8 +1,11 @@
-// GET /api/business/users/ → the business's members and their roles (Team settings, chat group staff).
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ZEnvelope, ZMember, type TMember } from '@titan/contracts';
+// GET /api/business/users/ → the business's members, their roles and presence (Team settings, chat
+// group staff, the inbox's assign menus), kept live by the `presence` topic.
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ZEnvelope, ZMember, ZPresence, type TMember } from '@titan/contracts';
+import { useEffect } from 'react';
 import { z } from 'zod';
 
+import { realtimeClient } from '../realtime';
 import { protectedClient } from '../protected-client';
 import { BUSINESS_SCOPE } from '../query-client';
 
@@ -24,4 +27,32 @@ export function membersQueryOptions() {
 
 export function useMembers() {
   return useQuery(membersQueryOptions());
+}
+
+/**
+ * Keeps the members' presence live (next-api.md "Team inbox": the `presence` topic): each change
+ * updates that member in the members query; a resync refetches it. Mounted by the screens that show
+ * presence (the inbox, Team settings).
+ */
+export function useLivePresence(businessCode: string | null) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!businessCode) return;
+    const { queryKey } = membersQueryOptions();
+    return realtimeClient().subscribe(
+      { topic: 'presence', business_code: businessCode },
+      {
+        onChange: (change) => {
+          if (change.table !== 'user_presence') return;
+          const parsed = ZPresence.safeParse(change.new);
+          if (!parsed.success) return;
+          const { user_id, status } = parsed.data;
+          queryClient.setQueryData<TMember[]>(queryKey, (members) =>
+            members?.map((m) => (m.user.pk === user_id ? { ...m, presence: status } : m)),
+          );
+        },
+        onResync: () => void queryClient.invalidateQueries({ queryKey, exact: true }),
+      },
+    );
+  }, [businessCode, queryClient]);
 }

@@ -42,10 +42,27 @@ async function revokeOnServer(reason: TLogoutReason): Promise<void> {
   }
 }
 
+/** Work to do while the session still stands (e.g. removing this browser's push subscription). */
+const beforeLogout = new Set<() => Promise<void>>();
+
+export function registerBeforeLogout(task: () => Promise<void>): () => void {
+  beforeLogout.add(task);
+  return () => beforeLogout.delete(task);
+}
+
+async function runBeforeLogout(): Promise<void> {
+  await Promise.all(
+    [...beforeLogout].map((task) =>
+      Promise.race([task().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]),
+    ),
+  );
+}
+
 let running: Promise<void> | null = null;
 
 export function logout(reason: TLogoutReason = 'user'): Promise<void> {
   running ??= (async () => {
+    if (reason === 'user') await runBeforeLogout();
     await revokeOnServer(reason);
     try {
       window.localStorage.clear();

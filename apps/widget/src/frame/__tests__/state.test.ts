@@ -2,7 +2,8 @@ import type { TPublicMessage, TVisitorFormField } from '@titan/contracts';
 import { describe, expect, it } from 'vitest';
 import { readFrameConfig } from '../config';
 import { formFieldErrors, mergeMessages, validateVisitorForm, visitorDetails } from '../state';
-import { TEXT } from '../text';
+
+const TEXT = { required: 'This field is required.', invalidEmail: 'Enter a valid email address.' };
 
 const fields: TVisitorFormField[] = [
   { name: 'name', label: 'Name', type: 'text', required: true },
@@ -70,16 +71,26 @@ describe('where the chat runs', () => {
         new URL('https://t.example/widget/frame/ab%20c/support?host=https://shop.example'),
         true,
       ),
-    ).toEqual({ business: 'ab c', group: 'support', embedded: true, hostOrigin: 'https://shop.example' });
+    ).toEqual({
+      business: 'ab c',
+      group: 'support',
+      embedded: true,
+      hostOrigin: 'https://shop.example',
+      lang: null,
+    });
     expect(readFrameConfig(new URL('https://t.example/widget/frame/abc'), true)).toEqual({
       business: 'abc',
       group: null,
       embedded: true,
       hostOrigin: null,
+      lang: null,
     });
     expect(
       readFrameConfig(new URL('https://t.example/messages/chat/abc/g/sales/?host=https://x.example'), false),
-    ).toEqual({ business: 'abc', group: 'sales', embedded: false, hostOrigin: null });
+    ).toEqual({ business: 'abc', group: 'sales', embedded: false, hostOrigin: null, lang: null });
+    expect(readFrameConfig(new URL('https://t.example/widget/frame/abc?lang=es-MX'), true)?.lang).toBe(
+      'es-MX',
+    );
     expect(
       readFrameConfig(new URL('https://t.example/widget/frame/abc?host=https://x.example/path'), true)
         ?.hostOrigin,

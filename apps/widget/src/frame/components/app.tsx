@@ -1,27 +1,30 @@
 // The chat app: the group's visitor form when it has one, then the visitor's conversations, one
 // conversation at a time with live messages and files. The visitor session and the open
 // conversation survive reloads; unread staff replies are counted for the host page's launcher.
-import {
-  useEffect,
-  useEffectEvent,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type CSSProperties,
-} from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type {
   TConversation,
   TCreateVisitorRequest,
   TPublicChatInfo,
   TPublicMessage,
   TRealtimeChange,
+  TRealtimeTyping,
 } from '@titan/contracts';
-import { ApiError, errorText, publicApi } from '../api';
+import { ApiError, publicApi } from '../api';
 import type { Bridge } from '../bridge';
 import type { TFrameConfig } from '../config';
-import { accentColors, DEFAULT_COLOR } from '../format';
-import { VisitorSocket, type TTopic } from '../realtime';
+import { accentColors } from '../format';
+import { useChatBoot, type TBootResult } from '../hooks/use-chat-boot';
+import {
+  pageVisible,
+  useEscapeCloses,
+  useHostChanges,
+  useHostPage,
+  useUnreadBadge,
+} from '../hooks/use-host-page';
+import { useLiveChat } from '../hooks/use-live-chat';
+import { useOpenConversation } from '../hooks/use-open-conversation';
+import type { TTopic } from '../realtime';
 import {
   mergeMessages,
   sortConversations,
@@ -30,46 +33,72 @@ import {
   type TVisitorDetails,
 } from '../state';
 import { chatStorage, type TStoredVisitor } from '../storage';
-import { TEXT } from '../text';
+import {
+  applyDocumentLanguage,
+  I18nContext,
+  loadTranslator,
+  useT,
+  visitorLocale,
+  type TTranslator,
+} from '../i18n';
+import { firstView, type TView } from '../view';
 import { ChatView } from './chat-view';
 import { ConversationList } from './conversation-list';
 import { VisitorForm } from './visitor-form';
 
-type View =
-  | { name: 'loading' }
-  | { name: 'error'; message: string }
-  | { name: 'form' }
-  | { name: 'list' }
-  | { name: 'chat'; id: number | null };
-
-/** Live message feeds are kept for this many of the visitor's most recent conversations. */
-const FOLLOWED_CONVERSATIONS = 20;
-
-function subscribePageVisibility(listener: () => void) {
-  document.addEventListener('visibilitychange', listener);
-  return () => document.removeEventListener('visibilitychange', listener);
-}
-const pageVisible = () => document.visibilityState === 'visible';
-
 type Props = { config: TFrameConfig; bridge: Bridge };
 
-export function App({ config, bridge }: Props) {
+/** How long "… is typing" stays without another typing signal. */
+const TYPING_SHOWN_MS = 5_000;
+/** While the chat is shown, whether anyone is online is asked again this often. */
+const STAFF_CHECK_MS = 60_000;
+
+/**
+ * The chat in the visitor's language: the catalogue the page or browser asked for first; once the
+ * group's settings are known, its locale (when neither named a shipped one) and its overrides.
+ */
+export function App({ initialTranslator, ...props }: Props & { initialTranslator: TTranslator }) {
+  const [translator, setTranslator] = useState(initialTranslator);
+  const onInfo = (info: TPublicChatInfo) => {
+    const locale = visitorLocale(props.config.lang, info.locale);
+    if (locale === translator.locale && !info.strings[locale]) return;
+    loadTranslator(locale, info.strings as Record<string, Record<string, unknown>>).then(
+      (next) => {
+        applyDocumentLanguage(next);
+        setTranslator(next);
+      },
+      () => {},
+    );
+  };
+  return (
+    <I18nContext value={translator}>
+      <ChatApp {...props} onInfo={onInfo} />
+    </I18nContext>
+  );
+}
+
+function ChatApp({ config, bridge, onInfo }: Props & { onInfo(info: TPublicChatInfo): void }) {
+  const tr = useT();
+  const { t } = tr;
   const storage = useMemo(
     () => chatStorage(config.business, config.group, bridge.hostStorage),
     [config, bridge],
   );
-  const host = useSyncExternalStore(bridge.subscribe, bridge.getState);
-  const shown = useSyncExternalStore(subscribePageVisibility, pageVisible) && host.open;
+  const { host, shown } = useHostPage(bridge);
 
   const [info, setInfo] = useState<TPublicChatInfo | null>(null);
   const [session, setSession] = useState<TStoredVisitor | null>(null);
-  const [view, setView] = useState<View>({ name: 'loading' });
+  const [view, setView] = useState<TView>({ name: 'loading' });
   const [conversations, setConversations] = useState<TConversation[]>([]);
   const [messages, setMessages] = useState<Record<number, TPublicMessage[]>>({});
   const [loadError, setLoadError] = useState<string | null>(null);
   const [unread, setUnread] = useState<Record<number, number>>({});
   const [focusKey, setFocusKey] = useState(0);
   const [restarts, setRestarts] = useState(0);
+  const [typing, setTyping] = useState<{ conversationId: number; name: string } | null>(null);
+  /** The visitor's email as their record has it (asked for while nobody is online); undefined: not known. */
+  const [visitorEmail, setVisitorEmail] = useState<string | null | undefined>(undefined);
+  const [emailJustLeft, setEmailJustLeft] = useState(false);
 
   const clearUnread = (id: number | null) => {
     if (id !== null) setUnread((prev) => (prev[id] ? { ...prev, [id]: 0 } : prev));
@@ -83,9 +112,6 @@ export function App({ config, bridge }: Props) {
     setFocusKey((k) => k + 1);
   };
 
-  const firstView = (chatInfo: TPublicChatInfo | null): View =>
-    chatInfo?.group?.visitor_form.length ? { name: 'form' } : { name: 'chat', id: null };
-
   /** The session is gone (expired token, another signed-in user): start over as a new visitor. */
   const reset = () => {
     storage.writeVisitor(null);
@@ -94,69 +120,30 @@ export function App({ config, bridge }: Props) {
     setConversations([]);
     setMessages({});
     setUnread({});
+    setVisitorEmail(undefined);
+    setEmailJustLeft(false);
     setView(firstView(info));
   };
 
-  // Boot: wait for the host page's identity, read the chat's settings, resume a stored session.
-  useEffect(() => {
-    let cancelled = false;
-    void (async () => {
-      await bridge.initialized;
-      let chatInfo: TPublicChatInfo;
-      try {
-        chatInfo = await publicApi.info(config.business, config.group);
-      } catch (err) {
-        if (!cancelled) setView({ name: 'error', message: errorText(err, TEXT.unavailable) });
-        return;
-      }
-      if (cancelled) return;
-      setInfo(chatInfo);
-      bridge.post({
-        type: 'info',
-        color: chatInfo.group?.color ?? DEFAULT_COLOR,
-        position: chatInfo.group?.launcher_position ?? 'right',
-      });
-      const identity = bridge.getState().identity;
-      let stored = storage.readVisitor();
-      if (stored && identity?.user_id && stored.user_id !== identity.user_id) stored = null;
-      if (stored) {
-        try {
-          const list = sortConversations(await publicApi.conversations(stored.token));
-          if (cancelled) return;
-          setSession(stored);
-          setConversations(list);
-          const last = storage.readConversation();
-          setView(
-            last && list.some((c) => c.id === last)
-              ? { name: 'chat', id: last }
-              : list.length > 0
-                ? { name: 'list' }
-                : { name: 'chat', id: null },
-          );
-          return;
-        } catch (err) {
-          if (cancelled) return;
-          if (!(err instanceof ApiError && err.status === 401)) {
-            setView({ name: 'error', message: errorText(err, TEXT.unavailable) });
-            return;
-          }
-        }
-      }
-      storage.writeVisitor(null);
-      storage.writeConversation(null);
-      setView(firstView(chatInfo));
-    })();
-    return () => {
-      cancelled = true;
-    };
-    // `restarts` re-runs the boot after a failed load ("Try again").
-  }, [bridge, config, storage, restarts]);
+  // Boot: the chat's settings, then the stored session resumed or a new visitor's first view.
+  useChatBoot({ bridge, config, storage, restarts }, (step: TBootResult) => {
+    if (step.kind === 'failed') setView({ name: 'error', message: step.message });
+    else if (step.kind === 'info') {
+      setInfo(step.info);
+      onInfo(step.info);
+    } else if (step.kind === 'fresh') setView(step.view);
+    else {
+      setSession(step.session);
+      setConversations(step.conversations);
+      setView(step.view);
+    }
+  });
 
   // The host page changed: it opened the chat (or the tab came back), so focus it and count what
   // is in view as read; or another user signed in there, whose chat this session is not.
   // Read from the sources: this runs when they change, before React renders the new state.
   const wasShown = useRef(shown);
-  const onHostChange = useEffectEvent(() => {
+  useHostChanges(bridge, () => {
     const identityId = bridge.getState().identity?.user_id ?? null;
     if (session && identityId && session.user_id !== identityId) reset();
     const now = bridge.getState().open && pageVisible();
@@ -166,31 +153,12 @@ export function App({ config, bridge }: Props) {
     setFocusKey((k) => k + 1);
     if (view.name === 'chat') clearUnread(view.id);
   });
-  useEffect(() => {
-    const notify = () => onHostChange();
-    const offBridge = bridge.subscribe(notify);
-    document.addEventListener('visibilitychange', notify);
-    return () => {
-      offBridge();
-      document.removeEventListener('visibilitychange', notify);
-    };
-  }, [bridge]);
 
-  // Escape closes the embedded chat, as it would a dialog.
-  useEffect(() => {
-    if (!config.embedded) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') bridge.post({ type: 'close' });
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [bridge, config.embedded]);
-
-  const totalUnread = Object.values(unread).reduce((sum, n) => sum + n, 0);
-  useEffect(() => bridge.post({ type: 'unread', count: totalUnread }), [bridge, totalUnread]);
+  useEscapeCloses(bridge, config.embedded);
+  useUnreadBadge(bridge, unread);
 
   // Live updates for the visitor's conversations.
-  const onChange = useEffectEvent((change: TRealtimeChange) => {
+  const onChange = (change: TRealtimeChange) => {
     if (change.table === 'conversations') {
       setConversations((prev) => upsertConversation(prev, change.new as TConversation));
       return;
@@ -202,12 +170,15 @@ export function App({ config, bridge }: Props) {
       const current = prev[id];
       return current ? { ...prev, [id]: mergeMessages(current, [message]) } : prev;
     });
+    if (message.sender_type !== 'customer') {
+      setTyping((prev) => (prev?.conversationId === id ? null : prev));
+    }
     const watching = shown && view.name === 'chat' && view.id === id;
     if (change.event === 'INSERT' && message.sender_type !== 'customer' && !watching) {
       setUnread((prev) => ({ ...prev, [id]: (prev[id] ?? 0) + 1 }));
     }
-  });
-  const onResync = useEffectEvent((topic: TTopic) => {
+  };
+  const onResync = (topic: TTopic) => {
     if (!session) return;
     if (topic.topic === 'conversations') {
       publicApi.conversations(session.token).then(
@@ -221,52 +192,95 @@ export function App({ config, bridge }: Props) {
         () => {},
       );
     }
-  });
-  const onUnauthorized = useEffectEvent(() => reset());
+  };
+
+  // Staff typing in a conversation: "<name> is typing…" until their message or a few quiet seconds.
+  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(typingTimer.current), []);
+  const onTyping = (signal: TRealtimeTyping) => {
+    if (signal.who.type !== 'staff') return;
+    setTyping({
+      conversationId: signal.conversation_id,
+      name: signal.who.name || (info?.business.name ?? ''),
+    });
+    clearTimeout(typingTimer.current);
+    typingTimer.current = setTimeout(() => setTyping(null), TYPING_SHOWN_MS);
+  };
 
   const token = session?.token ?? null;
-  const socketRef = useRef<VisitorSocket | null>(null);
-  useEffect(() => {
-    if (!token) return;
-    const live = new VisitorSocket(token, {
-      onChange: (change) => onChange(change),
-      onResync: (topic) => onResync(topic),
-      onUnauthorized: () => onUnauthorized(),
-    });
-    live.subscribe('conversations', { topic: 'conversations', business_code: config.business });
-    socketRef.current = live;
-    return () => {
-      live.close();
-      if (socketRef.current === live) socketRef.current = null;
-    };
-  }, [token, config.business]);
-  // Runs after the socket effect whenever the token changes, so a new socket follows them too.
-  useEffect(() => {
-    const live = socketRef.current;
-    if (!live) return;
-    for (const conversation of conversations.slice(0, FOLLOWED_CONVERSATIONS)) {
-      live.subscribe(`m${conversation.id}`, { topic: 'messages', conversation_id: conversation.id });
-    }
-  }, [token, conversations]);
+  const sendTyping = useLiveChat(token, config.business, conversations, {
+    onChange,
+    onResync,
+    onUnauthorized: reset,
+    onTyping,
+  });
 
-  // Opening a conversation loads its messages (merged with any that arrived meanwhile).
-  const openId = view.name === 'chat' ? view.id : null;
+  // Nobody online: the chat asks for an email, unless the visitor's record already has one. While the
+  // chat is shown, whether anyone is online is looked up again now and then.
+  const away = info !== null && !info.staff_online;
+  const hasInfo = info !== null;
   useEffect(() => {
-    if (!token || openId === null) return;
+    if (!shown || !hasInfo) return;
+    const timer = setInterval(() => {
+      publicApi.info(config.business, config.group).then(
+        (next) =>
+          setInfo((prev) =>
+            prev &&
+            (prev.staff_online !== next.staff_online ||
+              prev.availability?.open !== next.availability?.open ||
+              prev.availability?.reopens_at !== next.availability?.reopens_at)
+              ? { ...prev, staff_online: next.staff_online, availability: next.availability }
+              : prev,
+          ),
+        () => {},
+      );
+    }, STAFF_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [shown, hasInfo, config]);
+  useEffect(() => {
+    if (!away || !token || visitorEmail !== undefined) return;
     let cancelled = false;
-    publicApi.messages(token, openId).then(
-      (list) => {
-        if (!cancelled)
-          setMessages((prev) => ({ ...prev, [openId]: mergeMessages(prev[openId] ?? [], list) }));
+    publicApi.me(token).then(
+      (me) => {
+        if (!cancelled) setVisitorEmail(me.email);
       },
-      (err: unknown) => {
-        if (!cancelled) setLoadError(errorText(err, TEXT.generic));
-      },
+      () => {},
     );
     return () => {
       cancelled = true;
     };
-  }, [token, openId]);
+  }, [away, token, visitorEmail]);
+
+  const leaveEmail = async (email: string) => {
+    if (session) {
+      const me = await publicApi.leaveEmail(session.token, email);
+      setVisitorEmail(me.email);
+    } else {
+      await createSession({ email });
+      setVisitorEmail(email.toLowerCase());
+    }
+    setEmailJustLeft(true);
+  };
+
+  // The launcher on the host page speaks the chat's language too (its labels and the unread count).
+  const unreadTotal = Object.values(unread).reduce((sum, n) => sum + n, 0);
+  useEffect(() => {
+    bridge.post({
+      type: 'labels',
+      open: unreadTotal ? t('launcher_unread', { count: unreadTotal }) : t('launcher_open'),
+      close: t('close'),
+      dialog: t('chat_title'),
+    });
+  }, [bridge, t, unreadTotal]);
+
+  // Opening a conversation loads its messages (merged with any that arrived meanwhile).
+  const openId = view.name === 'chat' ? view.id : null;
+  useOpenConversation(
+    token,
+    openId,
+    (id, list) => setMessages((prev) => ({ ...prev, [id]: mergeMessages(prev[id] ?? [], list) })),
+    setLoadError,
+  );
 
   const createSession = async (details: TVisitorDetails): Promise<TStoredVisitor & { earlier: number }> => {
     const identity = bridge.getState().identity;
@@ -284,6 +298,7 @@ export function App({ config, bridge }: Props) {
     const stored = { token: created.token, user_id: identity?.user_id ?? null };
     storage.writeVisitor(stored);
     setSession(stored);
+    setVisitorEmail(created.customer.email);
     // A verified user's earlier conversations follow them to this device.
     const earlier = identity?.user_hash
       ? await publicApi.conversations(created.token).catch(() => [] as TConversation[])
@@ -338,8 +353,8 @@ export function App({ config, bridge }: Props) {
   const title = info ? (info.group?.name ?? info.business.name) : '';
   const staffName = info?.business.name ?? '';
   useEffect(() => {
-    if (title && !config.embedded) document.title = `${title} · Chat`;
-  }, [title, config.embedded]);
+    if (title && !config.embedded) document.title = t('page_title', { title });
+  }, [title, config.embedded, t]);
   const canGoBack =
     session !== null && (view.name === 'chat' || view.name === 'form') && conversations.length > 0;
   const initialForm: TFormValues = {
@@ -357,23 +372,23 @@ export function App({ config, bridge }: Props) {
           <button
             type="button"
             className="icon"
-            aria-label={TEXT.back}
+            aria-label={t('back')}
             onClick={() => {
               setView({ name: 'list' });
               setFocusKey((k) => k + 1);
             }}
           >
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+            <svg className="flip" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
               <path d="M15 18l-6-6 6-6" fill="none" stroke="currentColor" strokeWidth="2" />
             </svg>
           </button>
         ) : null}
-        <h1>{title || TEXT.loading}</h1>
+        <h1>{title || t('loading')}</h1>
         {config.embedded ? (
           <button
             type="button"
             className="icon"
-            aria-label={TEXT.close}
+            aria-label={t('close')}
             onClick={() => bridge.post({ type: 'close' })}
           >
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
@@ -385,7 +400,7 @@ export function App({ config, bridge }: Props) {
       <main className="body">
         {view.name === 'loading' ? (
           <p className="muted center" role="status">
-            {TEXT.loading}
+            {t('loading')}
           </p>
         ) : view.name === 'error' ? (
           <div className="center">
@@ -400,7 +415,7 @@ export function App({ config, bridge }: Props) {
                 setRestarts((n) => n + 1);
               }}
             >
-              {TEXT.retry}
+              {t('retry')}
             </button>
           </div>
         ) : view.name === 'form' ? (
@@ -428,6 +443,14 @@ export function App({ config, bridge }: Props) {
             focusKey={focusKey}
             onSendText={sendText}
             onSendFile={sendFile}
+            onTyping={openId === null ? undefined : () => sendTyping(openId)}
+            typingName={typing && typing.conversationId === view.id ? typing.name : null}
+            away={
+              away && (visitorEmail === null || emailJustLeft || (!session && visitorEmail === undefined))
+                ? { savedEmail: emailJustLeft ? (visitorEmail ?? null) : null, onSave: leaveEmail }
+                : null
+            }
+            closed={info?.availability && !info.availability.open ? info.availability : null}
           />
         )}
       </main>

@@ -1,18 +1,22 @@
 // Writing: Enter sends, Shift+Enter breaks the line; a file is checked, uploaded, then sent.
 import { useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { errorText } from '../api';
-import { FILE_TOO_LARGE_MESSAGE, OWN_CHANNEL_FILE_LIMIT_BYTES } from '@titan/contracts/constants';
-import { TEXT } from '../text';
+import { OWN_CHANNEL_FILE_LIMIT_BYTES } from '@titan/contracts/constants';
+import { useT } from '../i18n';
 
 type Props = {
   focusKey: number;
   onSendText(text: string): Promise<void>;
   onSendFile(file: File): Promise<void>;
+  /** The visitor is typing (called on each change; the socket throttles what it sends). */
+  onTyping?(): void;
 };
 
 const MAX_HEIGHT = 150;
 
-export function Composer({ focusKey, onSendText, onSendFile }: Props) {
+export function Composer({ focusKey, onSendText, onSendFile, onTyping }: Props) {
+  const tr = useT();
+  const { t } = tr;
   const [text, setText] = useState('');
   const [busy, setBusy] = useState<'send' | 'upload' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -37,7 +41,7 @@ export function Composer({ focusKey, onSendText, onSendFile }: Props) {
       await onSendText(value);
       setText('');
     } catch (err) {
-      setError(errorText(err, TEXT.sendFailed));
+      setError(errorText(err, t('send_failed'), tr));
     } finally {
       setBusy(null);
       boxRef.current?.focus();
@@ -56,7 +60,7 @@ export function Composer({ focusKey, onSendText, onSendFile }: Props) {
     event.target.value = '';
     if (!file || busy) return;
     if (file.size > OWN_CHANNEL_FILE_LIMIT_BYTES) {
-      setError(FILE_TOO_LARGE_MESSAGE);
+      setError(t('file_too_large'));
       return;
     }
     setBusy('upload');
@@ -64,7 +68,7 @@ export function Composer({ focusKey, onSendText, onSendFile }: Props) {
     try {
       await onSendFile(file);
     } catch (err) {
-      setError(errorText(err, TEXT.uploadFailed));
+      setError(errorText(err, t('upload_failed'), tr));
     } finally {
       setBusy(null);
     }
@@ -79,15 +83,15 @@ export function Composer({ focusKey, onSendText, onSendFile }: Props) {
       ) : null}
       {busy === 'upload' ? (
         <p className="muted" role="status">
-          {TEXT.uploading}
+          {t('uploading')}
         </p>
       ) : null}
       <div className="compose-row">
         <button
           type="button"
           className="icon"
-          aria-label={TEXT.attach}
-          title={TEXT.attach}
+          aria-label={t('attach')}
+          title={t('attach')}
           disabled={busy !== null}
           onClick={() => fileRef.current?.click()}
         >
@@ -114,14 +118,17 @@ export function Composer({ focusKey, onSendText, onSendFile }: Props) {
           ref={boxRef}
           rows={1}
           value={text}
-          placeholder={TEXT.placeholder}
-          aria-label={TEXT.messageLabel}
+          placeholder={t('placeholder')}
+          aria-label={t('message_label')}
           readOnly={busy === 'send'}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value.trim()) onTyping?.();
+          }}
           onKeyDown={onKeyDown}
         />
         <button type="button" className="send" disabled={busy !== null || !text.trim()} onClick={send}>
-          {TEXT.send}
+          {t('send')}
         </button>
       </div>
     </div>

@@ -9,7 +9,7 @@ import {
   type TFormValues,
   type TVisitorDetails,
 } from '../state';
-import { TEXT } from '../text';
+import { useT } from '../i18n';
 
 type Props = {
   fields: TVisitorFormField[];
@@ -27,6 +27,8 @@ export function VisitorForm({ fields, initial, greeting, focusKey, onSubmit }: P
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const tr = useT();
+  const { t } = tr;
 
   useEffect(() => {
     formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
@@ -39,7 +41,10 @@ export function VisitorForm({ fields, initial, greeting, focusKey, onSubmit }: P
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    const found = validateVisitorForm(fields, values, TEXT);
+    const found = validateVisitorForm(fields, values, {
+      required: t('field_required'),
+      invalidEmail: t('invalid_email'),
+    });
     setErrors(found);
     setFormError(null);
     if (Object.keys(found).length > 0) {
@@ -56,7 +61,7 @@ export function VisitorForm({ fields, initial, greeting, focusKey, onSubmit }: P
         setErrors(fromServer);
         focusField(onForm.name);
       } else {
-        setFormError(errorText(err, TEXT.generic));
+        setFormError(errorText(err, t('generic_error'), tr));
       }
       setBusy(false);
     }
@@ -65,9 +70,9 @@ export function VisitorForm({ fields, initial, greeting, focusKey, onSubmit }: P
   const set = (name: string, value: string | boolean) => setValues((prev) => ({ ...prev, [name]: value }));
 
   return (
-    <form ref={formRef} className="form" onSubmit={submit} noValidate aria-label="Visitor details">
+    <form ref={formRef} className="form" onSubmit={submit} noValidate aria-label={t('form_label')}>
       {greeting ? <p className="greeting">{greeting}</p> : null}
-      <p className="muted">{TEXT.formIntro}</p>
+      <p className="muted">{t('form_intro')}</p>
       {fields.map((field) => {
         const id = `f-${field.name}`;
         const error = errors[field.name];
@@ -115,7 +120,7 @@ export function VisitorForm({ fields, initial, greeting, focusKey, onSubmit }: P
                   />
                 ) : field.type === 'select' ? (
                   <select {...common} value={text} onChange={(e) => set(field.name, e.target.value)}>
-                    <option value="">{TEXT.selectPlaceholder}</option>
+                    <option value="">{t('select_placeholder')}</option>
                     {(field.options ?? []).map((option) => (
                       <option key={option} value={option}>
                         {option}
@@ -149,7 +154,7 @@ export function VisitorForm({ fields, initial, greeting, focusKey, onSubmit }: P
         </p>
       ) : null}
       <button className="primary" type="submit" disabled={busy}>
-        {TEXT.startChat}
+        {t('start_chat')}
       </button>
     </form>
   );

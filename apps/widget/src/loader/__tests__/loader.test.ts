@@ -145,6 +145,27 @@ describe('the loader', () => {
     expect(localStorage.length).toBe(0);
   });
 
+  it('passes the page’s lang to the frame and takes the chat’s words for the launcher', async () => {
+    document.documentElement.lang = 'es-MX';
+    const ui = await boot();
+    ui.launcher()!.click();
+    const frame = ui.frame()!;
+    expect(new URL(frame.src).searchParams.get('lang')).toBe('es-MX');
+    fromFrame(frame, {
+      type: 'labels',
+      open: 'Abrir el chat, 2 mensajes sin leer',
+      close: 'Cerrar el chat',
+      dialog: 'Chat',
+    });
+    expect(ui.launcher()?.getAttribute('aria-label')).toBe('Cerrar el chat');
+    fromFrame(frame, { type: 'close' });
+    expect(ui.launcher()?.getAttribute('aria-label')).toBe('Abrir el chat, 2 mensajes sin leer');
+    // Words from anyone but the frame on Titan's origin are ignored.
+    fromFrame(frame, { type: 'labels', open: 'pwned', close: 'pwned', dialog: 'x' }, 'https://evil.example');
+    expect(ui.launcher()?.getAttribute('aria-label')).toBe('Abrir el chat, 2 mensajes sin leer');
+    document.documentElement.lang = '';
+  });
+
   it('takes the group’s colour and side, and closes when the frame asks', async () => {
     const ui = await boot();
     ui.launcher()!.click();

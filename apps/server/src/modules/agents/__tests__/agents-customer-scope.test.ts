@@ -12,7 +12,7 @@ import {
   type ScriptStep,
 } from '@titan/llm-sim';
 import {
-  AGENT_RUN_MESSAGES as RM,
+  AGENT_RUN_ERRORS as RM,
   type TAgentConfigRequest,
   type TAgentRun,
   type TAgentRunSummary,

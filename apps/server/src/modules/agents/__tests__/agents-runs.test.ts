@@ -14,8 +14,8 @@ import {
 import { startSmsSim, type SmsSim } from '@titan/sms-sim';
 import { sql } from 'drizzle-orm';
 import {
-  AGENT_RUN_MESSAGES as RM,
-  LLM_MESSAGES,
+  AGENT_RUN_ERRORS as RM,
+  LLM_ERRORS,
   type TAgentConfigRequest,
   type TAgentPreviewResult,
   type TAgentRun,
@@ -34,7 +34,7 @@ import { findSendById } from '../../sends/sends.repository';
 import { consumeFires, processRun, resumeStaleRuns, type AgentRunDeps } from '../agents.runs';
 import { claimRun } from '../agents.runs.repository';
 import { runScheduleTick } from '../agents.schedule';
-import { GUARDRAIL_MESSAGES, localTime } from '../agents.guardrails';
+import { GUARDRAIL_ERRORS, localTime } from '../agents.guardrails';
 import type * as ExternalTools from '../agents.external-tools';
 
 // An outside tool (an MCP server's) through the seam: the other engineer's bodies stand behind it.
@@ -408,7 +408,7 @@ describe('the consent mode', () => {
       status: 'suppressed',
       guardrail: 'consent',
       send_id: null,
-      reason: GUARDRAIL_MESSAGES.noOptIn('email'),
+      reason: GUARDRAIL_ERRORS.noOptIn('email'),
     });
     expect(statusOf(run, unsubscribed.id)).toMatchObject({ status: 'suppressed', send_id: null });
     expect(await sendsOfRun(run.id)).toHaveLength(1);
@@ -597,6 +597,16 @@ describe('guardrails', () => {
 
 describe('send modes', () => {
   it('review: deliveries wait; approved ones become sends, one by one or all; rejected ones never', async () => {
+    const hook = await call('POST', '/api/webhooks/endpoints/', {
+      url: 'http://localhost:9/reviewed',
+      event_types: ['agent_run.finished'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const told = async () =>
+      (await call('GET', `/api/webhooks/endpoints/${hook.json().result.id}/deliveries/`))
+        .json()
+        .result.results.map((d: { request_body: string }) => JSON.parse(d.request_body))
+        .filter((e: { data: { run_id: string } }) => e.data.run_id === run.id);
     const cs = [await customer(), await customer(), await customer(), await customer()];
     const id = await agent(baseConfig(await list(cs.map((c) => c.id)), { send_mode: 'review' }));
     llm.script(decision(), decision(), decision(), decision());
@@ -637,9 +647,37 @@ describe('send modes', () => {
     expect(await sendsOfRun(run.id)).toHaveLength(3);
     // Filtering deliveries by status.
     expect((await detail(id, run.id, '?delivery_status=rejected')).deliveries_count).toBe(1);
+    // The business's systems heard the run stop to wait, then, once its last delivery was decided,
+    // finish: once each, the second with the review's outcome.
+    const events = (await told()).map((e: { type: string; data: { status: string; counts: object } }) => [
+      e.type,
+      e.data.status,
+      e.data.counts,
+    ]);
+    expect(events).toHaveLength(2);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        ['agent_run.finished', 'awaiting_approval', expect.objectContaining({ pending_approval: 4 })],
+        [
+          'agent_run.finished',
+          'completed',
+          expect.objectContaining({ sent: 3, rejected: 1, pending_approval: 0 }),
+        ],
+      ]),
+    );
+    // Deciding nothing more tells nothing more.
+    expect((await call('POST', url('reject'), { all: true })).json().result.updated).toBe(0);
+    expect(await told()).toHaveLength(2);
+    await call('DELETE', `/api/webhooks/endpoints/${hook.json().result.id}/`);
   });
 
   it('dry run: every decision is recorded, nothing is sent', async () => {
+    // The business's systems hear when a run finishes (the webhooks outbox, with the run's row).
+    const hook = await call('POST', '/api/webhooks/endpoints/', {
+      url: 'http://localhost:9/runs',
+      event_types: ['agent_run.finished'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
     const cs = [await customer(), await customer()];
     // The agent's own model at the business's provider.
     const id = await agent(
@@ -655,6 +693,22 @@ describe('send modes', () => {
       counts: { dry_run: 1, skipped: 1, sent: 0 },
     });
     expect(await sendsOfRun(run.id)).toHaveLength(0);
+    const log = await call('GET', `/api/webhooks/endpoints/${hook.json().result.id}/deliveries/`);
+    const told = log.json().result.results.map((d: { request_body: string }) => JSON.parse(d.request_body));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({
+      type: 'agent_run.finished',
+      data: {
+        run_id: run.id,
+        agent_id: id,
+        status: 'completed',
+        send_mode: 'dry_run',
+        counts: { considered: 2, dry_run: 1, skipped: 1, sent: 0 },
+        tokens: run.tokens,
+        finished_at: run.finished_at,
+      },
+    });
+    await call('DELETE', `/api/webhooks/endpoints/${hook.json().result.id}/`);
   });
 });
 
@@ -883,7 +937,7 @@ describe('when the model fails', () => {
     );
     expect(byId.get(cs[1]!.id)).toMatchObject({ status: 'sent' });
     expect(byId.get(cs[2]!.id)!.reason).toMatch(/did not answer within 1 seconds/);
-    expect(byId.get(cs[3]!.id)).toMatchObject({ status: 'skipped', reason: LLM_MESSAGES.invalidOutput });
+    expect(byId.get(cs[3]!.id)).toMatchObject({ status: 'skipped', reason: LLM_ERRORS.invalidOutput });
 
     // Three failures in a row fail the run, saying why; three failed runs pause the agent, saying so.
     for (let i = 0; i < 3; i++) {
@@ -909,7 +963,7 @@ describe('when the model fails', () => {
     for (const path of ['run-now', 'preview']) {
       const res = await call('POST', `/api/agents/${id}/${path}/`, {}, other);
       expect(res.statusCode, path).toBe(409);
-      expect(res.json().message).toBe(LLM_MESSAGES.notConfigured);
+      expect(res.json().message).toBe(LLM_ERRORS.notConfigured);
     }
     // A slot fired by the schedule: the run fails and says why.
     await rt.database.query(
@@ -920,7 +974,7 @@ describe('when the model fails', () => {
     await processRun(deps, runId!);
     const run = (await call('GET', `/api/agents/${id}/runs/${runId}/`, undefined, other)).json()
       .result as TAgentRun;
-    expect(run).toMatchObject({ status: 'failed', trigger: 'schedule', error: LLM_MESSAGES.notConfigured });
+    expect(run).toMatchObject({ status: 'failed', trigger: 'schedule', error: LLM_ERRORS.notConfigured });
   });
 });
 

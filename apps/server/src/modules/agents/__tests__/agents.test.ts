@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
-  AGENT_MESSAGES as M,
+  AGENT_ERRORS as M,
   DATE_MESSAGE,
   type TAgent,
   type TAgentConfig,

@@ -144,6 +144,35 @@ describe('audit log', () => {
     expect(await latest('agent.created')).toMatchObject({ object_id: String(agent.json().result.id) });
   });
 
+  it('records the inbox, consent, knowledge and audience settings', async () => {
+    const post = async (url: string, payload: object) => {
+      const res = await app.inject({ method: 'POST', url, headers: as(owner, business), payload });
+      expect(res.statusCode, `${url} ${res.body}`).toBe(201);
+      return res.json().result as { id: number };
+    };
+    const topic = await post('/api/consent/topics/', { name: 'Product news' });
+    expect(await latest('consent_topic.created')).toMatchObject({
+      object_id: String(topic.id),
+      changes: { name: { after: 'Product news' } },
+    });
+    await post('/api/msg/labels/', { name: 'vip', color: '#aa0000' });
+    expect(await latest('label.created')).toMatchObject({ changes: { name: { after: 'vip' } } });
+    await post('/api/msg/canned-responses/', { short_code: 'HOURS', content: 'We open at 9.' });
+    expect(await latest('canned_response.created')).toMatchObject({
+      changes: { short_code: { after: 'hours' } },
+    });
+    const list = await post('/api/business/customer-lists/', { name: 'Regulars', kind: 'static' });
+    expect(await latest('customer_list.created')).toMatchObject({ object_id: String(list.id) });
+    // A search is a read, though knowledge has its own area: nothing recorded for it.
+    const searched = await app.inject({
+      method: 'GET',
+      url: '/api/kb/search/?q=hours',
+      headers: as(owner, business),
+    });
+    expect(searched.statusCode).toBe(200);
+    expect((await entries()).some((e) => e.action.startsWith('kb_'))).toBe(false);
+  });
+
   it('records an API key as the actor, by its name', async () => {
     const key = (
       await app.inject({
@@ -229,7 +258,7 @@ describe('audit log', () => {
     expect(await entries()).toEqual([]);
   });
 
-  it('has no path in the server that updates or deletes audit rows but the retention purge', () => {
+  it('has no path in the server that updates or deletes audit rows but the retention purge and the erasure scrub', () => {
     const root = path.resolve(import.meta.dirname, '../../..');
     const files: string[] = [];
     const walk = (dir: string) => {
@@ -257,8 +286,14 @@ describe('audit log', () => {
         if (m) offenders.push(`${path.relative(root, file)}: ${m[0]}`);
       }
     }
-    expect(offenders).toEqual(['modules/audit/audit.repository.ts: delete(auditLog']);
+    // The retention purge deletes old rows; a customer's erasure (GDPR art. 17) empties the values
+    // their rows held and nothing else (who, what and when stay).
+    expect(offenders.sort()).toEqual([
+      'modules/audit/audit.repository.ts: delete(auditLog',
+      'modules/audit/audit.repository.ts: update(auditLog',
+    ]);
     const repo = readFileSync(path.join(root, 'modules/audit/audit.repository.ts'), 'utf8');
+    expect(repo).toMatch(/scrubObjectChanges[\s\S]*?\.update\(auditLog\)\s*\.set\(\{ changes: \{\} \}\)/);
     expect(repo).toMatch(/purgeAuditBefore[\s\S]*delete\(auditLog\)\.where\(lt\(auditLog\.createdAt/);
   });
 });

@@ -4,7 +4,7 @@
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { MFA_ENROLMENT_REQUIRED, MFA_MESSAGES } from '@titan/contracts';
+import { MFA_ENROLMENT_REQUIRED, MFA_ERRORS } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { findUserByEmail } from '../auth.repository';
 import { completeFirstFactor } from '../mfa.service';
@@ -79,7 +79,7 @@ describe('TOTP', () => {
 
     const wrong = await loginMfa({ mfa_token: step.mfa_token, code: '000000' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().result.code).toEqual([MFA_MESSAGES.badCode]);
+    expect(wrong.json().result.code).toEqual([MFA_ERRORS.badCode]);
 
     const code = nextCode(secret);
     const ok = await loginMfa({ mfa_token: step.mfa_token, code });
@@ -106,7 +106,7 @@ describe('TOTP', () => {
     const second = (await login(user.email)).json().result;
     const reused = await loginMfa({ mfa_token: second.mfa_token, recovery_code: codes[3] });
     expect(reused.statusCode).toBe(400);
-    expect(reused.json().result.recovery_code).toEqual([MFA_MESSAGES.badRecoveryCode]);
+    expect(reused.json().result.recovery_code).toEqual([MFA_ERRORS.badRecoveryCode]);
     const other = await loginMfa({ mfa_token: second.mfa_token, recovery_code: codes[4] });
     expect(other.statusCode).toBe(200);
   });

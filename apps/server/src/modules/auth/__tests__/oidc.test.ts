@@ -10,7 +10,7 @@ import { ConfigError, parseConfigEnv } from '../../../config';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, PASSWORD, signUp, uniqueEmail } from '../../../testing/identity';
 import { MESSAGES } from '../auth.service';
-import { OIDC_MESSAGES } from '../oidc.service';
+import { OIDC_ERRORS } from '../oidc.service';
 
 const PUBLIC_URL = 'https://titan.example.com';
 const REDIRECT_URI = `${PUBLIC_URL}/auth-flow`;
@@ -301,8 +301,8 @@ describe('OIDC sign-in with a confidential client', () => {
     const sessionsBefore = await sessionCount(rt);
     const res = await signIn({ email, verified: false });
     expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBe(OIDC_MESSAGES.emailUnverified);
-    expect(res.json().result).toEqual({ non_field_errors: [OIDC_MESSAGES.emailUnverified] });
+    expect(res.json().message).toBe(OIDC_ERRORS.emailUnverified);
+    expect(res.json().result).toEqual({ non_field_errors: [OIDC_ERRORS.emailUnverified] });
     expect(await usersWith(rt, email)).toBe(0);
 
     // Nor is an existing account linked on an unverified claim of its address.
@@ -320,7 +320,7 @@ describe('OIDC sign-in with a confidential client', () => {
     const [provider] = await providersOf(app);
     const { code, state, verifier } = await authorize(provider!, { email }, dev.issuer);
     const sessionsBefore = await sessionCount(rt);
-    const failed = { non_field_errors: [OIDC_MESSAGES.exchangeFailed] };
+    const failed = { non_field_errors: [OIDC_ERRORS.exchangeFailed] };
 
     const wrongVerifier = await oauthLogin(app, {
       provider: 'oidc',
@@ -353,12 +353,12 @@ describe('OIDC sign-in with a confidential client', () => {
 
     const foreign = await oauthLogin(app, { ...body, redirect_uri: 'https://evil.example.com/auth-flow' });
     expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().result).toEqual({ redirect_uri: [OIDC_MESSAGES.badRedirectUri] });
+    expect(foreign.json().result).toEqual({ redirect_uri: [OIDC_ERRORS.badRedirectUri] });
     const lookalike = await oauthLogin(app, { ...body, redirect_uri: `${REDIRECT_URI}?next=/x` });
-    expect(lookalike.json().result).toEqual({ redirect_uri: [OIDC_MESSAGES.badRedirectUri] });
+    expect(lookalike.json().result).toEqual({ redirect_uri: [OIDC_ERRORS.badRedirectUri] });
     const unknown = await oauthLogin(app, { ...body, provider: 'google' });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().result).toEqual({ provider: [OIDC_MESSAGES.unknownProvider] });
+    expect(unknown.json().result).toEqual({ provider: [OIDC_ERRORS.unknownProvider] });
 
     // The refusals did not spend the code.
     const ok = await oauthLogin(app, body);
@@ -400,7 +400,7 @@ describe('OIDC not configured', () => {
       redirect_uri: REDIRECT_URI,
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().result).toEqual({ provider: [OIDC_MESSAGES.unknownProvider] });
+    expect(res.json().result).toEqual({ provider: [OIDC_ERRORS.unknownProvider] });
   });
 });
 
@@ -437,7 +437,7 @@ describe('OIDC with a public client, and a provider that is down at first', () =
       redirect_uri: REDIRECT_URI,
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().result).toEqual({ non_field_errors: [OIDC_MESSAGES.exchangeFailed] });
+    expect(res.json().result).toEqual({ non_field_errors: [OIDC_ERRORS.exchangeFailed] });
 
     dev = await startDevProvider({
       port,

@@ -2,7 +2,7 @@
 // Chargebee's routes say billing is not configured, and the webhook does not exist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { BILLING_MESSAGES, type TBusiness } from '@titan/contracts';
+import { BILLING_ERRORS, type TBusiness } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import * as sends from '../../sends/sends.service';
@@ -80,7 +80,7 @@ describe('billing off', () => {
     ] as const) {
       const res = await call('POST', url, body);
       expect(res.statusCode, url).toBe(409);
-      expect(res.json().message).toBe(BILLING_MESSAGES.off);
+      expect(res.json().message).toBe(BILLING_ERRORS.off);
     }
   });
 

@@ -3,7 +3,13 @@
 import { ZConversationListQuery } from '@titan/contracts';
 import { listStatement, type ListStatement } from './list.repository';
 
-export { listConversations, listStatement, type CountKind, type ListStatement } from './list.repository';
+export {
+  conversationJsonOf,
+  listConversations,
+  listStatement,
+  type CountKind,
+  type ListStatement,
+} from './list.repository';
 
 /**
  * The statement of `GET /api/msg/conversations/` with these query parameters, for a viewer who

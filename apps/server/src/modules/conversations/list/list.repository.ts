@@ -13,7 +13,9 @@ import {
   customers,
   users,
 } from '../../../db/schema';
-import type { InboxScope } from '../conversations.repository';
+import { hasEveryLabel, labelsJson } from '../../labels';
+import { lastMessagePreviewJson, type InboxScope } from '../conversations.repository';
+import { conversationSlaJson } from '../sla';
 
 /**
  * What one list statement depends on besides its values. Each shape is built and prepared once
@@ -34,6 +36,8 @@ type ListShape = {
   assignee: 'none' | 'id' | false;
   /** `assigned_chat_group=`: none (no group), a group (id), or no filter. */
   group: 'none' | 'id' | false;
+  /** How many distinct labels `label=` names (each one a condition); 0 without the filter. */
+  labels: number;
   count: CountKind;
   /**
    * The page size is written into the statement: with a constant LIMIT and no OFFSET PostgreSQL
@@ -88,12 +92,15 @@ function listRequest(
   };
   const assignee = idFilter(filter.assignee, 'assignee');
   const group = idFilter(filter.assigned_chat_group, 'group');
+  const labels = [...new Set(filter.label ?? [])];
+  labels.forEach((label, i) => (values[`label${i}`] = label));
 
   const created = Boolean(dates.createdGte || dates.createdLte);
   const lastMessage = Boolean(dates.lastGte || dates.lastLte);
   let count: CountKind;
   // The bucket tables hold no assignee or group: those views count their rows (an index range).
-  if (scope.groupIds !== null || (created && lastMessage) || assignee || group) count = 'rows';
+  if (scope.groupIds !== null || (created && lastMessage) || assignee || group || labels.length > 0)
+    count = 'rows';
   else if (!created && !lastMessage) count = 'buckets';
   else {
     const lo = created ? dates.createdGte : dates.lastGte;
@@ -137,6 +144,7 @@ function listRequest(
     lastLte: Boolean(dates.lastLte),
     assignee,
     group,
+    labels: labels.length,
     count,
     limit,
     offset: offset > 0,
@@ -158,6 +166,7 @@ function shapeName(s: ListShape): string {
   if (s.lastLte) name += '_ll';
   if (s.assignee) name += s.assignee === 'none' ? '_an' : '_a';
   if (s.group) name += s.group === 'none' ? '_gn' : '_gi';
+  if (s.labels > 0) name += `_lb${s.labels}`;
   name += `_${s.count}_l${s.limit}`;
   return s.offset ? `${name}_o` : name;
 }
@@ -176,6 +185,10 @@ function listConditions(shape: ListShape, ranges = true): SQL[] {
   if (shape.assignee === 'id') where.push(eq(c.assigneeId, param('assignee')));
   if (shape.group === 'none') where.push(isNull(c.assignedChatGroupId));
   if (shape.group === 'id') where.push(eq(c.assignedChatGroupId, param('group')));
+  if (shape.labels > 0) {
+    const ids = Array.from({ length: shape.labels }, (_, i) => param(`label${i}`));
+    where.push(...hasEveryLabel('conversation', c.id, ids));
+  }
   if (ranges) {
     if (shape.createdGte) where.push(gte(c.createdAt, param('createdGte')));
     if (shape.createdLte) where.push(lte(c.createdAt, param('createdLte')));
@@ -228,11 +241,10 @@ const jsonObject = (fields: Record<string, AnyPgColumn | SQL>, present?: AnyPgCo
 };
 
 /**
- * The page as the API's JSON array of conversations (the shape of service.toConversation), built
- * by PostgreSQL: the list is the inbox's hottest call, and handing its rows over as one text value
- * spares the server decoding, mapping, validating and re-encoding every field of every row.
+ * A conversation as the API's JSON (the shape of service.toConversation), built by PostgreSQL over
+ * `conversations` joined with conversationJoins.
  */
-const pageJson = sql<string>`coalesce((select json_agg(${jsonObject({
+const conversationObject = jsonObject({
   id: conversations.id,
   title: conversations.title,
   status: conversations.status,
@@ -267,13 +279,36 @@ const pageJson = sql<string>`coalesce((select json_agg(${jsonObject({
     },
     users.id,
   ),
-} satisfies Record<keyof TConversation, AnyPgColumn | SQL>)} order by ${listOrder})
+  snoozed_until: sql`case when ${qualified(conversations.status)} = 'snoozed' then ${isoText(conversations.snoozedUntil)} end`,
+  labels: labelsJson('conversation', conversations.id),
+  last_message_preview: lastMessagePreviewJson(conversations.id, conversations.channel),
+  spam: conversations.spam,
+  sla: conversationSlaJson(),
+} satisfies Record<keyof TConversation, AnyPgColumn | SQL>);
+
+/** The joins conversationObject reads besides `conversations`. */
+const conversationJoins = sql`left join ${customers} on ${qualified(customers.id)} = ${qualified(conversations.initiatorId)}
+  left join ${chatGroups} on ${qualified(chatGroups.id)} = ${qualified(conversations.assignedChatGroupId)}
+  left join ${users} on ${qualified(users.id)} = ${qualified(conversations.assigneeId)}`;
+
+/**
+ * The page as the API's JSON array of conversations, built by PostgreSQL: the list is the inbox's
+ * hottest call, and handing its rows over as one text value spares the server decoding, mapping,
+ * validating and re-encoding every field of every row.
+ */
+const pageJson = sql<string>`coalesce((select json_agg(${conversationObject} order by ${listOrder})
   from page
   join ${conversations} on ${qualified(conversations.id)} = page.id
-  left join ${customers} on ${qualified(customers.id)} = ${qualified(conversations.initiatorId)}
-  left join ${chatGroups} on ${qualified(chatGroups.id)} = ${qualified(conversations.assignedChatGroupId)}
-  left join ${users} on ${qualified(users.id)} = ${qualified(conversations.assigneeId)}
+  ${conversationJoins}
 ), '[]')::text`;
+
+/**
+ * The API's JSON of the conversation whose id is `id` (an SQL expression of the enclosing
+ * statement), as the list writes it: search answers its page's conversations in its own statement.
+ */
+export const conversationJsonOf = (id: SQL) =>
+  sql<TConversation>`(select ${conversationObject} from ${conversations} ${conversationJoins}
+    where ${qualified(conversations.id)} = ${id})`;
 
 /**
  * One statement answers a list request, in one row: the count (CTE "total", so an empty page

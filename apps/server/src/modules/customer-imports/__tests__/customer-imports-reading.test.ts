@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import iconv from 'iconv-lite';
-import { IMPORT_MESSAGES, type TBusiness, type TCustomerImport } from '@titan/contracts';
+import { IMPORT_ERRORS, type TBusiness, type TCustomerImport } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { optOut } from '../../consent/consent.service';
@@ -99,12 +99,12 @@ describe('customer imports: encodings, delimiters, consent', () => {
     ]);
     const res = await upload(bytes);
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().result.file).toEqual([IMPORT_MESSAGES.undecodable]);
+    expect(res.json().result.file).toEqual([IMPORT_ERRORS.undecodable]);
     const chosen = await upload(iconv.encode('name,email\nZoë,zoe@chosen.example\n', 'windows-1252'), {
       encoding: 'utf-8',
     });
     expect(chosen.statusCode).toBe(400);
-    expect(chosen.json().result.encoding).toEqual([IMPORT_MESSAGES.notInEncoding('utf-8')]);
+    expect(chosen.json().result.encoding).toEqual([IMPORT_ERRORS.notInEncoding('utf-8')]);
     // Nothing of either was stored or imported.
     const [count] = await rt.database.query<{ n: number }>(
       `select count(*)::int as n from customers where business_id = $1 and email like '%undecodable.example' or email like '%chosen.example'`,
@@ -159,7 +159,7 @@ describe('customer imports: encodings, delimiters, consent', () => {
     ].join('\n');
     const refused = await upload(csv, { consent: 'subscribed' });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().result.consent_proof).toEqual([IMPORT_MESSAGES.consentProofRequired]);
+    expect(refused.json().result.consent_proof).toEqual([IMPORT_ERRORS.consentProofRequired]);
     const badChannel = await upload(csv, {
       consent: 'subscribed',
       consent_proof: proof,

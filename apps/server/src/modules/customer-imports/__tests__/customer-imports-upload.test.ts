@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
 import { startS3Sim, type S3Sim } from '@titan/s3-sim';
-import { IMPORT_MESSAGES, type TBusiness, type TCustomerImport } from '@titan/contracts';
+import { IMPORT_ERRORS, type TBusiness, type TCustomerImport } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { runImport } from '../customer-imports.service';
@@ -86,11 +86,11 @@ describe('customer import uploads on local disk', () => {
     ]);
     const res = await post(s, form(file));
     expect(res.statusCode).toBe(400);
-    expect(res.json().result.file).toEqual([IMPORT_MESSAGES.undecodable]);
+    expect(res.json().result.file).toEqual([IMPORT_ERRORS.undecodable]);
     // Refused for its fields (after the file was read), for not being CSV: nothing stored either.
     expect((await post(s, form(Buffer.from(csv(10, 'bad')), { mode: 'sideways' }))).statusCode).toBe(400);
     const notCsv = await post(s, form(Buffer.from('\u0000\u0001\u0002 binary')));
-    expect(notCsv.json().result.file).toEqual([IMPORT_MESSAGES.notCsv]);
+    expect(notCsv.json().result.file).toEqual([IMPORT_ERRORS.notCsv]);
     expect(await storedFiles()).toEqual(before);
   });
 
@@ -111,7 +111,7 @@ describe('customer import uploads on local disk', () => {
     // (UTF-16 without a BOM, but for a lone surrogate at its end.)
     const utf16 = Buffer.concat([iconv.encode(csv(10, 'utf16'), 'utf-16le'), Buffer.from([0x00, 0xd8])]);
     const wrong = await post(s, form(utf16, {}, { encoding: 'utf-16le' }));
-    expect(wrong.json().result.encoding).toEqual([IMPORT_MESSAGES.notInEncoding('utf-16le')]);
+    expect(wrong.json().result.encoding).toEqual([IMPORT_ERRORS.notInEncoding('utf-16le')]);
     expect(await storedFiles()).toEqual(before);
   });
 });
@@ -154,9 +154,9 @@ describe('customer import uploads in an S3-compatible store', () => {
     const before = ours();
     const big = Buffer.concat([Buffer.from(csv(300_000, 'refused')), Buffer.from([0x9d, 0x0a])]);
     const res = await post(s, form(big));
-    expect(res.json().result.file).toEqual([IMPORT_MESSAGES.undecodable]);
+    expect(res.json().result.file).toEqual([IMPORT_ERRORS.undecodable]);
     const small = await post(s, form(Buffer.from('first,last\nAda,Lovelace\n')));
-    expect(small.json().result.file).toEqual([IMPORT_MESSAGES.noContactColumn]);
+    expect(small.json().result.file).toEqual([IMPORT_ERRORS.noContactColumn]);
     expect(ours()).toEqual(before);
     expect(sim.uploads.size).toBe(0);
   });

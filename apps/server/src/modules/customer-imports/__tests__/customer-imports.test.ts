@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import iconv from 'iconv-lite';
-import { IMPORT_MESSAGES, type TBusiness, type TCustomerImport } from '@titan/contracts';
+import { IMPORT_ERRORS, type TBusiness, type TCustomerImport } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { headerName } from '../csv-reading';
@@ -227,15 +227,15 @@ describe('customer imports', () => {
     expect(await customersNamed('Hans')).toHaveLength(1);
 
     const cases: [Buffer | string, Record<string, string>, string, string][] = [
-      ['', {}, 'file', IMPORT_MESSAGES.empty],
-      ['name,company\nA,B\n', {}, 'file', IMPORT_MESSAGES.noContactColumn],
-      [Buffer.from([0, 1, 2, 3, 0, 0, 255]), { encoding: 'utf-8' }, 'file', IMPORT_MESSAGES.notCsv],
-      ['name,email\n', { column_map: '{not json' }, 'column_map', IMPORT_MESSAGES.badColumnMap],
+      ['', {}, 'file', IMPORT_ERRORS.empty],
+      ['name,company\nA,B\n', {}, 'file', IMPORT_ERRORS.noContactColumn],
+      [Buffer.from([0, 1, 2, 3, 0, 0, 255]), { encoding: 'utf-8' }, 'file', IMPORT_ERRORS.notCsv],
+      ['name,email\n', { column_map: '{not json' }, 'column_map', IMPORT_ERRORS.badColumnMap],
       [
         'name,email\n',
         { column_map: '{"missing":"email"}' },
         'column_map',
-        IMPORT_MESSAGES.unknownColumn('missing'),
+        IMPORT_ERRORS.unknownColumn('missing'),
       ],
       ['name,email\n', { mode: 'replace' }, 'mode', ''],
       ['name,email\n', { list_id: '999999' }, 'list_id', ''],
@@ -256,7 +256,7 @@ describe('customer imports', () => {
         return f;
       })(),
     });
-    expect(noFile.json().result.file).toEqual([IMPORT_MESSAGES.noFile]);
+    expect(noFile.json().result.file).toEqual([IMPORT_ERRORS.noFile]);
   });
 
   it('resumes after the last committed row, importing nobody twice', async () => {

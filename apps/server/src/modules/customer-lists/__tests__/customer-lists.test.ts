@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
-  CUSTOMER_LIST_MESSAGES,
+  CUSTOMER_LIST_ERRORS,
   DATE_MESSAGE,
   type TBusiness,
   type TCustomerList,
@@ -98,7 +98,7 @@ describe('customer lists', () => {
       customer_ids: [people.cy, other.customer],
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().result.customer_ids[0]).toContain(CUSTOMER_LIST_MESSAGES.unknownCustomers);
+    expect(res.json().result.customer_ids[0]).toContain(CUSTOMER_LIST_ERRORS.unknownCustomers);
     expect((await call('GET', `${base}${list.id}/`)).json().result.member_count).toBe(0);
   });
 
@@ -125,7 +125,7 @@ describe('customer lists', () => {
     expect(upd.json().result).toMatchObject({ filter: { search: 'lovelace' }, member_count: 1 });
     const add = await call('POST', `${base}${seg.id}/members/`, { customer_ids: [people.bob] });
     expect(add.statusCode).toBe(400);
-    expect(add.json().result.customer_ids).toEqual([CUSTOMER_LIST_MESSAGES.membersOfSegment]);
+    expect(add.json().result.customer_ids).toEqual([CUSTOMER_LIST_ERRORS.membersOfSegment]);
     // The other business's matching customer never counts.
     const all = (
       await call('POST', base, { name: 'Everyone pro', kind: 'segment', filter: { fields: { plan: 'pro' } } })
@@ -207,15 +207,15 @@ describe('customer lists', () => {
     expect(index.json().result.results.find((l: TCustomerList) => l.id === id)).toMatchObject({
       kind: 'segment',
       filter: null,
-      filter_error: CUSTOMER_LIST_MESSAGES.invalidFilter,
+      filter_error: CUSTOMER_LIST_ERRORS.invalidFilter,
       member_count: 0,
     });
     expect((await call('GET', `${base}${id}/`)).json().result.filter_error).toBe(
-      CUSTOMER_LIST_MESSAGES.invalidFilter,
+      CUSTOMER_LIST_ERRORS.invalidFilter,
     );
     const members = await call('GET', `${base}${id}/members/`);
     expect(members.statusCode).toBe(409);
-    expect(members.json().message).toBe(CUSTOMER_LIST_MESSAGES.invalidFilter);
+    expect(members.json().message).toBe(CUSTOMER_LIST_ERRORS.invalidFilter);
     // New conditions make it whole again.
     const fixed = await call('PUT', `${base}${id}/`, { filter: { created_at__gte: '2000-02-29' } });
     expect(fixed.statusCode, fixed.body).toBe(200);
@@ -244,7 +244,7 @@ describe('customer lists', () => {
     await call('POST', base, { name: 'Taken' });
     const dup = await call('POST', base, { name: 'taken' });
     expect(dup.statusCode).toBe(400);
-    expect(dup.json().result.name).toEqual([CUSTOMER_LIST_MESSAGES.nameTaken]);
+    expect(dup.json().result.name).toEqual([CUSTOMER_LIST_ERRORS.nameTaken]);
     const list = (await call('POST', base, { name: 'Another' })).json().result;
     const rename = await call('PUT', `${base}${list.id}/`, { name: 'TAKEN' });
     expect(rename.statusCode).toBe(400);

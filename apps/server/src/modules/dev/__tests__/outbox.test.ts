@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { OUTBOX_MESSAGES } from '@titan/contracts';
+import { OUTBOX_ERRORS } from '@titan/contracts';
 import type { Config } from '../../../config';
 import { startRuntime, type Runtime } from '../../../runtime';
 import {
@@ -65,7 +65,7 @@ describe('the development outbox, on the default loopback bind', () => {
   it('refuses to list everybody’s mail: `to` is required, with a field message', async () => {
     const res = await get({ url: '/api/dev/outbox/' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().result).toEqual({ to: [OUTBOX_MESSAGES.toRequired] });
+    expect(res.json().result).toEqual({ to: [OUTBOX_ERRORS.toRequired] });
     const bad = await get({ url: '/api/dev/outbox/?to=nobody' });
     expect(bad.json().result).toEqual({ to: ['Enter a valid email address.'] });
   });
@@ -82,7 +82,7 @@ describe('the development outbox, on the default loopback bind', () => {
     for (const headers of forwardedFromElsewhere) {
       const res = await get({ headers });
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
-      expect(res.json().message).toBe(OUTBOX_MESSAGES.notLocal);
+      expect(res.json().message).toBe(OUTBOX_ERRORS.notLocal);
       expect(JSON.stringify(res.json())).not.toContain(email);
     }
     expect((await get({ remoteAddress: '192.0.2.10' })).statusCode).toBe(403);

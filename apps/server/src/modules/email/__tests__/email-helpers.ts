@@ -82,7 +82,7 @@ export async function waitForSend(
   db: Db,
   id: string,
   done: (send: SendRow) => boolean,
-  timeoutMs = 15_000,
+  timeoutMs = 40_000,
 ): Promise<SendRow> {
   const until = Date.now() + timeoutMs;
   let last: SendRow | null = null;

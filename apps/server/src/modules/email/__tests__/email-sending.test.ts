@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import {
   BUSINESS_NAME_LINE_BREAK,
-  FROM_MESSAGES,
-  MARKETING_CONSENT_MESSAGES,
+  FROM_ERRORS,
+  MARKETING_CONSENT_ERRORS,
   ZAgentChannelConfig,
   type TBusiness,
 } from '@titan/contracts';
@@ -591,7 +591,7 @@ describe('POST /api/agents/send-mail/', () => {
       ]) {
         const res = await sendMail(payload);
         expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-        expect(res.json().result.from).toEqual([FROM_MESSAGES.lineBreak]);
+        expect(res.json().result.from).toEqual([FROM_ERRORS.lineBreak]);
       }
       const test = await rt.app!.inject({
         method: 'POST',
@@ -600,7 +600,7 @@ describe('POST /api/agents/send-mail/', () => {
         payload: { to: 'a@b.test', from },
       });
       expect(test.statusCode).toBe(400);
-      expect(test.json().result.from).toEqual([FROM_MESSAGES.lineBreak]);
+      expect(test.json().result.from).toEqual([FROM_ERRORS.lineBreak]);
       // Other modules calling the email module directly (agents, broadcasts) are held to it too.
       await expect(
         sendEmail(rt.services.email, {
@@ -611,7 +611,7 @@ describe('POST /api/agents/send-mail/', () => {
           text: 'Hi',
           cause: 'agent',
         }),
-      ).rejects.toMatchObject({ code: 'bad_request', result: { from: [FROM_MESSAGES.lineBreak] } });
+      ).rejects.toMatchObject({ code: 'bad_request', result: { from: [FROM_ERRORS.lineBreak] } });
     }
     // The business name is the From name of mail that gives none: one line as well.
     for (const [method, url] of [
@@ -924,7 +924,7 @@ describe('POST /api/agents/send-mail/', () => {
     // The mode is a list send's: with one recipient it is refused, field by field.
     const single = await sendMail({ email: u, subject: 'x', text: 'x', consent: 'legitimate_interest' });
     expect(single.statusCode).toBe(400);
-    expect(single.json().result).toMatchObject({ consent: [MARKETING_CONSENT_MESSAGES.listOnly] });
+    expect(single.json().result).toMatchObject({ consent: [MARKETING_CONSENT_ERRORS.listOnly] });
   });
 
   it('puts a visible unsubscribe link in both parts of a broadcast whose template has none', async () => {

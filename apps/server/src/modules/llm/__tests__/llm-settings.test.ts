@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_SIM_KEY, DEFAULT_SIM_MODEL, startLlmSim, type LlmSim } from '@titan/llm-sim';
-import { LLM_MESSAGES, type TBusiness, type TLlmSettings } from '@titan/contracts';
+import { LLM_ERRORS, type TBusiness, type TLlmSettings } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createSecretBox } from '../../../platform/crypto';
@@ -47,6 +47,7 @@ describe('LLM settings', () => {
     expect(await settingsOf()).toEqual({
       base_url: null,
       model: null,
+      embedding_model: null,
       has_api_key: false,
       source: 'none',
       effective_model: null,
@@ -56,7 +57,7 @@ describe('LLM settings', () => {
     });
     const test = await call('POST', '/api/config/llm/test/');
     expect(test.statusCode).toBe(409);
-    expect(test.json().message).toBe(LLM_MESSAGES.notConfigured);
+    expect(test.json().message).toBe(LLM_ERRORS.notConfigured);
   });
 
   it('keeps the API key write-only and sealed: never answered, and the stored value is not the key', async () => {
@@ -110,7 +111,7 @@ describe('LLM settings', () => {
       api_key: 'sk-wrong',
     });
     const badKey = await call('POST', '/api/config/llm/test/');
-    expect(badKey.json().result).toMatchObject({ ok: false, message: LLM_MESSAGES.unauthorized });
+    expect(badKey.json().result).toMatchObject({ ok: false, message: LLM_ERRORS.unauthorized });
 
     await call('PUT', '/api/config/llm/', {
       base_url: sim.baseUrl,
@@ -236,11 +237,11 @@ describe('LLM base URLs in production', () => {
   it('takes https to public addresses only', async () => {
     const d = deps({ 'api.example.com': ['93.184.216.34'], 'internal.example.com': ['10.0.0.5'] });
     expect(await baseUrlProblem(d, 'https://api.example.com/v1')).toBeNull();
-    expect(await baseUrlProblem(d, 'http://api.example.com/v1')).toBe(LLM_MESSAGES.httpsRequired);
-    expect(await baseUrlProblem(d, 'https://internal.example.com/v1')).toBe(LLM_MESSAGES.privateAddress);
-    expect(await baseUrlProblem(d, 'https://127.0.0.1:8000/v1')).toBe(LLM_MESSAGES.privateAddress);
-    expect(await baseUrlProblem(d, 'https://[::1]/v1')).toBe(LLM_MESSAGES.privateAddress);
-    expect(await baseUrlProblem(d, 'https://nowhere.example.com/v1')).toBe(LLM_MESSAGES.hostNotFound);
+    expect(await baseUrlProblem(d, 'http://api.example.com/v1')).toBe(LLM_ERRORS.httpsRequired);
+    expect(await baseUrlProblem(d, 'https://internal.example.com/v1')).toBe(LLM_ERRORS.privateAddress);
+    expect(await baseUrlProblem(d, 'https://127.0.0.1:8000/v1')).toBe(LLM_ERRORS.privateAddress);
+    expect(await baseUrlProblem(d, 'https://[::1]/v1')).toBe(LLM_ERRORS.privateAddress);
+    expect(await baseUrlProblem(d, 'https://nowhere.example.com/v1')).toBe(LLM_ERRORS.hostNotFound);
   });
 });
 
@@ -318,7 +319,7 @@ describe('LLM settings when guarded', () => {
         ]) {
           const res = await call('PUT', '/api/config/llm/', { base_url, model: 'm' });
           expect(res.statusCode, base_url).toBe(400);
-          expect(res.json().result, base_url).toEqual({ base_url: [LLM_MESSAGES.privateAddress] });
+          expect(res.json().result, base_url).toEqual({ base_url: [LLM_ERRORS.privateAddress] });
         }
       },
     );
@@ -330,12 +331,12 @@ describe('LLM settings when guarded', () => {
       async () => ['93.184.216.34'],
       async () => {
         const http = await call('PUT', '/api/config/llm/', { base_url: sim.baseUrl, model: 'm' });
-        expect(http.json().result).toEqual({ base_url: [LLM_MESSAGES.httpsRequired] });
+        expect(http.json().result).toEqual({ base_url: [LLM_ERRORS.httpsRequired] });
         const mapped = await call('PUT', '/api/config/llm/', {
           base_url: 'https://[::ffff:127.0.0.1]/v1',
           model: 'm',
         });
-        expect(mapped.json().result).toEqual({ base_url: [LLM_MESSAGES.privateAddress] });
+        expect(mapped.json().result).toEqual({ base_url: [LLM_ERRORS.privateAddress] });
       },
     );
   });
@@ -353,7 +354,7 @@ describe('LLM settings when guarded', () => {
       expect(saved.statusCode, saved.body).toBe(200);
       const test = await call('POST', '/api/config/llm/test/');
       expect(test.statusCode, test.body).toBe(200);
-      expect(test.json().result).toMatchObject({ ok: false, message: LLM_MESSAGES.privateAddress });
+      expect(test.json().result).toMatchObject({ ok: false, message: LLM_ERRORS.privateAddress });
       expect(lookups).toBe(3);
     });
     const usage = await listUsage(rt.database.db, business.id, { purpose: 'connection_test' });
@@ -390,6 +391,7 @@ describe('LLM configuration', () => {
       baseUrl: 'https://api.openai.com/v1',
       apiKey: null,
       model: 'gpt-4o-mini',
+      embeddingModel: null,
     });
   });
 });

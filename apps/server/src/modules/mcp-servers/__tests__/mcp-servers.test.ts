@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpSim, type McpSim } from '@titan/mcp-sim';
-import { MCP_MESSAGES, type TBusiness, type TMcpServer } from '@titan/contracts';
+import { MCP_ERRORS, type TBusiness, type TMcpServer } from '@titan/contracts';
 import { createTestRuntime, testDbKind, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import {
@@ -142,7 +142,7 @@ describe('MCP servers: bearer and none', () => {
       auth: 'bearer',
     });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().result).toEqual({ token: [MCP_MESSAGES.tokenRequired] });
+    expect(missing.json().result).toEqual({ token: [MCP_ERRORS.tokenRequired] });
   });
 
   it('connects a server without authorization, and refuses a second server of the same name', async () => {
@@ -154,7 +154,7 @@ describe('MCP servers: bearer and none', () => {
       auth: 'none',
     });
     expect(again.statusCode).toBe(400);
-    expect(again.json().result).toEqual({ name: [MCP_MESSAGES.nameTaken] });
+    expect(again.json().result).toEqual({ name: [MCP_ERRORS.nameTaken] });
   });
 });
 
@@ -213,7 +213,7 @@ describe('MCP servers: OAuth', () => {
     const colleague = await addMember(app, rt.mailer, owner, business, 'admin');
     const byColleague = await callback(back, colleague, business);
     expect(byColleague.statusCode).toBe(400);
-    expect(byColleague.json().result).toEqual({ state: [MCP_MESSAGES.stateInvalid] });
+    expect(byColleague.json().result).toEqual({ state: [MCP_ERRORS.stateInvalid] });
     const byOther = await callback(back, other.owner, other.business);
     expect(byOther.statusCode).toBe(400);
     // A wrong issuer is refused.
@@ -221,13 +221,13 @@ describe('MCP servers: OAuth', () => {
     forged.searchParams.set('iss', 'https://evil.example');
     const wrongIss = await callback(forged);
     expect(wrongIss.statusCode).toBe(400);
-    expect(wrongIss.json().result).toEqual({ iss: [MCP_MESSAGES.issuerMismatch] });
+    expect(wrongIss.json().result).toEqual({ iss: [MCP_ERRORS.issuerMismatch] });
     // That used the state: connect again, and the fresh state works once, not twice.
     const second = await connectOAuth(server);
     expect((await callback(second.back)).statusCode).toBe(200);
     const reused = await callback(second.back);
     expect(reused.statusCode).toBe(400);
-    expect(reused.json().result).toEqual({ state: [MCP_MESSAGES.stateInvalid] });
+    expect(reused.json().result).toEqual({ state: [MCP_ERRORS.stateInvalid] });
   });
 
   it('answers a code the authorization server refuses as the caller’s error (400), and Titan refused as a client as 502', async () => {
@@ -263,10 +263,10 @@ describe('MCP servers: OAuth', () => {
     const server = await register({ url: sim.mcpUrl, auth: 'oauth' });
     const res = await call('POST', `/api/config/mcp-servers/${server.id}/connect/`);
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(MCP_MESSAGES.noPkce);
+    expect(res.json().message).toBe(MCP_ERRORS.noPkce);
     expect((await call('GET', `/api/config/mcp-servers/${server.id}/`)).json().result).toMatchObject({
       status: 'error',
-      last_error: MCP_MESSAGES.noPkce,
+      last_error: MCP_ERRORS.noPkce,
     });
   });
 
@@ -374,10 +374,10 @@ describe('MCP servers as agent tools', () => {
     const first = await prepareExternalTools(deps, business.id, allowed);
     expect(first.tools).toEqual([]);
     expect(first.unavailable).toEqual([
-      { tool: allowed[0], reason: `${server.name}: ${MCP_MESSAGES.expired}` },
+      { tool: allowed[0], reason: `${server.name}: ${MCP_ERRORS.expired}` },
     ]);
     const shown = (await call('GET', `/api/config/mcp-servers/${server.id}/`)).json().result;
-    expect(shown).toMatchObject({ status: 'expired', last_error: MCP_MESSAGES.expired });
+    expect(shown).toMatchObject({ status: 'expired', last_error: MCP_ERRORS.expired });
     const second = await prepareExternalTools(deps, business.id, allowed);
     expect(second.unavailable).toHaveLength(1);
     expect(sim.state().grants.refresh_token).toBe(1); // no retry loop
@@ -454,7 +454,7 @@ describe('MCP servers: credentials follow their URL', () => {
         url: other.url,
         has_token: false,
         status: 'error',
-        last_error: MCP_MESSAGES.tokenRequired,
+        last_error: MCP_ERRORS.tokenRequired,
         tools: [],
       });
       // Nothing asks the new URL without its token: neither a refresh of the tools nor a run.
@@ -464,7 +464,7 @@ describe('MCP servers: credentials follow their URL', () => {
       ]);
       expect(other.seen).toEqual([]);
       expect((await call('GET', `/api/config/mcp-servers/${server.id}/`)).json().result.last_error).toBe(
-        MCP_MESSAGES.tokenRequired,
+        MCP_ERRORS.tokenRequired,
       );
       const [row] = await rt.database.query<{ bearer_token_sealed: string | null }>(
         'select bearer_token_sealed from mcp_servers where id = $1',
@@ -520,9 +520,9 @@ describe('MCP servers: credentials follow their URL', () => {
 describe('MCP servers: SSRF and tenancy', () => {
   it('refuses http:// beyond localhost and Titan itself', async () => {
     for (const [url, message] of [
-      ['http://example.com/mcp', MCP_MESSAGES.httpsRequired],
-      [`${rt.config.PUBLIC_URL}/api/mcp`, MCP_MESSAGES.titanItself],
-      ['ftp://example.com/mcp', MCP_MESSAGES.urlInvalid],
+      ['http://example.com/mcp', MCP_ERRORS.httpsRequired],
+      [`${rt.config.PUBLIC_URL}/api/mcp`, MCP_ERRORS.titanItself],
+      ['ftp://example.com/mcp', MCP_ERRORS.urlInvalid],
     ] as const) {
       const res = await call('POST', '/api/config/mcp-servers/', { name: `ssrf ${url}`, url, auth: 'none' });
       expect(res.statusCode, url).toBe(400);
@@ -541,23 +541,17 @@ describe('MCP servers: SSRF and tenancy', () => {
           'sneaky.example.com': ['93.184.216.34', '127.0.0.1'],
         })[host] ?? [],
     };
-    expect(await outboundUrlProblem(prod, 'http://localhost:4040/mcp')).toBe(MCP_MESSAGES.httpsRequired);
-    expect(await outboundUrlProblem(prod, 'https://127.0.0.1/mcp')).toBe(MCP_MESSAGES.privateAddress);
-    expect(await outboundUrlProblem(prod, 'https://[::1]/mcp')).toBe(MCP_MESSAGES.privateAddress);
-    expect(await outboundUrlProblem(prod, 'https://169.254.169.254/latest')).toBe(
-      MCP_MESSAGES.privateAddress,
-    );
-    expect(await outboundUrlProblem(prod, 'https://192.168.1.10/mcp')).toBe(MCP_MESSAGES.privateAddress);
+    expect(await outboundUrlProblem(prod, 'http://localhost:4040/mcp')).toBe(MCP_ERRORS.httpsRequired);
+    expect(await outboundUrlProblem(prod, 'https://127.0.0.1/mcp')).toBe(MCP_ERRORS.privateAddress);
+    expect(await outboundUrlProblem(prod, 'https://[::1]/mcp')).toBe(MCP_ERRORS.privateAddress);
+    expect(await outboundUrlProblem(prod, 'https://169.254.169.254/latest')).toBe(MCP_ERRORS.privateAddress);
+    expect(await outboundUrlProblem(prod, 'https://192.168.1.10/mcp')).toBe(MCP_ERRORS.privateAddress);
     expect(await outboundUrlProblem(prod, 'https://internal.example.com/mcp')).toBe(
-      MCP_MESSAGES.privateAddress,
+      MCP_ERRORS.privateAddress,
     );
-    expect(await outboundUrlProblem(prod, 'https://sneaky.example.com/mcp')).toBe(
-      MCP_MESSAGES.privateAddress,
-    );
-    expect(await outboundUrlProblem(prod, 'https://nowhere.example.com/mcp')).toBe(
-      MCP_MESSAGES.privateAddress,
-    );
-    expect(await outboundUrlProblem(prod, 'https://titan.example.com/api/')).toBe(MCP_MESSAGES.titanItself);
+    expect(await outboundUrlProblem(prod, 'https://sneaky.example.com/mcp')).toBe(MCP_ERRORS.privateAddress);
+    expect(await outboundUrlProblem(prod, 'https://nowhere.example.com/mcp')).toBe(MCP_ERRORS.privateAddress);
+    expect(await outboundUrlProblem(prod, 'https://titan.example.com/api/')).toBe(MCP_ERRORS.titanItself);
     expect(await outboundUrlProblem(prod, 'https://mcp.example.com/mcp')).toBeNull();
   });
 
@@ -573,7 +567,7 @@ describe('MCP servers: SSRF and tenancy', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(outboundErrorWords(err)).toBe(MCP_MESSAGES.privateAddress);
+    expect(outboundErrorWords(err)).toBe(MCP_ERRORS.privateAddress);
     expect(lookups).toBe(2);
   });
 
@@ -599,10 +593,10 @@ describe('MCP servers: SSRF and tenancy', () => {
           auth: 'none',
         });
         expect(created.statusCode, url).toBe(400);
-        expect(created.json().result, url).toEqual({ url: [MCP_MESSAGES.privateAddress] });
+        expect(created.json().result, url).toEqual({ url: [MCP_ERRORS.privateAddress] });
         const updated = await call('PUT', `/api/config/mcp-servers/${server.id}/`, { url });
         expect(updated.statusCode, url).toBe(400);
-        expect(updated.json().result, url).toEqual({ url: [MCP_MESSAGES.privateAddress] });
+        expect(updated.json().result, url).toEqual({ url: [MCP_ERRORS.privateAddress] });
       }
     } finally {
       Object.assign(deps, saved);

@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpSim, type McpSim } from '@titan/mcp-sim';
 import {
-  MCP_MESSAGES,
-  PLUGIN_MESSAGES,
+  MCP_ERRORS,
+  PLUGIN_ERRORS,
   ZPluginManifest,
   type TBusiness,
   type TPlugin,
@@ -186,14 +186,14 @@ describe('plugins', () => {
   it('says which fields are wrong', async () => {
     const missing = await call('POST', '/api/user-plugins/', { plugin: 'http-webhook', settings: {} });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().result).toEqual({ 'settings.url': [PLUGIN_MESSAGES.settingRequired] });
+    expect(missing.json().result).toEqual({ 'settings.url': [PLUGIN_ERRORS.settingRequired] });
     const http = await call('POST', '/api/user-plugins/', {
       plugin: 'http-webhook',
       settings: { url: 'http://example.com/hook' },
     });
-    expect(http.json().result).toEqual({ 'settings.url': [MCP_MESSAGES.httpsRequired] });
+    expect(http.json().result).toEqual({ 'settings.url': [MCP_ERRORS.httpsRequired] });
     const unknown = await call('POST', '/api/user-plugins/', { plugin: 'nope' });
-    expect(unknown.json().result).toEqual({ plugin: [PLUGIN_MESSAGES.unknownPlugin] });
+    expect(unknown.json().result).toEqual({ plugin: [PLUGIN_ERRORS.unknownPlugin] });
     const unavailable = await call('POST', '/api/user-plugins/', { plugin: 'unconfigured' });
     expect(unavailable.statusCode).toBe(400);
   });
@@ -233,7 +233,7 @@ describe('plugins', () => {
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().result).toMatchObject({ status: 'connected', has_key: true });
     const reused = await call('POST', '/api/user-plugins/callback/', body);
-    expect(reused.json().result).toEqual({ state: [MCP_MESSAGES.stateInvalid] });
+    expect(reused.json().result).toEqual({ state: [MCP_ERRORS.stateInvalid] });
 
     const { tools } = await prepareExternalTools(rt.services.external, business.id, [
       { source: 'plugin', server_id: created.id, name: 'get_order', approval: 'auto' },
@@ -365,7 +365,7 @@ describe('plugins: credentials follow their URL', () => {
         settings: { api: other.url },
         has_key: false,
         status: 'error',
-        last_error: PLUGIN_MESSAGES.apiKeyRequired,
+        last_error: PLUGIN_ERRORS.apiKeyRequired,
       });
       await callTool(id, 'orders', {});
       expect(other.seen.some((r) => r.authorization?.includes(key))).toBe(false);
@@ -468,9 +468,9 @@ describe('plugins: credentials follow their URL', () => {
       ]) {
         const res = await call('POST', '/api/user-plugins/', { plugin: 'http-webhook', settings: { url } });
         expect(res.statusCode, url).toBe(400);
-        expect(res.json().result, url).toEqual({ 'settings.url': [MCP_MESSAGES.privateAddress] });
+        expect(res.json().result, url).toEqual({ 'settings.url': [MCP_ERRORS.privateAddress] });
         const put = await call('PUT', `/api/user-plugins/${id}/`, { settings: { url } });
-        expect(put.json().result, url).toEqual({ 'settings.url': [MCP_MESSAGES.privateAddress] });
+        expect(put.json().result, url).toEqual({ 'settings.url': [MCP_ERRORS.privateAddress] });
       }
     } finally {
       Object.assign(deps, saved);

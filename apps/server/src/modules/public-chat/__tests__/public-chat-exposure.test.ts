@@ -6,7 +6,7 @@ import type { TBusiness, TConversation, TPublicMessage } from '@titan/contracts'
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { authenticated } from '../../../testing/ws-client';
-import { identityHash, PUBLIC_CHAT_MESSAGES } from '../public-chat.service';
+import { identityHash, PUBLIC_CHAT_ERRORS } from '../public-chat.service';
 import { VisitorTokens } from '../visitor-tokens';
 
 let rt: TestRuntime;
@@ -253,7 +253,7 @@ describe('Origin: null', () => {
     try {
       const created = await visitor({}, { origin: 'null' });
       expect(created.statusCode).toBe(403);
-      expect(created.json().message).toBe(PUBLIC_CHAT_MESSAGES.originRefused);
+      expect(created.json().message).toBe(PUBLIC_CHAT_ERRORS.originRefused);
       const info = await app.inject({
         method: 'GET',
         url: `/api/public/business/${business.unique_code}/`,

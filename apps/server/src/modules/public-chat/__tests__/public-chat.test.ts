@@ -4,8 +4,8 @@ import type { TBusiness, TChatGroup, TConversation, TMessage } from '@titan/cont
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { authenticated } from '../../../testing/ws-client';
-import { checkVisitorForm, identityHash, PUBLIC_CHAT_MESSAGES } from '../public-chat.service';
-import { CHAT_GROUP_MESSAGES } from '../../chat-groups/chat-groups.service';
+import { checkVisitorForm, identityHash, PUBLIC_CHAT_ERRORS } from '../public-chat.service';
+import { CHAT_GROUP_ERRORS } from '../../chat-groups/chat-groups.service';
 import { optOut } from '../../consent/consent.service';
 
 let rt: TestRuntime;
@@ -92,7 +92,7 @@ describe('chat groups', () => {
       payload: { name: 'Again', slug: 'support' },
     });
     expect(dup.statusCode).toBe(400);
-    expect(dup.json().result).toEqual({ slug: [CHAT_GROUP_MESSAGES.slugTaken] });
+    expect(dup.json().result).toEqual({ slug: [CHAT_GROUP_ERRORS.slugTaken] });
     const bad = await app.inject({
       method: 'POST',
       url: '/api/msg/chat-groups/',
@@ -162,7 +162,7 @@ describe('chat groups', () => {
       headers: as(owner, business),
       payload: { user_id: stranger.user.pk },
     });
-    expect(refused.json().result).toEqual({ user_id: [CHAT_GROUP_MESSAGES.notMember] });
+    expect(refused.json().result).toEqual({ user_id: [CHAT_GROUP_ERRORS.notMember] });
     expect(
       (
         await app.inject({
@@ -224,7 +224,7 @@ describe('public chat', () => {
       url: `/api/public/chat-groups/${business.unique_code}/nope/`,
     });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().message).toBe(PUBLIC_CHAT_MESSAGES.unavailable);
+    expect(missing.json().message).toBe(PUBLIC_CHAT_ERRORS.unavailable);
   });
 
   it('checks each visitor-form answer against its type', () => {
@@ -246,16 +246,16 @@ describe('public chat', () => {
     });
     expect(checkVisitorForm(form, { email: 'a@b.co', plan: 'pro', terms: true })).toEqual({});
     expect(checkVisitorForm(form, {})).toEqual({
-      email: [PUBLIC_CHAT_MESSAGES.required],
-      plan: [PUBLIC_CHAT_MESSAGES.required],
-      terms: [PUBLIC_CHAT_MESSAGES.required],
+      email: [PUBLIC_CHAT_ERRORS.required],
+      plan: [PUBLIC_CHAT_ERRORS.required],
+      terms: [PUBLIC_CHAT_ERRORS.required],
     });
   });
 
   it("enforces the group's visitor form", async () => {
     const res = await visitor({ group_slug: 'support', name: 'Vi' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().result).toEqual({ email: [PUBLIC_CHAT_MESSAGES.required] });
+    expect(res.json().result).toEqual({ email: [PUBLIC_CHAT_ERRORS.required] });
     const ok = await visitor({
       group_slug: 'support',
       name: 'Vi',
@@ -420,7 +420,7 @@ describe('public chat', () => {
       user_hash: identityHash('wrong secret', 'site-user-42'),
     });
     expect(forged.statusCode).toBe(403);
-    expect(forged.json().message).toBe(PUBLIC_CHAT_MESSAGES.identityFailed);
+    expect(forged.json().message).toBe(PUBLIC_CHAT_ERRORS.identityFailed);
     // Without the hash a visitor is a new, separate person.
     const anonymous = await visitorToken({ name: 'Ida' });
     expect(anonymous.customer.id).not.toBe(first.customer.id);
@@ -448,7 +448,7 @@ describe('public chat', () => {
     expect((await visitor({}, 'https://shop.example')).statusCode).toBe(201);
     const evil = await visitor({}, 'https://evil.example');
     expect(evil.statusCode).toBe(403);
-    expect(evil.json().message).toBe(PUBLIC_CHAT_MESSAGES.originRefused);
+    expect(evil.json().message).toBe(PUBLIC_CHAT_ERRORS.originRefused);
     expect((await visitor({}, PUBLIC_URL)).statusCode).toBe(201);
     expect((await visitor({ group_slug: 'sales' }, 'https://sales.example')).statusCode).toBe(201);
     expect(
@@ -467,7 +467,7 @@ describe('public chat', () => {
     for (let i = 0; i < 10; i++) expect((await startChat(token)).statusCode).toBe(201);
     const limited = await startChat(token);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().message).toBe(PUBLIC_CHAT_MESSAGES.tooManyConversations);
+    expect(limited.json().message).toBe(PUBLIC_CHAT_ERRORS.tooManyConversations);
     expect(limited.headers['retry-after']).toBeDefined();
   });
 
@@ -508,7 +508,7 @@ describe('public chat', () => {
       headers: visitorHeaders(token),
       payload: { message_type: 'file', content: key },
     });
-    expect(reuse.json().result).toEqual({ content: [PUBLIC_CHAT_MESSAGES.fileNotYours] });
+    expect(reuse.json().result).toEqual({ content: [PUBLIC_CHAT_ERRORS.fileNotYours] });
   });
 });
 

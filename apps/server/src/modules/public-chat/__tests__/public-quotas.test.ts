@@ -6,8 +6,8 @@ import type { TBusiness, TConversation } from '@titan/contracts';
 import { createStorage } from '../../../platform/storage';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { createBusiness, signUp } from '../../../testing/identity';
-import { ANALYTICS_MESSAGES } from '../../analytics/analytics.service';
-import { PUBLIC_CHAT_MESSAGES } from '../public-chat.service';
+import { ANALYTICS_ERRORS } from '../../analytics/analytics.service';
+import { PUBLIC_CHAT_ERRORS } from '../public-chat.service';
 import { prunePublicData } from '../public-retention';
 
 let rt: TestRuntime;
@@ -87,7 +87,7 @@ describe('visitor upload allowance', () => {
     const second = await chat(shop);
     const tooBig = await upload(second, 600 * 1024);
     expect(tooBig.statusCode).toBe(429);
-    expect(tooBig.json()).toMatchObject({ status: 429, message: PUBLIC_CHAT_MESSAGES.uploadQuota });
+    expect(tooBig.json()).toMatchObject({ status: 429, message: PUBLIC_CHAT_ERRORS.uploadQuota });
     const retryAfter = Number(tooBig.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(24 * 60 * 60);
@@ -96,7 +96,7 @@ describe('visitor upload allowance', () => {
     expect((await upload(visitor, 10)).statusCode).toBe(201);
     const fourth = await upload(second, 10);
     expect(fourth.statusCode).toBe(429);
-    expect(fourth.json().message).toBe(PUBLIC_CHAT_MESSAGES.uploadQuota);
+    expect(fourth.json().message).toBe(PUBLIC_CHAT_ERRORS.uploadQuota);
     const [stored] = await rt.database.query<{ n: number }>(
       `select count(*)::int as n from stored_files where business_id = $1`,
       [shop.id],
@@ -112,7 +112,7 @@ describe('analytics event allowance', () => {
     for (let i = 0; i < 3; i++) expect((await report()).statusCode).toBe(201);
     const refused = await report();
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().message).toBe(ANALYTICS_MESSAGES.dailyQuota);
+    expect(refused.json().message).toBe(ANALYTICS_ERRORS.dailyQuota);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Reports naming a business count against that business, and are stored with it.
     expect((await report({ 'x-business-code': shop.unique_code })).statusCode).toBe(201);

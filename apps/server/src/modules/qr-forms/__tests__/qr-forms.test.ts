@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   QR_CONSENT_WORDING,
   QR_FORM_DEFAULTS,
-  QR_FORM_MESSAGES,
+  QR_FORM_ERRORS,
   type TBusiness,
   type TDirectoryVisitor,
   type TQrSchema,
@@ -165,7 +165,7 @@ describe('the QR schema', () => {
     });
     const svg = await call('GET', `${base}qr.svg`);
     expect(svg.statusCode).toBe(404);
-    expect(svg.json()).toEqual({ status: 404, message: QR_FORM_MESSAGES.notSaved, result: null });
+    expect(svg.json()).toEqual({ status: 404, message: QR_FORM_ERRORS.notSaved, result: null });
     expect((await app.inject({ method: 'GET', url: publicPath(business, 'join') })).statusCode).toBe(404);
   });
 
@@ -187,7 +187,7 @@ describe('the QR schema', () => {
     expect(errors).toMatchObject({
       title: ['This field may not be blank.'],
       'fields.3.name': ['Use lowercase letters, digits and _ (start with a letter).'],
-      slug: [QR_FORM_MESSAGES.slug],
+      slug: [QR_FORM_ERRORS.slug],
     });
     // The form's own rules come once the fields themselves are well formed.
     const rules = await call('PUT', base, {
@@ -202,12 +202,12 @@ describe('the QR schema', () => {
     });
     expect(rules.statusCode).toBe(400);
     expect(rules.json().result).toEqual({
-      'fields.1.name': [QR_FORM_MESSAGES.duplicateName],
-      'fields.2.options': [QR_FORM_MESSAGES.selectNeedsOptions],
-      'fields.3.options': [QR_FORM_MESSAGES.optionsOnlyForSelect],
-      fields: [QR_FORM_MESSAGES.formNeedsContact],
-      'consent.email': [QR_FORM_MESSAGES.consentNeedsEmail],
-      'consent.sms': [QR_FORM_MESSAGES.consentNeedsPhone],
+      'fields.1.name': [QR_FORM_ERRORS.duplicateName],
+      'fields.2.options': [QR_FORM_ERRORS.selectNeedsOptions],
+      'fields.3.options': [QR_FORM_ERRORS.optionsOnlyForSelect],
+      fields: [QR_FORM_ERRORS.formNeedsContact],
+      'consent.email': [QR_FORM_ERRORS.consentNeedsEmail],
+      'consent.sms': [QR_FORM_ERRORS.consentNeedsPhone],
     });
     const twoEmails = await call('PUT', base, {
       title: 'Club',
@@ -216,12 +216,12 @@ describe('the QR schema', () => {
         { name: 'work_email', label: 'Work email', type: 'email' },
       ],
     });
-    expect(twoEmails.json().result).toEqual({ 'fields.1.type': [QR_FORM_MESSAGES.oneEmailField] });
+    expect(twoEmails.json().result).toEqual({ 'fields.1.type': [QR_FORM_ERRORS.oneEmailField] });
     // A segment follows its conditions, and another business's list is not there at all.
     for (const id of [await newList(owner, business, 'Has email', 'segment'), other.listId]) {
       const list = await call('PUT', base, { ...FORM, list_id: id });
       expect(list.statusCode).toBe(400);
-      expect(list.json().result).toEqual({ list_id: [QR_FORM_MESSAGES.staticListOnly] });
+      expect(list.json().result).toEqual({ list_id: [QR_FORM_ERRORS.staticListOnly] });
     }
     expect((await call('GET', base)).json().result.created_at).toBeNull();
   });
@@ -290,7 +290,7 @@ describe('the public form', () => {
     ]) {
       const missing = await app.inject({ method: 'GET', url });
       expect(missing.statusCode, url).toBe(404);
-      expect(missing.json()).toEqual({ status: 404, message: QR_FORM_MESSAGES.notFound, result: null });
+      expect(missing.json()).toEqual({ status: 404, message: QR_FORM_ERRORS.notFound, result: null });
       expect(
         (await app.inject({ method: 'POST', url, payload: { fields: { email: 'x@example.test' } } }))
           .statusCode,
@@ -565,7 +565,7 @@ describe('the public form', () => {
       for (const bad of [altered, forged, expired, 'nonsense']) {
         const res = await confirm(bad);
         expect(res.statusCode).toBe(400);
-        expect(res.json().result).toEqual({ token: [QR_FORM_MESSAGES.confirmInvalid] });
+        expect(res.json().result).toEqual({ token: [QR_FORM_ERRORS.confirmInvalid] });
       }
       expect((await directory('forged@example.test'))[0]).toMatchObject({ email_status: 'unsubscribed' });
 
@@ -620,24 +620,24 @@ describe('the public form', () => {
       status: 400,
       message: 'Invalid input.',
       result: {
-        'fields.name': [QR_FORM_MESSAGES.required],
-        'fields.email': [QR_FORM_MESSAGES.email],
-        'fields.mobile': [QR_FORM_MESSAGES.phone],
-        'fields.visits': [QR_FORM_MESSAGES.number],
-        'fields.store': [QR_FORM_MESSAGES.select],
-        'fields.note': [QR_FORM_MESSAGES.tooLong(2000)],
+        'fields.name': [QR_FORM_ERRORS.required],
+        'fields.email': [QR_FORM_ERRORS.email],
+        'fields.mobile': [QR_FORM_ERRORS.phone],
+        'fields.visits': [QR_FORM_ERRORS.number],
+        'fields.store': [QR_FORM_ERRORS.select],
+        'fields.note': [QR_FORM_ERRORS.tooLong(2000)],
       },
     });
     const noContact = await submit(business, { fields: { name: 'Nobody' }, consent: { sms: true } });
     expect(noContact.json().result).toEqual({
-      'fields.email': [QR_FORM_MESSAGES.needsContact],
-      'fields.mobile': [QR_FORM_MESSAGES.needsContact],
+      'fields.email': [QR_FORM_ERRORS.needsContact],
+      'fields.mobile': [QR_FORM_ERRORS.needsContact],
     });
     const smsWithoutPhone = await submit(business, {
       fields: { name: 'Nobody', email: 'nobody@example.test' },
       consent: { sms: true },
     });
-    expect(smsWithoutPhone.json().result).toEqual({ 'consent.sms': [QR_FORM_MESSAGES.consentPhoneMissing] });
+    expect(smsWithoutPhone.json().result).toEqual({ 'consent.sms': [QR_FORM_ERRORS.consentPhoneMissing] });
     const badShape = await submit(business, { fields: { name: ['x'] }, consent: { email: 'yes' } });
     expect(badShape.statusCode).toBe(400);
     expect(Object.keys(badShape.json().result).sort()).toEqual(['consent.email', 'fields.name']);
@@ -706,7 +706,7 @@ describe('another business', () => {
     expect(own.url).toBe(`${PUBLIC_URL}/v/${other.business.unique_code}/join`);
     expect(own.list_id).toBeNull();
     const stolen = await call('PUT', base, { ...FORM, list_id: listId }, other.owner, other.business);
-    expect(stolen.json().result).toEqual({ list_id: [QR_FORM_MESSAGES.staticListOnly] });
+    expect(stolen.json().result).toEqual({ list_id: [QR_FORM_ERRORS.staticListOnly] });
     // Acme's form is as Acme saved it.
     expect((await call('GET', base)).json().result).toMatchObject({ slug: 'visit', list_id: listId });
   });

@@ -107,7 +107,7 @@ describe('a send killed during the provider call', () => {
           {
             status: 'failed',
             error_code: sends.INTERRUPTED_CODE,
-            error_message: sends.SEND_MESSAGES.interrupted,
+            error_message: sends.SEND_ERRORS.interrupted,
           },
         ]);
         // Nothing shows in the conversation; a second sweep changes nothing.

@@ -11,7 +11,7 @@ import {
   type Session,
 } from '../../../testing/identity';
 import { findRecentEvents } from '../../analytics/analytics.service';
-import { TEAM_MESSAGES } from '../team.service';
+import { TEAM_ERRORS } from '../team.service';
 
 let rt: TestRuntime;
 let app: FastifyInstance;
@@ -113,7 +113,9 @@ describe('businesses', () => {
 
   it('lists the roles and their permissions', async () => {
     const s = await signUp(app, rt.mailer);
-    const roles = (await req('GET', '/api/business/roles/', s)).json().result as {
+    // The business's own roles join the built-in ones (custom-roles.test.ts): a business is named.
+    const b = await createBusiness(app, s, 'Roles list');
+    const roles = (await req('GET', '/api/business/roles/', s, b)).json().result as {
       value: string;
       permissions: string[];
     }[];
@@ -230,7 +232,7 @@ describe('invitations', () => {
     const stranger = await signUp(app, rt.mailer);
     const wrong = await req('POST', '/api/business/users/assign/', stranger, undefined, { token });
     expect(wrong.statusCode).toBe(403);
-    expect(wrong.json().message).toBe(TEAM_MESSAGES.otherEmail);
+    expect(wrong.json().message).toBe(TEAM_ERRORS.otherEmail);
 
     const invitee = await signUp(app, rt.mailer, { email: inviteeEmail });
     const accepted = await req('POST', '/api/business/users/assign/', invitee, undefined, { token });
@@ -262,7 +264,7 @@ describe('invitations', () => {
       email: member.email,
       role: 'agent',
     });
-    expect(dup.json().result).toEqual({ email: [TEAM_MESSAGES.alreadyMember] });
+    expect(dup.json().result).toEqual({ email: [TEAM_ERRORS.alreadyMember] });
 
     const email = uniqueEmail('late');
     const inv = (await req('POST', '/api/business/users/', owner, business, { email, role: 'agent' })).json()
@@ -301,7 +303,7 @@ describe('invitations', () => {
       role: 'owner',
     });
     expect(asAdmin.statusCode).toBe(403);
-    expect(asAdmin.json().message).toBe(TEAM_MESSAGES.ownerOnly);
+    expect(asAdmin.json().message).toBe(TEAM_ERRORS.ownerOnly);
     expect(
       (
         await req('POST', '/api/business/users/', admin.member, admin.business, {
@@ -343,7 +345,7 @@ describe('join requests', () => {
       unique_code: 'nope',
     });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().result).toEqual({ unique_code: [TEAM_MESSAGES.unknownCode] });
+    expect(unknown.json().result).toEqual({ unique_code: [TEAM_ERRORS.unknownCode] });
 
     const pending = (await req('GET', '/api/business/users/join-requests/', owner, business)).json().result;
     expect(pending).toHaveLength(1);
@@ -382,7 +384,7 @@ describe('members and roles', () => {
       role: 'admin',
     });
     expect(demote.statusCode).toBe(409);
-    expect(demote.json().message).toBe(TEAM_MESSAGES.lastOwner);
+    expect(demote.json().message).toBe(TEAM_ERRORS.lastOwner);
     expect((await req('DELETE', `/api/business/users/${ownerRow.id}/`, owner, business)).statusCode).toBe(
       409,
     );

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_SIM_KEY, DEFAULT_SIM_MODEL, startLlmSim, type LlmSim } from '@titan/llm-sim';
 import {
-  LLM_MESSAGES,
+  LLM_ERRORS,
   ZEmailTemplateStreamEvent,
   type TBusiness,
   type TEmailTemplateStreamEvent,
@@ -159,7 +159,7 @@ describe('gpt-prompt-email', () => {
     sim.script({ kind: 'json', value: BROKEN }, { kind: 'json', value: BROKEN });
     const res = await generate();
     expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe(LLM_MESSAGES.templateDidNotCompile);
+    expect(res.json().message).toBe(LLM_ERRORS.templateDidNotCompile);
     expect(res.json().result.content[0]).toMatch(/^Line 3: /);
     expect(sim.requests).toHaveLength(2);
   });
@@ -202,7 +202,7 @@ describe('gpt-prompt-email', () => {
     expect(failed.at(-1)).toMatchObject({
       type: 'error',
       status: 422,
-      message: LLM_MESSAGES.templateDidNotCompile,
+      message: LLM_ERRORS.templateDidNotCompile,
       errors: { content: [expect.stringMatching(/^Line 3: /)] },
     });
   });
@@ -245,9 +245,9 @@ describe('gpt-prompt-email', () => {
     try {
       const res = await generate();
       expect(res.statusCode).toBe(502);
-      expect(res.json().message).toBe(LLM_MESSAGES.unauthorized);
+      expect(res.json().message).toBe(LLM_ERRORS.unauthorized);
       const streamed = eventsOf((await generate(BRIEF, owner, business, '?stream=true')).body);
-      expect(streamed.at(-1)).toEqual({ type: 'error', status: 502, message: LLM_MESSAGES.unauthorized });
+      expect(streamed.at(-1)).toEqual({ type: 'error', status: 502, message: LLM_ERRORS.unauthorized });
     } finally {
       await app.inject({
         method: 'PUT',
@@ -266,7 +266,7 @@ describe('gpt-prompt-email', () => {
       const res = await generate(BRIEF, other.owner, other.business, query);
       expect(res.statusCode).toBe(409);
       expect(res.headers['content-type']).toContain('application/json');
-      expect(res.json().message).toBe(LLM_MESSAGES.notConfigured);
+      expect(res.json().message).toBe(LLM_ERRORS.notConfigured);
     }
     // Their owner with this business's code is refused, and never uses this business's model.
     expect((await generate(BRIEF, other.owner, business)).statusCode).toBe(403);

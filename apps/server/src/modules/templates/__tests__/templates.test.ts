@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import mjml2html from 'mjml';
 import type { TBusiness, TEmailTemplate, TEmailTemplateVersion } from '@titan/contracts';
-import { EMAIL_TEMPLATE_MESSAGES as M } from '@titan/contracts';
+import { EMAIL_TEMPLATE_ERRORS as M } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { insertCustomer } from '../../directory/directory.repository';

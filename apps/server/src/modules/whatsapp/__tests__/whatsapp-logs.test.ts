@@ -60,7 +60,7 @@ async function logReaches(wamid: string, status: string, extra: (l: TWhatsappLog
         const log = await logOf(wamid);
         return log?.status === status && extra(log);
       },
-      { timeout: 20_000, interval: 50 },
+      { timeout: 45_000, interval: 100 },
     )
     .toBe(true);
   return logOf(wamid);

@@ -8,7 +8,7 @@ import { startWhatsappBench, type WhatsappBench } from '../../../testing/whatsap
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { startConversation } from '../../conversations/conversations.service';
 import { describeGraphError } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
-import { WHATSAPP_SEND_MESSAGES, WINDOW_CLOSED_MESSAGE } from '../messages/whatsapp.send';
+import { WHATSAPP_SEND_ERRORS, WINDOW_CLOSED_MESSAGE } from '../messages/whatsapp.send';
 
 let bench: WhatsappBench;
 let sim: WhatsappCloudSim;
@@ -430,7 +430,7 @@ describe('sending media', () => {
     const gif = await upload(GIF, 'funny.gif');
     expect(gif.status).toBe(400);
     expect((await body<Record<string, string[]>>(gif)).result.file).toEqual([
-      WHATSAPP_SEND_MESSAGES.unsupportedFile,
+      WHATSAPP_SEND_ERRORS.unsupportedFile,
     ]);
 
     const empty = await api('POST', '/api/whatsapp/media/', { form: new FormData() });
@@ -443,7 +443,7 @@ describe('sending media', () => {
     const unknown = await send(conversationId, { type: 'image', image: { id: '999999999' } });
     expect(unknown.status).toBe(400);
     expect((await body<Record<string, string[]>>(unknown)).result['image.id']).toEqual([
-      WHATSAPP_SEND_MESSAGES.unknownMedia,
+      WHATSAPP_SEND_ERRORS.unknownMedia,
     ]);
     const pdf = (await body<TWhatsappMediaUpload>(await upload(PDF, 'a.pdf'))).result;
     const wrongKind = await send(conversationId, { type: 'image', image: { id: pdf.id } });
@@ -456,7 +456,7 @@ describe('sending media', () => {
     });
     expect(captioned.status).toBe(400);
     expect((await body<Record<string, string[]>>(captioned)).result).toEqual({
-      'audio.caption': [WHATSAPP_SEND_MESSAGES.audioCaption],
+      'audio.caption': [WHATSAPP_SEND_ERRORS.audioCaption],
     });
   });
 });
@@ -536,7 +536,7 @@ describe("customers' media", () => {
   it('answers 404 with a readable message for media it cannot load', async () => {
     const res = await api('GET', '/api/whatsapp/media/123456789012345/');
     expect(res.status).toBe(404);
-    expect((await body(res)).message).toBe(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
+    expect((await body(res)).message).toBe(WHATSAPP_SEND_ERRORS.mediaUnavailable);
   });
 
   it('does not send a customer’s media back as if staff uploaded it', async () => {
@@ -597,7 +597,7 @@ describe('who may send', () => {
     });
     const res = await send(own.id, { type: 'text', text: { body: 'Hi' } });
     expect(res.status).toBe(409);
-    expect((await body(res)).message).toBe(WHATSAPP_SEND_MESSAGES.notWhatsapp);
+    expect((await body(res)).message).toBe(WHATSAPP_SEND_ERRORS.notWhatsapp);
   });
 
   it('refuses a reply to a message that is not in the conversation (400 on context.message_id)', async () => {
@@ -610,7 +610,7 @@ describe('who may send', () => {
     });
     expect(res.status).toBe(400);
     expect((await body<Record<string, string[]>>(res)).result).toEqual({
-      'context.message_id': [WHATSAPP_SEND_MESSAGES.unknownContext],
+      'context.message_id': [WHATSAPP_SEND_ERRORS.unknownContext],
     });
     expect(graphSends()).toBe(calls);
   });
@@ -686,7 +686,7 @@ describe('who may see media', () => {
     expect(await statuses(unassigned.mediaId, [owner, admin, agentA, agentB])).toEqual([200, 200, 200, 200]);
     const hidden = await fetchAs(ofA.mediaId, agentB);
     // The same answer as for an id that does not exist: nothing tells the media is there.
-    expect((await body(hidden)).message).toBe(WHATSAPP_SEND_MESSAGES.mediaUnavailable);
+    expect((await body(hidden)).message).toBe(WHATSAPP_SEND_ERRORS.mediaUnavailable);
     const served = await fetchAs(ofA.mediaId, agentA);
     expect(Buffer.from(await served.arrayBuffer()).equals(sim.uploads.get(ofA.mediaId)!.bytes)).toBe(true);
 
@@ -737,7 +737,7 @@ describe('who may see media', () => {
     const res = await send(ofB, { type: 'image', image: { id: media.id } }, { session: agentB });
     expect(res.status).toBe(400);
     expect((await body<Record<string, string[]>>(res)).result).toEqual({
-      'image.id': [WHATSAPP_SEND_MESSAGES.unknownMedia],
+      'image.id': [WHATSAPP_SEND_ERRORS.unknownMedia],
     });
     expect(graphSends()).toBe(calls);
     expect((await fetchAs(media.id, agentB)).status).toBe(404);

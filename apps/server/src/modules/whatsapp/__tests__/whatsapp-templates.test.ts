@@ -11,7 +11,7 @@ import type { TestRuntime } from '../../../testing/test-runtime';
 import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 import { optOut } from '../../consent/consent.service';
-import { TEMPLATE_MESSAGES } from '../templates/whatsapp.templates';
+import { TEMPLATE_ERRORS } from '../templates/whatsapp.templates';
 
 /** Enough extra templates that Meta's list (100 a page) takes three pages. */
 const EXTRA: SimTemplate[] = Array.from({ length: 250 }, (_, i) => ({
@@ -481,7 +481,7 @@ describe('sending a template', () => {
     const sentBefore = sim.outbound.length;
     const res = await sendTemplate({ to: '+44 7700 900124', name: 'hello_world', language: 'en_US' });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe(TEMPLATE_MESSAGES.optedOut);
+    expect(res.body.message).toBe(TEMPLATE_ERRORS.optedOut);
     expect(sim.outbound.length).toBe(sentBefore);
     const rows = await rt.database.query('select id from customers where business_id = $1 and phone = $2', [
       business.id,
@@ -589,7 +589,7 @@ describe('sending a template', () => {
     const sends = sim.outbound.length;
     const refused = await sendTemplate(invoice(open.id), agent);
     expect(refused.status).toBe(400);
-    expect(refused.body.result).toEqual({ components: [TEMPLATE_MESSAGES.headerMediaUnknown] });
+    expect(refused.body.result).toEqual({ components: [TEMPLATE_ERRORS.headerMediaUnknown] });
     expect(sim.outbound.length).toBe(sends);
     expect(await fetchAs(agent)).toBe(404);
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEnvelope, ZSaveWhatsappAccountRequest, ZWhatsappAccount } from '@titan/contracts';
 import { ok } from '../../../platform/http';
-import { businessOf } from '../../auth';
+import { businessOf } from '../../../platform/request-context';
 import * as whatsapp from './whatsapp.account.service';
 
 const tags = ['whatsapp'];

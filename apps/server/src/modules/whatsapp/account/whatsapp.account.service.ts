@@ -8,7 +8,7 @@ import * as repo from '../whatsapp.repository';
 
 export type { WhatsappDeps };
 
-export const WHATSAPP_MESSAGES = {
+export const WHATSAPP_ERRORS = {
   secretsRequired: 'Enter the access token and the app secret to connect the number.',
   numberTaken: 'This phone number id is already connected to another business.',
 } as const;
@@ -39,13 +39,13 @@ export async function saveAccount(
   const current = await repo.findAccountByBusiness(deps.db, businessId);
   if (!current && (!input.access_token || !input.app_secret)) {
     throw AppError.fields({
-      ...(input.access_token ? {} : { access_token: [WHATSAPP_MESSAGES.secretsRequired] }),
-      ...(input.app_secret ? {} : { app_secret: [WHATSAPP_MESSAGES.secretsRequired] }),
+      ...(input.access_token ? {} : { access_token: [WHATSAPP_ERRORS.secretsRequired] }),
+      ...(input.app_secret ? {} : { app_secret: [WHATSAPP_ERRORS.secretsRequired] }),
     });
   }
   const owner = await repo.findAccountByPhoneNumberId(deps.db, input.phone_number_id);
   if (owner && owner.businessId !== businessId)
-    throw AppError.fields({ phone_number_id: [WHATSAPP_MESSAGES.numberTaken] });
+    throw AppError.fields({ phone_number_id: [WHATSAPP_ERRORS.numberTaken] });
   const row = await repo.upsertAccount(deps.db, {
     businessId,
     phoneNumberId: input.phone_number_id,

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEnvelope, ZFilePart, ZWhatsappMediaParams, ZWhatsappMediaUpload } from '@titan/contracts';
 import { AppError } from '../../../platform/errors';
 import { created } from '../../../platform/http';
-import { actorIdOf, businessOf } from '../../auth';
+import { actorIdOf, businessOf } from '../../../platform/request-context';
 import { scopeOf } from '../../conversations';
 import { readUpload, registerMultipart } from '../../files';
 import type { WhatsappDeps } from '../messages/whatsapp.outbound';
@@ -34,13 +34,13 @@ export const whatsappMediaRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps }> 
     },
     async (request, reply) => {
       if (!request.isMultipart()) {
-        throw AppError.fields({ file: [media.WHATSAPP_MEDIA_MESSAGES.multipartOnly] });
+        throw AppError.fields({ file: [media.WHATSAPP_MEDIA_ERRORS.multipartOnly] });
       }
       // Documents may be 100 MB: one byte over the largest limit tells a file is too large.
       const { file } = await readUpload(
         request.parts({ limits: { fileSize: media.WHATSAPP_UPLOAD_LIMIT_BYTES + 1, files: 1 } }),
       );
-      if (!file) throw AppError.fields({ file: [media.WHATSAPP_MEDIA_MESSAGES.noFile] });
+      if (!file) throw AppError.fields({ file: [media.WHATSAPP_MEDIA_ERRORS.noFile] });
       return created(reply, await media.uploadMedia(deps, businessOf(request).id, actorIdOf(request), file));
     },
   );

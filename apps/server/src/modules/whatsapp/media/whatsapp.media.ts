@@ -18,8 +18,8 @@ import * as repo from '../whatsapp.repository';
 
 export const MEDIA_QUEUE = 'whatsapp.media';
 
-/** What the media routes and jobs answer (also spread into WHATSAPP_SEND_MESSAGES). */
-export const WHATSAPP_MEDIA_MESSAGES = {
+/** What the media routes and jobs answer (also spread into WHATSAPP_SEND_ERRORS). */
+export const WHATSAPP_MEDIA_ERRORS = {
   noFile: 'No file was submitted.',
   emptyFile: 'The submitted file is empty.',
   multipartOnly: 'Send the file as multipart/form-data.',
@@ -103,13 +103,13 @@ export async function uploadMedia(
   uploadedBy: number | null,
   file: { fileName: string; bytes: Buffer },
 ): Promise<TWhatsappMediaUpload> {
-  if (file.bytes.length === 0) throw AppError.fields({ file: [WHATSAPP_MEDIA_MESSAGES.emptyFile] });
+  if (file.bytes.length === 0) throw AppError.fields({ file: [WHATSAPP_MEDIA_ERRORS.emptyFile] });
   const mimeType = whatsappMimeOf(await sniffMimeType(file.bytes, file.fileName), file.fileName);
   const rule = mimeType ? ruleFor(mimeType) : null;
   if (!mimeType || !rule) {
     throw AppError.fields(
-      { file: [WHATSAPP_MEDIA_MESSAGES.unsupportedFile] },
-      WHATSAPP_MEDIA_MESSAGES.unsupportedFile,
+      { file: [WHATSAPP_MEDIA_ERRORS.unsupportedFile] },
+      WHATSAPP_MEDIA_ERRORS.unsupportedFile,
     );
   }
   if (file.bytes.length > rule.limitBytes) {
@@ -249,7 +249,7 @@ export async function fetchMedia(
         bytes = await deps.graph.download(creds, info.url);
         const expected = media.sha256 ?? info.sha256;
         if (expected && !sha256Matches(bytes, expected))
-          throw new Error(WHATSAPP_MEDIA_MESSAGES.checksumMismatch);
+          throw new Error(WHATSAPP_MEDIA_ERRORS.checksumMismatch);
       } catch (err) {
         const expired = err instanceof GraphError && err.httpStatus === 404;
         const transient = err instanceof GraphError && err.retryable;
@@ -301,16 +301,16 @@ export async function findMediaBytes(
   mediaId: string,
 ): Promise<ServedMedia> {
   let media = await repo.findVisibleMedia(deps.db, scope, userId, mediaId);
-  if (!media) throw AppError.notFound(WHATSAPP_MEDIA_MESSAGES.mediaUnavailable);
+  if (!media) throw AppError.notFound(WHATSAPP_MEDIA_ERRORS.mediaUnavailable);
   if (!media.storageKey) {
     try {
       media = await fetchMedia(deps, media.businessId, mediaId);
     } catch {
-      throw AppError.notFound(WHATSAPP_MEDIA_MESSAGES.mediaUnavailable);
+      throw AppError.notFound(WHATSAPP_MEDIA_ERRORS.mediaUnavailable);
     }
   }
   const bytes = media?.storageKey ? await deps.storage.get(media.storageKey) : null;
-  if (!media || !bytes) throw AppError.notFound(WHATSAPP_MEDIA_MESSAGES.mediaUnavailable);
+  if (!media || !bytes) throw AppError.notFound(WHATSAPP_MEDIA_ERRORS.mediaUnavailable);
   const base = media.mimeType.split(';')[0]!.trim().toLowerCase();
   const renderable = INLINE_TYPES.test(base);
   return {

@@ -15,7 +15,7 @@ import * as repo from '../whatsapp.repository';
 import * as sendLogs from '../../sends';
 import * as sendsRepo from '../../sends';
 
-export const LOG_MESSAGES = { notFound: 'No WhatsApp log with this tracking id.' } as const;
+export const LOG_ERRORS = { notFound: 'No WhatsApp log with this tracking id.' } as const;
 
 /** Agents see the sends in conversations their inbox shows (docs/design/inbox.md "Who sees which conversation"). */
 export const findLogs = (db: Db, scope: InboxScope, query: TWhatsappLogListQuery) =>
@@ -48,7 +48,7 @@ export async function findLogDetail(
     sendLogs.findSendLog(deps.db, 'whatsapp', scope, trackingId),
     repo.findAccountByBusiness(deps.db, scope.businessId),
   ]);
-  if (!found) throw AppError.notFound(LOG_MESSAGES.notFound);
+  if (!found) throw AppError.notFound(LOG_ERRORS.notFound);
   const secrets = account
     ? [credentialsOf(deps, account).accessToken, deps.secrets.open(account.appSecretSealed)]
     : [];

@@ -8,7 +8,7 @@ import {
   ZWhatsappWindow,
 } from '@titan/contracts';
 import { created, ok } from '../../../platform/http';
-import { actorIdOf } from '../../auth';
+import { actorIdOf } from '../../../platform/request-context';
 import { scopeOf } from '../../conversations';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import * as send from './whatsapp.send';

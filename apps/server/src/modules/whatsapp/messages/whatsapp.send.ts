@@ -5,7 +5,7 @@ import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import * as conversationsRepo from '../../conversations';
 import { type InboxScope, toMessages } from '../../conversations';
-import { ruleFor, WHATSAPP_MEDIA_MESSAGES } from '../media/whatsapp.media';
+import { ruleFor, WHATSAPP_MEDIA_ERRORS } from '../media/whatsapp.media';
 import {
   connectedAccount,
   credentialsOf,
@@ -24,13 +24,13 @@ export const WINDOW_MS = 24 * 60 * 60 * 1000;
 export const WINDOW_CLOSED_MESSAGE =
   'More than 24 hours have passed since the customer last wrote. Send an approved template instead.';
 
-export const WHATSAPP_SEND_MESSAGES = {
+export const WHATSAPP_SEND_ERRORS = {
   notWhatsapp: 'This conversation is not on WhatsApp. Reply to it from the inbox composer instead.',
   noNumber: 'This customer has no WhatsApp number Titan can write to.',
   unknownMedia: 'Upload the file first and send the id it was given.',
   unknownContext: 'Reply to a message of this conversation.',
   audioCaption: 'Audio messages cannot have a caption.',
-  ...WHATSAPP_MEDIA_MESSAGES,
+  ...WHATSAPP_MEDIA_ERRORS,
 } as const;
 
 // ---- The window and free-form sends ----
@@ -39,7 +39,7 @@ async function findWhatsappConversation(db: Db, scope: InboxScope, conversationI
   const row = await conversationsRepo.findConversation(db, scope, conversationId);
   if (!row) throw AppError.notFound();
   if (row.conversation.channel !== 'whatsapp')
-    throw new AppError('conflict', WHATSAPP_SEND_MESSAGES.notWhatsapp);
+    throw new AppError('conflict', WHATSAPP_SEND_ERRORS.notWhatsapp);
   return row.conversation;
 }
 
@@ -93,7 +93,8 @@ export async function sendMessage(
   userId: number | null,
   conversationId: number,
   input: TWhatsappSendRequest,
-  origin?: Delivery['origin'],
+  /** Who asked when not staff; `metaData`: what the stored message carries beside (the AI's sources). */
+  origin?: Delivery['origin'] & { metaData?: Record<string, unknown> },
 ): Promise<TMessage> {
   const businessId = scope.businessId;
   const conversation = await findWhatsappConversation(deps.db, scope, conversationId);
@@ -102,22 +103,22 @@ export async function sendMessage(
     : null;
   const digits = waDigitsOf(externalId);
   const recipient = digits && digits.length >= 5 && digits.length <= 20 ? digits : null;
-  if (!recipient) throw new AppError('conflict', WHATSAPP_SEND_MESSAGES.noNumber);
+  if (!recipient) throw new AppError('conflict', WHATSAPP_SEND_ERRORS.noNumber);
 
   const errors: Record<string, string[]> = {};
   const part = mediaOf(input);
   // Only a file the sender may see: sending someone else's media must not make it theirs to fetch.
   const media = part ? await repo.findVisibleMedia(deps.db, scope, userId, part.id) : null;
   if (part && (!media || media.direction !== 'outbound' || ruleFor(media.mimeType)?.type !== input.type)) {
-    errors[`${input.type}.id`] = [WHATSAPP_SEND_MESSAGES.unknownMedia];
+    errors[`${input.type}.id`] = [WHATSAPP_SEND_ERRORS.unknownMedia];
   }
   if (input.type === 'audio' && input.audio.caption) {
-    errors['audio.caption'] = [WHATSAPP_SEND_MESSAGES.audioCaption];
+    errors['audio.caption'] = [WHATSAPP_SEND_ERRORS.audioCaption];
   }
   if (input.context) {
     const target = await conversationsRepo.findWaMessage(deps.db, businessId, input.context.message_id);
     if (!target || target.conversationId !== conversationId) {
-      errors['context.message_id'] = [WHATSAPP_SEND_MESSAGES.unknownContext];
+      errors['context.message_id'] = [WHATSAPP_SEND_ERRORS.unknownContext];
     }
   }
   if (Object.keys(errors).length > 0) throw AppError.fields(errors);
@@ -150,18 +151,23 @@ export async function sendMessage(
     businessId,
     conversationId,
     recipient,
-    senderType: origin?.cause === 'agent' ? 'agent' : 'staff',
+    senderType: origin?.cause === 'agent' ? 'agent' : origin?.cause === 'system' ? 'system' : 'staff',
     senderId: userId,
-    ...(origin ? { origin } : {}),
+    ...(origin ? { origin: { ...origin, metaData: undefined } as Delivery['origin'] } : {}),
     payload,
     content,
     messageType: input.type === 'text' ? 'text' : 'file',
-    ...(media
+    ...(media || origin?.metaData
       ? {
           extraMeta: {
-            file_name: part!.filename || media.fileName,
-            mime_type: media.mimeType,
-            size: media.fileSize,
+            ...origin?.metaData,
+            ...(media
+              ? {
+                  file_name: part!.filename || media.fileName,
+                  mime_type: media.mimeType,
+                  size: media.fileSize,
+                }
+              : {}),
           },
         }
       : {}),

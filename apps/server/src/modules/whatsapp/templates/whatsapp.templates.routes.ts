@@ -21,7 +21,8 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../../platform/errors';
 import { created, ok } from '../../../platform/http';
-import { actorIdOf, AUTH_MESSAGES, businessOf } from '../../auth';
+import { AUTH_ERRORS } from '../../auth';
+import { actorIdOf, businessOf } from '../../../platform/request-context';
 import { scopeOf } from '../../conversations';
 import * as logs from '../messages/whatsapp.logs';
 import type { WhatsappDeps } from '../messages/whatsapp.outbound';
@@ -91,7 +92,7 @@ export const whatsappTemplatesRoutes: FastifyPluginAsyncZod<{ deps: WhatsappDeps
     async (request, reply) => {
       // Writing to any number, not just an open conversation, is the sending permission's.
       if (request.body.to !== undefined && !businessOf(request).permissions.has('engage.send'))
-        throw new AppError('forbidden', AUTH_MESSAGES.forbidden);
+        throw new AppError('forbidden', AUTH_ERRORS.forbidden);
       const sender = { scope: await scopeOf(deps.db, request), userId: actorIdOf(request) };
       return created(reply, await templates.sendTemplate(deps, sender, request.body));
     },

@@ -29,7 +29,7 @@ import { contactLockKey, waDigitsOf, waExternalId } from '../wa-id';
 import * as sendsRepo from '../../sends';
 import { advisoryLock } from '../../../db/sql';
 
-export const TEMPLATE_MESSAGES = {
+export const TEMPLATE_ERRORS = {
   notFound: 'No template with this name. Sync templates to fetch the latest from WhatsApp.',
   unknown: 'This template is not known in that language. Sync templates and try again.',
   notApproved: (status: string) => `Only approved templates can be sent; this one is ${status}.`,
@@ -161,7 +161,7 @@ export async function findTemplate(
   language?: string,
 ): Promise<TWhatsappTemplate> {
   const row = await repo.findTemplate(db, businessId, name, language || undefined);
-  if (!row) throw AppError.notFound(TEMPLATE_MESSAGES.notFound);
+  if (!row) throw AppError.notFound(TEMPLATE_ERRORS.notFound);
   return toTemplate(row);
 }
 
@@ -175,17 +175,17 @@ function checkText(
   errors: string[],
 ): void {
   if (params.length !== names.length) {
-    errors.push(TEMPLATE_MESSAGES.count(part, names.length, params.length));
+    errors.push(TEMPLATE_ERRORS.count(part, names.length, params.length));
     return;
   }
   if (params.some((p) => p.type !== 'text')) {
-    errors.push(TEMPLATE_MESSAGES.textOnly(part));
+    errors.push(TEMPLATE_ERRORS.textOnly(part));
     return;
   }
   if (named) {
     const given = new Set(params.map((p) => (p.type === 'text' ? (p.parameter_name ?? '') : '')));
     if (given.size !== names.length || names.some((n) => !given.has(n)))
-      errors.push(TEMPLATE_MESSAGES.named(part, names));
+      errors.push(TEMPLATE_ERRORS.named(part, names));
   }
 }
 
@@ -202,7 +202,7 @@ export function checkParameters(
   const errors: string[] = [];
   const named = upper(template.parameterFormat) === 'NAMED';
   for (const part of ['header', 'body'] as const) {
-    if (given.filter((c) => c.type === part).length > 1) errors.push(TEMPLATE_MESSAGES.twice(part));
+    if (given.filter((c) => c.type === part).length > 1) errors.push(TEMPLATE_ERRORS.twice(part));
   }
   const paramsOf = (part: Part) => given.find((c) => c.type === part)?.parameters ?? [];
 
@@ -211,16 +211,16 @@ export function checkParameters(
   const header = paramsOf('header');
   const format = expected.headerFormat;
   if (format === null || format === 'TEXT') checkText('header', expected.header, named, header, errors);
-  else if (format === 'LOCATION') errors.push(TEMPLATE_MESSAGES.noLocation);
+  else if (format === 'LOCATION') errors.push(TEMPLATE_ERRORS.noLocation);
   else if (header.length !== 1 || header[0]!.type !== format.toLowerCase())
-    errors.push(TEMPLATE_MESSAGES.headerMedia(format));
+    errors.push(TEMPLATE_ERRORS.headerMedia(format));
 
   const buttons = buttonsOf(components);
   const givenButtons = given.filter((c) => c.type === 'button');
   for (const b of expected.buttons) {
     const c = givenButtons.find((g) => g.index === b.index);
     if (!c || c.parameters.length !== 1 || c.parameters[0]!.type !== 'text')
-      errors.push(TEMPLATE_MESSAGES.button(b.text));
+      errors.push(TEMPLATE_ERRORS.button(b.text));
   }
   for (const c of givenButtons) {
     const button = c.index === undefined ? undefined : buttons[c.index];
@@ -231,7 +231,7 @@ export function checkParameters(
           upper(button.type) === 'QUICK_REPLY' &&
           c.parameters.length === 1 &&
           c.parameters[0]!.type === 'payload'));
-    if (!fits) errors.push(TEMPLATE_MESSAGES.noSuchButton(c.index));
+    if (!fits) errors.push(TEMPLATE_ERRORS.noSuchButton(c.index));
   }
   return [...new Set(errors)];
 }
@@ -336,19 +336,19 @@ async function targetConversation(deps: WhatsappDeps, scope: InboxScope, id: num
   const found = await conversations.findConversation(deps.db, scope, id);
   if (!found) throw AppError.notFound();
   if (found.conversation.channel !== 'whatsapp')
-    throw AppError.fields({ conversation_id: [TEMPLATE_MESSAGES.notWhatsapp] });
+    throw AppError.fields({ conversation_id: [TEMPLATE_ERRORS.notWhatsapp] });
   const externalId = found.initiator
     ? await directory.findCustomerExternalId(deps.db, scope.businessId, found.initiator.id)
     : null;
   const waId = waDigitsOf(externalId);
-  if (!waId) throw new AppError('conflict', TEMPLATE_MESSAGES.noNumber);
+  if (!waId) throw new AppError('conflict', TEMPLATE_ERRORS.noNumber);
   return { conversationId: id, recipient: waId, opened: false };
 }
 
 /** The number's customer and WhatsApp conversation, created as an inbound message would. */
 async function targetNumber(deps: WhatsappDeps, businessId: number, to: string): Promise<Target> {
   const digits = to.replace(/\D/g, '');
-  if (digits.length < 6 || digits.length > 15) throw AppError.fields({ to: [TEMPLATE_MESSAGES.badNumber] });
+  if (digits.length < 6 || digits.length > 15) throw AppError.fields({ to: [TEMPLATE_ERRORS.badNumber] });
   return deps.db.transaction(async (tx) => {
     // The same lock as receiving, so a reply arriving meanwhile never opens a second conversation.
     await advisoryLock(tx, contactLockKey(businessId, digits));
@@ -388,7 +388,7 @@ async function checkHeaderMedia(
   if (!id) return;
   if (await repo.findVisibleMedia(deps.db, sender.scope, sender.userId, id)) return;
   if (await repo.findBusinessMedia(deps.db, sender.scope.businessId, id))
-    throw AppError.fields({ components: [TEMPLATE_MESSAGES.headerMediaUnknown] });
+    throw AppError.fields({ components: [TEMPLATE_ERRORS.headerMediaUnknown] });
 }
 
 /**
@@ -408,9 +408,9 @@ export async function sendTemplate(
       ? await targetConversation(deps, sender.scope, input.conversation_id)
       : null;
   const template = await repo.findTemplate(deps.db, businessId, input.name, input.language);
-  if (!template) throw AppError.fields({ name: [TEMPLATE_MESSAGES.unknown] });
+  if (!template) throw AppError.fields({ name: [TEMPLATE_ERRORS.unknown] });
   if (template.status !== 'APPROVED')
-    throw new AppError('conflict', TEMPLATE_MESSAGES.notApproved(template.status));
+    throw new AppError('conflict', TEMPLATE_ERRORS.notApproved(template.status));
   const errors = checkParameters(template, input.components);
   if (errors.length > 0) throw AppError.fields({ components: errors });
   await checkHeaderMedia(deps, sender, input.components);
@@ -418,7 +418,7 @@ export async function sendTemplate(
   // A number the business stopped messaging gets no template from it (engage.md §3: every send asks).
   const digits = inConversation?.recipient ?? input.to!.replace(/\D/g, '');
   if (await isSuppressed(deps.db, businessId, 'whatsapp', `+${digits}`))
-    throw new AppError('conflict', TEMPLATE_MESSAGES.optedOut);
+    throw new AppError('conflict', TEMPLATE_ERRORS.optedOut);
   // Only a send that passed every check opens a conversation with a new number.
   const target = inConversation ?? (await targetNumber(deps, businessId, input.to!));
   const rendered = renderTemplate(template, input.components);

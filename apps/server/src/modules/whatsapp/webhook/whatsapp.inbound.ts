@@ -15,6 +15,7 @@ import {
 } from '../../conversations';
 import { applyStatuses, type WhatsappDeps } from '../messages/whatsapp.outbound';
 import * as directory from '../../directory';
+import { emitCustomerEvents } from '../../journeys';
 import * as repo from '../whatsapp.repository';
 import { contactLockKey, waExternalId } from '../wa-id';
 import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from '../media/whatsapp.media';
@@ -220,6 +221,22 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
       const inserted = new Set(added.map((r) => repo.wamidKey(r.businessId, r.id)));
 
       const arrivals: MessageArrival[] = [];
+      await emitCustomerEvents(
+        tx,
+        ...fresh
+          .filter((m) => inserted.has(keyOf(m)))
+          .map((m) => ({
+            businessId: m.businessId,
+            customerId: m.customerId,
+            name: 'message.received' as const,
+            properties: {
+              channel: 'whatsapp',
+              conversation_id: conversationOf(m.customerId),
+              wamid: m.message.id,
+            },
+            at: m.at,
+          })),
+      );
       for (const m of fresh) {
         if (!inserted.has(keyOf(m))) continue;
         const mediaId = await recordInboundMedia(tx, m.businessId, m.message);

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DEFAULT_SIM_KEY, DEFAULT_SIM_MODEL, startLlmSim, type LlmSim } from '@titan/llm-sim';
-import { LLM_MESSAGES, llmModelNotFoundMessage } from '@titan/contracts';
+import { LLM_ERRORS, llmModelNotFoundMessage } from '@titan/contracts';
 import { LlmClient, LlmError, parseToolArguments, retryAfterOf, type LlmClientOptions } from '../llm.client';
 
 let sim: LlmSim;
@@ -226,11 +226,11 @@ describe('LLM client: retries, timeouts and errors', () => {
   it('does not wait a Retry-After longer than allowed, and does not retry a used-up quota', async () => {
     sim.script({ kind: 'error', status: 429, retry_after: 120 });
     const limited = await failure(client().chat({ messages: user('x') }));
-    expect(limited).toMatchObject({ kind: 'rate_limited', message: LLM_MESSAGES.rateLimited });
+    expect(limited).toMatchObject({ kind: 'rate_limited', message: LLM_ERRORS.rateLimited });
     expect(waits).toEqual([]);
     sim.script({ kind: 'error', status: 429, code: 'insufficient_quota', type: 'insufficient_quota' });
     const quota = await failure(client().chat({ messages: user('x') }));
-    expect(quota).toMatchObject({ kind: 'quota_exceeded', message: LLM_MESSAGES.insufficientQuota });
+    expect(quota).toMatchObject({ kind: 'quota_exceeded', message: LLM_ERRORS.insufficientQuota });
     expect(sim.requests).toHaveLength(2);
   });
 
@@ -256,7 +256,7 @@ describe('LLM client: retries, timeouts and errors', () => {
     const refused = await failure(
       client({}, { apiKey: 'sk-live-very-secret-key-123456' }).chat({ messages: user('x') }),
     );
-    expect(refused).toMatchObject({ kind: 'unauthorized', message: LLM_MESSAGES.unauthorized });
+    expect(refused).toMatchObject({ kind: 'unauthorized', message: LLM_ERRORS.unauthorized });
     const missing = await failure(client({}, { model: 'gpt-imaginary' }).chat({ messages: user('x') }));
     expect(missing).toMatchObject({
       kind: 'model_not_found',
@@ -265,7 +265,7 @@ describe('LLM client: retries, timeouts and errors', () => {
     const wrongUrl = new LlmClient({ baseUrl: sim.url, apiKey: DEFAULT_SIM_KEY, model: DEFAULT_SIM_MODEL });
     expect(await failure(wrongUrl.chat({ messages: user('x') }))).toMatchObject({
       kind: 'invalid_response',
-      message: LLM_MESSAGES.unreadable,
+      message: LLM_ERRORS.unreadable,
     });
     const nobody = new LlmClient(
       { baseUrl: 'http://127.0.0.1:9/v1', apiKey: null, model: 'm' },
@@ -273,7 +273,7 @@ describe('LLM client: retries, timeouts and errors', () => {
     );
     expect(await failure(nobody.chat({ messages: user('x') }))).toMatchObject({
       kind: 'network',
-      message: LLM_MESSAGES.unreachable,
+      message: LLM_ERRORS.unreachable,
       details: { attempts: 2 },
     });
   });
@@ -293,7 +293,7 @@ describe('LLM client: retries, timeouts and errors', () => {
       });
       expect(await failure(llm.chat({ messages: user('x') }))).toMatchObject({
         kind: 'invalid_response',
-        message: LLM_MESSAGES.unreadable,
+        message: LLM_ERRORS.unreadable,
       });
       expect(sim.requests).toHaveLength(0);
     } finally {

@@ -21,7 +21,7 @@ import {
 } from '../../../testing/identity';
 import { authenticated, WsClient, type WsMessage } from '../../../testing/ws-client';
 import { startConversation } from '../../../modules/conversations/conversations.service';
-import { REALTIME_MESSAGES } from '../../../realtime-callers';
+import { REALTIME_ERRORS } from '../../../realtime-callers';
 import { insertCustomer } from '../../../modules/directory/directory.repository';
 
 let store: TestStore;
@@ -128,7 +128,7 @@ describe('staff sockets end with their access', () => {
 
     expect((await post(app, '/api/auth/logout/', { refresh: owner.refresh })).statusCode).toBe(200);
     expect(await closedWithin(c)).toBe(4003);
-    expect(c.received).toContainEqual({ type: 'error', message: REALTIME_MESSAGES.sessionEnded });
+    expect(c.received).toContainEqual({ type: 'error', message: REALTIME_ERRORS.sessionEnded });
     await expectSilence(rt, c, business);
     await expectDelivery(rt, stays, business);
   });
@@ -178,7 +178,7 @@ describe('staff sockets end with their access', () => {
     });
     expect(removed.statusCode).toBe(200);
     expect(await closedWithin(c)).toBe(4003);
-    expect(c.received).toContainEqual({ type: 'error', id: 'team', message: REALTIME_MESSAGES.denied });
+    expect(c.received).toContainEqual({ type: 'error', id: 'team', message: REALTIME_ERRORS.denied });
     await expectSilence(rt, c, business);
 
     // Reconnecting helps nothing: the session is fine, the subscription is refused.
@@ -191,7 +191,7 @@ describe('staff sockets end with their access', () => {
     });
     expect(await again.next((m) => m.type === 'error')).toMatchObject({
       id: 'team',
-      message: REALTIME_MESSAGES.denied,
+      message: REALTIME_ERRORS.denied,
     });
   });
 
@@ -258,7 +258,7 @@ describe('staff sockets end with their access', () => {
     await app.inject({ method: 'DELETE', url: `/api/business/users/${id}/`, headers: as(owner, business) });
     expect(await c.next((m) => m.type === 'error')).toMatchObject({
       id: 'lost',
-      message: REALTIME_MESSAGES.denied,
+      message: REALTIME_ERRORS.denied,
     });
     await expectSilence(rt, c, business);
     const mine = await newConversation(rt, own, 'Still mine');
@@ -327,7 +327,7 @@ describe('visitor sockets end with their token', () => {
     });
     expect(deleted.statusCode).toBe(200);
     expect(await closedWithin(c)).toBe(4003);
-    expect(c.received).toContainEqual({ type: 'error', message: REALTIME_MESSAGES.visitorSessionEnded });
+    expect(c.received).toContainEqual({ type: 'error', message: REALTIME_ERRORS.visitorSessionEnded });
     await reply(owner, business, conversation.id, 'Are you there?');
     await new Promise((r) => setTimeout(r, 300));
     expect(c.received.filter(isReply('Are you there?'))).toEqual([]);
@@ -414,7 +414,7 @@ describe('with the change feed silenced', () => {
     expect(await c.next((m) => m.type === 'error')).toEqual({
       type: 'error',
       id: 'second',
-      message: REALTIME_MESSAGES.sessionEnded,
+      message: REALTIME_ERRORS.sessionEnded,
     });
     expect(await closedWithin(c)).toBe(4003);
     expect(c.received.filter((m) => m.type === 'subscribed')).toEqual([]);
@@ -432,7 +432,7 @@ describe('with the change feed silenced', () => {
     c.send({ type: 'subscribe', id: 'second', topic: 'conversations', business_code: business.unique_code });
     expect(await c.next((m) => m.type === 'error')).toMatchObject({
       id: 'second',
-      message: REALTIME_MESSAGES.denied,
+      message: REALTIME_ERRORS.denied,
     });
   });
 

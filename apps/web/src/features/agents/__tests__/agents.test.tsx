@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { http } from 'msw';
 
-import { fail, ok } from '../../../test/api';
+import { business, fail, ok } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
 import { AGENT_STRINGS } from '../strings';
@@ -46,7 +46,7 @@ describe('Agents list', () => {
     const { router } = renderApp('/engage/agent');
     expect(await screen.findByText(L.emptyTitle)).toBeInTheDocument();
     expect(await screen.findByText(SUGGESTION.reason)).toBeInTheDocument();
-    expect(screen.getByText(L.audienceCount(42))).toBeInTheDocument();
+    expect(await screen.findByText(L.audienceCount(42))).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: L.startFrom(SUGGESTION.name) }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/engage/agent/9'));
     expect(state.posts[0]).toEqual({
@@ -319,6 +319,27 @@ describe('Agent schedule', () => {
       await screen.findByText('This schedule has no run between start_at and end_at.'),
     ).toBeInTheDocument();
     expect(screen.getByLabelText(S.endAt)).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('starts a new agent’s schedule in the business’s time zone', SLOW, async () => {
+    withAgents();
+    server.use(http.get('/api/business/', () => ok(business({ time_zone: 'Asia/Tokyo' }))));
+    renderApp('/engage/agent/create');
+    await userEvent.selectOptions(await screen.findByLabelText(S.repeat), 'weekly');
+    expect(screen.getByLabelText(S.timezone)).toHaveValue('Asia/Tokyo');
+    expect(screen.getByTestId('schedule-words')).toHaveTextContent('Asia/Tokyo');
+  });
+
+  it('starts a schedule added to an agent without one in the business’s time zone', SLOW, async () => {
+    const state = withAgents({ agents: [{ ...WIN_BACK, schedule: null }] });
+    server.use(http.get('/api/business/', () => ok(business({ time_zone: 'Asia/Tokyo' }))));
+    renderApp('/engage/agent/5');
+    await userEvent.selectOptions(await screen.findByLabelText(S.repeat), 'weekly');
+    expect(screen.getByLabelText(S.timezone)).toHaveValue('Asia/Tokyo');
+    expect(screen.getByTestId('schedule-words')).toHaveTextContent('Asia/Tokyo');
+    await userEvent.click(screen.getByRole('button', { name: E.save }));
+    expect(await screen.findByText(E.saved)).toBeInTheDocument();
+    expect(state.schedules).toEqual([expect.objectContaining({ timezone: 'Asia/Tokyo' })]);
   });
 
   it('refuses a time zone that does not exist before asking the server', SLOW, async () => {

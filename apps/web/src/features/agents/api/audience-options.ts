@@ -1,64 +1,25 @@
-// What the agent screen offers to choose from: the business's lists and segments (with today's
-// member counts, a segment's counted live by the server) and its email templates. WhatsApp templates
-// come from lib/whatsapp/templates, shared with the inbox.
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  PAGE_SIZE_MAX,
-  ZCustomerList,
-  ZEmailTemplateSummary,
-  ZEnvelope,
-  ZPage,
-  type TAgentChannel,
-  type TCustomerList,
-  type TEmailTemplateSummary,
-} from '@titan/contracts';
-import { z } from 'zod';
+// What the agent screen offers to choose from, through the shared fetchers: the business's lists and
+// segments (lib/customer-lists, with today's member counts, a segment's counted live by the server),
+// its email templates (lib/email-templates) and its WhatsApp templates (lib/whatsapp/templates).
+import { useQuery } from '@tanstack/react-query';
+import { type TAgentChannel } from '@titan/contracts';
 
-import { protectedClient } from '../../../lib/protected-client';
-import { BUSINESS_SCOPE } from '../../../lib/query-client';
+import { customerListChoicesQueryOptions } from '../../../lib/customer-lists';
+import { emailTemplatesQueryOptions } from '../../../lib/email-templates';
 import { whatsappTemplatesQueryOptions } from '../../../lib/whatsapp/templates';
 
-/** Lists beyond the first pages are rare for an agent's audience; this many are offered. */
-const MAX_LIST_PAGES = 5;
-
+/** The lists and segments for the audience picker; the field shows a failure itself. */
 export function useAudienceLists() {
-  return useQuery({
-    queryKey: [BUSINESS_SCOPE, 'customer-lists', 'for-agents'],
-    queryFn: async ({ signal }): Promise<TCustomerList[]> => {
-      const lists: TCustomerList[] = [];
-      for (let page = 1; page <= MAX_LIST_PAGES; page += 1) {
-        const { data } = await protectedClient.get('/api/business/customer-lists/', {
-          params: { page, page_size: PAGE_SIZE_MAX },
-          signal,
-        });
-        const result = ZEnvelope(ZPage(ZCustomerList)).parse(data).result;
-        lists.push(...result.results);
-        if (result.next === null) break;
-      }
-      return lists;
-    },
-    meta: { errorShownOnScreen: true },
-  });
-}
-
-function emailTemplatesQuery() {
-  return queryOptions({
-    queryKey: [BUSINESS_SCOPE, 'email-templates', 'list'],
-    queryFn: async ({ signal }): Promise<TEmailTemplateSummary[]> => {
-      const { data } = await protectedClient.get('/api/template/', { signal });
-      return ZEnvelope(z.array(ZEmailTemplateSummary)).parse(data).result;
-    },
-    meta: { errorShownOnScreen: true },
-  });
+  return useQuery({ ...customerListChoicesQueryOptions(), meta: { errorShownOnScreen: true } });
 }
 
 export function useEmailTemplateOptions() {
-  return useQuery(emailTemplatesQuery());
+  return useQuery(emailTemplatesQueryOptions());
 }
 
 /** "channel:id" → a template's name, for the run log's messages (WhatsApp's as last synced). */
 export function useTemplateNames(channel: TAgentChannel): Map<string, string> {
-  const email = useQuery({ ...emailTemplatesQuery(), enabled: channel === 'email' });
+  const email = useQuery({ ...emailTemplatesQueryOptions(), enabled: channel === 'email' });
   const whatsapp = useQuery({ ...whatsappTemplatesQueryOptions({}), enabled: channel === 'whatsapp' });
   const names = new Map<string, string>();
   for (const t of email.data ?? []) names.set(`email:${t.id}`, t.name);

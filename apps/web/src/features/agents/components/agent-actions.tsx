@@ -9,8 +9,9 @@ import { ConfirmAction } from '../../../components/confirm-action';
 import { Button } from '../../../components/ui/button';
 import { AGENTS_PATH, agentRunsPath } from '../../../config/paths';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
-import { useDeleteAgent, useUpdateAgent } from '../api/agents';
-import { useRunAgentNow } from '../api/runs';
+import { useDeleteAgent } from '../api/delete-agent';
+import { useUpdateAgent } from '../api/update-agent';
+import { useRunAgentNow } from '../api/run-agent-now';
 import { AGENT_STRINGS } from '../strings';
 import { AgentStatusBadge } from './agent-status';
 

@@ -21,7 +21,10 @@ import {
   NON_FIELD_ERRORS,
   reportApiError,
 } from '../../../lib/api-errors';
-import { useCreateAgent, useSaveAgentSchedule, useUpdateAgent, useUpdateAgentConfig } from '../api/agents';
+import { useCreateAgent } from '../api/create-agent';
+import { useSaveAgentSchedule } from '../api/save-agent-schedule';
+import { useUpdateAgent } from '../api/update-agent';
+import { useUpdateAgentConfig } from '../api/update-agent-config';
 import { AGENT_STRINGS } from '../strings';
 import {
   agentToForm,
@@ -48,13 +51,16 @@ export function AgentEditor({
   agent,
   canWrite,
   renderActions,
+  defaultTimeZone,
 }: {
   agent: TAgent | null;
   canWrite: boolean;
+  /** The zone a schedule starts in when the agent has none (the business's). */
+  defaultTimeZone?: string;
   /** The agent's own actions (activate, run now…), told whether unsaved changes are pending. */
   renderActions?: (dirty: boolean) => ReactNode;
 }) {
-  const initial = agentToForm(agent);
+  const initial = agentToForm(agent, defaultTimeZone);
   const form = useForm<TAgentForm>({ defaultValues: initial.values });
   const [tools, setTools] = useState<TAgentTool[]>(initial.extras.tools);
   const [segment, setSegment] = useState<TSegmentFilter | undefined>(initial.extras.segment);

@@ -6,7 +6,8 @@ import { toast } from 'sonner';
 
 import { Button } from '../../../components/ui/button';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
-import { useUpdateAgent, useUploadAgentAvatar } from '../api/agents';
+import { useUpdateAgent } from '../api/update-agent';
+import { useUploadAgentAvatar } from '../api/upload-agent-avatar';
 import { AGENT_STRINGS } from '../strings';
 import { AgentAvatar } from './agent-avatar';
 

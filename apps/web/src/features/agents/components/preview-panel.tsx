@@ -12,7 +12,7 @@ import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { agentRunPath } from '../../../config/paths';
 import { apiErrorMessage } from '../../../lib/api-errors';
-import { usePreviewAgent } from '../api/runs';
+import { usePreviewAgent } from '../api/preview-agent';
 import { AGENT_STRINGS } from '../strings';
 import { customerLabel } from '../utils/customer-label';
 import { RenderedMessage } from './rendered-message';

@@ -17,7 +17,8 @@ import {
 } from '../../../components/ui/card';
 import { agentPath } from '../../../config/paths';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
-import { useCreateAgent, useSuggestedAgents } from '../api/agents';
+import { useCreateAgent } from '../api/create-agent';
+import { useSuggestedAgents } from '../api/get-suggested-agents';
 import { AGENT_STRINGS } from '../strings';
 
 const L = AGENT_STRINGS.list;

@@ -6,7 +6,7 @@ import type { TAgentTool, TAgentToolInfo } from '@titan/contracts';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { StatusBadge } from '../../../components/status-badge';
-import { useAgentTools } from '../api/runs';
+import { useAgentTools } from '../api/get-agent-tools';
 import { AGENT_STRINGS } from '../strings';
 import { CheckboxRow, Section } from './section';
 

@@ -6,13 +6,14 @@ import { ArrowLeftIcon, FileQuestionIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 
+import { useBusinessTimeZone } from '../../../lib/business/business';
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
 import { AGENTS_PATH } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
-import { useAgent } from '../api/agents';
+import { useAgent } from '../api/get-agent';
 import { AgentActions } from '../components/agent-actions';
 import { AgentEditor } from '../components/agent-editor';
 import { AvatarField } from '../components/avatar-field';
@@ -48,12 +49,21 @@ function NotFound() {
   );
 }
 
-function ExistingAgentEditor({ agent, canWrite }: { agent: TAgent; canWrite: boolean }) {
+function ExistingAgentEditor({
+  agent,
+  canWrite,
+  timeZone,
+}: {
+  agent: TAgent;
+  canWrite: boolean;
+  timeZone: string;
+}) {
   return (
     <AgentEditor
       key={agent.id}
       agent={agent}
       canWrite={canWrite}
+      defaultTimeZone={timeZone}
       renderActions={(dirty) => (
         <div className="grid gap-4">
           <AgentActions agent={agent} canWrite={canWrite} dirty={dirty} />
@@ -68,18 +78,20 @@ function ExistingAgentEditor({ agent, canWrite }: { agent: TAgent; canWrite: boo
 function ExistingAgent({ id }: { id: number }) {
   const agent = useAgent(id);
   const { can, ready } = usePermissions();
+  // A schedule added to an agent without one starts in the business's time zone too.
+  const timeZone = useBusinessTimeZone();
   if (agent.isError && apiErrorStatus(agent.error) === 404) return <NotFound />;
   const canWrite = can('engage.write');
   return (
     <Page title={agent.data?.name ?? E.editTitle}>
-      {agent.isPending || !ready ? (
+      {agent.isPending || !ready || !timeZone ? (
         <SectionLoading />
       ) : agent.isError ? (
         <SectionError error={agent.error} onRetry={() => void agent.refetch()} fallback={E.loadFailed} />
       ) : (
         <>
           {canWrite ? null : <p className="text-sm text-muted-foreground">{E.readOnly}</p>}
-          <ExistingAgentEditor agent={agent.data} canWrite={canWrite} />
+          <ExistingAgentEditor agent={agent.data} canWrite={canWrite} timeZone={timeZone} />
         </>
       )}
     </Page>
@@ -88,16 +100,18 @@ function ExistingAgent({ id }: { id: number }) {
 
 export function NewAgentRoute() {
   const { can, ready } = usePermissions();
+  // A new agent's schedule starts in the business's time zone (the browser's if it cannot be read).
+  const timeZone = useBusinessTimeZone();
   return (
     <Page title={E.newTitle}>
-      {ready ? (
+      {ready && timeZone ? (
         <>
           {can('engage.write') ? (
             <p className="text-sm text-muted-foreground">{E.avatarAfterSave}</p>
           ) : (
             <p className="text-sm text-muted-foreground">{E.readOnly}</p>
           )}
-          <AgentEditor agent={null} canWrite={can('engage.write')} />
+          <AgentEditor agent={null} canWrite={can('engage.write')} defaultTimeZone={timeZone} />
         </>
       ) : (
         <SectionLoading />

@@ -19,7 +19,8 @@ import { apiErrorMessage, apiErrorStatus, isHandledApiError } from '../../../lib
 import { usePermissions } from '../../../lib/business/roles';
 import { formatDateTime } from '../../../lib/format';
 import { useTemplateNames } from '../api/audience-options';
-import { RUN_ITEMS_PAGE_SIZE, useAgentRun, useReviewDeliveries } from '../api/runs';
+import { RUN_ITEMS_PAGE_SIZE, useAgentRun } from '../api/get-agent-run';
+import { useReviewDeliveries } from '../api/review-deliveries';
 import { RunStatusBadge } from '../components/agent-status';
 import { RunSteps } from '../components/run-steps';
 import { AGENT_STRINGS } from '../strings';

@@ -14,8 +14,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { agentPath, agentRunPath } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
-import { useAgent } from '../api/agents';
-import { RUNS_PAGE_SIZE, useAgentRuns, type TRunKind } from '../api/runs';
+import { useAgent } from '../api/get-agent';
+import { RUNS_PAGE_SIZE, useAgentRuns, type TRunKind } from '../api/get-agent-runs';
 import { RunStatusBadge } from '../components/agent-status';
 import { AGENT_STRINGS } from '../strings';
 import { idFrom } from '../utils/ids';

@@ -11,7 +11,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { agentPath, agentRunPath, agentRunsPath, NEW_AGENT_PATH } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format';
 import { usePermissions } from '../../../lib/business/roles';
-import { useAgents } from '../api/agents';
+import { useAgents } from '../api/get-agents';
 import { AgentAvatar } from '../components/agent-avatar';
 import { AgentStatusBadge, RunStatusBadge } from '../components/agent-status';
 import { SuggestedAgents } from '../components/suggested-agents';

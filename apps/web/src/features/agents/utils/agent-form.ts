@@ -51,7 +51,10 @@ export type TAgentExtras = { tools: TAgentTool[]; segment: TSegmentFilter | unde
 
 export const LIMIT_KEYS = ['max_sends_per_run', 'per_recipient_per_week', 'max_steps', 'max_tokens'] as const;
 
-export function agentToForm(agent: TAgent | null): { values: TAgentForm; extras: TAgentExtras } {
+export function agentToForm(
+  agent: TAgent | null,
+  defaultTimeZone?: string,
+): { values: TAgentForm; extras: TAgentExtras } {
   const config = agent?.config ?? null;
   const channel = (c: TAgentChannel): TChannelForm => {
     const found = config?.channels.find((x) => x.channel === c);
@@ -81,7 +84,7 @@ export function agentToForm(agent: TAgent | null): { values: TAgentForm; extras:
       quiet_enabled: Boolean(config?.quiet_hours),
       quiet_start: config?.quiet_hours?.start ?? '21:00',
       quiet_end: config?.quiet_hours?.end ?? '08:00',
-      schedule: scheduleToForm(agent?.schedule ?? null),
+      schedule: scheduleToForm(agent?.schedule ?? null, defaultTimeZone),
     },
     extras: { tools: config?.tools ?? [], segment: config?.audience.segment },
   };

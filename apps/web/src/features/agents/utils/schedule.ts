@@ -5,6 +5,7 @@
 import type { TAgentSchedule, TAgentScheduleRequest } from '@titan/contracts';
 import { Cron } from 'croner';
 
+import { browserTimeZone } from '../../../lib/time-zones';
 import { AGENT_STRINGS } from '../strings';
 
 const W = AGENT_STRINGS.schedule.words;
@@ -28,10 +29,6 @@ export type TScheduleForm = {
   start_at: string;
   end_at: string;
 };
-
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
 
 export function emptyScheduleForm(timezone = browserTimeZone()): TScheduleForm {
   return {
@@ -93,7 +90,7 @@ function readSimpleCron(cron: string): TSimpleCron | null {
 /** The form's choices for a stored schedule (a cron the choices cannot show stays a custom cron). */
 export function scheduleToForm(
   schedule: TAgentSchedule | null,
-  fallbackZone = browserTimeZone(),
+  fallbackZone: string = browserTimeZone(),
 ): TScheduleForm {
   const form = emptyScheduleForm(schedule?.timezone ?? fallbackZone);
   if (!schedule) return form;

@@ -6,7 +6,8 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { apiErrorMessage, describeApiFailure } from '../../../lib/api-errors';
-import { useLoginMfa, usePasskeySignIn } from '../api/second-factor';
+import { useLoginMfa } from '../api/login-mfa';
+import { usePasskeySignIn } from '../api/passkey-sign-in';
 import { AUTH_STRINGS } from '../strings';
 import { useStartSession } from '../utils/use-start-session';
 

@@ -13,7 +13,10 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
-import { useBilling, useChargeTopUp, useOpenPortal, useOpenPricingPage } from '../api/billing';
+import { useBilling } from '../api/get-billing';
+import { useChargeTopUp } from '../api/charge-top-up';
+import { useOpenPortal } from '../api/open-portal';
+import { useOpenPricingPage } from '../api/open-pricing-page';
 import { UsageBars } from '../components/usage-bars';
 import { BILLING_STRINGS as S } from '../strings';
 

@@ -11,7 +11,7 @@ import { DASHBOARD_PATH, settingsPath } from '../../../config/paths';
 import { chooseBusiness } from '../../../lib/session/current-business';
 import { useProfile } from '../../../lib/session/profile';
 import { readBusinessCode } from '../../../lib/session/tokens';
-import { useBilling } from '../api/billing';
+import { useBilling } from '../api/get-billing';
 import { BILLING_STRINGS } from '../strings';
 
 type TOutcome = 'success' | 'cancelled' | 'failed' | 'unknown';

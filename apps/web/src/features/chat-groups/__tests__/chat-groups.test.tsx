@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { DEFAULT_AI_RESPONDER } from '@titan/contracts';
 import { describe, expect, it } from 'vitest';
 
 import { renderApp } from '../../../test/render-app';
@@ -112,6 +113,13 @@ describe('chat groups settings', () => {
             { label: 'Plan chosen', name: 'tier', type: 'select', required: false, options: ['Free', 'Pro'] },
             { label: 'Company name', name: 'company_name', type: 'text', required: true },
           ],
+          assignment: { mode: 'off', capacity: 10 },
+          ai_responder: DEFAULT_AI_RESPONDER,
+          // No business hours, away message, SLA or CSAT until set.
+          business_hours: null,
+          away_message: '',
+          sla: { first_response_minutes: null, resolution_minutes: null },
+          csat: false,
         },
       },
     ]);

@@ -61,6 +61,41 @@ describe('business embed settings', () => {
     ]);
   });
 
+  it('adds an origin typed but not added when saving, instead of dropping it', async () => {
+    const { calls } = chatApi();
+    renderApp('/messages/settings/embed/b/ACME1234/');
+
+    const form = await screen.findByRole('form', { name: 'Allowed origins' });
+    await userEvent.type(within(form).getByLabelText('Origin to allow'), 'https://shop.example.com/');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+
+    expect(await screen.findByText('Allowed origins saved')).toBeInTheDocument();
+    expect(calls).toEqual([
+      {
+        method: 'PUT',
+        path: '/api/msg/widget-settings/',
+        body: { allowed_origins: ['https://shop.example.com'] },
+      },
+    ]);
+    expect(within(form).getByLabelText('Origin to allow')).toHaveValue('');
+  });
+
+  it('refuses to save with a typed origin that is not valid, naming the field', async () => {
+    const { calls } = chatApi();
+    renderApp('/messages/settings/embed/b/ACME1234/');
+
+    const form = await screen.findByRole('form', { name: 'Allowed origins' });
+    await userEvent.type(within(form).getByLabelText('Origin to allow'), 'www.example.com/shop');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      /^Origin to allow: .+ Fix it or clear the field, then save again\.$/,
+    );
+    expect(within(form).getByLabelText('Origin to allow')).toHaveValue('www.example.com/shop');
+    expect(within(form).getByLabelText('Origin to allow')).toHaveFocus();
+    expect(calls).toEqual([]);
+  });
+
   it('turns identity verification on and shows how to sign user ids', async () => {
     const { calls } = chatApi();
     renderApp('/messages/settings/embed/b/ACME1234/');
@@ -206,6 +241,44 @@ describe('group embed settings', () => {
         },
       },
     ]);
+  });
+
+  it('adds an origin typed but not added when saving the group’s widget, instead of dropping it', async () => {
+    const { calls } = chatApi({ groups: [SUPPORT] });
+    renderApp('/messages/settings/embed/g/support/');
+
+    const form = await screen.findByRole('form', { name: 'Chat group' });
+    await userEvent.type(within(form).getByLabelText('Origin to allow'), 'https://shop.example.com/');
+    // Typing alone makes the form savable: the typed origin is a change.
+    await userEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+
+    expect(await screen.findByText('Changes saved')).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      method: 'PUT',
+      path: '/api/msg/chat-groups/3/',
+      body: { allowed_origins: ['https://shop.example.com'] },
+    });
+    expect(within(form).getByLabelText('Origin to allow')).toHaveValue('');
+    expect(within(form).getByRole('list', { name: 'Allowed origins' })).toHaveTextContent(
+      'https://shop.example.com',
+    );
+  });
+
+  it('refuses to save the group’s widget with a typed origin that is not valid, naming the field', async () => {
+    const { calls } = chatApi({ groups: [SUPPORT] });
+    renderApp('/messages/settings/embed/g/support/');
+
+    const form = await screen.findByRole('form', { name: 'Chat group' });
+    await userEvent.type(within(form).getByLabelText('Origin to allow'), 'www.example.com/shop');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      /^Origin to allow: .+ Fix it or clear the field, then save again\.$/,
+    );
+    expect(within(form).getByLabelText('Origin to allow')).toHaveValue('www.example.com/shop');
+    expect(within(form).getByLabelText('Origin to allow')).toHaveFocus();
+    expect(calls).toEqual([]);
   });
 
   it('shows the identity example when verification is on for the business', async () => {

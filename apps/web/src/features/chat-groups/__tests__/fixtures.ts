@@ -1,12 +1,18 @@
 // Chat groups, staff and widget settings as the API answers them, and a fake of those endpoints that
 // keeps what the tests change and records what the app sent.
-import type { TChatGroup, TChatGroupUser, TMember, TWidgetSettings } from '@titan/contracts';
+import {
+  DEFAULT_AI_RESPONDER,
+  type TChatGroupSettings,
+  type TChatGroupUser,
+  type TMember,
+  type TWidgetSettings,
+} from '@titan/contracts';
 import { http } from 'msw';
 
 import { ACME, fail, ok, profile, signIn } from '../../../test/api';
 import { server } from '../../../test/server';
 
-export function chatGroup(overrides: Partial<TChatGroup> = {}): TChatGroup {
+export function chatGroup(overrides: Partial<TChatGroupSettings> = {}): TChatGroupSettings {
   return {
     id: 3,
     name: 'Support',
@@ -17,6 +23,14 @@ export function chatGroup(overrides: Partial<TChatGroup> = {}): TChatGroup {
     visitor_form: [],
     allowed_origins: [],
     created_at: '2026-03-01T09:00:00.000Z',
+    assignment: { mode: 'off', capacity: 10 },
+    locale: 'en',
+    strings: {},
+    ai_responder: { ...DEFAULT_AI_RESPONDER },
+    business_hours: null,
+    away_message: '',
+    sla: null,
+    csat: false,
     ...overrides,
   };
 }
@@ -40,7 +54,7 @@ export type TCall = { method: string; path: string; body: unknown };
 export function chatApi(
   options: {
     role?: 'owner' | 'agent';
-    groups?: TChatGroup[];
+    groups?: TChatGroupSettings[];
     staff?: Record<number, TChatGroupUser[]>;
     settings?: TWidgetSettings;
   } = {},
@@ -96,7 +110,11 @@ export function chatApi(
       const body = await record(request);
       const member = [ADA, BOB].find((m) => m.user.pk === body.user_id);
       if (!member) return fail(400, 'Invalid input.', { user_id: ['Not a member of this business.'] });
-      const entry = { user: member.user, role: member.role, added_at: '2026-04-01T00:00:00Z' };
+      const entry = {
+        user: member.user,
+        role: member.role as 'owner' | 'admin' | 'agent',
+        added_at: '2026-04-01T00:00:00Z',
+      };
       staff[Number(params.id)] = [...(staff[Number(params.id)] ?? []), entry];
       return ok(entry, 201);
     }),

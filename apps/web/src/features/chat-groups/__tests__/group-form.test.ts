@@ -1,3 +1,4 @@
+import { DEFAULT_AI_RESPONDER } from '@titan/contracts';
 import type { ResolverOptions } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 
@@ -80,6 +81,15 @@ describe('the group form resolver', () => {
         { label: 'Plan', name: 'plan', type: 'select', required: false, options: ['Free', 'Pro'] },
         { label: 'Company', name: 'company', type: 'text', required: false },
       ],
+      // Auto-assignment stays off until someone turns it on, at the default capacity.
+      assignment: { mode: 'off', capacity: 10 },
+      // So does the AI first responder.
+      ai_responder: DEFAULT_AI_RESPONDER,
+      // No business hours, away message, SLA or CSAT until set.
+      business_hours: null,
+      away_message: '',
+      sla: { first_response_minutes: null, resolution_minutes: null },
+      csat: false,
     });
     expect(toSaveRequest(input).visitor_form?.[1]).not.toHaveProperty('options');
   });

@@ -1,13 +1,18 @@
 // POST /api/msg/chat-groups/ → the new group (team.manage; 400 {slug: [...]} when the slug is taken).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ZChatGroup, ZEnvelope, type TChatGroup, type TSaveChatGroupRequest } from '@titan/contracts';
+import {
+  ZChatGroupSettings,
+  ZEnvelope,
+  type TChatGroupSettings,
+  type TSaveChatGroupRequest,
+} from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
 import { CHAT_GROUPS_KEY, CHAT_GROUPS_PATH, storeChatGroup } from './get-chat-groups';
 
-export async function createChatGroup(body: TSaveChatGroupRequest): Promise<TChatGroup> {
+export async function createChatGroup(body: TSaveChatGroupRequest): Promise<TChatGroupSettings> {
   const { data } = await protectedClient.post(CHAT_GROUPS_PATH, body);
-  return ZEnvelope(ZChatGroup).parse(data).result;
+  return ZEnvelope(ZChatGroupSettings).parse(data).result;
 }
 
 export function useCreateChatGroup() {

@@ -1,6 +1,6 @@
 // DELETE /api/msg/chat-groups/{id}/ (team.manage). Its conversations stay in the inbox.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TChatGroup } from '@titan/contracts';
+import type { TChatGroupSettings } from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
 import { chatGroupApiPath, chatGroupsQueryOptions, CHAT_GROUPS_KEY } from './get-chat-groups';
@@ -14,7 +14,7 @@ export function useDeleteChatGroup() {
   return useMutation({
     mutationFn: deleteChatGroup,
     onSuccess: (_data, id) => {
-      queryClient.setQueryData<TChatGroup[]>(chatGroupsQueryOptions().queryKey, (groups) =>
+      queryClient.setQueryData<TChatGroupSettings[]>(chatGroupsQueryOptions().queryKey, (groups) =>
         groups?.filter((group) => group.id !== id),
       );
       void queryClient.invalidateQueries({ queryKey: CHAT_GROUPS_KEY });

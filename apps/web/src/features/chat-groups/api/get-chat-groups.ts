@@ -1,7 +1,7 @@
 // GET /api/msg/chat-groups/ → the business's chat groups (any staff member may read them). The embed
 // settings find a group by slug in this list: the API has no lookup by slug.
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { ZChatGroup, ZEnvelope, type TChatGroup } from '@titan/contracts';
+import { ZChatGroupSettings, ZEnvelope, type TChatGroupSettings } from '@titan/contracts';
 import { z } from 'zod';
 
 import { protectedClient } from '../../../lib/protected-client';
@@ -16,9 +16,9 @@ export function chatGroupApiPath(id: number): string {
   return `${CHAT_GROUPS_PATH}${id}/`;
 }
 
-export async function getChatGroups(): Promise<TChatGroup[]> {
+export async function getChatGroups(): Promise<TChatGroupSettings[]> {
   const { data } = await protectedClient.get(CHAT_GROUPS_PATH);
-  return ZEnvelope(z.array(ZChatGroup)).parse(data).result;
+  return ZEnvelope(z.array(ZChatGroupSettings)).parse(data).result;
 }
 
 export function chatGroupsQueryOptions() {
@@ -34,7 +34,7 @@ export function useChatGroups() {
 }
 
 /** A created or saved group replaces its row in the loaded list (or joins it) at once. */
-export function storeChatGroup(queryClient: QueryClient, group: TChatGroup): void {
+export function storeChatGroup(queryClient: QueryClient, group: TChatGroupSettings): void {
   queryClient.setQueryData(chatGroupsQueryOptions().queryKey, (groups) => {
     if (!groups) return groups;
     return groups.some((g) => g.id === group.id)

@@ -1,6 +1,11 @@
 // PUT /api/msg/chat-groups/{id}/ with any of the group's fields → the group (team.manage).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ZChatGroup, ZEnvelope, type TChatGroup, type ZUpdateChatGroupRequest } from '@titan/contracts';
+import {
+  ZChatGroupSettings,
+  ZEnvelope,
+  type TChatGroupSettings,
+  type ZUpdateChatGroupRequest,
+} from '@titan/contracts';
 import type { z } from 'zod';
 
 import { protectedClient } from '../../../lib/protected-client';
@@ -11,9 +16,9 @@ export type TUpdateChatGroupRequest = z.input<typeof ZUpdateChatGroupRequest>;
 export async function updateChatGroup({
   id,
   ...body
-}: TUpdateChatGroupRequest & { id: number }): Promise<TChatGroup> {
+}: TUpdateChatGroupRequest & { id: number }): Promise<TChatGroupSettings> {
   const { data } = await protectedClient.put(chatGroupApiPath(id), body);
-  return ZEnvelope(ZChatGroup).parse(data).result;
+  return ZEnvelope(ZChatGroupSettings).parse(data).result;
 }
 
 export function useUpdateChatGroup() {

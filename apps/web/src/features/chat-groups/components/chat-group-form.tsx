@@ -1,6 +1,6 @@
 // Create or edit a chat group: name and slug (suggested from the name while creating), look, allowed
-// origins and visitor form. The contract validates before sending; the server's errors land on fields.
-import type { TChatGroup } from '@titan/contracts';
+// origins, visitor form, auto-assignment and the AI first responder. The contract validates before sending; the server's errors land on fields.
+import type { TChatGroupSettings } from '@titan/contracts';
 import { useState, type FormEvent } from 'react';
 
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
@@ -14,7 +14,11 @@ import { useGroupForm } from '../hooks/use-group-form';
 import { CHAT_GROUPS_STRINGS } from '../strings';
 import { groupFormFieldPaths } from '../utils/group-form';
 import { slugFromName } from '../utils/slug';
+import { AiResponderFields } from './ai-responder-fields';
 import { AppearanceFields } from './appearance-fields';
+import { AssignmentFields } from './assignment-fields';
+import { BusinessHoursFields } from './business-hours-fields';
+import { ServiceLevelFields } from './service-level-fields';
 import { FormSection } from './form-section';
 import { GroupOriginsField } from './group-origins-field';
 import { commitOriginDraft, useOriginDraft } from './origins-editor';
@@ -27,8 +31,8 @@ export function ChatGroupForm({
   onSaved,
   onCancel,
 }: {
-  group?: TChatGroup;
-  onSaved: (group: TChatGroup) => void;
+  group?: TChatGroupSettings;
+  onSaved: (group: TChatGroupSettings) => void;
   onCancel: () => void;
 }) {
   const form = useGroupForm(group);
@@ -92,6 +96,26 @@ export function ChatGroupForm({
             })}
             error={errors.slug?.message}
           />
+        </div>
+      </FormSection>
+      <FormSection title={S.assignment.title} description={S.assignment.description}>
+        <div className="max-w-xl">
+          <AssignmentFields form={form} />
+        </div>
+      </FormSection>
+      <FormSection title={S.aiResponder.title} description={S.aiResponder.description}>
+        <div className="max-w-xl">
+          <AiResponderFields form={form} />
+        </div>
+      </FormSection>
+      <FormSection title={S.hours.title} description={S.hours.description}>
+        <div className="max-w-xl">
+          <BusinessHoursFields form={form} />
+        </div>
+      </FormSection>
+      <FormSection title={S.serviceLevels.title} description={S.serviceLevels.description}>
+        <div className="max-w-xl">
+          <ServiceLevelFields form={form} />
         </div>
       </FormSection>
       <FormSection title={S.appearance.title}>

@@ -56,6 +56,7 @@ export function commitOriginDraft(draft: TOriginDraft, value: string[]): string[
       return value;
     }
     draft.setError(S.notAdded(checked.error));
+    draft.input.current?.focus();
     return null;
   }
   draft.setText('');
@@ -82,7 +83,7 @@ export function OriginsEditor({
 }) {
   const id = useId();
   const own = useOriginDraft();
-  const { text, setText, error: addError, setError: setAddError } = draft ?? own;
+  const { text, setText, error: addError, setError: setAddError, input } = draft ?? own;
 
   const add = () => {
     const checked = checkOrigin(text, value);
@@ -135,6 +136,7 @@ export function OriginsEditor({
         <Label htmlFor={`${id}-input`}>{S.input}</Label>
         <div className="flex gap-2">
           <Input
+            ref={input}
             id={`${id}-input`}
             value={text}
             inputMode="url"

@@ -1,5 +1,5 @@
 // The chat group form (settings tab and group embed settings share it): drafts in, a save request out.
-import type { TChatGroup } from '@titan/contracts';
+import type { TChatGroupSettings } from '@titan/contracts';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 
 import {
@@ -11,7 +11,7 @@ import {
 
 export type TGroupForm = UseFormReturn<TGroupFormValues, unknown, TGroupRequest>;
 
-export function useGroupForm(group?: TChatGroup): TGroupForm {
+export function useGroupForm(group?: TChatGroupSettings): TGroupForm {
   return useForm<TGroupFormValues, unknown, TGroupRequest>({
     resolver: groupFormResolver,
     defaultValues: toFormValues(group),

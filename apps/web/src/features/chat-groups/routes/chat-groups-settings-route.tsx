@@ -1,6 +1,6 @@
 // Settings → Chat groups (/engage/settings/chat-groups): the groups, and with team.manage creating,
 // editing (?group=<id>, or ?group=new), deleting and staffing them. Each links to its embed settings.
-import type { TChatGroup } from '@titan/contracts';
+import type { TChatGroupSettings } from '@titan/contracts';
 import { ArrowLeftIcon, CodeIcon, ExternalLinkIcon, PencilIcon, PlusIcon } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -45,7 +45,7 @@ function GroupRow({
   canManage,
   onEdit,
 }: {
-  group: TChatGroup;
+  group: TChatGroupSettings;
   canManage: boolean;
   onEdit: () => void;
 }) {
@@ -108,7 +108,7 @@ function GroupList({
   canManage,
   onOpen,
 }: {
-  groups: TChatGroup[];
+  groups: TChatGroupSettings[];
   canManage: boolean;
   onOpen: (group: string) => void;
 }) {
@@ -167,10 +167,10 @@ function GroupEditor({
   onDone,
   onCreated,
 }: {
-  group: TChatGroup | undefined;
+  group: TChatGroupSettings | undefined;
   businessCode: string | null;
   onDone: () => void;
-  onCreated: (group: TChatGroup) => void;
+  onCreated: (group: TChatGroupSettings) => void;
 }) {
   return (
     <div className="grid gap-6">

@@ -1,13 +1,15 @@
 // /messages/settings/embed/g/{groupSlug}/: one group's widget: its embed code (with data-group), the
 // hosted chat page, and its look, allowed origins and visitor form, edited beside a live preview of
 // the unsaved values. With identity verification on, how a site signs its users.
-import type { TChatGroup } from '@titan/contracts';
+import type { TChatGroupSettings } from '@titan/contracts';
 import { ExternalLinkIcon, SearchXIcon } from 'lucide-react';
+import type { FormEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 
 import { EmptyState } from '../../../components/empty-state';
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
@@ -22,11 +24,13 @@ import { CodeBlock } from '../components/code-block';
 import { EmbedPage } from '../components/embed-page';
 import { FormSection } from '../components/form-section';
 import { GroupOriginsField } from '../components/group-origins-field';
+import { commitOriginDraft, useOriginDraft } from '../components/origins-editor';
 import { IdentitySnippets } from '../components/identity-snippets';
 import { VisitorFormBuilder } from '../components/visitor-form-builder';
+import { WidgetLanguageForm } from '../components/widget-language-form';
 import { WidgetPreview } from '../components/widget-preview';
 import { useGroupForm, type TGroupForm } from '../hooks/use-group-form';
-import { CHAT_GROUPS_STRINGS, EMBED_STRINGS as S } from '../strings';
+import { CHAT_GROUPS_STRINGS, EMBED_STRINGS as S, LANGUAGE_STRINGS } from '../strings';
 import { groupFormFieldPaths, toFormValues } from '../utils/group-form';
 import { embedSnippet } from '../utils/snippet';
 
@@ -42,12 +46,15 @@ function LivePreview({ form, title }: { form: TGroupForm; title: string }) {
   );
 }
 
-function GroupWidgetForm({ group }: { group: TChatGroup }) {
+function GroupWidgetForm({ group }: { group: TChatGroupSettings }) {
   const form = useGroupForm(group);
   const update = useUpdateChatGroup();
   const { errors, isSubmitting, isDirty } = form.formState;
+  const draft = useOriginDraft();
+  const pending = draft.text.trim() !== '';
+  const unsaved = useUnsavedChanges(isDirty || pending);
 
-  const onSubmit = form.handleSubmit(async (request) => {
+  const save = form.handleSubmit(async (request) => {
     try {
       // Only what this screen edits: the name and slug are the chat groups tab's business.
       const saved = await update.mutateAsync({
@@ -65,20 +72,26 @@ function GroupWidgetForm({ group }: { group: TChatGroup }) {
     }
   });
 
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // An origin typed but not added is added now, or the save is refused with its field named.
+    const current = form.getValues('allowed_origins');
+    const origins = commitOriginDraft(draft, current);
+    if (!origins) return;
+    if (origins !== current) form.setValue('allowed_origins', origins, { shouldDirty: true });
+    void save(event);
+  };
+
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-      <form
-        noValidate
-        aria-label={CHAT_GROUPS_STRINGS.form.label}
-        onSubmit={(event) => void onSubmit(event)}
-        className="grid gap-6"
-      >
+      <form noValidate aria-label={CHAT_GROUPS_STRINGS.form.label} onSubmit={onSubmit} className="grid gap-6">
+        {unsaved.dialog}
         <FormAlert message={errors.root?.server?.message} />
         <FormSection title={CHAT_GROUPS_STRINGS.appearance.title}>
           <AppearanceFields form={form} />
         </FormSection>
         <FormSection title={CHAT_GROUPS_STRINGS.origins.title}>
-          <GroupOriginsField form={form} />
+          <GroupOriginsField form={form} draft={draft} />
         </FormSection>
         <FormSection
           title={CHAT_GROUPS_STRINGS.visitorForm.title}
@@ -87,7 +100,7 @@ function GroupWidgetForm({ group }: { group: TChatGroup }) {
           <VisitorFormBuilder form={form} />
         </FormSection>
         <div>
-          <Button type="submit" disabled={isSubmitting || !isDirty}>
+          <Button type="submit" disabled={isSubmitting || (!isDirty && !pending)}>
             {isSubmitting ? S.saving : S.save}
           </Button>
         </div>
@@ -110,7 +123,7 @@ function IdentityNote() {
   );
 }
 
-function GroupEmbedSettings({ group, businessCode }: { group: TChatGroup; businessCode: string }) {
+function GroupEmbedSettings({ group, businessCode }: { group: TChatGroupSettings; businessCode: string }) {
   const snippet = embedSnippet({ origin: window.location.origin, businessCode, groupSlug: group.slug });
   return (
     <div className="grid gap-6">
@@ -127,6 +140,9 @@ function GroupEmbedSettings({ group, businessCode }: { group: TChatGroup; busine
         </Button>
       </FormSection>
       <GroupWidgetForm key={group.id} group={group} />
+      <FormSection title={LANGUAGE_STRINGS.title} description={LANGUAGE_STRINGS.description}>
+        <WidgetLanguageForm key={group.id} group={group} />
+      </FormSection>
       <IdentityNote />
     </div>
   );

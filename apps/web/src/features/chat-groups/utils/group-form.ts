@@ -3,9 +3,14 @@
 // validates it with the shared contract, so the form shows the server's own rules and messages.
 import { toNestErrors } from '@hookform/resolvers';
 import {
+  DEFAULT_AI_RESPONDER,
+  DEFAULT_ASSIGNMENT,
+  type TAiResponderSettings,
   ZSaveChatGroupRequest,
+  type TAssignmentSettings,
+  type TOpeningHours,
   ZUpdateWidgetSettingsRequest,
-  type TChatGroup,
+  type TChatGroupSettings,
   type TSaveChatGroupRequest,
   type TVisitorFormField,
 } from '@titan/contracts';
@@ -23,10 +28,58 @@ export type TGroupFormValues = {
   slug: string;
   greeting: string;
   color: string;
-  launcher_position: TChatGroup['launcher_position'];
+  launcher_position: TChatGroupSettings['launcher_position'];
   allowed_origins: string[];
   visitor_form: TVisitorFieldDraft[];
+  /** Auto-assignment: mode and capacity (open conversations of the group per member). */
+  assignment: TAssignmentSettings;
+  /** The AI first responder; human-only topics as lines of text. */
+  ai_responder: TAiResponderDraft;
+  /** Off: the group always answers (business_hours null). */
+  hours_enabled: boolean;
+  /** The hours as edited; holidays one date a line. */
+  business_hours: { time_zone: string; weekly: TOpeningHours[]; holidays: string };
+  away_message: string;
+  /** Minutes as typed ('' : no target). */
+  sla: { first_response_minutes: string; resolution_minutes: string };
+  csat: boolean;
 };
+
+export type TAiResponderDraft = Omit<TAiResponderSettings, 'handoff'> & {
+  handoff: Omit<TAiResponderSettings['handoff'], 'human_only_topics'> & { human_only_topics: string };
+};
+
+function toAiResponderDraft(settings: TAiResponderSettings): TAiResponderDraft {
+  return {
+    mode: settings.mode,
+    channels: [...settings.channels],
+    handoff: { ...settings.handoff, human_only_topics: settings.handoff.human_only_topics.join('\n') },
+    monthly_token_budget: settings.monthly_token_budget,
+    tools: settings.tools.map((t) => ({ ...t })),
+  };
+}
+
+/** What "Set business hours" starts from: Monday to Friday, 9 to 5, in the browser's zone. */
+export function defaultHours(): TGroupFormValues['business_hours'] {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return {
+    time_zone: zone,
+    weekly: (['mon', 'tue', 'wed', 'thu', 'fri'] as const).map((day) => ({
+      day,
+      start: '09:00',
+      end: '17:00',
+    })),
+    holidays: '',
+  };
+}
+
+const minutesText = (value: number | null | undefined) => (value == null ? '' : String(value));
+
+/** Typed minutes as the API takes them: '' is no target; anything else a number (the contract checks it). */
+function minutesValue(text: string): number | null {
+  const trimmed = text.trim();
+  return trimmed === '' ? null : Number(trimmed);
+}
 
 export type TGroupRequest = z.output<typeof ZSaveChatGroupRequest>;
 
@@ -35,7 +88,7 @@ export const ZOrigin = ZUpdateWidgetSettingsRequest.shape.allowed_origins.unwrap
 export const ORIGINS_MAX = 50;
 export const VISITOR_FIELDS_MAX = 20;
 
-export function toFormValues(group?: TChatGroup): TGroupFormValues {
+export function toFormValues(group?: TChatGroupSettings): TGroupFormValues {
   if (!group) {
     return {
       name: '',
@@ -45,6 +98,13 @@ export function toFormValues(group?: TChatGroup): TGroupFormValues {
       launcher_position: 'right',
       allowed_origins: [],
       visitor_form: [],
+      assignment: { ...DEFAULT_ASSIGNMENT },
+      ai_responder: toAiResponderDraft(DEFAULT_AI_RESPONDER),
+      hours_enabled: false,
+      business_hours: defaultHours(),
+      away_message: '',
+      sla: { first_response_minutes: '', resolution_minutes: '' },
+      csat: false,
     };
   }
   return {
@@ -54,6 +114,22 @@ export function toFormValues(group?: TChatGroup): TGroupFormValues {
     color: group.color,
     launcher_position: group.launcher_position,
     allowed_origins: [...group.allowed_origins],
+    assignment: { ...(group.assignment ?? DEFAULT_ASSIGNMENT) },
+    ai_responder: toAiResponderDraft(group.ai_responder ?? DEFAULT_AI_RESPONDER),
+    hours_enabled: Boolean(group.business_hours),
+    business_hours: group.business_hours
+      ? {
+          time_zone: group.business_hours.time_zone,
+          weekly: group.business_hours.weekly.map((r) => ({ ...r })),
+          holidays: group.business_hours.holidays.join('\n'),
+        }
+      : defaultHours(),
+    away_message: group.away_message ?? '',
+    sla: {
+      first_response_minutes: minutesText(group.sla?.first_response_minutes),
+      resolution_minutes: minutesText(group.sla?.resolution_minutes),
+    },
+    csat: group.csat ?? false,
     visitor_form: group.visitor_form.map((field) => ({
       label: field.label,
       name: field.name,
@@ -85,7 +161,29 @@ export function toVisitorForm(drafts: readonly TVisitorFieldDraft[]): TVisitorFo
 }
 
 export function toSaveRequest(values: TGroupFormValues): TSaveChatGroupRequest {
-  return { ...values, visitor_form: toVisitorForm(values.visitor_form) };
+  const ai = values.ai_responder;
+  const { hours_enabled, business_hours, sla, ...rest } = values;
+  return {
+    ...rest,
+    visitor_form: toVisitorForm(values.visitor_form),
+    ai_responder: {
+      ...ai,
+      // One checkbox ticked alone comes back from the form as its value, none as false.
+      channels: Array.isArray(ai.channels) ? ai.channels : ai.channels ? [ai.channels] : [],
+      handoff: { ...ai.handoff, human_only_topics: optionLines(ai.handoff.human_only_topics) },
+    },
+    business_hours: hours_enabled
+      ? {
+          time_zone: business_hours.time_zone,
+          weekly: business_hours.weekly,
+          holidays: optionLines(business_hours.holidays),
+        }
+      : null,
+    sla: {
+      first_response_minutes: minutesValue(sla.first_response_minutes),
+      resolution_minutes: minutesValue(sla.resolution_minutes),
+    },
+  };
 }
 
 type TIssue = { path: PropertyKey[]; message: string; code: string };
@@ -115,7 +213,14 @@ function formIssues(values: TGroupFormValues): TIssue[] {
 
 /** Where an issue shows: one option's problem is shown on the options box as a whole. */
 function formPath(path: PropertyKey[]): string {
-  const shown = path[0] === 'visitor_form' && path[2] === 'options' ? path.slice(0, 3) : path;
+  const shown =
+    path[0] === 'visitor_form' && path[2] === 'options'
+      ? path.slice(0, 3)
+      : path[0] === 'ai_responder'
+        ? path.slice(0, path[1] === 'handoff' ? 3 : 2)
+        : path[0] === 'business_hours' && path[1] === 'holidays'
+          ? path.slice(0, 2)
+          : path;
   return shown.map(String).join('.');
 }
 
@@ -144,6 +249,25 @@ export function groupFormFieldPaths(values: TGroupFormValues): FieldPath<TGroupF
     'color',
     'launcher_position',
     'allowed_origins',
+    'assignment.mode',
+    'assignment.capacity',
+    'ai_responder.mode',
+    'ai_responder.channels',
+    'ai_responder.handoff.max_turns',
+    'ai_responder.handoff.min_confidence',
+    'ai_responder.handoff.human_only_topics',
+    'ai_responder.monthly_token_budget',
+    'ai_responder.tools',
+    'business_hours.time_zone',
+    'business_hours.weekly',
+    'business_hours.holidays',
+    'away_message',
+    'sla.first_response_minutes',
+    'sla.resolution_minutes',
+    'csat',
+    ...values.business_hours.weekly.flatMap((_, i) =>
+      (['day', 'start', 'end'] as const).map((key) => `business_hours.weekly.${i}.${key}` as const),
+    ),
     ...values.allowed_origins.map((_, i) => `allowed_origins.${i}` as const),
     ...values.visitor_form.flatMap((_, i) =>
       (['label', 'name', 'type', 'required', 'options'] as const).map(

@@ -15,6 +15,11 @@ export function conversation(overrides: Partial<TConversation> = {}): TConversat
     business_replied: false,
     engage_business_id: 1,
     assignee: null,
+    snoozed_until: null,
+    labels: [],
+    last_message_preview: null,
+    spam: false,
+    sla: { first_response_due_at: null, resolution_due_at: null, breached: false },
     ...overrides,
   };
 }

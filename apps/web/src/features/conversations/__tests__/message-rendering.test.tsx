@@ -3,8 +3,8 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 
-import { AppProviders } from '../../../app/providers';
-import { fail, signIn } from '../../../test/api';
+import { AppProviders } from '../../../test/render-app';
+import { fail, ok, signIn } from '../../../test/api';
 import { server } from '../../../test/server';
 import { MessageItem } from '../components/message-item';
 import { message } from './fixtures';
@@ -52,6 +52,39 @@ describe('own-channel messages', () => {
     expect(within(item).getByText('Where is my parcel?')).toBeInTheDocument();
     expect(within(item).getByRole('img', { name: 'Grace Hopper' })).toHaveTextContent('GH');
     expect(within(item).queryByRole('img', { name: 'Sent' })).toBeNull();
+  });
+
+  it('names the AI first responder’s answer as the AI assistant’s', () => {
+    // Its rating reads the run (see ai-rating.test.tsx).
+    server.use(
+      http.get('/api/ai/runs/:id/', ({ params }) =>
+        ok({
+          id: params.id,
+          kind: 'responder',
+          status: 'answered',
+          conversation_id: 1,
+          outcome: null,
+          steps: [],
+          prompt_tokens: 1,
+          completion_tokens: 1,
+          rating: null,
+          rating_reason: null,
+          rated_by: null,
+          rated_at: null,
+          attempts: 1,
+          created_at: '2026-11-28T10:00:00Z',
+          finished_at: '2026-11-28T10:00:01Z',
+        }),
+      ),
+    );
+    const { item } = show({
+      sender_type: 'agent',
+      sender: null,
+      sender_id: null,
+      content: 'We refund damaged umbrellas within 5 working days.',
+      meta_data: { run_id: '00000000-0000-0000-0000-000000000001', sources: [] },
+    });
+    expect(within(item).getByRole('img', { name: 'AI assistant' })).toHaveTextContent('AA');
   });
 
   it('shows a file as an "Attachment Added" link with an inline preview for images', () => {

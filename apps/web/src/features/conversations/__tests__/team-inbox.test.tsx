@@ -12,7 +12,7 @@ import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
 import { conversation, message, page } from './fixtures';
 
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 const member = (pk: number, first: string, last: string): TMember => ({
   id: pk + 100,
@@ -61,6 +61,7 @@ function inbox(rows: TConversation[] = [MINE, OPEN]) {
         unassigned: 1,
         assignees: [{ id: 7, count: 1 }],
         groups: [{ id: null, count: 2 }],
+        labels: [],
       }),
     ),
     http.get('/api/msg/conversations/:id/', ({ params }) => ok(rows.find((c) => c.id === Number(params.id)))),
@@ -177,5 +178,66 @@ describe('team inbox', { timeout: 20_000 }, () => {
       expect(calls.notes).toEqual([{ content: 'Over to @[Bob Builder](member:8) thanks' }]),
     );
     expect(box).toHaveValue('');
+  });
+});
+
+// jsdom lays nothing out: cmdk and the shortcuts scroll the chosen item into view.
+Element.prototype.scrollIntoView ??= () => {};
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+const openRow = (list: HTMLElement) =>
+  within(list)
+    .getAllByRole('link')
+    .find((a) => a.getAttribute('aria-current') === 'true')
+    ?.getAttribute('data-conversation-id');
+
+describe('the inbox keyboard and the command palette', { timeout: 30_000 }, () => {
+  it('j and k move through the list, a assigns to me, e resolves, ? lists the shortcuts', async () => {
+    const calls = inbox();
+    renderApp('/messages');
+    const list = await screen.findByRole('list', { name: 'Conversations' });
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2));
+    await userEvent.keyboard('j');
+    await waitFor(() => expect(openRow(list)).toBe('1'));
+    await userEvent.keyboard('j');
+    await waitFor(() => expect(openRow(list)).toBe('2'));
+    await userEvent.keyboard('k');
+    await waitFor(() => expect(openRow(list)).toBe('1'));
+    await screen.findByRole('tablist', { name: /./ });
+    await userEvent.keyboard('a');
+    await waitFor(() => expect(calls.puts.at(-1)).toHaveProperty('assignee_id'));
+    await userEvent.keyboard('e');
+    await waitFor(() => expect(calls.puts.at(-1)).toEqual({ status: 'resolved' }));
+    await userEvent.keyboard('?');
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByText('Assign to me')).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    // Typing in a field is the field's: no move.
+    await userEvent.keyboard('n');
+    const note = await screen.findByRole('textbox', { name: /note/i });
+    expect(note).toHaveFocus();
+    await userEvent.keyboard('j');
+    expect(openRow(list)).toBe('1');
+  });
+
+  it('Ctrl-K opens the palette, which finds screens and goes there', async () => {
+    inbox();
+    renderApp('/messages');
+    await screen.findByRole('list', { name: 'Conversations' });
+    await userEvent.keyboard('{Control>}k{/Control}');
+    const palette = await screen.findByRole('dialog', { name: 'Go to' });
+    await userEvent.type(within(palette).getByRole('combobox'), 'campa');
+    expect(
+      within(palette)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Campaigns']);
+    await userEvent.click(within(palette).getByRole('option', { name: 'Campaigns' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Go to' })).toBeNull());
+    // The inbox gave way to the campaigns screen.
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Conversations' })).toBeNull());
   });
 });

@@ -11,7 +11,7 @@ import { server } from '../../../test/server';
 import { conversation, message, page } from './fixtures';
 import { ORDER_UPDATE_TEMPLATE } from '../../../test/whatsapp';
 
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 const MARIA = conversation({
   id: 5,
@@ -142,6 +142,10 @@ describe('WhatsApp composer: text', { timeout: 20_000 }, () => {
     const { sends } = openWhatsapp();
     await screen.findByText('Where is my order?');
     const box = await composerBox();
+    // The open window's time left is shown above the box.
+    expect(screen.getByTestId('whatsapp-window')).toHaveTextContent(
+      /^24-hour window open: closes in (20 h|19 h 5\d min)\. After that, only templates can be sent\.$/,
+    );
 
     await userEvent.type(box, '   {Enter}');
     expect(sends).toEqual([]);

@@ -1,7 +1,7 @@
 // The pane's header (spec sections 2 and 4): initiator name, status dot, group badge, and the menu
 // that marks the conversation resolved or active again; the server's answer replaces the selection.
 import type { TConversation } from '@titan/contracts';
-import { ArrowLeftIcon, EllipsisVerticalIcon } from 'lucide-react';
+import { ArrowLeftIcon, EllipsisVerticalIcon, PanelRightIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 
@@ -16,6 +16,11 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { AssignMenuItems, useAssign } from '../team/assign-menu';
 import { AssigneeBadge } from '../team/assignee-badge';
+import { SnoozeCustomDialog, SnoozeMenuItems, SNOOZE_STRINGS, useSnooze } from '../team/snooze-menu';
+import { formatInZone } from '../team/snooze';
+import { useState } from 'react';
+import { LabelChips } from '../../../components/labels/label-chips';
+import { LabelPickerButton } from '../labels/label-controls';
 import { reportApiError } from '../../../lib/api-errors';
 import { cn } from '../../../lib/utils';
 import { useUpdateConversation } from '../api/update-conversation';
@@ -23,17 +28,23 @@ import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { initiatorName, truncateGroupName } from '../utils/display';
 import { IconTooltip } from '../../../components/ui/tooltip';
 import { FitText } from '../../../components/fit-text';
+import { CUSTOMER_PANEL_STRINGS } from '../customer/strings';
 
 export function ConversationHeader({
   conversation,
   backHref,
+  customerPanel,
 }: {
   conversation: TConversation;
   backHref: string;
+  /** The customer panel's state and switch, when the pane has one. */
+  customerPanel?: { open: boolean; toggle: () => void };
 }) {
   const update = useUpdateConversation();
   const { assign } = useAssign();
-  const next = conversation.status === 'active' ? 'resolved' : 'active';
+  const { snooze, timeZone } = useSnooze(conversation);
+  const [customSnooze, setCustomSnooze] = useState(false);
+  const next = conversation.status === 'resolved' ? 'active' : 'resolved';
   const group = conversation.assigned_chat_group;
 
   const changeStatus = () =>
@@ -70,7 +81,30 @@ export function ConversationHeader({
           </Badge>
         ) : null}
         <AssigneeBadge assignee={conversation.assignee} />
+        {conversation.status === 'snoozed' && conversation.snoozed_until ? (
+          <Badge variant="outline" data-testid="snoozed-until">
+            {SNOOZE_STRINGS.until(formatInZone(new Date(conversation.snoozed_until), timeZone))}
+          </Badge>
+        ) : null}
+        <LabelChips labels={conversation.labels} max={4} />
       </div>
+      <LabelPickerButton conversation={conversation} />
+      {customerPanel ? (
+        <IconTooltip
+          label={customerPanel.open ? CUSTOMER_PANEL_STRINGS.hidePanel : CUSTOMER_PANEL_STRINGS.showPanel}
+        >
+          <Button
+            type="button"
+            variant={customerPanel.open ? 'secondary' : 'ghost'}
+            size="icon"
+            aria-label={CUSTOMER_PANEL_STRINGS.panel}
+            aria-pressed={customerPanel.open}
+            onClick={customerPanel.toggle}
+          >
+            <PanelRightIcon aria-hidden="true" />
+          </Button>
+        </IconTooltip>
+      ) : null}
       <DropdownMenu>
         <IconTooltip label={S.conversationActions}>
           <DropdownMenuTrigger asChild>
@@ -86,12 +120,25 @@ export function ConversationHeader({
         </IconTooltip>
         <DropdownMenuContent align="end" className="max-h-96 overflow-y-auto">
           <DropdownMenuItem onSelect={changeStatus}>
-            {conversation.status === 'active' ? S.markResolved : S.markActive}
+            {conversation.status === 'resolved' ? S.markActive : S.markResolved}
           </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <SnoozeMenuItems
+            conversation={conversation}
+            snooze={snooze}
+            timeZone={timeZone}
+            onCustom={() => setCustomSnooze(true)}
+          />
           <DropdownMenuSeparator />
           <AssignMenuItems conversation={conversation} assign={assign} />
         </DropdownMenuContent>
       </DropdownMenu>
+      <SnoozeCustomDialog
+        open={customSnooze}
+        onOpenChange={setCustomSnooze}
+        snooze={snooze}
+        timeZone={timeZone}
+      />
     </header>
   );
 }

@@ -1,5 +1,5 @@
 // The right pane (spec sections 2 and 4): nothing selected → the empty state; otherwise the header,
-// the live messages and the composer. Opening an unread conversation marks it read. A WhatsApp
+// the live messages, who is typing, the composer, and the customer panel beside them. Opening an unread conversation marks it read. A WhatsApp
 // message's "Reply" puts it above the composer, which sends the reply with its context.
 import { MessageSquareIcon } from 'lucide-react';
 import type { TMessage } from '@titan/contracts';
@@ -16,6 +16,9 @@ import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { Composer } from './composer';
 import { ConversationHeader } from './conversation-header';
 import { MessageList } from './message-list';
+import { TypingIndicator } from '../team/typing-indicator';
+import { CustomerPanel } from '../customer/customer-panel';
+import { useCustomerPanel } from '../customer/use-customer-panel';
 
 export function NoConversationSelected() {
   return (
@@ -46,6 +49,7 @@ export function ConversationPane({
   const canReply = whatsapp && serviceWindow.data?.open !== false;
   // The pane is keyed by conversation: one media failure toast per conversation view.
   const notifyMediaFailure = useMediaFailureNotifier();
+  const customerPanel = useCustomerPanel();
 
   // Read once per unread state: a new customer message while it is open makes it unread again.
   const markRead = useUpdateConversation();
@@ -72,12 +76,26 @@ export function ConversationPane({
     );
   }
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
-      <ConversationHeader conversation={conversation} backHref={backHref} />
-      <MediaFailureContext.Provider value={notifyMediaFailure}>
-        <MessageList conversation={conversation} onReply={canReply ? setReplyTo : undefined} />
-      </MediaFailureContext.Provider>
-      <Composer conversation={conversation} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+    <div className="relative flex min-h-0 flex-1">
+      <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+        <ConversationHeader
+          conversation={conversation}
+          backHref={backHref}
+          customerPanel={{ open: customerPanel.open, toggle: customerPanel.toggle }}
+        />
+        <MediaFailureContext.Provider value={notifyMediaFailure}>
+          <MessageList conversation={conversation} onReply={canReply ? setReplyTo : undefined} />
+        </MediaFailureContext.Provider>
+        <TypingIndicator conversationId={conversation.id} />
+        <Composer conversation={conversation} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+      </div>
+      {customerPanel.open ? (
+        <CustomerPanel
+          customerId={conversation.initiator?.id ?? null}
+          conversationId={conversation.id}
+          onClose={() => customerPanel.setOpen(false)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 // One row of the inbox (spec section 2): who, unread dot, two-line title, status and channel badges,
-// the assigned group (cut at 25 characters) and when the last message came.
+// the assigned group (cut at 25 characters) and when the last message came; under the title, a
+// one-line preview of the last message (never a note: the server leaves notes out).
 import type { TConversation } from '@titan/contracts';
+import { PaperclipIcon } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { Badge } from '../../../components/ui/badge';
@@ -10,6 +12,8 @@ import { initiatorName, truncateGroupName } from '../utils/display';
 import { formatLastMessageTime } from '../utils/format-time';
 import { FitText } from '../../../components/fit-text';
 import { AssigneeBadge } from '../team/assignee-badge';
+import { LabelChips } from '../../../components/labels/label-chips';
+import { SlaBadge } from '../sla/sla-badge';
 
 export function StatusBadge({ status }: { status: TConversation['status'] }) {
   return (
@@ -23,6 +27,24 @@ export function StatusBadge({ status }: { status: TConversation['status'] }) {
     >
       {S.statusLabels[status]}
     </Badge>
+  );
+}
+
+function LastMessagePreview({ preview }: { preview: TConversation['last_message_preview'] }) {
+  if (!preview) return null;
+  const text = preview.content.replace(/\s+/g, ' ').trim();
+  const who = preview.sender_type === 'customer' ? null : S.previewSenders[preview.sender_type];
+  return (
+    <p
+      data-testid="last-message-preview"
+      className="flex min-w-0 items-center gap-1 text-xs text-muted-foreground"
+    >
+      {who ? <span className="shrink-0 font-medium">{who}:</span> : null}{' '}
+      {preview.message_type === 'file' ? (
+        <PaperclipIcon aria-label={S.previewFile} className="size-3 shrink-0" />
+      ) : null}
+      <span className="min-w-0 truncate">{text}</span>
+    </p>
   );
 }
 
@@ -67,15 +89,23 @@ export function ConversationRow({
         </time>
       </div>
       <FitText text={conversation.title} className="text-muted-foreground" />
+      <LastMessagePreview preview={conversation.last_message_preview} />
       <div className="flex flex-wrap items-center gap-1.5">
         <StatusBadge status={conversation.status} />
+        {conversation.sla ? <SlaBadge sla={conversation.sla} /> : null}
         <Badge variant="secondary">{S.channelBadges[conversation.channel]}</Badge>
+        {conversation.spam ? (
+          <Badge variant="outline" className="border-destructive/60 text-destructive">
+            {S.spamBadge}
+          </Badge>
+        ) : null}
         {group ? (
           <Badge variant="outline" title={group}>
             {truncateGroupName(group)}
           </Badge>
         ) : null}
         <AssigneeBadge assignee={conversation.assignee} compact />
+        <LabelChips labels={conversation.labels} max={2} />
       </div>
     </Link>
   );

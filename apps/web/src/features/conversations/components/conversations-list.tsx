@@ -16,6 +16,7 @@ import { BulkBar } from '../team/bulk-bar';
 import { InboxViews } from '../team/inbox-views';
 import { ALL_VIEW, viewParams, type TInboxView } from '../team/utils';
 import { RowControls } from '../team/row-controls';
+import { LabelFilter } from '../labels/label-filter';
 
 export function ConversationsList({
   businessCode,
@@ -36,7 +37,12 @@ export function ConversationsList({
   // The team inbox's view (All, Mine, Unassigned, an assignee, a group) narrows the filters.
   const [view, setView] = useState<TInboxView>(ALL_VIEW);
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
-  const params = { ...toQueryParams(filters), ...viewParams(view) };
+  const [labelId, setLabelId] = useState<number | null>(null);
+  const params = {
+    ...toQueryParams(filters),
+    ...viewParams(view),
+    ...(labelId === null ? {} : { label: String(labelId) }),
+  };
   const query = useConversations(params);
   useLiveConversations(businessCode, params);
   const rows = flattenConversations(query.data);
@@ -70,6 +76,13 @@ export function ConversationsList({
         <h1 className="text-lg font-semibold tracking-tight">{S.title}</h1>
         <div className="flex items-center gap-1">
           {actions}
+          <LabelFilter
+            value={labelId}
+            onChange={(id) => {
+              setLabelId(id);
+              setSelected(new Set());
+            }}
+          />
           <FilterPanel applied={filters} onApply={onFiltersChange} />
         </div>
       </div>

@@ -32,6 +32,8 @@ const SELECTS: { key: TSelectKey; label: string; options: { value: string; label
       { value: 'all', label: S.all },
       { value: 'whatsapp', label: S.whatsapp },
       { value: 'titan_message', label: S.titanMessage },
+      { value: 'email', label: S.email },
+      { value: 'sms', label: S.sms },
     ],
   },
   {

@@ -1,6 +1,7 @@
 // One message in the conversation pane: the sender's avatar with initials, the body by channel and
 // type, the time, and for outgoing WhatsApp messages the delivery status (with the reason under the
 // bubble when it failed). A WhatsApp reply quotes the message it answers when that one is loaded.
+// Under an AI answer, its rating; under a staff reply, "Turn into an article".
 import type { TConversation, TMessage } from '@titan/contracts';
 import { ReplyIcon } from 'lucide-react';
 
@@ -19,7 +20,12 @@ import { formatMessageTime } from '../utils/format-time';
 import { OwnChannelContent } from './own-channel-content';
 import { StatusTicks } from './status-ticks';
 import { WhatsAppContent } from './whatsapp-content';
+import { EmailContent } from '../email/email-content';
+import { isEmailMessage } from '../email/email-utils';
 import { IconTooltip } from '../../../components/ui/tooltip';
+import { usePermissions } from '../../../lib/business/roles';
+import { AiRating } from './ai-rating';
+import { ReplyToArticle } from './reply-to-article';
 
 export function Avatar({ name }: { name: string }) {
   return (
@@ -69,6 +75,17 @@ export function MessageItem({
   const whatsapp = isWhatsAppMessage(message);
   const name = senderName(message, conversation);
   const failure = whatsapp && outgoing && message.status === 'failed' ? failureReason(message) : null;
+  // The AI first responder's answers (and its message handing off) are rated by staff.
+  const aiRun =
+    message.sender_type === 'agent' &&
+    message.message_type !== 'note' &&
+    typeof message.meta_data.run_id === 'string'
+      ? message.meta_data.run_id
+      : null;
+  // A good staff reply can become a help-centre article draft (for those who write the knowledge base).
+  const canWriteKb = usePermissions().can('engage.write');
+  const staffReply =
+    message.sender_type === 'staff' && message.message_type === 'text' && message.content.trim() !== '';
   return (
     <li
       data-message-id={String(message.id)}
@@ -83,7 +100,14 @@ export function MessageItem({
           )}
         >
           {quoted ? <Quote message={quoted} conversation={conversation} /> : null}
-          {whatsapp ? <WhatsAppContent message={message} /> : <OwnChannelContent message={message} />}
+          {whatsapp ? (
+            <WhatsAppContent message={message} />
+          ) : isEmailMessage(message) ||
+            (Array.isArray(message.meta_data.attachments) && message.meta_data.attachments.length > 0) ? (
+            <EmailContent message={message} />
+          ) : (
+            <OwnChannelContent message={message} />
+          )}
           <div
             className={cn('flex items-center gap-1 text-xs text-muted-foreground', outgoing && 'justify-end')}
           >
@@ -96,6 +120,8 @@ export function MessageItem({
             {failure}
           </p>
         ) : null}
+        {aiRun ? <AiRating runId={aiRun} /> : null}
+        {staffReply && canWriteKb ? <ReplyToArticle message={message} /> : null}
       </div>
       {whatsapp && onReply ? (
         <IconTooltip label={S.reply}>

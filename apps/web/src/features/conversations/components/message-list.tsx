@@ -11,6 +11,7 @@ import { repliedMessageId } from '../utils/display';
 import { dayKey, formatDayDivider } from '../utils/format-time';
 import { flattenMessages } from '../utils/live-list';
 import { MessageItem } from './message-item';
+import { useScrollToMessage } from '../search/use-scroll-to-message';
 import { InternalItem } from '../team/timeline-items';
 import { isInternalMessage } from '../team/utils';
 
@@ -39,6 +40,7 @@ export function MessageList({
   const query = useMessages(conversation.id);
   const messages = flattenMessages(query.data);
   const byId = new Map(messages.map((m) => [String(m.id), m]));
+  useScrollToMessage(messages.length);
   const quotedOf = (message: TMessage) => {
     const id = repliedMessageId(message);
     return id ? (byId.get(id) ?? null) : null;

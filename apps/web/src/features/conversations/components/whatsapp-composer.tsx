@@ -1,25 +1,30 @@
 // The composer of a WhatsApp conversation (spec sections 2, 4, 8). While the 24-hour window is open:
 // text through the WhatsApp send route (Enter sends, Shift+Enter starts a new line); a file picked
 // from the attach menu is uploaded at once and its id sent with the next send, the typed text as its
-// caption; a reply quotes the message above the box and sends its wamid as context. Once the window
+// caption; a reply quotes the message above the box and sends its wamid as context; the time left in
+// the window is shown above the box (amber in its last hour). Once the window
 // has closed, only an approved template may be sent, so the template picker takes the box's place.
 import type { TConversation, TMessage, TWhatsappMediaUpload, TWhatsappSendRequest } from '@titan/contracts';
 import { SendHorizontalIcon, XIcon } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 
 import { Button } from '../../../components/ui/button';
+import { cn } from '../../../lib/utils';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
 import { useWhatsappWindow } from '../api/get-whatsapp-window';
 import { useSendWhatsappMessage } from '../api/send-whatsapp-message';
-import { useUploadWhatsappMedia } from '../api/upload-whatsapp-media';
+import { useUploadWhatsappMedia } from '../../../lib/whatsapp/upload-media';
 import { CONVERSATIONS_STRINGS as S } from '../strings';
 import { messageSummary, senderName } from '../utils/display';
 import { sendFailureMessage } from '../utils/send-failure';
 import { MessageBox } from './message-box';
 import { AttachmentChip, WhatsAppAttachMenu } from './whatsapp-attach-menu';
+import { cannedAttachmentFile, type TCannedAttachment } from '../canned/canned-picker';
+import { CANNED_PICKER_STRINGS } from '../canned/strings';
 import { WhatsAppTemplatePicker } from './whatsapp-template-picker';
 import { IconTooltip } from '../../../components/ui/tooltip';
+import { useTypingNotifier } from '../hooks/use-typing';
 
 type TAttachment = { file: File; media: TWhatsappMediaUpload | null };
 type TContext = { message_id: string } | undefined;
@@ -84,14 +89,37 @@ function ReplyBar({
   );
 }
 
+/** "Window closes in 3 h 20 min": the open 24-hour window's time left, counted down each minute. */
+function WindowTimeLeft({ expiresAt }: { expiresAt: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  const minutes = Math.max(0, Math.ceil((new Date(expiresAt).getTime() - now) / 60_000));
+  return (
+    <p
+      data-testid="whatsapp-window"
+      className={cn(
+        'text-xs',
+        minutes <= 60 ? 'text-amber-700 dark:text-amber-300' : 'text-muted-foreground',
+      )}
+    >
+      {S.windowOpen(minutes)}
+    </p>
+  );
+}
+
 function WhatsAppFreeForm({
   conversation,
   replyTo,
   onClearReply,
+  expiresAt,
 }: {
   conversation: TConversation;
   replyTo: TMessage | null;
   onClearReply: () => void;
+  expiresAt: string | null;
 }) {
   const [text, setText] = useState('');
   const [attachment, setAttachment] = useState<TAttachment | null>(null);
@@ -101,6 +129,7 @@ function WhatsAppFreeForm({
   const uploadSeq = useRef(0);
   const upload = useUploadWhatsappMedia();
   const send = useSendWhatsappMessage();
+  const notifyTyping = useTypingNotifier(conversation.id);
   const uploading = attachment !== null && attachment.media === null;
 
   const attach = (file: File) => {
@@ -123,6 +152,10 @@ function WhatsAppFreeForm({
     uploadSeq.current += 1;
     setAttachment(null);
   };
+
+  // A canned response's file is fetched and uploaded as WhatsApp media, as a picked file is.
+  const attachCanned = (canned: TCannedAttachment) =>
+    void cannedAttachmentFile(canned).then(attach, () => toast.error(CANNED_PICKER_STRINGS.failed));
 
   const submit = async () => {
     if (sending || uploading) return;
@@ -156,13 +189,22 @@ function WhatsAppFreeForm({
   const nothingToSend = text.trim() === '' && !attachment?.media;
   return (
     <div className="flex flex-col gap-2 border-t p-3">
+      {expiresAt ? <WindowTimeLeft expiresAt={expiresAt} /> : null}
       {replyTo ? <ReplyBar message={replyTo} conversation={conversation} onCancel={onClearReply} /> : null}
       {attachment ? (
         <AttachmentChip name={attachment.file.name} uploading={uploading} onRemove={removeAttachment} />
       ) : null}
       <div className="flex items-end gap-2">
         <WhatsAppAttachMenu onAttach={attach} />
-        <MessageBox value={text} onChange={setText} onSubmit={() => void submit()} />
+        <MessageBox
+          value={text}
+          onChange={(value) => {
+            setText(value);
+            notifyTyping(value);
+          }}
+          onSubmit={() => void submit()}
+          canned={{ conversationId: conversation.id, onAttachment: attachCanned }}
+        />
         <IconTooltip label={S.send}>
           <Button
             type="button"
@@ -193,5 +235,12 @@ export function WhatsAppComposer({
   // fetches the window again.
   if (serviceWindow.data && !serviceWindow.data.open)
     return <WhatsAppTemplatePicker conversationId={conversation.id} />;
-  return <WhatsAppFreeForm conversation={conversation} replyTo={replyTo} onClearReply={onClearReply} />;
+  return (
+    <WhatsAppFreeForm
+      conversation={conversation}
+      replyTo={replyTo}
+      onClearReply={onClearReply}
+      expiresAt={serviceWindow.data?.expires_at ?? null}
+    />
+  );
 }

@@ -1,7 +1,7 @@
 // Once the 24-hour window has closed, only an approved template restarts a WhatsApp conversation:
 // pick one, fill its header, body and URL-button parameters ({{1}} or named), check the rendered
-// preview, send.
-import type { TWhatsappTemplate } from '@titan/contracts';
+// preview, send. "New conversation" uses the same form with a number for its target.
+import type { TMessage, TWhatsappTemplate } from '@titan/contracts';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -65,14 +65,17 @@ function fieldLabel(field: TTemplateField): string {
   }
 }
 
+/** Where a template goes: an existing WhatsApp conversation, or a number (which opens one). */
+export type TTemplateTarget = { conversation_id: number } | { to: string };
+
 function TemplateForm({
-  conversationId,
+  target,
   template,
   onSent,
 }: {
-  conversationId: number;
+  target: TTemplateTarget;
   template: TWhatsappTemplate;
-  onSent: () => void;
+  onSent: (message: TMessage) => void;
 }) {
   const form = templateForm(template);
   const previewId = useId();
@@ -85,7 +88,7 @@ function TemplateForm({
     if (!complete || send.isPending) return;
     send.mutate(
       {
-        conversation_id: conversationId,
+        ...target,
         name: template.name,
         language: template.language,
         components: templateComponents(form, answers),
@@ -150,6 +153,24 @@ function TemplateForm({
 }
 
 export function WhatsAppTemplatePicker({ conversationId }: { conversationId: number }) {
+  return (
+    <section aria-label={S.sendTemplateRegion} className="flex flex-col gap-3 border-t p-3">
+      <p role="status" className="text-sm text-muted-foreground">
+        {S.windowClosed}
+      </p>
+      <WhatsAppTemplateSender target={{ conversation_id: conversationId }} />
+    </section>
+  );
+}
+
+/** The template choice, its parameters, the preview and the send button, for any target. */
+export function WhatsAppTemplateSender({
+  target,
+  onSent,
+}: {
+  target: TTemplateTarget;
+  onSent?: (message: TMessage) => void;
+}) {
   const selectId = useId();
   const templates = useWhatsappTemplates({ status: 'APPROVED' });
   const [selectedId, setSelectedId] = useState('');
@@ -197,21 +218,17 @@ export function WhatsAppTemplatePicker({ conversationId }: { conversationId: num
         {selected ? (
           <TemplateForm
             key={selected.id}
-            conversationId={conversationId}
+            target={target}
             template={selected}
-            onSent={() => setSelectedId('')}
+            onSent={(message) => {
+              setSelectedId('');
+              onSent?.(message);
+            }}
           />
         ) : null}
       </>
     );
   };
 
-  return (
-    <section aria-label={S.sendTemplateRegion} className="flex flex-col gap-3 border-t p-3">
-      <p role="status" className="text-sm text-muted-foreground">
-        {S.windowClosed}
-      </p>
-      {content()}
-    </section>
-  );
+  return <>{content()}</>;
 }

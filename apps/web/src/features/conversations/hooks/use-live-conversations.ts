@@ -10,7 +10,7 @@ import { conversationQueryKey } from '../api/get-conversation';
 import { conversationsQueryOptions } from '../api/get-conversations';
 import type { TConversationQueryParams } from '../utils/filters';
 import { applyConversationChange } from '../utils/live-list';
-import { COUNTS_KEY } from '../team/api';
+import { COUNTS_KEY } from '../team/api/get-conversation-counts';
 
 export function useLiveConversations(businessCode: string | null, params: TConversationQueryParams): void {
   const queryClient = useQueryClient();

@@ -7,15 +7,19 @@ import { Link, useSearchParams } from 'react-router';
 
 import { Button } from '../../../components/ui/button';
 import { businessEmbedPath, conversationPath, MESSAGES_PATH } from '../../../config/paths';
+import { useLivePresence } from '../../../lib/business/members';
 import { usePermissions } from '../../../lib/business/roles';
 import { useCurrentMembership } from '../../../lib/session/current-business';
 import { readBusinessCode } from '../../../lib/session/tokens';
 import { cn } from '../../../lib/utils';
 import { ConversationPane, NoConversationSelected } from '../components/conversation-pane';
 import { ConversationsList } from '../components/conversations-list';
+import { SearchBox } from '../search/search-box';
+import { NewConversationButton } from '../customer/new-conversation';
 import { CONVERSATIONS_STRINGS } from '../strings';
 import { NO_FILTERS, type TFilterChoices } from '../utils/filters';
 import { IconTooltip } from '../../../components/ui/tooltip';
+import { InboxShortcuts } from '../keyboard/inbox-shortcuts';
 
 function selectedConversationId(value: string | null): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -63,20 +67,31 @@ export function MessagesRoute() {
   const membership = useCurrentMembership();
   const businessCode = membership?.unique_code ?? readBusinessCode();
   const ref = useFillViewport();
+  // The members' presence dots (assign menus) follow the presence topic while the inbox is open.
+  useLivePresence(businessCode);
 
   return (
     <div ref={ref} className="grid min-h-80 grid-cols-1 md:grid-cols-[minmax(16rem,1fr)_3fr]">
+      <InboxShortcuts selectedId={selectedId} hrefFor={conversationPath} />
       <section
         aria-label={CONVERSATIONS_STRINGS.listRegion}
         className={cn('min-h-0 flex-col border-r', selectedId === null ? 'flex' : 'hidden md:flex')}
       >
+        <div className="border-b px-4 py-2">
+          <SearchBox />
+        </div>
         <ConversationsList
           businessCode={businessCode}
           filters={filters}
           onFiltersChange={setFilters}
           selectedId={selectedId}
           hrefFor={conversationPath}
-          actions={<EmbedSettingsLink businessCode={businessCode} />}
+          actions={
+            <>
+              <NewConversationButton />
+              <EmbedSettingsLink businessCode={businessCode} />
+            </>
+          }
         />
       </section>
       <section

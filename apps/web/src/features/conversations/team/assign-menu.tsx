@@ -1,5 +1,6 @@
 // The assignment items of a conversation's menus (row menu, header): assign to me, unassign, and
-// every member of the business. The server refuses what the caller may not do and says why.
+// every member of the business, each with their presence dot (kept live by the inbox). The server
+// refuses what the caller may not do and says why.
 import type { TConversation } from '@titan/contracts';
 import { toast } from 'sonner';
 
@@ -10,6 +11,7 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { reportApiError } from '../../../lib/api-errors';
 import { useMembers } from '../../../lib/business/members';
+import { PresenceDot } from '../../../components/presence-dot';
 import { useProfile } from '../../../lib/session/profile';
 import { useUpdateConversation } from '../api/update-conversation';
 import { TEAM_INBOX_STRINGS as T } from './strings';
@@ -57,6 +59,7 @@ export function AssignMenuItems({
         .filter((m) => m.user.pk !== current)
         .map((m) => (
           <DropdownMenuItem key={m.id} onSelect={() => assign(conversation.id, m.user.pk)}>
+            {m.presence ? <PresenceDot status={m.presence} labelled /> : null}
             <span className="truncate">{memberName(m)}</span>
           </DropdownMenuItem>
         ))}

@@ -16,14 +16,17 @@ import { reportApiError } from '../../../lib/api-errors';
 import { useMembers } from '../../../lib/business/members';
 import { useProfile } from '../../../lib/session/profile';
 import type { TBulkConversationRequest } from '@titan/contracts';
-import { useBulkUpdate } from './api';
+import { useBulkUpdate } from './api/bulk-update';
 import { memberName } from './utils';
 import { TEAM_INBOX_STRINGS as T } from './strings';
+import { useLabels } from '../../../lib/labels';
+import { INBOX_LABEL_STRINGS as L } from '../labels/strings';
 
 export function BulkBar({ ids, onDone }: { ids: number[]; onDone: () => void }) {
   const bulk = useBulkUpdate();
   const members = useMembers().data ?? [];
   const me = useProfile().data;
+  const labels = useLabels().data ?? [];
   if (ids.length === 0) return null;
   const run = (change: Omit<TBulkConversationRequest, 'ids'>) =>
     bulk.mutate(
@@ -63,6 +66,28 @@ export function BulkBar({ ids, onDone }: { ids: number[]; onDone: () => void }) 
           ))}
         </DropdownMenuContent>
       </DropdownMenu>
+      {labels.length > 0 ? (
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button type="button" size="sm" variant="outline" className="h-7" disabled={bulk.isPending}>
+              {L.addLabel}
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="start" className="max-h-80 overflow-y-auto">
+            {/* Adds the label to every selected conversation; the labels they carry stay. */}
+            {labels.map((label) => (
+              <DropdownMenuItem key={label.id} onSelect={() => run({ label_ids: [label.id] })}>
+                <span
+                  aria-hidden="true"
+                  className="size-2 shrink-0 rounded-full"
+                  style={{ backgroundColor: label.color }}
+                />
+                <span className="truncate">{label.name}</span>
+              </DropdownMenuItem>
+            ))}
+          </DropdownMenuContent>
+        </DropdownMenu>
+      ) : null}
       <Button
         type="button"
         size="sm"

@@ -31,7 +31,7 @@ export function ComposerModes({
     </button>
   );
   return (
-    <div role="tablist" aria-label={T.composerMode} className="flex border-t px-2">
+    <div role="tablist" aria-label={T.composerMode} data-composer-modes className="flex border-t px-2">
       {tab('reply', T.reply, MessageSquareIcon)}
       {tab('note', T.note, LockIcon)}
     </div>

@@ -13,7 +13,8 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { useMembers } from '../../../lib/business/members';
 import { cn } from '../../../lib/utils';
-import { useChatGroupChoices, useConversationCounts } from './api';
+import { useChatGroupChoices } from '../../../lib/chat-group-choices';
+import { useConversationCounts } from './api/get-conversation-counts';
 import { ALL_VIEW, memberName, type TInboxView } from './utils';
 import { TEAM_INBOX_STRINGS as T } from './strings';
 

@@ -9,7 +9,7 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { isHandledApiError } from '../../../lib/api-errors';
 import { useMembers } from '../../../lib/business/members';
-import { useAddNote } from './api';
+import { useAddNote } from './api/add-note';
 import { memberName, mentionQuery } from './utils';
 import { TEAM_INBOX_STRINGS as T } from './strings';
 

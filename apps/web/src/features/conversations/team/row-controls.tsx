@@ -9,6 +9,8 @@ import { DropdownMenu, DropdownMenuContent, DropdownMenuTrigger } from '../../..
 import { cn } from '../../../lib/utils';
 import { initiatorName } from '../utils/display';
 import { AssignMenuItems, useAssign } from './assign-menu';
+import { ConversationLabelItems, useLabelConversation } from '../labels/label-controls';
+import { DropdownMenuSeparator } from '../../../components/ui/dropdown-menu';
 import { TEAM_INBOX_STRINGS as T } from './strings';
 
 export function RowControls({
@@ -22,6 +24,7 @@ export function RowControls({
 }) {
   const name = initiatorName(conversation);
   const { assign } = useAssign();
+  const labelling = useLabelConversation();
   const reveal =
     'opacity-0 group-focus-within/row:opacity-100 group-hover/row:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100';
   return (
@@ -47,6 +50,12 @@ export function RowControls({
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end" className="max-h-80 overflow-y-auto">
           <AssignMenuItems conversation={conversation} assign={assign} />
+          <DropdownMenuSeparator />
+          <ConversationLabelItems
+            conversation={conversation}
+            toggle={labelling.toggle}
+            disabled={labelling.isPending}
+          />
         </DropdownMenuContent>
       </DropdownMenu>
     </div>

@@ -38,4 +38,13 @@ export const TEAM_INBOX_STRINGS = {
   noteHint: 'Only your team sees notes.',
   mentionList: 'Mention a member',
   noteFailed: 'The note could not be saved.',
+
+  visitor: 'Visitor',
+  someone: 'Someone',
+  typing: (names: string[]) =>
+    names.length === 1
+      ? `${names[0]} is typing…`
+      : names.length === 2
+        ? `${names[0]} and ${names[1]} are typing…`
+        : `${names[0]} and ${names.length - 1} others are typing…`,
 } as const;

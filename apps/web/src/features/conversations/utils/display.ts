@@ -14,10 +14,14 @@ export function truncateGroupName(name: string): string {
   return name.length > GROUP_NAME_MAX ? `${name.slice(0, GROUP_NAME_MAX)}...` : name;
 }
 
-/** Who wrote a message: the sender's name, else the conversation's customer or the sender's email. */
+/**
+ * Who wrote a message: the sender's name, else the conversation's customer, the AI first responder
+ * (an agent message with no sender), or the sender's email.
+ */
 export function senderName(message: TMessage, conversation: Pick<TConversation, 'initiator'>): string {
   const name = message.sender?.name?.trim();
   if (name) return name;
+  if (message.sender_type === 'agent' && !message.sender) return CONVERSATIONS_STRINGS.aiAssistant;
   return message.sender_type === 'customer' ? initiatorName(conversation) : (message.sender?.email ?? '');
 }
 

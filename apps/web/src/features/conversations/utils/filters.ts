@@ -42,7 +42,9 @@ export type TConversationQueryParams = Partial<
     | 'last_message_at__lte'
     // The team inbox's views (next-api.md): me | none | a member id; none | a chat group id.
     | 'assignee'
-    | 'assigned_chat_group',
+    | 'assigned_chat_group'
+    // A label's id (next-api.md `label=`; the inbox filters by one at a time).
+    | 'label',
     string
   >
 >;

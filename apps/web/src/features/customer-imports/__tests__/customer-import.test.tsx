@@ -1,4 +1,4 @@
-import { IMPORT_MESSAGES, REALTIME_PATH, type TCustomerImport, type TCustomerList } from '@titan/contracts';
+import { IMPORT_ERRORS, REALTIME_PATH, type TCustomerImport, type TCustomerList } from '@titan/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse, ws } from 'msw';
@@ -18,6 +18,7 @@ function anImport(overrides: Partial<TCustomerImport> = {}): TCustomerImport {
     file_name: 'customers.csv',
     status: 'queued',
     mode: 'skip',
+    double_opt_in: false,
     encoding: 'utf-8',
     delimiter: 'comma',
     consent: 'unknown',
@@ -44,6 +45,7 @@ const VIPS: TCustomerList = {
   name: 'VIPs',
   description: '',
   kind: 'static',
+  double_opt_in: false,
   filter: null,
   member_count: 0,
   created_at: '2026-03-01T09:00:00.000Z',
@@ -140,7 +142,7 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
     expect(select('phone')).toHaveValue('phone');
     expect(select('plan')).toHaveValue('field:plan');
     expect(within(select('plan')).getByRole('option', { name: S.targets.field('plan') })).toBeInTheDocument();
-    expect(screen.queryByText(IMPORT_MESSAGES.noContactColumn)).not.toBeInTheDocument();
+    expect(screen.queryByText(IMPORT_ERRORS.noContactColumn)).not.toBeInTheDocument();
     expect(screen.getByText(S.delimiter('comma'))).toBeInTheDocument();
     // The consent question is asked before anything starts.
     expect(screen.getByRole('button', { name: S.start })).toBeDisabled();
@@ -186,16 +188,16 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
     await screen.findByRole('group', { name: S.dropLabel });
 
     await choose(csvFile(''));
-    expect(await screen.findByText(IMPORT_MESSAGES.empty)).toBeInTheDocument();
+    expect(await screen.findByText(IMPORT_ERRORS.empty)).toBeInTheDocument();
     await choose(csvFile('\n \n'));
-    expect(await screen.findByText(IMPORT_MESSAGES.empty)).toBeInTheDocument();
+    expect(await screen.findByText(IMPORT_ERRORS.empty)).toBeInTheDocument();
     // A spreadsheet dropped (the picker offers CSV files only).
     fireEvent.drop(screen.getByRole('group', { name: S.dropLabel }), {
       dataTransfer: {
         files: [new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0x14, 0])], 'sheet.xlsx')],
       },
     });
-    expect(await screen.findByText(IMPORT_MESSAGES.notCsv)).toBeInTheDocument();
+    expect(await screen.findByText(IMPORT_ERRORS.notCsv)).toBeInTheDocument();
 
     // The browser fails to read the file: each failure's own message, word for word.
     const failures: [string, string][] = [
@@ -248,13 +250,13 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
     await choose(csvFile('Kunde,Kontakt,Stadt\nHans,hans@example.com,Berlin\n', 'kunden.csv'));
     await screen.findByRole('table', { name: S.previewTable });
     // Nothing is read as an email or phone: the server would refuse the file.
-    expect(screen.getByText(IMPORT_MESSAGES.noContactColumn)).toBeInTheDocument();
+    expect(screen.getByText(IMPORT_ERRORS.noContactColumn)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: S.start })).toBeDisabled();
 
     await userEvent.selectOptions(select('kontakt'), 'email');
     await userEvent.selectOptions(select('kunde'), 'name');
     await userEvent.selectOptions(select('stadt'), 'ignore');
-    expect(screen.queryByText(IMPORT_MESSAGES.noContactColumn)).not.toBeInTheDocument();
+    expect(screen.queryByText(IMPORT_ERRORS.noContactColumn)).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('radio', { name: new RegExp(S.modes.merge.label) }));
     const lists = screen.getByRole('combobox', { name: S.listLabel });
     // Only static lists can be filled by an import.
@@ -267,6 +269,10 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
     );
     await userEvent.selectOptions(lists, 'VIPs');
     await answerConsent();
+    // Unknown consent: each person may be asked to confirm by email (double opt-in).
+    const confirm = screen.getByRole('checkbox', { name: S.doubleOptIn });
+    expect(confirm).toHaveAccessibleDescription(S.doubleOptInHint);
+    await userEvent.click(confirm);
     await userEvent.click(screen.getByRole('button', { name: S.start }));
 
     await screen.findByRole('progressbar', { name: S.progressLabel });
@@ -279,6 +285,7 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
           column_map: JSON.stringify({ kunde: 'name', kontakt: 'email', stadt: 'ignore' }),
           delimiter: 'comma',
           consent: 'unknown',
+          double_opt_in: 'true',
         },
       },
     ]);
@@ -352,7 +359,7 @@ describe('customer import wizard', { timeout: 30_000 }, () => {
     await choose(csvFile(CSV));
     await answerConsent();
     await userEvent.click(await screen.findByRole('button', { name: S.start }));
-    expect(await screen.findByText(IMPORT_MESSAGES.tooLarge)).toBeInTheDocument();
+    expect(await screen.findByText(IMPORT_ERRORS.tooLarge)).toBeInTheDocument();
     expect(screen.getByRole('table', { name: S.previewTable })).toBeInTheDocument();
   });
 

@@ -12,7 +12,7 @@ import {
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
-import { useStaticLists } from '../api/imports';
+import { useCustomerListChoices } from '../../../lib/customer-lists';
 import { IMPORT_STRINGS as S } from '../strings';
 import type { TCsvPreview } from '../utils/read-csv-preview';
 
@@ -114,7 +114,7 @@ export function ImportOptions({
   listId: number | null;
   onList: (id: number | null) => void;
 }) {
-  const lists = useStaticLists();
+  const lists = useCustomerListChoices('static');
   return (
     <section className="grid gap-4">
       <fieldset className="grid gap-2">

@@ -11,9 +11,14 @@ import { CONSENT_PROOF_MIN, type TConsentDraft } from '../utils/consent-choice';
 export function ConsentQuestion({
   value,
   onChange,
+  doubleOptIn,
+  onDoubleOptIn,
 }: {
   value: TConsentDraft;
   onChange: (value: TConsentDraft) => void;
+  /** Unknown consent: ask each person to confirm by email (double opt-in). */
+  doubleOptIn: boolean;
+  onDoubleOptIn: (on: boolean) => void;
 }) {
   const subscribed = value?.kind === 'subscribed' ? value : null;
   const proofShort = subscribed !== null && subscribed.proof.trim().length < CONSENT_PROOF_MIN;
@@ -42,6 +47,26 @@ export function ConsentQuestion({
           </span>
         </label>
       ))}
+      {value?.kind === 'unknown' ? (
+        <div className="flex max-w-xl items-start gap-2 pl-6 text-sm">
+          <input
+            id="import-double-opt-in"
+            type="checkbox"
+            className="mt-1"
+            checked={doubleOptIn}
+            aria-describedby="import-double-opt-in-hint"
+            onChange={(event) => onDoubleOptIn(event.target.checked)}
+          />
+          <span>
+            <label htmlFor="import-double-opt-in" className="font-medium">
+              {S.doubleOptIn}
+            </label>
+            <span id="import-double-opt-in-hint" className="block text-muted-foreground">
+              {S.doubleOptInHint}
+            </span>
+          </span>
+        </div>
+      ) : null}
       {subscribed ? (
         <div className="grid max-w-xl gap-3 pl-6">
           <div className="grid gap-1.5">

@@ -9,7 +9,7 @@ import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
 import { DIRECTORY_PATH } from '../../../config/paths';
 import { apiErrorMessage } from '../../../lib/api-errors';
-import { useDownloadImportErrors } from '../api/imports';
+import { useDownloadImportErrors } from '../api/download-import-errors';
 import { isFinished, useImportProgress } from '../hooks/use-import-progress';
 import { IMPORT_STRINGS as S } from '../strings';
 

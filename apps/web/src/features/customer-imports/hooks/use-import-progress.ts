@@ -6,7 +6,7 @@ import { ZCustomerImport, type TCustomerImport } from '@titan/contracts';
 import { useEffect, useState } from 'react';
 
 import { realtimeClient } from '../../../lib/realtime';
-import { importQueryKey, importQueryOptions } from '../api/imports';
+import { importQueryKey, importQueryOptions } from '../api/get-import';
 
 export const IMPORT_POLL_MS = 2000;
 

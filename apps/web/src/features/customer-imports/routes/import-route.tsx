@@ -16,7 +16,7 @@ import { describeApiFailure, apiErrorMessage } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { useCurrentMembership } from '../../../lib/session/current-business';
 import { readBusinessCode } from '../../../lib/session/tokens';
-import { useStartImport } from '../api/imports';
+import { useStartImport } from '../api/start-import';
 import { ColumnMapping, ImportOptions, ImportPreview } from '../components/column-mapping';
 import { ConsentQuestion } from '../components/consent-question';
 import { FileDrop } from '../components/file-drop';
@@ -51,6 +51,7 @@ export function ImportRoute() {
   const [mode, setMode] = useState<TImportMode>('skip');
   const [listId, setListId] = useState<number | null>(null);
   const [consent, setConsent] = useState<TConsentDraft>(null);
+  const [doubleOptIn, setDoubleOptIn] = useState(false);
   const [started, setStarted] = useState<TCustomerImport | undefined>();
   const start = useStartImport();
 
@@ -73,6 +74,7 @@ export function ImportRoute() {
   const reset = () => {
     setChosen(null);
     setConsent(null);
+    setDoubleOptIn(false);
     setReadError(null);
     setStarted(undefined);
     start.reset();
@@ -90,6 +92,7 @@ export function ImportRoute() {
         columnMap: columnMap(chosen.preview.columns, targets),
         delimiter: chosen.preview.delimiter,
         consent: asked.choice,
+        doubleOptIn,
       },
       {
         onSuccess: (created) => {
@@ -137,7 +140,12 @@ export function ImportRoute() {
         <ColumnMapping columns={chosen.preview.columns} targets={targets} onChange={setTargets} />
         {contact ? null : <FormAlert message={S.noContactColumn} />}
         <ImportOptions mode={mode} onMode={setMode} listId={listId} onList={setListId} />
-        <ConsentQuestion value={consent} onChange={setConsent} />
+        <ConsentQuestion
+          value={consent}
+          onChange={setConsent}
+          doubleOptIn={doubleOptIn}
+          onDoubleOptIn={setDoubleOptIn}
+        />
         {start.isError ? (
           <FormAlert message={S.startFailed}>
             <ul className="list-disc pl-4">

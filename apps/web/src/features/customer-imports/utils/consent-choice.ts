@@ -1,7 +1,7 @@
 // The consent question's answer: what the wizard sends, or why it cannot start yet.
 import type { TImportConsentChannel } from '@titan/contracts';
 
-import type { TImportConsentChoice } from '../api/imports';
+import type { TImportConsentChoice } from '../api/start-import';
 import { IMPORT_STRINGS as S } from '../strings';
 
 /** The question's state: nothing chosen yet, or a choice being filled in. */

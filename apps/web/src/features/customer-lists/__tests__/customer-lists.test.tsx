@@ -23,6 +23,7 @@ function visitor(id: number, name: string, email: string | null): TDirectoryVisi
     email_status: 'unknown',
     sms_status: 'unknown',
     whatsapp_status: 'unknown',
+    labels: [],
   };
 }
 
@@ -32,6 +33,7 @@ function list(overrides: Partial<TCustomerList> = {}): TCustomerList {
     name: 'VIPs',
     description: 'Our best customers',
     kind: 'static',
+    double_opt_in: false,
     filter: null,
     member_count: 1,
     created_at: '2026-03-01T09:00:00.000Z',
@@ -92,6 +94,14 @@ function lists(
       );
       return ok({ added: 0, removed: body.customer_ids.length });
     }),
+    http.delete('/api/business/customer-lists/:id/', ({ params }) => {
+      sent.push({ method: 'DELETE', path: `list ${params.id}`, body: null });
+      all.splice(
+        all.findIndex((l) => l.id === Number(params.id)),
+        1,
+      );
+      return new HttpResponse(null, { status: 204 });
+    }),
     http.get('/api/business/customer-directory/', ({ request }) => {
       const search = new URL(request.url).searchParams.get('search')?.toLowerCase() ?? '';
       const found = [ADA, BOB].filter((v) => v.name?.toLowerCase().includes(search));
@@ -110,6 +120,7 @@ describe('customer lists', () => {
           id: 8,
           name: 'Pro plan',
           kind: 'segment',
+          double_opt_in: false,
           filter: { fields: { plan: 'pro' } },
           member_count: 1234,
         }),
@@ -152,7 +163,33 @@ describe('customer lists', () => {
       name: 'Pro with email',
       description: '',
       kind: 'segment',
+      double_opt_in: false,
       filter: { has_email: true, fields: { plan: 'pro' } },
+    });
+  });
+
+  it('creates a static list whose new members confirm by email (double opt-in)', async () => {
+    const sent = lists([list()], {});
+    renderApp('/engage/directory/lists');
+    await userEvent.click(await screen.findByRole('button', { name: 'New list' }));
+    const form = await screen.findByRole('form', { name: 'New list' });
+    await userEvent.type(within(form).getByLabelText('Name'), 'Newsletter');
+    const confirm = within(form).getByRole('checkbox', {
+      name: 'Ask new members to confirm by email (double opt-in)',
+    });
+    expect(confirm).toHaveAccessibleDescription(/Until they press it they are “Pending confirmation”/);
+    await userEvent.click(confirm);
+    // A segment follows its conditions: nobody joins it, so nobody confirms.
+    await userEvent.selectOptions(within(form).getByLabelText('Type'), 'segment');
+    expect(within(form).queryByRole('checkbox', { name: /double opt-in/ })).not.toBeInTheDocument();
+    await userEvent.selectOptions(within(form).getByLabelText('Type'), 'static');
+    await userEvent.click(within(form).getByRole('button', { name: 'Create list' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]!.body).toEqual({
+      name: 'Newsletter',
+      description: '',
+      kind: 'static',
+      double_opt_in: true,
     });
   });
 
@@ -187,6 +224,27 @@ describe('customer lists', () => {
     expect(sent.at(-1)).toEqual({ method: 'POST', path: 'remove 7', body: { customer_ids: [2] } });
   });
 
+  it('deletes a list only after confirming, saying its customers stay', async () => {
+    const sent = lists([list()], { 7: [ADA] });
+    const { router } = renderApp('/engage/directory/lists/7');
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete list' }));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Delete this list?' });
+    expect(dialog).toHaveTextContent('The list goes away; the customers stay in your directory.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(sent.filter((s) => s.method === 'DELETE')).toEqual([]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete list' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Delete this list?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('List deleted.')).toBeInTheDocument();
+    expect(sent.filter((s) => s.method === 'DELETE')).toEqual([
+      { method: 'DELETE', path: 'list 7', body: null },
+    ]);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/engage/directory/lists'));
+  });
+
   it('shows a segment’s matches without member editing, and agents cannot change lists', async () => {
     lists(
       [list({ id: 8, name: 'Pro plan', kind: 'segment', filter: { fields: { plan: 'pro' } } })],
@@ -200,7 +258,53 @@ describe('customer lists', () => {
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Send to…' })).not.toBeInTheDocument();
   });
+
+  it.each([
+    ['segment', 8, { list_ids: [], segment_ids: [8] }],
+    ['static list', 7, { list_ids: [7], segment_ids: [] }],
+  ] as const)(
+    '“Send to…” on a %s opens the campaign composer with it as the audience, counted',
+    { timeout: 30_000 },
+    async (_kind, id, audience) => {
+      lists(
+        [list(), list({ id: 8, name: 'Pro plan', kind: 'segment', filter: { fields: { plan: 'pro' } } })],
+        { 7: [ADA, BOB], 8: [ADA] },
+      );
+      const counts: unknown[] = [];
+      server.use(
+        http.get('/api/template/', () => ok([])),
+        http.get('/api/consent/topics/', () => ok([])),
+        http.post('/api/campaigns/audience/count/', async ({ request }) => {
+          counts.push(await request.json());
+          return ok({
+            total: 2,
+            reachable: 1,
+            suppressed: 0,
+            no_consent: 1,
+            no_address: 0,
+            out_of_topic: 0,
+          });
+        }),
+      );
+      const { router } = renderApp(`/engage/directory/lists/${id}`);
+      await userEvent.click(await screen.findByRole('link', { name: 'Send to…' }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/engage/campaigns/new'));
+      const name = id === 8 ? /^Pro plan \(segment/ : /^VIPs \(list/;
+      // Chosen as the audience, not excluded; the other list is not chosen.
+      const [chosen, excluded] = await screen.findAllByRole('checkbox', { name });
+      expect(chosen).toBeChecked();
+      expect(excluded).not.toBeChecked();
+      const other = screen.getAllByRole('checkbox', { name: id === 8 ? /^VIPs/ : /^Pro plan/ });
+      expect(other.every((c) => !(c as HTMLInputElement).checked)).toBe(true);
+      expect(await screen.findByText('1 will receive it')).toBeInTheDocument();
+      // Counted as what it is from the first request (a segment is never sent as a static list).
+      expect(counts).toEqual([
+        { channel: 'email', audience: { ...audience, exclude_list_ids: [], topic_id: null } },
+      ]);
+    },
+  );
 
   it('exports the list’s customers as CSV', async () => {
     lists([list()], { 7: [ADA] });

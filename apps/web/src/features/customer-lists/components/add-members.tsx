@@ -5,7 +5,8 @@ import { toast } from 'sonner';
 import { SearchBox } from '../../../components/search-box';
 import { Button } from '../../../components/ui/button';
 import { reportApiError } from '../../../lib/api-errors';
-import { useChangeMembers, useDirectorySearch } from '../api/lists';
+import { useChangeMembers } from '../api/change-list-members';
+import { useDirectorySearch } from '../api/search-directory';
 import { LISTS_STRINGS } from '../strings';
 
 const S = LISTS_STRINGS.add;

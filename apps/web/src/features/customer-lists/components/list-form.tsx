@@ -1,13 +1,20 @@
 // Create or edit a list: name, description, and (creating) static or segment; a segment's
-// conditions. The shared contract checks before sending; the server's field errors land on fields.
+// conditions. react-hook-form holds the fields; its zod resolver turns them into the request and
+// checks it with the shared contract (ZCreateCustomerListRequest) before sending; the server's field
+// errors land on the same fields.
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ZCreateCustomerListRequest,
+  type TCreateCustomerListRequest,
   type TCustomerList,
   type TCustomerListKind,
   type TSegmentFilter,
+  type TChannel,
 } from '@titan/contracts';
 import { PlusIcon, XIcon } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
+import { useFieldArray, useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { z } from 'zod';
 
 import { FormAlert } from '../../../components/form/form-alert';
 import { Button } from '../../../components/ui/button';
@@ -16,7 +23,8 @@ import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Textarea } from '../../../components/ui/textarea';
 import { apiErrorMessage, describeApiFailure } from '../../../lib/api-errors';
-import { useCreateList, useUpdateList } from '../api/lists';
+import { useCreateList } from '../api/create-list';
+import { useUpdateList } from '../api/update-list';
 import { LISTS_STRINGS } from '../strings';
 
 const S = LISTS_STRINGS.form;
@@ -26,7 +34,7 @@ type TConditions = {
   search: string;
   hasEmail: TTri;
   hasPhone: TTri;
-  channel: '' | 'whatsapp' | 'titan_message';
+  channel: '' | TChannel;
   createdAfter: string;
   createdBefore: string;
   seenAfter: string;
@@ -76,7 +84,51 @@ function filterOf(c: TConditions): TSegmentFilter {
   return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as TSegmentFilter;
 }
 
+/** What the form holds: the request's fields, a segment's conditions as the inputs show them. */
+type TListFormValues = {
+  name: string;
+  description: string;
+  kind: TCustomerListKind;
+  doubleOptIn: boolean;
+  conditions: TConditions;
+};
+
+/** The form's values → the request (a segment's conditions as its filter), checked by the contract. */
+const ZListForm = z
+  .custom<TListFormValues>()
+  .transform(
+    ({ name, description, kind, doubleOptIn, conditions }): z.input<typeof ZCreateCustomerListRequest> => ({
+      name,
+      description,
+      kind,
+      double_opt_in: kind === 'static' && doubleOptIn,
+      ...(kind === 'segment' ? { filter: filterOf(conditions) } : {}),
+    }),
+  )
+  .pipe(ZCreateCustomerListRequest);
+
 type TErrors = Record<string, string>;
+
+/** The first message under each field the form shows errors at (a filter's, whatever its depth). */
+function errorsOf(errors: FieldErrors<TListFormValues> & { filter?: unknown }): TErrors {
+  const first = (node: unknown): string | undefined => {
+    if (!node || typeof node !== 'object') return undefined;
+    const { message } = node as { message?: unknown };
+    if (typeof message === 'string' && message) return message;
+    for (const [key, child] of Object.entries(node)) {
+      if (key === 'ref' || key === 'type' || key === 'message') continue;
+      const found = first(child);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const found: TErrors = {};
+  for (const field of ['name', 'description', 'kind', 'filter', 'root'] as const) {
+    const message = first((errors as Record<string, unknown>)[field]);
+    if (message) found[field] = message;
+  }
+  return found;
+}
 
 function Field({
   label,
@@ -110,42 +162,37 @@ export function ListForm({
   onSaved: (list: TCustomerList) => void;
   onCancel: () => void;
 }) {
-  const [name, setName] = useState(list?.name ?? '');
-  const [description, setDescription] = useState(list?.description ?? '');
-  const [kind, setKind] = useState<TCustomerListKind>(list?.kind ?? 'static');
-  const [conditions, setConditions] = useState<TConditions>(conditionsOf(list?.filter));
-  const [errors, setErrors] = useState<TErrors>({});
+  const form = useForm<TListFormValues, unknown, TCreateCustomerListRequest>({
+    resolver: zodResolver(ZListForm),
+    defaultValues: {
+      name: list?.name ?? '',
+      description: list?.description ?? '',
+      kind: list?.kind ?? 'static',
+      doubleOptIn: list?.double_opt_in ?? false,
+      conditions: conditionsOf(list?.filter),
+    },
+  });
+  const { register, control } = form;
+  const fieldRows = useFieldArray({ control, name: 'conditions.fields' });
+  const kind = useWatch({ control, name: 'kind' });
+  const errors = errorsOf(form.formState.errors);
+  const formId = useId();
   const [formError, setFormError] = useState<string>();
   const create = useCreateList();
   const update = useUpdateList(list?.id ?? 0);
   const saving = create.isPending || update.isPending;
-  const set = (patch: Partial<TConditions>) => setConditions((c) => ({ ...c, ...patch }));
 
-  const submit = async () => {
-    setErrors({});
+  const submit = async (checked: TCreateCustomerListRequest) => {
     setFormError(undefined);
-    const body = {
-      name,
-      description,
-      kind,
-      ...(kind === 'segment' ? { filter: filterOf(conditions) } : {}),
-    };
-    const checked = ZCreateCustomerListRequest.safeParse(body);
-    if (!checked.success) {
-      const found: TErrors = {};
-      for (const issue of checked.error.issues)
-        found[issue.path[0] === 'filter' ? 'filter' : String(issue.path[0])] ??= issue.message;
-      setErrors(found);
-      return;
-    }
     try {
       const saved = list
         ? await update.mutateAsync({
-            name: checked.data.name,
-            description: checked.data.description,
-            ...(list.kind === 'segment' && checked.data.filter ? { filter: checked.data.filter } : {}),
+            name: checked.name,
+            description: checked.description,
+            ...(list.kind === 'static' ? { double_opt_in: checked.double_opt_in } : {}),
+            ...(list.kind === 'segment' && checked.filter ? { filter: checked.filter } : {}),
           })
-        : await create.mutateAsync(checked.data);
+        : await create.mutateAsync(checked);
       onSaved(saved);
     } catch (error) {
       const failure = describeApiFailure(error);
@@ -155,8 +202,10 @@ export function ListForm({
         const field = key.startsWith('filter') ? 'filter' : key;
         if (['name', 'description', 'kind', 'filter'].includes(field)) found[field] ??= messages[0] ?? '';
       }
-      if (Object.keys(found).length) setErrors(found);
-      else setFormError(apiErrorMessage(error));
+      if (Object.keys(found).length) {
+        for (const [field, message] of Object.entries(found))
+          form.setError(field as 'name', { type: 'server', message });
+      } else setFormError(apiErrorMessage(error));
     }
   };
 
@@ -166,8 +215,8 @@ export function ListForm({
       aria-label={list ? S.editTitle : S.createTitle}
       className="grid gap-4"
       onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
+        setFormError(undefined);
+        void form.handleSubmit(submit)(event);
       }}
     >
       <FormAlert message={formError} />
@@ -175,27 +224,20 @@ export function ListForm({
         {(id) => (
           <Input
             id={id}
-            value={name}
             autoComplete="off"
             aria-invalid={errors.name ? true : undefined}
-            onChange={(e) => setName(e.target.value)}
+            {...register('name')}
           />
         )}
       </Field>
       <Field label={S.descriptionLabel} error={errors.description}>
-        {(id) => (
-          <Textarea id={id} rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
-        )}
+        {(id) => <Textarea id={id} rows={2} {...register('description')} />}
       </Field>
       {list ? null : (
         <Field label={S.kind} error={errors.kind}>
           {(id) => (
             <>
-              <NativeSelect
-                id={id}
-                value={kind}
-                onChange={(e) => setKind(e.target.value as TCustomerListKind)}
-              >
+              <NativeSelect id={id} {...register('kind')}>
                 <option value="static">{LISTS_STRINGS.kinds.static}</option>
                 <option value="segment">{LISTS_STRINGS.kinds.segment}</option>
               </NativeSelect>
@@ -204,6 +246,23 @@ export function ListForm({
           )}
         </Field>
       )}
+      {kind === 'static' ? (
+        <div className="flex items-start gap-3">
+          <input
+            id={`${formId}-double-opt-in`}
+            type="checkbox"
+            className="mt-0.5 size-4 shrink-0"
+            aria-describedby={`${formId}-double-opt-in-hint`}
+            {...register('doubleOptIn')}
+          />
+          <div className="grid gap-1">
+            <Label htmlFor={`${formId}-double-opt-in`}>{S.doubleOptIn}</Label>
+            <p id={`${formId}-double-opt-in-hint`} className="text-xs text-muted-foreground">
+              {S.doubleOptInHint}
+            </p>
+          </div>
+        </div>
+      ) : null}
       {kind === 'segment' ? (
         <fieldset className="grid gap-3 rounded-md border p-3">
           <legend className="px-1 text-sm font-medium">{S.conditions}</legend>
@@ -213,19 +272,11 @@ export function ListForm({
               {errors.filter}
             </p>
           ) : null}
-          <Field label={S.search}>
-            {(id) => (
-              <Input id={id} value={conditions.search} onChange={(e) => set({ search: e.target.value })} />
-            )}
-          </Field>
+          <Field label={S.search}>{(id) => <Input id={id} {...register('conditions.search')} />}</Field>
           <div className="grid gap-3 sm:grid-cols-3">
             <Field label={S.hasEmail}>
               {(id) => (
-                <NativeSelect
-                  id={id}
-                  value={conditions.hasEmail}
-                  onChange={(e) => set({ hasEmail: e.target.value as TTri })}
-                >
+                <NativeSelect id={id} {...register('conditions.hasEmail')}>
                   <option value="">{S.any}</option>
                   <option value="yes">{S.has}</option>
                   <option value="no">{S.hasNot}</option>
@@ -234,11 +285,7 @@ export function ListForm({
             </Field>
             <Field label={S.hasPhone}>
               {(id) => (
-                <NativeSelect
-                  id={id}
-                  value={conditions.hasPhone}
-                  onChange={(e) => set({ hasPhone: e.target.value as TTri })}
-                >
+                <NativeSelect id={id} {...register('conditions.hasPhone')}>
                   <option value="">{S.any}</option>
                   <option value="yes">{S.has}</option>
                   <option value="no">{S.hasNot}</option>
@@ -247,14 +294,12 @@ export function ListForm({
             </Field>
             <Field label={S.channel}>
               {(id) => (
-                <NativeSelect
-                  id={id}
-                  value={conditions.channel}
-                  onChange={(e) => set({ channel: e.target.value as TConditions['channel'] })}
-                >
+                <NativeSelect id={id} {...register('conditions.channel')}>
                   <option value="">{S.anyChannel}</option>
                   <option value="whatsapp">{S.channels.whatsapp}</option>
                   <option value="titan_message">{S.channels.titan_message}</option>
+                  <option value="email">{S.channels.email}</option>
+                  <option value="sms">{S.channels.sms}</option>
                 </NativeSelect>
               )}
             </Field>
@@ -269,55 +314,24 @@ export function ListForm({
               ] as const
             ).map(([key, label]) => (
               <Field key={key} label={label}>
-                {(id) => (
-                  <Input
-                    id={id}
-                    type="date"
-                    value={conditions[key]}
-                    onChange={(e) => set({ [key]: e.target.value })}
-                  />
-                )}
+                {(id) => <Input id={id} type="date" {...register(`conditions.${key}`)} />}
               </Field>
             ))}
           </div>
-          {conditions.fields.map((field, i) => (
-            <div key={i} className="flex items-end gap-2">
+          {fieldRows.fields.map((row, i) => (
+            <div key={row.id} className="flex items-end gap-2">
               <Field label={S.fieldKey}>
-                {(id) => (
-                  <Input
-                    id={id}
-                    value={field.key}
-                    onChange={(e) =>
-                      set({
-                        fields: conditions.fields.map((f, j) =>
-                          j === i ? { ...f, key: e.target.value } : f,
-                        ),
-                      })
-                    }
-                  />
-                )}
+                {(id) => <Input id={id} {...register(`conditions.fields.${i}.key`)} />}
               </Field>
               <Field label={S.fieldValue}>
-                {(id) => (
-                  <Input
-                    id={id}
-                    value={field.value}
-                    onChange={(e) =>
-                      set({
-                        fields: conditions.fields.map((f, j) =>
-                          j === i ? { ...f, value: e.target.value } : f,
-                        ),
-                      })
-                    }
-                  />
-                )}
+                {(id) => <Input id={id} {...register(`conditions.fields.${i}.value`)} />}
               </Field>
               <Button
                 type="button"
                 variant="ghost"
                 size="icon"
                 aria-label={S.removeField}
-                onClick={() => set({ fields: conditions.fields.filter((_, j) => j !== i) })}
+                onClick={() => fieldRows.remove(i)}
               >
                 <XIcon aria-hidden="true" />
               </Button>
@@ -328,7 +342,7 @@ export function ListForm({
             variant="outline"
             size="sm"
             className="w-fit"
-            onClick={() => set({ fields: [...conditions.fields, { key: '', value: '' }] })}
+            onClick={() => fieldRows.append({ key: '', value: '' })}
           >
             <PlusIcon aria-hidden="true" />
             {S.addField}

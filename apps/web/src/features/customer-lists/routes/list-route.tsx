@@ -1,7 +1,7 @@
 // /engage/directory/lists/{id}: a list's customers (a static list's members, or who matches a
 // segment now), with adding and removing members, editing, and deleting the list.
 import type { TDirectoryVisitor } from '@titan/contracts';
-import { ArrowLeftIcon, UserPlusIcon, UsersIcon } from 'lucide-react';
+import { ArrowLeftIcon, SendIcon, UserPlusIcon, UsersIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -22,10 +22,13 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
-import { LISTS_PATH, visitorPath } from '../../../config/paths';
+import { LISTS_PATH, newCampaignPath, visitorPath } from '../../../config/paths';
 import { apiErrorStatus, reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
-import { MEMBERS_PAGE_SIZE, useChangeMembers, useDeleteList, useList, useListMembers } from '../api/lists';
+import { useChangeMembers } from '../api/change-list-members';
+import { useDeleteList } from '../api/delete-list';
+import { useList } from '../api/get-list';
+import { MEMBERS_PAGE_SIZE, useListMembers } from '../api/get-list-members';
 import { AddMembers } from '../components/add-members';
 import { ListForm } from '../components/list-form';
 import { LISTS_STRINGS as S } from '../strings';
@@ -162,6 +165,12 @@ export function ListRoute() {
         </div>
         {canWrite ? (
           <div className="flex flex-wrap gap-2">
+            <Button asChild variant="outline">
+              <Link to={newCampaignPath({ listId: current.id })}>
+                <SendIcon aria-hidden="true" />
+                {S.sendTo}
+              </Link>
+            </Button>
             <AudienceExportButton query={{ list_id: current.id }} />
             {isStatic ? (
               <Button onClick={() => setAdding(true)}>
@@ -174,6 +183,7 @@ export function ListRoute() {
             </Button>
             <ConfirmAction
               variant="outline"
+              size="default"
               trigger={S.delete}
               title={S.deleteTitle}
               description={S.deleteText}

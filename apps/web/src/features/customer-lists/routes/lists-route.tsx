@@ -14,16 +14,19 @@ import { Dialog, DialogContent, DialogHeader, DialogTitle } from '../../../compo
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { listPath } from '../../../config/paths';
 import { formatDate } from '../../../lib/format';
+import { useCustomerLists } from '../../../lib/customer-lists';
 import { usePermissions } from '../../../lib/business/roles';
-import { LISTS_PAGE_SIZE, useLists } from '../api/lists';
 import { ListForm } from '../components/list-form';
 import { LISTS_STRINGS as S } from '../strings';
 import { PageLayout } from '../../../components/layout/page-layout';
 
+/** Lists per page of the screen. */
+const LISTS_PAGE_SIZE = 20;
+
 export function ListsRoute() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const lists = useLists(page);
+  const lists = useCustomerLists(page, LISTS_PAGE_SIZE);
   const [creating, setCreating] = useState(false);
   const navigate = useNavigate();
   const canWrite = usePermissions().can('engage.write');

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
-import { ACME, ok, profile, signIn } from '../../../test/api';
+import { ACME, business, ok, profile, signIn } from '../../../test/api';
 import { emailMetrics, engageMetrics } from '../../../test/metrics';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
@@ -37,6 +37,39 @@ function busy() {
           agents: {
             deliveries: { ...OUT, total: 20, delivered: 18, failed: 2 },
             runs: { total: 6, completed: 4, failed: 1, awaiting_approval: 1 },
+          },
+          team: {
+            members: [
+              {
+                user_id: 7,
+                name: 'Ada Lovelace',
+                conversations: 5,
+                first_response_seconds: 300,
+                resolution_seconds: 7200,
+                csat_average: 4.5,
+                csat_responses: 2,
+              },
+              {
+                user_id: 8,
+                name: 'Bob Baker',
+                conversations: 2,
+                first_response_seconds: null,
+                resolution_seconds: null,
+                csat_average: null,
+                csat_responses: 0,
+              },
+            ],
+            groups: [
+              {
+                chat_group_id: 3,
+                name: 'Support',
+                conversations: 7,
+                first_response_seconds: 420,
+                resolution_seconds: 5400,
+                csat_average: 4.5,
+                csat_responses: 2,
+              },
+            ],
           },
           series: [
             {
@@ -104,6 +137,13 @@ describe('the dashboard', () => {
     const runs = screen.getByRole('region', { name: 'Agent runs' });
     expect(within(runs).getByText('Runs').nextSibling).toHaveTextContent('6');
     expect(within(runs).getByText('Awaiting approval').nextSibling).toHaveTextContent('1');
+    const cells = (table: string, row: RegExp) =>
+      within(within(screen.getByRole('table', { name: table })).getByRole('row', { name: row }))
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+    expect(cells('Per member', /Ada Lovelace/)).toEqual(['5', '5 min', '2 h', '4.5 / 5 (2)']);
+    expect(cells('Per member', /Bob Baker/)).toEqual(['2', '—', '—', '—']);
+    expect(cells('Per chat group', /Support/)).toEqual(['7', '7 min', '1 h 30 min', '4.5 / 5 (2)']);
 
     const days = (r: { gte: string | null; lte: string | null }) =>
       Math.round((Date.parse(r.lte!) - Date.parse(r.gte!)) / 86_400_000);
@@ -112,7 +152,7 @@ describe('the dashboard', () => {
     await screen.findByTestId('conversations-opened');
     expect(days(ranges.at(-1)!)).toBe(7);
 
-    // A range of its own: whole UTC days, both ends included; a backwards one is explained, not asked.
+    // A range of its own: whole days of the business's zone (UTC here), both ends included; a backwards one is explained, not asked.
     await user.click(screen.getByRole('radio', { name: 'Custom' }));
     const from = screen.getByLabelText('From');
     const to = screen.getByLabelText('To');
@@ -127,6 +167,23 @@ describe('the dashboard', () => {
       await screen.findByText('Choose a start on or before the end, at most 366 days apart.'),
     ).toBeInTheDocument();
     expect(ranges.length).toBe(asked);
+  });
+
+  it('counts the days of the business’s time zone, not UTC’s', async () => {
+    const ranges = busy();
+    server.use(http.get('/api/business/', () => ok(business({ time_zone: 'America/Los_Angeles' }))));
+    const user = userEvent.setup();
+    renderApp('/engage');
+    await screen.findByTestId('conversations-opened');
+    // Whatever today is, the window starts at midnight in Los Angeles (08:00 or 07:00 UTC).
+    expect(ranges.at(-1)!.gte).toMatch(/T0[78]:00:00\.000Z$/);
+    expect(ranges.at(-1)!.lte).toMatch(/T0[67]:59:59\.999Z$/);
+    await user.click(screen.getByRole('radio', { name: 'Custom' }));
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-10' } });
+    await vi.waitFor(() =>
+      expect(ranges.at(-1)).toEqual({ gte: '2026-11-01T07:00:00.000Z', lte: '2026-11-11T07:59:59.999Z' }),
+    );
   });
 
   it('says how to start when nothing has happened yet', async () => {

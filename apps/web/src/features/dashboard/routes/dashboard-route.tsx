@@ -2,7 +2,7 @@
 // conversations opened, waiting for a reply and the median first response; messages sent per
 // channel and what became of them; email open and click rates; what agents sent and their runs —
 // each with a chart, and empty states that say how to start.
-import type { TEmailMetrics, TEngageMetrics, TSendOutcomes } from '@titan/contracts';
+import type { TEmailMetrics, TEngageMetrics, TSendOutcomes, TServiceLevelRow } from '@titan/contracts';
 import { LayoutDashboardIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -16,6 +16,8 @@ import { Input } from '../../../components/ui/input';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { ToggleGroup, ToggleGroupItem } from '../../../components/ui/toggle-group';
 import { AGENTS_PATH, EMBED_SETTINGS_PATH, settingsPath } from '../../../config/paths';
+import { useBusinessTimeZone } from '../../../lib/business/business';
+import { dayRange, daysBefore, lastDays, todayIn } from '../../../lib/day-ranges';
 import { useEmailMetrics } from '../../../lib/email-metrics';
 import { useEngageMetrics, type TRange } from '../api/get-engage-metrics';
 import { DASHBOARD_STRINGS as S } from '../strings';
@@ -28,25 +30,12 @@ const MAX_DAYS = 366;
 
 const DAY_MS = 86_400_000;
 
-/** The last `days` whole UTC days up to the end of today (stable for the query key within a day). */
-function rangeOf(days: number): TRange {
-  const now = new Date();
-  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - 1;
-  return {
-    created_at__gte: new Date(end + 1 - days * DAY_MS).toISOString(),
-    created_at__lte: new Date(end).toISOString(),
-  };
+/** Whole days in the business's zone from `from` to `to` (YYYY-MM-DD), at most a year, or null. */
+function customRange(from: string, to: string, timeZone: string): TRange | null {
+  const range = dayRange(from, to, timeZone);
+  if (!range || (Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > MAX_DAYS) return null;
+  return range;
 }
-
-/** Whole UTC days from `from` to `to` (YYYY-MM-DD, inclusive), or null when they make no range. */
-function customRange(from: string, to: string): TRange | null {
-  const start = Date.parse(`${from}T00:00:00.000Z`);
-  const end = Date.parse(`${to}T23:59:59.999Z`);
-  if (Number.isNaN(start) || Number.isNaN(end) || end < start || end - start > MAX_DAYS * DAY_MS) return null;
-  return { created_at__gte: new Date(start).toISOString(), created_at__lte: new Date(end).toISOString() };
-}
-
-const day = (iso: string) => iso.slice(0, 10);
 
 const COLORS = {
   opened: 'var(--color-sky-500, #0ea5e9)',
@@ -118,6 +107,80 @@ function Conversations({ m }: { m: TEngageMetrics }) {
               },
             ]}
           />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function LevelTable({
+  label,
+  rows,
+}: {
+  label: string;
+  rows: (TServiceLevelRow & { key: number; name: string })[];
+}) {
+  const T = S.team;
+  const duration = (v: number | null) => (v === null ? T.none : S.duration(v));
+  return (
+    <ScrollContainer>
+      <table className="w-full text-sm" aria-label={label}>
+        <caption className="mb-1 text-left text-sm font-medium">{label}</caption>
+        <thead>
+          <tr className="text-left text-xs text-muted-foreground">
+            <th scope="col" className="py-1 pr-3 font-normal">
+              {T.name}
+            </th>
+            <th scope="col" className="py-1 pr-3 text-right font-normal">
+              {T.conversations}
+            </th>
+            <th scope="col" className="py-1 pr-3 text-right font-normal">
+              {T.firstResponse}
+            </th>
+            <th scope="col" className="py-1 pr-3 text-right font-normal">
+              {T.resolution}
+            </th>
+            <th scope="col" className="py-1 text-right font-normal">
+              {T.csat}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} className="border-t">
+              <th scope="row" className="py-1.5 pr-3 text-left font-normal">
+                {r.name}
+              </th>
+              <td className="py-1.5 pr-3 text-right tabular-nums">{r.conversations.toLocaleString()}</td>
+              <td className="py-1.5 pr-3 text-right tabular-nums">{duration(r.first_response_seconds)}</td>
+              <td className="py-1.5 pr-3 text-right tabular-nums">{duration(r.resolution_seconds)}</td>
+              <td className="py-1.5 text-right tabular-nums">
+                {r.csat_average === null ? T.none : T.csatValue(r.csat_average, r.csat_responses)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollContainer>
+  );
+}
+
+function Team({ m }: { m: TEngageMetrics }) {
+  const { members, groups } = m.team;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{S.team.title}</CardTitle>
+        <CardDescription>{S.team.description}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        {members.length === 0 && groups.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{S.team.empty}</p>
+        ) : (
+          <>
+            <LevelTable label={S.team.members} rows={members.map((r) => ({ ...r, key: r.user_id }))} />
+            <LevelTable label={S.team.groups} rows={groups.map((r) => ({ ...r, key: r.chat_group_id }))} />
+          </>
         )}
       </CardContent>
     </Card>
@@ -291,17 +354,31 @@ function NothingYet() {
 }
 
 export function DashboardRoute() {
+  // Days are the business's days (the server buckets its series by them too): wait for its zone.
+  const timeZone = useBusinessTimeZone();
+  if (!timeZone) {
+    return (
+      <PageLayout>
+        <SectionLoading />
+      </PageLayout>
+    );
+  }
+  return <Dashboard timeZone={timeZone} />;
+}
+
+function Dashboard({ timeZone }: { timeZone: string }) {
   const [rangeKey, setRangeKey] = useState<TRangeKey>('30');
   const [custom, setCustom] = useState(() => {
-    const last30 = rangeOf(30);
-    return { from: day(last30.created_at__gte), to: day(last30.created_at__lte) };
+    const today = todayIn(timeZone);
+    return { from: daysBefore(today, 29), to: today };
   });
-  const customValid = customRange(custom.from, custom.to);
+  const customValid = customRange(custom.from, custom.to, timeZone);
   const [lastCustom, setLastCustom] = useState<TRange | null>(customValid);
   if (customValid && JSON.stringify(customValid) !== JSON.stringify(lastCustom)) setLastCustom(customValid);
   const range = useMemo(
-    () => (rangeKey === 'custom' ? (lastCustom ?? rangeOf(30)) : rangeOf(Number(rangeKey))),
-    [rangeKey, lastCustom],
+    () =>
+      rangeKey === 'custom' ? (lastCustom ?? lastDays(30, timeZone)) : lastDays(Number(rangeKey), timeZone),
+    [rangeKey, lastCustom, timeZone],
   );
   const metrics = useEngageMetrics(range);
   const email = useEmailMetrics(range);
@@ -361,6 +438,7 @@ export function DashboardRoute() {
       ) : (
         <div className="grid gap-4">
           <Conversations m={m!} />
+          <Team m={m!} />
           <Sends m={m!} />
           <div className="grid gap-4 lg:grid-cols-2">
             <EmailEngagement email={email.data} />

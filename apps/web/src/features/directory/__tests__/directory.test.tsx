@@ -23,6 +23,7 @@ function visitor(overrides: Partial<TDirectoryVisitor> = {}): TDirectoryVisitor 
     email_status: 'unknown',
     sms_status: 'unknown',
     whatsapp_status: 'unknown',
+    labels: [],
     ...overrides,
   };
 }
@@ -314,6 +315,36 @@ describe('editing and deleting a visitor', () => {
     expect(deleted).toEqual(['/api/business/customer-directory/5/']);
   });
 
+  it('erases a visitor only after a confirmation naming who and what is erased', async () => {
+    const people = [GRACE, ANON];
+    directory(people);
+    const erased: string[] = [];
+    server.use(
+      http.post('/api/business/customer-directory/5/erase/', ({ request }) => {
+        erased.push(new URL(request.url).pathname);
+        people.splice(0, 1);
+        return HttpResponse.json({ status: 202, message: 'Accepted', result: null }, { status: 202 });
+      }),
+    );
+    const { router } = renderApp('/engage/directory/visitor/5');
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Erase all data' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Erase everything held on Grace Hopper?' });
+    expect(dialog).toHaveTextContent(`This erases Grace Hopper, ${GRACE.email}`);
+    expect(dialog).toHaveTextContent('conversations and messages with their files');
+    expect(dialog).toHaveTextContent('stay on the suppression list (only as a hash)');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(erased).toEqual([]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Erase all data' }));
+    await userEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Erase for good' }),
+    );
+    expect(await screen.findByText('Everything held on Grace Hopper was erased.')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/engage/directory'));
+    expect(erased).toEqual(['/api/business/customer-directory/5/erase/']);
+  });
+
   it('shows a refused delete as a toast and stays on the visitor', async () => {
     directory([GRACE]);
     server.use(
@@ -394,6 +425,23 @@ describe('consent, export and a visitor’s activity', () => {
           .map((li) => li.textContent),
       ).toEqual(['Email: Subscribed', 'SMS: Subscribed', 'WhatsApp: Complained']),
     );
+  });
+
+  it('shows a pending confirmation but never offers it to choose', async () => {
+    const PENDING = visitor({ id: 6, email_status: 'pending', sms_status: 'unknown' });
+    directory([PENDING]);
+    renderApp('/engage/directory/visitor/6');
+    const form = await screen.findByRole('form', { name: 'Edit consent' });
+    const email = within(form).getByLabelText('Email');
+    expect(email).toHaveValue('pending');
+    expect(within(email).getByRole('option', { name: 'Pending confirmation' })).toBeDisabled();
+    const sms = within(form).getByLabelText('SMS');
+    expect(within(sms).queryByRole('option', { name: 'Pending confirmation' })).not.toBeInTheDocument();
+    expect(
+      within(sms)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Subscribed', 'Unsubscribed', 'Bounced', 'Complained', 'Unknown']);
   });
 
   it('shows consent read-only to an agent', async () => {

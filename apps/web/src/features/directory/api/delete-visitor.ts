@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { visitorApiPath, visitorQueryOptions } from './get-visitor';
+import { visitorApiPath, visitorQueryOptions } from '../../../lib/customers/get-customer';
 import { DIRECTORY_LISTS_KEY } from './get-visitors';
 
 export async function deleteVisitor(id: number): Promise<void> {

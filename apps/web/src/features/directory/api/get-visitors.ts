@@ -6,27 +6,30 @@ import { ZDirectoryPage, ZEnvelope } from '@titan/contracts';
 import type { z } from 'zod';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { BUSINESS_SCOPE } from '../../../lib/query-client';
+import { DIRECTORY_API_PATH, DIRECTORY_KEY } from '../../../lib/customers/keys';
 
-export const DIRECTORY_API_PATH = '/api/business/customer-directory/';
+export { DIRECTORY_API_PATH, DIRECTORY_KEY };
 export const DIRECTORY_PAGE_SIZE = 20;
-
-/** Every directory query of the business starts with this key. */
-export const DIRECTORY_KEY = [BUSINESS_SCOPE, 'directory'] as const;
 export const DIRECTORY_LISTS_KEY = [...DIRECTORY_KEY, 'list'] as const;
 
 const ZVisitorPage = ZDirectoryPage;
-export type TVisitorListParams = { search: string; page: number };
+/** `label`: a label's id (the customers carrying it), or none. */
+export type TVisitorListParams = { search: string; page: number; label?: number | null };
 /** A page of the answer, with the page number it is: while the next page loads, the previous one
  * stays on screen and must still say which rows it holds. */
 export type TVisitorPage = z.infer<typeof ZVisitorPage> & { page: number };
 
 export async function getVisitors(
-  { search, page }: TVisitorListParams,
+  { search, page, label }: TVisitorListParams,
   signal?: AbortSignal,
 ): Promise<TVisitorPage> {
   const { data } = await protectedClient.get(DIRECTORY_API_PATH, {
-    params: { ...(search ? { search } : {}), page, page_size: DIRECTORY_PAGE_SIZE },
+    params: {
+      ...(search ? { search } : {}),
+      ...(label ? { label } : {}),
+      page,
+      page_size: DIRECTORY_PAGE_SIZE,
+    },
     signal,
   });
   return { ...ZEnvelope(ZVisitorPage).parse(data).result, page };

@@ -9,7 +9,7 @@ import {
 } from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { visitorApiPath, visitorQueryOptions } from './get-visitor';
+import { visitorApiPath, visitorQueryOptions } from '../../../lib/customers/get-customer';
 import { DIRECTORY_LISTS_KEY } from './get-visitors';
 
 export async function updateVisitor({

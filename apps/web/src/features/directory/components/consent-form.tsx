@@ -1,7 +1,8 @@
 // Staff set a visitor's consent per channel (engage.write): PUT customer-directory/{id}/ with the
 // channels changed; the server keeps the suppression list in step (a channel set to anything but
-// subscribed or unknown suppresses the address, subscribed lifts it).
-import { CONSENT_STATUSES, type TConsentStatus, type TDirectoryVisitor } from '@titan/contracts';
+// subscribed or unknown suppresses the address, subscribed lifts it). `pending` is never chosen
+// by staff: only a double opt-in list's request sets it, and the customer's confirmation ends it.
+import { STAFF_CONSENT_STATUSES, type TConsentStatus, type TDirectoryVisitor } from '@titan/contracts';
 import { useState } from 'react';
 import { toast } from 'sonner';
 
@@ -64,7 +65,13 @@ export function ConsentForm({ visitor }: { visitor: TDirectoryVisitor }) {
             value={consent[channel]}
             onChange={(e) => setConsent({ ...consent, [channel]: e.target.value as TConsentStatus })}
           >
-            {CONSENT_STATUSES.map((status) => (
+            {/* Pending is the customer's to end (the confirmation link or a YES): shown, not chosen. */}
+            {saved[channel] === 'pending' ? (
+              <option value="pending" disabled>
+                {S.consentStatuses.pending}
+              </option>
+            ) : null}
+            {STAFF_CONSENT_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {S.consentStatuses[status]}
               </option>

@@ -12,7 +12,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { conversationPath, eventLogPath } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format';
-import { ACTIVITY_PAGE_SIZE, useVisitorConversations, useVisitorSends } from '../api/get-visitor-activity';
+import {
+  ACTIVITY_PAGE_SIZE,
+  useVisitorConversations,
+  useVisitorSends,
+} from '../../../lib/customers/get-customer-activity';
 import { DIRECTORY_STRINGS as S } from '../strings';
 
 const LOGGED: readonly string[] = ['email', 'sms', 'whatsapp'] satisfies TEventLogChannel[];

@@ -9,6 +9,7 @@ import { cn } from '../../../lib/utils';
 import { DIRECTORY_STRINGS as S } from '../strings';
 import { ConsentBadges } from './consent-badges';
 import { visitorName } from '../utils/display';
+import { LabelChips } from '../../../components/labels/label-chips';
 
 export function VisitorsTable({ visitors, stale }: { visitors: TDirectoryVisitor[]; stale: boolean }) {
   const navigate = useNavigate();
@@ -43,6 +44,7 @@ export function VisitorsTable({ visitors, stale }: { visitors: TDirectoryVisitor
               >
                 {visitorName(visitor)}
               </Link>
+              <LabelChips labels={visitor.labels} max={3} className="mt-1" />
             </TableCell>
             <TableCell>{visitor.email ?? S.none}</TableCell>
             <TableCell>{visitor.phone ?? S.none}</TableCell>

@@ -13,6 +13,7 @@ import { Button } from '../../../components/ui/button';
 import { DIRECTORY_PAGE_SIZE, useVisitors } from '../api/get-visitors';
 import { VisitorSearch } from '../components/visitor-search';
 import { VisitorsTable } from '../components/visitors-table';
+import { DirectoryLabelFilter } from '../components/visitor-labels';
 import { DIRECTORY_STRINGS as S } from '../strings';
 import { PageLayout } from '../../../components/layout/page-layout';
 
@@ -25,13 +26,17 @@ export function DirectoryRoute() {
   const [searchParams, setSearchParams] = useSearchParams();
   const search = searchParams.get('search')?.trim() ?? '';
   const page = pageFrom(searchParams.get('page'));
-  const visitors = useVisitors({ search, page });
+  const labelParam = pageFrom(searchParams.get('label'));
+  const label = searchParams.get('label') ? labelParam : null;
+  const visitors = useVisitors({ search, page, label });
 
-  const show = (next: { search?: string; page?: number }) => {
+  const show = (next: { search?: string; page?: number; label?: number | null }) => {
     const params = new URLSearchParams();
     const nextSearch = next.search ?? search;
     const nextPage = next.page ?? 1;
+    const nextLabel = next.label === undefined ? label : next.label;
     if (nextSearch) params.set('search', nextSearch);
+    if (nextLabel) params.set('label', String(nextLabel));
     if (nextPage > 1) params.set('page', String(nextPage));
     // Typing must not flood the history; paging is a step Back can undo.
     setSearchParams(params, { replace: next.page === undefined });
@@ -93,10 +98,15 @@ export function DirectoryRoute() {
         </div>
         <AudienceExportButton query={search ? { search } : {}} />
       </div>
-      <VisitorSearch
-        value={search}
-        onSearch={(next) => (next === search ? undefined : show({ search: next }))}
-      />
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="min-w-0 flex-1">
+          <VisitorSearch
+            value={search}
+            onSearch={(next) => (next === search ? undefined : show({ search: next }))}
+          />
+        </div>
+        <DirectoryLabelFilter value={label} onChange={(next) => show({ label: next })} />
+      </div>
       {content()}
     </PageLayout>
   );

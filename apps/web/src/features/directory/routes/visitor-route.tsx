@@ -11,17 +11,21 @@ import { ConfirmAction } from '../../../components/confirm-action';
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { DIRECTORY_PATH } from '../../../config/paths';
+import { DIRECTORY_PATH, newConversationPath } from '../../../config/paths';
+import { Button } from '../../../components/ui/button';
 import { apiErrorStatus, reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { formatDateTime } from '../../../lib/format';
 import { forgetVisitor, useDeleteVisitor } from '../api/delete-visitor';
-import { useVisitor } from '../api/get-visitor';
+import { useEraseVisitor } from '../api/erase-visitor';
+import { useExportVisitor } from '../api/export-visitor';
+import { useVisitor } from '../../../lib/customers/get-customer';
 import { ConsentBadges } from '../components/consent-badges';
 import { ConsentForm } from '../components/consent-form';
 import { VisitorConversationsCard, VisitorSendsCard } from '../components/visitor-activity';
 import { TextsCard } from '../components/texts-card';
 import { VisitorEditForm } from '../components/visitor-edit-form';
+import { VisitorLabelsCard } from '../components/visitor-labels';
 import { DIRECTORY_STRINGS as S } from '../strings';
 import { fieldValueText, visitorName } from '../utils/display';
 import { PageLayout } from '../../../components/layout/page-layout';
@@ -113,6 +117,8 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
   const { can, ready } = usePermissions();
   const canWrite = can('engage.write');
   const remove = useDeleteVisitor();
+  const erase = useEraseVisitor();
+  const exporter = useExportVisitor();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const name = visitorName(visitor);
@@ -127,32 +133,75 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
       onError: (error) => reportApiError(error, { toast: true }),
     });
 
+  const onErase = () =>
+    erase.mutate(visitor.id, {
+      onSuccess: async () => {
+        toast.success(S.erased(name));
+        await navigate(DIRECTORY_PATH);
+        forgetVisitor(queryClient, visitor.id);
+      },
+      onError: (error) => reportApiError(error, { toast: true }),
+    });
+  const who = [name, visitor.email, visitor.phone].filter(Boolean).join(', ');
+  const gone = remove.isSuccess || erase.isSuccess;
+
   return (
     <>
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold tracking-tight break-words">{name}</h1>
-        {canWrite ? (
-          <div className="ml-auto">
-            <ConfirmAction
-              trigger={S.delete}
-              variant="outline"
-              title={S.deleteTitle(name)}
-              description={S.deleteText}
-              confirmLabel={S.deleteConfirm}
-              disabled={remove.isPending}
-              onConfirm={onDelete}
-            />
+        {can('engage.send') || canWrite ? (
+          <div className="ml-auto flex flex-wrap gap-2">
+            {/* Issue 29: start a conversation with them from the inbox. */}
+            {can('engage.send') ? (
+              <Button asChild variant="outline">
+                <Link to={newConversationPath(visitor.id)}>{S.newConversation}</Link>
+              </Button>
+            ) : null}
+            {canWrite ? (
+              <>
+                <Button
+                  variant="outline"
+                  disabled={exporter.isPending}
+                  onClick={() =>
+                    exporter.mutate(visitor.id, {
+                      onError: (error) => reportApiError(error, { toast: true }),
+                    })
+                  }
+                >
+                  {S.exportData}
+                </Button>
+                <ConfirmAction
+                  trigger={S.erase}
+                  variant="outline"
+                  size="default"
+                  title={S.eraseTitle(name)}
+                  description={S.eraseText(who)}
+                  confirmLabel={S.eraseConfirm}
+                  disabled={erase.isPending}
+                  onConfirm={onErase}
+                />
+                <ConfirmAction
+                  trigger={S.delete}
+                  variant="outline"
+                  size="default"
+                  title={S.deleteTitle(name)}
+                  description={S.deleteText}
+                  confirmLabel={S.deleteConfirm}
+                  disabled={remove.isPending}
+                  onConfirm={onDelete}
+                />
+              </>
+            ) : null}
           </div>
         ) : null}
       </div>
       <div className="grid gap-6 lg:grid-cols-2">
         <DetailsCard visitor={visitor} />
         <FieldsCard fields={visitor.fields} />
+        {ready ? <VisitorLabelsCard visitor={visitor} canWrite={canWrite} /> : null}
         {/* Once deleted, the page (on its way out) asks nothing more about them. */}
-        {remove.isSuccess ? null : (
-          <VisitorConversationsCard visitorId={visitor.id} count={visitor.conversation_count} />
-        )}
-        {remove.isSuccess ? null : <TextsCard visitorId={visitor.id} />}
+        {gone ? null : <VisitorConversationsCard visitorId={visitor.id} count={visitor.conversation_count} />}
+        {gone ? null : <TextsCard visitorId={visitor.id} />}
         {ready ? <ConsentCard visitor={visitor} canWrite={canWrite} /> : null}
         {/* Until the role is known, neither the form nor "read only" would be true. */}
         {ready ? (
@@ -169,7 +218,7 @@ function VisitorPage({ visitor }: { visitor: TDirectoryVisitor }) {
             ) : null}
           </Card>
         ) : null}
-        {remove.isSuccess ? null : <VisitorSendsCard visitorId={visitor.id} />}
+        {gone ? null : <VisitorSendsCard visitorId={visitor.id} />}
       </div>
     </>
   );

@@ -16,6 +16,7 @@ function domain(overrides: Partial<TEmailDomain> = {}): TEmailDomain {
     domain: 'shop.example',
     status: 'pending',
     last_checked_at: null,
+    default_from: null,
     created_at: '2026-11-20T10:00:00Z',
     records: [
       {

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { EMAIL_DOMAINS_PATH, emailDomainsQueryOptions } from './get-email-domains';
+import { EMAIL_DOMAINS_PATH, emailDomainsQueryOptions } from '../../../lib/email-domains';
 
 export async function deleteEmailDomain(id: number): Promise<void> {
   await protectedClient.delete(`${EMAIL_DOMAINS_PATH}${id}/`);

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ZEmailDomain, ZEnvelope, type TEmailDomain } from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { EMAIL_DOMAINS_PATH, emailDomainsQueryOptions } from './get-email-domains';
+import { EMAIL_DOMAINS_PATH, emailDomainsQueryOptions } from '../../../lib/email-domains';
 
 export async function verifyEmailDomain(id: number): Promise<TEmailDomain> {
   const { data } = await protectedClient.post(`${EMAIL_DOMAINS_PATH}${id}/verify/`);

@@ -21,7 +21,7 @@ import { reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { formatDateTime } from '../../../lib/format';
 import { useDeleteEmailDomain } from '../api/delete-email-domain';
-import { useEmailDomains } from '../api/get-email-domains';
+import { useEmailDomains } from '../../../lib/email-domains';
 import { useVerifyEmailDomain } from '../api/verify-email-domain';
 import { EMAIL_DOMAINS_STRINGS as S } from '../strings';
 import { AddDomainForm } from './add-domain-form';

@@ -1,5 +1,5 @@
 import {
-  LLM_MESSAGES,
+  LLM_ERRORS,
   type TEmailTemplate,
   type TEmailTemplateStreamEvent,
   type TGeneratedEmailTemplate,
@@ -31,6 +31,7 @@ const CONFIGURED: TLlmSettings = {
   has_api_key: true,
   source: 'business',
   effective_model: 'titan-sim-1',
+  embedding_model: null,
   configured: true,
   updated_at: '2026-11-20T10:00:00Z',
   usage_30d: { calls: 0, prompt_tokens: 0, completion_tokens: 0 },
@@ -133,18 +134,30 @@ describe('AI email template', () => {
         { type: 'status', stage: 'generating', attempt: 1 },
         { type: 'delta', text: '{"name":"Spring' },
       );
-      const text = await screen.findByLabelText(S.streamLabel);
-      await waitFor(() => expect(text).toHaveTextContent('{"name":"Spring'));
+      // The element changes from the raw text to the fields once the answer reads as an object.
+      const text = () => screen.getByLabelText(S.streamLabel);
+      // The unfinished JSON reads as the fields forming, not as raw text with escapes.
+      await waitFor(() => expect(text()).toHaveTextContent(`${EMAIL_TEMPLATE_STRINGS.name}Spring`));
+      expect(text()).not.toHaveTextContent('{"name"');
       expect(screen.getByText(S.stages.generating)).toBeInTheDocument();
       expect(state.generations).toEqual([
         { prompt: 'Spring sale, 20% off', tone: 'Playful', audience: 'loyal customers' },
       ]);
 
       stream.push(
-        { type: 'delta', text: ' Sale email"' },
+        {
+          type: 'delta',
+          text: ' Sale email","subject":"Spring Sale","content":"<mjml>\\n  <mj-body>\\n    <mj-text>Hi \\"there\\"',
+        },
         { type: 'status', stage: 'compiling', attempt: 1 },
       );
-      await waitFor(() => expect(text).toHaveTextContent('{"name":"Spring Sale email"'));
+      await waitFor(() =>
+        expect(text()).toHaveTextContent(`${EMAIL_TEMPLATE_STRINGS.name}Spring Sale email`),
+      );
+      expect(text()).toHaveTextContent(`${EMAIL_TEMPLATE_STRINGS.subject}Spring Sale`);
+      expect(screen.getByLabelText(S.formingContent).textContent).toBe(
+        '<mjml>\n  <mj-body>\n    <mj-text>Hi "there"',
+      );
       expect(await screen.findByText(S.stages.compiling)).toBeInTheDocument();
 
       stream.push({ type: 'result', template: GENERATED });
@@ -186,7 +199,7 @@ describe('AI email template', () => {
           {
             type: 'error',
             status: 422,
-            message: LLM_MESSAGES.templateDidNotCompile,
+            message: LLM_ERRORS.templateDidNotCompile,
             errors: { content: ['Line 3: mj-text cannot be used inside mj-body'] },
           },
         );
@@ -198,7 +211,7 @@ describe('AI email template', () => {
     renderApp('/engage/ai-template');
     await user.type(await screen.findByLabelText(S.prompt), 'A welcome email');
     await user.click(screen.getByRole('button', { name: S.generate }));
-    expect(await screen.findByText(LLM_MESSAGES.templateDidNotCompile)).toBeInTheDocument();
+    expect(await screen.findByText(LLM_ERRORS.templateDidNotCompile)).toBeInTheDocument();
     expect(screen.getByText('content: Line 3: mj-text cannot be used inside mj-body')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: S.saveAsTemplate })).not.toBeInTheDocument();
   });
@@ -243,7 +256,7 @@ describe('AI email template', () => {
       http.get('/api/config/llm/', () => ok(settings)),
       http.post('/api/template/gpt-prompt-email/', () => {
         settings = NOT_CONFIGURED;
-        return fail(409, LLM_MESSAGES.notConfigured);
+        return fail(409, LLM_ERRORS.notConfigured);
       }),
     );
     const user = userEvent.setup();

@@ -14,7 +14,9 @@ import { ACME, fail, ok, profile, signIn } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
 import type { TCodeEditorProps } from '../components/code-editor-types';
+import type { TVisualEditorProps } from '../components/visual-editor-types';
 import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
+import { VISUAL_PROBLEMS } from '../utils/template-source';
 
 // CodeMirror needs layout jsdom has not got: the editor is a textarea with the same props and handle.
 vi.mock('../components/code-editor', () => ({
@@ -33,6 +35,35 @@ vi.mock('../components/code-editor', () => ({
       />
     );
   },
+}));
+
+// GrapesJS's canvas re-renders without end under jsdom (its iframe and style sheets): the visual
+// editor is a stand-in with the same props, where "Add text block" does what dropping the Text block
+// does (the MJML gains an <mj-text>) and "Upload image" what its asset manager's upload does.
+vi.mock('../components/visual-editor', () => ({
+  VisualEditor: ({ value, onChange, label, uploadImage, onUploadError }: TVisualEditorProps) => (
+    <div role="group" aria-label={label}>
+      <pre data-testid="visual-source">{value}</pre>
+      <button
+        type="button"
+        onClick={() => onChange(value.replace('</mj-column>', '<mj-text>Spring sale</mj-text></mj-column>'))}
+      >
+        Add text block
+      </button>
+      <input
+        type="file"
+        aria-label="Upload image"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file)
+            uploadImage(file).then(
+              (url) => onChange(value.replace('</mj-column>', `<mj-image src="${url}" /></mj-column>`)),
+              onUploadError,
+            );
+        }}
+      />
+    </div>
+  ),
 }));
 
 const MJML = '<mjml>\n  <mj-body>\n    <mj-text>Hello {{ customer.name }}</mj-text>\n  </mj-body>\n</mjml>';
@@ -301,7 +332,9 @@ describe('Email templates', () => {
       );
       renderApp('/engage/templates/email/7');
       const panel = await screen.findByRole('region', { name: S.testTitle });
+      await userEvent.clear(within(panel).getByLabelText(S.testFrom));
       await userEvent.type(within(panel).getByLabelText(S.testFrom), 'news@unverified.test');
+      await userEvent.clear(within(panel).getByLabelText(S.testTo));
       await userEvent.type(within(panel).getByLabelText(S.testTo), 'me@example.com');
       await userEvent.click(within(panel).getByRole('button', { name: S.testSend }));
       expect(
@@ -315,6 +348,98 @@ describe('Email templates', () => {
       expect(tests.at(-1)!.variables).toEqual(expect.objectContaining({ customer: expect.any(Object) }));
     },
   );
+
+  it('fills the test’s From on a verified domain and To with the person’s own address', async () => {
+    withTemplates();
+    server.use(
+      http.get('/api/email/domains/', () =>
+        ok([
+          {
+            id: 1,
+            domain: 'pending.test',
+            status: 'pending',
+            last_checked_at: null,
+            default_from: null,
+            created_at: '2026-11-20T10:00:00Z',
+            records: [],
+          },
+          {
+            id: 2,
+            domain: 'acme.test',
+            status: 'verified',
+            last_checked_at: null,
+            default_from: null,
+            created_at: '2026-11-20T10:00:00Z',
+            records: [],
+          },
+        ]),
+      ),
+    );
+    renderApp('/engage/templates/email/7');
+    const panel = await screen.findByRole('region', { name: S.testTitle });
+    await waitFor(() => expect(within(panel).getByLabelText(S.testFrom)).toHaveValue('hello@acme.test'));
+    expect(within(panel).getByLabelText(S.testTo)).toHaveValue('ada@example.com');
+    expect(within(panel).queryByText(S.testNoVerifiedDomain)).not.toBeInTheDocument();
+  });
+
+  it('fills the test’s From with the default sender set on a verified domain', async () => {
+    const tests: Record<string, unknown>[] = [];
+    withTemplates();
+    server.use(
+      http.get('/api/email/domains/', () =>
+        ok([
+          {
+            id: 2,
+            domain: 'acme.test',
+            status: 'verified',
+            last_checked_at: null,
+            default_from: 'Acme News <news@acme.test>',
+            created_at: '2026-11-20T10:00:00Z',
+            records: [],
+          },
+        ]),
+      ),
+      http.post('/api/template/:id/test/', async ({ request }) => {
+        tests.push((await request.json()) as Record<string, unknown>);
+        return ok(
+          {
+            id: 'b3b1d3a2-6a77-4a43-9d38-6f0e7cd0b002',
+            tracking_id: 'b3b1d3a2-6a77-4a43-9d38-6f0e7cd0b002',
+            status: 'queued',
+            recipient: 'ada@example.com',
+            customer_id: null,
+            subject: 'Welcome',
+            template_id: 7,
+            provider_message_id: null,
+            error_code: null,
+            error_message: null,
+            created_at: '2026-11-24T04:00:00.000Z',
+          },
+          202,
+        );
+      }),
+    );
+    renderApp('/engage/templates/email/7');
+    const panel = await screen.findByRole('region', { name: S.testTitle });
+    await waitFor(() =>
+      expect(within(panel).getByLabelText(S.testFrom)).toHaveValue('Acme News <news@acme.test>'),
+    );
+    await userEvent.click(within(panel).getByRole('button', { name: S.testSend }));
+    expect(await screen.findByText(S.testSent('ada@example.com'))).toBeInTheDocument();
+    expect(tests.at(-1)).toMatchObject({ from: 'Acme News <news@acme.test>', to: 'ada@example.com' });
+  });
+
+  it('says where to verify a domain when the business has none', async () => {
+    withTemplates();
+    renderApp('/engage/templates/email/7');
+    const panel = await screen.findByRole('region', { name: S.testTitle });
+    expect(await within(panel).findByText(S.testNoVerifiedDomain)).toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: S.testVerifyDomainLink })).toHaveAttribute(
+      'href',
+      '/engage/settings/email-domains',
+    );
+    expect(within(panel).getByLabelText(S.testFrom)).toHaveValue('');
+  });
 
   it('restores an older version', { timeout: 20_000 }, async () => {
     const state = withTemplates();
@@ -357,5 +482,116 @@ describe('Email templates', () => {
     withTemplates();
     renderApp('/engage/templates/email/99');
     expect(await screen.findByText(S.notFoundTitle)).toBeInTheDocument();
+  });
+});
+
+const DESIGNED_MJML = `<mjml>
+  <mj-body background-color="#f4f4f5">
+    <mj-section background-color="#ffffff">
+      <mj-column>
+        <mj-text>Hello {{ customer.name }}</mj-text>
+        <mj-button href="https://acme.test/shop">Visit us</mj-button>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>`;
+
+describe('Email templates: the visual editor', () => {
+  it(
+    'opens an MJML template in the Visual view unchanged, saves block edits as MJML, and shows them in the code view',
+    { timeout: 30_000 },
+    async () => {
+      const state = withTemplates();
+      state.templates = [{ ...WELCOME, content: DESIGNED_MJML }];
+      renderApp('/engage/templates/email/7');
+      await screen.findByLabelText(S.editorLabel);
+      await userEvent.click(screen.getByRole('radio', { name: S.viewVisual }));
+      const visual = await screen.findByRole('group', { name: S.visualLabel });
+      expect(within(visual).getByTestId('visual-source')).toHaveTextContent('Hello {{ customer.name }}');
+      expect(screen.getByText(S.visualHint)).toBeInTheDocument();
+      // Opening it changes nothing: nothing to save.
+      expect(screen.getByRole('button', { name: S.save })).toBeDisabled();
+      expect(screen.queryByText(S.unsavedChanges)).not.toBeInTheDocument();
+      // The image button of the code view gives way to the editor's own.
+      expect(screen.queryByLabelText(S.insertImage, { selector: 'input' })).not.toBeInTheDocument();
+
+      await userEvent.click(within(visual).getByRole('button', { name: 'Add text block' }));
+      expect(screen.getByText(S.unsavedChanges)).toBeInTheDocument();
+      // The preview renders what the blocks make.
+      await waitFor(() =>
+        expect(state.previews.at(-1)?.body.draft).toMatchObject({
+          content: expect.stringContaining('<mj-text>Spring sale</mj-text>'),
+        }),
+      );
+      await userEvent.click(screen.getByRole('button', { name: S.save }));
+      await waitFor(() => expect(state.puts).toHaveLength(1));
+      expect(state.puts[0]).toMatchObject({
+        base_version: 3,
+        format: 'mjml',
+        content: DESIGNED_MJML.replace('</mj-column>', '<mj-text>Spring sale</mj-text></mj-column>'),
+      });
+      expect(await screen.findByText(S.saved(4))).toBeInTheDocument();
+
+      await userEvent.click(screen.getByRole('radio', { name: S.viewCode }));
+      expect((await screen.findByLabelText(S.editorLabel)) as HTMLTextAreaElement).toHaveValue(
+        DESIGNED_MJML.replace('</mj-column>', '<mj-text>Spring sale</mj-text></mj-column>'),
+      );
+    },
+  );
+
+  it(
+    'uploads an image from the visual editor through the template images API',
+    { timeout: 30_000 },
+    async () => {
+      const state = withTemplates();
+      state.templates = [{ ...WELCOME, content: DESIGNED_MJML }];
+      renderApp('/engage/templates/email/7');
+      await userEvent.click(await screen.findByRole('radio', { name: S.viewVisual }));
+      const visual = await screen.findByRole('group', { name: S.visualLabel });
+      const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' });
+      await userEvent.upload(within(visual).getByLabelText('Upload image'), file);
+      await waitFor(() =>
+        expect(within(visual).getByTestId('visual-source')).toHaveTextContent(
+          '<mj-image src="http://titan.test/public/template_images/7/u/logo.png" />',
+        ),
+      );
+      expect(state.uploads.map((u) => u.templateId)).toEqual(['7']);
+    },
+  );
+
+  it.each([
+    ['Liquid tags', MJML.replace('Hello', '{% if customer.name %}Hello{% endif %}'), 'liquidTags'],
+    ['no <mjml> document', '<mj-text>Hello</mj-text>', 'notMjml'],
+  ] as const)(
+    'keeps a template with %s in the code view and says why',
+    { timeout: 30_000 },
+    async (_what, content, problem) => {
+      const state = withTemplates();
+      state.templates = [{ ...WELCOME, content }];
+      renderApp('/engage/templates/email/7');
+      await screen.findByLabelText(S.editorLabel);
+      expect(screen.getByRole('radio', { name: S.viewVisual })).toBeDisabled();
+      expect(screen.getByText(VISUAL_PROBLEMS[problem])).toBeInTheDocument();
+    },
+  );
+
+  it('is not offered for HTML templates or to those who cannot edit', { timeout: 30_000 }, async () => {
+    const state = withTemplates('agent');
+    state.templates = [{ ...WELCOME, content: DESIGNED_MJML }];
+    renderApp('/engage/templates/email/7');
+    await screen.findByLabelText(S.editorLabel);
+    expect(screen.queryByRole('radio', { name: S.viewVisual })).not.toBeInTheDocument();
+  });
+
+  it('goes back to the code view when the format changes to HTML', { timeout: 30_000 }, async () => {
+    const state = withTemplates();
+    state.templates = [{ ...WELCOME, content: DESIGNED_MJML }];
+    renderApp('/engage/templates/email/7');
+    await userEvent.click(await screen.findByRole('radio', { name: S.viewVisual }));
+    await screen.findByRole('group', { name: S.visualLabel });
+    await userEvent.selectOptions(screen.getByLabelText(S.format), 'html');
+    expect(await screen.findByLabelText(S.editorLabel)).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: S.visualLabel })).not.toBeInTheDocument();
+    expect(screen.queryByRole('radio', { name: S.viewVisual })).not.toBeInTheDocument();
   });
 });

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { EMAIL_TEMPLATE_LIST_KEY, emailTemplateApiPath } from './get-email-templates';
+import { EMAIL_TEMPLATE_LIST_KEY, emailTemplateApiPath } from '../../../lib/email-templates';
 
 export async function deleteEmailTemplate(id: number): Promise<void> {
   await protectedClient.delete(emailTemplateApiPath(id));

@@ -8,7 +8,7 @@ import {
 } from '@titan/contracts';
 
 import { postEventStream } from '../../../lib/event-stream';
-import { EMAIL_TEMPLATES_API_PATH } from './get-email-templates';
+import { EMAIL_TEMPLATES_API_PATH } from '../../../lib/email-templates';
 
 export const GENERATE_EMAIL_TEMPLATE_PATH = `${EMAIL_TEMPLATES_API_PATH}gpt-prompt-email/`;
 

@@ -4,7 +4,7 @@ import { ZEmailTemplateVersion, ZEnvelope, type TEmailTemplateVersion } from '@t
 import { z } from 'zod';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { EMAIL_TEMPLATES_KEY, emailTemplateApiPath } from './get-email-templates';
+import { EMAIL_TEMPLATES_KEY, emailTemplateApiPath } from '../../../lib/email-templates';
 
 export async function getEmailTemplateVersions(
   id: number,

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ZEmailTemplate, ZEnvelope, type TEmailTemplate } from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { EMAIL_TEMPLATES_KEY, emailTemplateApiPath } from './get-email-templates';
+import { EMAIL_TEMPLATES_KEY, emailTemplateApiPath } from '../../../lib/email-templates';
 
 export async function getEmailTemplate(id: number, signal?: AbortSignal): Promise<TEmailTemplate> {
   const { data } = await protectedClient.get(emailTemplateApiPath(id), { signal });

@@ -1,7 +1,7 @@
 // POST /api/template/{id}/preview/ (or /api/template/preview/ before the first save) with the
 // editor's draft and sample variables or a customer → {subject, html, text, errors}. A query, so the
 // last preview stays on screen while the next (debounced) one renders.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import {
   ZEmailTemplatePreview,
   ZEnvelope,
@@ -10,7 +10,11 @@ import {
 } from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { EMAIL_TEMPLATES_API_PATH, EMAIL_TEMPLATES_KEY, emailTemplateApiPath } from './get-email-templates';
+import {
+  EMAIL_TEMPLATES_API_PATH,
+  EMAIL_TEMPLATES_KEY,
+  emailTemplateApiPath,
+} from '../../../lib/email-templates';
 
 export type TPreviewInput = {
   templateId: number | null;
@@ -35,13 +39,20 @@ export async function previewEmailTemplate(
   return ZEnvelope(ZEmailTemplatePreview).parse(data).result;
 }
 
-export function useEmailTemplatePreview(input: TPreviewInput | null) {
-  return useQuery({
+/** No draft with content yet: no preview asked (skipToken); the last preview stays while the next renders. */
+export function emailTemplatePreviewQueryOptions(input: TPreviewInput | null) {
+  return queryOptions({
     queryKey: [...EMAIL_TEMPLATES_KEY, 'preview', input],
-    queryFn: ({ signal }) => previewEmailTemplate(input!, signal),
-    enabled: input !== null && input.draft.content.trim() !== '',
+    queryFn:
+      input !== null && input.draft.content.trim() !== ''
+        ? ({ signal }) => previewEmailTemplate(input, signal)
+        : skipToken,
     placeholderData: keepPreviousData,
     staleTime: Infinity,
     retry: false,
   });
+}
+
+export function useEmailTemplatePreview(input: TPreviewInput | null) {
+  return useQuery(emailTemplatePreviewQueryOptions(input));
 }

@@ -15,7 +15,7 @@ import {
   EMAIL_TEMPLATE_LIST_KEY,
   EMAIL_TEMPLATES_API_PATH,
   emailTemplateApiPath,
-} from './get-email-templates';
+} from '../../../lib/email-templates';
 import { emailTemplateVersionsQueryOptions } from './get-email-template-versions';
 
 export async function createEmailTemplate(body: TCreateEmailTemplateRequest): Promise<TEmailTemplate> {

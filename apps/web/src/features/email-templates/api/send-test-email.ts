@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ZEmailSend, ZEnvelope, type TEmailSend } from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { emailTemplateApiPath } from './get-email-templates';
+import { emailTemplateApiPath } from '../../../lib/email-templates';
 
 export type TTestSend = { templateId: number; to: string; from: string; variables: Record<string, unknown> };
 

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ZEnvelope, ZTemplateImage, type TTemplateImage } from '@titan/contracts';
 
 import { protectedClient } from '../../../lib/protected-client';
-import { EMAIL_TEMPLATES_API_PATH } from './get-email-templates';
+import { EMAIL_TEMPLATES_API_PATH } from '../../../lib/email-templates';
 
 const UPLOAD_TIMEOUT_MS = 60_000;
 

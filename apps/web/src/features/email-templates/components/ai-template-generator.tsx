@@ -28,6 +28,7 @@ import { useEmailTemplatePreview } from '../api/preview-email-template';
 import { useCreateEmailTemplate } from '../api/save-email-template';
 import { EMAIL_TEMPLATE_STRINGS } from '../strings';
 import { useDebouncedValue } from '../utils/use-debounced-value';
+import { formingTemplate } from '../utils/forming-template';
 import { nestVariables, sampleValueFor, variablesIn } from '../utils/template-source';
 import { LazyCodeEditor } from './lazy-code-editor';
 import { PreviewPane } from './preview-pane';
@@ -54,6 +55,37 @@ function ErrorList({ errors }: { errors: TFieldErrors | null }) {
         <li key={i}>{m}</li>
       ))}
     </ul>
+  );
+}
+
+/** The answer as it streams: its fields as they form once it reads as an object, else the raw text. */
+function FormingTemplate({ text }: { text: string }) {
+  const forming = useMemo(() => formingTemplate(text), [text]);
+  const box =
+    'max-h-72 overflow-auto rounded-md border bg-muted/40 p-3 font-mono text-xs whitespace-pre-wrap';
+  if (!forming) {
+    return (
+      <pre aria-label={S.streamLabel} className={box}>
+        {text}
+      </pre>
+    );
+  }
+  return (
+    <section aria-label={S.streamLabel} className="grid min-w-0 gap-3">
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+        {(['name', 'subject', 'preheader'] as const).map((field) => (
+          <div key={field} className="contents">
+            <dt className="text-muted-foreground">{E[field]}</dt>
+            <dd className="min-w-0 break-words">{forming[field] ?? '…'}</dd>
+          </div>
+        ))}
+      </dl>
+      {forming.content !== undefined ? (
+        <pre aria-label={S.formingContent} className={box}>
+          {forming.content}
+        </pre>
+      ) : null}
+    </section>
   );
 }
 
@@ -253,12 +285,7 @@ export function AiTemplateGenerator({ onNotConfigured }: { onNotConfigured: () =
             <Spinner className="size-3" />
             {S.stages[phase.stage]}
           </p>
-          <pre
-            aria-label={S.streamLabel}
-            className="max-h-72 overflow-auto rounded-md border bg-muted/40 p-3 font-mono text-xs whitespace-pre-wrap"
-          >
-            {phase.text}
-          </pre>
+          <FormingTemplate text={phase.text} />
         </section>
       ) : null}
       {phase.kind === 'failed' ? (

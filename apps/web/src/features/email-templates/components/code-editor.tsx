@@ -4,6 +4,7 @@
 import { html } from '@codemirror/lang-html';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { oneDarkTheme } from '@codemirror/theme-one-dark';
 import { EditorView } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
 import CodeMirror from '@uiw/react-codemirror';
@@ -12,9 +13,11 @@ import { useEffect, useImperativeHandle, useMemo, useState } from 'react';
 import { useThemeStore } from '../../../lib/theme';
 import type { TCodeEditorProps } from './code-editor-types';
 
-// Light mode's token colours, each at least 4.5:1 on the editor's white and on its active line
-// (CodeMirror's default style has some below, e.g. red for invalid markup); dark mode keeps the
-// dark theme's own.
+// Token colours for both modes, each at least 4.5:1 on the editor's background, its active line
+// and a selection (CodeMirror's default light style and the one-dark theme both have colours below:
+// red for invalid markup; one-dark's coral tags, violet keywords and grey comments are about 4:1).
+// Dark mode takes one-dark's editor theme (without its highlight style, so no two styles compete for
+// a token) and its hues, lightened.
 const lightHighlight = HighlightStyle.define([
   { tag: [t.tagName, t.angleBracket], color: '#116329' },
   { tag: [t.attributeName, t.propertyName, t.number, t.atom, t.bool], color: '#0550ae' },
@@ -31,6 +34,31 @@ const lightHighlight = HighlightStyle.define([
   { tag: t.heading, color: '#0550ae', fontWeight: 'bold' },
 ]);
 
+const DARK_MUTED = '#b6bdc9';
+const darkHighlight = HighlightStyle.define([
+  { tag: [t.tagName, t.angleBracket], color: '#f29ca3' },
+  { tag: [t.attributeName, t.propertyName, t.number, t.atom, t.bool], color: '#e3b07f' },
+  { tag: [t.attributeValue, t.string, t.special(t.string), t.regexp, t.url, t.link], color: '#a9d18b' },
+  { tag: [t.comment, t.meta, t.documentMeta, t.processingInstruction], color: DARK_MUTED },
+  { tag: [t.keyword, t.operator, t.modifier], color: '#dba2ea' },
+  { tag: [t.invalid, t.deleted], color: '#ffffff' },
+  { tag: [t.inserted], color: '#a9d18b' },
+  { tag: [t.changed, t.escape, t.character], color: '#6cc3cf' },
+  {
+    tag: [t.variableName, t.typeName, t.className, t.labelName, t.definition(t.variableName), t.content],
+    color: '#d7dae0',
+  },
+  { tag: t.heading, color: '#7cc4f7', fontWeight: 'bold' },
+]);
+const darkGutters = EditorView.theme(
+  {
+    '.cm-gutters': { color: DARK_MUTED },
+    '.cm-gutterElement': { color: DARK_MUTED },
+    '.cm-activeLineGutter': { color: '#d7dae0' },
+  },
+  { dark: true },
+);
+
 const baseExtensions = [
   html({ matchClosingTags: true, autoCloseTags: true }),
   lintGutter(),
@@ -45,7 +73,9 @@ export function CodeEditor({ value, onChange, readOnly, errors, label, handleRef
   const extensions = useMemo(
     () => [
       ...baseExtensions,
-      ...(theme === 'light' ? [syntaxHighlighting(lightHighlight)] : []),
+      ...(theme === 'light'
+        ? [syntaxHighlighting(lightHighlight)]
+        : [syntaxHighlighting(darkHighlight), darkGutters]),
       EditorView.contentAttributes.of({ 'aria-label': label }),
     ],
     [label, theme],
@@ -97,7 +127,7 @@ export function CodeEditor({ value, onChange, readOnly, errors, label, handleRef
       readOnly={readOnly}
       editable={!readOnly}
       extensions={extensions}
-      theme={theme}
+      theme={theme === 'light' ? 'light' : oneDarkTheme}
       height="28rem"
       className="overflow-hidden rounded-md border text-sm"
       basicSetup={{ foldGutter: true, highlightActiveLine: !readOnly }}

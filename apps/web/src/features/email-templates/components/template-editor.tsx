@@ -1,5 +1,6 @@
 // The email template editor: name, subject, preheader, format and the source in a code editor, with
 // a live preview (the draft is rendered by the server, debounced) at desktop and phone widths,
+// a Visual view for MJML (GrapesJS blocks, saving the same MJML the code view shows),
 // sample values, versions with restore, image upload into the source, and delete. Errors from the
 // server are shown at their line. Without engage.write everything is read-only.
 import {
@@ -23,6 +24,7 @@ import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
+import { ToggleGroup, ToggleGroupItem } from '../../../components/ui/toggle-group';
 import { EMAIL_TEMPLATES_PATH, emailTemplatePath } from '../../../config/paths';
 import { apiErrorMessage, describeApiFailure, reportApiError } from '../../../lib/api-errors';
 import { useDeleteEmailTemplate } from '../api/delete-email-template';
@@ -31,9 +33,16 @@ import { useCreateEmailTemplate, useUpdateEmailTemplate } from '../api/save-emai
 import { useUploadTemplateImage } from '../api/upload-template-image';
 import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
 import { useDebouncedValue } from '../utils/use-debounced-value';
-import { nestVariables, sampleValueFor, starterFor, variablesIn } from '../utils/template-source';
+import {
+  nestVariables,
+  sampleValueFor,
+  starterFor,
+  variablesIn,
+  visualProblemOf,
+} from '../utils/template-source';
 import type { TCodeEditorHandle, TEditorError } from './code-editor-types';
 import { LazyCodeEditor } from './lazy-code-editor';
+import { LazyVisualEditor } from './lazy-visual-editor';
 import { PreviewPane } from './preview-pane';
 import { VariablesPanel } from './variables-panel';
 import { TestSendPanel } from './test-send-panel';
@@ -97,6 +106,7 @@ export function TemplateEditor({
   const [formError, setFormError] = useState<string | undefined>();
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [customerId, setCustomerId] = useState('');
+  const [view, setView] = useState<'code' | 'visual'>('code');
   const editor = useRef<TCodeEditorHandle | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -162,6 +172,12 @@ export function TemplateEditor({
     line: lineOfTemplateError(message),
     message,
   }));
+
+  // Checked when switching to the Visual view; once there, what the blocks make is MJML.
+  const visualProblem = visualProblemOf(form.format, form.content);
+  const showVisual = view === 'visual' && form.format === 'mjml';
+  const uploadForVisual = async (file: File) =>
+    (await upload.mutateAsync({ file, templateId: saved?.id ?? null })).url;
 
   const onSaveError = (error: unknown) => {
     const failure = describeApiFailure(error);
@@ -300,7 +316,10 @@ export function TemplateEditor({
                 id={ids.format}
                 value={form.format}
                 disabled={readOnly}
-                onChange={(e) => set('format', e.target.value as TEmailTemplateFormat)}
+                onChange={(e) => {
+                  set('format', e.target.value as TEmailTemplateFormat);
+                  setView('code');
+                }}
               >
                 <option value="mjml">{S.formats.mjml}</option>
                 <option value="html">{S.formats.html}</option>
@@ -337,7 +356,24 @@ export function TemplateEditor({
           <div className="grid gap-2">
             <div className="flex items-center justify-between gap-2">
               <span className="text-sm font-medium">{S.content}</span>
-              {canWrite ? (
+              {canWrite && form.format === 'mjml' ? (
+                <ToggleGroup
+                  type="single"
+                  variant="outline"
+                  size="sm"
+                  aria-label={S.editorView}
+                  value={showVisual ? 'visual' : 'code'}
+                  onValueChange={(v) => {
+                    if (v === 'code' || v === 'visual') setView(v);
+                  }}
+                >
+                  <ToggleGroupItem value="code">{S.viewCode}</ToggleGroupItem>
+                  <ToggleGroupItem value="visual" disabled={!showVisual && visualProblem !== null}>
+                    {S.viewVisual}
+                  </ToggleGroupItem>
+                </ToggleGroup>
+              ) : null}
+              {canWrite && !showVisual ? (
                 <>
                   <input
                     ref={fileInput}
@@ -360,15 +396,28 @@ export function TemplateEditor({
                 </>
               ) : null}
             </div>
-            <LazyCodeEditor
-              value={form.content}
-              onChange={(v) => set('content', v)}
-              readOnly={readOnly}
-              errors={editorErrors}
-              label={S.editorLabel}
-              handleRef={editor}
-            />
-            <p className="text-xs text-muted-foreground">{S.contentHint}</p>
+            {showVisual ? (
+              <LazyVisualEditor
+                value={form.content}
+                onChange={(v) => set('content', v)}
+                label={S.visualLabel}
+                uploadImage={uploadForVisual}
+                onUploadError={(error) => reportApiError(error, { toast: S.imageFailed })}
+              />
+            ) : (
+              <LazyCodeEditor
+                value={form.content}
+                onChange={(v) => set('content', v)}
+                readOnly={readOnly}
+                errors={editorErrors}
+                label={S.editorLabel}
+                handleRef={editor}
+              />
+            )}
+            <p className="text-xs text-muted-foreground">{showVisual ? S.visualHint : S.contentHint}</p>
+            {canWrite && !showVisual && form.format === 'mjml' && visualProblem !== null ? (
+              <p className="text-xs text-muted-foreground">{visualProblem}</p>
+            ) : null}
             {contentErrors.length > 0 ? (
               <ul aria-label={S.errorsAt} className="grid gap-1 text-sm text-destructive">
                 {editorErrors.map((e, i) => (
@@ -420,6 +469,7 @@ export function TemplateEditor({
                 <div className="ml-auto">
                   <ConfirmAction
                     variant="outline"
+                    size="default"
                     trigger={
                       <>
                         <Trash2Icon aria-hidden="true" />

@@ -1,12 +1,18 @@
 // Send a test of the saved template to an address, from an address on a verified sending domain,
-// with the sample values the preview uses. Field errors from the server land on their field.
+// with the sample values the preview uses. From starts on a verified domain (the person's own address
+// when its domain is verified) and To on their own address; both stay editable. Field errors from the
+// server land on their field.
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { settingsPath } from '../../../config/paths';
 import { apiErrorMessage, describeApiFailure } from '../../../lib/api-errors';
+import { suggestedFromAddress, useEmailDomains } from '../../../lib/email-domains';
+import { useProfile } from '../../../lib/session/profile';
 import { useSendTestEmail } from '../api/send-test-email';
 import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
 
@@ -18,10 +24,18 @@ export function TestSendPanel({
   variables: Record<string, unknown>;
 }) {
   const id = useId();
-  const [to, setTo] = useState('');
-  const [from, setFrom] = useState('');
+  // null until the person types: the field then shows the suggestion (once the answers arrive).
+  const [typedTo, setTo] = useState<string | null>(null);
+  const [typedFrom, setFrom] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const send = useSendTestEmail();
+  const domains = useEmailDomains();
+  const profile = useProfile();
+  const ownEmail = profile.data?.email ?? null;
+  const suggestedFrom = domains.data ? suggestedFromAddress(domains.data, ownEmail) : null;
+  const from = typedFrom ?? suggestedFrom ?? '';
+  const to = typedTo ?? ownEmail ?? '';
+  const noVerifiedDomain = domains.data !== undefined && suggestedFrom === null;
   const submit = () => {
     if (templateId === null) return;
     setErrors({});
@@ -67,6 +81,14 @@ export function TestSendPanel({
             onChange={(e) => setFrom(e.target.value)}
           />
           {errors.from ? <p className="text-sm text-destructive">{errors.from}</p> : null}
+          {noVerifiedDomain && !errors.from ? (
+            <p className="text-xs text-muted-foreground">
+              {S.testNoVerifiedDomain}{' '}
+              <Link className="underline underline-offset-2" to={settingsPath('email-domains')}>
+                {S.testVerifyDomainLink}
+              </Link>
+            </p>
+          ) : null}
         </div>
         <div className="grid gap-1">
           <Label htmlFor={`${id}-to`}>{S.testTo}</Label>

@@ -1,12 +1,12 @@
 // /engage/templates/email/new and /engage/templates/email/{id}: the template editor, with a way back
 // to the Email tab. An id that is not a template of the business shows "Template not found".
-import { ArrowLeftIcon, FileQuestionIcon } from 'lucide-react';
+import { ArrowLeftIcon, FileQuestionIcon, SendIcon } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
-import { EMAIL_TEMPLATES_PATH } from '../../../config/paths';
+import { EMAIL_TEMPLATES_PATH, newCampaignPath } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { useEmailTemplate } from '../api/get-email-template';
@@ -20,16 +20,33 @@ function templateIdFrom(value: string | undefined): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-function Page({ title, children }: { title: string; children: React.ReactNode }) {
+function Page({
+  title,
+  sendToId,
+  children,
+}: {
+  title: string;
+  /** The saved template a campaign can be opened with ("Send to…"). */
+  sendToId?: number;
+  children: React.ReactNode;
+}) {
   return (
     <PageLayout width="wide">
-      <div>
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <Button asChild variant="ghost" size="sm" className="-ml-2">
           <Link to={EMAIL_TEMPLATES_PATH}>
             <ArrowLeftIcon aria-hidden="true" />
             {S.back}
           </Link>
         </Button>
+        {sendToId ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to={newCampaignPath({ templateId: sendToId, channel: 'email' })}>
+              <SendIcon aria-hidden="true" />
+              {S.sendTo}
+            </Link>
+          </Button>
+        ) : null}
       </div>
       <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
       {children}
@@ -50,7 +67,7 @@ function ExistingTemplate({ id }: { id: number }) {
   const { can, ready } = usePermissions();
   if (template.isError && apiErrorStatus(template.error) === 404) return <NotFound />;
   return (
-    <Page title={S.editTitle}>
+    <Page title={S.editTitle} sendToId={can('engage.write') ? id : undefined}>
       {template.isPending || !ready ? (
         <SectionLoading />
       ) : template.isError ? (

@@ -12,7 +12,7 @@ import { NEW_EMAIL_TEMPLATE_PATH } from '../../../config/paths';
 import { reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { useDeleteEmailTemplate } from '../api/delete-email-template';
-import { useEmailTemplates } from '../api/get-email-templates';
+import { useEmailTemplates } from '../../../lib/email-templates';
 import { EmailTemplatesTable } from '../components/email-templates-table';
 import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
 

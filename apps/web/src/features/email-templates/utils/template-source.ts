@@ -24,6 +24,23 @@ export const STARTER_HTML = `<!doctype html>
 </html>
 `;
 
+export const VISUAL_PROBLEMS = {
+  notMjml: 'The Visual view opens one <mjml> document: fix the source in the code view first.',
+  liquidTags:
+    'The Visual view cannot keep Liquid tags such as {% if %} or {% for %} in place: this template stays in the code view.',
+} as const;
+
+/**
+ * Why an MJML source cannot be opened in the visual editor, or null when it can. The blocks keep
+ * {{ outputs }} in text, but {% tags %} between elements would be moved or dropped.
+ */
+export function visualProblemOf(format: TEmailTemplateFormat, content: string): string | null {
+  if (format !== 'mjml') return null;
+  if (!/^\s*<mjml[\s>]/.test(content) || !/<\/mjml>\s*$/.test(content)) return VISUAL_PROBLEMS.notMjml;
+  if (/\{%/.test(content)) return VISUAL_PROBLEMS.liquidTags;
+  return null;
+}
+
 export const starterFor = (format: TEmailTemplateFormat) => (format === 'mjml' ? STARTER_MJML : STARTER_HTML);
 
 const KEYWORDS = new Set([

@@ -26,12 +26,14 @@ describe('log filters', () => {
     );
   });
 
-  it('turns a day range into created_at bounds covering whole local days', () => {
-    expect(logQuery({ status: '', search: '', from: '2026-03-01', to: '2026-03-31' })).toEqual({
-      created_at__gte: new Date(2026, 2, 1).toISOString(),
-      created_at__lte: new Date(2026, 2, 31, 23, 59, 59, 999).toISOString(),
+  it('turns a day range into created_at bounds covering whole days of the business’s zone', () => {
+    expect(
+      logQuery({ status: '', search: '', from: '2026-03-01', to: '2026-03-31' }, 'Europe/Berlin'),
+    ).toEqual({
+      created_at__gte: '2026-02-28T23:00:00.000Z',
+      created_at__lte: '2026-03-31T21:59:59.999Z',
     });
-    expect(logQuery({ status: '', search: '', from: '', to: '' })).toEqual({});
+    expect(logQuery({ status: '', search: '', from: '', to: '' }, 'UTC')).toEqual({});
   });
 });
 

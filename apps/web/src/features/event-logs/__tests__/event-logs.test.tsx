@@ -3,10 +3,10 @@
 import type { TEventLog, TEventLogChannel, TEventLogDetail } from '@titan/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
-import { fail, ok, profile, signIn } from '../../../test/api';
+import { business, fail, ok, profile, signIn } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
 import { EMAIL_METRICS } from './email-fixtures';
@@ -178,8 +178,9 @@ describe('WhatsApp logs', () => {
       expect(calls.at(-1)).toEqual({
         status: 'failed',
         search: 'order',
-        created_at__gte: new Date(2026, 2, 1).toISOString(),
-        created_at__lte: new Date(2026, 2, 31, 23, 59, 59, 999).toISOString(),
+        // Whole days of the business's zone (the default business counts in UTC).
+        created_at__gte: '2026-03-01T00:00:00.000Z',
+        created_at__lte: '2026-03-31T23:59:59.999Z',
         page: '1',
         page_size: '20',
       }),
@@ -189,6 +190,28 @@ describe('WhatsApp logs', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
     await waitFor(() => expect(screen.getByLabelText('Search logs')).toHaveValue(''));
     expect(screen.getByLabelText('Status')).toHaveValue('');
+  });
+
+  it('counts From and To in the business’s time zone, never the browser’s first', async () => {
+    const calls = withLogs();
+    server.use(
+      http.get('/api/business/', async () => {
+        await delay(300);
+        return ok(business({ time_zone: 'America/Los_Angeles' }));
+      }),
+    );
+    renderApp('/engage/event-logs/whatsapp?from=2026-03-01&to=2026-03-31');
+
+    expect(await screen.findByRole('table', { name: 'WhatsApp messages' })).toBeInTheDocument();
+    // 1 March starts at 08:00 UTC in Los Angeles (PST); 31 March ends at 06:59:59 UTC on 1 April (PDT).
+    expect([...calls]).toEqual([
+      {
+        created_at__gte: '2026-03-01T08:00:00.000Z',
+        created_at__lte: '2026-04-01T06:59:59.999Z',
+        page: '1',
+        page_size: '20',
+      },
+    ]);
   });
 
   it(

@@ -45,6 +45,11 @@ export function eventLogsQueryOptions(channel: TEventLogChannel, query: TLogQuer
   });
 }
 
-export function useEventLogs(channel: TEventLogChannel, query: TLogQuery, page: number) {
-  return useQuery(eventLogsQueryOptions(channel, query, page));
+export function useEventLogs(
+  channel: TEventLogChannel,
+  query: TLogQuery,
+  page: number,
+  { enabled = true }: { enabled?: boolean } = {},
+) {
+  return useQuery({ ...eventLogsQueryOptions(channel, query, page), enabled });
 }

@@ -14,6 +14,7 @@ import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Pager } from '../../../components/pager';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
+import { useBusinessTimeZone } from '../../../lib/business/business';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
 import { useDownloadEventLogs } from '../api/download-event-logs';
 import { EVENT_LOGS_PAGE_SIZE, useEventLogs } from '../api/get-event-logs';
@@ -38,8 +39,13 @@ export function EventLogsRoute({ channel, summary }: { channel: TEventLogChannel
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = filtersFromParams(searchParams);
   const page = pageFromParams(searchParams);
-  const query = logQuery(filters);
-  const logs = useEventLogs(channel, query, page);
+  // From and To are the business's days, as the dashboard counts them.
+  // With a From or To the zone decides the window, so the list waits for it (no request counting
+  // the browser's days first).
+  const timeZone = useBusinessTimeZone();
+  const waitingForZone = timeZone === null && Boolean(filters.from || filters.to);
+  const query = logQuery(filters, timeZone ?? 'UTC');
+  const logs = useEventLogs(channel, query, page, { enabled: !waitingForZone });
   const download = useDownloadEventLogs();
 
   // Filtering (typing included) must not flood the history; paging is a step Back can undo.
@@ -79,7 +85,7 @@ export function EventLogsRoute({ channel, summary }: { channel: TEventLogChannel
   return (
     <div className="flex flex-col gap-6">
       {summary}
-      {channel === 'email' ? (
+      {channel === 'email' && !waitingForZone ? (
         <EmailMetrics
           range={{
             ...(query.created_at__gte ? { created_at__gte: query.created_at__gte } : {}),
@@ -91,7 +97,7 @@ export function EventLogsRoute({ channel, summary }: { channel: TEventLogChannel
         <LogsFilters channel={channel} filters={filters} onChange={filter} />
         <Button
           variant="outline"
-          disabled={download.isPending}
+          disabled={download.isPending || waitingForZone}
           onClick={() =>
             download.mutate(
               { channel, query },

@@ -1,6 +1,6 @@
 // A channel's log filters as they live in the URL (?status&search&from&to&page: Back and reloads
 // keep them) and as the API takes them: a day range becomes created_at bounds from the start of the
-// first day to the end of the last, in the viewer's time zone.
+// first day to the end of the last, in the business's time zone (as the dashboard counts days).
 import {
   EMAIL_LOG_STATUSES,
   EVENT_LOG_STATUSES,
@@ -9,6 +9,8 @@ import {
   type TEventLogChannel,
   type TEventLogStatus,
 } from '@titan/contracts';
+
+import { dayEnd, dayStart } from '../../../lib/day-ranges';
 
 /** Every status some channel's log answers; each channel filters by its own (`logStatuses`). */
 export const LOG_STATUSES = EVENT_LOG_STATUSES;
@@ -76,18 +78,14 @@ export function hasLogFilters(filters: TLogFilters): boolean {
   return Boolean(filters.status || filters.search || filters.from || filters.to);
 }
 
-/** Local midnight at the start of the day, or the last millisecond of it, as an ISO instant. */
-function dayBound(value: string, end: boolean): string {
-  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
-  const date = end ? new Date(y, m - 1, d, 23, 59, 59, 999) : new Date(y, m - 1, d);
-  return date.toISOString();
-}
-
-export function logQuery(filters: TLogFilters): TLogQuery {
+/** The API query of the filters; From and To are whole days of the business's time zone. */
+export function logQuery(filters: TLogFilters, timeZone: string): TLogQuery {
+  const from = filters.from ? dayStart(filters.from, timeZone) : null;
+  const to = filters.to ? dayEnd(filters.to, timeZone) : null;
   return {
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.search ? { search: filters.search } : {}),
-    ...(filters.from ? { created_at__gte: dayBound(filters.from, false) } : {}),
-    ...(filters.to ? { created_at__lte: dayBound(filters.to, true) } : {}),
+    ...(from ? { created_at__gte: from.toISOString() } : {}),
+    ...(to ? { created_at__lte: to.toISOString() } : {}),
   };
 }

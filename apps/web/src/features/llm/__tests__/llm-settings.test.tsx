@@ -1,5 +1,5 @@
 import type { TLlmSettings, TLlmTestResult } from '@titan/contracts';
-import { LLM_MESSAGES } from '@titan/contracts';
+import { LLM_ERRORS } from '@titan/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
@@ -16,6 +16,7 @@ const NONE: TLlmSettings = {
   has_api_key: false,
   source: 'none',
   effective_model: null,
+  embedding_model: null,
   configured: false,
   updated_at: null,
   usage_30d: { calls: 0, prompt_tokens: 0, completion_tokens: 0 },
@@ -110,13 +111,13 @@ describe('AI model settings', () => {
         configured: true,
         updated_at: '2026-11-24T10:00:00Z',
       },
-      { ok: false, source: 'business', model: 'gpt-4o', message: LLM_MESSAGES.unauthorized, duration_ms: 12 },
+      { ok: false, source: 'business', model: 'gpt-4o', message: LLM_ERRORS.unauthorized, duration_ms: 12 },
     );
     const user = userEvent.setup();
     renderApp('/engage/settings/ai-model');
     await user.click(await screen.findByRole('button', { name: S.test }));
     expect(await screen.findByText(S.testFailed('gpt-4o'))).toBeInTheDocument();
-    expect(screen.getByText(LLM_MESSAGES.unauthorized)).toBeInTheDocument();
+    expect(screen.getByText(LLM_ERRORS.unauthorized)).toBeInTheDocument();
   });
 
   it('shows agents which model is in use, without the form', async () => {

@@ -20,11 +20,12 @@ import { useSaveLlmSettings } from '../api/save-llm-settings';
 import { useTestLlmConnection } from '../api/test-llm-connection';
 import { LLM_STRINGS as S } from '../strings';
 
-const FIELDS = ['base_url', 'model', 'api_key'] as const;
+const FIELDS = ['base_url', 'model', 'embedding_model', 'api_key'] as const;
 
 const ZForm = z.object({
   base_url: z.string().trim().min(1, { message: 'Enter the base URL of the API.' }),
   model: z.string().trim().min(1, { message: 'Enter the model name, e.g. gpt-4o-mini.' }),
+  embedding_model: z.string().trim(),
   api_key: z.string(),
   remove_key: z.boolean(),
 });
@@ -49,6 +50,7 @@ export function LlmSettingsForm({ settings }: { settings: TLlmSettings }) {
     defaultValues: {
       base_url: settings.base_url ?? '',
       model: settings.model ?? '',
+      embedding_model: (settings.source === 'business' ? settings.embedding_model : null) ?? '',
       api_key: '',
       remove_key: false,
     },
@@ -65,6 +67,7 @@ export function LlmSettingsForm({ settings }: { settings: TLlmSettings }) {
       const saved = await save.mutateAsync({
         base_url: values.base_url,
         model: values.model,
+        ...(values.embedding_model ? { embedding_model: values.embedding_model } : {}),
         ...(values.remove_key ? { api_key: null } : values.api_key.trim() ? { api_key: values.api_key } : {}),
       });
       toast.success(S.saved);
@@ -72,6 +75,7 @@ export function LlmSettingsForm({ settings }: { settings: TLlmSettings }) {
       form.reset({
         base_url: saved.base_url ?? '',
         model: saved.model ?? '',
+        embedding_model: saved.embedding_model ?? '',
         api_key: '',
         remove_key: false,
       });
@@ -93,7 +97,7 @@ export function LlmSettingsForm({ settings }: { settings: TLlmSettings }) {
       onSuccess: () => {
         toast.success(S.forgotten);
         setTested(null);
-        form.reset({ base_url: '', model: '', api_key: '', remove_key: false });
+        form.reset({ base_url: '', model: '', embedding_model: '', api_key: '', remove_key: false });
       },
       onError: (error) => reportApiError(error, { toast: true }),
     });
@@ -124,6 +128,13 @@ export function LlmSettingsForm({ settings }: { settings: TLlmSettings }) {
           hint={S.modelHint}
           registration={form.register('model')}
           error={errors.model?.message}
+        />
+        <TextField
+          label={S.embeddingModel}
+          autoComplete="off"
+          hint={S.embeddingModelHint}
+          registration={form.register('embedding_model')}
+          error={errors.embedding_model?.message}
         />
         <TextField
           label={S.apiKey}

@@ -52,11 +52,13 @@ export function InvitationRoute() {
     );
   }
 
-  const { business, email, role, expires_at } = invitation.data;
+  const { business, email, role, role_label, expires_at } = invitation.data;
+  // A custom role is named by the server; a built-in one by its label here.
+  const roleName = role_label ?? (typeof role === 'string' ? ROLE_LABELS[role] : String(role));
   const here = invitationPath(token);
   const description = (
     <>
-      {ONBOARDING_STRINGS.invitationText(email, ROLE_LABELS[role])}{' '}
+      {ONBOARDING_STRINGS.invitationText(email, roleName)}{' '}
       {ONBOARDING_STRINGS.invitationExpires(formatDate(expires_at))}
     </>
   );

@@ -1,4 +1,4 @@
-import { MCP_MESSAGES, type TMcpServer, type TPlugin, type TUserPlugin } from '@titan/contracts';
+import { MCP_ERRORS, type TMcpServer, type TPlugin, type TUserPlugin } from '@titan/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
@@ -72,7 +72,7 @@ function setUpMcp(role: 'owner' | 'agent', initial: TMcpServer[] = []) {
     http.post('/api/config/mcp-servers/callback/', async ({ request }) => {
       const body = (await request.json()) as Body;
       state.callbacks.push(body);
-      if (body.state === 'used') return fail(400, 'Invalid input.', { state: [MCP_MESSAGES.stateInvalid] });
+      if (body.state === 'used') return fail(400, 'Invalid input.', { state: [MCP_ERRORS.stateInvalid] });
       return ok(mcpServer({ name: 'Shop', status: 'connected', has_token: true, tools: TOOLS }));
     }),
     http.delete('/api/config/mcp-servers/:id/', ({ params }) => {
@@ -128,7 +128,7 @@ describe('Settings → MCP servers', () => {
         id: 3,
         name: 'Bookings',
         status: 'expired',
-        last_error: MCP_MESSAGES.expired,
+        last_error: MCP_ERRORS.expired,
         tools: TOOLS,
       }),
     ]);
@@ -136,7 +136,7 @@ describe('Settings → MCP servers', () => {
     renderApp('/engage/settings/mcp-servers');
     const expired = await screen.findByRole('listitem', { name: 'Bookings' });
     expect(within(expired).getByTestId('connection-status')).toHaveTextContent(S.status.expired);
-    expect(within(expired).getByTestId('connection-error')).toHaveTextContent(MCP_MESSAGES.expired);
+    expect(within(expired).getByTestId('connection-error')).toHaveTextContent(MCP_ERRORS.expired);
     await user.click(within(expired).getByRole('button', { name: S.connect }));
     await waitFor(() => expect(go).toHaveBeenCalledWith('https://auth.example.com/authorize?state=s3'));
 
@@ -180,7 +180,7 @@ describe('Settings → MCP servers', () => {
   it('the callback page says why a connection failed, or that authorization was refused', async () => {
     setUpMcp('owner');
     renderApp('/engage/settings/mcp-servers/callback?code=c1&state=used');
-    expect(await screen.findByRole('alert')).toHaveTextContent(MCP_MESSAGES.stateInvalid);
+    expect(await screen.findByRole('alert')).toHaveTextContent(MCP_ERRORS.stateInvalid);
   });
 
   it('the callback page shows a refusal from the authorization server without posting', async () => {
@@ -217,7 +217,7 @@ describe('Settings → Plugins', () => {
         posts.push(body);
         const url = (body.settings as Record<string, string>).url ?? '';
         if (!url.startsWith('https://'))
-          return fail(400, 'Invalid input.', { 'settings.url': [MCP_MESSAGES.httpsRequired] });
+          return fail(400, 'Invalid input.', { 'settings.url': [MCP_ERRORS.httpsRequired] });
         const created: TUserPlugin = {
           id: 7,
           plugin: 'http-webhook',
@@ -253,7 +253,7 @@ describe('Settings → Plugins', () => {
     expect(within(form).queryByLabelText(S.plugins.apiKey)).toBeNull();
     await user.type(within(form).getByLabelText('Endpoint URL'), 'http://hooks.example.com/titan');
     await user.click(within(form).getByRole('button', { name: S.plugins.connectAction }));
-    expect(await within(form).findByText(MCP_MESSAGES.httpsRequired)).toBeInTheDocument();
+    expect(await within(form).findByText(MCP_ERRORS.httpsRequired)).toBeInTheDocument();
     await user.clear(within(form).getByLabelText('Endpoint URL'));
     await user.type(within(form).getByLabelText('Endpoint URL'), 'https://hooks.example.com/titan');
     await user.click(within(form).getByRole('button', { name: S.plugins.connectAction }));
@@ -266,6 +266,54 @@ describe('Settings → Plugins', () => {
       name: 'HTTP webhook',
       settings: { url: 'https://hooks.example.com/titan' },
     });
+  });
+
+  it('removes a connection only after confirming, saying agents lose its tools', async () => {
+    signIn();
+    const deletes: number[] = [];
+    let connections: TUserPlugin[] = [
+      {
+        id: 7,
+        plugin: 'http-webhook',
+        plugin_name: 'HTTP webhook',
+        name: 'Order hook',
+        settings: { url: 'https://hooks.example.com/titan' },
+        status: 'connected',
+        last_error: null,
+        has_key: true,
+        tools: [],
+        connected_by: 1,
+        created_at: '2026-11-24T10:00:00Z',
+        updated_at: '2026-11-24T10:00:00Z',
+      },
+    ];
+    server.use(
+      http.get('/api/users/profile/', () => ok(profile({ businesses: [{ ...ACME, role: 'owner' }] }))),
+      http.get('/api/plugins/', () => ok([WEBHOOK])),
+      http.get('/api/user-plugins/', () => ok(connections)),
+      http.delete('/api/user-plugins/:id/', ({ params }) => {
+        deletes.push(Number(params.id));
+        connections = connections.filter((c) => c.id !== Number(params.id));
+        return ok(null);
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/engage/settings/plugins');
+    const list = await screen.findByRole('list', { name: S.plugins.connections });
+    const item = within(list).getByRole('listitem', { name: 'Order hook' });
+
+    await user.click(within(item).getByRole('button', { name: 'Remove Order hook' }));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Remove Order hook?' });
+    expect(dialog).toHaveTextContent('Agents using its tools will no longer be offered them.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(deletes).toEqual([]);
+
+    await user.click(within(item).getByRole('button', { name: 'Remove Order hook' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Remove Order hook?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Order hook was removed.')).toBeInTheDocument();
+    expect(deletes).toEqual([7]);
   });
 
   it('the plugin callback page posts once and goes back to the tab', async () => {

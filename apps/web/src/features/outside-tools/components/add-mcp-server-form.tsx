@@ -11,7 +11,7 @@ import { SelectField } from '../../../components/form/select-field';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
-import { useCreateMcpServer } from '../api/mcp-servers';
+import { useCreateMcpServer } from '../api/create-mcp-server';
 import { OUTSIDE_TOOLS_STRINGS as S } from '../strings';
 
 const FIELDS = ['name', 'url', 'auth', 'token', 'oauth_client'] as const;

@@ -7,7 +7,7 @@ import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
-import { useCreateUserPlugin } from '../api/plugins';
+import { useCreateUserPlugin } from '../api/create-user-plugin';
 import { OUTSIDE_TOOLS_STRINGS as S } from '../strings';
 
 type TForm = { name: string; api_key: string; settings: Record<string, string> };

@@ -1,6 +1,6 @@
 // /engage/settings/mcp-servers/callback: where an MCP server's authorization server sends the person back.
 import { settingsPath } from '../../../config/paths';
-import { completeMcpOAuth } from '../api/mcp-servers';
+import { completeMcpOAuth } from '../api/complete-mcp-oauth';
 import { OAuthCallback } from '../components/oauth-callback';
 import { OUTSIDE_TOOLS_STRINGS as S } from '../strings';
 

@@ -10,12 +10,10 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
-import {
-  useConnectMcpServer,
-  useDeleteMcpServer,
-  useMcpServers,
-  useRefreshMcpTools,
-} from '../api/mcp-servers';
+import { useConnectMcpServer } from '../api/connect-mcp-server';
+import { useDeleteMcpServer } from '../api/delete-mcp-server';
+import { useMcpServers } from '../api/get-mcp-servers';
+import { useRefreshMcpTools } from '../api/refresh-mcp-tools';
 import { AddMcpServerForm } from '../components/add-mcp-server-form';
 import { LastError, StatusBadge, ToolList } from '../components/connection-parts';
 import { startOAuth } from '../redirect';

@@ -12,12 +12,10 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
-import {
-  useConnectUserPlugin,
-  useDeleteUserPlugin,
-  usePluginCatalogue,
-  useUserPlugins,
-} from '../api/plugins';
+import { useConnectUserPlugin } from '../api/connect-user-plugin';
+import { useDeleteUserPlugin } from '../api/delete-user-plugin';
+import { usePluginCatalogue } from '../api/get-plugin-catalogue';
+import { useUserPlugins } from '../api/get-user-plugins';
 import { ConnectPluginForm } from '../components/connect-plugin-form';
 import { LastError, StatusBadge, ToolList } from '../components/connection-parts';
 import { startOAuth } from '../redirect';

@@ -4,7 +4,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { QR_FORM_MESSAGES } from '@titan/contracts';
+import { QR_FORM_ERRORS } from '@titan/contracts';
 
 import { fail, ok } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
@@ -20,7 +20,7 @@ function withApi() {
       const { token } = (await request.json()) as { token: string };
       calls.push(token);
       if (token !== TOKEN)
-        return fail(400, QR_FORM_MESSAGES.confirmInvalid, { token: [QR_FORM_MESSAGES.confirmInvalid] });
+        return fail(400, QR_FORM_ERRORS.confirmInvalid, { token: [QR_FORM_ERRORS.confirmInvalid] });
       return ok({ business_name: 'Acme Shoes', email: 'ada@example.com', subscribed: true });
     }),
   );
@@ -44,6 +44,6 @@ describe('/engage/confirm', () => {
     renderApp('/engage/confirm?token=forged');
     await userEvent.click(await screen.findByRole('button', { name: S.button }));
     expect(await screen.findByRole('heading', { name: S.invalidTitle })).toBeInTheDocument();
-    expect(screen.getByText(QR_FORM_MESSAGES.confirmInvalid)).toBeInTheDocument();
+    expect(screen.getByText(QR_FORM_ERRORS.confirmInvalid)).toBeInTheDocument();
   });
 });

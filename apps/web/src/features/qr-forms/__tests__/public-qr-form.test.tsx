@@ -2,12 +2,7 @@
 // and number fields take digits only (the spec's numeric-only key handler), the page's own checks
 // and the server's field errors under their fields, consent worded per channel, a thank-you once
 // sent; an unknown form says it is not available.
-import {
-  QR_CONSENT_WORDING,
-  QR_FORM_MESSAGES,
-  type TPublicQrForm,
-  type TQrSubmission,
-} from '@titan/contracts';
+import { QR_CONSENT_WORDING, QR_FORM_ERRORS, type TPublicQrForm, type TQrSubmission } from '@titan/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
@@ -40,7 +35,7 @@ function withApi(answer?: (body: TQrSubmission) => Response | undefined) {
   const bodies: TQrSubmission[] = [];
   server.use(
     http.get(PATH, () => ok(FORM)),
-    http.get('/api/public/qr-forms/acme-code/nope/', () => fail(404, QR_FORM_MESSAGES.notFound)),
+    http.get('/api/public/qr-forms/acme-code/nope/', () => fail(404, QR_FORM_ERRORS.notFound)),
     http.post(PATH, async ({ request }) => {
       const body = (await request.json()) as TQrSubmission;
       bodies.push(body);
@@ -121,15 +116,15 @@ describe('/v/:businessCode/:slug', { timeout: 20_000 }, () => {
     const bodies = withApi((body) =>
       body.fields.email === 'taken@example.test'
         ? fail(400, 'Invalid input.', {
-            'fields.mobile': [QR_FORM_MESSAGES.phone],
-            'consent.sms': [QR_FORM_MESSAGES.consentPhoneMissing],
+            'fields.mobile': [QR_FORM_ERRORS.phone],
+            'consent.sms': [QR_FORM_ERRORS.consentPhoneMissing],
           })
         : undefined,
     );
     renderApp('/v/acme-code/visit');
     await user.click(await screen.findByRole('button', { name: S.submit }));
     // Required fields are checked on the page: nothing is sent.
-    expect(await screen.findAllByText(QR_FORM_MESSAGES.required)).toHaveLength(2);
+    expect(await screen.findAllByText(QR_FORM_ERRORS.required)).toHaveLength(2);
     expect(screen.getByLabelText('Your name')).toHaveAttribute('aria-invalid', 'true');
     expect(bodies).toEqual([]);
 
@@ -137,7 +132,7 @@ describe('/v/:businessCode/:slug', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText('Email (optional)'), 'not-an-email');
     await user.click(screen.getByLabelText('I accept the club rules'));
     await user.click(screen.getByRole('button', { name: S.submit }));
-    expect(await screen.findByText(QR_FORM_MESSAGES.email)).toBeInTheDocument();
+    expect(await screen.findByText(QR_FORM_ERRORS.email)).toBeInTheDocument();
     expect(bodies).toEqual([]);
 
     await user.clear(screen.getByLabelText('Email (optional)'));
@@ -145,8 +140,8 @@ describe('/v/:businessCode/:slug', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText('Mobile (optional)'), '12345');
     await user.click(screen.getByLabelText(QR_CONSENT_WORDING.sms('Acme Shoes')));
     await user.click(screen.getByRole('button', { name: S.submit }));
-    expect(await screen.findByText(QR_FORM_MESSAGES.phone)).toBeInTheDocument();
-    expect(screen.getByText(QR_FORM_MESSAGES.consentPhoneMissing)).toBeInTheDocument();
+    expect(await screen.findByText(QR_FORM_ERRORS.phone)).toBeInTheDocument();
+    expect(screen.getByText(QR_FORM_ERRORS.consentPhoneMissing)).toBeInTheDocument();
     expect(screen.getByLabelText('Mobile (optional)')).toHaveFocus();
     expect(bodies).toHaveLength(1);
     expect(screen.queryByRole('heading', { name: S.thanksTitle })).not.toBeInTheDocument();

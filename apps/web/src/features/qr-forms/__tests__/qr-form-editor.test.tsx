@@ -2,7 +2,7 @@
 // (the server's field errors on their fields), pick the list, show and download the QR code.
 import {
   QR_FORM_DEFAULTS,
-  QR_FORM_MESSAGES,
+  QR_FORM_ERRORS,
   type TQrSchema,
   type TSaveQrSchemaRequest,
 } from '@titan/contracts';
@@ -70,7 +70,7 @@ function withApi(initial: TQrSchema = schema()) {
       const body = (await request.json()) as TSaveQrSchemaRequest;
       puts.push(body);
       if (body.slug === 'taken')
-        return fail(400, 'Invalid input.', { list_id: [QR_FORM_MESSAGES.staticListOnly] });
+        return fail(400, 'Invalid input.', { list_id: [QR_FORM_ERRORS.staticListOnly] });
       current = schema({
         ...body,
         description: body.description ?? '',
@@ -97,6 +97,7 @@ function withApi(initial: TQrSchema = schema()) {
             name: 'Met at the shop',
             description: '',
             kind: 'static',
+            double_opt_in: false,
             filter: null,
             member_count: 0,
             created_at: '',
@@ -107,6 +108,7 @@ function withApi(initial: TQrSchema = schema()) {
             name: 'Has email',
             description: '',
             kind: 'segment',
+            double_opt_in: false,
             filter: { has_email: true },
             member_count: 3,
             created_at: '',
@@ -201,15 +203,15 @@ describe('Settings → QR form', { timeout: 30_000 }, () => {
     const second = within(editor).getByRole('group', { name: S.field(2) });
     await user.selectOptions(within(second).getByLabelText(S.type), 'text');
     await user.click(within(editor).getByRole('button', { name: S.save }));
-    expect(await within(editor).findByText(QR_FORM_MESSAGES.formNeedsContact)).toBeInTheDocument();
-    expect(within(editor).getByText(QR_FORM_MESSAGES.consentNeedsEmail)).toBeInTheDocument();
+    expect(await within(editor).findByText(QR_FORM_ERRORS.formNeedsContact)).toBeInTheDocument();
+    expect(within(editor).getByText(QR_FORM_ERRORS.consentNeedsEmail)).toBeInTheDocument();
     expect(puts).toEqual([]);
 
     await user.selectOptions(within(second).getByLabelText(S.type), 'email');
     await user.clear(within(editor).getByLabelText(S.slug));
     await user.type(within(editor).getByLabelText(S.slug), 'taken');
     await user.click(within(editor).getByRole('button', { name: S.save }));
-    expect(await within(editor).findByText(QR_FORM_MESSAGES.staticListOnly)).toBeInTheDocument();
+    expect(await within(editor).findByText(QR_FORM_ERRORS.staticListOnly)).toBeInTheDocument();
     expect(puts).toHaveLength(1);
   });
 

@@ -8,7 +8,7 @@ import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { reportApiError } from '../../../lib/api-errors';
-import { downloadQrCode, useQrSvg } from '../api/qr-schema';
+import { downloadQrCode, useQrSvg } from '../api/get-qr-code';
 import { QR_EDITOR_STRINGS as S } from '../strings';
 
 function QrImage({ schema }: { schema: TQrSchema }) {

@@ -14,8 +14,8 @@ import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { applyApiErrorToForm, describeApiFailure } from '../../../lib/api-errors';
-import { useStaticLists } from '../api/customer-lists';
-import { useSaveQrSchema } from '../api/qr-schema';
+import { useCustomerListChoices } from '../../../lib/customer-lists';
+import { useSaveQrSchema } from '../api/save-qr-schema';
 import { QR_EDITOR_STRINGS as S, QR_FIELD_TYPE_LABELS } from '../strings';
 import {
   checkSaveRequest,
@@ -63,7 +63,7 @@ function showErrors(form: TEditorForm, errors: Record<string, string[]>): boolea
 }
 
 function ListPicker({ form }: { form: TEditorForm }) {
-  const lists = useStaticLists();
+  const lists = useCustomerListChoices('static');
   const options = [
     { value: '', label: S.noList },
     ...(lists.data ?? []).map((list) => ({ value: String(list.id), label: list.name })),

@@ -3,7 +3,7 @@
 // was confirmed. A forged or expired link says so.
 import { CheckCircle2Icon, MailCheckIcon } from 'lucide-react';
 import { useSearchParams } from 'react-router';
-import { QR_FORM_MESSAGES } from '@titan/contracts';
+import { QR_FORM_ERRORS } from '@titan/contracts';
 
 import { CenteredCard } from '../../../components/centered-card';
 import { Alert, AlertDescription } from '../../../components/ui/alert';
@@ -19,7 +19,7 @@ export function ConfirmSubscriptionRoute() {
   const confirm = useConfirmSubscription(token);
   const status = confirm.isError ? apiErrorStatus(confirm.error) : null;
   if (!token || (status !== null && status >= 400 && status < 500))
-    return <CenteredCard title={S.invalidTitle} description={QR_FORM_MESSAGES.confirmInvalid} />;
+    return <CenteredCard title={S.invalidTitle} description={QR_FORM_ERRORS.confirmInvalid} />;
   if (confirm.isSuccess)
     return (
       <CenteredCard title={S.doneTitle} description={S.done(confirm.data.business_name, confirm.data.email)}>

@@ -8,7 +8,8 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { apiErrorStatus } from '../../../lib/api-errors';
-import { usePublicQrForm, useSubmitQrForm } from '../api/public-qr-form';
+import { usePublicQrForm } from '../api/get-public-qr-form';
+import { useSubmitQrForm } from '../api/submit-qr-form';
 import { QrFormView } from '../components/qr-form-view';
 import { QR_PUBLIC_STRINGS as S } from '../strings';
 

@@ -1,13 +1,19 @@
 // /engage/settings/qr-form: the QR form tab, composed into the settings shell by the app.
+import { useQuery } from '@tanstack/react-query';
+
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { usePermissions } from '../../../lib/business/roles';
-import { useBusinessCard } from '../api/business-card';
-import { useQrSchema } from '../api/qr-schema';
+import { businessQueryOptions } from '../../../lib/business/business';
+import { useQrSchema } from '../api/get-qr-schema';
 import { QrFormEditor } from '../components/qr-form-editor';
 
 export function QrFormSettingsRoute() {
   const schema = useQrSchema();
-  const business = useBusinessCard();
+  // The name and dial code the preview shows, as the public page will (the shared business fetcher).
+  const business = useQuery({
+    ...businessQueryOptions(),
+    select: ({ name, dial_code }) => ({ name, dial_code }),
+  });
   const { can } = usePermissions();
   if (schema.isPending || business.isPending) return <SectionLoading />;
   if (schema.isError) return <SectionError error={schema.error} onRetry={() => void schema.refetch()} />;

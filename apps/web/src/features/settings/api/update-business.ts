@@ -4,7 +4,7 @@ import { ZBusiness, ZEnvelope, type TBusiness, type TUpdateBusinessRequest } fro
 
 import { protectedClient } from '../../../lib/protected-client';
 import { profileQueryOptions } from '../../../lib/session/profile';
-import { BUSINESS_PATH, businessQueryOptions } from './get-business';
+import { BUSINESS_PATH, businessQueryOptions } from '../../../lib/business/business';
 
 export async function updateBusiness(body: TUpdateBusinessRequest): Promise<TBusiness> {
   const { data } = await protectedClient.put(BUSINESS_PATH, body);

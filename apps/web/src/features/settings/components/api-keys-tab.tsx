@@ -1,5 +1,5 @@
 // Settings → API keys (api_keys.manage): list, create (the key is shown once), revoke after confirming.
-import type { TApiKey } from '@titan/contracts';
+import type { TApiKey, TRoleInfo } from '@titan/contracts';
 import { toast } from 'sonner';
 
 import { ConfirmAction } from '../../../components/confirm-action';
@@ -15,7 +15,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { reportApiError } from '../../../lib/api-errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useApiKeys } from '../api/get-api-keys';
-import { usePermissions } from '../../../lib/business/roles';
+import { usePermissions, useRoles } from '../../../lib/business/roles';
+import { roleLabel } from '../utils/display';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { SETTINGS_STRINGS } from '../strings';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
@@ -23,7 +24,7 @@ import { SectionError, SectionLoading } from '../../../components/load-state';
 
 const STRINGS = SETTINGS_STRINGS.apiKeys;
 
-function ApiKeyRow({ apiKey }: { apiKey: TApiKey }) {
+function ApiKeyRow({ apiKey, roles }: { apiKey: TApiKey; roles: TRoleInfo[] | undefined }) {
   const revoke = useRevokeApiKey();
   return (
     <TableRow>
@@ -31,6 +32,7 @@ function ApiKeyRow({ apiKey }: { apiKey: TApiKey }) {
       <TableCell>
         <code className="font-mono text-xs">{apiKey.prefix}…</code>
       </TableCell>
+      <TableCell>{apiKey.role === null ? STRINGS.defaultRole : roleLabel(roles, apiKey.role)}</TableCell>
       <TableCell>{formatDate(apiKey.created_at)}</TableCell>
       <TableCell>{apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : STRINGS.never}</TableCell>
       <TableCell>{apiKey.expires_at ? formatDate(apiKey.expires_at) : STRINGS.never}</TableCell>
@@ -56,6 +58,7 @@ function ApiKeyRow({ apiKey }: { apiKey: TApiKey }) {
 
 function ApiKeyList() {
   const keys = useApiKeys();
+  const roles = useRoles();
   if (keys.isPending) return <SectionLoading />;
   if (keys.isError) return <SectionError error={keys.error} onRetry={() => void keys.refetch()} />;
   if (keys.data.length === 0) return <p className="text-sm text-muted-foreground">{STRINGS.empty}</p>;
@@ -65,6 +68,7 @@ function ApiKeyList() {
         <TableRow>
           <TableHead>{STRINGS.name}</TableHead>
           <TableHead>{STRINGS.prefix}</TableHead>
+          <TableHead>{STRINGS.role}</TableHead>
           <TableHead>{STRINGS.created}</TableHead>
           <TableHead>{STRINGS.lastUsed}</TableHead>
           <TableHead>{STRINGS.expires}</TableHead>
@@ -73,7 +77,7 @@ function ApiKeyList() {
       </TableHeader>
       <TableBody>
         {keys.data.map((apiKey) => (
-          <ApiKeyRow key={apiKey.id} apiKey={apiKey} />
+          <ApiKeyRow key={apiKey.id} apiKey={apiKey} roles={roles.data} />
         ))}
       </TableBody>
     </Table>

@@ -12,7 +12,7 @@ import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
-import { useBusiness } from '../api/get-business';
+import { useBusiness } from '../../../lib/business/business';
 import { usePermissions } from '../../../lib/business/roles';
 import { useUpdateBusiness } from '../api/update-business';
 import { dialCodeDigits, numericOnlyInputProps, toDialCode } from '../../../lib/numeric-input';

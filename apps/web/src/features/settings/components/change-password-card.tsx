@@ -2,7 +2,7 @@
 // signed out by the server; this one stays.
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  PASSWORD_CHANGE_MESSAGES,
+  PASSWORD_CHANGE_ERRORS,
   ZChangePasswordRequest,
   type TChangePasswordRequest,
 } from '@titan/contracts';
@@ -33,7 +33,7 @@ export function ChangePasswordCard() {
     try {
       await change.mutateAsync(values);
       form.reset(EMPTY);
-      toast.success(PASSWORD_CHANGE_MESSAGES.changed);
+      toast.success(PASSWORD_CHANGE_ERRORS.changed);
     } catch (error) {
       applyApiErrorToForm(form, FIELDS, error);
     }

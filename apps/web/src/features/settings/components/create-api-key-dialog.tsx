@@ -22,7 +22,9 @@ import {
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
+import { useRoles } from '../../../lib/business/roles';
 import { useCreateApiKey } from '../api/create-api-key';
+import { roleOptions, toRoleRef } from '../utils/display';
 import { SETTINGS_STRINGS } from '../strings';
 
 const STRINGS = SETTINGS_STRINGS.apiKeys;
@@ -30,9 +32,13 @@ const EXPIRY_CHOICES = ['never', '30', '90', '365'] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 // The contract's name, plus a choice of lifetime turned into its expires_at.
-const ZCreateKeyForm = ZCreateApiKeyRequest.pick({ name: true }).extend({ expiry: z.enum(EXPIRY_CHOICES) });
+const ZCreateKeyForm = ZCreateApiKeyRequest.pick({ name: true }).extend({
+  expiry: z.enum(EXPIRY_CHOICES),
+  /** '' for the default (agent plus sending), else a built-in role's name or a custom role's id. */
+  role: z.string(),
+});
 type TCreateKeyForm = z.input<typeof ZCreateKeyForm>;
-const CREATE_FIELDS = ['name'] as const;
+const CREATE_FIELDS = ['name', 'role'] as const;
 
 function expiresAt(expiry: TCreateKeyForm['expiry']): string | null {
   return expiry === 'never' ? null : new Date(Date.now() + Number(expiry) * DAY_MS).toISOString();
@@ -62,14 +68,21 @@ function CreatedKey({ created, onDone }: { created: TCreatedApiKey; onDone: () =
 function CreateKeyForm({ onCreated }: { onCreated: (created: TCreatedApiKey) => void }) {
   const form = useForm<TCreateKeyForm, unknown, z.output<typeof ZCreateKeyForm>>({
     resolver: zodResolver(ZCreateKeyForm),
-    defaultValues: { name: '', expiry: 'never' },
+    defaultValues: { name: '', expiry: 'never', role: '' },
   });
   const create = useCreateApiKey();
+  const roles = useRoles();
   const { errors, isSubmitting } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ name, expiry }) => {
+  const onSubmit = form.handleSubmit(async ({ name, expiry, role }) => {
     try {
-      onCreated(await create.mutateAsync({ name, expires_at: expiresAt(expiry) }));
+      onCreated(
+        await create.mutateAsync({
+          name,
+          expires_at: expiresAt(expiry),
+          ...(role ? { role: toRoleRef(role) } : {}),
+        }),
+      );
     } catch (error) {
       applyApiErrorToForm(form, CREATE_FIELDS, error);
     }
@@ -93,6 +106,12 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: TCreatedApiKey) => 
         label={STRINGS.expiry}
         options={EXPIRY_CHOICES.map((value) => ({ value, label: STRINGS.expiryOptions[value] }))}
         registration={form.register('expiry')}
+      />
+      <SelectField
+        label={STRINGS.role}
+        options={[{ value: '', label: STRINGS.defaultRole }, ...roleOptions(roles.data, [])]}
+        registration={form.register('role')}
+        error={errors.role?.message}
       />
       <DialogFooter>
         <Button type="submit" disabled={isSubmitting}>

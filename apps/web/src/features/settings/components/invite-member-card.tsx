@@ -1,6 +1,12 @@
 // Team → Invite someone: email + role; the server mails them a join link.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ROLES, ZInviteMemberRequest, type TInviteMemberRequest, type TRoleInfo } from '@titan/contracts';
+import {
+  ROLES,
+  ZInviteMemberRequest,
+  type TInviteMemberRequest,
+  type TRoleInfo,
+  type TRoleRef,
+} from '@titan/contracts';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
@@ -13,7 +19,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { applyApiErrorToForm } from '../../../lib/api-errors';
 import { useInviteMember } from '../api/invite-member';
 import { SETTINGS_STRINGS } from '../strings';
-import { roleOptions } from '../utils/display';
+import { roleOptions, toRoleRef } from '../utils/display';
 
 const STRINGS = SETTINGS_STRINGS.team;
 const INVITE_FIELDS = ['email', 'role'] as const;
@@ -62,7 +68,9 @@ export function InviteMemberCard({ roles }: { roles: TRoleInfo[] | undefined }) 
           <SelectField
             label={STRINGS.inviteRole}
             options={roleOptions(roles, ROLES)}
-            registration={form.register('role')}
+            registration={form.register('role', {
+              setValueAs: (v: TRoleRef | string) => toRoleRef(String(v)),
+            })}
             error={errors.role?.message}
           />
           <Button type="submit" disabled={isSubmitting} className="sm:mt-[1.375rem]">

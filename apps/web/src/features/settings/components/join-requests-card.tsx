@@ -1,5 +1,5 @@
 // Team → Join requests: people who asked to join with the business code; approve with a role, or reject.
-import { ROLES, type TJoinRequest, type TRole, type TRoleInfo } from '@titan/contracts';
+import { ROLES, type TJoinRequest, type TRoleInfo, type TRoleRef } from '@titan/contracts';
 import { useState } from 'react';
 import { toast } from 'sonner';
 
@@ -12,13 +12,13 @@ import { formatDate } from '../../../lib/format';
 import { useDecideJoinRequest } from '../api/decide-join-request';
 import { useJoinRequests } from '../api/get-join-requests';
 import { SETTINGS_STRINGS } from '../strings';
-import { memberName, roleOptions } from '../utils/display';
+import { memberName, roleOptions, toRoleRef } from '../utils/display';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 
 const STRINGS = SETTINGS_STRINGS.team;
 
 function JoinRequestRow({ request, roles }: { request: TJoinRequest; roles: TRoleInfo[] | undefined }) {
-  const [role, setRole] = useState<TRole>('agent');
+  const [role, setRole] = useState<TRoleRef>('agent');
   const decide = useDecideJoinRequest();
   const name = memberName(request.user);
   const send = (approve: boolean) =>
@@ -35,8 +35,8 @@ function JoinRequestRow({ request, roles }: { request: TJoinRequest; roles: TRol
         <NativeSelect
           aria-label={STRINGS.approveAs(name)}
           className="w-32"
-          value={role}
-          onChange={(event) => setRole(event.target.value as TRole)}
+          value={String(role)}
+          onChange={(event) => setRole(toRoleRef(event.target.value))}
         >
           {roleOptions(roles, ROLES).map((option) => (
             <option key={option.value} value={option.value}>

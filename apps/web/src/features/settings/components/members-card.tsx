@@ -1,5 +1,5 @@
 // Team → Members: everyone in the business; with team.manage, change roles and remove people.
-import { ROLES, type TMember, type TRole, type TRoleInfo } from '@titan/contracts';
+import { ROLES, type TMember, type TRoleInfo } from '@titan/contracts';
 import { toast } from 'sonner';
 
 import { ConfirmAction } from '../../../components/confirm-action';
@@ -8,12 +8,15 @@ import { NativeSelect } from '../../../components/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { reportApiError } from '../../../lib/api-errors';
 import { formatDate } from '../../../lib/format';
-import { useMembers } from '../../../lib/business/members';
+import { useLivePresence, useMembers } from '../../../lib/business/members';
+import { PresenceDot } from '../../../components/presence-dot';
+import { useCurrentMembership } from '../../../lib/session/current-business';
+import { readBusinessCode } from '../../../lib/session/tokens';
 import { useRemoveMember } from '../api/remove-member';
 import { useUpdateMember } from '../api/update-member';
 import { SETTINGS_STRINGS } from '../strings';
 import { SectionError, SectionLoading } from '../../../components/load-state';
-import { memberName, roleLabel, roleOptions } from '../utils/display';
+import { memberName, roleLabel, roleOptions, toRoleRef } from '../utils/display';
 
 const STRINGS = SETTINGS_STRINGS.team;
 
@@ -34,6 +37,9 @@ function MemberRow({
   return (
     <TableRow>
       <TableCell className="font-medium">
+        {member.presence ? (
+          <PresenceDot status={member.presence} labelled className="mr-2 align-middle" />
+        ) : null}
         {name} {isSelf ? <span className="text-muted-foreground">{STRINGS.you}</span> : null}
       </TableCell>
       <TableCell>{member.user.email}</TableCell>
@@ -42,10 +48,10 @@ function MemberRow({
           <NativeSelect
             aria-label={STRINGS.roleFor(name)}
             className="w-32"
-            value={member.role}
+            value={String(member.role)}
             disabled={update.isPending}
             onChange={(event) => {
-              const role = event.target.value as TRole;
+              const role = toRoleRef(event.target.value);
               update.mutate(
                 { id: member.id, role },
                 {
@@ -100,6 +106,7 @@ export function MembersCard({
   canManage: boolean;
 }) {
   const members = useMembers();
+  useLivePresence(useCurrentMembership()?.unique_code ?? readBusinessCode());
   return (
     <Card>
       <CardHeader>

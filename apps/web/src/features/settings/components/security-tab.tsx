@@ -10,8 +10,9 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { reportApiError } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
 import { useCurrentMembership } from '../../../lib/session/current-business';
-import { useBusiness } from '../api/get-business';
-import { useEndSession, useSessions } from '../api/security';
+import { useBusiness } from '../../../lib/business/business';
+import { useEndSession } from '../api/end-session';
+import { useSessions } from '../api/get-sessions';
 import { useUpdateBusiness } from '../api/update-business';
 import { SETTINGS_STRINGS } from '../strings';
 import { PasskeysCard, TwoFactorCard } from './two-factor-cards';

@@ -1,6 +1,6 @@
 // The signed-in user's second factors: an authenticator app (QR to scan, confirmed with a code,
 // recovery codes shown once) and passkeys (added through the browser's WebAuthn prompt).
-import { MFA_MESSAGES, type TPasskey } from '@titan/contracts';
+import { MFA_ERRORS, type TPasskey } from '@titan/contracts';
 import QRCode from 'qrcode';
 import { useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
@@ -15,15 +15,13 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { apiErrorMessage, reportApiError } from '../../../lib/api-errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
-import {
-  useAddPasskey,
-  useDeletePasskey,
-  useMfaStatus,
-  useRegenerateRecoveryCodes,
-  useTotpConfirm,
-  useTotpDisable,
-  useTotpSetup,
-} from '../api/security';
+import { useAddPasskey } from '../api/add-passkey';
+import { useDeletePasskey } from '../api/delete-passkey';
+import { useMfaStatus } from '../api/get-mfa-status';
+import { useRegenerateRecoveryCodes } from '../api/regenerate-recovery-codes';
+import { useTotpConfirm } from '../api/totp-confirm';
+import { useTotpDisable } from '../api/totp-disable';
+import { useTotpSetup } from '../api/totp-setup';
 import { SETTINGS_STRINGS } from '../strings';
 
 const STRINGS = SETTINGS_STRINGS.security;
@@ -79,7 +77,7 @@ function TotpSetup({ onCodes, onCancel }: { onCodes: (codes: string[]) => void; 
         setError(null);
         confirm.mutate(code.trim(), {
           onSuccess: (result) => onCodes(result.recovery_codes),
-          onError: (err) => setError(apiErrorMessage(err, MFA_MESSAGES.badCode)),
+          onError: (err) => setError(apiErrorMessage(err, MFA_ERRORS.badCode)),
         });
       }}
     >
@@ -270,7 +268,7 @@ export function PasskeysCard({ onAdded }: { onAdded?: (() => void) | undefined }
                 toast.success(STRINGS.passkeyAdded);
                 onAdded?.();
               },
-              onError: (err) => setError(apiErrorMessage(err, MFA_MESSAGES.passkeyFailed)),
+              onError: (err) => setError(apiErrorMessage(err, MFA_ERRORS.passkeyFailed)),
             });
           }}
         >

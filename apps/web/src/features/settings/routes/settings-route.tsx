@@ -1,5 +1,5 @@
-// /engage/settings/{tab}: Business profile, Team, API keys and Profile (Chat groups, WhatsApp, SMS,
-// Email domains, QR form, AI model, MCP servers, Plugins and Billing are their features' own routes, composed in by the app). An
+// /engage/settings/{tab}: Business profile, Team, Roles, API keys and Profile (Chat groups, WhatsApp, SMS,
+// Email domains, Inbox addresses, QR form, AI model, MCP servers, Plugins, Webhooks and Billing are their features' own routes, composed in by the app). An
 // unknown tab opens the first.
 import { Navigate, useParams } from 'react-router';
 
@@ -9,7 +9,10 @@ import { AuditLogTab } from '../components/audit-log-tab';
 import { BusinessProfileTab } from '../components/business-profile-tab';
 import { ProfileTab } from '../components/profile-tab';
 import { SecurityTab } from '../components/security-tab';
+import { RolesTab } from '../components/roles-tab';
 import { TeamTab } from '../components/team-tab';
+import { LabelsTab } from '../components/labels-tab';
+import { CannedResponsesTab } from '../components/canned-responses-tab';
 
 /** The tabs other features draw. */
 const COMPOSED_TABS = [
@@ -17,11 +20,14 @@ const COMPOSED_TABS = [
   'whatsapp',
   'sms',
   'email-domains',
+  'inbox-addresses',
   'qr-form',
   'ai-model',
   'mcp-servers',
   'plugins',
+  'webhooks',
   'billing',
+  'notifications',
 ] as const;
 /** The tabs this feature draws itself. */
 type TOwnTab = Exclude<TSettingsTab, (typeof COMPOSED_TABS)[number]>;
@@ -36,6 +42,8 @@ function TabContent({ tab }: { tab: TOwnTab }) {
       return <BusinessProfileTab />;
     case 'team':
       return <TeamTab />;
+    case 'roles':
+      return <RolesTab />;
     case 'api-keys':
       return <ApiKeysTab />;
     case 'profile':
@@ -44,6 +52,10 @@ function TabContent({ tab }: { tab: TOwnTab }) {
       return <SecurityTab />;
     case 'audit-log':
       return <AuditLogTab />;
+    case 'labels':
+      return <LabelsTab />;
+    case 'canned-responses':
+      return <CannedResponsesTab />;
     default: {
       const unreachable: never = tab;
       return unreachable;

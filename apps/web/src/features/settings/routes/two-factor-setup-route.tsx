@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 
 import { Button } from '../../../components/ui/button';
 import { DASHBOARD_PATH } from '../../../config/paths';
-import { useMfaStatus } from '../api/security';
+import { useMfaStatus } from '../api/get-mfa-status';
 import { PasskeysCard, TwoFactorCard } from '../components/two-factor-cards';
 import { SETTINGS_STRINGS } from '../strings';
 

@@ -3,7 +3,7 @@
 // stored, leaving them empty keeps them. Server field errors land on their fields.
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  SMS_MESSAGES,
+  SMS_ERRORS,
   ZSaveSmsAccountRequest,
   type TSaveSmsAccountRequest,
   type TSmsAccount,
@@ -61,7 +61,7 @@ export function SmsAccountForm({ account }: { account: TSmsAccount | null }) {
 
   const onSubmit = form.handleSubmit(async (values) => {
     if (!account && !values.auth_token) {
-      form.setError('auth_token', { message: SMS_MESSAGES.authToken }, { shouldFocus: true });
+      form.setError('auth_token', { message: SMS_ERRORS.authToken }, { shouldFocus: true });
       return;
     }
     try {

@@ -10,7 +10,8 @@ import { Alert, AlertDescription } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { apiErrorStatus } from '../../../lib/api-errors';
-import { useSetSubscription, useUnsubscribeState, type TUnsubscribeState } from '../api/unsubscribe';
+import { useSetSubscription } from '../api/set-subscription';
+import { useUnsubscribeState, type TUnsubscribeState } from '../api/get-unsubscribe-state';
 import { UNSUBSCRIBE_STRINGS as S } from '../strings';
 
 /** The server refuses a token it did not sign (400) or whose send is gone (404). */

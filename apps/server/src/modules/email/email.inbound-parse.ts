@@ -1,0 +1,235 @@
+// Inbound mail, the parsing half (issue 30): everything the listener learns from a message's bytes
+// alone — its MIME (mailparser), its SPF/DKIM/DMARC results (mailauth, over DNS), its spam score,
+// whether it is an auto-reply, the reply without its quoted history and signature
+// (email-reply-parser), its HTML sanitised for display, its attachments, and the original a forward
+// carries. It needs no database, so it runs in the inbound threads (email.inbound-threads.ts), off
+// the thread that takes SMTP and writes the conversations; email.inbound.ts records the result.
+import { Resolver } from 'node:dns/promises';
+import EmailReplyParser from 'email-reply-parser';
+import { authenticate } from 'mailauth';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import sanitizeHtml from 'sanitize-html';
+import type { Config } from '../../config';
+import { forwardedOriginal, looksForwarded, type ForwardedOriginal } from './email.forwarded';
+import { spamInputOf, spamScore, type SpamVerdict } from './email.spam';
+import { textOf } from './email.text';
+
+export const INBOUND_LIMITS = {
+  /** Bytes of one inbound message (body and attachments, as encoded on the wire). */
+  size: 10 * 1024 * 1024,
+  /** One attachment at most (the files module's limit for stored files). */
+  attachmentBytes: 10 * 1024 * 1024,
+  attachments: 20,
+  /** Characters of the text kept whole (quoted history included) beside the visible reply. */
+  fullText: 100_000,
+} as const;
+
+export type SmtpSessionFacts = { ip: string; helo: string; mailFrom: string };
+export type DnsSettings = Pick<Config, 'DNS_SERVERS' | 'DNS_TIMEOUT_MS'>;
+export type AuthSummary = { spf: string; dkim: string; dmarc: string; dkim_domains: string[] };
+
+/** A text as the inbox shows it: the visible reply, the whole text, the sanitised HTML. */
+export type ParsedBody = { text: string; visible: string; folded: boolean; html: string | null };
+
+/** What parsing answers: plain data (it crosses from a thread by structured clone). */
+export type ParsedInbound = {
+  /** The From address, lower case ('' when the mail has none). */
+  from: string;
+  fromName: string | null;
+  /** The Message-ID in angle brackets, or null. */
+  messageId: string | null;
+  subject: string;
+  to: string[];
+  cc: string[];
+  /** The Message-IDs the mail answers (In-Reply-To, then References newest first). */
+  answeredIds: string[];
+  autoReply: boolean;
+  auth: AuthSummary;
+  verdict: SpamVerdict;
+  body: ParsedBody;
+  /** The attachments to store (within the limits; inline images of the HTML left out). */
+  attachments: { filename: string; content: Uint8Array }[];
+  /**
+   * The original of a forward that may be taken as one (sent to an inbox address, authenticated,
+   * not spam, carrying an original); whether its sender is a member is the recorder's to check.
+   */
+  forward: (Omit<ForwardedOriginal, 'text' | 'html'> & ParsedBody) | null;
+};
+
+/** mailauth's DNS lookups through the configured servers (DNS_SERVERS) with the configured timeout. */
+export function mailauthResolver(config: DnsSettings) {
+  const resolver = new Resolver({ timeout: config.DNS_TIMEOUT_MS, tries: 1 });
+  if (config.DNS_SERVERS?.length) resolver.setServers(config.DNS_SERVERS);
+  return (name: string, type: string) => resolver.resolve(name, type as 'TXT') as Promise<unknown>;
+}
+
+/** RFC 3834 and the headers autoresponders set in practice: an automatic message, not a person's. */
+export function isAutoReply(mail: ParsedMail, mailFrom: string): boolean {
+  const header = (name: string) => {
+    const v = mail.headers.get(name);
+    return typeof v === 'string'
+      ? v.trim().toLowerCase()
+      : v
+        ? String((v as { value?: unknown }).value ?? v)
+        : '';
+  };
+  const autoSubmitted = header('auto-submitted');
+  if (autoSubmitted && autoSubmitted !== 'no') return true;
+  if (mail.headers.has('x-autoreply') || mail.headers.has('x-autorespond')) return true;
+  if (['bulk', 'junk', 'auto_reply', 'list'].includes(header('precedence'))) return true;
+  if (header('x-auto-response-suppress') && header('x-ms-exchange-generated-message-source')) return true;
+  // A null reverse-path (MAIL FROM:<>) is a bounce or an automatic notice (RFC 5321 §4.5.5).
+  return mailFrom === '';
+}
+
+/** `Re: Re: Fwd: Order 1042` → `Order 1042`: the subject a thread keeps. */
+export function threadSubject(subject: string): string {
+  let s = subject.trim();
+  for (;;) {
+    const next = s.replace(/^(re|fwd?|aw|sv|antw|wg|tr)\s*(\[\d+\])?\s*:\s*/i, '');
+    if (next === s) return s.slice(0, 500);
+    s = next;
+  }
+}
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'font', 'center', 'span'],
+  allowedAttributes: {
+    ...sanitizeHtml.defaults.allowedAttributes,
+    '*': ['style', 'align', 'dir'],
+    img: ['src', 'alt', 'width', 'height'],
+    td: ['colspan', 'rowspan', 'align', 'valign', 'width'],
+    th: ['colspan', 'rowspan', 'align', 'valign', 'width'],
+    font: ['color', 'size', 'face'],
+  },
+  // Remote images stay out of the inbox (they tell the sender who read it, and when).
+  allowedSchemes: ['https', 'http', 'mailto'],
+  allowedSchemesByTag: { img: ['cid', 'data'] },
+  allowProtocolRelative: false,
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer nofollow' }),
+  },
+};
+
+/** HTML as the inbox may show it: no scripts, handlers, forms, frames or remote images. */
+export function sanitizeMailHtml(html: string): string {
+  return sanitizeHtml(html, SANITIZE);
+}
+
+/** The reply a person wrote, without the quoted history and the signature under it. */
+export function visibleReply(text: string): { visible: string; folded: boolean } {
+  const normalised = text.replace(/\r\n?/g, '\n');
+  const visible = new EmailReplyParser().read(normalised).getVisibleText().trim();
+  if (!visible) return { visible: normalised.trim(), folded: false };
+  return { visible, folded: visible !== normalised.trim() };
+}
+
+const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
+  (Array.isArray(field) ? field : field ? [field] : [])
+    .flatMap((a) => a.value)
+    .map((v) => v.address?.toLowerCase() ?? '')
+    .filter(Boolean);
+
+export const bracketed = (id: string) => (id.startsWith('<') ? id : `<${id}>`);
+
+/** The Message-IDs a mail answers (In-Reply-To, then References newest first). */
+function answeredIds(mail: ParsedMail): string[] {
+  const refs = Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [];
+  const ids = [
+    ...(mail.inReplyTo ? mail.inReplyTo.split(/\s+/) : []),
+    ...refs.flatMap((r) => r.split(/\s+/)).reverse(),
+  ];
+  return [...new Set(ids.filter(Boolean).map(bracketed))].slice(0, 50);
+}
+
+async function authenticateMail(
+  dns: DnsSettings,
+  raw: Buffer,
+  session: SmtpSessionFacts,
+): Promise<AuthSummary> {
+  try {
+    const result = await authenticate(raw, {
+      ip: session.ip,
+      helo: session.helo,
+      sender: session.mailFrom,
+      mta: 'titan',
+      disableArc: true,
+      disableBimi: true,
+      resolver: mailauthResolver(dns) as never,
+    });
+    const statusOf = (r: unknown): string =>
+      r && typeof r === 'object' && 'status' in r
+        ? String((r as { status?: { result?: string } }).status?.result ?? 'none')
+        : 'none';
+    const dkim = result.dkim?.results ?? [];
+    const passing = dkim.filter((d) => d.status?.result === 'pass');
+    return {
+      spf: statusOf(result.spf),
+      dkim:
+        passing.length > 0 ? 'pass' : dkim.length > 0 ? String(dkim[0]!.status?.result ?? 'fail') : 'none',
+      dmarc: statusOf(result.dmarc),
+      dkim_domains: passing.map((d) => String(d.signingDomain ?? '')).filter(Boolean),
+    };
+  } catch {
+    return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror', dkim_domains: [] };
+  }
+}
+
+function bodyOf(text: string, sourceHtml: string | null): ParsedBody {
+  const { visible, folded } = visibleReply(text);
+  return { text, visible, folded, html: sourceHtml ? sanitizeMailHtml(sourceHtml) : null };
+}
+
+/**
+ * Everything one message's bytes say. `toInbox`: whether it was sent to an inbox address (only
+ * there is a member's forward taken as one).
+ */
+export async function parseInbound(
+  raw: Buffer,
+  session: SmtpSessionFacts,
+  options: { toInbox: boolean; dns: DnsSettings },
+): Promise<ParsedInbound> {
+  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true });
+  const sender = (Array.isArray(mail.from) ? mail.from[0] : mail.from)?.value[0];
+  const from = addressesOf(mail.from)[0] ?? '';
+  const auth = await authenticateMail(options.dns, raw, session);
+  const verdict = spamScore(spamInputOf(mail), auth);
+  let forward: ParsedInbound['forward'] = null;
+  if (
+    options.toInbox &&
+    from &&
+    !verdict.spam &&
+    (auth.spf === 'pass' || auth.dkim === 'pass') &&
+    looksForwarded(mail, raw)
+  ) {
+    const original = await forwardedOriginal(mail, raw);
+    if (original) {
+      const { text, html, ...rest } = original;
+      forward = { ...rest, ...bodyOf(text || (html ? textOf(html) : ''), html) };
+    }
+  }
+  const html = typeof mail.html === 'string' ? mail.html : null;
+  const attachments: ParsedInbound['attachments'] = [];
+  for (const a of mail.attachments.slice(0, INBOUND_LIMITS.attachments)) {
+    if (a.size === 0 || a.size > INBOUND_LIMITS.attachmentBytes) continue;
+    if (a.related && a.contentDisposition === 'inline') continue;
+    attachments.push({ filename: a.filename ?? 'attachment', content: a.content });
+  }
+  return {
+    from,
+    fromName: sender?.name?.trim() || null,
+    messageId: mail.messageId ? bracketed(mail.messageId) : null,
+    subject: mail.subject ?? '',
+    to: addressesOf(mail.to),
+    cc: addressesOf(mail.cc),
+    answeredIds: answeredIds(mail),
+    autoReply: isAutoReply(mail, session.mailFrom),
+    auth,
+    verdict,
+    // The visible reply of the mail itself is not needed when the forward's original is taken,
+    // but whether it is taken is decided with the database (the sender a member): both are kept.
+    body: bodyOf(mail.text ?? (html ? textOf(html) : ''), html),
+    attachments,
+    forward,
+  };
+}

@@ -1,0 +1,801 @@
+// The journey engine, one pass of the `journeys.advance` loop: events journeys have not heard start
+// runs (under the re-entry rule) and end waits; then due steps are claimed (skip locked, a lease)
+// and each is run in its own transaction that finishes it and enters the next. A send step records
+// its send in the spine in that same transaction under the key `journey:<run>:<node>:<visit>`, and
+// hands it to its channel after the commit: a worker killed before the commit leaves the step to be
+// taken again (no send was kept), one killed after it leaves a queued send the spine's recovery
+// hands on — sent once either way.
+import {
+  journeyExitLabels,
+  type TJourneyGraph,
+  type TJourneyNode,
+  type TJourneyRule,
+} from '@titan/contracts';
+import { createHash } from 'node:crypto';
+import { TZDate } from '@date-fns/tz';
+import type { Queryable } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import { recordEventsOfType } from '../webhooks';
+import type { JourneyCustomer, JourneyDeps } from './journeys.deps';
+import * as repo from './journeys.repository';
+
+export const JOURNEYS_LOOP = 'journeys.advance';
+
+/** The event a date-triggered journey makes for itself when a customer's date comes round. */
+export const dateEventName = (journeyId: number) => `journey.date:${journeyId}`;
+/** The event a segment-triggered journey makes for itself when a customer enters its segment. */
+export const segmentEventName = (journeyId: number) => `journey.segment:${journeyId}`;
+
+/** Published graphs never change: kept per database (ids are its own) and journey version. */
+const graphCaches = new WeakMap<object, Map<string, TJourneyGraph>>();
+export async function graphOf(
+  deps: Pick<JourneyDeps, 'db'>,
+  db: Queryable,
+  journeyId: number,
+  version: number,
+): Promise<TJourneyGraph | null> {
+  let graphs = graphCaches.get(deps.db);
+  if (!graphs) graphCaches.set(deps.db, (graphs = new Map()));
+  const key = `${journeyId}:${version}`;
+  let graph = graphs.get(key);
+  if (!graph) {
+    const row = await repo.findVersion(db, journeyId, version);
+    if (!row) return null;
+    graph = row.graph as unknown as TJourneyGraph;
+    // A draft version may still change: only published ones are kept.
+    if (row.publishedAt) {
+      if (graphs.size > 5000) graphs.clear();
+      graphs.set(key, graph);
+    }
+  }
+  return graph;
+}
+
+// ---- Outbound webhook events ----
+
+type JourneyWebhookType = 'journey.entered' | 'journey.step_completed' | 'journey.exited';
+
+/**
+ * A `journey.*` webhook event about a run, in the transaction of the change it tells of; built only
+ * when the business has an endpoint listening for the type (one indexed lookup otherwise).
+ */
+async function emitRunEvent(
+  tx: Queryable,
+  type: JourneyWebhookType,
+  run: repo.RunRow,
+  at: Date,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await recordEventsOfType(tx, type, [run], () => ({
+    objectKey: `journey_run:${run.id}`,
+    at,
+    data: {
+      journey_id: run.journeyId,
+      version: run.version,
+      run_id: run.id,
+      customer_id: run.customerId,
+      ...data,
+    },
+  }));
+}
+
+/** Ends an active run and tells listening endpoints (`journey.exited`). */
+async function endRun(
+  tx: Queryable,
+  run: repo.RunRow,
+  status: 'exited' | 'failed',
+  at: Date,
+  nodeId: string | null,
+): Promise<void> {
+  if (await repo.endRun(tx, run.id, status, at))
+    await emitRunEvent(tx, 'journey.exited', run, at, { status, node_id: nodeId });
+}
+
+/** A finished step, told to listening endpoints (`journey.step_completed`). */
+async function stepCompleted(
+  tx: Queryable,
+  run: repo.RunRow,
+  node: TJourneyNode | null,
+  nodeId: string,
+  result: { status: string; outcome: string | null; detail: Record<string, unknown> | null },
+  at: Date,
+): Promise<void> {
+  await emitRunEvent(tx, 'journey.step_completed', run, at, {
+    node_id: nodeId,
+    node_type: node?.type ?? null,
+    status: result.status,
+    outcome: result.outcome,
+    send_id: (result.detail?.send_id as string | null | undefined) ?? null,
+    reason: (result.detail?.reason as string | null | undefined) ?? null,
+  });
+}
+
+const nodeOf = (graph: TJourneyGraph, id: string) => graph.nodes.find((n) => n.id === id) ?? null;
+
+/** The node an edge leads to from `from` by `label` (nodes with one way out: its only edge). */
+function nextOf(graph: TJourneyGraph, from: TJourneyNode, label: string | null): string | null {
+  const labelled = journeyExitLabels(from) !== null;
+  const edge = graph.edges.find((e) => e.from === from.id && (!labelled || e.label === label));
+  return edge?.to ?? null;
+}
+
+const addSeconds = (at: Date, s: number) => new Date(at.getTime() + s * 1000);
+
+/** When a wait ends: `due` on the real clock, or — a test run — `clock_speed` times sooner. */
+const waitEnd = (run: repo.RunRow, at: Date, due: Date): Date =>
+  run.clockSpeed ? new Date(at.getTime() + Math.max(0, due.getTime() - at.getTime()) / run.clockSpeed) : due;
+
+/** The next instant after `at` whose wall clock in `zone` reads `hhmm` (today's, else tomorrow's). */
+export function nextLocalTime(at: Date, zone: string, hhmm: string): Date {
+  const [hh, mm] = hhmm.split(':').map(Number) as [number, number];
+  const now = new TZDate(at.getTime(), zone);
+  for (let day = 0; day < 3; day++) {
+    const t = new TZDate(now.getFullYear(), now.getMonth(), now.getDate() + day, hh, mm, 0, 0, zone);
+    if (t.getTime() > at.getTime()) return new Date(t.getTime());
+  }
+  return addSeconds(at, 86_400);
+}
+
+/**
+ * Enters a node: a wait starts its timer, an exit ends the run at once, any other step is due now
+ * for the loop to run.
+ */
+async function enter(
+  deps: JourneyDeps,
+  tx: Queryable,
+  run: repo.RunRow,
+  graph: TJourneyGraph,
+  nodeId: string | null,
+  at: Date,
+): Promise<boolean> {
+  if (nodeId === null) {
+    await endRun(tx, run, 'exited', at, null);
+    return false;
+  }
+  const node = nodeOf(graph, nodeId);
+  if (!node) {
+    await endRun(tx, run, 'failed', at, nodeId);
+    return false;
+  }
+  if (node.type === 'exit') {
+    await repo.insertStep(tx, { run, nodeId, status: 'exited', dueAt: null, at });
+    await endRun(tx, run, 'exited', at, nodeId);
+    return false;
+  }
+  if (node.type === 'wait' && node.config.kind === 'duration') {
+    await repo.insertStep(tx, {
+      run,
+      nodeId,
+      status: 'waiting',
+      dueAt: waitEnd(run, at, addSeconds(at, node.config.seconds)),
+      at,
+    });
+    return false;
+  }
+  if (node.type === 'wait' && node.config.kind === 'until_event') {
+    await repo.insertStep(tx, {
+      run,
+      nodeId,
+      status: 'waiting',
+      dueAt: waitEnd(run, at, addSeconds(at, node.config.timeout_seconds)),
+      waitEvent: node.config.event,
+      at,
+    });
+    return false;
+  }
+  if (node.type === 'wait' && node.config.kind === 'until_time') {
+    const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+    const zone = customer ? await deps.ports.zoneOf(tx, run.businessId, customer) : 'UTC';
+    const dueAt = waitEnd(run, at, nextLocalTime(at, zone, node.config.local_time));
+    await repo.insertStep(tx, { run, nodeId, status: 'waiting', dueAt, detail: { zone }, at });
+    return false;
+  }
+  await repo.insertStep(tx, { run, nodeId, status: 'pending', dueAt: at, at });
+  return true;
+}
+
+// ---- Test runs ----
+
+/**
+ * Test mode: the chosen customer enters the journey's newest version (a draft too) at once, its
+ * re-entry rule aside, and its waits last `clockSpeed` times less; its steps run as any others do
+ * (sends included) and its counts stay out of the journey's. Answers the run.
+ */
+export async function startTestRun(
+  deps: JourneyDeps,
+  input: { businessId: number; journeyId: number; version: number; customerId: number; clockSpeed: number },
+): Promise<repo.RunRow> {
+  const at = deps.clock();
+  const run = await deps.db.transaction(async (tx) => {
+    const graph = await graphOf(deps, tx, input.journeyId, input.version);
+    const trigger = graph?.nodes.find((n) => n.type === 'trigger');
+    if (!graph || !trigger) throw new AppError('conflict', 'This journey has no trigger to start from.');
+    const run = (await repo.startRun(tx, {
+      businessId: input.businessId,
+      journeyId: input.journeyId,
+      version: input.version,
+      customerId: input.customerId,
+      triggerEventId: null,
+      reentry: 'always',
+      at,
+      clockSpeed: input.clockSpeed,
+    }))!;
+    await emitRunEvent(tx, 'journey.entered', run, at, { trigger_event: null, trigger_event_id: null });
+    await repo.insertStep(tx, { run, nodeId: trigger.id, status: 'passed', dueAt: null, at });
+    await enter(deps, tx, run, graph, nextOf(graph, trigger, null), at);
+    return run;
+  });
+  deps.wake();
+  return run;
+}
+
+// ---- Events ----
+
+async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow, at: Date): Promise<number> {
+  let due = 0;
+  // Runs of this business's live journeys that start on this event.
+  for (const journey of await repo.liveJourneysOn(tx, event.businessId, event.name)) {
+    if (journey.liveVersion === null) continue;
+    const graph = await graphOf(deps, tx, journey.id, journey.liveVersion);
+    const trigger = graph?.nodes.find((n) => n.type === 'trigger');
+    if (!graph || trigger?.type !== 'trigger') continue;
+    const on = trigger.config;
+    const startsOn =
+      on.kind === 'event'
+        ? on.event
+        : on.kind === 'date'
+          ? dateEventName(journey.id)
+          : segmentEventName(journey.id);
+    if (startsOn !== event.name) continue;
+    const run = await repo.startRun(tx, {
+      businessId: event.businessId,
+      journeyId: journey.id,
+      version: journey.liveVersion,
+      customerId: event.customerId,
+      triggerEventId: event.id,
+      reentry: journey.reentry,
+      at,
+    });
+    if (!run) continue;
+    await emitRunEvent(tx, 'journey.entered', run, at, {
+      trigger_event: event.name,
+      trigger_event_id: event.id,
+    });
+    await repo.insertStep(tx, {
+      run,
+      nodeId: trigger.id,
+      status: 'passed',
+      dueAt: null,
+      detail: { event_id: event.id },
+      at,
+    });
+    if (await enter(deps, tx, run, graph, nextOf(graph, trigger, null), at)) due++;
+  }
+  // Waits of this customer for this event end by their "event" way out.
+  for (const step of await repo.endWaitsFor(
+    tx,
+    {
+      businessId: event.businessId,
+      customerId: event.customerId,
+      name: event.name,
+      occurredAt: event.occurredAt,
+      eventId: event.id,
+    },
+    at,
+  )) {
+    const run = await repo.findRun(tx, step.runId);
+    const graph = await graphOf(deps, tx, step.journeyId, step.version);
+    const node = graph && nodeOf(graph, step.nodeId);
+    if (!run || !graph || !node) continue;
+    await stepCompleted(
+      tx,
+      run,
+      node,
+      node.id,
+      { status: 'passed', outcome: 'event', detail: { event_id: event.id } },
+      at,
+    );
+    if (await enter(deps, tx, run, graph, nextOf(graph, node, 'event'), at)) due++;
+  }
+  return due;
+}
+
+// ---- Dates ----
+
+/** `birthday` or `customer.fields.birthday`: the custom field's own key. */
+export const dateFieldKey = (field: string) => field.replace(/^customer\.fields\./, '');
+
+/** The month and day of a stored date (YYYY-MM-DD, a date-time, or --MM-DD), as `MM-DD`. */
+export function monthDayOf(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = /^(?:\d{4}-|--)(\d{2})-(\d{2})(?:$|[T\s])/.exec(value.trim());
+  if (!m) return null;
+  const [month, day] = [Number(m[1]), Number(m[2])];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
+  return `${m[1]}-${m[2]}`;
+}
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Whether a date falling on `md` comes round on this local day (29 February: the 28th in other years). */
+function comesRound(md: string, y: number, m: number, d: number): boolean {
+  const today = `${pad(m)}-${pad(d)}`;
+  return md === today || (md === '02-29' && today === '02-28' && !isLeap(y));
+}
+
+/** The month-days that are "today" somewhere on Earth at `at` (a local day spans UTC−12 to UTC+14). */
+function monthDaysAround(at: Date): string[] {
+  const days = new Set<string>();
+  for (const offset of [-1, 0, 1]) {
+    const t = new Date(at.getTime() + offset * 86_400_000);
+    days.add(`${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`);
+    if (t.getUTCMonth() === 1 && t.getUTCDate() === 28 && !isLeap(t.getUTCFullYear())) days.add('02-29');
+  }
+  return [...days];
+}
+
+/** When each date journey was last scanned (clock minutes), per database: one scan a minute is enough. */
+const dateScans = new WeakMap<object, Map<number, number>>();
+const DATE_PAGE = 500;
+
+/**
+ * Date triggers: for each live journey starting on a date, the customers whose date comes round
+ * today on their own clock and whose local time has reached the trigger's get the journey's own
+ * event, keyed by journey, customer and local day — stored once however many workers scan — which
+ * `hearEvents` then takes like any other (the re-entry rule decides a second year). Answers how
+ * many events it stored.
+ */
+export async function scanDates(deps: JourneyDeps): Promise<number> {
+  const at = deps.clock();
+  const minute = Math.floor(at.getTime() / 60_000);
+  let scans = dateScans.get(deps.db);
+  if (!scans) dateScans.set(deps.db, (scans = new Map()));
+  let stored = 0;
+  for (const journey of await repo.liveJourneysStartingOn(deps.db, 'date')) {
+    if (journey.liveVersion === null || scans.get(journey.id) === minute) continue;
+    scans.set(journey.id, minute);
+    const graph = await graphOf(deps, deps.db, journey.id, journey.liveVersion);
+    const trigger = graph?.nodes.find((n) => n.type === 'trigger');
+    if (trigger?.type !== 'trigger' || trigger.config.kind !== 'date') continue;
+    const { local_time: localTime } = trigger.config;
+    const field = dateFieldKey(trigger.config.field);
+    const monthDays = monthDaysAround(at);
+    for (let after = 0; ;) {
+      const page = await deps.ports.customersWithDateOn(
+        deps.db,
+        journey.businessId,
+        field,
+        monthDays,
+        after,
+        DATE_PAGE,
+      );
+      const events: (repo.NewEvent & { idempotencyKey: string })[] = [];
+      for (const customer of page) {
+        const md = monthDayOf(customer.fields[field]);
+        if (!md) continue;
+        const zone = await deps.ports.zoneOf(deps.db, journey.businessId, customer);
+        const local = new TZDate(at.getTime(), zone);
+        const [y, m, d] = [local.getFullYear(), local.getMonth() + 1, local.getDate()];
+        if (!comesRound(md, y, m, d)) continue;
+        if (`${pad(local.getHours())}:${pad(local.getMinutes())}` < localTime) continue;
+        const day = `${y}-${pad(m)}-${pad(d)}`;
+        events.push({
+          businessId: journey.businessId,
+          customerId: customer.id,
+          name: dateEventName(journey.id),
+          properties: { field, date: customer.fields[field], local_date: day, zone },
+          occurredAt: at,
+          idempotencyKey: `${dateEventName(journey.id)}:${customer.id}:${day}`,
+        });
+      }
+      stored += await repo.insertKeyedTitanEvents(deps.db, events);
+      if (page.length < DATE_PAGE) break;
+      after = page.at(-1)!.id;
+    }
+  }
+  return stored;
+}
+
+// ---- Segments ----
+
+/** When each segment journey was last scanned (clock minutes), per database. */
+const segmentScans = new WeakMap<object, Map<number, number>>();
+const SEGMENT_PAGE = 500;
+
+/**
+ * Segment triggers: each live journey starting on a segment compares the segment with who was in
+ * it at its last scan (journey_segment_members). Everyone found and not recorded entered it: they
+ * are recorded and get the journey's own event, in one transaction (a second worker finds them
+ * recorded, so the event is made once). Those recorded whom the segment no longer matches left it:
+ * their row goes, and coming back enters them again under the re-entry rule. Everyone in the
+ * segment when the journey goes live enters. At most one scan a clock minute per journey.
+ */
+export async function scanSegments(deps: JourneyDeps): Promise<number> {
+  const at = deps.clock();
+  const minute = Math.floor(at.getTime() / 60_000);
+  let scans = segmentScans.get(deps.db);
+  if (!scans) segmentScans.set(deps.db, (scans = new Map()));
+  let entered = 0;
+  for (const journey of await repo.liveJourneysStartingOn(deps.db, 'segment')) {
+    if (journey.liveVersion === null || scans.get(journey.id) === minute) continue;
+    scans.set(journey.id, minute);
+    const graph = await graphOf(deps, deps.db, journey.id, journey.liveVersion);
+    const trigger = graph?.nodes.find((n) => n.type === 'trigger');
+    if (trigger?.type !== 'trigger' || trigger.config.kind !== 'segment') continue;
+    const filter = await deps.ports.segmentOf(deps.db, journey.businessId, trigger.config.segment_id);
+    if (!filter) continue; // the segment was deleted: nobody enters
+    // Who left.
+    for (let after = 0; ;) {
+      const ids = await repo.segmentMemberIds(deps.db, journey.id, after, SEGMENT_PAGE);
+      if (ids.length === 0) break;
+      const still = new Set(
+        await deps.ports.segmentCustomerIdsAmong(deps.db, journey.businessId, filter, ids),
+      );
+      await repo.removeSegmentMembers(
+        deps.db,
+        journey.id,
+        ids.filter((id) => !still.has(id)),
+      );
+      if (ids.length < SEGMENT_PAGE) break;
+      after = ids.at(-1)!;
+    }
+    // Who entered.
+    for (let after = 0; ;) {
+      const ids = await deps.ports.segmentCustomerIds(
+        deps.db,
+        journey.businessId,
+        filter,
+        after,
+        SEGMENT_PAGE,
+      );
+      if (ids.length === 0) break;
+      entered += await deps.db.transaction(async (tx) => {
+        const added = await repo.addSegmentMembers(tx, journey, ids, at);
+        return repo.insertKeyedTitanEvents(
+          tx,
+          added.map((customerId) => ({
+            businessId: journey.businessId,
+            customerId,
+            name: segmentEventName(journey.id),
+            properties: { segment_id: trigger.config.kind === 'segment' ? trigger.config.segment_id : null },
+            occurredAt: at,
+            idempotencyKey: `${segmentEventName(journey.id)}:${customerId}:${at.getTime()}`,
+          })),
+        );
+      });
+      if (ids.length < SEGMENT_PAGE) break;
+      after = ids.at(-1)!;
+    }
+  }
+  return entered;
+}
+
+/** Events not yet heard, a batch in one transaction. Answers how many it took. */
+export async function hearEvents(deps: JourneyDeps): Promise<number> {
+  const at = deps.clock();
+  return deps.db.transaction(async (tx) => {
+    const events = await repo.lockPendingEvents(tx, deps.batchSize);
+    // By customer, then as they came: concurrent passes take their locks (journey × customer) in
+    // the same order, so they wait for each other instead of deadlocking.
+    const ordered = [...events].sort((a, b) => a.customerId - b.customerId || a.id - b.id);
+    for (const event of ordered) {
+      try {
+        // A savepoint each: one event Titan cannot hear does not hold back the others.
+        await tx.transaction((sp) => hearEvent(deps, sp, event, at));
+      } catch (err) {
+        deps.logger.error({ err, event_id: event.id }, 'a customer event could not be heard; it is skipped');
+      }
+    }
+    await repo.markEventsProcessed(
+      tx,
+      events.map((e) => e.id),
+      at,
+    );
+    return events.length;
+  });
+}
+
+// ---- Steps ----
+
+type StepResult = {
+  status: 'passed' | 'exited' | 'failed';
+  outcome: string | null;
+  detail: Record<string, unknown> | null;
+  /** A failed send step lets the customer go on (a send that could not be made is said why, not fatal). */
+  goOn?: boolean;
+};
+
+function readField(customer: JourneyCustomer, event: repo.EventRow | null, field: string): unknown {
+  if (field.startsWith('event.properties.'))
+    return event?.properties[field.slice('event.properties.'.length)];
+  if (field.startsWith('customer.fields.')) return customer.fields[field.slice('customer.fields.'.length)];
+  const key = field.slice('customer.'.length);
+  const details: Record<string, unknown> = {
+    email: customer.email,
+    phone: customer.phone,
+    name: customer.name,
+    external_id: customer.externalId,
+    email_status: customer.emailStatus,
+    sms_status: customer.smsStatus,
+    whatsapp_status: customer.whatsappStatus,
+  };
+  return details[key];
+}
+
+export function ruleHolds(rule: TJourneyRule, value: unknown): boolean {
+  const present = value !== undefined && value !== null && value !== '';
+  if (rule.op === 'exists') return present;
+  if (rule.op === 'not_exists') return !present;
+  if (!present) return rule.op === 'neq';
+  const want = rule.value;
+  const asNumbers = typeof want === 'number' || (typeof value === 'number' && !Number.isNaN(Number(want)));
+  const a = asNumbers ? Number(value) : String(value);
+  const b = asNumbers ? Number(want) : String(want ?? '');
+  switch (rule.op) {
+    case 'eq':
+      return typeof want === 'boolean' ? value === want || String(value) === String(want) : a === b;
+    case 'neq':
+      return !(typeof want === 'boolean' ? value === want || String(value) === String(want) : a === b);
+    case 'gt':
+      return a > b;
+    case 'gte':
+      return a >= b;
+    case 'lt':
+      return a < b;
+    case 'lte':
+      return a <= b;
+    case 'contains':
+      return String(value)
+        .toLowerCase()
+        .includes(String(want ?? '').toLowerCase());
+  }
+}
+
+/** A split's way out for a run: the same every time it is asked (a hash of run and node). */
+export function splitIndex(weights: number[], runId: number, nodeId: string): number {
+  const total = weights.reduce((s, w) => s + w, 0);
+  if (total === 0) return 0;
+  const h = createHash('sha256').update(`${runId}:${nodeId}`).digest().readUInt32BE(0) / 2 ** 32;
+  let acc = 0;
+  for (const [i, w] of weights.entries()) {
+    acc += w / total;
+    if (h < acc) return i;
+  }
+  return weights.length - 1;
+}
+
+async function execute(
+  deps: JourneyDeps,
+  tx: Queryable,
+  step: repo.StepRow,
+  run: repo.RunRow,
+  node: TJourneyNode,
+  dispatch: { id: string; channel: 'email' | 'sms' }[],
+): Promise<StepResult> {
+  switch (node.type) {
+    case 'wait':
+      // A due wait: its timer ran out (an event would have ended it first).
+      return {
+        status: 'passed',
+        outcome: node.config.kind === 'until_event' ? 'timeout' : null,
+        detail: null,
+      };
+    case 'trigger':
+      return { status: 'passed', outcome: null, detail: null };
+    case 'exit':
+      return { status: 'exited', outcome: null, detail: null };
+    case 'branch': {
+      if (node.config.kind === 'split') {
+        return {
+          status: 'passed',
+          outcome: String(splitIndex(node.config.weights, run.id, node.id)),
+          detail: null,
+        };
+      }
+      const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+      if (!customer)
+        return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
+      const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+      const yes = node.config.rules.every((r) => ruleHolds(r, readField(customer, event, r.field)));
+      return { status: 'passed', outcome: yes ? 'yes' : 'no', detail: null };
+    }
+    case 'send': {
+      const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+      if (!customer)
+        return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
+      const sent = await deps.ports.recordSend(tx, {
+        businessId: run.businessId,
+        customer,
+        config: node.config,
+        idempotencyKey: `journey:${run.id}:${node.id}:${step.visit}`,
+        causeId: String(run.journeyId),
+      });
+      if (sent.dispatch && sent.sendId) dispatch.push({ id: sent.sendId, channel: sent.channel });
+      const made = sent.sendId !== null && !['suppressed', 'failed', 'cancelled'].includes(sent.status);
+      return {
+        status: made ? 'passed' : 'failed',
+        outcome: null,
+        detail: { send_id: sent.sendId, send_status: sent.status, reason: sent.reason },
+        goOn: true,
+      };
+    }
+    case 'update':
+      // In the step's transaction: the change and the step's passing commit together.
+      await deps.ports.updateCustomer(tx, run.businessId, run.customerId, node.config);
+      return { status: 'passed', outcome: null, detail: null };
+    case 'webhook':
+      return callWebhook(deps, tx, step, run, node.id, node.config.url);
+    case 'conversation': {
+      // In the step's transaction: the conversation (opened or found) and the step commit together.
+      const opened = await deps.ports.openConversation(tx, {
+        businessId: run.businessId,
+        customerId: run.customerId,
+        config: node.config,
+        title: await conversationTitle(tx, run),
+      });
+      return {
+        status: 'passed',
+        outcome: null,
+        detail: { conversation_id: opened.conversationId, created: opened.created },
+      };
+    }
+    case 'agent':
+      return {
+        status: 'failed',
+        outcome: null,
+        detail: { reason: `${node.type} steps are not yet available.` },
+      };
+  }
+}
+
+/** A conversation a journey opens is titled after the journey (and its trigger event). */
+async function conversationTitle(tx: Queryable, run: repo.RunRow): Promise<string> {
+  const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+  return event ? `Journey ${run.journeyId}: ${event.name}` : `Journey ${run.journeyId}`;
+}
+
+/**
+ * A webhook step: the customer, the journey and its trigger event POSTed as JSON through the SSRF
+ * gate, with the step's key (`journey:<run>:<node>:<visit>`) as `idempotency-key` — a call repeated
+ * after a worker died carries the same key. A call that fails is said why; the customer goes on.
+ */
+async function callWebhook(
+  deps: JourneyDeps,
+  tx: Queryable,
+  step: repo.StepRow,
+  run: repo.RunRow,
+  nodeId: string,
+  url: string,
+): Promise<StepResult> {
+  const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+  if (!customer)
+    return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
+  const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+  const idempotencyKey = `journey:${run.id}:${nodeId}:${step.visit}`;
+  const body = JSON.stringify({
+    type: 'journey.webhook',
+    timestamp: deps.clock().toISOString(),
+    data: {
+      journey_id: run.journeyId,
+      version: run.version,
+      run_id: run.id,
+      node_id: nodeId,
+      customer: {
+        id: customer.id,
+        name: customer.name,
+        email: customer.email,
+        phone: customer.phone,
+        external_id: customer.externalId,
+        fields: customer.fields,
+      },
+      event: event
+        ? { id: event.id, name: event.name, properties: event.properties, occurred_at: event.occurredAt }
+        : null,
+    },
+  });
+  const answer = await deps.ports.callWebhook({ url, body, idempotencyKey });
+  return answer.ok
+    ? { status: 'passed', outcome: null, detail: { http_status: answer.status } }
+    : {
+        status: 'failed',
+        outcome: null,
+        detail: { http_status: answer.status, reason: answer.reason },
+        goOn: true,
+      };
+}
+
+function reasonOf(err: unknown): string {
+  if (err instanceof AppError) {
+    const fields =
+      err.result && typeof err.result === 'object'
+        ? Object.values(err.result as Record<string, unknown>).flatMap((v) =>
+            Array.isArray(v) ? v.map(String) : [],
+          )
+        : [];
+    return [err.message, ...fields.filter((f) => f !== err.message)].join(' ');
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Runs one claimed step in its own transaction; answers whether it entered a step due at once. */
+async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolean> {
+  const at = deps.clock();
+  const dispatch: { id: string; channel: 'email' | 'sms' }[] = [];
+  let dueNext = false;
+  try {
+    await deps.db.transaction(async (tx) => {
+      const step = await repo.lockClaimedStep(tx, claimed.id, claimed.leaseUntil!);
+      if (!step) return; // an event ended it, or its lease ran out and another worker has it
+      const run = await repo.findRun(tx, step.runId);
+      const graph = await graphOf(deps, tx, step.journeyId, step.version);
+      const node = graph && nodeOf(graph, step.nodeId);
+      if (!run || !graph || !node) {
+        await repo.finishStep(
+          tx,
+          step.id,
+          { status: 'failed', outcome: null, detail: { reason: 'The step no longer exists.' } },
+          at,
+        );
+        if (run) await endRun(tx, run, 'failed', at, step.nodeId);
+        return;
+      }
+      const result = await execute(deps, tx, step, run, node, dispatch);
+      await repo.finishStep(tx, step.id, result, at);
+      await stepCompleted(tx, run, node, node.id, result, at);
+      if (result.status === 'passed' || (result.status === 'failed' && result.goOn)) {
+        dueNext = await enter(deps, tx, run, graph, nextOf(graph, node, result.outcome), at);
+      } else {
+        await endRun(tx, run, result.status, at, node.id);
+      }
+    });
+  } catch (err) {
+    // A refusal Titan can explain (no quota, a template gone): the step fails with it. Anything
+    // else leaves the step under its lease, to be taken again when the lease runs out.
+    if (!(err instanceof AppError)) {
+      deps.logger.error({ err, step_id: claimed.id }, 'journey step failed; it will be retried');
+      return false;
+    }
+    await deps.db.transaction(async (tx) => {
+      const step = await repo.lockClaimedStep(tx, claimed.id, claimed.leaseUntil!);
+      if (!step) return;
+      const failed = { status: 'failed' as const, outcome: null, detail: { reason: reasonOf(err) } };
+      await repo.finishStep(tx, step.id, failed, at);
+      const run = await repo.findRun(tx, step.runId);
+      if (!run) return;
+      const graph = await graphOf(deps, tx, step.journeyId, step.version);
+      await stepCompleted(tx, run, graph && nodeOf(graph, step.nodeId), step.nodeId, failed, at);
+      await endRun(tx, run, 'failed', at, step.nodeId);
+    });
+    return false;
+  }
+  if (dispatch.length > 0) await deps.ports.dispatchSends(dispatch);
+  return dueNext;
+}
+
+/** Due steps, claimed and run. Answers how many it claimed. */
+export async function advanceSteps(deps: JourneyDeps): Promise<number> {
+  const now = deps.clock();
+  const claimed = await repo.claimDueSteps(
+    deps.db,
+    now,
+    new Date(now.getTime() + deps.leaseMs),
+    deps.batchSize,
+  );
+  for (const step of claimed) await runStep(deps, step);
+  return claimed.length;
+}
+
+/** One pass of the loop: dates come round, events heard, then due steps run. */
+export async function runJourneyPass(deps: JourneyDeps): Promise<number> {
+  await scanDates(deps);
+  await scanSegments(deps);
+  const heard = await hearEvents(deps);
+  const advanced = await advanceSteps(deps);
+  return heard + advanced;
+}
+
+/** Passes until nothing is due at the clock's time (tests and the test mode drive time with it). */
+export async function drainJourneys(deps: JourneyDeps, maxPasses = 100): Promise<void> {
+  for (let i = 0; i < maxPasses; i++) if ((await runJourneyPass(deps)) === 0) return;
+}

@@ -1,0 +1,616 @@
+// The only code touching customer_events, journeys, journey_versions, journey_runs,
+// journey_steps and journey_segment_members. Claims take rows with FOR UPDATE SKIP LOCKED and hold them under a lease, so two
+// workers never take the same one and a worker that died leaves it to be taken again.
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import {
+  customerEvents,
+  journeyRuns,
+  journeys,
+  journeySegmentMembers,
+  journeySteps,
+  journeyVersions,
+} from '../../db/schema';
+import { advisoryLock, recordset, rowsOf } from '../../db/sql';
+
+export type JourneyRow = typeof journeys.$inferSelect;
+export type VersionRow = typeof journeyVersions.$inferSelect;
+export type RunRow = typeof journeyRuns.$inferSelect;
+export type StepRow = typeof journeySteps.$inferSelect;
+export type EventRow = typeof customerEvents.$inferSelect;
+
+// ---- Events ----
+
+export type NewEvent = {
+  businessId: number;
+  customerId: number;
+  name: string;
+  properties: Record<string, unknown>;
+  occurredAt: Date;
+};
+
+/** A posted event, once per (business, idempotency key): the row, and whether this call stored it. */
+export async function insertPostedEvent(
+  db: Queryable,
+  event: NewEvent & { idempotencyKey: string | null },
+): Promise<{ id: number; created: boolean }> {
+  const [row] = await db
+    .insert(customerEvents)
+    .values({ ...event, source: 'api' })
+    .onConflictDoNothing()
+    .returning({ id: customerEvents.id });
+  if (row) return { id: row.id, created: true };
+  const [existing] = await db
+    .select({ id: customerEvents.id })
+    .from(customerEvents)
+    .where(
+      and(
+        eq(customerEvents.businessId, event.businessId),
+        eq(customerEvents.idempotencyKey, event.idempotencyKey!),
+      ),
+    );
+  return { id: existing!.id, created: false };
+}
+
+/**
+ * Titan's own facts, set-based, in the caller's transaction: only those a journey of their
+ * business (live or paused) starts on or waits for are kept — a business without journeys pays
+ * one indexed lookup and writes nothing.
+ */
+export async function insertTitanEvents(db: Queryable, events: NewEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`insert into customer_events (business_id, customer_id, name, properties, source, occurred_at)
+        select e.business_id, e.customer_id, e.name, coalesce(e.properties, '{}'::jsonb), 'titan', e.occurred_at
+        from jsonb_to_recordset(${recordset(
+          events.map((e) => ({
+            business_id: e.businessId,
+            customer_id: e.customerId,
+            name: e.name,
+            properties: e.properties,
+            occurred_at: e.occurredAt.toISOString(),
+          })),
+        )}) as e(business_id bigint, customer_id bigint, name text, properties jsonb, occurred_at timestamptz)
+        where exists (
+          select 1 from journeys j
+          where j.business_id = e.business_id and j.status in ('live', 'paused') and e.name = any(j.event_names))
+        returning id`,
+  );
+  return rows.length;
+}
+
+/**
+ * Events a journey makes itself (a date reached), once per (business, idempotency key) whatever
+ * the number of workers scanning. Answers how many it stored.
+ */
+export async function insertKeyedTitanEvents(
+  db: Queryable,
+  events: (NewEvent & { idempotencyKey: string })[],
+): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = await db
+    .insert(customerEvents)
+    .values(events.map((e) => ({ ...e, source: 'titan' as const })))
+    .onConflictDoNothing()
+    .returning({ id: customerEvents.id });
+  return rows.length;
+}
+
+/** Events journeys have not heard yet, oldest first, locked for this transaction. */
+export async function lockPendingEvents(tx: Queryable, limit: number): Promise<EventRow[]> {
+  return tx
+    .select()
+    .from(customerEvents)
+    .where(sql`${customerEvents.processedAt} is null`)
+    .orderBy(asc(customerEvents.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+export async function markEventsProcessed(tx: Queryable, ids: number[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(
+    sql`update customer_events set processed_at = ${at} where id = any(${sql.raw(`'{${ids.join(',')}}'`)}::bigint[])`,
+  );
+}
+
+// ---- Journeys and versions ----
+
+export async function insertJourney(
+  tx: Queryable,
+  values: {
+    businessId: number;
+    name: string;
+    reentry: string;
+    graph: Record<string, unknown>;
+    goal: JourneyRow['goal'];
+    createdBy: number | null;
+  },
+): Promise<JourneyRow> {
+  const [row] = await tx
+    .insert(journeys)
+    .values({
+      businessId: values.businessId,
+      name: values.name,
+      reentry: values.reentry as JourneyRow['reentry'],
+      goal: values.goal,
+      createdBy: values.createdBy,
+    })
+    .returning();
+  await tx
+    .insert(journeyVersions)
+    .values({ journeyId: row!.id, version: 1, graph: values.graph, reentry: values.reentry });
+  return row!;
+}
+
+export async function findJourney(db: Queryable, businessId: number, id: number): Promise<JourneyRow | null> {
+  const [row] = await db
+    .select()
+    .from(journeys)
+    .where(and(eq(journeys.businessId, businessId), eq(journeys.id, id)));
+  return row ?? null;
+}
+
+/** The journey locked for a change (publish, pause, a new version). */
+export async function lockJourney(tx: Queryable, businessId: number, id: number): Promise<JourneyRow | null> {
+  const [row] = await tx
+    .select()
+    .from(journeys)
+    .where(and(eq(journeys.businessId, businessId), eq(journeys.id, id)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function listJourneys(db: Queryable, businessId: number): Promise<JourneyRow[]> {
+  return db.select().from(journeys).where(eq(journeys.businessId, businessId)).orderBy(desc(journeys.id));
+}
+
+export async function findVersion(
+  db: Queryable,
+  journeyId: number,
+  version: number,
+): Promise<VersionRow | null> {
+  const [row] = await db
+    .select()
+    .from(journeyVersions)
+    .where(and(eq(journeyVersions.journeyId, journeyId), eq(journeyVersions.version, version)));
+  return row ?? null;
+}
+
+export async function findVersions(
+  db: Queryable,
+  keys: { journeyId: number; version: number }[],
+): Promise<VersionRow[]> {
+  if (keys.length === 0) return [];
+  return rowsOf<VersionRow>(
+    db,
+    sql`select v.journey_id as "journeyId", v.version, v.graph, v.reentry, v.published_at as "publishedAt",
+          v.created_at as "createdAt"
+        from journey_versions v
+        join jsonb_to_recordset(${recordset(keys.map((k) => ({ j: k.journeyId, v: k.version })))}) as k(j bigint, v int)
+          on k.j = v.journey_id and k.v = v.version`,
+  ).then((rows) => rows.map((r) => ({ ...r, journeyId: Number(r.journeyId) })));
+}
+
+export async function updateJourney(
+  tx: Queryable,
+  id: number,
+  values: Partial<
+    Pick<JourneyRow, 'name' | 'status' | 'reentry' | 'version' | 'liveVersion' | 'eventNames' | 'goal'>
+  >,
+): Promise<JourneyRow> {
+  const [row] = await tx
+    .update(journeys)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(journeys.id, id))
+    .returning();
+  return row!;
+}
+
+export async function replaceVersion(
+  tx: Queryable,
+  journeyId: number,
+  version: number,
+  graph: Record<string, unknown>,
+  reentry: string,
+): Promise<void> {
+  await tx
+    .insert(journeyVersions)
+    .values({ journeyId, version, graph, reentry })
+    .onConflictDoUpdate({
+      target: [journeyVersions.journeyId, journeyVersions.version],
+      set: { graph, reentry },
+    });
+}
+
+export async function markVersionPublished(tx: Queryable, journeyId: number, version: number, at: Date) {
+  await tx
+    .update(journeyVersions)
+    .set({ publishedAt: at })
+    .where(
+      and(
+        eq(journeyVersions.journeyId, journeyId),
+        eq(journeyVersions.version, version),
+        sql`${journeyVersions.publishedAt} is null`,
+      ),
+    );
+}
+
+/** The live journeys of a business that start on `name`. */
+export async function liveJourneysOn(db: Queryable, businessId: number, name: string): Promise<JourneyRow[]> {
+  return db
+    .select()
+    .from(journeys)
+    .where(
+      and(
+        eq(journeys.businessId, businessId),
+        eq(journeys.status, 'live'),
+        sql`${name} = any(${journeys.eventNames})`,
+      ),
+    );
+}
+
+/**
+ * Live journeys, of every business, that start on one of Titan's own events: `journey.date:<id>`
+ * (a date field) or `journey.segment:<id>` (entering a segment).
+ */
+export async function liveJourneysStartingOn(db: Queryable, kind: 'date' | 'segment'): Promise<JourneyRow[]> {
+  const prefix = `journey.${kind}:%`;
+  return db
+    .select()
+    .from(journeys)
+    .where(
+      and(
+        eq(journeys.status, 'live'),
+        sql`exists (select 1 from unnest(${journeys.eventNames}) as n where n like ${prefix})`,
+      ),
+    );
+}
+
+/** Records these customers as in the journey's segment; answers those not recorded before. */
+export async function addSegmentMembers(
+  tx: Queryable,
+  journey: { id: number; businessId: number },
+  customerIds: number[],
+  at: Date,
+): Promise<number[]> {
+  if (customerIds.length === 0) return [];
+  const rows = await tx
+    .insert(journeySegmentMembers)
+    .values(
+      customerIds.map((customerId) => ({
+        journeyId: journey.id,
+        customerId,
+        businessId: journey.businessId,
+        enteredAt: at,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ customerId: journeySegmentMembers.customerId });
+  return rows.map((r) => r.customerId);
+}
+
+/** A page of the customers recorded in the journey's segment, in id order. */
+export async function segmentMemberIds(
+  db: Queryable,
+  journeyId: number,
+  afterId: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .select({ customerId: journeySegmentMembers.customerId })
+    .from(journeySegmentMembers)
+    .where(
+      and(
+        eq(journeySegmentMembers.journeyId, journeyId),
+        sql`${journeySegmentMembers.customerId} > ${afterId}`,
+      ),
+    )
+    .orderBy(asc(journeySegmentMembers.customerId))
+    .limit(limit);
+  return rows.map((r) => r.customerId);
+}
+
+export async function removeSegmentMembers(
+  db: Queryable,
+  journeyId: number,
+  customerIds: number[],
+): Promise<void> {
+  if (customerIds.length === 0) return;
+  await db
+    .delete(journeySegmentMembers)
+    .where(
+      and(
+        eq(journeySegmentMembers.journeyId, journeyId),
+        sql`${journeySegmentMembers.customerId} = any(${sql.raw(`'{${customerIds.join(',')}}'`)}::bigint[])`,
+      ),
+    );
+}
+
+// ---- Runs ----
+
+/**
+ * Starts a run unless the re-entry rule forbids it (checked under a lock on the journey and
+ * customer, so two events at once cannot both enter a "never" journey), or this event already
+ * started one. Null when it did not start.
+ */
+export async function startRun(
+  tx: Queryable,
+  run: {
+    businessId: number;
+    journeyId: number;
+    version: number;
+    customerId: number;
+    triggerEventId: number | null;
+    reentry: string;
+    at: Date;
+    /** A test run's clock speed. */
+    clockSpeed?: number | null;
+  },
+): Promise<RunRow | null> {
+  await advisoryLock(tx, `journey:${run.journeyId}:customer:${run.customerId}`);
+  if (run.reentry !== 'always') {
+    const [blocking] = await tx
+      .select({ id: journeyRuns.id })
+      .from(journeyRuns)
+      .where(
+        and(
+          eq(journeyRuns.journeyId, run.journeyId),
+          eq(journeyRuns.customerId, run.customerId),
+          run.reentry === 'after_exit' ? eq(journeyRuns.status, 'active') : undefined,
+        ),
+      )
+      .limit(1);
+    if (blocking) return null;
+  }
+  const [row] = await tx
+    .insert(journeyRuns)
+    .values({
+      businessId: run.businessId,
+      journeyId: run.journeyId,
+      version: run.version,
+      customerId: run.customerId,
+      triggerEventId: run.triggerEventId,
+      enteredAt: run.at,
+      clockSpeed: run.clockSpeed ?? null,
+    })
+    .onConflictDoNothing()
+    .returning();
+  return row ?? null;
+}
+
+export async function findRun(db: Queryable, id: number): Promise<RunRow | null> {
+  const [row] = await db.select().from(journeyRuns).where(eq(journeyRuns.id, id));
+  return row ?? null;
+}
+
+/** Ends an active run; answers whether it was active (ended now). */
+export async function endRun(
+  tx: Queryable,
+  id: number,
+  status: 'exited' | 'failed',
+  at: Date,
+): Promise<boolean> {
+  const ended = await tx
+    .update(journeyRuns)
+    .set({ status, endedAt: at })
+    .where(and(eq(journeyRuns.id, id), eq(journeyRuns.status, 'active')))
+    .returning({ id: journeyRuns.id });
+  return ended.length > 0;
+}
+
+export async function findEvent(db: Queryable, id: number): Promise<EventRow | null> {
+  const [row] = await db.select().from(customerEvents).where(eq(customerEvents.id, id));
+  return row ?? null;
+}
+
+// ---- Steps ----
+
+export type NewStep = {
+  run: RunRow;
+  nodeId: string;
+  status: StepRow['status'];
+  dueAt: Date | null;
+  waitEvent?: string | null;
+  outcome?: string | null;
+  detail?: Record<string, unknown> | null;
+  at: Date;
+};
+
+/** Enters a step (its first visit); a step already entered is left as it is. */
+export async function insertStep(tx: Queryable, s: NewStep): Promise<StepRow | null> {
+  const final = s.status === 'passed' || s.status === 'exited' || s.status === 'failed';
+  const [row] = await tx
+    .insert(journeySteps)
+    .values({
+      runId: s.run.id,
+      businessId: s.run.businessId,
+      journeyId: s.run.journeyId,
+      version: s.run.version,
+      customerId: s.run.customerId,
+      nodeId: s.nodeId,
+      status: s.status,
+      dueAt: s.dueAt,
+      waitEvent: s.waitEvent ?? null,
+      outcome: s.outcome ?? null,
+      detail: s.detail ?? null,
+      enteredAt: s.at,
+      finishedAt: final ? s.at : null,
+    })
+    .onConflictDoNothing()
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Claims due steps of live journeys: pending ones and waits whose timer ran out, not held by
+ * another worker's lease. Answers them with the lease that marks them this worker's.
+ */
+export async function claimDueSteps(
+  db: Queryable,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<StepRow[]> {
+  const rows = await rowsOf<Record<string, unknown>>(
+    db,
+    sql`with due as (
+          select s.id from journey_steps s
+          join journeys j on j.id = s.journey_id
+          where s.status in ('pending', 'waiting') and s.due_at <= ${now}
+            -- A live journey's steps; a test run's whatever the journey's status.
+            and (j.status = 'live'
+              or exists (select 1 from journey_runs r where r.id = s.run_id and r.clock_speed is not null))
+            and (s.lease_until is null or s.lease_until <= ${now})
+          order by s.due_at, s.id
+          limit ${limit}
+          for update of s skip locked
+        )
+        update journey_steps s set lease_until = ${leaseUntil}
+        from due where s.id = due.id
+        returning s.id`,
+  );
+  if (rows.length === 0) return [];
+  return db
+    .select()
+    .from(journeySteps)
+    .where(
+      sql`${journeySteps.id} = any(${sql.raw(`'{${rows.map((r) => Number(r.id)).join(',')}}'`)}::bigint[])`,
+    )
+    .orderBy(asc(journeySteps.dueAt), asc(journeySteps.id));
+}
+
+/** The claimed step, locked, if it is still open and still under this worker's lease. */
+export async function lockClaimedStep(tx: Queryable, id: number, leaseUntil: Date): Promise<StepRow | null> {
+  const [row] = await tx
+    .select()
+    .from(journeySteps)
+    .where(
+      and(
+        eq(journeySteps.id, id),
+        sql`${journeySteps.status} in ('pending', 'waiting')`,
+        eq(journeySteps.leaseUntil, leaseUntil),
+      ),
+    )
+    .for('update');
+  return row ?? null;
+}
+
+export async function finishStep(
+  tx: Queryable,
+  id: number,
+  result: {
+    status: 'passed' | 'exited' | 'failed';
+    outcome: string | null;
+    detail: Record<string, unknown> | null;
+  },
+  at: Date,
+): Promise<void> {
+  await tx
+    .update(journeySteps)
+    .set({
+      status: result.status,
+      outcome: result.outcome,
+      detail: result.detail,
+      finishedAt: at,
+      leaseUntil: null,
+    })
+    .where(eq(journeySteps.id, id));
+}
+
+/** Ends a customer's waits for `name` that began before the event happened; answers the steps ended. */
+export async function endWaitsFor(
+  tx: Queryable,
+  e: { businessId: number; customerId: number; name: string; occurredAt: Date; eventId: number },
+  at: Date,
+): Promise<StepRow[]> {
+  const ended = await rowsOf<{ id: string }>(
+    tx,
+    sql`update journey_steps set status = 'passed', outcome = 'event', finished_at = ${at}, lease_until = null,
+          detail = jsonb_build_object('event_id', ${e.eventId}::bigint)
+        where customer_id = ${e.customerId} and business_id = ${e.businessId} and status = 'waiting'
+          and wait_event = ${e.name} and entered_at <= ${e.occurredAt}
+        returning id`,
+  );
+  if (ended.length === 0) return [];
+  return tx
+    .select()
+    .from(journeySteps)
+    .where(
+      sql`${journeySteps.id} = any(${sql.raw(`'{${ended.map((r) => Number(r.id)).join(',')}}'`)}::bigint[])`,
+    );
+}
+
+/** Per node: how many entered it, wait in it, passed, exited there and failed there. */
+export async function stepCounts(db: Queryable, journeyId: number) {
+  return rowsOf<{ node_id: string; status: string; n: number }>(
+    db,
+    sql`select node_id, status, count(*)::int as n from journey_steps
+        where journey_id = ${journeyId}
+          and run_id not in (select id from journey_runs where journey_id = ${journeyId} and clock_speed is not null)
+        group by node_id, status`,
+  );
+}
+
+export async function runCounts(db: Queryable, journeyId: number) {
+  return rowsOf<{ status: string; n: number }>(
+    db,
+    sql`select status, count(*)::int as n from journey_runs
+        where journey_id = ${journeyId} and clock_speed is null group by status`,
+  );
+}
+
+/** The conversion of a goal: passes (test runs aside), and those whose event came within its days. */
+export async function goalCounts(
+  db: Queryable,
+  journeyId: number,
+  goal: { event: string; within_days: number },
+): Promise<{ entered: number; converted: number }> {
+  const [row] = await rowsOf<{ entered: number; converted: number }>(
+    db,
+    sql`select count(*)::int as entered,
+          count(*) filter (where exists (
+            select 1 from customer_events e
+            where e.customer_id = r.customer_id and e.business_id = r.business_id and e.name = ${goal.event}
+              and e.occurred_at >= r.entered_at
+              and e.occurred_at <= r.entered_at + make_interval(days => ${goal.within_days}::int)))::int as converted
+        from journey_runs r where r.journey_id = ${journeyId} and r.clock_speed is null`,
+  );
+  return row ?? { entered: 0, converted: 0 };
+}
+
+/** When each run's goal event first came within its days (runs without one left out). */
+export async function goalReachedAt(
+  db: Queryable,
+  runIds: number[],
+  goal: { event: string; within_days: number },
+): Promise<Map<number, Date>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await rowsOf<{ id: string | number; at: string | Date }>(
+    db,
+    sql`select r.id, min(e.occurred_at) as at
+        from journey_runs r
+        join customer_events e on e.customer_id = r.customer_id and e.business_id = r.business_id
+          and e.name = ${goal.event} and e.occurred_at >= r.entered_at
+          and e.occurred_at <= r.entered_at + make_interval(days => ${goal.within_days}::int)
+        where r.id = any(${sql.raw(`'{${runIds.join(',')}}'`)}::bigint[])
+        group by r.id`,
+  );
+  return new Map(rows.map((r) => [Number(r.id), new Date(r.at)]));
+}
+
+export async function runsOfCustomer(db: Queryable, journeyId: number, customerId: number) {
+  const runs = await db
+    .select()
+    .from(journeyRuns)
+    .where(and(eq(journeyRuns.journeyId, journeyId), eq(journeyRuns.customerId, customerId)))
+    .orderBy(asc(journeyRuns.id));
+  if (runs.length === 0) return [];
+  const steps = await db
+    .select()
+    .from(journeySteps)
+    .where(sql`${journeySteps.runId} = any(${sql.raw(`'{${runs.map((r) => r.id).join(',')}}'`)}::bigint[])`)
+    .orderBy(asc(journeySteps.enteredAt), asc(journeySteps.id));
+  return runs.map((run) => ({ run, steps: steps.filter((s) => s.runId === run.id) }));
+}

@@ -1,0 +1,270 @@
+// The notifications module's tables: notifications, notification_preferences, push_subscriptions,
+// web_push_keys. Nothing else writes them.
+import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { TNotificationType } from '@titan/contracts';
+import type { Db, Queryable } from '../../db/client';
+import { rowsOf } from '../../db/sql';
+import { notificationPreferences, notifications, pushSubscriptions, webPushKeys } from '../../db/schema';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+export type NewNotification = typeof notifications.$inferInsert;
+export type PreferenceRow = typeof notificationPreferences.$inferSelect;
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
+
+const member = (businessId: number, userId: number) =>
+  and(eq(notifications.businessId, businessId), eq(notifications.userId, userId));
+
+/** Inserts unless this member already has this type for this cause; the row when it was new. */
+export async function insertNotification(
+  db: Queryable,
+  values: NewNotification,
+): Promise<NotificationRow | null> {
+  const [row] = await db.insert(notifications).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function findNotification(db: Queryable, id: number): Promise<NotificationRow | null> {
+  const [row] = await db.select().from(notifications).where(eq(notifications.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function listNotifications(
+  db: Db,
+  businessId: number,
+  userId: number,
+  opts: { unread?: boolean; limit: number; offset: number },
+): Promise<{ rows: NotificationRow[]; count: number }> {
+  const where = and(
+    member(businessId, userId),
+    eq(notifications.inApp, true),
+    opts.unread === true ? isNull(notifications.readAt) : undefined,
+    opts.unread === false ? sql`${notifications.readAt} is not null` : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.id))
+      .limit(opts.limit)
+      .offset(opts.offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(notifications)
+      .where(where),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+export async function countUnread(db: Queryable, businessId: number, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(notifications)
+    .where(and(member(businessId, userId), eq(notifications.inApp, true), isNull(notifications.readAt)));
+  return Number(row?.n ?? 0);
+}
+
+/** Of these ids, those that are this member's. */
+export async function ownIds(
+  db: Queryable,
+  businessId: number,
+  userId: number,
+  ids: number[],
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(member(businessId, userId), inArray(notifications.id, ids)));
+  return rows.map((r) => r.id);
+}
+
+/** Marks read (those not read yet); the ids it changed. */
+export async function markRead(
+  db: Queryable,
+  businessId: number,
+  userId: number,
+  ids: number[] | 'all',
+): Promise<number[]> {
+  const rows = await db
+    .update(notifications)
+    .set({ readAt: new Date() })
+    .where(
+      and(
+        member(businessId, userId),
+        isNull(notifications.readAt),
+        ids === 'all' ? undefined : inArray(notifications.id, ids),
+      ),
+    )
+    .returning({ id: notifications.id });
+  return rows.map((r) => r.id);
+}
+
+export async function markPushed(db: Queryable, id: number): Promise<void> {
+  await db.update(notifications).set({ pushedAt: new Date() }).where(eq(notifications.id, id));
+}
+
+/**
+ * Claims the notifications unread since before `before` whose email is not claimed yet, oldest
+ * first: one statement that sets `email_claimed_at`, skipping rows another instance is claiming.
+ * Whoever claims a row sends its email; nobody else ever will.
+ */
+export async function claimUnreadForEmail(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<NotificationRow[]> {
+  const claimed = await rowsOf<{ id: string }>(
+    db,
+    sql`
+      update notifications n set email_claimed_at = now()
+      from (
+        select id from notifications
+        where read_at is null and email_claimed_at is null and created_at <= ${before.toISOString()}::timestamptz
+        order by created_at, id
+        limit ${limit}
+        for update skip locked
+      ) due
+      where n.id = due.id
+      returning n.id::text as id`,
+  );
+  if (claimed.length === 0) return [];
+  return db
+    .select()
+    .from(notifications)
+    .where(
+      inArray(
+        notifications.id,
+        claimed.map((r) => Number(r.id)),
+      ),
+    )
+    .orderBy(notifications.createdAt, notifications.id);
+}
+
+export async function findPreferences(
+  db: Queryable,
+  businessId: number,
+  userId: number,
+): Promise<PreferenceRow[]> {
+  return db
+    .select()
+    .from(notificationPreferences)
+    .where(
+      and(eq(notificationPreferences.businessId, businessId), eq(notificationPreferences.userId, userId)),
+    );
+}
+
+export async function upsertPreferences(
+  db: Queryable,
+  businessId: number,
+  userId: number,
+  rows: { type: TNotificationType; inApp: boolean; push: boolean; email: boolean }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(notificationPreferences)
+    .values(rows.map((r) => ({ ...r, businessId, userId })))
+    .onConflictDoUpdate({
+      target: [
+        notificationPreferences.businessId,
+        notificationPreferences.userId,
+        notificationPreferences.type,
+      ],
+      set: {
+        inApp: sql`excluded.in_app`,
+        push: sql`excluded.push`,
+        email: sql`excluded.email`,
+        updatedAt: sql`now()`,
+      },
+    });
+}
+
+/** Saves a browser's subscription for this member and sign-in (the same endpoint again replaces it). */
+export async function upsertPushSubscription(
+  db: Queryable,
+  values: typeof pushSubscriptions.$inferInsert,
+): Promise<PushSubscriptionRow> {
+  const [row] = await db
+    .insert(pushSubscriptions)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [pushSubscriptions.businessId, pushSubscriptions.endpoint],
+      set: {
+        userId: values.userId,
+        sessionId: values.sessionId,
+        p256dh: values.p256dh,
+        auth: values.auth,
+        userAgent: values.userAgent ?? null,
+        createdAt: sql`now()`,
+      },
+    })
+    .returning();
+  return row!;
+}
+
+export async function listPushSubscriptions(db: Queryable, businessId: number, userId: number) {
+  return db
+    .select()
+    .from(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.businessId, businessId), eq(pushSubscriptions.userId, userId)))
+    .orderBy(pushSubscriptions.id);
+}
+
+/**
+ * The member's subscriptions whose sign-in still stands (not revoked, not expired): a browser
+ * signed out of never receives a push. Reads `sessions` (auth's table) in the same statement.
+ */
+export async function liveSubscriptions(db: Queryable, businessId: number, userId: number) {
+  return rowsOf<{ id: number; endpoint: string; p256dh: string; auth: string }>(
+    db,
+    sql`
+      select p.id::float8 as id, p.endpoint, p.p256dh, p.auth from push_subscriptions p
+      join sessions s on s.id = p.session_id
+      where p.business_id = ${businessId} and p.user_id = ${userId}
+        and s.revoked_at is null and s.expires_at > now()
+      order by p.id`,
+  );
+}
+
+export async function deletePushSubscription(
+  db: Queryable,
+  where: { businessId: number; userId?: number; endpoint?: string; id?: number },
+): Promise<number> {
+  const rows = await db
+    .delete(pushSubscriptions)
+    .where(
+      and(
+        eq(pushSubscriptions.businessId, where.businessId),
+        where.userId !== undefined ? eq(pushSubscriptions.userId, where.userId) : undefined,
+        where.endpoint !== undefined ? eq(pushSubscriptions.endpoint, where.endpoint) : undefined,
+        where.id !== undefined ? eq(pushSubscriptions.id, where.id) : undefined,
+      ),
+    )
+    .returning({ id: pushSubscriptions.id });
+  return rows.length;
+}
+
+/** Removes the subscriptions of sign-ins that ended (logout, revocation, expiry). */
+export async function deleteEndedSubscriptions(db: Queryable): Promise<number> {
+  const gone = await rowsOf(
+    db,
+    sql`
+      delete from push_subscriptions p using sessions s
+      where s.id = p.session_id and (s.revoked_at is not null or s.expires_at <= now())
+      returning p.id`,
+  );
+  return gone.length;
+}
+
+export async function findWebPushKeys(db: Queryable) {
+  const [row] = await db.select().from(webPushKeys).where(eq(webPushKeys.id, 1)).limit(1);
+  return row ?? null;
+}
+
+/** Stores a key pair unless one is there already (two instances: the first wins, both read it). */
+export async function insertWebPushKeys(db: Queryable, publicKey: string, privateKeySealed: string) {
+  await db.insert(webPushKeys).values({ id: 1, publicKey, privateKeySealed }).onConflictDoNothing();
+}
+
+export async function pruneReadNotifications(db: Queryable, olderThan: Date): Promise<void> {
+  await db.delete(notifications).where(lt(notifications.readAt, olderThan));
+}

@@ -1,0 +1,23 @@
+// Words of the public help centre (/hc/{businessSlug}).
+export const HELP_CENTRE_STRINGS = {
+  title: (business: string) => `${business} help centre`,
+  searchLabel: 'Search the help centre',
+  searchPlaceholder: 'How can we help?',
+  clearSearch: 'Clear search',
+  results: (n: number) => (n === 1 ? '1 article found' : `${n} articles found`),
+  noResults: 'No article matches. Try other words, or contact us.',
+  other: 'Other articles',
+  empty: 'Nothing published here yet.',
+  notFoundTitle: 'This help centre does not exist',
+  notFoundText: 'Check the link you followed.',
+  articleNotFound: 'This article does not exist or is no longer published.',
+  back: 'All articles',
+  updated: (date: string) => `Updated ${date}`,
+  helpful: 'Was this article helpful?',
+  yes: 'Yes',
+  no: 'No',
+  thanks: 'Thank you for telling us.',
+  language: 'Language',
+  allLanguages: 'All languages',
+  poweredBy: 'Powered by Titan',
+} as const;
