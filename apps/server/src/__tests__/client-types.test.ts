@@ -23,4 +23,4 @@ it("the client's checked-in types match the server's OpenAPI document", async ()
     checkedIn === current,
     'packages/client/src/schema.ts is out of date: run `npm run generate -w @titan/client`',
   ).toBe(true);
-}, 60_000);
+});

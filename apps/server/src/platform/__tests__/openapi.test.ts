@@ -73,7 +73,7 @@ beforeAll(async () => {
   owner = await signUp(rt.app!, rt.mailer);
   const business = await createBusiness(rt.app!, owner);
   headers = as(owner, business);
-}, 60_000);
+});
 afterAll(() => rt.destroy());
 
 const methodsOf = (route: RouteOptions) =>

@@ -132,7 +132,7 @@ beforeAll(async () => {
     },
   );
   rival = { who: rivalBoss, business: rivalBusiness, server: theirs.body.result.id };
-}, 60_000);
+});
 afterAll(async () => {
   await rt?.destroy();
   await Promise.all([llm?.close(), mcp?.close()]);

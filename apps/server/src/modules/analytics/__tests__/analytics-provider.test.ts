@@ -101,5 +101,5 @@ describe('GET /api/analytics/web-config/', () => {
       app_id: 'titan-web',
       config: { tracking: true, sample_rate: 0.5 },
     });
-  }, 30_000);
+  });
 });

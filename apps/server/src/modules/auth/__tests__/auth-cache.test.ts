@@ -106,14 +106,14 @@ describe('auth guard cache', () => {
       `update memberships set role = 'agent' where user_id = (select id from users where email = $1)`,
       [admin.email],
     );
-    await expect.poll(() => get(app, INVITATIONS, as(admin, business)), { timeout: 2_000 }).toBe(403);
+    await expect.poll(() => get(app, INVITATIONS, as(admin, business)), { timeout: 10_000 }).toBe(403);
 
     await rt.database.query(
       `update sessions set revoked_at = now() where user_id = (select id from users where email = $1)`,
       [owner.email],
     );
-    await expect.poll(() => get(app, PROFILE, as(owner)), { timeout: 2_000 }).toBe(401);
-    await expect.poll(() => get(app, MEMBERS, as(owner, business)), { timeout: 2_000 }).toBe(401);
+    await expect.poll(() => get(app, PROFILE, as(owner)), { timeout: 10_000 }).toBe(401);
+    await expect.poll(() => get(app, MEMBERS, as(owner, business)), { timeout: 10_000 }).toBe(401);
   });
 
   it('forgets a business whose code changes or that is deleted', async () => {
@@ -123,12 +123,12 @@ describe('auth guard cache', () => {
     await rt.database.query(`update businesses set unique_code = unique_code || 'x' where unique_code = $1`, [
       business.unique_code,
     ]);
-    await expect.poll(() => get(app, MEMBERS, as(owner, business)), { timeout: 2_000 }).toBe(403);
+    await expect.poll(() => get(app, MEMBERS, as(owner, business)), { timeout: 10_000 }).toBe(403);
 
     const renamed = { unique_code: `${business.unique_code}x` };
     expect(await get(app, MEMBERS, as(owner, renamed))).toBe(200);
     await rt.database.query(`delete from businesses where unique_code = $1`, [renamed.unique_code]);
-    await expect.poll(() => get(app, MEMBERS, as(owner, renamed)), { timeout: 2_000 }).toBe(403);
+    await expect.poll(() => get(app, MEMBERS, as(owner, renamed)), { timeout: 10_000 }).toBe(403);
   });
 });
 
@@ -368,10 +368,10 @@ describe.runIf(testDbKind === 'postgres')('across instances', () => {
         payload: { role: 'agent' },
       });
       expect(demoted.statusCode).toBe(200);
-      await expect.poll(() => get(appB, INVITATIONS, as(admin, business)), { timeout: 2_000 }).toBe(403);
+      await expect.poll(() => get(appB, INVITATIONS, as(admin, business)), { timeout: 10_000 }).toBe(403);
 
       expect((await post(app, '/api/auth/logout/', { refresh: owner.refresh })).statusCode).toBe(200);
-      await expect.poll(() => get(appB, MEMBERS, as(owner, business)), { timeout: 2_000 }).toBe(401);
+      await expect.poll(() => get(appB, MEMBERS, as(owner, business)), { timeout: 10_000 }).toBe(401);
     } finally {
       await b.close();
     }
@@ -397,9 +397,9 @@ describe.runIf(testDbKind === 'postgres')('across instances', () => {
         `select pg_terminate_backend(pid) from pg_stat_activity
           where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`,
       );
-      await expect.poll(() => resets.mock.calls.length, { timeout: 5_000 }).toBeGreaterThan(0);
+      await expect.poll(() => resets.mock.calls.length, { timeout: 10_000 }).toBeGreaterThan(0);
       expect(cache.size).toBe(0);
-      await expect.poll(() => feed.healthy, { timeout: 5_000 }).toBe(true);
+      await expect.poll(() => feed.healthy, { timeout: 10_000 }).toBe(true);
       await cache.lookup('s1', 1, null, load);
       expect(cache.size).toBe(1);
     } finally {

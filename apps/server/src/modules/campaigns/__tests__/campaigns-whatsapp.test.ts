@@ -47,7 +47,7 @@ beforeAll(async () => {
   bench = await startWhatsappBench({ businessName: 'Bloom Florist', templates: SEED_TEMPLATES });
   ({ sim, rt, base, owner, business } = bench);
   expect((await call('POST', '/api/whatsapp/template/sync/')).status).toBe(200);
-}, 60_000);
+});
 
 afterAll(() => bench?.close());
 
@@ -160,7 +160,7 @@ describe('WhatsApp template campaigns', () => {
     );
     expect(rows.map((r) => Number(r.customer_id)).sort()).toEqual([ada, bob].sort());
     expect(rows.every((r) => r.cause === 'broadcast' && r.conversation_id !== null)).toBe(true);
-  }, 60_000);
+  });
 
   it('the checklist says why a template cannot be sent: not approved, a variable without a value', async () => {
     const list = (await call<{ id: number }>('POST', '/api/business/customer-lists/', { name: 'Pending' }))
@@ -304,5 +304,5 @@ describe('WhatsApp template campaigns', () => {
     // Nobody got either twice.
     expect(to('4915112340101')).toHaveLength(2);
     expect(to('4915112340102')).toHaveLength(2);
-  }, 60_000);
+  });
 });

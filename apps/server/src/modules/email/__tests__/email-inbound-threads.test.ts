@@ -71,7 +71,7 @@ describe('inbound threads', () => {
     expect(Buffer.from(parsed.attachments[0]!.content).equals(ATTACHMENT)).toBe(true);
     // A null reverse-path is an automatic message.
     expect(again.autoReply).toBe(true);
-  }, 60_000);
+  });
 
   it('a thread that does not answer in time fails what it held and is ended; the next message gets a new one', async () => {
     const raw = await rawMail();
@@ -84,7 +84,7 @@ describe('inbound threads', () => {
       /stopped: no answer in 1 ms/,
     );
     expect((await pool.parse(raw, session, { toInbox: true })).from).toBe('grace@customer.test');
-  }, 60_000);
+  });
 
   it('with no threads (two cores or fewer) parses on the calling thread, to the same result', async () => {
     const raw = await rawMail();
@@ -103,5 +103,5 @@ describe('inbound threads', () => {
       body: null,
     });
     expect(Buffer.from(a.attachments[0]!.content).equals(ATTACHMENT)).toBe(true);
-  }, 60_000);
+  });
 });

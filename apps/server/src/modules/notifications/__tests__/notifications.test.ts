@@ -34,7 +34,7 @@ beforeAll(async () => {
   other = await scopedBusiness(app, rt.mailer, 'Other Alerts Co');
   ann = await addMember(app, rt.mailer, s.boss, s.shop, 'admin');
   bob = await addMember(app, rt.mailer, s.boss, s.shop, 'admin');
-}, 60_000);
+});
 afterAll(async () => {
   for (const c of clients) c.close();
   await sim?.close();

@@ -210,7 +210,7 @@ describe('presence and realtime connections', () => {
     } finally {
       await short.destroy();
     }
-  }, 40_000);
+  });
 });
 
 describe('auto-assignment settings', () => {

@@ -147,7 +147,7 @@ beforeAll(async () => {
     business: otherBusiness,
     listId: await newList(otherOwner, otherBusiness, 'Globex list'),
   };
-}, 60_000);
+});
 afterAll(() => rt?.destroy());
 
 describe('the QR schema', () => {

@@ -88,7 +88,7 @@ describe('a send killed during the provider call', () => {
         (
           await db.query<{ status: string }>('select status from sends where business_id = $1', [businessId])
         ).map((r) => r.status);
-      await expect.poll(() => statusOf(rt1.database), { timeout: 10_000, interval: 50 }).toEqual(['sending']);
+      await expect.poll(() => statusOf(rt1.database), { timeout: 60_000, interval: 50 }).toEqual(['sending']);
       await rt1.close(); // the process dies while Meta has the request
 
       const rt2 = await createTestRuntime({ store, http: false });

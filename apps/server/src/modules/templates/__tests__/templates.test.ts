@@ -51,7 +51,7 @@ beforeAll(async () => {
   business = await createBusiness(app, owner, 'Templates Co');
   const otherOwner = await signUp(app, rt.mailer);
   other = { owner: otherOwner, business: await createBusiness(app, otherOwner, 'Elsewhere Ltd') };
-}, 60_000);
+});
 afterAll(() => rt.destroy());
 
 async function call(method: string, url: string, payload?: object, s = owner, b = business) {

@@ -26,7 +26,7 @@ async function get<T>(path: string): Promise<T> {
 beforeAll(async () => {
   bench = await startWhatsappBench({ businessName: 'Inbound Co' });
   ({ sim, rt, base, owner, business } = bench);
-}, 60_000);
+});
 afterAll(() => bench?.close());
 
 /** Sends one inbound message from the phone and answers it as the inbox shows it. */
@@ -44,7 +44,7 @@ async function receive(spec: Omit<InboundSpec, 'from'> & { from?: string }): Pro
         conversationId = Number(row?.conversation_id ?? 0);
         return conversationId;
       },
-      { timeout: 15_000, interval: 50 },
+      { timeout: 60_000, interval: 50 },
     )
     .toBeGreaterThan(0);
   const messages = await get<TMessage[]>(`/api/msg/conversations/${conversationId}/messages/?limit=200`);

@@ -87,7 +87,7 @@ beforeAll(async () => {
       )
     ).body.result.results[0]!;
   }
-}, 60_000);
+});
 
 afterAll(() => bench?.close());
 

@@ -133,7 +133,7 @@ describe('the media job', () => {
       },
     });
     expect(res.statusCode).toBe(200);
-  }, 60_000);
+  });
   afterAll(() => rt?.destroy());
 
   it('fails with an error naming the host when Graph answers a download URL elsewhere, and sends it no token', async () => {
@@ -187,7 +187,7 @@ describe('the media job', () => {
               [business.id, mediaId],
             )
           )[0]?.last_error ?? null,
-        { timeout: 15_000, interval: 50 },
+        { timeout: 60_000, interval: 50 },
       )
       .toContain(`(${new URL(foreign.origin).host})`);
     // Graph was asked (with the token), the foreign host never was.

@@ -44,7 +44,7 @@ beforeAll(async () => {
     env: { WHATSAPP_RETRY_DELAYS_MS: '50,100,200' },
   });
   ({ sim, rt, base, owner, business } = bench);
-}, 60_000);
+});
 
 afterEach(() => sim.reset());
 afterAll(() => bench?.close());
@@ -78,7 +78,7 @@ async function inbound(from: string, spec: Partial<InboundSpec> = {}) {
         conversationId = Number(row?.conversation_id ?? 0);
         return conversationId;
       },
-      { timeout: 15_000, interval: 50 },
+      { timeout: 60_000, interval: 50 },
     )
     .toBeGreaterThan(0);
   return { wamid, conversationId };
@@ -182,7 +182,7 @@ describe('free-form text', () => {
           if (seen.at(-1) !== status) seen.push(status);
           return status;
         },
-        { timeout: 10_000, interval: 15 },
+        { timeout: 60_000, interval: 15 },
       )
       .toBe('read');
     for (let i = 1; i < seen.length; i++) expect(RANK[seen[i]!]).toBeGreaterThan(RANK[seen[i - 1]!]!);
@@ -214,7 +214,7 @@ describe('free-form text', () => {
       );
       return row!;
     };
-    await expect.poll(settled, { timeout: 10_000, interval: 50 }).toEqual({ statuses: 3, pending: 0 });
+    await expect.poll(settled, { timeout: 60_000, interval: 50 }).toEqual({ statuses: 3, pending: 0 });
     expect((await messageOf(conversationId, message.id as string))?.status).toBe('read');
   });
 
@@ -521,7 +521,7 @@ describe("customers' media", () => {
     expect(await mediaRow(mediaId)).toMatchObject({ attempts: 2, last_error: null });
     const res = await api('GET', `/api/whatsapp/media/${mediaId}/`);
     expect(Buffer.from(await res.arrayBuffer()).equals(sim.uploads.get(mediaId)!.bytes)).toBe(true);
-  }, 60_000);
+  });
 
   it('fetches right away when the inbox asks before the job succeeded', async () => {
     sim.failNextMediaDownloads(3);
@@ -676,7 +676,7 @@ describe('who may see media', () => {
     admin = await addMember(rt.app!, rt.mailer, owner, business, 'admin');
     stranger = await signUp(rt.app!, rt.mailer);
     strangersBusiness = await createBusiness(rt.app!, stranger, 'Other Co');
-  }, 60_000);
+  });
 
   it("serves a customer's media to who may see its conversation, and 404 to anyone else", async () => {
     const ofA = await inboundImage(groupA);

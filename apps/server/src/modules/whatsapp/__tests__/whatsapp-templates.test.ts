@@ -80,7 +80,7 @@ beforeAll(async () => {
   agent = await addMember(rt.app!, rt.mailer, owner, business, 'agent');
   stranger = await signUp(rt.app!, rt.mailer);
   strangerBusiness = await createBusiness(rt.app!, stranger, 'Elsewhere');
-}, 60_000);
+});
 
 afterAll(() => bench?.close());
 

@@ -49,7 +49,7 @@ beforeAll(async () => {
     statusDelayMs: 5,
   });
   simB.setWebhookUrl(`${base}/api/whatsapp/webhook/`);
-}, 60_000);
+});
 afterAll(async () => {
   await simB?.close();
   await bench?.close();
@@ -118,7 +118,7 @@ async function storedMessage(businessId: number, wamid: string) {
         );
         return row !== undefined;
       },
-      { timeout: 15_000, interval: 50 },
+      { timeout: 60_000, interval: 50 },
     )
     .toBe(true);
   return { conversationId: Number(row!.conversation_id), content: row!.content };
@@ -172,7 +172,7 @@ describe("a status from another business's number", () => {
                 [wamid, 'failed'],
               )
             ).map((r) => Number(r.business_id)),
-          { timeout: 15_000, interval: 50 },
+          { timeout: 60_000, interval: 50 },
         )
         .toEqual([businessB.id]);
 
@@ -209,7 +209,7 @@ describe("a status from another business's number", () => {
                 [businessA.id, wamid],
               )
             )[0]?.status,
-          { timeout: 15_000, interval: 50 },
+          { timeout: 60_000, interval: 50 },
         )
         .toBe('delivered');
     } finally {
@@ -275,7 +275,7 @@ describe("a wamid another business's number delivered first", () => {
               'select count(*)::int as n from whatsapp_webhook_events where processed_at is null',
             )
           )[0]!.n,
-        { timeout: 15_000, interval: 50 },
+        { timeout: 60_000, interval: 50 },
       )
       .toBe(0);
     const [count] = await query<{ n: number }>('select count(*)::int as n from wa_messages where id = $1', [
@@ -325,7 +325,7 @@ describe("a media id another business's number delivered first", () => {
               [businessA.id, mediaId],
             )
           )[0]?.storage_key ?? null,
-        { timeout: 15_000, interval: 50 },
+        { timeout: 60_000, interval: 50 },
       )
       .toMatch(new RegExp(`^public/whatsapp_media/${mediaId}/`));
     const res = await fetch(`${base}/api/whatsapp/media/${mediaId}/`, { headers: as(ownerA, businessA) });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   owner = await signUp(rt.app!, rt.mailer);
   business = await createBusiness(rt.app!, owner, 'Queue Co');
   expect((await connect(rt, APP_SECRET)).statusCode).toBe(200);
-}, 60_000);
+});
 afterAll(async () => {
   await rt?.close();
   await store?.destroy();
