@@ -11,9 +11,14 @@ export default class SummaryReporter {
 
   onTestRunEnd(testModules, unhandledErrors) {
     const projects = {};
+    const files = [];
     for (const module of testModules) {
       const name = module.project.name || 'default';
-      const counts = (projects[name] ??= { passed: 0, failed: 0, skipped: 0 });
+      const counts = (projects[name] ??= { passed: 0, failed: 0, skipped: 0, seconds: 0 });
+      // Time in the file (its imports, hooks and tests): where a slow run's minutes went.
+      const seconds = (module.diagnostic()?.duration ?? 0) / 1000;
+      counts.seconds += seconds;
+      files.push({ file: `${name} ${module.relativeModuleId}`, seconds });
       let tests = 0;
       for (const test of module.children.allTests()) {
         tests += 1;
@@ -28,7 +33,15 @@ export default class SummaryReporter {
     mkdirSync(dirname(this.outputFile), { recursive: true });
     writeFileSync(
       this.outputFile,
-      JSON.stringify({ projects, unhandledErrors: unhandledErrors.length }, null, 2),
+      JSON.stringify(
+        {
+          projects,
+          slowest: files.sort((x, y) => y.seconds - x.seconds).slice(0, 10),
+          unhandledErrors: unhandledErrors.length,
+        },
+        null,
+        2,
+      ),
     );
   }
 }

@@ -19,9 +19,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(
 
 child.on('exit', (code, signal) => {
   let projects = {};
+  let slowest = [];
   let unhandled = 0;
   try {
-    ({ projects, unhandledErrors: unhandled } = JSON.parse(readFileSync(summaryFile, 'utf8')));
+    ({ projects, slowest = [], unhandledErrors: unhandled } = JSON.parse(readFileSync(summaryFile, 'utf8')));
   } catch {
     unhandled = 1;
   }
@@ -29,10 +30,15 @@ child.on('exit', (code, signal) => {
   console.log('\nSuites:');
   for (const [name, counts] of Object.entries(projects)) {
     for (const key of Object.keys(total)) total[key] += counts[key];
+    const time = counts.seconds ? ` in ${Math.round(counts.seconds)} s of files` : '';
     const skipped = counts.skipped
       ? `, ${counts.skipped} skipped (${SKIP_REASONS[name] ?? 'see the suite'})`
       : '';
-    console.log(`  ${name}: ${counts.passed} passed, ${counts.failed} failed${skipped}`);
+    console.log(`  ${name}: ${counts.passed} passed, ${counts.failed} failed${skipped}${time}`);
+  }
+  if (slowest.length > 0) {
+    console.log('Slowest files:');
+    for (const { file, seconds } of slowest) console.log(`  ${Math.round(seconds)} s ${file}`);
   }
   if (!process.env.DATABASE_URL) {
     console.log(
