@@ -67,7 +67,11 @@ export function mailauthResolver(config: DnsSettings) {
 /** RFC 3834 and the headers autoresponders set in practice: an automatic message, not a person's. */
 export function isAutoReply(mail: Pick<Email, 'headers'>, mailFrom: string): boolean {
   const has = (name: string) => mail.headers.some((h) => h.key === name);
-  const header = (name: string) => mail.headers.find((h) => h.key === name)?.value.trim().toLowerCase() ?? '';
+  const header = (name: string) =>
+    mail.headers
+      .find((h) => h.key === name)
+      ?.value.trim()
+      .toLowerCase() ?? '';
   const autoSubmitted = header('auto-submitted');
   if (autoSubmitted && autoSubmitted !== 'no') return true;
   if (has('x-autoreply') || has('x-autorespond')) return true;

@@ -5,7 +5,7 @@
 // another, executable attachments, and the phrases phishing uses — kept small, documented
 // (docs/design/channel-conversations.md) and tested one by one (email-spam.test.ts). The score
 // and the reasons are kept on the message; the conversation is marked as its latest mail is.
-import type { ParsedMail, AddressObject } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import { parseHTML } from 'linkedom';
 
 export const SPAM_THRESHOLD = 5;
