@@ -1,5 +1,5 @@
 // The shared inbox: customers (the visitor directory), chat groups, conversations and messages.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -212,6 +212,16 @@ export const conversations = pgTable(
 );
 
 /** Own-channel (Titan Message) messages. */
+/**
+ * Characters of a message the inbox's full-text search indexes (migration 0080): a long mail's
+ * first pages; its every word would cost PostgreSQL a GIN entry for text no search shows.
+ */
+export const MESSAGE_SEARCH_CHARS = 10_000;
+
+/** The indexed search document of `messages.content`: the search statement uses this expression. */
+export const messageSearchVector = (content: AnyPgColumn | SQL) =>
+  sql`to_tsvector('simple', left(${content}, ${sql.raw(String(MESSAGE_SEARCH_CHARS))}))`;
+
 export const messages = pgTable(
   'messages',
   {
@@ -233,9 +243,10 @@ export const messages = pgTable(
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationId, t.id),
-    // The inbox's full-text search (migration 0049): notes included, activity lines not.
+    // The inbox's full-text search (migrations 0049, 0080): notes included, activity lines not;
+    // the first MESSAGE_SEARCH_CHARS characters of each message.
     index('messages_search_idx')
-      .using('gin', sql`to_tsvector('simple', ${t.content})`)
+      .using('gin', messageSearchVector(t.content))
       .where(sql`${t.messageType} <> 'activity'`),
     // Email threading (migration 0055): a Message-ID finds its conversation.
     index('messages_email_message_id_idx')

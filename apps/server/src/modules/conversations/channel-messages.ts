@@ -8,8 +8,11 @@ import type { TSendMessageRequest } from '@titan/contracts';
 import type { Queryable } from '../../db/client';
 import type { QueuedSend } from '../sends';
 import { emitCustomerEvents } from '../journeys';
-import { recordEvent } from '../webhooks';
+import { recordEvent, recordEventsOfType } from '../webhooks';
 import * as repo from './conversations.repository';
+
+/** Characters of a customer's message a `message.created` event carries (the rest: GET the message). */
+export const EVENT_CONTENT_CHARS = 2_000;
 
 /** The channels whose conversations are opened by an inbound message and answered through a send. */
 export type ReplyChannel = 'sms' | 'email';
@@ -137,9 +140,10 @@ export async function receiveChannelMessage(
   await repo.applyMessageArrivals(tx, 'inbound', [{ businessId: input.businessId, conversationId, at }]);
   if (input.spam !== undefined)
     await repo.updateConversation(tx, input.businessId, conversationId, { spam: input.spam });
-  await recordEvent(tx, {
-    businessId: input.businessId,
-    type: 'message.created',
+  // Built only when an endpoint listens, and with a preview of a long text (a 50 KB mail): the
+  // body is the message's, which the API answers; an event carries ids and what a list shows.
+  const content = message.content;
+  await recordEventsOfType(tx, 'message.created', [{ businessId: input.businessId }], () => ({
     objectKey: `conversation:${conversationId}`,
     data: {
       id: message.id,
@@ -148,10 +152,11 @@ export async function receiveChannelMessage(
       sender_type: 'customer',
       sender_id: input.customerId,
       message_type: message.messageType,
-      content: message.content,
+      content: content.length > EVENT_CONTENT_CHARS ? content.slice(0, EVENT_CONTENT_CHARS) : content,
+      content_truncated: content.length > EVENT_CONTENT_CHARS,
       created_at: message.createdAt.toISOString(),
     },
-  });
+  }));
   await emitCustomerEvents(tx, {
     businessId: input.businessId,
     customerId: input.customerId,

@@ -1,13 +1,11 @@
 // Forwarded mail (issue 30): a staff member forwards a customer's mail to an inbox address and the
 // inbox opens (or continues) a conversation with the original sender, not with the staff member.
 // The original is read from the forward as clients send it: attached whole (message/rfc822: found by
-// postal-mime, which keeps such a part apart where mailparser folds it into the text, then parsed
-// by mailparser like any mail) or quoted inline under a "Forwarded message" header block (parsed by
+// postal-mime told to keep such a part apart, then parsed by postal-mime like any mail) or quoted inline under a "Forwarded message" header block (parsed by
 // email-forward-parser, which knows Gmail, Outlook, Apple Mail, Thunderbird, Yahoo and others in
 // two dozen locales). Only a forward from a member of the business, whose mail authenticated (SPF
 // or DKIM passed, not spam), is taken so: anyone else's "Fwd:" is an ordinary mail from them.
 import EmailForwardParser from 'email-forward-parser';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import PostalMime from 'postal-mime';
 
 export type ForwardedOriginal = {
@@ -25,8 +23,11 @@ export type ForwardedOriginal = {
 const FORWARD_SUBJECT = /^\s*(fwd?|fw|wg|tr|rv|i|doorst|vs|vl|enc)\s*:/i;
 const ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
+/** What the forward's own parse said: its subject and text. */
+type OuterMail = { subject?: string; text?: string };
+
 /** Whether a mail presents itself as a forward (subject prefix, or a mail attached whole). */
-export function looksForwarded(mail: ParsedMail, raw: Buffer): boolean {
+export function looksForwarded(mail: OuterMail, raw: Buffer): boolean {
   return (
     FORWARD_SUBJECT.test(mail.subject ?? '') ||
     /content-type:\s*message\/rfc822/i.test(raw.toString('latin1'))
@@ -34,7 +35,7 @@ export function looksForwarded(mail: ParsedMail, raw: Buffer): boolean {
 }
 
 /** The forwarded original with its sender, or null when the forward does not carry one. */
-export async function forwardedOriginal(mail: ParsedMail, raw: Buffer): Promise<ForwardedOriginal | null> {
+export async function forwardedOriginal(mail: OuterMail, raw: Buffer): Promise<ForwardedOriginal | null> {
   const outer = await PostalMime.parse(raw, {
     forceRfc822Attachments: true,
     attachmentEncoding: 'arraybuffer',
@@ -42,20 +43,20 @@ export async function forwardedOriginal(mail: ParsedMail, raw: Buffer): Promise<
   const attached = outer.attachments.find((a) => a.mimeType.toLowerCase() === 'message/rfc822');
   if (attached) {
     const bytes = attached.content;
-    const inner = await simpleParser(
-      Buffer.from(typeof bytes === 'string' ? Buffer.from(bytes, 'base64') : new Uint8Array(bytes)),
-      { skipImageLinks: true, skipTextLinks: true },
+    const inner = await PostalMime.parse(
+      typeof bytes === 'string' ? Buffer.from(bytes, 'base64') : new Uint8Array(bytes),
+      { attachmentEncoding: 'arraybuffer' },
     );
-    const sender = (Array.isArray(inner.from) ? inner.from[0] : inner.from)?.value[0];
+    const sender = inner.from?.group ? inner.from.group[0] : inner.from;
     const address = sender?.address?.trim().toLowerCase();
     if (address && ADDRESS.test(address))
       return {
         from: address,
         name: sender?.name?.trim() || null,
-        subject: inner.subject ?? '',
+        subject: inner.subject?.trim() ?? '',
         text: inner.text ?? '',
-        html: typeof inner.html === 'string' ? inner.html : null,
-        messageId: inner.messageId ?? null,
+        html: inner.html ?? null,
+        messageId: inner.messageId?.trim() || null,
         note: (outer.text ?? '').trim(),
         via: 'attachment',
       };

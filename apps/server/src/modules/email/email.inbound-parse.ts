@@ -1,5 +1,6 @@
 // Inbound mail, the parsing half (issue 30): everything the listener learns from a message's bytes
-// alone — its MIME (mailparser), its SPF/DKIM/DMARC results (mailauth, over DNS), its spam score,
+// alone — its MIME (postal-mime: about half mailparser's CPU on a mail with an attachment; see
+// docs/design/channel-conversations.md), its SPF/DKIM/DMARC results (mailauth, over DNS), its spam score,
 // whether it is an auto-reply, the reply without its quoted history and signature
 // (email-reply-parser), its HTML sanitised for display, its attachments, and the original a forward
 // carries. It needs no database, so it runs in the inbound threads (email.inbound-threads.ts), off
@@ -7,11 +8,11 @@
 import { Resolver } from 'node:dns/promises';
 import EmailReplyParser from 'email-reply-parser';
 import { authenticate } from 'mailauth';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import PostalMime, { type Address, type Email } from 'postal-mime';
 import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../../config';
 import { forwardedOriginal, looksForwarded, type ForwardedOriginal } from './email.forwarded';
-import { spamInputOf, spamScore, type SpamVerdict } from './email.spam';
+import { spamScore, type SpamVerdict } from './email.spam';
 import { textOf } from './email.text';
 
 export const INBOUND_LIMITS = {
@@ -64,18 +65,16 @@ export function mailauthResolver(config: DnsSettings) {
 }
 
 /** RFC 3834 and the headers autoresponders set in practice: an automatic message, not a person's. */
-export function isAutoReply(mail: ParsedMail, mailFrom: string): boolean {
-  const header = (name: string) => {
-    const v = mail.headers.get(name);
-    return typeof v === 'string'
-      ? v.trim().toLowerCase()
-      : v
-        ? String((v as { value?: unknown }).value ?? v)
-        : '';
-  };
+export function isAutoReply(mail: Pick<Email, 'headers'>, mailFrom: string): boolean {
+  const has = (name: string) => mail.headers.some((h) => h.key === name);
+  const header = (name: string) =>
+    mail.headers
+      .find((h) => h.key === name)
+      ?.value.trim()
+      .toLowerCase() ?? '';
   const autoSubmitted = header('auto-submitted');
   if (autoSubmitted && autoSubmitted !== 'no') return true;
-  if (mail.headers.has('x-autoreply') || mail.headers.has('x-autorespond')) return true;
+  if (has('x-autoreply') || has('x-autorespond')) return true;
   if (['bulk', 'junk', 'auto_reply', 'list'].includes(header('precedence'))) return true;
   if (header('x-auto-response-suppress') && header('x-ms-exchange-generated-message-source')) return true;
   // A null reverse-path (MAIL FROM:<>) is a bounce or an automatic notice (RFC 5321 §4.5.5).
@@ -124,20 +123,22 @@ export function visibleReply(text: string): { visible: string; folded: boolean }
   return { visible, folded: visible !== normalised.trim() };
 }
 
-const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
-  (Array.isArray(field) ? field : field ? [field] : [])
-    .flatMap((a) => a.value)
-    .map((v) => v.address?.toLowerCase() ?? '')
+/** The mailboxes of an address header, groups opened. */
+const mailboxesOf = (field: Address | Address[] | undefined): { name: string; address: string }[] =>
+  (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => (a.group ? a.group : [a]));
+
+const addressesOf = (field: Address | Address[] | undefined): string[] =>
+  mailboxesOf(field)
+    .map((v) => v.address?.trim().toLowerCase() ?? '')
     .filter(Boolean);
 
 export const bracketed = (id: string) => (id.startsWith('<') ? id : `<${id}>`);
 
 /** The Message-IDs a mail answers (In-Reply-To, then References newest first). */
-function answeredIds(mail: ParsedMail): string[] {
-  const refs = Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [];
+function answeredIds(mail: Pick<Email, 'inReplyTo' | 'references'>): string[] {
   const ids = [
-    ...(mail.inReplyTo ? mail.inReplyTo.split(/\s+/) : []),
-    ...refs.flatMap((r) => r.split(/\s+/)).reverse(),
+    ...(mail.inReplyTo ? mail.inReplyTo.trim().split(/\s+/) : []),
+    ...(mail.references ? mail.references.trim().split(/\s+/) : []).reverse(),
   ];
   return [...new Set(ids.filter(Boolean).map(bracketed))].slice(0, 50);
 }
@@ -189,37 +190,62 @@ export async function parseInbound(
   session: SmtpSessionFacts,
   options: { toInbox: boolean; dns: DnsSettings },
 ): Promise<ParsedInbound> {
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true });
-  const sender = (Array.isArray(mail.from) ? mail.from[0] : mail.from)?.value[0];
+  const mail = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer' });
+  const sender = mailboxesOf(mail.from)[0];
   const from = addressesOf(mail.from)[0] ?? '';
+  const subject = mail.subject?.trim() ?? '';
+  const html = mail.html ?? null;
+  // An HTML-only mail's text is the HTML's (what the reply folding and the spam phrases read).
+  const text = mail.text ?? (html ? textOf(html) : '');
   const auth = await authenticateMail(options.dns, raw, session);
-  const verdict = spamScore(spamInputOf(mail), auth);
+  const replyTo = mailboxesOf(mail.replyTo);
+  const verdict = spamScore(
+    {
+      subject,
+      html: html ?? false,
+      text,
+      messageId: mail.messageId,
+      from: sender ? { value: [sender] } : undefined,
+      replyTo: replyTo.length ? { value: replyTo } : undefined,
+      attachments: mail.attachments,
+      hasDateHeader: mail.headers.some((h) => h.key === 'date'),
+    },
+    auth,
+  );
   let forward: ParsedInbound['forward'] = null;
   if (
     options.toInbox &&
     from &&
     !verdict.spam &&
     (auth.spf === 'pass' || auth.dkim === 'pass') &&
-    looksForwarded(mail, raw)
+    looksForwarded({ subject, text }, raw)
   ) {
-    const original = await forwardedOriginal(mail, raw);
+    const original = await forwardedOriginal({ subject, text }, raw);
     if (original) {
-      const { text, html, ...rest } = original;
-      forward = { ...rest, ...bodyOf(text || (html ? textOf(html) : ''), html) };
+      const { text: originalText, html: originalHtml, ...rest } = original;
+      forward = {
+        ...rest,
+        ...bodyOf(originalText || (originalHtml ? textOf(originalHtml) : ''), originalHtml),
+      };
     }
   }
-  const html = typeof mail.html === 'string' ? mail.html : null;
   const attachments: ParsedInbound['attachments'] = [];
   for (const a of mail.attachments.slice(0, INBOUND_LIMITS.attachments)) {
-    if (a.size === 0 || a.size > INBOUND_LIMITS.attachmentBytes) continue;
-    if (a.related && a.contentDisposition === 'inline') continue;
-    attachments.push({ filename: a.filename ?? 'attachment', content: a.content });
+    const content =
+      typeof a.content === 'string'
+        ? new Uint8Array(Buffer.from(a.content, a.encoding === 'base64' ? 'base64' : 'utf8'))
+        : a.content instanceof Uint8Array
+          ? a.content
+          : new Uint8Array(a.content);
+    if (content.byteLength === 0 || content.byteLength > INBOUND_LIMITS.attachmentBytes) continue;
+    if (a.related && a.disposition !== 'attachment') continue;
+    attachments.push({ filename: a.filename ?? 'attachment', content });
   }
   return {
     from,
     fromName: sender?.name?.trim() || null,
-    messageId: mail.messageId ? bracketed(mail.messageId) : null,
-    subject: mail.subject ?? '',
+    messageId: mail.messageId?.trim() ? bracketed(mail.messageId.trim()) : null,
+    subject,
     to: addressesOf(mail.to),
     cc: addressesOf(mail.cc),
     answeredIds: answeredIds(mail),
@@ -228,7 +254,7 @@ export async function parseInbound(
     verdict,
     // The visible reply of the mail itself is not needed when the forward's original is taken,
     // but whether it is taken is decided with the database (the sender a member): both are kept.
-    body: bodyOf(mail.text ?? (html ? textOf(html) : ''), html),
+    body: bodyOf(text, html),
     attachments,
     forward,
   };

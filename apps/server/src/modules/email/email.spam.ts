@@ -5,7 +5,7 @@
 // another, executable attachments, and the phrases phishing uses — kept small, documented
 // (docs/design/channel-conversations.md) and tested one by one (email-spam.test.ts). The score
 // and the reasons are kept on the message; the conversation is marked as its latest mail is.
-import type { ParsedMail, AddressObject } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import { parseHTML } from 'linkedom';
 
 export const SPAM_THRESHOLD = 5;
@@ -13,12 +13,20 @@ export const SPAM_THRESHOLD = 5;
 export type AuthResults = { spf: string; dkim: string; dmarc: string };
 export type SpamVerdict = { score: number; spam: boolean; reasons: string[] };
 
-/** What the score reads of a mail (mailparser's ParsedMail has all of it). */
-export type SpamInput = Pick<ParsedMail, 'subject' | 'html' | 'text' | 'messageId' | 'date'> & {
-  from?: AddressObject;
-  replyTo?: AddressObject;
-  attachments: { filename?: string }[];
-  /** Whether the raw mail carried a Date header (mailparser fills `date` in when it is missing). */
+/** A mailbox of a From or Reply-To header. */
+type SpamMailbox = { address?: string; name?: string };
+
+/** What the score reads of a mail (inbound parsing builds it from postal-mime's answer). */
+export type SpamInput = {
+  subject?: string;
+  /** The HTML part, when the mail has one. */
+  html?: string | false;
+  text?: string;
+  messageId?: string;
+  from?: { value: SpamMailbox[] };
+  replyTo?: { value: SpamMailbox[] };
+  attachments: { filename?: string | null }[];
+  /** Whether the raw mail carried a Date header (a parser may fill a date in when it is missing). */
   hasDateHeader: boolean;
 };
 
@@ -73,14 +81,13 @@ const hostOf = (url: string): string | null => {
   }
 };
 
-/** What the score reads of a mail as mailparser parsed it. */
+/** What the score reads of a mail as mailparser parsed it (the rules' tests build mail so). */
 export function spamInputOf(mail: ParsedMail): SpamInput {
   return {
     subject: mail.subject,
     html: mail.html,
     text: mail.text,
     messageId: mail.messageId,
-    date: mail.date,
     from: Array.isArray(mail.from) ? mail.from[0] : mail.from,
     replyTo: Array.isArray(mail.replyTo) ? mail.replyTo[0] : mail.replyTo,
     attachments: mail.attachments,
@@ -134,7 +141,7 @@ export function spamScore(mail: SpamInput, auth: AuthResults): SpamVerdict {
   }
 
   const executable = mail.attachments.find((a) => a.filename && EXECUTABLE.test(a.filename));
-  if (executable) add(SPAM_RULES.executable, executable.filename);
+  if (executable) add(SPAM_RULES.executable, executable.filename ?? undefined);
 
   const letters = (mail.subject ?? '').replace(/[^\p{L}]/gu, '');
   if (letters.length >= 8 && letters === letters.toUpperCase() && letters !== letters.toLowerCase())

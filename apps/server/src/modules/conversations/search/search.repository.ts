@@ -8,7 +8,7 @@ import { and, eq, gte, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { searchTerms, type TConversation, type TConversationFilter } from '@titan/contracts';
 import type { Queryable } from '../../../db/client';
-import { conversations, customers, messages, waMessages } from '../../../db/schema';
+import { conversations, customers, messages, messageSearchVector, waMessages } from '../../../db/schema';
 import { scopeConditions, type InboxScope } from '../conversations.repository';
 import { conversationJsonOf } from '../list';
 
@@ -83,7 +83,7 @@ function hits(scope: InboxScope, filter: TConversationFilter, q: string): SQL {
   union all
   select 'm', ${messages.conversationId}, ${messages.id}, null, ${messages.createdAt}
     ${ofConversations(messages)} ${messages.businessId} = ${scope.businessId} and ${messages.messageType} <> 'activity'
-      and to_tsvector('simple', ${messages.content}) @@ ${tsq}
+      and ${messageSearchVector(messages.content)} @@ ${tsq}
   union all
   select 'w', ${waMessages.conversationId}, null, ${waMessages.id}, ${waMessages.createdAt}
     ${ofConversations(waMessages)} ${waMessages.businessId} = ${scope.businessId} and ${waMessages.messageType} <> 'activity'
