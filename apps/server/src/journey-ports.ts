@@ -9,6 +9,7 @@ import { recipientZone } from './modules/campaigns';
 import { findGroup } from './modules/chat-groups';
 import {
   businessScope,
+  findAwaitingReply,
   findLatestConversationOf,
   startConversation,
   updateConversation,
@@ -253,6 +254,7 @@ export function journeyPorts(deps: {
         };
       }
     },
+    awaitingReply: (db, input) => findAwaitingReply(db, input),
     chatGroupExists: async (db, businessId, id) => (await findGroup(db, businessId, id)) !== null,
     memberExists: async (db, businessId, userId) => (await findMembership(db, businessId, userId)) !== null,
     async openConversation(tx, { businessId, customerId, config, title }) {

@@ -89,6 +89,14 @@ export type JourneyPorts = {
   webhookUrlProblem(url: string): Promise<string | null>;
   /** POSTs a webhook step's JSON through the SSRF gate (checked again at connect time). */
   callWebhook(input: { url: string; body: string; idempotencyKey: string }): Promise<WebhookAnswer>;
+  /**
+   * A page (conversation id order, after `afterId`) of the business's active conversations whose
+   * customer has waited for an answer since a moment between `from` and `cutoff`.
+   */
+  awaitingReply(
+    db: Queryable,
+    input: { businessId: number; from: Date; cutoff: Date; afterId: number; limit: number },
+  ): Promise<{ id: number; customerId: number; channel: string; waitingSince: Date }[]>;
   chatGroupExists(db: Queryable, businessId: number, id: number): Promise<boolean>;
   /** Whether the user is a member of the business (a conversation may be assigned to them). */
   memberExists(db: Queryable, businessId: number, userId: number): Promise<boolean>;

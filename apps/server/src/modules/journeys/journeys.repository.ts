@@ -268,6 +268,19 @@ export async function liveJourneysStartingOn(db: Queryable, kind: 'date' | 'segm
     );
 }
 
+/**
+ * The businesses whose live or paused journeys start on or wait for `conversation.unanswered.<N>h`,
+ * with each N they name (the event names published versions listen for).
+ */
+export async function unansweredListeners(db: Queryable): Promise<{ businessId: number; name: string }[]> {
+  const rows = await rowsOf<{ business_id: string | number; name: string }>(
+    db,
+    sql`select distinct j.business_id, n.name from journeys j, unnest(j.event_names) as n(name)
+        where j.status in ('live', 'paused') and n.name like 'conversation.unanswered.%'`,
+  );
+  return rows.map((r) => ({ businessId: Number(r.business_id), name: r.name }));
+}
+
 /** Records these customers as in the journey's segment; answers those not recorded before. */
 export async function addSegmentMembers(
   tx: Queryable,
