@@ -146,6 +146,7 @@ export const JOURNEY_ERRORS = {
   notYet: (what: string) => `${what} are not yet available in journeys.`,
   emailFrom: 'An email step needs its sender (from).',
   smsContent: 'An SMS step needs a template_id or a body.',
+  whatsappTemplate: 'A WhatsApp step sends an approved template: choose one (whatsapp_template).',
   templateNotFound: 'No such template.',
   listNotFound: 'No such list.',
   labelNotFound: 'No such label.',
@@ -232,8 +233,17 @@ export const ZSendConfig = z.strictObject({
   /** SMS without a template: the text (customer fields as {{ customer.name }}). */
   body: z.string().trim().min(1).max(1600).optional(),
   from: z.string().trim().min(3).max(320).optional(),
+  /**
+   * WhatsApp: an approved template (the only messages Meta lets a business start outside the 24-hour
+   * window), its variables filled per customer as campaigns fill them (`customer.name`,
+   * `fields.plan`, or text) by body placeholder (`1`, `first_name`), `header.<n>` or `button.<i>`.
+   */
   whatsapp_template: z
-    .strictObject({ name: z.string().trim().min(1).max(512), language: z.string().trim().min(1).max(15) })
+    .strictObject({
+      name: z.string().trim().min(1).max(512),
+      language: z.string().trim().min(1).max(15),
+      variables: z.record(z.string().max(64), z.string().max(1000)).optional(),
+    })
     .optional(),
   /** Who may be reached: subscribed customers (default), or also those whose consent is unknown. */
   consent: z.enum(['subscribed', 'legitimate_interest']).default('subscribed'),

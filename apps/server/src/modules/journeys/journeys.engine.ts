@@ -17,7 +17,7 @@ import { TZDate } from '@date-fns/tz';
 import type { Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { recordEventsOfType } from '../webhooks';
-import type { JourneyCustomer, JourneyDeps } from './journeys.deps';
+import type { JourneyCustomer, JourneyDeps, SendChannel } from './journeys.deps';
 import * as repo from './journeys.repository';
 
 export const JOURNEYS_LOOP = 'journeys.advance';
@@ -634,7 +634,7 @@ async function execute(
   step: repo.StepRow,
   run: repo.RunRow,
   node: TJourneyNode,
-  dispatch: { id: string; channel: 'email' | 'sms' }[],
+  dispatch: { id: string; channel: SendChannel }[],
 ): Promise<StepResult> {
   switch (node.type) {
     case 'wait':
@@ -784,7 +784,7 @@ function reasonOf(err: unknown): string {
 /** Runs one claimed step in its own transaction; answers whether it entered a step due at once. */
 async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolean> {
   const at = deps.clock();
-  const dispatch: { id: string; channel: 'email' | 'sms' }[] = [];
+  const dispatch: { id: string; channel: SendChannel }[] = [];
   let dueNext = false;
   try {
     await deps.db.transaction(async (tx) => {
