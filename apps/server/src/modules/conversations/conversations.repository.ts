@@ -194,13 +194,15 @@ export async function applyMessageArrivals(
     direction === 'inbound'
       ? // A snoozed conversation wakes when the customer writes.
         sql`status = 'active', snoozed_until = null, is_read = false, business_replied = false,
-          awaiting_reply_since = case when o.status = 'resolved' or o.awaiting_reply_since is null
-            then v.first_at else least(o.awaiting_reply_since, v.first_at) end`
+          awaiting_reply_since = case when c.status = 'resolved' or c.awaiting_reply_since is null
+            then v.first_at else least(c.awaiting_reply_since, v.first_at) end`
       : sql`is_read = true, business_replied = true, awaiting_reply_since = null`;
   const values = JSON.stringify(
     arrivals.map((a) => ({ business_id: a.businessId, id: a.conversationId, at: a.at.toISOString() })),
   );
-  // `o` is the row as it was before this statement: what the outbound side answered.
+  // SET reads the row being updated (its latest version); `o`, the row as this statement's snapshot
+  // saw it, tells the outbound side whom it answered (two replies racing may both say so: a wait
+  // ends once whatever the number of events).
   const rows = await rowsOf<{
     id: string | number;
     business_id: string | number;

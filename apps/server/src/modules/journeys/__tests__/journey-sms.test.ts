@@ -31,7 +31,7 @@ const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<strin
   rt.app!.inject({ method, url, headers: as(owner, business), ...(payload ? { payload } : {}) });
 
 async function until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const v = await check();
     if (v) return v;

@@ -61,7 +61,7 @@ const eventsOf = (customerId: number, name: string) =>
   );
 
 async function until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const v = await check();
     if (v) return v;
