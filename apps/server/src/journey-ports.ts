@@ -1,14 +1,15 @@
 // The ports the journey engine drives (composition-level code beside composition.ts): customers
-// from the directory, sends through the spine on the email and SMS channels (address, suppression
+// from the directory, sends through the spine on the email, SMS and WhatsApp channels (address, suppression
 // and consent checked as campaigns check them), the update step's fields, labels and lists, the
 // conversation step's inbox, and the webhook step's call through the one SSRF gate (safe-fetch).
-import { CHANNELS, marketingConsentAllows, type TEventCustomer } from '@titan/contracts';
+import { CHANNELS, JOURNEY_ERRORS, marketingConsentAllows, type TEventCustomer } from '@titan/contracts';
 import type { Db, Queryable } from './db/client';
 import { businessTimeZone, findMembership } from './modules/business';
 import { recipientZone } from './modules/campaigns';
 import { findGroup } from './modules/chat-groups';
 import {
   businessScope,
+  findAwaitingReply,
   findLatestConversationOf,
   startConversation,
   updateConversation,
@@ -39,6 +40,12 @@ import {
 } from './modules/sms';
 import { normalizeAddress, suppressedAmong } from './modules/suppressions';
 import { templateExists } from './modules/templates';
+import {
+  dispatchWhatsappSends,
+  journeyTemplateProblems,
+  recordJourneyTemplateSend,
+  type WhatsappDeps,
+} from './modules/whatsapp';
 import { AppError } from './platform/errors';
 import type { Jobs } from './platform/jobs';
 import { outboundErrorWords, outboundUrlProblem, type OutboundDeps, safePost } from './platform/safe-fetch';
@@ -83,6 +90,7 @@ export function journeyPorts(deps: {
   jobs: Jobs;
   email: EmailDeps;
   sms: SmsDeps;
+  whatsapp: WhatsappDeps;
   webhooks: { outbound: OutboundDeps };
 }): JourneyPorts {
   const post = safePost(deps.webhooks.outbound);
@@ -113,6 +121,26 @@ export function journeyPorts(deps: {
     },
     async recordSend(tx, input): Promise<RecordedSend> {
       const { businessId, customer, config, idempotencyKey, causeId } = input;
+      if (config.channel === 'whatsapp') {
+        // The whatsapp module checks the template, the window's rule, consent and suppression.
+        if (!config.whatsapp_template)
+          return {
+            sendId: null,
+            status: 'not_sent',
+            reason: JOURNEY_ERRORS.whatsappTemplate,
+            dispatch: false,
+            channel: 'whatsapp',
+          };
+        const sent = await recordJourneyTemplateSend(tx, {
+          businessId,
+          customerId: customer.id,
+          template: config.whatsapp_template,
+          consent: config.consent,
+          idempotencyKey,
+          causeId,
+        });
+        return { ...sent, channel: 'whatsapp' } as RecordedSend;
+      }
       const channel = config.channel === 'sms' ? 'sms' : 'email';
       const existing = await sends.findByIdempotencyKey(tx, businessId, idempotencyKey);
       if (existing)
@@ -192,7 +220,10 @@ export function journeyPorts(deps: {
       const sms = list.filter((s) => s.channel === 'sms').map((s) => s.id);
       if (email.length > 0) await enqueueEmailSends(deps.jobs, email);
       if (sms.length > 0) await enqueueSmsSends(deps.jobs, sms);
+      const whatsapp = list.filter((s) => s.channel === 'whatsapp').map((s) => s.id);
+      if (whatsapp.length > 0) await dispatchWhatsappSends(deps.whatsapp, whatsapp);
     },
+    whatsappTemplateProblems: (db, businessId, template) => journeyTemplateProblems(db, businessId, template),
     async zoneOf(db, businessId, customer) {
       return recipientZone(customer, await businessTimeZone(db, businessId));
     },
@@ -253,6 +284,7 @@ export function journeyPorts(deps: {
         };
       }
     },
+    awaitingReply: (db, input) => findAwaitingReply(db, input),
     chatGroupExists: async (db, businessId, id) => (await findGroup(db, businessId, id)) !== null,
     memberExists: async (db, businessId, userId) => (await findMembership(db, businessId, userId)) !== null,
     async openConversation(tx, { businessId, customerId, config, title }) {

@@ -21,8 +21,29 @@ export const TITAN_CUSTOMER_EVENTS = [
   'message.received',
   'email.opened',
   'email.clicked',
+  /** Staff (or the AI responder) answered a customer who was waiting for an answer. */
+  'conversation.replied',
+  /** A text or WhatsApp message Titan sent reached the phone, or was read (the provider's status). */
+  'sms.delivered',
+  'whatsapp.delivered',
+  'whatsapp.read',
 ] as const satisfies readonly string[];
 export type TTitanCustomerEvent = (typeof TITAN_CUSTOMER_EVENTS)[number];
+
+/**
+ * "The customer has waited N hours for an answer": `conversation.unanswered.<N>h` (1–720 hours),
+ * emitted by Titan's scan once per waiting stretch of each active conversation, N hours after the
+ * customer's first unanswered message. Journeys start on it or wait for it like any other event.
+ */
+export const UNANSWERED_EVENT_PREFIX = 'conversation.unanswered';
+export const UNANSWERED_MAX_HOURS = 720;
+export const unansweredEventName = (hours: number) => `${UNANSWERED_EVENT_PREFIX}.${hours}h`;
+/** The hours of a `conversation.unanswered.<N>h` name; null for any other name (or N out of range). */
+export function unansweredHoursOf(name: string): number | null {
+  const m = /^conversation\.unanswered\.([1-9]\d{0,2})h$/.exec(name);
+  const hours = m ? Number(m[1]) : null;
+  return hours !== null && hours <= UNANSWERED_MAX_HOURS ? hours : null;
+}
 
 /** Names a posted event may not take: Titan's own facts (and the webhook catalogue's). */
 const RESERVED_EVENT_NAMES = new Set<string>([...TITAN_CUSTOMER_EVENTS, ...WEBHOOK_EVENT_TYPES]);
@@ -34,13 +55,19 @@ export const EVENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 export const EVENT_ERRORS = {
   name: 'An event name is 1–100 letters, digits, dots, dashes, colons or underscores.',
   reserved:
-    'This name is one of Titan’s own events (or starts with "journey."); post your event under another name.',
+    'This name is one of Titan’s own events (or starts with "journey." or "conversation.unanswered"); post your event under another name.',
   customer: 'Name the customer by one of id, email, phone or external_id.',
   customerNotFound: 'No such customer.',
+  unanswered: 'Name it conversation.unanswered.<hours>h, from 1h to 720h (conversation.unanswered.4h).',
   properties: 'Properties are at most 16 KB of JSON.',
 } as const;
 
 const ZEventName = z.string().trim().regex(EVENT_NAME_PATTERN, EVENT_ERRORS.name);
+/** An event a journey starts on or waits for: an unanswered conversation's name carries its hours. */
+const ZJourneyEventName = ZEventName.refine(
+  (n) => !n.startsWith(UNANSWERED_EVENT_PREFIX) || unansweredHoursOf(n) !== null,
+  EVENT_ERRORS.unanswered,
+);
 
 export const ZEventCustomer = z
   .strictObject({
@@ -55,7 +82,10 @@ export type TEventCustomer = z.infer<typeof ZEventCustomer>;
 /** `POST /api/events/` (API keys): a custom event about one customer. */
 export const ZCustomerEventRequest = z.strictObject({
   name: ZEventName.refine(
-    (n) => !RESERVED_EVENT_NAMES.has(n) && !n.startsWith(JOURNEY_EVENT_PREFIX),
+    (n) =>
+      !RESERVED_EVENT_NAMES.has(n) &&
+      !n.startsWith(JOURNEY_EVENT_PREFIX) &&
+      !n.startsWith(UNANSWERED_EVENT_PREFIX),
     EVENT_ERRORS.reserved,
   ),
   customer: ZEventCustomer,
@@ -116,6 +146,7 @@ export const JOURNEY_ERRORS = {
   notYet: (what: string) => `${what} are not yet available in journeys.`,
   emailFrom: 'An email step needs its sender (from).',
   smsContent: 'An SMS step needs a template_id or a body.',
+  whatsappTemplate: 'A WhatsApp step sends an approved template: choose one (whatsapp_template).',
   templateNotFound: 'No such template.',
   listNotFound: 'No such list.',
   labelNotFound: 'No such label.',
@@ -136,7 +167,7 @@ const ZId = z.number().int().positive();
 const ZIds = z.array(ZId).max(50);
 
 export const ZTriggerConfig = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('event'), event: ZEventName }),
+  z.strictObject({ kind: z.literal('event'), event: ZJourneyEventName }),
   /**
    * On entering a segment: everyone in it when the journey goes live, then each customer who comes
    * into it (checked every minute); one who leaves and comes back enters again per the re-entry rule.
@@ -160,7 +191,7 @@ export const ZWaitConfig = z.discriminatedUnion('kind', [
   }),
   z.strictObject({
     kind: z.literal('until_event'),
-    event: ZEventName,
+    event: ZJourneyEventName,
     timeout_seconds: z.number().int().min(1).max(JOURNEY_MAX_WAIT_SECONDS),
   }),
   z.strictObject({ kind: z.literal('until_time'), local_time: ZLocalTime }),
@@ -202,8 +233,17 @@ export const ZSendConfig = z.strictObject({
   /** SMS without a template: the text (customer fields as {{ customer.name }}). */
   body: z.string().trim().min(1).max(1600).optional(),
   from: z.string().trim().min(3).max(320).optional(),
+  /**
+   * WhatsApp: an approved template (the only messages Meta lets a business start outside the 24-hour
+   * window), its variables filled per customer as campaigns fill them (`customer.name`,
+   * `fields.plan`, or text) by body placeholder (`1`, `first_name`), `header.<n>` or `button.<i>`.
+   */
   whatsapp_template: z
-    .strictObject({ name: z.string().trim().min(1).max(512), language: z.string().trim().min(1).max(15) })
+    .strictObject({
+      name: z.string().trim().min(1).max(512),
+      language: z.string().trim().min(1).max(15),
+      variables: z.record(z.string().max(64), z.string().max(1000)).optional(),
+    })
     .optional(),
   /** Who may be reached: subscribed customers (default), or also those whose consent is unknown. */
   consent: z.enum(['subscribed', 'legitimate_interest']).default('subscribed'),
@@ -346,7 +386,7 @@ export type TJourneyGraph = z.infer<typeof ZJourneyGraph>;
 
 /** A journey's goal: the event that counts as its conversion when it comes within N days of entering. */
 export const ZJourneyGoal = z.strictObject({
-  event: ZEventName,
+  event: ZJourneyEventName,
   within_days: z.number().int().min(1).max(366),
 });
 export type TJourneyGoal = z.infer<typeof ZJourneyGoal>;

@@ -172,6 +172,11 @@ export const conversations = pgTable(
     openedAt: ts('opened_at'),
     firstResponseAt: ts('first_response_at'),
     resolvedAt: ts('resolved_at'),
+    /**
+     * Since when the customer waits for an answer: their first message since the business last
+     * answered; null once it answers (migration 0079). Journeys' "unanswered for N hours" reads it.
+     */
+    awaitingReplySince: ts('awaiting_reply_since'),
   },
   (t) => {
     // The list is ordered by last_message_at desc, id desc within a business; each filter column
@@ -197,6 +202,9 @@ export const conversations = pgTable(
       index('conversations_sla_open_idx')
         .on(t.assignedChatGroupId, t.id)
         .where(sql`${t.status} <> 'resolved'`),
+      index('conversations_awaiting_reply_idx')
+        .on(t.businessId, t.awaitingReplySince, t.id)
+        .where(sql`${t.awaitingReplySince} is not null`),
       index('conversations_awaiting_assignment_idx')
         .on(t.assignedChatGroupId, t.awaitingAssignmentAt, t.id)
         .where(sql`${t.awaitingAssignmentAt} is not null`),

@@ -186,23 +186,91 @@ export async function applyMessageArrivals(
   db: Queryable,
   direction: 'inbound' | 'outbound',
   arrivals: MessageArrival[],
-): Promise<void> {
-  if (arrivals.length === 0) return;
+): Promise<AnsweredConversation[]> {
+  if (arrivals.length === 0) return [];
+  // Inbound: the customer waits for an answer since their first message after the business last
+  // answered (a resolved conversation written to again starts afresh). Outbound: answered.
   const state =
     direction === 'inbound'
       ? // A snoozed conversation wakes when the customer writes.
-        sql`status = 'active', snoozed_until = null, is_read = false, business_replied = false`
-      : sql`is_read = true, business_replied = true`;
+        sql`status = 'active', snoozed_until = null, is_read = false, business_replied = false,
+          awaiting_reply_since = case when c.status = 'resolved' or c.awaiting_reply_since is null
+            then v.first_at else least(c.awaiting_reply_since, v.first_at) end`
+      : sql`is_read = true, business_replied = true, awaiting_reply_since = null`;
   const values = JSON.stringify(
     arrivals.map((a) => ({ business_id: a.businessId, id: a.conversationId, at: a.at.toISOString() })),
   );
-  await db.execute(sql`update conversations c set ${state},
+  // SET reads the row being updated (its latest version); `o`, the row as this statement's snapshot
+  // saw it, tells the outbound side whom it answered (two replies racing may both say so: a wait
+  // ends once whatever the number of events).
+  const rows = await rowsOf<{
+    id: string | number;
+    business_id: string | number;
+    initiator_id: string | number | null;
+    channel: ConversationRow['channel'];
+    waited_since: string | Date | null;
+    at: string | Date;
+  }>(
+    db,
+    sql`update conversations c set ${state},
       last_message_at = greatest(c.last_message_at, v.at),
       updated_at = now()
-    from (select business_id, id, max(at) as at
+    from (select business_id, id, max(at) as at, min(at) as first_at
       from jsonb_to_recordset(${values}::jsonb) as r(business_id bigint, id bigint, at timestamptz)
-      group by business_id, id) v
-    where c.id = v.id and c.business_id = v.business_id`);
+      group by business_id, id) v, conversations o
+    where c.id = v.id and c.business_id = v.business_id and o.id = c.id
+    returning c.id, c.business_id, c.initiator_id, c.channel, o.awaiting_reply_since as waited_since, v.at`,
+  );
+  if (direction === 'inbound') return [];
+  return rows
+    .filter((r) => r.waited_since !== null && r.initiator_id !== null)
+    .map((r) => ({
+      businessId: Number(r.business_id),
+      conversationId: Number(r.id),
+      customerId: Number(r.initiator_id),
+      channel: r.channel,
+      waitedSince: new Date(r.waited_since!),
+      at: new Date(r.at),
+    }));
+}
+
+/** A conversation whose customer was waiting for an answer and just got one. */
+export type AnsweredConversation = {
+  businessId: number;
+  conversationId: number;
+  customerId: number;
+  channel: ConversationRow['channel'];
+  waitedSince: Date;
+  at: Date;
+};
+
+/**
+ * A page (id order, after `afterId`) of the business's active conversations whose customer has
+ * waited for an answer since `from` or later and no later than `cutoff`.
+ */
+export async function findAwaitingReply(
+  db: Queryable,
+  input: { businessId: number; from: Date; cutoff: Date; afterId: number; limit: number },
+): Promise<{ id: number; customerId: number; channel: ConversationRow['channel']; waitingSince: Date }[]> {
+  const rows = await rowsOf<{
+    id: string | number;
+    initiator_id: string | number;
+    channel: ConversationRow['channel'];
+    awaiting_reply_since: string | Date;
+  }>(
+    db,
+    sql`select id, initiator_id, channel, awaiting_reply_since from conversations
+      where business_id = ${input.businessId} and awaiting_reply_since is not null
+        and awaiting_reply_since >= ${input.from} and awaiting_reply_since <= ${input.cutoff}
+        and status = 'active' and initiator_id is not null and id > ${input.afterId}
+      order by id limit ${input.limit}`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    customerId: Number(r.initiator_id),
+    channel: r.channel,
+    waitingSince: new Date(r.awaiting_reply_since),
+  }));
 }
 
 export async function insertConversation(db: Queryable, values: typeof conversations.$inferInsert) {
@@ -254,8 +322,9 @@ export async function insertOpenedConversations(
   const rows = await rowsOf<{ initiator_id: string | number; id: string | number }>(
     db,
     sql`insert into conversations
-        (business_id, channel, initiator_id, title, status, is_read, business_replied, last_message_at)
-      select business_id, ${channel}, initiator_id, title, 'active', false, false, last_message_at
+        (business_id, channel, initiator_id, title, status, is_read, business_replied, last_message_at,
+         awaiting_reply_since)
+      select business_id, ${channel}, initiator_id, title, 'active', false, false, last_message_at, last_message_at
       from jsonb_to_recordset(${recordset(
         values.map((v) => ({
           business_id: v.businessId,

@@ -695,7 +695,7 @@ export async function recordChannelReply(
     createdBy: userId,
   });
   if (!automatic)
-    await repo.applyMessageArrivals(tx, 'outbound', [
+    await applyMessageToConversations(tx, 'outbound', [
       { businessId: target.businessId, conversationId: target.id, at: message.createdAt },
     ]);
   await recordEvent(tx, {
@@ -745,7 +745,22 @@ export async function applyMessageToConversations(
   direction: 'inbound' | 'outbound',
   arrivals: repo.MessageArrival[],
 ): Promise<void> {
-  await repo.applyMessageArrivals(tx, direction, arrivals);
+  const answered = await repo.applyMessageArrivals(tx, direction, arrivals);
+  // A customer who was waiting got their answer: journeys may stop a follow-up on it.
+  await emitCustomerEvents(
+    tx,
+    ...answered.map((a) => ({
+      businessId: a.businessId,
+      customerId: a.customerId,
+      name: 'conversation.replied' as const,
+      properties: {
+        conversation_id: a.conversationId,
+        channel: a.channel,
+        waited_since: a.waitedSince.toISOString(),
+      },
+      at: a.at,
+    })),
+  );
 }
 
 async function messageBody(deps: InboxDeps, businessId: number, input: TSendMessageRequest) {

@@ -9,6 +9,7 @@ export {
   deleteConversationIfEmpty,
   deleteCustomerConversations,
   findConversation,
+  findAwaitingReply,
   findConversationOfMessageIds,
   findLatestConversationOf,
   findLatestConversationsOf,

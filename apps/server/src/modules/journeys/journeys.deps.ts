@@ -25,9 +25,10 @@ export type WebhookAnswer =
   { ok: true; status: number } | { ok: false; status: number | null; reason: string };
 
 /** What a send step did: the send recorded (queued to hand on, or final), or why none was made. */
+export type SendChannel = 'email' | 'sms' | 'whatsapp';
 export type RecordedSend =
-  | { sendId: string; status: string; reason: string | null; dispatch: boolean; channel: 'email' | 'sms' }
-  | { sendId: null; status: 'not_sent'; reason: string; dispatch: false; channel: 'email' | 'sms' };
+  | { sendId: string; status: string; reason: string | null; dispatch: boolean; channel: SendChannel }
+  | { sendId: null; status: 'not_sent'; reason: string; dispatch: false; channel: SendChannel };
 
 export type JourneyPorts = {
   findCustomer(db: Queryable, businessId: number, by: TEventCustomer): Promise<JourneyCustomer | null>;
@@ -51,7 +52,13 @@ export type JourneyPorts = {
     },
   ): Promise<RecordedSend>;
   /** Hands recorded sends to their channel's job, after the commit (the spine's recovery catches a miss). */
-  dispatchSends(sends: { id: string; channel: 'email' | 'sms' }[]): Promise<void>;
+  dispatchSends(sends: { id: string; channel: SendChannel }[]): Promise<void>;
+  /** Why the business cannot send this WhatsApp template from a journey (empty: it can). */
+  whatsappTemplateProblems(
+    db: Queryable,
+    businessId: number,
+    template: NonNullable<SendConfig['whatsapp_template']>,
+  ): Promise<string[]>;
   /** The customer's time zone: stored, else their phone's country, else the business's. */
   zoneOf(db: Queryable, businessId: number, customer: JourneyCustomer): Promise<string>;
   /** Applies an update step in the step's transaction (fields merged, labels and lists added or removed). */
@@ -89,6 +96,14 @@ export type JourneyPorts = {
   webhookUrlProblem(url: string): Promise<string | null>;
   /** POSTs a webhook step's JSON through the SSRF gate (checked again at connect time). */
   callWebhook(input: { url: string; body: string; idempotencyKey: string }): Promise<WebhookAnswer>;
+  /**
+   * A page (conversation id order, after `afterId`) of the business's active conversations whose
+   * customer has waited for an answer since a moment between `from` and `cutoff`.
+   */
+  awaitingReply(
+    db: Queryable,
+    input: { businessId: number; from: Date; cutoff: Date; afterId: number; limit: number },
+  ): Promise<{ id: number; customerId: number; channel: string; waitingSince: Date }[]>;
   chatGroupExists(db: Queryable, businessId: number, id: number): Promise<boolean>;
   /** Whether the user is a member of the business (a conversation may be assigned to them). */
   memberExists(db: Queryable, businessId: number, userId: number): Promise<boolean>;

@@ -7,6 +7,7 @@
 // hands on — sent once either way.
 import {
   journeyExitLabels,
+  unansweredHoursOf,
   type TJourneyGraph,
   type TJourneyNode,
   type TJourneyRule,
@@ -16,7 +17,7 @@ import { TZDate } from '@date-fns/tz';
 import type { Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { recordEventsOfType } from '../webhooks';
-import type { JourneyCustomer, JourneyDeps } from './journeys.deps';
+import type { JourneyCustomer, JourneyDeps, SendChannel } from './journeys.deps';
 import * as repo from './journeys.repository';
 
 export const JOURNEYS_LOOP = 'journeys.advance';
@@ -471,6 +472,68 @@ export async function scanSegments(deps: JourneyDeps): Promise<number> {
   return entered;
 }
 
+// ---- Unanswered conversations ----
+
+/** When each (business, event) was last scanned (clock minutes), per database. */
+const unansweredScans = new WeakMap<object, Map<string, number>>();
+const UNANSWERED_PAGE = 500;
+/**
+ * How long after its N hours a waiting conversation is still told: a scan that did not run for a
+ * while catches up, and a journey put live does not take in conversations left unanswered for weeks.
+ */
+export const UNANSWERED_LOOKBACK_MS = 24 * 3600_000;
+
+/**
+ * `conversation.unanswered.<N>h`: for each business whose journeys listen for it, its active
+ * conversations whose customer has waited N hours (and not more than a day beyond) get the event,
+ * keyed by conversation and the moment the wait began — stored once however many workers scan and
+ * however often; an answer ends the wait, so the customer's next unanswered message starts a new
+ * one (and a new event). At most one scan a clock minute per business and N. Answers how many it stored.
+ */
+export async function scanUnanswered(deps: JourneyDeps): Promise<number> {
+  const at = deps.clock();
+  const minute = Math.floor(at.getTime() / 60_000);
+  let scans = unansweredScans.get(deps.db);
+  if (!scans) unansweredScans.set(deps.db, (scans = new Map()));
+  let stored = 0;
+  for (const { businessId, name } of await repo.unansweredListeners(deps.db)) {
+    const hours = unansweredHoursOf(name);
+    const key = `${businessId}:${name}`;
+    if (hours === null || scans.get(key) === minute) continue;
+    scans.set(key, minute);
+    const cutoff = new Date(at.getTime() - hours * 3600_000);
+    const from = new Date(cutoff.getTime() - UNANSWERED_LOOKBACK_MS);
+    for (let after = 0; ;) {
+      const page = await deps.ports.awaitingReply(deps.db, {
+        businessId,
+        from,
+        cutoff,
+        afterId: after,
+        limit: UNANSWERED_PAGE,
+      });
+      stored += await repo.insertKeyedTitanEvents(
+        deps.db,
+        page.map((c) => ({
+          businessId,
+          customerId: c.customerId,
+          name,
+          properties: {
+            conversation_id: c.id,
+            channel: c.channel,
+            hours,
+            waiting_since: c.waitingSince.toISOString(),
+          },
+          occurredAt: new Date(c.waitingSince.getTime() + hours * 3600_000),
+          idempotencyKey: `${name}:${c.id}:${c.waitingSince.getTime()}`,
+        })),
+      );
+      if (page.length < UNANSWERED_PAGE) break;
+      after = page.at(-1)!.id;
+    }
+  }
+  return stored;
+}
+
 /** Events not yet heard, a batch in one transaction. Answers how many it took. */
 export async function hearEvents(deps: JourneyDeps): Promise<number> {
   const at = deps.clock();
@@ -571,7 +634,7 @@ async function execute(
   step: repo.StepRow,
   run: repo.RunRow,
   node: TJourneyNode,
-  dispatch: { id: string; channel: 'email' | 'sms' }[],
+  dispatch: { id: string; channel: SendChannel }[],
 ): Promise<StepResult> {
   switch (node.type) {
     case 'wait':
@@ -721,7 +784,7 @@ function reasonOf(err: unknown): string {
 /** Runs one claimed step in its own transaction; answers whether it entered a step due at once. */
 async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolean> {
   const at = deps.clock();
-  const dispatch: { id: string; channel: 'email' | 'sms' }[] = [];
+  const dispatch: { id: string; channel: SendChannel }[] = [];
   let dueNext = false;
   try {
     await deps.db.transaction(async (tx) => {
@@ -790,6 +853,7 @@ export async function advanceSteps(deps: JourneyDeps): Promise<number> {
 export async function runJourneyPass(deps: JourneyDeps): Promise<number> {
   await scanDates(deps);
   await scanSegments(deps);
+  await scanUnanswered(deps);
   const heard = await hearEvents(deps);
   const advanced = await advanceSteps(deps);
   return heard + advanced;

@@ -81,6 +81,45 @@ export async function insertTitanEvents(db: Queryable, events: NewEvent[]): Prom
 }
 
 /**
+ * A channel's delivery statuses of Titan's sends as events of their customers, keyed by event and
+ * send (`whatsapp.read:<send id>`): a status reported twice, or reapplied when the send stored its
+ * provider id, is stored once. Kept only where a journey of the business listens, as Titan's other
+ * facts. The send's customer is read from the send spine's row in the same statement (a read of
+ * modules/sends' table, as the inbox's list reads customers).
+ */
+export async function insertSendStatusEvents(
+  db: Queryable,
+  channel: 'sms' | 'whatsapp',
+  statuses: { businessId: number; providerMessageId: string; name: string; occurredAt: Date }[],
+): Promise<number> {
+  if (statuses.length === 0) return 0;
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`insert into customer_events
+          (business_id, customer_id, name, properties, source, idempotency_key, occurred_at)
+        select s.business_id, s.customer_id, k.name,
+          jsonb_build_object('send_id', s.id, 'channel', s.channel, 'cause', s.cause, 'cause_id', s.cause_id),
+          'titan', k.name || ':' || s.id, k.occurred_at
+        from jsonb_to_recordset(${recordset(
+          statuses.map((e) => ({
+            business_id: e.businessId,
+            pmid: e.providerMessageId,
+            name: e.name,
+            occurred_at: e.occurredAt.toISOString(),
+          })),
+        )}) as k(business_id bigint, pmid text, name text, occurred_at timestamptz)
+        join sends s on s.business_id = k.business_id and s.channel = ${channel} and s.provider_message_id = k.pmid
+        where s.customer_id is not null and exists (
+          select 1 from journeys j
+          where j.business_id = k.business_id and j.status in ('live', 'paused') and k.name = any(j.event_names))
+        order by s.business_id, k.name, s.id
+        on conflict do nothing
+        returning id`,
+  );
+  return rows.length;
+}
+
+/**
  * Events a journey makes itself (a date reached), once per (business, idempotency key) whatever
  * the number of workers scanning. Answers how many it stored.
  */
@@ -266,6 +305,19 @@ export async function liveJourneysStartingOn(db: Queryable, kind: 'date' | 'segm
         sql`exists (select 1 from unnest(${journeys.eventNames}) as n where n like ${prefix})`,
       ),
     );
+}
+
+/**
+ * The businesses whose live or paused journeys start on or wait for `conversation.unanswered.<N>h`,
+ * with each N they name (the event names published versions listen for).
+ */
+export async function unansweredListeners(db: Queryable): Promise<{ businessId: number; name: string }[]> {
+  const rows = await rowsOf<{ business_id: string | number; name: string }>(
+    db,
+    sql`select distinct j.business_id, n.name from journeys j, unnest(j.event_names) as n(name)
+        where j.status in ('live', 'paused') and n.name like 'conversation.unanswered.%'`,
+  );
+  return rows.map((r) => ({ businessId: Number(r.business_id), name: r.name }));
 }
 
 /** Records these customers as in the journey's segment; answers those not recorded before. */

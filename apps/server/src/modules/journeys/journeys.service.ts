@@ -52,6 +52,35 @@ export async function emitCustomerEvents(tx: Queryable, ...events: TitanCustomer
   );
 }
 
+/** The statuses of a channel that are customer events, and the events each stands for (read: delivered too). */
+const STATUS_EVENTS: Record<'sms' | 'whatsapp', Record<string, TTitanCustomerEvent[]>> = {
+  sms: { delivered: ['sms.delivered'] },
+  whatsapp: { delivered: ['whatsapp.delivered'], read: ['whatsapp.delivered', 'whatsapp.read'] },
+};
+
+/**
+ * A channel's provider statuses as they now stand on Titan's sends (the strongest per message), in
+ * the transaction that applied them: `sms.delivered`, `whatsapp.delivered` and `whatsapp.read` of
+ * the send's customer, once per send whatever the number of reports (a read implies delivered, so a
+ * `read` that overtook its `delivered` still tells both).
+ */
+export async function emitSendStatusEvents(
+  tx: Queryable,
+  channel: 'sms' | 'whatsapp',
+  statuses: { businessId: number; providerMessageId: string; type: string }[],
+  at: Date = new Date(),
+): Promise<void> {
+  const events = statuses.flatMap((s) =>
+    (STATUS_EVENTS[channel][s.type] ?? []).map((name) => ({
+      businessId: s.businessId,
+      providerMessageId: s.providerMessageId,
+      name,
+      occurredAt: at,
+    })),
+  );
+  await repo.insertSendStatusEvents(tx, channel, events);
+}
+
 /** `POST /api/events/`: stored once per idempotency key (a repeat is accepted, not stored again). */
 export async function postEvent(
   deps: JourneyDeps,
@@ -135,8 +164,12 @@ async function checkRunnable(deps: JourneyDeps, businessId: number, graph: TJour
         bad[at(i, 'config', 'field')] = [JOURNEY_ERRORS.dateField];
     } else if (n.type === 'send') {
       const c = n.config;
-      if (c.channel === 'whatsapp')
-        bad[at(i, 'config', 'channel')] = [JOURNEY_ERRORS.notYet('WhatsApp steps')];
+      if (c.channel === 'whatsapp' && !c.whatsapp_template)
+        bad[at(i, 'config', 'whatsapp_template')] = [JOURNEY_ERRORS.whatsappTemplate];
+      if (c.channel === 'whatsapp' && c.whatsapp_template) {
+        const problems = await deps.ports.whatsappTemplateProblems(deps.db, businessId, c.whatsapp_template);
+        if (problems.length > 0) bad[at(i, 'config', 'whatsapp_template')] = problems;
+      }
       if (c.channel === 'email' && !c.from) bad[at(i, 'config', 'from')] = [JOURNEY_ERRORS.emailFrom];
       if (c.channel === 'email' && !c.template_id)
         bad[at(i, 'config', 'template_id')] = ['An email step sends a template: choose one.'];

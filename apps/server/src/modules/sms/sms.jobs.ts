@@ -13,6 +13,7 @@ import {
 } from '../../channels/sms-twilio/sms-twilio.adapter';
 import type { Jobs } from '../../platform/jobs';
 import { markReplyFailed } from '../conversations';
+import { emitSendStatusEvents } from '../journeys';
 import * as sends from '../sends';
 import type { SendRow } from '../sends';
 import { accountOfBusiness, type SmsDeps } from './sms.account';
@@ -50,7 +51,7 @@ export async function runSmsSends(deps: SmsDeps, sendIds: string[]): Promise<voi
   await deps.db.transaction(async (tx) => {
     // Taken in turn with the status callbacks of these messages (sms.webhook.ts).
     await sends.lockProviderMessages(tx, 'sms', keys);
-    await sends.reapplyEvents(tx, 'sms', keys);
+    await emitSendStatusEvents(tx, 'sms', await sends.reapplyEvents(tx, 'sms', keys));
   });
 }
 

@@ -19,6 +19,7 @@ import * as repo from './sms.repository';
 import { e164Of } from './sms.service';
 import { advisoryLock } from '../../db/sql';
 import { receiveChannelMessage, recordChannelActivity } from '../conversations';
+import { emitSendStatusEvents } from '../journeys';
 
 /** The activity lines STOP and START leave in the customer's SMS conversation. */
 export const SMS_ACTIVITY = {
@@ -140,7 +141,8 @@ async function applyStatuses(db: Db, events: ProviderEvent[]): Promise<void> {
   await db.transaction(async (tx) => {
     // Twilio often calls before its 201 is recorded: the acceptance and these statuses take turns.
     await sends.lockProviderMessages(tx, 'sms', keys);
-    await sends.applyEvents(tx, 'sms', events);
+    // Delivered is a customer event journeys may wait for (once per send).
+    await emitSendStatusEvents(tx, 'sms', await sends.applyEvents(tx, 'sms', events));
   });
 }
 

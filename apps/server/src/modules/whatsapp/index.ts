@@ -22,5 +22,12 @@ export {
   testSendCampaignTemplate,
   whatsappBroadcastChannel,
 } from './templates/whatsapp.broadcast';
+export {
+  dispatchWhatsappSends,
+  journeyTemplateProblems,
+  type JourneyTemplate,
+  type JourneyTemplateSend,
+  recordJourneyTemplateSend,
+} from './templates/whatsapp.journey';
 export { whatsappWebhookRoutes } from './webhook/whatsapp.webhook.routes';
 export { createWhatsappDeps, defineWhatsappQueues } from './whatsapp.queues';

@@ -24,6 +24,7 @@ import {
   type GraphClient,
   type GraphCredentials,
 } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
+import { emitSendStatusEvents } from '../../journeys';
 import * as repo from '../whatsapp.repository';
 
 export type WhatsappDeps = {
@@ -194,6 +195,8 @@ export async function applyStatuses(db: Queryable, statuses: ProviderEvent[]): P
 }
 
 async function mirrorOntoMessages(db: Queryable, best: BestEvent[]): Promise<void> {
+  // Delivered and read are customer events journeys may wait for (once per send).
+  await emitSendStatusEvents(db, 'whatsapp', best);
   await applyWaMessageStatuses(
     db,
     best.map((b) => ({

@@ -219,7 +219,7 @@ export async function testSendCampaignTemplate(
 }
 
 /** The Graph body's `template` for one send (as whatsapp.templates sends it: button index a string). */
-function graphTemplate(template: repo.WhatsappTemplateRow, given: TSendTemplateComponent[]) {
+export function graphTemplate(template: repo.WhatsappTemplateRow, given: TSendTemplateComponent[]) {
   const components = given.map((c) => ({
     type: c.type,
     ...(c.type === 'button' ? { sub_type: c.sub_type, index: String(c.index) } : {}),
@@ -233,7 +233,7 @@ function graphTemplate(template: repo.WhatsappTemplateRow, given: TSendTemplateC
 }
 
 /** The WhatsApp conversation a campaign's message to this number goes into (the one replies thread into). */
-async function conversationFor(
+export async function conversationFor(
   tx: Parameters<BroadcastChannel['queueBatch']>[0],
   businessId: number,
   customer: CustomerRow,
