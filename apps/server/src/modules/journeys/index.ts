@@ -1,6 +1,11 @@
-// The journeys module's face: `emitCustomerEvents` and `emitSendStatusEvents` (Titan's facts as
+// The journeys module's face: `emitCustomerEvents`, `emitSendStatusEvents` and `emitEmailEngagementEvents` (Titan's facts as
 // customer events, called inside the emitting module's transaction), the routes, the engine's loop and its deps.
-export { emitCustomerEvents, emitSendStatusEvents, type TitanCustomerEvent } from './journeys.service';
+export {
+  emitCustomerEvents,
+  emitEmailEngagementEvents,
+  emitSendStatusEvents,
+  type TitanCustomerEvent,
+} from './journeys.service';
 export { journeyRoutes } from './journeys.routes';
 export { drainJourneys, JOURNEYS_LOOP, runJourneyPass } from './journeys.engine';
 export {

@@ -120,6 +120,37 @@ export async function insertSendStatusEvents(
 }
 
 /**
+ * `email.opened` / `email.clicked` of the sends' customers, once per send and name (a later open
+ * of the same mail tells nothing new), only where a live or paused journey listens for the name.
+ * Answers how many it stored.
+ */
+export async function insertEmailEngagementEvents(
+  db: Queryable,
+  events: { sendId: string; name: string; occurredAt: Date }[],
+): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`insert into customer_events
+          (business_id, customer_id, name, properties, source, idempotency_key, occurred_at)
+        select distinct on (s.id, k.name) s.business_id, s.customer_id, k.name,
+          jsonb_build_object('send_id', s.id, 'channel', s.channel, 'cause', s.cause, 'cause_id', s.cause_id),
+          'titan', k.name || ':' || s.id, k.occurred_at
+        from jsonb_to_recordset(${recordset(
+          events.map((e) => ({ send_id: e.sendId, name: e.name, occurred_at: e.occurredAt.toISOString() })),
+        )}) as k(send_id uuid, name text, occurred_at timestamptz)
+        join sends s on s.id = k.send_id and s.channel = 'email'
+        where s.customer_id is not null and exists (
+          select 1 from journeys j
+          where j.business_id = s.business_id and j.status in ('live', 'paused') and k.name = any(j.event_names))
+        order by s.id, k.name, k.occurred_at
+        on conflict do nothing
+        returning id`,
+  );
+  return rows.length;
+}
+
+/**
  * Events a journey makes itself (a date reached), once per (business, idempotency key) whatever
  * the number of workers scanning. Answers how many it stored.
  */

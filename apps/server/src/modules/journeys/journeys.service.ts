@@ -81,6 +81,23 @@ export async function emitSendStatusEvents(
   await repo.insertSendStatusEvents(tx, channel, events);
 }
 
+/**
+ * People's opens and clicks of email (proxies, scanners and too-fast clicks left out), in the
+ * transaction that recorded them: `email.opened` and `email.clicked` of the send's customer, once
+ * per send (a click is an open too: a reader whose images are off still opened the mail).
+ */
+export async function emitEmailEngagementEvents(
+  tx: Queryable,
+  engagements: { sendId: string; type: 'opened' | 'clicked'; occurredAt: Date }[],
+): Promise<void> {
+  const events = engagements.flatMap((e) =>
+    (e.type === 'clicked' ? (['email.opened', 'email.clicked'] as const) : (['email.opened'] as const)).map(
+      (name) => ({ sendId: e.sendId, name, occurredAt: e.occurredAt }),
+    ),
+  );
+  await repo.insertEmailEngagementEvents(tx, events);
+}
+
 /** `POST /api/events/`: stored once per idempotency key (a repeat is accepted, not stored again). */
 export async function postEvent(
   deps: JourneyDeps,

@@ -4,7 +4,7 @@
 // and after a send's record sends once; a new version leaving customers in flight on theirs;
 // another business's events starting nothing here; graphs Titan cannot take answered with the
 // dotted path of the bad field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { TBusiness, TJourney, TJourneyCustomerPath, TJourneyStats } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
@@ -14,6 +14,7 @@ import { setSendingIdentityLookupForTests } from '../../email/sending-identity';
 import { recoverSends } from '../../sends/sends.service';
 import type { JourneyDeps } from '../journeys.deps';
 import { drainJourneys, runJourneyPass } from '../journeys.engine';
+import { signToken, trackingKey } from '../../email-tracking/email-tracking.tokens';
 
 let rt: TestRuntime;
 let app: FastifyInstance;
@@ -298,6 +299,94 @@ describe('a wait for an event with a timeout', () => {
       ['start', null],
       ['wait', 'event'],
       ['thanks', null],
+    ]);
+  });
+});
+
+describe('a wait until the mail is opened', () => {
+  const CHROME =
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+  /** The mail's open pixel (or a link in it) fetched by `userAgent`, at the test's clock. */
+  async function hit(sendId: string, kind: 'open' | 'click', userAgent: string) {
+    const key = trackingKey(rt.config.APP_SECRET);
+    const url =
+      kind === 'open'
+        ? `/t/o/${signToken(key, { kind: 'open', sendId })}.gif`
+        : `/t/c/${signToken(key, { kind: 'click', sendId, url: 'https://acme.test/book' })}`;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now);
+    try {
+      const res = await app.inject({ url, headers: { 'user-agent': userAgent } });
+      expect(res.statusCode).toBeLessThan(400);
+      await rt.services.emailTracking.recorder.flush();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it('a reader who opens (or clicks) goes on at once; a proxy fetching the pixel is no reader, so the timeout reminds', async () => {
+    const journey = await create({
+      name: 'Offer, then remind who did not open',
+      graph: {
+        nodes: [
+          onEvent('offer.requested'),
+          send('offer', welcome),
+          {
+            id: 'wait',
+            type: 'wait',
+            config: { kind: 'until_event', event: 'email.opened', timeout_seconds: 2 * 86400 },
+          },
+          send('remind', reminder),
+          { id: 'read', type: 'exit', config: {} },
+        ],
+        edges: [
+          { from: 'start', to: 'offer' },
+          { from: 'offer', to: 'wait' },
+          { from: 'wait', to: 'read', label: 'event' },
+          { from: 'wait', to: 'remind', label: 'timeout' },
+        ],
+      },
+    });
+    await publish(journey.id);
+    const reader = await customer('Reader', 'reader@example.test');
+    const clicker = await customer('Clicker', 'clicker@example.test');
+    const proxied = await customer('Proxied', 'proxied@example.test');
+    for (const id of [reader, clicker, proxied])
+      await postEvent({ name: 'offer.requested', customer: { id } });
+    await drainJourneys(deps());
+    const offers = await sendsOf(journey.id);
+    expect(offers).toHaveLength(3);
+    const offerOf = (id: number) => offers.find((o) => Number(o.customer_id) === id)!.id;
+
+    later(3600);
+    await hit(offerOf(reader), 'open', CHROME);
+    await hit(offerOf(reader), 'open', CHROME); // opened again: nothing new
+    await hit(offerOf(clicker), 'click', CHROME); // images off, the link followed
+    await hit(
+      offerOf(proxied),
+      'open',
+      'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
+    );
+    await drainJourneys(deps());
+    expect((await stats(journey.id)).nodes).toMatchObject({
+      wait: { entered: 3, waiting: 1, passed: 2 },
+      read: { entered: 2, exited: 2 },
+    });
+    const [opened] = await rt.database.query<{ n: string }>(
+      `select count(*) as n from customer_events where business_id = $1 and name = 'email.opened' and customer_id = $2`,
+      [business.id, reader],
+    );
+    expect(Number(opened!.n)).toBe(1);
+
+    later(2 * 86400);
+    await drainJourneys(deps());
+    const reminded = (await sendsOf(journey.id)).filter((s) => s.subject === 'Still thinking it over?');
+    expect(reminded.map((s) => Number(s.customer_id))).toEqual([proxied]);
+    expect((await path(journey.id, clicker)).runs[0]!.steps.map((s) => [s.node_id, s.outcome])).toEqual([
+      ['start', null],
+      ['offer', null],
+      ['wait', 'event'],
+      ['read', null],
     ]);
   });
 });
