@@ -19,6 +19,10 @@ export const TITAN_CUSTOMER_EVENTS = [
   'list.joined',
   'list.left',
   'message.received',
+  /** A mail Titan sent was accepted by the recipient's mail server, or bounced. */
+  'email.delivered',
+  'email.bounced',
+  /** A person (not a proxy or a scanner) opened a mail Titan sent, or followed a link in it. */
   'email.opened',
   'email.clicked',
   /** Staff (or the AI responder) answered a customer who was waiting for an answer. */

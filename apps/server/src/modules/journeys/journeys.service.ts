@@ -81,19 +81,29 @@ export async function emitSendStatusEvents(
   await repo.insertSendStatusEvents(tx, channel, events);
 }
 
+/** What an email's status or a person's open or click tells journeys (a click is an open too). */
+const EMAIL_EVENTS: Record<string, TTitanCustomerEvent[]> = {
+  sent: ['email.delivered'],
+  delivered: ['email.delivered'],
+  opened: ['email.delivered', 'email.opened'],
+  clicked: ['email.delivered', 'email.opened', 'email.clicked'],
+  complained: ['email.delivered'],
+  bounced: ['email.bounced'],
+};
+
 /**
- * People's opens and clicks of email (proxies, scanners and too-fast clicks left out), in the
- * transaction that recorded them: `email.opened` and `email.clicked` of the send's customer, once
- * per send (a click is an open too: a reader whose images are off still opened the mail).
+ * An email's new status (the recipient's server took it, or it bounced) or a person's open or
+ * click (proxies, scanners and too-fast clicks left out), in the transaction that recorded it:
+ * `email.delivered`, `email.bounced`, `email.opened` and `email.clicked` of the send's customer,
+ * once per send and name whatever the number of hits.
  */
 export async function emitEmailEngagementEvents(
   tx: Queryable,
-  engagements: { sendId: string; type: 'opened' | 'clicked'; occurredAt: Date }[],
+  engagements: { sendId: string; type: string; occurredAt?: Date }[],
 ): Promise<void> {
+  const at = new Date();
   const events = engagements.flatMap((e) =>
-    (e.type === 'clicked' ? (['email.opened', 'email.clicked'] as const) : (['email.opened'] as const)).map(
-      (name) => ({ sendId: e.sendId, name, occurredAt: e.occurredAt }),
-    ),
+    (EMAIL_EVENTS[e.type] ?? []).map((name) => ({ sendId: e.sendId, name, occurredAt: e.occurredAt ?? at })),
   );
   await repo.insertEmailEngagementEvents(tx, events);
 }

@@ -16,6 +16,7 @@ import type { SendOutcome } from '../../channels/channel';
 import * as billing from '../billing';
 import { recordEventsOfType } from '../webhooks';
 import { businessTimeZone } from '../business';
+import { emitEmailEngagementEvents } from '../journeys';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 
@@ -28,6 +29,13 @@ export type { SendRow } from './sends.repository';
  */
 async function emitStatusChanges(tx: Queryable, changes: repo.StatusChange[]): Promise<void> {
   const told = changes.filter((c) => c.status !== 'queued' && c.status !== 'sending');
+  // Journeys wait for a mail to arrive or bounce (email.delivered, email.bounced).
+  await emitEmailEngagementEvents(
+    tx,
+    told
+      .filter((c) => c.channel === 'email' && c.customerId !== null)
+      .map((c) => ({ sendId: c.id, type: c.status })),
+  );
   await recordEventsOfType(tx, 'send.status_changed', told, (c) => ({
     objectKey: `send:${c.id}`,
     data: {

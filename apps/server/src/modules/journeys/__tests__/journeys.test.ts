@@ -11,7 +11,7 @@ import { createTestRuntime, type TestRuntime } from '../../../testing/test-runti
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { dkimKey, verifiedDomains } from '../../email/__tests__/email-helpers';
 import { setSendingIdentityLookupForTests } from '../../email/sending-identity';
-import { recoverSends } from '../../sends/sends.service';
+import { recordSendEvent, recoverSends } from '../../sends/sends.service';
 import type { JourneyDeps } from '../journeys.deps';
 import { drainJourneys, runJourneyPass } from '../journeys.engine';
 import { signToken, trackingKey } from '../../email-tracking/email-tracking.tokens';
@@ -388,6 +388,69 @@ describe('a wait until the mail is opened', () => {
       ['wait', 'event'],
       ['read', null],
     ]);
+  });
+});
+
+describe('a wait until the mail arrives or bounces', () => {
+  it('a bounce (email.bounced) ends its wait, told once however often reported; a mail that arrived waits out its timeout', async () => {
+    const journey = await create({
+      name: 'Offer, then ask for a phone number if it bounced',
+      graph: {
+        nodes: [
+          onEvent('offer.sent'),
+          send('offer', welcome),
+          {
+            id: 'wait',
+            type: 'wait',
+            config: { kind: 'until_event', event: 'email.bounced', timeout_seconds: 86400 },
+          },
+          { id: 'bounced', type: 'exit', config: {} },
+          { id: 'fine', type: 'exit', config: {} },
+        ],
+        edges: [
+          { from: 'start', to: 'offer' },
+          { from: 'offer', to: 'wait' },
+          { from: 'wait', to: 'bounced', label: 'event' },
+          { from: 'wait', to: 'fine', label: 'timeout' },
+        ],
+      },
+    });
+    await publish(journey.id);
+    const gone = await customer('Gone', 'gone@example.test');
+    const here = await customer('Here', 'here@example.test');
+    for (const id of [gone, here]) await postEvent({ name: 'offer.sent', customer: { id } });
+    await drainJourneys(deps());
+    const offers = await sendsOf(journey.id);
+    const offerOf = (id: number) => offers.find((o) => Number(o.customer_id) === id)!.id;
+    later(60);
+    // The reports arrive now on the test's clock (Titan stamps the events when it hears them).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now);
+    try {
+      for (const type of ['sent', 'delivered']) {
+        await recordSendEvent(rt.database.db, { sendId: offerOf(here), type, occurredAt: now });
+      }
+      for (let i = 0; i < 2; i++) {
+        await recordSendEvent(rt.database.db, { sendId: offerOf(gone), type: 'bounced', occurredAt: now });
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    await drainJourneys(deps());
+    const events = await rt.database.query<{ customer_id: string; name: string }>(
+      `select customer_id, name from customer_events where business_id = $1 and name like 'email.%'
+         and customer_id = any($2::bigint[]) order by name, customer_id`,
+      [business.id, [gone, here]],
+    );
+    // Only what a journey listens for is kept: nobody here waits for email.delivered.
+    expect(events.map((e) => [e.name, Number(e.customer_id)])).toEqual([['email.bounced', gone]]);
+    expect((await stats(journey.id)).nodes).toMatchObject({
+      wait: { entered: 2, waiting: 1, passed: 1 },
+      bounced: { entered: 1, exited: 1 },
+    });
+    later(86400);
+    await drainJourneys(deps());
+    expect((await stats(journey.id)).nodes).toMatchObject({ fine: { entered: 1, exited: 1 } });
   });
 });
 
