@@ -33,18 +33,19 @@ import {
 import {
   AutoAssigner,
   AutoResponder,
-  businessScope,
   conversationTopics,
   defineSlaWatchJob,
   defineSnoozeJob,
   type InboxDeps,
   typingSource,
 } from './modules/conversations';
+import { businessScope } from './platform/inbox-scope';
 import { presenceTopic, startPresenceSweep, touchPresence } from './modules/presence';
 import {
   PUBLIC_RETENTION_CRON,
   PUBLIC_RETENTION_QUEUE,
   runPublicRetention,
+  visitorStillValid,
   VisitorTokens,
 } from './modules/public-chat';
 import {
@@ -87,6 +88,7 @@ import {
 } from './modules/agents';
 import { loadPluginManifests } from './modules/plugins';
 import type { BillingDeps } from './modules/billing';
+import { findBusiness, setSubscriptionStatus } from './modules/business';
 import { type Clock, systemClock } from './platform/clock';
 import {
   pruneWebhookEvents,
@@ -218,7 +220,12 @@ function buildChannelServices(
     replies: { sms: smsReplier({ ...sms, storage }), email: emailReplier(email) },
   };
   const realtimeDeps = (): RealtimeDeps => {
-    const inboxTopics = conversationTopics({ db, storage, authCache });
+    const inboxTopics = conversationTopics({
+      db,
+      storage,
+      authCache,
+      visitorStillValid: (caller) => visitorStillValid(db, caller),
+    });
     return {
       db,
       feed,
@@ -301,7 +308,13 @@ function buildChannelServices(
     llm,
     sms,
     external,
-    billing: { db, config, logger, limiter },
+    billing: {
+      db,
+      config,
+      logger,
+      limiter,
+      business: { find: findBusiness, setSubscriptionStatus },
+    },
     consent: {
       db,
       mailer: infrastructure.mailer,

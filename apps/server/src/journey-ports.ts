@@ -7,12 +7,8 @@ import type { Db, Queryable } from './db/client';
 import { businessTimeZone, findMembership } from './modules/business';
 import { recipientZone } from './modules/campaigns';
 import { findGroup } from './modules/chat-groups';
-import {
-  businessScope,
-  findLatestConversationOf,
-  startConversation,
-  updateConversation,
-} from './modules/conversations';
+import { findLatestConversationOf, startConversation, updateConversation } from './modules/conversations';
+import { businessScope } from './platform/inbox-scope';
 import { addKnownMembers, isStaticList, listSelection, removeKnownMembers } from './modules/customer-lists';
 import {
   type CustomerRow,

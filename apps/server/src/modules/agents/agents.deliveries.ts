@@ -3,7 +3,7 @@
 // and what a delivery would look like to its recipient (the preview).
 import { type TAgentRendered, type TSendTemplateComponent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
-import { businessScope } from '../conversations';
+import { businessScope } from '../../platform/inbox-scope';
 import { type CustomerRow, findCustomersByIds } from '../directory';
 import {
   buildSend,

@@ -22,7 +22,7 @@ import {
 } from '@titan/contracts';
 import { ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../../platform/request-context';
-import { scopeOf } from '../conversations';
+import { scopeOf } from '../../platform/inbox-scope';
 import { listExternalTools } from './agents.external-tools';
 import * as runs from './runs/service';
 import * as runReads from './runs/read-model';

@@ -3,8 +3,6 @@
 
 export {
   applyWaMessageStatuses,
-  customerWroteCondition,
-  openConversationCondition,
   customerConversationsWithMessages,
   deleteConversationIfEmpty,
   deleteCustomerConversations,
@@ -13,11 +11,9 @@ export {
   findLatestConversationOf,
   findLatestConversationsOf,
   findWaMessage,
-  type InboxScope,
   insertConversation,
   insertWaMessage,
   type MessageArrival,
-  scopeConditions,
 } from './conversations.repository';
 export { conversationRoutes } from './conversations.routes';
 export {
@@ -44,7 +40,6 @@ export {
   applyMessageToConversations,
   insertInboundWaMessages,
   insertOpenedConversations,
-  businessScope,
   conversationMetrics,
   serviceLevelMetrics,
   countUnansweredConversations,
@@ -60,7 +55,6 @@ export {
   toMessages,
 } from './conversations.service';
 export { conversationTopics } from './conversations.topics';
-export { scopeFor, scopeOf } from './inbox-scope';
 export { defineSnoozeJob, wakeSnoozedConversations } from './snooze';
 export { searchRoutes } from './search/search.routes';
 export { typingSource } from './typing';
