@@ -25,7 +25,8 @@ import {
   sendMessage as sendWhatsappText,
   toTemplate,
 } from '../whatsapp';
-import type { AgentRunDeps, ChannelConfig } from './agents.runs';
+import type { AgentRunDeps } from './runs/deps';
+import type { ChannelConfig } from './runs/prompt';
 import * as agentsRepo from './agents.repository';
 import * as repo from './agents.runs.repository';
 import { escapeHtml } from '../../platform/html';

@@ -26,7 +26,7 @@ import { scopeOf } from '../../platform/inbox-scope';
 import { listExternalTools } from './agents.external-tools';
 import * as runs from './runs/service';
 import * as runReads from './runs/read-model';
-import type { AgentRunDeps } from './agents.runs';
+import type { AgentRunDeps } from './runs/deps';
 import { toolInfos } from './agents.tools';
 
 const tags = ['agents'];

@@ -11,7 +11,7 @@ import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import type { InboxScope } from '../../../platform/inbox-scope';
 import { findCustomersByIds, visibleCustomerIds } from '../../directory';
-import type { AgentRunDeps } from '../agents.runs';
+import type { AgentRunDeps } from './deps';
 import * as agentsRepo from '../agents.repository';
 import * as repo from '../agents.runs.repository';
 import { summaries } from './summary';
