@@ -51,14 +51,23 @@ import {
 import {
   createWhatsappDeps,
   defineWhatsappQueues,
+  lastCustomerMessagesOf,
+  WINDOW_MS as WHATSAPP_WINDOW_MS,
   requestMarkRead,
   sendMessage as sendWhatsappMessage,
   type WhatsappDeps,
   whatsappBroadcastChannel,
 } from './modules/whatsapp';
-import { defineSmsQueues, sendSms, smsBroadcastChannel, smsReplier, type SmsDeps } from './modules/sms';
+import {
+  defineSmsQueues,
+  e164Of,
+  sendSms,
+  smsBroadcastChannel,
+  smsReplier,
+  type SmsDeps,
+} from './modules/sms';
 import type { ConsentRouteDeps } from './modules/consent';
-import { listNameOf } from './modules/customer-lists';
+import { listNameOf, listSelection } from './modules/customer-lists';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
 import { createEmailTracking, type EmailTracking } from './modules/email-tracking';
@@ -71,7 +80,7 @@ import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { outboundGuarded } from './platform/safe-fetch';
 import { createStorage, type Storage } from './platform/storage';
-import type { LlmDeps } from './modules/llm';
+import { type LlmDeps, openLlm } from './modules/llm';
 import { AI_RESPONDER_LOOP, type AiDeps, respondPending } from './modules/ai';
 import {
   defineKbEmbedQueue,
@@ -81,6 +90,7 @@ import {
 } from './modules/knowledge';
 import {
   type AgentRunDeps,
+  type AgentRunPorts,
   createAgentRunDeps,
   defineAgentRunJobs,
   defineAgentScheduleTick,
@@ -88,7 +98,9 @@ import {
 } from './modules/agents';
 import { loadPluginManifests } from './modules/plugins';
 import type { BillingDeps } from './modules/billing';
-import { findBusiness, setSubscriptionStatus } from './modules/business';
+import { findBusiness, findBusinessById, setSubscriptionStatus } from './modules/business';
+import { findCustomersByIds, segmentCustomers, segmentCustomersAmong } from './modules/directory';
+import { suppressedAmong } from './modules/suppressions';
 import { type Clock, systemClock } from './platform/clock';
 import {
   pruneWebhookEvents,
@@ -166,7 +178,7 @@ function buildServices(infrastructure: Infrastructure): Services {
   const services = buildChannelServices(infrastructure);
   return {
     ...services,
-    agentRuns: createAgentRunDeps(services),
+    agentRuns: createAgentRunDeps({ ...services, ports: agentRunPorts() }),
     campaigns: {
       db: services.db,
       jobs: services.broadcasts.jobs,
@@ -185,6 +197,22 @@ function buildServices(infrastructure: Infrastructure): Services {
       wake: () => services.jobs.wake(JOURNEYS_LOOP),
       ...JOURNEY_DEFAULTS,
     },
+  };
+}
+
+/** What the agents' run loop reads of other modules (it imports none of them). */
+function agentRunPorts(): AgentRunPorts {
+  return {
+    findBusiness: findBusinessById,
+    listSelection,
+    openLlm,
+    e164Of,
+    findCustomersByIds,
+    segmentCustomers,
+    segmentCustomersAmong,
+    suppressedAmong,
+    lastCustomerMessagesOf,
+    whatsappWindowMs: WHATSAPP_WINDOW_MS,
   };
 }
 

@@ -5,10 +5,14 @@ import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
 import type { Jobs } from '../../../platform/jobs';
 import { outboundGuarded } from '../../../platform/safe-fetch';
+import type { findBusinessById } from '../../business';
+import type { listSelection } from '../../customer-lists';
+import type { findCustomersByIds, segmentCustomers, segmentCustomersAmong } from '../../directory';
 import type { EmailDeps } from '../../email';
-import { type LlmDeps } from '../../llm';
-import { type SmsDeps } from '../../sms';
-import { type WhatsappDeps } from '../../whatsapp';
+import type { LlmDeps, openLlm } from '../../llm';
+import type { e164Of, SmsDeps } from '../../sms';
+import type { suppressedAmong } from '../../suppressions';
+import type { lastCustomerMessagesOf, WhatsappDeps } from '../../whatsapp';
 import { type ExternalToolDeps } from '../agents.external-tools';
 
 export const RUN_QUEUE = 'agents.run';
@@ -22,7 +26,28 @@ export const LLM_ERRORS_TO_FAIL = 3;
 /** Attempts at a run (takeovers after a worker died) before it is failed. */
 export const MAX_RUN_ATTEMPTS = 5;
 
+/**
+ * What the run loop reads of other modules (the business, its lists and customers, suppressions,
+ * the WhatsApp window, the model), handed in by the composition root so the loop imports none of
+ * them.
+ */
+export type AgentRunPorts = {
+  findBusiness: typeof findBusinessById;
+  listSelection: typeof listSelection;
+  openLlm: typeof openLlm;
+  /** A phone number in E.164, or null (SMS and WhatsApp addresses). */
+  e164Of: typeof e164Of;
+  findCustomersByIds: typeof findCustomersByIds;
+  segmentCustomers: typeof segmentCustomers;
+  segmentCustomersAmong: typeof segmentCustomersAmong;
+  suppressedAmong: typeof suppressedAmong;
+  lastCustomerMessagesOf: typeof lastCustomerMessagesOf;
+  /** How long after a customer's last message WhatsApp lets the business write freely. */
+  whatsappWindowMs: number;
+};
+
 export type AgentRunDeps = {
+  ports: AgentRunPorts;
   db: Db;
   jobs: Jobs;
   logger: Logger;
@@ -43,7 +68,7 @@ export type AgentRunDeps = {
 
 /** The dependencies of the run loop, from the process's services. */
 export function createAgentRunDeps(
-  s: Pick<AgentRunDeps, 'db' | 'jobs' | 'logger' | 'llm' | 'email' | 'sms' | 'whatsapp'> & {
+  s: Pick<AgentRunDeps, 'db' | 'jobs' | 'logger' | 'llm' | 'email' | 'sms' | 'whatsapp' | 'ports'> & {
     secrets: ExternalToolDeps['secrets'];
     /** The services' outside-tool deps (plugin manifests, timeouts); built from the rest when absent. */
     external?: ExternalToolDeps;
@@ -53,6 +78,7 @@ export function createAgentRunDeps(
   },
 ): AgentRunDeps {
   return {
+    ports: s.ports,
     db: s.db,
     jobs: s.jobs,
     logger: s.logger,

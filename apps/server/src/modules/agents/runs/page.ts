@@ -1,18 +1,11 @@
 // One page of a run: the next customers of the audience, their guardrail facts, their decisions
 // (a few at once) and the page written in one transaction with the cursor.
-import { type TSegmentFilter } from '@titan/contracts';
-import {
-  type CustomerRow,
-  findCustomersByIds,
-  segmentCustomers,
-  segmentCustomersAmong,
-} from '../../directory';
-import { suppressedAmong } from '../../suppressions';
-import { lastCustomerMessagesOf, WINDOW_MS } from '../../whatsapp';
+import type { TAgentChannel, TSegmentFilter } from '@titan/contracts';
+import type { CustomerRow } from '../../directory';
 import { customerTimezone, type RecipientFacts } from '../agents.guardrails';
 import * as repo from '../agents.runs.repository';
-import { type AgentRunDeps } from './deps';
-import { type DeliveryDraft, type RunContext, type StepDraft, addressOf, keyOf } from './prompt';
+import type { AgentRunDeps, AgentRunPorts } from './deps';
+import { type DeliveryDraft, type RunContext, type StepDraft, keyOf } from './prompt';
 import { decide } from './decide';
 
 // ---- The audience ----
@@ -27,11 +20,11 @@ export async function audiencePage(
   after: number,
   limit: number,
 ): Promise<{ customers: CustomerRow[]; last: number | null }> {
-  const { db } = ctx.deps;
+  const { db, ports } = ctx.deps;
   const businessId = ctx.run.businessId;
   const segment = ctx.config.audience.segment as TSegmentFilter | undefined;
   if (ctx.lists.length === 0) {
-    const customers = await segmentCustomers(db, businessId, segment ?? {}, after, limit);
+    const customers = await ports.segmentCustomers(db, businessId, segment ?? {}, after, limit);
     return { customers, last: customers.at(-1)?.id ?? null };
   }
   const ids = new Set<number>();
@@ -39,15 +32,20 @@ export async function audiencePage(
     const some =
       list.kind === 'static'
         ? await list.memberIdsAfter(after, limit)
-        : (await segmentCustomers(db, businessId, list.filter, after, limit)).map((c) => c.id);
+        : (await ports.segmentCustomers(db, businessId, list.filter, after, limit)).map((c) => c.id);
     for (const id of some) ids.add(id);
   }
   const page = [...ids].sort((a, b) => a - b).slice(0, limit);
   if (page.length === 0) return { customers: [], last: null };
   const customers = segment
-    ? await segmentCustomersAmong(db, businessId, segment, page)
-    : await findCustomersByIds(db, businessId, page);
+    ? await ports.segmentCustomersAmong(db, businessId, segment, page)
+    : await ports.findCustomersByIds(db, businessId, page);
   return { customers, last: page.at(-1)! };
+}
+
+function addressOf(ports: AgentRunPorts, channel: TAgentChannel, c: CustomerRow): string | null {
+  if (channel === 'email') return c.email?.trim() || null;
+  return ports.e164Of(c.phone);
 }
 
 /** The guardrails' facts for a page of recipients, in a few queries. */
@@ -56,20 +54,20 @@ async function factsFor(
   customers: CustomerRow[],
   now: Date,
 ): Promise<Map<number, RecipientFacts>> {
-  const { db } = ctx.deps;
+  const { db, ports } = ctx.deps;
   const channel = ctx.run.channel;
   const businessId = ctx.run.businessId;
   const ids = customers.map((c) => c.id);
-  const addresses = customers.map((c) => addressOf(channel, c));
+  const addresses = customers.map((c) => addressOf(ports, channel, c));
   const [suppressed, recent, whatsapp] = await Promise.all([
-    suppressedAmong(
+    ports.suppressedAmong(
       db,
       businessId,
       channel,
       addresses.filter((a): a is string => a !== null),
     ),
     repo.recentDeliveryCounts(db, businessId, ids, new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000)),
-    channel === 'whatsapp' ? lastCustomerMessagesOf(db, businessId, ids) : Promise.resolve(new Map()),
+    channel === 'whatsapp' ? ports.lastCustomerMessagesOf(db, businessId, ids) : Promise.resolve(new Map()),
   ]);
   const facts = new Map<number, RecipientFacts>();
   customers.forEach((customer, i) => {
@@ -82,7 +80,10 @@ async function factsFor(
       recentDeliveries: recent.get(customer.id) ?? 0,
       timezone: customerTimezone(customer) ?? ctx.businessTz,
       whatsapp: wa
-        ? { conversationId: wa.conversationId, windowOpen: wa.at.getTime() + WINDOW_MS > now.getTime() }
+        ? {
+            conversationId: wa.conversationId,
+            windowOpen: wa.at.getTime() + ports.whatsappWindowMs > now.getTime(),
+          }
         : null,
     });
   });

@@ -11,11 +11,8 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../../platform/errors';
 import { jsonSchemaOf, type LlmResponseFormat, type LlmTool } from '../../../platform/llm/llm.client';
-import { findBusinessById } from '../../business';
-import { listSelection, type ListSelection } from '../../customer-lists';
-import { type CustomerRow } from '../../directory';
-import { type LlmSession, openLlm } from '../../llm';
-import { e164Of } from '../../sms';
+import type { ListSelection } from '../../customer-lists';
+import type { LlmSession } from '../../llm';
 import { prepareExternalTools, type ExternalTool } from '../agents.external-tools';
 import * as agentsRepo from '../agents.repository';
 import type * as repo from '../agents.runs.repository';
@@ -78,11 +75,6 @@ export class RunFailure extends Error {}
 export const keyOf = (run: repo.RunRow, customerId: number) =>
   `agent:${run.agentId}:${run.channel}:${customerId}:${run.slot.toISOString()}`;
 
-export function addressOf(channel: TAgentChannel, c: CustomerRow): string | null {
-  if (channel === 'email') return c.email?.trim() || null;
-  return e164Of(c.phone);
-}
-
 const CHANNEL_NAME: Record<TAgentChannel, string> = { email: 'email', sms: 'SMS', whatsapp: 'WhatsApp' };
 
 function systemPrompt(
@@ -135,7 +127,7 @@ export async function prepareRun(
   if (!channel) throw new RunFailure(RM.channelNotConfigured);
   let llm: LlmSession;
   try {
-    llm = await openLlm(deps.llm, {
+    llm = await deps.ports.openLlm(deps.llm, {
       businessId: run.businessId,
       purpose: 'agent_run',
       ref: run.id,
@@ -145,7 +137,7 @@ export async function prepareRun(
     if (err instanceof AppError) throw new RunFailure(err.message);
     throw err;
   }
-  const business = await findBusinessById(deps.db, run.businessId);
+  const business = await deps.ports.findBusiness(deps.db, run.businessId);
 
   const builtins = new Map<string, { name: BuiltinToolName; approval: 'auto' | 'review' }>();
   const tools: LlmTool[] = [];
@@ -183,7 +175,7 @@ export async function prepareRun(
   const lists: ListSelection[] = [];
   for (const id of config.audience.list_ids) {
     try {
-      lists.push(await listSelection(deps.db, run.businessId, id));
+      lists.push(await deps.ports.listSelection(deps.db, run.businessId, id));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (options.recordUnavailable)
