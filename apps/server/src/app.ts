@@ -16,7 +16,13 @@ import { API_KEY_PERMISSIONS } from './platform/roles';
 import { businessRoutes } from './modules/business';
 import { cannedResponseRoutes } from './modules/canned-responses';
 import { chatGroupRoutes } from './modules/chat-groups';
-import { conversationRoutes, csatRoutes, searchRoutes } from './modules/conversations';
+import {
+  conversationRoutes,
+  csatRoutes,
+  findConversationView,
+  findCustomerConversations,
+  searchRoutes,
+} from './modules/conversations';
 import { presenceRoutes } from './modules/presence';
 import { outboxRoutes } from './modules/dev';
 import { broadcastRoutes } from './modules/broadcasts';
@@ -160,12 +166,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(businessRoutes, { db });
   await app.register(teamRoutes, { deps: services });
   await app.register(apiKeyRoutes, { db });
-  await app.register(fileRoutes, { deps: services });
+  await app.register(fileRoutes, { deps: services, ports: { findConversation: findConversationView } });
   await app.register(chatGroupRoutes, { db, secrets: services.secrets });
   // The directory's routes reach the modules built on it through ports (they cannot import them).
   await app.register(directoryRoutes, {
     db,
-    ports: { updateVisitor: updateVisitorAndConsent, listSelection },
+    ports: {
+      updateVisitor: updateVisitorAndConsent,
+      listSelection,
+      customerConversations: findCustomerConversations,
+    },
   });
   await app.register(privacyRoutes, { deps: { db, storage: services.storage } });
   await app.register(labelRoutes, { db });

@@ -33,31 +33,41 @@ import {
 import {
   AutoAssigner,
   AutoResponder,
-  businessScope,
   conversationTopics,
   defineSlaWatchJob,
   defineSnoozeJob,
   type InboxDeps,
   typingSource,
 } from './modules/conversations';
+import { businessScope } from './platform/inbox-scope';
 import { presenceTopic, startPresenceSweep, touchPresence } from './modules/presence';
 import {
   PUBLIC_RETENTION_CRON,
   PUBLIC_RETENTION_QUEUE,
   runPublicRetention,
+  visitorStillValid,
   VisitorTokens,
 } from './modules/public-chat';
 import {
   createWhatsappDeps,
   defineWhatsappQueues,
+  lastCustomerMessagesOf,
+  WINDOW_MS as WHATSAPP_WINDOW_MS,
   requestMarkRead,
   sendMessage as sendWhatsappMessage,
   type WhatsappDeps,
   whatsappBroadcastChannel,
 } from './modules/whatsapp';
-import { defineSmsQueues, sendSms, smsBroadcastChannel, smsReplier, type SmsDeps } from './modules/sms';
+import {
+  defineSmsQueues,
+  e164Of,
+  sendSms,
+  smsBroadcastChannel,
+  smsReplier,
+  type SmsDeps,
+} from './modules/sms';
 import type { ConsentRouteDeps } from './modules/consent';
-import { listNameOf } from './modules/customer-lists';
+import { listNameOf, listSelection } from './modules/customer-lists';
 import type { ChangeFeed } from './platform/change-feed';
 import { createSecretBox, type SecretBox } from './platform/crypto';
 import { createEmailTracking, type EmailTracking } from './modules/email-tracking';
@@ -70,7 +80,7 @@ import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { outboundGuarded } from './platform/safe-fetch';
 import { createStorage, type Storage } from './platform/storage';
-import type { LlmDeps } from './modules/llm';
+import { type LlmDeps, openLlm } from './modules/llm';
 import { AI_RESPONDER_LOOP, type AiDeps, respondPending } from './modules/ai';
 import {
   defineKbEmbedQueue,
@@ -80,6 +90,7 @@ import {
 } from './modules/knowledge';
 import {
   type AgentRunDeps,
+  type AgentRunPorts,
   createAgentRunDeps,
   defineAgentRunJobs,
   defineAgentScheduleTick,
@@ -87,6 +98,9 @@ import {
 } from './modules/agents';
 import { loadPluginManifests } from './modules/plugins';
 import type { BillingDeps } from './modules/billing';
+import { findBusiness, findBusinessById, setSubscriptionStatus } from './modules/business';
+import { findCustomersByIds, segmentCustomers, segmentCustomersAmong } from './modules/directory';
+import { suppressedAmong } from './modules/suppressions';
 import { type Clock, systemClock } from './platform/clock';
 import {
   pruneWebhookEvents,
@@ -164,7 +178,7 @@ function buildServices(infrastructure: Infrastructure): Services {
   const services = buildChannelServices(infrastructure);
   return {
     ...services,
-    agentRuns: createAgentRunDeps(services),
+    agentRuns: createAgentRunDeps({ ...services, ports: agentRunPorts() }),
     campaigns: {
       db: services.db,
       jobs: services.broadcasts.jobs,
@@ -183,6 +197,22 @@ function buildServices(infrastructure: Infrastructure): Services {
       wake: () => services.jobs.wake(JOURNEYS_LOOP),
       ...JOURNEY_DEFAULTS,
     },
+  };
+}
+
+/** What the agents' run loop reads of other modules (it imports none of them). */
+function agentRunPorts(): AgentRunPorts {
+  return {
+    findBusiness: findBusinessById,
+    listSelection,
+    openLlm,
+    e164Of,
+    findCustomersByIds,
+    segmentCustomers,
+    segmentCustomersAmong,
+    suppressedAmong,
+    lastCustomerMessagesOf,
+    whatsappWindowMs: WHATSAPP_WINDOW_MS,
   };
 }
 
@@ -218,7 +248,12 @@ function buildChannelServices(
     replies: { sms: smsReplier({ ...sms, storage }), email: emailReplier(email) },
   };
   const realtimeDeps = (): RealtimeDeps => {
-    const inboxTopics = conversationTopics({ db, storage, authCache });
+    const inboxTopics = conversationTopics({
+      db,
+      storage,
+      authCache,
+      visitorStillValid: (caller) => visitorStillValid(db, caller),
+    });
     return {
       db,
       feed,
@@ -301,7 +336,13 @@ function buildChannelServices(
     llm,
     sms,
     external,
-    billing: { db, config, logger, limiter },
+    billing: {
+      db,
+      config,
+      logger,
+      limiter,
+      business: { find: findBusiness, setSubscriptionStatus },
+    },
     consent: {
       db,
       mailer: infrastructure.mailer,

@@ -8,12 +8,12 @@ import { businessTimeZone, findMembership } from './modules/business';
 import { recipientZone } from './modules/campaigns';
 import { findGroup } from './modules/chat-groups';
 import {
-  businessScope,
   findAwaitingReply,
   findLatestConversationOf,
   startConversation,
   updateConversation,
 } from './modules/conversations';
+import { businessScope } from './platform/inbox-scope';
 import { addKnownMembers, isStaticList, listSelection, removeKnownMembers } from './modules/customer-lists';
 import {
   type CustomerRow,

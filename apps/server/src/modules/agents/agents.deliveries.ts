@@ -3,7 +3,7 @@
 // and what a delivery would look like to its recipient (the preview).
 import { type TAgentRendered, type TSendTemplateComponent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
-import { businessScope } from '../conversations';
+import { businessScope } from '../../platform/inbox-scope';
 import { type CustomerRow, findCustomersByIds } from '../directory';
 import {
   buildSend,
@@ -25,7 +25,8 @@ import {
   sendMessage as sendWhatsappText,
   toTemplate,
 } from '../whatsapp';
-import type { AgentRunDeps, ChannelConfig } from './agents.runs';
+import type { AgentRunDeps } from './runs/deps';
+import type { ChannelConfig } from './runs/prompt';
 import * as agentsRepo from './agents.repository';
 import * as repo from './agents.runs.repository';
 import { escapeHtml } from '../../platform/html';

@@ -4,15 +4,8 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import type { Jobs } from '../../platform/jobs';
 import { deliverRun } from './agents.deliveries';
-import {
-  consumeFires,
-  DELIVER_QUEUE,
-  processRun,
-  resumeStaleRuns,
-  RUN_QUEUE,
-  RUN_TICK_QUEUE,
-  type AgentRunDeps,
-} from './agents.runs';
+import { consumeFires, processRun, resumeStaleRuns } from './runs/lifecycle';
+import { DELIVER_QUEUE, RUN_QUEUE, RUN_TICK_QUEUE, type AgentRunDeps } from './runs/deps';
 import { runScheduleTick, SCHEDULE_TICK_CRON, SCHEDULE_TICK_QUEUE } from './agents.schedule';
 
 export async function defineAgentScheduleTick(jobs: Jobs, db: Db, logger: Logger): Promise<void> {

@@ -22,11 +22,11 @@ import {
 } from '@titan/contracts';
 import { ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../../platform/request-context';
-import { scopeOf } from '../conversations';
+import { scopeOf } from '../../platform/inbox-scope';
 import { listExternalTools } from './agents.external-tools';
 import * as runs from './runs/service';
 import * as runReads from './runs/read-model';
-import type { AgentRunDeps } from './agents.runs';
+import type { AgentRunDeps } from './runs/deps';
 import { toolInfos } from './agents.tools';
 
 const tags = ['agents'];

@@ -13,7 +13,8 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { jsonSchemaOf, type LlmTool } from '../../platform/llm/llm.client';
-import { businessScope, findCustomerConversations } from '../conversations';
+import { findCustomerConversations } from '../conversations';
+import { businessScope } from '../../platform/inbox-scope';
 import type { CustomerRow } from '../directory';
 import { findTemplates as findEmailTemplates } from '../templates';
 import { findTemplates as findWhatsappTemplates } from '../whatsapp';

@@ -13,7 +13,8 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { findBusiness } from '../business';
-import { findConversationView, findMessages, type InboxScope } from '../conversations';
+import { findConversationView, findMessages } from '../conversations';
+import { type InboxScope } from '../../platform/inbox-scope';
 import { createArticle } from '../knowledge';
 import { openLlm, resolveLlm } from '../llm';
 import type { AiDeps } from './ai.deps';

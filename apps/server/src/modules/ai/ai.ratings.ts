@@ -10,7 +10,8 @@ import {
   type TAiRun,
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
-import { findConversationView, type InboxScope } from '../conversations';
+import { findConversationView } from '../conversations';
+import { type InboxScope } from '../../platform/inbox-scope';
 import type { AiDeps } from './ai.deps';
 import { toRun } from './ai.copilot';
 import * as repo from './ai.repository';

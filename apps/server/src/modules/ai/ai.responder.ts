@@ -27,12 +27,12 @@ import { findAiResponderSettings } from '../chat-groups';
 import {
   AI_REPLY_ERRORS,
   type AiHeldConversation,
-  businessScope,
   findAiHeldConversation,
   findMessages,
   handOffFromAi,
   sendAiReply,
 } from '../conversations';
+import { businessScope } from '../../platform/inbox-scope';
 import { publishedArticlesByIds, retrievalQuery, searchKnowledge } from '../knowledge';
 import { LlmError, openLlm, resolveLlm } from '../llm';
 import { findCustomerById } from '../directory';

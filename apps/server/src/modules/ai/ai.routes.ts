@@ -21,7 +21,7 @@ import {
 } from '@titan/contracts';
 import { created, ok } from '../../platform/http';
 import { businessOf, userIdOf } from '../../platform/request-context';
-import { scopeOf } from '../conversations';
+import { scopeOf } from '../../platform/inbox-scope';
 import { draftArticleFromReply } from './ai.articles';
 import * as copilot from './ai.copilot';
 import * as ratings from './ai.ratings';

@@ -18,12 +18,11 @@ import {
   type TTopUp,
 } from '@titan/contracts';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import type { Logger } from 'pino';
 import { safeEqual } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { RateLimiter } from '../../platform/rate-limiter';
-import { findBusiness, setSubscriptionStatus } from '../business';
 import {
   chargebeeApiUrl,
   chargebeeCall,
@@ -37,7 +36,24 @@ import {
 import * as repo from './billing.repository';
 import { canSend, periodOf, usageOf } from './billing.service';
 
-export type BillingDeps = { db: Db; config: Config; logger: Logger; limiter: RateLimiter };
+/**
+ * What billing needs of the business module, handed in by the composition root (business answers
+ * its period counts from billing, so billing does not import it back).
+ */
+export type BillingBusinessPort = {
+  /** The business's name and unique code (its Chargebee customer); throws not found when gone. */
+  find(db: Db, businessId: number): Promise<{ name: string; unique_code: string }>;
+  /** Keeps `subscription_status` as Chargebee reports it, inside the webhook's transaction. */
+  setSubscriptionStatus(db: Queryable, businessId: number, status: string): Promise<void>;
+};
+
+export type BillingDeps = {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  limiter: RateLimiter;
+  business: BillingBusinessPort;
+};
 
 function chargebee(deps: BillingDeps): ChargebeeConfig {
   const { CHARGEBEE_SITE: site, CHARGEBEE_API_KEY: apiKey, CHARGEBEE_API_URL: url } = deps.config;
@@ -67,7 +83,7 @@ const customerIdOf = (uniqueCode: string) => `titan-${uniqueCode}`;
 async function ensureCustomer(deps: BillingDeps, businessId: number): Promise<repo.BillingAccount> {
   const existing = await repo.findAccount(deps.db, businessId);
   if (existing) return existing;
-  const business = await findBusiness(deps.db, businessId);
+  const business = await deps.business.find(deps.db, businessId);
   const customerId = customerIdOf(business.unique_code);
   try {
     await chargebeeCall(chargebee(deps), 'POST', '/customers', {
@@ -422,7 +438,7 @@ async function applySubscription(
       currentTermEnd: sub.current_term_end ? new Date(sub.current_term_end * 1000) : null,
       resourceVersion: version,
     });
-    await setSubscriptionStatus(tx, account.businessId, status);
+    await deps.business.setSubscriptionStatus(tx, account.businessId, status);
     return 'applied' as const;
   });
 }

@@ -1,7 +1,7 @@
 // The public face of the billing module: what other modules and the app's composition may use.
 // Everything else in modules/billing/ is private to it (eslint: titan-server/module-faces).
 
-export type { BillingDeps } from './billing.chargebee';
+export type { BillingBusinessPort, BillingDeps } from './billing.chargebee';
 export { billingRoutes } from './billing.routes';
 export {
   assertRoomFor,

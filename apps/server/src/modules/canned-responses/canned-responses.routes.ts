@@ -14,7 +14,7 @@ import type { Db } from '../../db/client';
 import type { Storage } from '../../platform/storage';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../../platform/request-context';
-import { scopeOf } from '../conversations';
+import { scopeOf } from '../../platform/inbox-scope';
 import * as canned from './canned-responses.service';
 
 const tags = ['canned responses'];

@@ -11,7 +11,7 @@ import type {
 } from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import { businessScope } from '../conversations';
+import { businessScope } from '../../platform/inbox-scope';
 import {
   CONSENT_FIELD,
   type ConsentChannel,

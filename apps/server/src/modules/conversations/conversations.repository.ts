@@ -2,21 +2,7 @@
 // WhatsApp stores its messages and their statuses through the module's face, set-based
 // (docs/design/database.md).
 import { randomUUID } from 'node:crypto';
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  getTableName,
-  inArray,
-  isNull,
-  lt,
-  lte,
-  notInArray,
-  or,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, getTableName, inArray, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   LAST_MESSAGE_PREVIEW_MAX,
@@ -26,7 +12,6 @@ import {
 } from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
 import {
-  chatGroupMembers,
   chatGroups,
   conversationLabels,
   conversations,
@@ -36,8 +21,15 @@ import {
   users,
   waMessages,
 } from '../../db/schema';
+import {
+  findUserGroupIds,
+  type InboxScope,
+  scopeConditions,
+} from '../../platform/conversation-conditions.repository';
 import { labelsJson } from '../labels';
 import { conversationSlaJson } from './sla';
+
+export { findUserGroupIds, type InboxScope, scopeConditions };
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -104,28 +96,6 @@ export type EnrichedConversationRow = {
   lastMessagePreview: TConversation['last_message_preview'];
   sla: TConversationSla;
 };
-
-/**
- * What one viewer may see: a whole business, or (agents) the conversations of their chat groups
- * plus those assigned to no group.
- */
-export type InboxScope = { businessId: number; groupIds: number[] | null };
-
-/** The conditions on `conversations` that keep a statement to what the scope's viewer may see. */
-export function scopeConditions(scope: InboxScope): SQL[] {
-  const where: SQL[] = [eq(conversations.businessId, scope.businessId)];
-  if (scope.groupIds !== null) {
-    where.push(
-      scope.groupIds.length > 0
-        ? or(
-            isNull(conversations.assignedChatGroupId),
-            inArray(conversations.assignedChatGroupId, scope.groupIds),
-          )!
-        : isNull(conversations.assignedChatGroupId),
-    );
-  }
-  return where;
-}
 
 export async function findConversation(
   db: Queryable,
@@ -575,13 +545,6 @@ export async function findStaffSenders(db: Queryable, businessId: number, userId
 }
 
 /** The chat groups a user belongs to in a business. */
-export async function findUserGroupIds(db: Queryable, businessId: number, userId: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: chatGroupMembers.groupId })
-    .from(chatGroupMembers)
-    .where(and(eq(chatGroupMembers.businessId, businessId), eq(chatGroupMembers.userId, userId)));
-  return rows.map((r) => r.id);
-}
 
 /** The newest conversation of a customer on a channel (WhatsApp threads continue in it). */
 export async function findLatestConversationOf(
@@ -1035,28 +998,4 @@ export async function customerConversationsWithMessages(
     });
   }
   return out;
-}
-
-/**
- * The segment builder's "replied" (directory): the customer (its id in `customerId`) wrote to the
- * business — a message of theirs, on any channel, in a conversation they started here — at or
- * after `since`. Kept to the business: another business's conversations never match.
- */
-export function customerWroteCondition(businessId: number, customerId: SQL, since: SQL): SQL {
-  const wrote = (table: typeof messages | typeof waMessages) =>
-    sql`exists (select 1 from ${conversations} rc join ${table} rm on rm.conversation_id = rc.id
-      where rc.business_id = ${businessId} and rc.initiator_id = ${customerId}
-        and rm.business_id = ${businessId} and rm.sender_type = 'customer' and rm.created_at >= ${since})`;
-  return sql`(${wrote(messages)} or ${wrote(waMessages)})`;
-}
-
-/**
- * The segment builder's "has an open conversation": one the customer started here that is not
- * resolved (active or snoozed); with `since`, one whose last message is that recent.
- */
-export function openConversationCondition(businessId: number, customerId: SQL, since?: SQL): SQL {
-  return sql`exists (select 1 from ${conversations} oc where oc.business_id = ${businessId}
-    and oc.initiator_id = ${customerId} and oc.status <> 'resolved'${
-      since ? sql` and oc.last_message_at >= ${since}` : sql``
-    })`;
 }

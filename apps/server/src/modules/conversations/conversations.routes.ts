@@ -20,7 +20,7 @@ import {
 } from '@titan/contracts';
 import { created, ok, sendOkJson } from '../../platform/http';
 import { actorIdOf } from '../../platform/request-context';
-import { scopeOf } from './inbox-scope';
+import { scopeOf } from '../../platform/inbox-scope';
 import * as inbox from './conversations.service';
 import { addNote } from './notes.service';
 import { startChannelConversation } from './start-conversation';

@@ -2,7 +2,6 @@
 // The write path keeps last_message_at, is_read and business_replied true to what happened, for
 // every channel (applyMessageToConversations); staff replies here are titan_message sends.
 import type {
-  TAssignee,
   TBulkConversationRequest,
   TConversationCounts,
   TChannel,
@@ -21,12 +20,12 @@ import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { jsonText, type JsonText } from '../../platform/http';
 import type { Storage } from '../../platform/storage';
-import { toChatGroup } from '../chat-groups';
 import { findCustomerNames } from '../directory';
 import { findBusinessFile } from '../files';
 import * as sends from '../sends';
 import { titan } from '../../channels/titan/titan.adapter';
 import * as repo from './conversations.repository';
+import { memberName, NO_ME, resolveMe, toAssignee, toConversation } from './conversation-view';
 import { searchConversations } from './search/search.service';
 import { labelConversations } from './labels-activity';
 import { emitCustomerEvents } from '../journeys';
@@ -40,9 +39,12 @@ import type {
   ReplyTarget,
 } from './channel-messages';
 import type { InboxScope } from './conversations.repository';
+import { businessScope } from '../../platform/inbox-scope';
 import * as levels from './service-levels.repository';
 
 export type { InboxScope };
+export { businessScope };
+export { NO_ME, resolveMe, toAssignee, toConversation };
 
 export type InboxDeps = {
   db: Db;
@@ -65,40 +67,6 @@ export const INBOX_ERRORS = {
   emailOnly: 'Only email conversations take this field.',
   noReplier: 'This channel cannot send replies on this server.',
 } as const;
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function toConversation(row: repo.EnrichedConversationRow): TConversation {
-  const c = row.conversation;
-  return {
-    id: c.id,
-    title: c.title,
-    status: c.status,
-    is_read: c.isRead,
-    channel: c.channel,
-    initiator: row.initiator,
-    assigned_chat_group: row.group && toChatGroup(row.group),
-    last_message_at: iso(c.lastMessageAt),
-    created_at: c.createdAt.toISOString(),
-    business_replied: c.businessReplied,
-    engage_business_id: c.businessId,
-    assignee: row.assignee && toAssignee(row.assignee),
-    snoozed_until: c.status === 'snoozed' ? iso(c.snoozedUntil) : null,
-    labels: row.labels,
-    last_message_preview: row.lastMessagePreview,
-    spam: c.spam,
-    sla: row.sla,
-  };
-}
-
-const memberName = (m: { firstName: string; lastName: string; email: string }) =>
-  `${m.firstName} ${m.lastName}`.trim() || m.email;
-
-export const toAssignee = (m: repo.AssigneeRow): TAssignee => ({
-  id: m.id,
-  name: memberName(m),
-  avatar_url: null,
-});
 
 type AnyMessageRow = repo.MessageRow | repo.WaMessageRow;
 
@@ -197,9 +165,6 @@ export async function findConversations(
   const previous = page > 1 ? page - 1 : null;
   return jsonText(`{"count":${count},"next":${next},"previous":${previous},"results":${resultsJson}}`);
 }
-
-/** Whole-business visibility: for the channels' own write paths. */
-export const businessScope = (businessId: number): InboxScope => ({ businessId, groupIds: null });
 
 async function findOwnConversation(db: Db, scope: InboxScope, id: number) {
   const row = await repo.findConversation(db, scope, id);
@@ -842,15 +807,6 @@ export async function startConversation(
     return row;
   });
   return findConversation(db, businessScope(input.businessId), row.id);
-}
-
-export const NO_ME = 'An API key has no conversations of its own: name a member id.';
-
-/** `assignee=me` as the caller's own id (an API key, which is no member, is told so). */
-export function resolveMe<F extends TConversationFilter>(filter: F, viewerId: number | null): F {
-  if (filter.assignee !== 'me') return filter;
-  if (viewerId === null) throw AppError.fields({ assignee: [NO_ME] });
-  return { ...filter, assignee: viewerId };
 }
 
 /** The list filter applied to one conversation: the realtime twin of the SQL in list/list.repository.ts. */

@@ -12,12 +12,19 @@ import {
 } from '../../platform/realtime/realtime.topic';
 import { type AuthCache, membershipPermissions, resolveSession } from '../auth';
 import { findBusinessByCode, findMembershipAccess } from '../business';
-import { visitorStillValid } from '../public-chat';
 import * as inbox from './conversations.service';
-import { scopeFor } from './inbox-scope';
+import { scopeFor } from '../../platform/inbox-scope';
 import { isInternalMessage, toPublicConversation, toPublicMessage } from './public-view';
 
 export type TopicDeps = inbox.InboxDeps & { authCache: AuthCache };
+
+/**
+ * The topics also ask whether a visitor's token still stands (public chat keeps the token
+ * versions); the composition root hands that check in.
+ */
+export type ConversationTopicDeps = TopicDeps & {
+  visitorStillValid: (caller: Extract<RealtimeCaller, { kind: 'visitor' }>) => Promise<boolean>;
+};
 
 type Shape = 'staff' | 'visitor';
 
@@ -55,8 +62,8 @@ const staffSession = (
   code: string | null,
 ) => resolveSession(deps.db, deps.authCache, caller.sessionId, caller.userId, code, true);
 
-export function conversationTopics(deps: TopicDeps): AnyTopic[] {
-  const { db } = deps;
+export function conversationTopics(deps: ConversationTopicDeps): AnyTopic[] {
+  const { db, visitorStillValid } = deps;
 
   const conversations = defineTopic<ConversationsScope, TConversation>({
     name: 'conversations',
@@ -66,7 +73,7 @@ export function conversationTopics(deps: TopicDeps): AnyTopic[] {
       if (caller.kind === 'visitor') {
         // Who owns a conversation is the team's business: visitors filter by neither.
         const { assignee: _a, assigned_chat_group: _g, ...filter } = asked;
-        if (!(await visitorStillValid(db, caller))) return 'revoked';
+        if (!(await visitorStillValid(caller))) return 'revoked';
         const business = await findBusinessByCode(db, request.business_code);
         if (business?.id !== caller.businessId) return 'denied';
         return {
@@ -118,7 +125,7 @@ export function conversationTopics(deps: TopicDeps): AnyTopic[] {
       if (request.topic !== 'messages') return 'denied';
       if (caller.kind === 'visitor') {
         // Visitors reach only the conversations they started, on the public chat channel.
-        if (!(await visitorStillValid(db, caller))) return 'revoked';
+        if (!(await visitorStillValid(caller))) return 'revoked';
         const loaded = await loadConversation(deps, request.conversation_id);
         if (
           !loaded ||

@@ -3,8 +3,6 @@
 
 export {
   applyWaMessageStatuses,
-  customerWroteCondition,
-  openConversationCondition,
   customerConversationsWithMessages,
   deleteConversationIfEmpty,
   deleteCustomerConversations,
@@ -14,11 +12,9 @@ export {
   findLatestConversationOf,
   findLatestConversationsOf,
   findWaMessage,
-  type InboxScope,
   insertConversation,
   insertWaMessage,
   type MessageArrival,
-  scopeConditions,
 } from './conversations.repository';
 export { conversationRoutes } from './conversations.routes';
 export {
@@ -45,7 +41,6 @@ export {
   applyMessageToConversations,
   insertInboundWaMessages,
   insertOpenedConversations,
-  businessScope,
   conversationMetrics,
   serviceLevelMetrics,
   countUnansweredConversations,
@@ -61,7 +56,6 @@ export {
   toMessages,
 } from './conversations.service';
 export { conversationTopics } from './conversations.topics';
-export { scopeFor, scopeOf } from './inbox-scope';
 export { defineSnoozeJob, wakeSnoozedConversations } from './snooze';
 export { searchRoutes } from './search/search.routes';
 export { typingSource } from './typing';

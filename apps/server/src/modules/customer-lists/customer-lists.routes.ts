@@ -22,7 +22,7 @@ import type { Db } from '../../db/client';
 import { created, ok } from '../../platform/http';
 import { businessOf } from '../../platform/request-context';
 import type { DoubleOptInDeps } from '../consent';
-import { scopeOf } from '../conversations';
+import { scopeOf } from '../../platform/inbox-scope';
 import * as lists from './customer-lists.service';
 
 const tags = ['customer lists'];

@@ -19,7 +19,7 @@ import {
 } from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
-import type { InboxScope } from '../conversations';
+import type { InboxScope } from '../../platform/inbox-scope';
 import { askToConfirmJoin, type DoubleOptInDeps, topicIdsAmong } from '../consent';
 import { findLabels } from '../labels';
 import * as directory from '../directory';

@@ -5,7 +5,7 @@
 import { DIRECTORY_EXPORT_COLUMNS, type TDirectoryExportQuery, type TSegmentFilter } from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { csvCell, csvLine } from '../../platform/csv';
-import type { InboxScope } from '../conversations';
+import type { InboxScope } from '../../platform/inbox-scope';
 import * as repo from './directory.repository';
 
 /** Customers read per statement. */

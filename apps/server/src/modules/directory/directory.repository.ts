@@ -45,7 +45,7 @@ import {
   type InboxScope,
   openConversationCondition,
   scopeConditions,
-} from '../conversations';
+} from '../../platform/conversation-conditions.repository';
 import { campaignBehaviourCondition } from '../sends';
 import { hasEveryLabel, labelsJson } from '../labels';
 import { rowsOf } from '../../db/sql';

@@ -15,11 +15,15 @@ import {
   ZVisitorSend,
   ZVisitorSendsQuery,
 } from '@titan/contracts';
-import type { TDirectoryVisitor, TUpdateDirectoryVisitorRequest } from '@titan/contracts';
+import type {
+  TDirectoryVisitor,
+  TUpdateDirectoryVisitorRequest,
+  TVisitorConversation,
+} from '@titan/contracts';
 import type { Db } from '../../db/client';
 import { ok } from '../../platform/http';
 import { businessOf } from '../../platform/request-context';
-import { findCustomerConversations, scopeOf } from '../conversations';
+import { type InboxScope, scopeOf } from '../../platform/inbox-scope';
 import { findCustomerSends } from '../sends';
 import { type ListSelection, prepareExport } from './directory.export';
 import * as directory from './directory.service';
@@ -37,7 +41,7 @@ const base = '/api/business/customer-directory/';
 
 /**
  * What the directory's routes ask of modules built on it, handed in by the composition root
- * (app.ts): both build on the directory, so it cannot import them.
+ * (app.ts): they all build on the directory, so it cannot import them.
  */
 export type DirectoryRoutePorts = {
   /** PUT a customer: their details, and the consent changes recorded with them (consent). */
@@ -49,6 +53,19 @@ export type DirectoryRoutePorts = {
   ) => Promise<TDirectoryVisitor>;
   /** What a list selects, for the export's `list_id`; 404 when the business has no such list (customer-lists). */
   listSelection: (db: Db, businessId: number, listId: number) => Promise<ListSelection>;
+  /** A page of the conversations a customer started that the viewer may see (conversations). */
+  customerConversations: (
+    db: Db,
+    scope: InboxScope,
+    customerId: number,
+    page: number,
+    pageSize: number,
+  ) => Promise<{
+    count: number;
+    next: number | null;
+    previous: number | null;
+    results: TVisitorConversation[];
+  }>;
 };
 
 export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db; ports: DirectoryRoutePorts }> = async (
@@ -99,7 +116,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ db: Db; ports: DirectoryRo
       const scope = await scopeOf(db, request);
       const visitor = await directory.findVisitor(db, scope, request.params.id);
       const { page, page_size } = request.query;
-      return ok(await findCustomerConversations(db, scope, visitor.id, page, page_size));
+      return ok(await ports.customerConversations(db, scope, visitor.id, page, page_size));
     },
   );
   app.get(

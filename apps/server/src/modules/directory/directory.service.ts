@@ -13,7 +13,7 @@ import { AppError } from '../../platform/errors';
 import { phoneForStorage } from '../../platform/phone-numbers';
 import { findBusiness } from '../business';
 import { forgetCustomer } from '../auth';
-import { businessScope, type InboxScope } from '../conversations';
+import { businessScope, type InboxScope } from '../../platform/inbox-scope';
 import { applyLabels, resolveLabels } from '../labels';
 import { emitCustomerEvents } from '../journeys';
 import { listeningBusinesses, recordEvent, recordEventsOfType } from '../webhooks';

@@ -21,7 +21,7 @@ import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
 import { defaultSenderOf } from '../email-domains';
 import { findBusinessById } from '../business';
-import { businessScope } from '../conversations';
+import { businessScope } from '../../platform/inbox-scope';
 import { findVisitor } from '../directory';
 import * as sends from '../sends';
 import type { QueuedSend, SendCause, SendRow } from '../sends';

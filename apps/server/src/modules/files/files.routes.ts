@@ -7,11 +7,12 @@ import {
   ZUploadPrefix,
   ZUploadResult,
 } from '@titan/contracts';
+import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { created } from '../../platform/http';
 import { LocalStorage } from '../../platform/storage';
 import { businessOf } from '../../platform/request-context';
-import { findConversationView as findConversation, scopeOf } from '../conversations';
+import { type InboxScope, scopeOf } from '../../platform/inbox-scope';
 import * as files from './files.service';
 import { readUpload, registerMultipart } from './multipart';
 
@@ -33,7 +34,19 @@ const ZUploadFields = z.object({
   conversation_id: z.coerce.number().int().positive().optional(),
 });
 
-export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = async (app, { deps }) => {
+/**
+ * What the upload route asks of the conversations module, handed in by the composition root
+ * (app.ts): conversations attach stored files, so files cannot import it.
+ */
+export type FileRoutePorts = {
+  /** The conversation as the viewer may see it; throws not found otherwise (404). */
+  findConversation: (db: Db, scope: InboxScope, id: number) => Promise<unknown>;
+};
+
+export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps; ports: FileRoutePorts }> = async (
+  app,
+  { deps, ports },
+) => {
   await registerMultipart(app);
   app.post(
     '/api/upload/',
@@ -73,7 +86,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: files.FilesDeps }> = asyn
       const business = businessOf(request);
       // Chat media is filed under a conversation of this business only (404 otherwise).
       if (parsed.data.conversation_id) {
-        await findConversation(deps.db, await scopeOf(deps.db, request), parsed.data.conversation_id);
+        await ports.findConversation(deps.db, await scopeOf(deps.db, request), parsed.data.conversation_id);
       }
       const folder = files.folderFor(parsed.data.prefix, business.id, parsed.data.conversation_id);
       return created(

@@ -8,7 +8,8 @@
 import type { TConversation, TMessage, TNotificationType } from '@titan/contracts';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
 import { findMembershipRole, listMembers } from '../business';
-import { loadChangedRow, scopeFor } from '../conversations';
+import { loadChangedRow } from '../conversations';
+import { scopeFor } from '../../platform/inbox-scope';
 import { createNotification, type NotificationDeps, type NotificationDraft } from './notifications.service';
 import { pushNotification } from './notifications.push';
 

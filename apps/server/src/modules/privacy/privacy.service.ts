@@ -9,11 +9,8 @@ import { AppError } from '../../platform/errors';
 import type { Storage } from '../../platform/storage';
 import { type AuditContext, recordAuditIn, scrubObjectChanges } from '../audit';
 import { customerTopicIds, deleteCustomerConsentEvents, listConsentEvents } from '../consent';
-import {
-  businessScope,
-  customerConversationsWithMessages,
-  deleteCustomerConversations,
-} from '../conversations';
+import { customerConversationsWithMessages, deleteCustomerConversations } from '../conversations';
+import { businessScope } from '../../platform/inbox-scope';
 import { eraseCustomerRecord, findCustomerById, findVisitor, forgetErasedCustomer } from '../directory';
 import { customerSubmissions, deleteCustomerSubmissions } from '../qr-forms';
 import { customerSendsWithEvents, deleteCustomerSends } from '../sends';

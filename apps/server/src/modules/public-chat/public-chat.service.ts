@@ -36,6 +36,7 @@ import {
   findGroupBySlug,
 } from '../chat-groups';
 import type { Clock } from '../../platform/clock';
+import { businessScope } from '../../platform/inbox-scope';
 import { presenceOf } from '../presence';
 import * as inbox from '../conversations';
 import { storeUpload, takeVisitorUploadAllowance } from '../files';
@@ -353,7 +354,7 @@ export async function findVisitorConversations(
     PUBLIC_CHANNEL,
     50,
   );
-  const scope = inbox.businessScope(visitor.businessId);
+  const scope = businessScope(visitor.businessId);
   const found = await Promise.all(ids.map((id) => inbox.findConversationView(deps.db, scope, id)));
   return found.map(toPublicConversation);
 }
@@ -365,7 +366,7 @@ export async function ownConversation(
   id: number,
 ): Promise<TConversation> {
   const conversation = await inbox
-    .findConversationView(deps.db, inbox.businessScope(visitor.businessId), id)
+    .findConversationView(deps.db, businessScope(visitor.businessId), id)
     .catch(() => null);
   if (
     !conversation ||
@@ -409,12 +410,7 @@ export async function findVisitorMessages(
 ): Promise<TPublicMessage[]> {
   const conversation = await ownConversation(deps, visitor, conversationId);
   await visitorBusiness(deps, visitor, caller, await groupOf(deps, visitor.businessId, conversation));
-  const messages = await inbox.findMessages(
-    deps,
-    inbox.businessScope(visitor.businessId),
-    conversationId,
-    query,
-  );
+  const messages = await inbox.findMessages(deps, businessScope(visitor.businessId), conversationId, query);
   return messages.map(toPublicMessage);
 }
 

@@ -14,7 +14,7 @@ import type {
   TVisitorSendsQuery,
 } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import type { InboxScope } from '../conversations';
+import type { InboxScope } from '../../platform/inbox-scope';
 import { csvCell, csvLine } from '../../platform/csv';
 import * as repo from './sends.repository';
 import type { SendChannel } from './sends.repository';

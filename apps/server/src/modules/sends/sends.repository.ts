@@ -11,7 +11,7 @@ import {
   type SendChannel,
 } from '../../db/schema';
 import { SEND_OUTCOME_STATUSES, type TSendOutcome } from '@titan/contracts';
-import { type InboxScope, scopeConditions } from '../conversations';
+import { type InboxScope, scopeConditions } from '../../platform/inbox-scope';
 import { lockKeyOf, recordset, rowsOf } from '../../db/sql';
 
 export type { SendCause, SendChannel };

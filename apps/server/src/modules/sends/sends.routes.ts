@@ -18,7 +18,7 @@ import {
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
-import { scopeOf } from '../conversations';
+import { scopeOf } from '../../platform/inbox-scope';
 import * as logs from './sends.logs';
 import * as smsLogs from './sends.sms-logs';
 

@@ -3,7 +3,7 @@
 // Twilio's words (queued, sent, delivered, undelivered…), a failure with its reason.
 import type { TSmsLog, TSmsLogEvent, TSmsLogFilter, TSmsLogListQuery } from '@titan/contracts';
 import type { Db } from '../../db/client';
-import type { InboxScope } from '../conversations';
+import type { InboxScope } from '../../platform/inbox-scope';
 import { csvLine } from '../../platform/csv';
 import { logsPage, toLog } from './sends.logs';
 import * as repo from './sends.repository';

@@ -2,7 +2,7 @@
 // `customer_id` (the directory shows them on the customer's record). Agents read them as they read
 // the directory: the texts of a customer they may see (docs/design/inbox.md "Agents in the engage area").
 import type { TSmsInbound, TSmsInboundQuery } from '@titan/contracts';
-import type { InboxScope } from '../conversations';
+import type { InboxScope } from '../../platform/inbox-scope';
 import { findVisitor } from '../directory';
 import type { SmsDeps } from './sms.account';
 import * as repo from './sms.repository';

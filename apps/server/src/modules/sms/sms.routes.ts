@@ -22,7 +22,7 @@ import {
 import { acceptFormBodies, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../../platform/request-context';
 import type { BroadcastDeps } from '../broadcasts';
-import { scopeOf } from '../conversations';
+import { scopeOf } from '../../platform/inbox-scope';
 import type { SendRow } from '../sends';
 import { findAccount, saveAccount, type SmsDeps } from './sms.account';
 import { sendSmsToList, smsBatchProgress } from './sms.broadcast';

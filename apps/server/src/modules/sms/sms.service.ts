@@ -9,7 +9,7 @@ import type { SmsPayload } from '../../channels/sms-twilio/sms-twilio.adapter';
 import { AppError } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
 import { findBusinessById } from '../business';
-import { businessScope } from '../conversations';
+import { businessScope } from '../../platform/inbox-scope';
 import { findVisitor } from '../directory';
 import * as sends from '../sends';
 import type { QueuedSend, SendCause, SendRow } from '../sends';

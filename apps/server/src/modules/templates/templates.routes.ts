@@ -21,7 +21,7 @@ import {
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../../platform/request-context';
-import { scopeOf } from '../conversations';
+import { scopeOf } from '../../platform/inbox-scope';
 import { readUpload, registerMultipart } from '../files';
 import * as templates from './templates.service';
 

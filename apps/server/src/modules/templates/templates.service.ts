@@ -21,7 +21,7 @@ import { AppError } from '../../platform/errors';
 import { isSafeKey, type Storage } from '../../platform/storage';
 import { recordEvent } from '../analytics';
 import { findBusiness } from '../business';
-import type { InboxScope } from '../conversations';
+import type { InboxScope } from '../../platform/inbox-scope';
 import { findVisitor } from '../directory';
 import { findFile, sniffMimeType, storeUpload } from '../files';
 import {

@@ -11,7 +11,7 @@ import {
   waMessageMediaId,
   waMessages,
 } from '../../db/schema';
-import { type InboxScope, scopeConditions } from '../conversations';
+import { type InboxScope, scopeConditions } from '../../platform/inbox-scope';
 import { advisoryLock, lockKeyOf, recordset, rowsOf } from '../../db/sql';
 
 export type WhatsappAccountRow = typeof whatsappAccounts.$inferSelect;

@@ -22,7 +22,8 @@ import { createTestRuntime, type TestRuntime } from '../../../testing/test-runti
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { scopedBusiness, type ScopedBusiness } from '../../../testing/inbox-scope';
 import { dkimKey, freePort, verifiedDomains } from '../../email/__tests__/email-helpers';
-import { processRun, type AgentRunDeps } from '../agents.runs';
+import { processRun } from '../runs/lifecycle';
+import { type AgentRunDeps } from '../runs/deps';
 import type * as ExternalTools from '../agents.external-tools';
 
 // An MCP server's tool through the seam: what Titan hands it is what the model put in its call.

@@ -6,7 +6,7 @@ import { DEFAULT_SIM_KEY, DEFAULT_SIM_MODEL, startLlmSim, type LlmSim } from '@t
 import type { TAgentRun, TBusiness, TConversation, TWhatsappTemplate } from '@titan/contracts';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 import { insertCustomer } from '../../directory/directory.service';
-import { processRun } from '../agents.runs';
+import { processRun } from '../runs/lifecycle';
 import { insertRun } from '../agents.runs.repository';
 
 let llm: LlmSim;

@@ -31,7 +31,8 @@ import { suppress, findSuppression } from '../../suppressions/suppressions.servi
 import { findLlmUsage } from '../../llm/llm.service';
 import { UNSUBSCRIBE_FOOTER_WORDS } from '../../email/email.service';
 import { findSendById } from '../../sends/sends.repository';
-import { consumeFires, processRun, resumeStaleRuns, type AgentRunDeps } from '../agents.runs';
+import { consumeFires, processRun, resumeStaleRuns } from '../runs/lifecycle';
+import { type AgentRunDeps } from '../runs/deps';
 import { claimRun } from '../agents.runs.repository';
 import { runScheduleTick } from '../agents.schedule';
 import { GUARDRAIL_ERRORS, localTime } from '../agents.guardrails';

@@ -9,9 +9,9 @@ import {
 } from '@titan/contracts';
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
-import type { InboxScope } from '../../conversations';
+import type { InboxScope } from '../../../platform/inbox-scope';
 import { findCustomersByIds, visibleCustomerIds } from '../../directory';
-import type { AgentRunDeps } from '../agents.runs';
+import type { AgentRunDeps } from './deps';
 import * as agentsRepo from '../agents.repository';
 import * as repo from '../agents.runs.repository';
 import { summaries } from './summary';

@@ -6,20 +6,10 @@ import { findBusinessById } from '../../business';
 import { findCustomersByIds } from '../../directory';
 import { resolveLlm } from '../../llm';
 import { deliverRun, render } from '../agents.deliveries';
-import {
-  audiencePage,
-  completeReviewedRun,
-  decidePage,
-  DELIVER_QUEUE,
-  failRun,
-  prepareRun,
-  RUN_QUEUE,
-  RunFailure,
-  writePage,
-  type AgentRunDeps,
-  type RunContext,
-  type StepDraft,
-} from '../agents.runs';
+import { audiencePage, decidePage, writePage } from './page';
+import { completeReviewedRun, failRun } from './lifecycle';
+import { DELIVER_QUEUE, RUN_QUEUE, type AgentRunDeps } from './deps';
+import { prepareRun, RunFailure, type RunContext, type StepDraft } from './prompt';
 import * as agentsRepo from '../agents.repository';
 import * as repo from '../agents.runs.repository';
 import { mustFindAgent, mustFindRun, toDeliveries } from './read-model';

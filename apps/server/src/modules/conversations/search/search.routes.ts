@@ -4,7 +4,7 @@ import { ZEnvelope, ZSearchPage, ZSearchQuery } from '@titan/contracts';
 import type { Db } from '../../../db/client';
 import { ok } from '../../../platform/http';
 import { actorIdOf } from '../../../platform/request-context';
-import { scopeOf } from '../inbox-scope';
+import { scopeOf } from '../../../platform/inbox-scope';
 import { search } from './search.service';
 
 export const searchRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

@@ -11,7 +11,7 @@ import type {
 import type { Db } from '../../../db/client';
 import type { InboxScope } from '../conversations.repository';
 import * as repo from '../conversations.repository';
-import { resolveMe, toConversation } from '../conversations.service';
+import { resolveMe, toConversation } from '../conversation-view';
 import {
   MARK_END,
   MARK_START,

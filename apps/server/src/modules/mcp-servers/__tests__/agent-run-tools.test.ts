@@ -17,7 +17,7 @@ import type { TAgentRun, TAgentRunSummary, TBusiness } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { insertCustomer } from '../../directory/directory.service';
-import { processRun } from '../../agents/agents.runs';
+import { processRun } from '../../agents/runs/lifecycle';
 
 const SMS = {
   account_sid: 'AC0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d',

@@ -4,7 +4,7 @@ import { ZEnvelope, ZFilePart, ZWhatsappMediaParams, ZWhatsappMediaUpload } from
 import { AppError } from '../../../platform/errors';
 import { created } from '../../../platform/http';
 import { actorIdOf, businessOf } from '../../../platform/request-context';
-import { scopeOf } from '../../conversations';
+import { scopeOf } from '../../../platform/inbox-scope';
 import { readUpload, registerMultipart } from '../../files';
 import type { WhatsappDeps } from '../messages/whatsapp.outbound';
 import * as media from './whatsapp.media';

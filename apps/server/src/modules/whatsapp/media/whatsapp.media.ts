@@ -5,7 +5,7 @@ import type { TWhatsappMediaType, TWhatsappMediaUpload } from '@titan/contracts'
 import { AppError } from '../../../platform/errors';
 import { makeKey } from '../../../platform/storage';
 import type { Queryable } from '../../../db/client';
-import type { InboxScope } from '../../conversations';
+import type { InboxScope } from '../../../platform/inbox-scope';
 import { sniffMimeType, whatsappMediaFolder } from '../../files';
 import { GraphError } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 import {

@@ -9,7 +9,7 @@ import type {
 } from '@titan/contracts';
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
-import type { InboxScope } from '../../conversations';
+import type { InboxScope } from '../../../platform/inbox-scope';
 import { credentialsOf, type WhatsappDeps } from './whatsapp.outbound';
 import * as repo from '../whatsapp.repository';
 import * as sendLogs from '../../sends';

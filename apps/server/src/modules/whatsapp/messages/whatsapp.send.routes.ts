@@ -9,7 +9,7 @@ import {
 } from '@titan/contracts';
 import { created, ok } from '../../../platform/http';
 import { actorIdOf } from '../../../platform/request-context';
-import { scopeOf } from '../../conversations';
+import { scopeOf } from '../../../platform/inbox-scope';
 import type { WhatsappDeps } from './whatsapp.outbound';
 import * as send from './whatsapp.send';
 

@@ -4,7 +4,8 @@ import type { TMessage, TWhatsappSendRequest, TWhatsappWindow } from '@titan/con
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import * as conversationsRepo from '../../conversations';
-import { type InboxScope, toMessages } from '../../conversations';
+import { toMessages } from '../../conversations';
+import { type InboxScope } from '../../../platform/inbox-scope';
 import { ruleFor, WHATSAPP_MEDIA_ERRORS } from '../media/whatsapp.media';
 import {
   connectedAccount,

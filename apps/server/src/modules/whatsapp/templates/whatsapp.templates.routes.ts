@@ -23,7 +23,7 @@ import { AppError } from '../../../platform/errors';
 import { created, ok } from '../../../platform/http';
 import { AUTH_ERRORS } from '../../auth';
 import { actorIdOf, businessOf } from '../../../platform/request-context';
-import { scopeOf } from '../../conversations';
+import { scopeOf } from '../../../platform/inbox-scope';
 import * as logs from '../messages/whatsapp.logs';
 import type { WhatsappDeps } from '../messages/whatsapp.outbound';
 import * as templates from './whatsapp.templates';

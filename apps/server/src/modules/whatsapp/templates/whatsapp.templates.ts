@@ -13,7 +13,8 @@ import type {
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import * as conversations from '../../conversations';
-import { type InboxScope, toMessages } from '../../conversations';
+import { toMessages } from '../../conversations';
+import { type InboxScope } from '../../../platform/inbox-scope';
 import { isSuppressed } from '../../suppressions';
 import * as directory from '../../directory';
 import { GraphError, type GraphTemplate } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';

@@ -3,10 +3,14 @@
 // (member or API key) with a chat group scope sees those groups' conversations and the unassigned
 // ones; one without a scope sees the whole business.
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client';
-import { businessOf } from '../../platform/request-context';
-import type { InboxScope } from './conversations.repository';
-import { findUserGroupIds } from './conversations.repository';
+import type { Db } from '../db/client';
+import { findUserGroupIds, type InboxScope } from './conversation-conditions.repository';
+import { businessOf } from './request-context';
+
+export { type InboxScope, scopeConditions } from './conversation-conditions.repository';
+
+/** The whole business: what the system (jobs, channels, the AI) acts within. */
+export const businessScope = (businessId: number): InboxScope => ({ businessId, groupIds: null });
 
 export async function scopeFor(
   db: Db,

@@ -1,0 +1,98 @@
+// What the agents' run loop is given: its dependencies and limits, built once by the composition
+// root (createAgentRunDeps), and the queue names and thresholds the loop and its jobs share.
+import type { Logger } from 'pino';
+import type { Config } from '../../../config';
+import type { Db } from '../../../db/client';
+import type { Jobs } from '../../../platform/jobs';
+import { outboundGuarded } from '../../../platform/safe-fetch';
+import type { findBusinessById } from '../../business';
+import type { listSelection } from '../../customer-lists';
+import type { findCustomersByIds, segmentCustomers, segmentCustomersAmong } from '../../directory';
+import type { EmailDeps } from '../../email';
+import type { LlmDeps, openLlm } from '../../llm';
+import type { e164Of, SmsDeps } from '../../sms';
+import type { suppressedAmong } from '../../suppressions';
+import type { lastCustomerMessagesOf, WhatsappDeps } from '../../whatsapp';
+import { type ExternalToolDeps } from '../agents.external-tools';
+
+export const RUN_QUEUE = 'agents.run';
+export const DELIVER_QUEUE = 'agents.deliver';
+export const RUN_TICK_QUEUE = 'agents.run-tick';
+
+/** Failed runs in a row (previews aside) after which an active agent is paused. */
+export const FAILURES_TO_PAUSE = 3;
+/** LLM calls failing in a row (after the client's own retries) after which a run stops. */
+export const LLM_ERRORS_TO_FAIL = 3;
+/** Attempts at a run (takeovers after a worker died) before it is failed. */
+export const MAX_RUN_ATTEMPTS = 5;
+
+/**
+ * What the run loop reads of other modules (the business, its lists and customers, suppressions,
+ * the WhatsApp window, the model), handed in by the composition root so the loop imports none of
+ * them.
+ */
+export type AgentRunPorts = {
+  findBusiness: typeof findBusinessById;
+  listSelection: typeof listSelection;
+  openLlm: typeof openLlm;
+  /** A phone number in E.164, or null (SMS and WhatsApp addresses). */
+  e164Of: typeof e164Of;
+  findCustomersByIds: typeof findCustomersByIds;
+  segmentCustomers: typeof segmentCustomers;
+  segmentCustomersAmong: typeof segmentCustomersAmong;
+  suppressedAmong: typeof suppressedAmong;
+  lastCustomerMessagesOf: typeof lastCustomerMessagesOf;
+  /** How long after a customer's last message WhatsApp lets the business write freely. */
+  whatsappWindowMs: number;
+};
+
+export type AgentRunDeps = {
+  ports: AgentRunPorts;
+  db: Db;
+  jobs: Jobs;
+  logger: Logger;
+  llm: LlmDeps;
+  email: EmailDeps;
+  sms: SmsDeps;
+  whatsapp: WhatsappDeps;
+  external: ExternalToolDeps;
+  /** US dollars per million tokens; null: cost unknown. */
+  price: { prompt: number; completion: number } | null;
+  /** Recipients decided at once (LLM calls in flight). */
+  concurrency?: number;
+  /** Recipients per written page. */
+  pageSize?: number;
+  /** How long a worker holds a run between pages. */
+  leaseMs?: number;
+};
+
+/** The dependencies of the run loop, from the process's services. */
+export function createAgentRunDeps(
+  s: Pick<AgentRunDeps, 'db' | 'jobs' | 'logger' | 'llm' | 'email' | 'sms' | 'whatsapp' | 'ports'> & {
+    secrets: ExternalToolDeps['secrets'];
+    /** The services' outside-tool deps (plugin manifests, timeouts); built from the rest when absent. */
+    external?: ExternalToolDeps;
+    config: Pick<Config, 'NODE_ENV' | 'HOST' | 'PUBLIC_URL'> & {
+      LLM_PRICE_PER_MILLION_TOKENS?: AgentRunDeps['price'];
+    };
+  },
+): AgentRunDeps {
+  return {
+    ports: s.ports,
+    db: s.db,
+    jobs: s.jobs,
+    logger: s.logger,
+    llm: s.llm,
+    email: s.email,
+    sms: s.sms,
+    whatsapp: s.whatsapp,
+    external: s.external ?? {
+      db: s.db,
+      secrets: s.secrets,
+      logger: s.logger,
+      guarded: outboundGuarded(s.config),
+      publicUrl: s.config.PUBLIC_URL,
+    },
+    price: s.config.LLM_PRICE_PER_MILLION_TOKENS ?? null,
+  };
+}
