@@ -27,6 +27,8 @@ export const TITAN_CUSTOMER_EVENTS = [
   'email.clicked',
   /** Staff (or the AI responder) answered a customer who was waiting for an answer. */
   'conversation.replied',
+  /** Staff resolved one of the customer's conversations. */
+  'conversation.resolved',
   /** A text or WhatsApp message Titan sent reached the phone, or was read (the provider's status). */
   'sms.delivered',
   'whatsapp.delivered',

@@ -289,6 +289,18 @@ async function recordConversationChanges(
       events.push({ businessId, type: 'conversation.resolved', objectKey, data });
   }
   await recordEvent(tx, ...events);
+  // Journeys may follow a resolved conversation up (a rating, a thank-you).
+  await emitCustomerEvents(
+    tx,
+    ...before
+      .filter((b) => b.status !== 'resolved' && input.status === 'resolved' && b.initiatorId !== null)
+      .map((b) => ({
+        businessId,
+        customerId: b.initiatorId!,
+        name: 'conversation.resolved' as const,
+        properties: { conversation_id: b.id, channel: b.channel },
+      })),
+  );
 }
 
 /** A message as webhook events carry it: flat. */

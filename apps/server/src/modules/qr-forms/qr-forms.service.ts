@@ -37,6 +37,7 @@ import {
 } from '../consent';
 import type { Mailer } from '../../platform/mailer';
 import { normalizeAddress } from '../suppressions';
+import { emitCustomerEvents } from '../journeys';
 import { recordEvent } from '../webhooks';
 import { askToConfirm, CONSENT_SOURCE, submissionReference } from './qr-forms.confirm';
 import {
@@ -370,6 +371,19 @@ export async function submitForm(
         list_id: form.listId,
         consent: Object.fromEntries(asked.map((c) => [c, consent[c]])),
         confirmation_needed: confirmFirst,
+      },
+    });
+    // And journeys may start on it (a welcome to whoever filled in the form).
+    await emitCustomerEvents(tx, {
+      businessId: business.id,
+      customerId: written.id,
+      name: 'form.submitted',
+      properties: {
+        form_id: form.id,
+        form_slug: slug,
+        submission_id: submissionId,
+        customer_created: created,
+        list_id: form.listId,
       },
     });
     return { customerId: written.id, created, submissionId, recorded };

@@ -645,6 +645,46 @@ describe("Titan's own facts", () => {
   });
 });
 
+describe('a resolved conversation', () => {
+  it('starts a journey for its customer once, when staff resolve it (not when it is resolved again)', async () => {
+    const journey = await create({
+      name: 'How did we do?',
+      graph: {
+        nodes: [onEvent('conversation.resolved'), { id: 'asked', type: 'exit', config: {} }],
+        edges: [{ from: 'start', to: 'asked' }],
+      },
+    });
+    await publish(journey.id);
+    const started = await app.inject({
+      method: 'POST',
+      url: '/api/public/customers/',
+      payload: {
+        business_code: business.unique_code,
+        group_slug: 'front-desk',
+        name: 'Rosa',
+        email: 'rosa@example.test',
+      },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const { customer: rosa, token } = started.json().result;
+    const conversation = await app.inject({
+      method: 'POST',
+      url: '/api/public/conversations/',
+      headers: { authorization: `Visitor ${token}` },
+      payload: { group_slug: 'front-desk', title: 'A question' },
+    });
+    expect(conversation.statusCode, conversation.body).toBe(201);
+    const id = conversation.json().result.id as number;
+    for (let i = 0; i < 2; i++) {
+      const res = await api('PUT', `/api/msg/conversations/${id}/`, { status: 'resolved' });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await drainJourneys(deps());
+    const p = await path(journey.id, rosa.id);
+    expect(p.runs.map((r) => r.steps.map((s) => s.node_id))).toEqual([['start', 'asked']]);
+  });
+});
+
 describe('versions', () => {
   it('a new version of a live journey takes new customers; those in flight finish on theirs', async () => {
     const journey = await create({

@@ -661,6 +661,41 @@ describe('the public form', () => {
   });
 });
 
+describe('journeys', () => {
+  it('a submission is form.submitted of its customer for a journey that listens, and nothing without one', async () => {
+    const formEvents = async (b: TBusiness) =>
+      rt.database.query<{ customer_id: string; properties: Record<string, unknown> }>(
+        `select customer_id, properties from customer_events where business_id = $1 and name = 'form.submitted'`,
+        [b.id],
+      );
+    const unheard = await submit(business, { fields: { name: 'Early Bird', email: 'early@example.test' } });
+    expect(unheard.statusCode).toBe(201);
+    expect(await formEvents(business)).toEqual([]);
+
+    const journey = await call('POST', '/api/journeys/', {
+      name: 'Thanks for visiting',
+      graph: {
+        nodes: [
+          { id: 'start', type: 'trigger', config: { kind: 'event', event: 'form.submitted' } },
+          { id: 'done', type: 'exit', config: {} },
+        ],
+        edges: [{ from: 'start', to: 'done' }],
+      },
+    });
+    expect(journey.statusCode, journey.body).toBe(201);
+    const published = await call('POST', `/api/journeys/${journey.json().result.id}/publish/`);
+    expect(published.statusCode, published.body).toBe(200);
+    const heard = await submit(business, { fields: { name: 'Vera Visitor', email: 'vera@example.test' } });
+    expect(heard.statusCode).toBe(201);
+    const [vera] = await directory('vera@example.test');
+    const events = await formEvents(business);
+    expect(events.map((e) => Number(e.customer_id))).toEqual([vera!.id]);
+    expect(events[0]!.properties).toMatchObject({ form_slug: 'visit', customer_created: true });
+    // Another business's form tells this business's journeys nothing.
+    expect(await formEvents(other.business)).toEqual([]);
+  });
+});
+
 describe('limits', () => {
   it('answers 429 with Retry-After to one address past its hourly allowance, and to a form past its own', async () => {
     await clearOfWindowEdge(3600);
