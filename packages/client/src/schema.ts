@@ -16112,6 +16112,9 @@ export interface operations {
                                         whatsapp_template?: {
                                             language: string;
                                             name: string;
+                                            variables?: {
+                                                [key: string]: string;
+                                            };
                                         };
                                     };
                                     id: string;
@@ -16306,6 +16309,9 @@ export interface operations {
                                 whatsapp_template?: {
                                     language: string;
                                     name: string;
+                                    variables?: {
+                                        [key: string]: string;
+                                    };
                                 };
                             };
                             id: string;
@@ -16487,6 +16493,9 @@ export interface operations {
                                         whatsapp_template?: {
                                             language: string;
                                             name: string;
+                                            variables?: {
+                                                [key: string]: string;
+                                            };
                                         };
                                     };
                                     id: string;
@@ -16692,6 +16701,9 @@ export interface operations {
                                         whatsapp_template?: {
                                             language: string;
                                             name: string;
+                                            variables?: {
+                                                [key: string]: string;
+                                            };
                                         };
                                     };
                                     id: string;
@@ -16889,6 +16901,9 @@ export interface operations {
                                 whatsapp_template?: {
                                     language: string;
                                     name: string;
+                                    variables?: {
+                                        [key: string]: string;
+                                    };
                                 };
                             };
                             id: string;
@@ -17070,6 +17085,9 @@ export interface operations {
                                         whatsapp_template?: {
                                             language: string;
                                             name: string;
+                                            variables?: {
+                                                [key: string]: string;
+                                            };
                                         };
                                     };
                                     id: string;
@@ -17333,6 +17351,9 @@ export interface operations {
                                         whatsapp_template?: {
                                             language: string;
                                             name: string;
+                                            variables?: {
+                                                [key: string]: string;
+                                            };
                                         };
                                     };
                                     id: string;
@@ -17539,6 +17560,9 @@ export interface operations {
                                         whatsapp_template?: {
                                             language: string;
                                             name: string;
+                                            variables?: {
+                                                [key: string]: string;
+                                            };
                                         };
                                     };
                                     id: string;
