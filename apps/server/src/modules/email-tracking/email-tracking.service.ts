@@ -5,7 +5,6 @@
 // raise the send's status, so metrics can show human and total counts.
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
-import { emitEmailEngagementEvents } from '../journeys';
 import { type ObservedEvent, recordSendEvents } from '../sends';
 import {
   isTrackableUrl,
@@ -211,10 +210,7 @@ export class TrackingRecorder {
   private async write(batch: ObservedEvent[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await recordSendEvents(this.db, batch, {
-          machineWindowMs: this.options.machineWindowMs,
-          onHuman: emitEmailEngagementEvents,
-        });
+        await recordSendEvents(this.db, batch, { machineWindowMs: this.options.machineWindowMs });
         return;
       } catch (err) {
         if (attempt >= 2) {

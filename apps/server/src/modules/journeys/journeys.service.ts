@@ -93,7 +93,7 @@ const EMAIL_EVENTS: Record<string, TTitanCustomerEvent[]> = {
 
 /**
  * An email's new status (the recipient's server took it, or it bounced) or a person's open or
- * click (proxies, scanners and too-fast clicks left out), in the transaction that recorded it:
+ * click (a status the send rose to: proxies, scanners and too-fast clicks never raise it), in the transaction that recorded it:
  * `email.delivered`, `email.bounced`, `email.opened` and `email.clicked` of the send's customer,
  * once per send and name whatever the number of hits.
  */

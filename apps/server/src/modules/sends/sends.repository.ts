@@ -756,13 +756,9 @@ export async function recordEventBatch(
     raise: boolean;
   }[],
   machineWindowMs: number,
-): Promise<{ kept: number; raised: StatusChange[]; human: HumanEngagement[] }> {
-  if (events.length === 0) return { kept: 0, raised: [], human: [] };
-  const rows = await rowsOf<{
-    n: number | string;
-    raised: StatusChangeSqlRow[] | null;
-    human: { send_id: string; type: 'opened' | 'clicked'; occurred_at: string }[] | null;
-  }>(
+): Promise<{ kept: number; raised: StatusChange[] }> {
+  if (events.length === 0) return { kept: 0, raised: [] };
+  const rows = await rowsOf<{ n: number | string; raised: StatusChangeSqlRow[] | null }>(
     db,
     sql`with v as (
         select v.ord, v.send_id, v.type, v.occurred_at, v.payload, v.raise
@@ -800,23 +796,10 @@ export async function recordEventBatch(
           and send_status_rank(s.channel, s.status) < 100
         returning ${CHANGE_COLUMNS}
       )
-      select (select count(*) from kept)::int as n, (select jsonb_agg(raised) from raised) as raised,
-        (select jsonb_agg(jsonb_build_object('send_id', send_id, 'type', type, 'occurred_at', occurred_at))
-           from e where raise and not too_fast) as human`,
+      select (select count(*) from kept)::int as n, (select jsonb_agg(raised) from raised) as raised`,
   );
-  return {
-    kept: Number(rows[0]?.n ?? 0),
-    raised: (rows[0]?.raised ?? []).map(toChange),
-    human: (rows[0]?.human ?? []).map((h) => ({
-      sendId: h.send_id,
-      type: h.type,
-      occurredAt: new Date(h.occurred_at),
-    })),
-  };
+  return { kept: Number(rows[0]?.n ?? 0), raised: (rows[0]?.raised ?? []).map(toChange) };
 }
-
-/** An open or a click by a person (not a proxy, scanner or a click too soon after sending). */
-export type HumanEngagement = { sendId: string; type: 'opened' | 'clicked'; occurredAt: Date };
 
 // ---- Email metrics ----
 

@@ -318,16 +318,11 @@ export type ObservedEvent = {
 export async function recordSendEvents(
   db: Queryable,
   events: ObservedEvent[],
-  options: {
-    machineWindowMs: number;
-    /** In the same transaction: the opens and clicks that were people's (journeys hear of them). */
-    onHuman?: (tx: Queryable, human: repo.HumanEngagement[]) => Promise<void>;
-  },
+  options: { machineWindowMs: number },
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const { kept, raised, human } = await repo.recordEventBatch(tx, events, options.machineWindowMs);
+    const { kept, raised } = await repo.recordEventBatch(tx, events, options.machineWindowMs);
     await emitStatusChanges(tx, raised);
-    if (options.onHuman && human.length > 0) await options.onHuman(tx, human);
     return kept;
   });
 }
