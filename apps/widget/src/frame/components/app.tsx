@@ -8,7 +8,6 @@ import type {
   TPublicChatInfo,
   TPublicMessage,
   TRealtimeChange,
-  TRealtimeTyping,
 } from '@titan/contracts';
 import { ApiError, publicApi } from '../api';
 import type { Bridge } from '../bridge';
@@ -24,6 +23,8 @@ import {
 } from '../hooks/use-host-page';
 import { useLiveChat } from '../hooks/use-live-chat';
 import { useOpenConversation } from '../hooks/use-open-conversation';
+import { useStaffAvailability, useVisitorEmail } from '../hooks/use-staff-away';
+import { useStaffTyping } from '../hooks/use-staff-typing';
 import type { TTopic } from '../realtime';
 import {
   mergeMessages,
@@ -42,16 +43,12 @@ import {
   type TTranslator,
 } from '../i18n';
 import { firstView, type TView } from '../view';
+import { ChatHeader } from './chat-header';
 import { ChatView } from './chat-view';
 import { ConversationList } from './conversation-list';
 import { VisitorForm } from './visitor-form';
 
 type Props = { config: TFrameConfig; bridge: Bridge };
-
-/** How long "… is typing" stays without another typing signal. */
-const TYPING_SHOWN_MS = 5_000;
-/** While the chat is shown, whether anyone is online is asked again this often. */
-const STAFF_CHECK_MS = 60_000;
 
 /**
  * The chat in the visitor's language: the catalogue the page or browser asked for first; once the
@@ -95,10 +92,12 @@ function ChatApp({ config, bridge, onInfo }: Props & { onInfo(info: TPublicChatI
   const [unread, setUnread] = useState<Record<number, number>>({});
   const [focusKey, setFocusKey] = useState(0);
   const [restarts, setRestarts] = useState(0);
-  const [typing, setTyping] = useState<{ conversationId: number; name: string } | null>(null);
-  /** The visitor's email as their record has it (asked for while nobody is online); undefined: not known. */
-  const [visitorEmail, setVisitorEmail] = useState<string | null | undefined>(undefined);
-  const [emailJustLeft, setEmailJustLeft] = useState(false);
+  const staffTyping = useStaffTyping(info?.business.name ?? '');
+  // Nobody online: the chat asks for an email, unless the visitor's record already has one.
+  const away = info !== null && !info.staff_online;
+  const token = session?.token ?? null;
+  const visitorEmail = useVisitorEmail(away, token);
+  useStaffAvailability(config, shown, info !== null, setInfo);
 
   const clearUnread = (id: number | null) => {
     if (id !== null) setUnread((prev) => (prev[id] ? { ...prev, [id]: 0 } : prev));
@@ -120,8 +119,7 @@ function ChatApp({ config, bridge, onInfo }: Props & { onInfo(info: TPublicChatI
     setConversations([]);
     setMessages({});
     setUnread({});
-    setVisitorEmail(undefined);
-    setEmailJustLeft(false);
+    visitorEmail.forget();
     setView(firstView(info));
   };
 
@@ -170,9 +168,7 @@ function ChatApp({ config, bridge, onInfo }: Props & { onInfo(info: TPublicChatI
       const current = prev[id];
       return current ? { ...prev, [id]: mergeMessages(current, [message]) } : prev;
     });
-    if (message.sender_type !== 'customer') {
-      setTyping((prev) => (prev?.conversationId === id ? null : prev));
-    }
+    if (message.sender_type !== 'customer') staffTyping.answered(id);
     const watching = shown && view.name === 'chat' && view.id === id;
     if (change.event === 'INSERT' && message.sender_type !== 'customer' && !watching) {
       setUnread((prev) => ({ ...prev, [id]: (prev[id] ?? 0) + 1 }));
@@ -194,72 +190,22 @@ function ChatApp({ config, bridge, onInfo }: Props & { onInfo(info: TPublicChatI
     }
   };
 
-  // Staff typing in a conversation: "<name> is typing…" until their message or a few quiet seconds.
-  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(typingTimer.current), []);
-  const onTyping = (signal: TRealtimeTyping) => {
-    if (signal.who.type !== 'staff') return;
-    setTyping({
-      conversationId: signal.conversation_id,
-      name: signal.who.name || (info?.business.name ?? ''),
-    });
-    clearTimeout(typingTimer.current);
-    typingTimer.current = setTimeout(() => setTyping(null), TYPING_SHOWN_MS);
-  };
-
-  const token = session?.token ?? null;
   const sendTyping = useLiveChat(token, config.business, conversations, {
     onChange,
     onResync,
     onUnauthorized: reset,
-    onTyping,
+    onTyping: staffTyping.onTyping,
   });
-
-  // Nobody online: the chat asks for an email, unless the visitor's record already has one. While the
-  // chat is shown, whether anyone is online is looked up again now and then.
-  const away = info !== null && !info.staff_online;
-  const hasInfo = info !== null;
-  useEffect(() => {
-    if (!shown || !hasInfo) return;
-    const timer = setInterval(() => {
-      publicApi.info(config.business, config.group).then(
-        (next) =>
-          setInfo((prev) =>
-            prev &&
-            (prev.staff_online !== next.staff_online ||
-              prev.availability?.open !== next.availability?.open ||
-              prev.availability?.reopens_at !== next.availability?.reopens_at)
-              ? { ...prev, staff_online: next.staff_online, availability: next.availability }
-              : prev,
-          ),
-        () => {},
-      );
-    }, STAFF_CHECK_MS);
-    return () => clearInterval(timer);
-  }, [shown, hasInfo, config]);
-  useEffect(() => {
-    if (!away || !token || visitorEmail !== undefined) return;
-    let cancelled = false;
-    publicApi.me(token).then(
-      (me) => {
-        if (!cancelled) setVisitorEmail(me.email);
-      },
-      () => {},
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [away, token, visitorEmail]);
 
   const leaveEmail = async (email: string) => {
     if (session) {
       const me = await publicApi.leaveEmail(session.token, email);
-      setVisitorEmail(me.email);
+      visitorEmail.setEmail(me.email);
     } else {
       await createSession({ email });
-      setVisitorEmail(email.toLowerCase());
+      visitorEmail.setEmail(email.toLowerCase());
     }
-    setEmailJustLeft(true);
+    visitorEmail.setJustLeft(true);
   };
 
   // The launcher on the host page speaks the chat's language too (its labels and the unread count).
@@ -298,7 +244,7 @@ function ChatApp({ config, bridge, onInfo }: Props & { onInfo(info: TPublicChatI
     const stored = { token: created.token, user_id: identity?.user_id ?? null };
     storage.writeVisitor(stored);
     setSession(stored);
-    setVisitorEmail(created.customer.email);
+    visitorEmail.setEmail(created.customer.email);
     // A verified user's earlier conversations follow them to this device.
     const earlier = identity?.user_hash
       ? await publicApi.conversations(created.token).catch(() => [] as TConversation[])
@@ -367,36 +313,18 @@ function ChatApp({ config, bridge, onInfo }: Props & { onInfo(info: TPublicChatI
       className={config.embedded ? 'app embedded' : 'app page'}
       style={{ '--accent': accent, '--on-accent': onAccent } as CSSProperties}
     >
-      <header className="head">
-        {canGoBack ? (
-          <button
-            type="button"
-            className="icon"
-            aria-label={t('back')}
-            onClick={() => {
-              setView({ name: 'list' });
-              setFocusKey((k) => k + 1);
-            }}
-          >
-            <svg className="flip" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path d="M15 18l-6-6 6-6" fill="none" stroke="currentColor" strokeWidth="2" />
-            </svg>
-          </button>
-        ) : null}
-        <h1>{title || t('loading')}</h1>
-        {config.embedded ? (
-          <button
-            type="button"
-            className="icon"
-            aria-label={t('close')}
-            onClick={() => bridge.post({ type: 'close' })}
-          >
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" />
-            </svg>
-          </button>
-        ) : null}
-      </header>
+      <ChatHeader
+        title={title}
+        onBack={
+          canGoBack
+            ? () => {
+                setView({ name: 'list' });
+                setFocusKey((k) => k + 1);
+              }
+            : null
+        }
+        onClose={config.embedded ? () => bridge.post({ type: 'close' }) : null}
+      />
       <main className="body">
         {view.name === 'loading' ? (
           <p className="muted center" role="status">
@@ -444,10 +372,16 @@ function ChatApp({ config, bridge, onInfo }: Props & { onInfo(info: TPublicChatI
             onSendText={sendText}
             onSendFile={sendFile}
             onTyping={openId === null ? undefined : () => sendTyping(openId)}
-            typingName={typing && typing.conversationId === view.id ? typing.name : null}
+            typingName={staffTyping.typingIn(view.id)}
             away={
-              away && (visitorEmail === null || emailJustLeft || (!session && visitorEmail === undefined))
-                ? { savedEmail: emailJustLeft ? (visitorEmail ?? null) : null, onSave: leaveEmail }
+              away &&
+              (visitorEmail.email === null ||
+                visitorEmail.justLeft ||
+                (!session && visitorEmail.email === undefined))
+                ? {
+                    savedEmail: visitorEmail.justLeft ? (visitorEmail.email ?? null) : null,
+                    onSave: leaveEmail,
+                  }
                 : null
             }
             closed={info?.availability && !info.availability.open ? info.availability : null}
