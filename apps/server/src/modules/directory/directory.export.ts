@@ -6,7 +6,7 @@ import { DIRECTORY_EXPORT_COLUMNS, type TDirectoryExportQuery, type TSegmentFilt
 import type { Db } from '../../db/client';
 import { csvCell, csvLine } from '../../platform/csv';
 import type { InboxScope } from '../../platform/inbox-scope';
-import * as repo from './directory.repository';
+import * as exportRepo from './directory.export.repository';
 
 /** Customers read per statement. */
 const PAGE = 2000;
@@ -17,7 +17,7 @@ const PAGE = 2000;
 const CHUNK = 250;
 
 /** One customer's CSV line, in DIRECTORY_EXPORT_COLUMNS order. */
-function line(r: repo.ExportRow): string {
+function line(r: exportRepo.ExportRow): string {
   return (
     `${r.id},${csvCell(r.name)},${csvCell(r.email)},${csvCell(r.phone)},${csvCell(r.external_id)},` +
     `${r.email_status},${r.sms_status},${r.whatsapp_status},${r.created_at},${r.last_seen_at ?? ''},` +
@@ -25,7 +25,7 @@ function line(r: repo.ExportRow): string {
   );
 }
 
-function* chunks(rows: repo.ExportRow[]): Generator<string> {
+function* chunks(rows: exportRepo.ExportRow[]): Generator<string> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     let out = '';
     for (const r of rows.slice(i, i + CHUNK)) out += line(r);
@@ -70,14 +70,14 @@ export async function prepareExport(
       for (let after = 0; ;) {
         const ids = await list.memberIdsAfter(after, PAGE);
         if (ids.length === 0) return;
-        const rows = await repo.exportPage(db, scope, { search, ids }, 0, ids.length);
+        const rows = await exportRepo.exportPage(db, scope, { search, ids }, 0, ids.length);
         yield* chunks(rows);
         after = ids[ids.length - 1]!;
       }
     }
     const segment = list?.kind === 'segment' ? list.filter : undefined;
     for (let after = 0; ;) {
-      const rows = await repo.exportPage(db, scope, { search, segment }, after, PAGE);
+      const rows = await exportRepo.exportPage(db, scope, { search, segment }, after, PAGE);
       yield* chunks(rows);
       if (rows.length < PAGE) return;
       after = Number(rows[rows.length - 1]!.id);

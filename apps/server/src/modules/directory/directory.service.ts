@@ -18,6 +18,10 @@ import { applyLabels, resolveLabels } from '../labels';
 import { emitCustomerEvents } from '../journeys';
 import { listeningBusinesses, recordEvent, recordEventsOfType } from '../webhooks';
 import * as repo from './directory.repository';
+import * as consentRepo from './directory.consent.repository';
+import * as segmentsRepo from './directory.segments.repository';
+import * as exportRepo from './directory.export.repository';
+import * as importsRepo from './directory.imports.repository';
 
 function toVisitor(row: {
   customer: repo.CustomerRow;
@@ -179,11 +183,10 @@ export {
   type ImportedRow,
   type ImportKey,
   type ImportMode,
-  countSegment,
-  existingCustomerIds,
-  findCustomersByIds,
-  segmentCustomers,
-  segmentCustomersAmong,
+} from './directory.imports.repository';
+export { countSegment, segmentCustomers, segmentCustomersAmong } from './directory.segments.repository';
+export { existingCustomerIds, findCustomersByIds } from './directory.export.repository';
+export {
   findCustomerById,
   findCustomerByExternalId,
   findCustomerExternalId,
@@ -192,11 +195,9 @@ export {
   findCustomersByPhone,
   type ContactValues,
   type CustomerRow,
-  CONSENT_FIELD,
-  customerIdsAtAddress,
-  type ConsentChannel,
   visibleCustomerIds,
 } from './directory.repository';
+export { CONSENT_FIELD, customerIdsAtAddress, type ConsentChannel } from './directory.consent.repository';
 
 // ---- Webhook events (recorded in the transaction of the change) ----
 
@@ -245,7 +246,7 @@ async function recordCustomerWrites(
   extra: Record<string, unknown> = {},
 ): Promise<void> {
   if (ids.length === 0 || (await listeningBusinesses(db, [businessId], type)).size === 0) return;
-  const rows = await repo.findCustomersByIds(db, businessId, ids);
+  const rows = await exportRepo.findCustomersByIds(db, businessId, ids);
   await recordEventsOfType(db, type, rows, (row) => ({
     objectKey: `customer:${row.id}`,
     data: { ...customerEventData(row), ...extra },
@@ -259,11 +260,11 @@ async function recordCustomerWrites(
 export async function importCustomers(
   db: Queryable,
   businessId: number,
-  rows: repo.ImportedRow[],
-  mode: repo.ImportMode,
+  rows: importsRepo.ImportedRow[],
+  mode: importsRepo.ImportMode,
   earlierRow?: (customerId: number) => number | undefined,
-): Promise<repo.ImportOutcome> {
-  const outcome = await repo.importCustomers(db, businessId, rows, mode, earlierRow);
+): Promise<importsRepo.ImportOutcome> {
+  const outcome = await importsRepo.importCustomers(db, businessId, rows, mode, earlierRow);
   await recordCustomerWrites(
     db,
     businessId,
@@ -314,10 +315,10 @@ export async function setConsentWhereUnknown(
   db: Queryable,
   businessId: number,
   ids: number[],
-  channel: repo.ConsentChannel,
-  status: Parameters<typeof repo.setConsentWhereUnknown>[4],
+  channel: consentRepo.ConsentChannel,
+  status: Parameters<typeof consentRepo.setConsentWhereUnknown>[4],
 ): Promise<number[]> {
-  const marked = await repo.setConsentWhereUnknown(db, businessId, ids, channel, status);
+  const marked = await consentRepo.setConsentWhereUnknown(db, businessId, ids, channel, status);
   await recordEventsOfType(
     db,
     'consent.changed',
@@ -332,7 +333,7 @@ export function subscribeWhereUnknown(
   db: Queryable,
   businessId: number,
   ids: number[],
-  channel: repo.ConsentChannel,
+  channel: consentRepo.ConsentChannel,
 ): Promise<number[]> {
   return setConsentWhereUnknown(db, businessId, ids, channel, 'subscribed');
 }
@@ -341,11 +342,11 @@ export function subscribeWhereUnknown(
 export async function setConsentForAddress(
   db: Queryable,
   businessId: number,
-  channel: repo.ConsentChannel,
+  channel: consentRepo.ConsentChannel,
   address: string,
-  status: Parameters<typeof repo.setConsentForAddress>[4],
+  status: Parameters<typeof consentRepo.setConsentForAddress>[4],
 ): Promise<number> {
-  const ids = await repo.setConsentForAddress(db, businessId, channel, address, status);
+  const ids = await consentRepo.setConsentForAddress(db, businessId, channel, address, status);
   await recordEvent(
     db,
     ...ids.map((id) => ({
@@ -371,10 +372,13 @@ export async function updateCustomerConsent(
   db: Queryable,
   businessId: number,
   id: number,
-  patch: Parameters<typeof repo.updateCustomerConsent>[3],
+  patch: Parameters<typeof consentRepo.updateCustomerConsent>[3],
 ): Promise<void> {
-  await repo.updateCustomerConsent(db, businessId, id, patch);
-  const channels = Object.entries(repo.CONSENT_FIELD) as [repo.ConsentChannel, keyof typeof patch][];
+  await consentRepo.updateCustomerConsent(db, businessId, id, patch);
+  const channels = Object.entries(consentRepo.CONSENT_FIELD) as [
+    consentRepo.ConsentChannel,
+    keyof typeof patch,
+  ][];
   await recordEvent(
     db,
     ...channels
@@ -407,7 +411,7 @@ export async function findSegmentVisitors(
   page: number,
   pageSize: number,
 ) {
-  const { rows, count } = await repo.listSegment(db, scope, filter, pageSize, (page - 1) * pageSize);
+  const { rows, count } = await segmentsRepo.listSegment(db, scope, filter, pageSize, (page - 1) * pageSize);
   return { count, results: rows.map(toVisitor) };
 }
 
@@ -417,7 +421,7 @@ export async function findVisitorsByIds(
   scope: InboxScope,
   ids: number[],
 ): Promise<TDirectoryVisitor[]> {
-  const rows = await repo.findCustomersForList(db, scope, ids);
+  const rows = await exportRepo.findCustomersForList(db, scope, ids);
   const byId = new Map(rows.map((r) => [r.customer.id, toVisitor(r)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
