@@ -11,7 +11,7 @@ import { createTestRuntime, createTestStore, type TestRuntime } from '../../../t
 import { as, createBusiness, signUp } from '../../../testing/identity';
 import { createWhatsappDeps } from '../../whatsapp/whatsapp.queues';
 import { connectedAccount, deliver, runQueuedSend } from '../../whatsapp/messages/whatsapp.outbound';
-import * as repo from '../../whatsapp/whatsapp.repository';
+import * as repo from '../../whatsapp/account/whatsapp.account.repository';
 import * as sends from '../sends.service';
 import { exportSendLogs } from '../sends.logs';
 

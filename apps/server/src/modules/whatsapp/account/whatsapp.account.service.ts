@@ -4,7 +4,7 @@ import type { TSaveWhatsappAccountRequest, TWhatsappAccount } from '@titan/contr
 import { AppError } from '../../../platform/errors';
 import type { WhatsappDeps } from '../messages/whatsapp.outbound';
 import { forgetSigningAccounts } from '../webhook/whatsapp.webhook.service';
-import * as repo from '../whatsapp.repository';
+import * as accountRepo from './whatsapp.account.repository';
 
 export type { WhatsappDeps };
 
@@ -13,7 +13,7 @@ export const WHATSAPP_ERRORS = {
   numberTaken: 'This phone number id is already connected to another business.',
 } as const;
 
-function toAccount(row: repo.WhatsappAccountRow, publicUrl: string): TWhatsappAccount {
+function toAccount(row: accountRepo.WhatsappAccountRow, publicUrl: string): TWhatsappAccount {
   return {
     phone_number_id: row.phoneNumberId,
     waba_id: row.wabaId,
@@ -26,7 +26,7 @@ function toAccount(row: repo.WhatsappAccountRow, publicUrl: string): TWhatsappAc
 }
 
 export async function findAccount(deps: WhatsappDeps, businessId: number): Promise<TWhatsappAccount> {
-  const row = await repo.findAccountByBusiness(deps.db, businessId);
+  const row = await accountRepo.findAccountByBusiness(deps.db, businessId);
   if (!row) throw AppError.notFound('No WhatsApp number is connected yet.');
   return toAccount(row, deps.config.PUBLIC_URL);
 }
@@ -36,17 +36,17 @@ export async function saveAccount(
   businessId: number,
   input: TSaveWhatsappAccountRequest,
 ): Promise<TWhatsappAccount> {
-  const current = await repo.findAccountByBusiness(deps.db, businessId);
+  const current = await accountRepo.findAccountByBusiness(deps.db, businessId);
   if (!current && (!input.access_token || !input.app_secret)) {
     throw AppError.fields({
       ...(input.access_token ? {} : { access_token: [WHATSAPP_ERRORS.secretsRequired] }),
       ...(input.app_secret ? {} : { app_secret: [WHATSAPP_ERRORS.secretsRequired] }),
     });
   }
-  const owner = await repo.findAccountByPhoneNumberId(deps.db, input.phone_number_id);
+  const owner = await accountRepo.findAccountByPhoneNumberId(deps.db, input.phone_number_id);
   if (owner && owner.businessId !== businessId)
     throw AppError.fields({ phone_number_id: [WHATSAPP_ERRORS.numberTaken] });
-  const row = await repo.upsertAccount(deps.db, {
+  const row = await accountRepo.upsertAccount(deps.db, {
     businessId,
     phoneNumberId: input.phone_number_id,
     wabaId: input.waba_id,

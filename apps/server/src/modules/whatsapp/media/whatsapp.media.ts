@@ -14,7 +14,8 @@ import {
   toAppError,
   type WhatsappDeps,
 } from '../messages/whatsapp.outbound';
-import * as repo from '../whatsapp.repository';
+import * as accountRepo from '../account/whatsapp.account.repository';
+import * as mediaRepo from './whatsapp.media.repository';
 
 export const MEDIA_QUEUE = 'whatsapp.media';
 
@@ -133,7 +134,7 @@ export async function uploadMedia(
   }
   const storageKey = makeKey(whatsappMediaFolder(id), fileName);
   await deps.storage.put(storageKey, file.bytes, mimeType);
-  await repo.insertMedia(deps.db, {
+  await mediaRepo.insertMedia(deps.db, {
     id,
     businessId,
     direction: 'outbound',
@@ -170,7 +171,7 @@ export async function recordInboundMedia(
   const part = (message[type] ?? {}) as Record<string, unknown>;
   if (typeof part.id !== 'string' || part.id === '') return null;
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
-  await repo.insertInboundMedia(db, {
+  await mediaRepo.insertInboundMedia(db, {
     id: part.id,
     businessId,
     direction: 'inbound',
@@ -178,7 +179,7 @@ export async function recordInboundMedia(
     sha256: str(part.sha256),
     fileName: str(part.filename)?.slice(0, 240) ?? null,
   });
-  const row = await repo.findBusinessMedia(db, businessId, part.id);
+  const row = await mediaRepo.findBusinessMedia(db, businessId, part.id);
   return row && !row.storageKey ? row.id : null;
 }
 
@@ -202,7 +203,7 @@ export async function enqueueMediaFetch(
 export async function runMediaFetch(deps: WhatsappDeps, job: MediaFetchJob): Promise<void> {
   let businessId = job.business_id;
   if (businessId === undefined) {
-    const holders = await repo.findMediaBusinesses(deps.db, job.media_id);
+    const holders = await mediaRepo.findMediaBusinesses(deps.db, job.media_id);
     if (holders.length !== 1) return;
     businessId = holders[0]!;
   }
@@ -229,16 +230,16 @@ export async function fetchMedia(
   deps: WhatsappDeps,
   businessId: number,
   mediaId: string,
-): Promise<repo.WhatsappMediaRow | null> {
-  const media = await repo.findBusinessMedia(deps.db, businessId, mediaId);
+): Promise<mediaRepo.WhatsappMediaRow | null> {
+  const media = await mediaRepo.findBusinessMedia(deps.db, businessId, mediaId);
   if (!media || media.storageKey) return media;
-  const account = await repo.findAccountByBusiness(deps.db, businessId);
+  const account = await accountRepo.findAccountByBusiness(deps.db, businessId);
   if (!account || !account.accessTokenSealed) {
-    await repo.recordMediaError(deps.db, businessId, mediaId, 'No WhatsApp number is connected.');
+    await mediaRepo.recordMediaError(deps.db, businessId, mediaId, 'No WhatsApp number is connected.');
     return media;
   }
   const creds = credentialsOf(deps, account);
-  await repo.countMediaAttempt(deps.db, businessId, mediaId);
+  await mediaRepo.countMediaAttempt(deps.db, businessId, mediaId);
   try {
     let bytes: Buffer | null = null;
     let mimeType = media.mimeType;
@@ -261,14 +262,14 @@ export async function fetchMedia(
       media.fileName ?? `${mediaId}.${mimeType.split(';')[0]!.split('/')[1]?.replace(/\W/g, '') || 'bin'}`;
     const storageKey = makeKey(whatsappMediaFolder(mediaId), fileName);
     await deps.storage.put(storageKey, bytes, mimeType);
-    await repo.markMediaStored(deps.db, businessId, mediaId, {
+    await mediaRepo.markMediaStored(deps.db, businessId, mediaId, {
       storageKey,
       mimeType,
       fileSize: bytes.length,
     });
-    return repo.findBusinessMedia(deps.db, businessId, mediaId);
+    return mediaRepo.findBusinessMedia(deps.db, businessId, mediaId);
   } catch (err) {
-    await repo.recordMediaError(
+    await mediaRepo.recordMediaError(
       deps.db,
       businessId,
       mediaId,
@@ -290,7 +291,7 @@ export type ServedMedia = {
 
 /**
  * A media file for the inbox: the kept copy, or (not fetched yet) one fetch from Meta right now.
- * Only a media the viewer may see (repo.findVisibleMedia): one held in a conversation of their
+ * Only a media the viewer may see (mediaRepo.findVisibleMedia): one held in a conversation of their
  * scope, or a file uploaded to send that is theirs or not sent yet. Any other media, of this
  * business or another, is not found, so its id is not confirmed to exist.
  */
@@ -300,7 +301,7 @@ export async function findMediaBytes(
   userId: number | null,
   mediaId: string,
 ): Promise<ServedMedia> {
-  let media = await repo.findVisibleMedia(deps.db, scope, userId, mediaId);
+  let media = await mediaRepo.findVisibleMedia(deps.db, scope, userId, mediaId);
   if (!media) throw AppError.notFound(WHATSAPP_MEDIA_ERRORS.mediaUnavailable);
   if (!media.storageKey) {
     try {

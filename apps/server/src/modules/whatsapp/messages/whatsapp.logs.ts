@@ -11,7 +11,7 @@ import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import type { InboxScope } from '../../../platform/inbox-scope';
 import { credentialsOf, type WhatsappDeps } from './whatsapp.outbound';
-import * as repo from '../whatsapp.repository';
+import * as accountRepo from '../account/whatsapp.account.repository';
 import * as sendLogs from '../../sends';
 import * as sendsRepo from '../../sends';
 
@@ -46,7 +46,7 @@ export async function findLogDetail(
 ): Promise<TWhatsappLogDetail> {
   const [found, account] = await Promise.all([
     sendLogs.findSendLog(deps.db, 'whatsapp', scope, trackingId),
-    repo.findAccountByBusiness(deps.db, scope.businessId),
+    accountRepo.findAccountByBusiness(deps.db, scope.businessId),
   ]);
   if (!found) throw AppError.notFound(LOG_ERRORS.notFound);
   const secrets = account

@@ -25,7 +25,7 @@ import {
   type GraphCredentials,
 } from '../../../channels/whatsapp-cloud/whatsapp-cloud.graph';
 import { emitSendStatusEvents } from '../../journeys';
-import * as repo from '../whatsapp.repository';
+import * as accountRepo from '../account/whatsapp.account.repository';
 
 export type WhatsappDeps = {
   db: Db;
@@ -38,18 +38,18 @@ export type WhatsappDeps = {
 
 export const NOT_CONNECTED = 'Connect a WhatsApp number in Settings → WhatsApp first.';
 
-export type ConnectedAccount = { account: repo.WhatsappAccountRow; creds: GraphCredentials };
+export type ConnectedAccount = { account: accountRepo.WhatsappAccountRow; creds: GraphCredentials };
 
 /** The business's number with its token opened, or 409 when none is connected. */
 export async function connectedAccount(deps: Pick<WhatsappDeps, 'db' | 'secrets'>, businessId: number) {
-  const account = await repo.findAccountByBusiness(deps.db, businessId);
+  const account = await accountRepo.findAccountByBusiness(deps.db, businessId);
   if (!account || !account.accessTokenSealed) throw new AppError('conflict', NOT_CONNECTED);
   return { account, creds: credentialsOf(deps, account) };
 }
 
 export function credentialsOf(
   deps: Pick<WhatsappDeps, 'secrets'>,
-  account: repo.WhatsappAccountRow,
+  account: accountRepo.WhatsappAccountRow,
 ): GraphCredentials {
   return {
     phoneNumberId: account.phoneNumberId,
@@ -223,7 +223,7 @@ export async function applyRecordedStatuses(db: Queryable, businessId: number, w
 export async function runQueuedSend(deps: WhatsappDeps, sendId: string): Promise<void> {
   const send = await sendsRepo.findSendById(deps.db, sendId);
   if (!send || send.channel !== 'whatsapp' || send.status !== 'queued') return;
-  const account = await repo.findAccountByBusiness(deps.db, send.businessId);
+  const account = await accountRepo.findAccountByBusiness(deps.db, send.businessId);
   if (!account || !account.accessTokenSealed) {
     await sends.recordFailed(deps.db, send.id, { errorCode: null, errorMessage: NOT_CONNECTED });
     return;

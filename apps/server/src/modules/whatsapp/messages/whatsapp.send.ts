@@ -14,7 +14,9 @@ import {
   type Delivery,
   type WhatsappDeps,
 } from './whatsapp.outbound';
-import * as repo from '../whatsapp.repository';
+import * as accountRepo from '../account/whatsapp.account.repository';
+import * as mediaRepo from '../media/whatsapp.media.repository';
+import * as messagesRepo from './whatsapp.messages.repository';
 import { waDigitsOf } from '../wa-id';
 
 export const MARK_READ_QUEUE = 'whatsapp.mark-read';
@@ -60,7 +62,7 @@ export async function findWindow(
   conversationId: number,
 ): Promise<TWhatsappWindow> {
   await findWhatsappConversation(db, scope, conversationId);
-  return windowOf(await repo.findLastCustomerMessageAt(db, conversationId));
+  return windowOf(await messagesRepo.findLastCustomerMessageAt(db, conversationId));
 }
 
 type MediaPart = { id: string; caption?: string; filename?: string };
@@ -100,7 +102,7 @@ export async function sendMessage(
   const businessId = scope.businessId;
   const conversation = await findWhatsappConversation(deps.db, scope, conversationId);
   const externalId = conversation.initiatorId
-    ? await repo.findCustomerExternalId(deps.db, businessId, conversation.initiatorId)
+    ? await messagesRepo.findCustomerExternalId(deps.db, businessId, conversation.initiatorId)
     : null;
   const digits = waDigitsOf(externalId);
   const recipient = digits && digits.length >= 5 && digits.length <= 20 ? digits : null;
@@ -109,7 +111,7 @@ export async function sendMessage(
   const errors: Record<string, string[]> = {};
   const part = mediaOf(input);
   // Only a file the sender may see: sending someone else's media must not make it theirs to fetch.
-  const media = part ? await repo.findVisibleMedia(deps.db, scope, userId, part.id) : null;
+  const media = part ? await mediaRepo.findVisibleMedia(deps.db, scope, userId, part.id) : null;
   if (part && (!media || media.direction !== 'outbound' || ruleFor(media.mimeType)?.type !== input.type)) {
     errors[`${input.type}.id`] = [WHATSAPP_SEND_ERRORS.unknownMedia];
   }
@@ -124,7 +126,7 @@ export async function sendMessage(
   }
   if (Object.keys(errors).length > 0) throw AppError.fields(errors);
   // Checked here, not left to Meta: outside the window it accepts the send and fails it later.
-  if (!windowOf(await repo.findLastCustomerMessageAt(deps.db, conversationId)).open)
+  if (!windowOf(await messagesRepo.findLastCustomerMessageAt(deps.db, conversationId)).open)
     throw new AppError('conflict', WINDOW_CLOSED_MESSAGE);
 
   const account = await connectedAccount(deps, businessId);
@@ -207,9 +209,9 @@ export async function markConversationRead(
   businessId: number,
   conversationId: number,
 ): Promise<void> {
-  const account = await repo.findAccountByBusiness(deps.db, businessId);
+  const account = await accountRepo.findAccountByBusiness(deps.db, businessId);
   if (!account || !account.accessTokenSealed) return;
-  const wamid = await repo.findNewestCustomerWamid(deps.db, businessId, conversationId);
+  const wamid = await messagesRepo.findNewestCustomerWamid(deps.db, businessId, conversationId);
   if (!wamid) return;
   await deps.graph.markRead(credentialsOf(deps, account), wamid);
 }

@@ -14,7 +14,8 @@ import * as directory from '../../directory';
 import * as sends from '../../sends';
 import { normalizeAddress, suppressedAmong } from '../../suppressions';
 import { connectedAccount, SEND_QUEUE, type WhatsappDeps } from '../messages/whatsapp.outbound';
-import * as repo from '../whatsapp.repository';
+import * as templatesRepo from './whatsapp.templates.repository';
+import * as mediaRepo from '../media/whatsapp.media.repository';
 import { contactLockKey, waExternalId } from '../wa-id';
 import { AppError } from '../../../platform/errors';
 import { checkParameters, parametersOf, renderTemplate, sendTemplate } from './whatsapp.templates';
@@ -49,7 +50,7 @@ export const WHATSAPP_SKIP_REASONS = {
 const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
 
 /** The keys a campaign's variables map must give: body's by name or number, header's and URL buttons' prefixed. */
-function variableKeys(template: repo.WhatsappTemplateRow) {
+function variableKeys(template: templatesRepo.WhatsappTemplateRow) {
   const p = parametersOf(template.components as Parameters<typeof parametersOf>[0]);
   return {
     headerFormat: p.headerFormat,
@@ -67,8 +68,8 @@ export async function checkCampaignTemplate(
   db: Db,
   businessId: number,
   content: TemplateContent,
-): Promise<{ problems: string[]; template: repo.WhatsappTemplateRow | null }> {
-  const template = await repo.findTemplate(db, businessId, content.name, content.language);
+): Promise<{ problems: string[]; template: templatesRepo.WhatsappTemplateRow | null }> {
+  const template = await templatesRepo.findTemplate(db, businessId, content.name, content.language);
   if (!template)
     return { problems: [WHATSAPP_CAMPAIGN_ERRORS.unknown(content.name, content.language)], template: null };
   const problems: string[] = [];
@@ -81,7 +82,7 @@ export async function checkCampaignTemplate(
     if (!media) problems.push(WHATSAPP_CAMPAIGN_ERRORS.headerMedia(format));
     else if (media.type.toUpperCase() !== format)
       problems.push(WHATSAPP_CAMPAIGN_ERRORS.headerMediaType(format, media.type));
-    else if (media.id && !(await repo.findBusinessMedia(db, businessId, media.id)))
+    else if (media.id && !(await mediaRepo.findBusinessMedia(db, businessId, media.id)))
       problems.push(WHATSAPP_CAMPAIGN_ERRORS.headerMediaUnknown);
   }
   const given = content.variables;
@@ -117,7 +118,7 @@ export function valueFor(spec: string, customer: CustomerRow): string {
 
 /** A media header's parameter as Graph takes it (`{type: "image", image: {link}}`), or null. */
 function headerMediaParameter(
-  template: repo.WhatsappTemplateRow,
+  template: templatesRepo.WhatsappTemplateRow,
   media: TemplateContent['header_media'],
 ): TTemplateParameter | null {
   const format = variableKeys(template).headerFormat;
@@ -136,7 +137,7 @@ function headerMediaParameter(
  * header (its text placeholders, or the campaign's media), the body, the URL buttons.
  */
 export function componentsFor(
-  template: repo.WhatsappTemplateRow,
+  template: templatesRepo.WhatsappTemplateRow,
   content: Pick<TemplateContent, 'variables' | 'header_media'>,
   customer: CustomerRow,
 ): TSendTemplateComponent[] | null {
@@ -219,7 +220,7 @@ export async function testSendCampaignTemplate(
 }
 
 /** The Graph body's `template` for one send (as whatsapp.templates sends it: button index a string). */
-export function graphTemplate(template: repo.WhatsappTemplateRow, given: TSendTemplateComponent[]) {
+export function graphTemplate(template: templatesRepo.WhatsappTemplateRow, given: TSendTemplateComponent[]) {
   const components = given.map((c) => ({
     type: c.type,
     ...(c.type === 'button' ? { sub_type: c.sub_type, index: String(c.index) } : {}),

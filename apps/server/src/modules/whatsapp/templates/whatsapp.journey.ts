@@ -11,7 +11,7 @@ import * as directory from '../../directory';
 import * as sends from '../../sends';
 import { normalizeAddress, suppressedAmong } from '../../suppressions';
 import { NOT_CONNECTED, SEND_QUEUE, type WhatsappDeps } from '../messages/whatsapp.outbound';
-import * as repo from '../whatsapp.repository';
+import * as accountRepo from '../account/whatsapp.account.repository';
 import { checkCampaignTemplate, componentsFor, conversationFor, graphTemplate } from './whatsapp.broadcast';
 import { checkParameters, renderTemplate } from './whatsapp.templates';
 
@@ -73,7 +73,7 @@ export async function recordJourneyTemplateSend(
   if (!customer || digits.length < 6 || digits.length > 15) return notSent(WHATSAPP_JOURNEY_WORDS.noPhone);
   if (!marketingConsentAllows(input.consent, customer.whatsappStatus))
     return notSent(WHATSAPP_JOURNEY_WORDS.noConsent);
-  const account = await repo.findAccountByBusiness(asDb(tx), businessId);
+  const account = await accountRepo.findAccountByBusiness(asDb(tx), businessId);
   if (!account?.accessTokenSealed) return notSent(`Not sent: ${NOT_CONNECTED}`);
   const content = {
     name: input.template.name,

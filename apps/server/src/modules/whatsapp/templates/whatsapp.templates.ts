@@ -25,7 +25,8 @@ import {
   type Delivery,
   type WhatsappDeps,
 } from '../messages/whatsapp.outbound';
-import * as repo from '../whatsapp.repository';
+import * as templatesRepo from './whatsapp.templates.repository';
+import * as mediaRepo from '../media/whatsapp.media.repository';
 import { contactLockKey, waDigitsOf, waExternalId } from '../wa-id';
 import * as sendsRepo from '../../sends';
 import { advisoryLock } from '../../../db/sql';
@@ -93,7 +94,7 @@ export function parametersOf(components: Component[]) {
   };
 }
 
-export function toTemplate(row: repo.WhatsappTemplateRow): TWhatsappTemplate {
+export function toTemplate(row: templatesRepo.WhatsappTemplateRow): TWhatsappTemplate {
   const p = parametersOf(row.components as Component[]);
   return {
     id: row.id,
@@ -114,7 +115,7 @@ export function toTemplate(row: repo.WhatsappTemplateRow): TWhatsappTemplate {
   };
 }
 
-function toValues(t: GraphTemplate): repo.WhatsappTemplateValues | null {
+function toValues(t: GraphTemplate): templatesRepo.WhatsappTemplateValues | null {
   if (typeof t.name !== 'string' || !t.name || typeof t.language !== 'string' || !t.language) return null;
   const components = Array.isArray(t.components) ? (t.components as Component[]) : [];
   const named = placeholders(componentOf(components, 'BODY')?.text).some((p) => !/^\d+$/.test(p));
@@ -139,12 +140,12 @@ export async function syncTemplates(deps: WhatsappDeps, businessId: number): Pro
     if (err instanceof GraphError) throw toAppError(err);
     throw err;
   }
-  const byKey = new Map<string, repo.WhatsappTemplateValues>();
+  const byKey = new Map<string, templatesRepo.WhatsappTemplateValues>();
   for (const t of listed) {
     const values = toValues(t);
     if (values) byKey.set(`${values.name}\u0000${values.language}`, values);
   }
-  return repo.replaceTemplates(deps.db, businessId, [...byKey.values()]);
+  return templatesRepo.replaceTemplates(deps.db, businessId, [...byKey.values()]);
 }
 
 export async function findTemplates(
@@ -152,7 +153,7 @@ export async function findTemplates(
   businessId: number,
   query: TTemplateListQuery,
 ): Promise<TWhatsappTemplate[]> {
-  return (await repo.listTemplates(db, businessId, query)).map(toTemplate);
+  return (await templatesRepo.listTemplates(db, businessId, query)).map(toTemplate);
 }
 
 export async function findTemplate(
@@ -161,7 +162,7 @@ export async function findTemplate(
   name: string,
   language?: string,
 ): Promise<TWhatsappTemplate> {
-  const row = await repo.findTemplate(db, businessId, name, language || undefined);
+  const row = await templatesRepo.findTemplate(db, businessId, name, language || undefined);
   if (!row) throw AppError.notFound(TEMPLATE_ERRORS.notFound);
   return toTemplate(row);
 }
@@ -195,7 +196,7 @@ function checkText(
  * before anything goes out. Returns the messages for `components`; empty when the send fits.
  */
 export function checkParameters(
-  template: repo.WhatsappTemplateRow,
+  template: templatesRepo.WhatsappTemplateRow,
   given: TSendTemplateComponent[],
 ): string[] {
   const components = template.components as Component[];
@@ -265,7 +266,7 @@ function mediaOf(p: TTemplateParameter | undefined): Record<string, string> | nu
  * with the parameters filled in (HEADER {format, text | document | image | video}, BODY {text},
  * FOOTER {text}, BUTTONS {buttons: [{type, text, url?, phone_number?, payload?}]}).
  */
-export function renderTemplate(template: repo.WhatsappTemplateRow, given: TSendTemplateComponent[]) {
+export function renderTemplate(template: templatesRepo.WhatsappTemplateRow, given: TSendTemplateComponent[]) {
   const components = template.components as Component[];
   const named = upper(template.parameterFormat) === 'NAMED';
   const paramsOf = (part: Part) => given.find((c) => c.type === part)?.parameters ?? [];
@@ -315,7 +316,7 @@ export function renderTemplate(template: repo.WhatsappTemplateRow, given: TSendT
 }
 
 /** The Graph body's `template`: the send's components as Meta documents them (button index a string). */
-function graphTemplate(template: repo.WhatsappTemplateRow, given: TSendTemplateComponent[]) {
+function graphTemplate(template: templatesRepo.WhatsappTemplateRow, given: TSendTemplateComponent[]) {
   const components = given
     .filter((c) => c.parameters.length > 0)
     .map((c) => ({
@@ -387,8 +388,8 @@ async function checkHeaderMedia(
   if (sender.scope.groupIds === null) return;
   const id = mediaOf(given.find((c) => c.type === 'header')?.parameters[0])?.id;
   if (!id) return;
-  if (await repo.findVisibleMedia(deps.db, sender.scope, sender.userId, id)) return;
-  if (await repo.findBusinessMedia(deps.db, sender.scope.businessId, id))
+  if (await mediaRepo.findVisibleMedia(deps.db, sender.scope, sender.userId, id)) return;
+  if (await mediaRepo.findBusinessMedia(deps.db, sender.scope.businessId, id))
     throw AppError.fields({ components: [TEMPLATE_ERRORS.headerMediaUnknown] });
 }
 
@@ -408,7 +409,7 @@ export async function sendTemplate(
     input.conversation_id !== undefined
       ? await targetConversation(deps, sender.scope, input.conversation_id)
       : null;
-  const template = await repo.findTemplate(deps.db, businessId, input.name, input.language);
+  const template = await templatesRepo.findTemplate(deps.db, businessId, input.name, input.language);
   if (!template) throw AppError.fields({ name: [TEMPLATE_ERRORS.unknown] });
   if (template.status !== 'APPROVED')
     throw new AppError('conflict', TEMPLATE_ERRORS.notApproved(template.status));
@@ -452,12 +453,12 @@ export async function sendTemplate(
 
 /** Whether the business has a synced WhatsApp template with this id (agent configs name one by id). */
 export async function whatsappTemplateExists(db: Db, businessId: number, id: number): Promise<boolean> {
-  return repo.templateIdExists(db, businessId, id);
+  return templatesRepo.templateIdExists(db, businessId, id);
 }
 
 /** A synced template by id, for agents: null when the business has none. */
 export async function findTemplateById(db: Db, businessId: number, id: number) {
-  return repo.findTemplateById(db, businessId, id);
+  return templatesRepo.findTemplateById(db, businessId, id);
 }
 
-export { lastCustomerMessagesOf } from '../whatsapp.repository';
+export { lastCustomerMessagesOf } from '../messages/whatsapp.messages.repository';

@@ -16,7 +16,7 @@ import {
 import { applyStatuses, type WhatsappDeps } from '../messages/whatsapp.outbound';
 import * as directory from '../../directory';
 import { emitCustomerEvents } from '../../journeys';
-import * as repo from '../whatsapp.repository';
+import * as webhookRepo from './whatsapp.webhook.repository';
 import { contactLockKey, waExternalId } from '../wa-id';
 import { enqueueMediaFetch, isInboundMedia, recordInboundMedia } from '../media/whatsapp.media';
 
@@ -102,7 +102,7 @@ function secondsOf(v: unknown): number | null {
 }
 
 /** Every entry × change × message, then every status, of one delivery, each in delivery order. */
-function itemsOf(event: repo.PendingWebhookEvent, into: Items): void {
+function itemsOf(event: webhookRepo.PendingWebhookEvent, into: Items): void {
   const businessId = event.businessId;
   for (const entry of list(event.payload.entry)) {
     for (const change of list(obj(entry).changes)) {
@@ -163,13 +163,13 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
           phone: /^\d+$/.test(m.sender) ? `+${m.sender}` : null,
         });
     }
-    await repo.lockContacts(tx, [...contacts.keys()].sort());
+    await webhookRepo.lockContacts(tx, [...contacts.keys()].sort());
     const customers = await directory.upsertContacts(tx, [...contacts.values()]);
     const customerOf = new Map(customers.map((c) => [`${c.businessId}:${c.externalId}`, c.id]));
 
-    const keyOf = (m: InboundItem) => repo.wamidKey(m.businessId, m.message.id);
+    const keyOf = (m: InboundItem) => webhookRepo.wamidKey(m.businessId, m.message.id);
     const unique = new Map(messages.map((m) => [keyOf(m), { businessId: m.businessId, id: m.message.id }]));
-    const stored = await repo.findStoredWamids(tx, [...unique.values()]);
+    const stored = await webhookRepo.findStoredWamids(tx, [...unique.values()]);
     const fresh: (InboundItem & { customerId: number })[] = [];
     for (const m of messages) {
       if (stored.has(keyOf(m))) continue;
@@ -218,7 +218,7 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
           createdAt: m.at,
         })),
       );
-      const inserted = new Set(added.map((r) => repo.wamidKey(r.businessId, r.id)));
+      const inserted = new Set(added.map((r) => webhookRepo.wamidKey(r.businessId, r.id)));
 
       const arrivals: MessageArrival[] = [];
       await emitCustomerEvents(
@@ -258,14 +258,14 @@ async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> 
 /** Claims, writes and marks processed, all in one transaction; answers what it claimed. */
 async function processClaimed(
   deps: WhatsappDeps,
-  claim: (tx: Queryable) => Promise<repo.PendingWebhookEvent[]>,
-): Promise<{ events: repo.PendingWebhookEvent[]; items: number }> {
+  claim: (tx: Queryable) => Promise<webhookRepo.PendingWebhookEvent[]>,
+): Promise<{ events: webhookRepo.PendingWebhookEvent[]; items: number }> {
   const { events, items, media } = await deps.db.transaction(async (tx) => {
     const events = await claim(tx);
     const items: Items = { messages: [], statuses: [] };
     for (const event of events) itemsOf(event, items);
     const media = events.length > 0 ? await writeItems(tx, items) : [];
-    await repo.markWebhookEventsProcessed(
+    await webhookRepo.markWebhookEventsProcessed(
       tx,
       events.map((e) => e.id),
     );
@@ -278,7 +278,7 @@ async function processClaimed(
 
 /** One delivery on its own (by id), when it is still pending and no other processor holds it. */
 async function processWebhookEvent(deps: WhatsappDeps, eventId: number): Promise<void> {
-  await processClaimed(deps, (tx) => repo.claimWebhookEvents(tx, 1, eventId));
+  await processClaimed(deps, (tx) => webhookRepo.claimWebhookEvents(tx, 1, eventId));
 }
 
 /**
@@ -324,7 +324,7 @@ export class WebhookProcessor {
     let claimed: number[] = [];
     try {
       const { events, items } = await processClaimed(this.deps, async (tx) => {
-        const events = await repo.claimWebhookEvents(tx, limit);
+        const events = await webhookRepo.claimWebhookEvents(tx, limit);
         claimed = events.map((e) => e.id);
         return events;
       });
@@ -351,7 +351,7 @@ export class WebhookProcessor {
         { reason: loggableReasonOf(err), event_id: id },
         'webhook delivery failed; it will be retried later',
       );
-      await repo.recordWebhookEventFailure(this.deps.db, id, reasonOf(err), WEBHOOK_RETRY);
+      await webhookRepo.recordWebhookEventFailure(this.deps.db, id, reasonOf(err), WEBHOOK_RETRY);
     }
   }
 }

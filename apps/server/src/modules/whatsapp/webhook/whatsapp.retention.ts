@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/client';
 import * as sendsRepo from '../../sends';
-import * as repo from '../whatsapp.repository';
+import * as webhookRepo from './whatsapp.webhook.repository';
 
 export const RETENTION_QUEUE = 'whatsapp.retention';
 /** Hourly (UTC), at a minute of its own (the change-log pruning runs at :17). */
@@ -40,7 +40,7 @@ export async function pruneWebhookEvents(db: Db, options: RetentionOptions): Pro
   for (;;) {
     // One transaction per batch: the deliveries go with the statuses only they knew of.
     const { events, statuses } = await db.transaction(async (tx) => {
-      const batch = await repo.deleteExpiredWebhookEvents(tx, cutoff, batchSize);
+      const batch = await webhookRepo.deleteExpiredWebhookEvents(tx, cutoff, batchSize);
       return {
         events: batch.events,
         statuses: await sendsRepo.deleteOrphanEvents(tx, 'whatsapp', batch.reported),

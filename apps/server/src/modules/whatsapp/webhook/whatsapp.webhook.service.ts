@@ -6,7 +6,8 @@ import { safeEqual } from '../../../platform/crypto';
 import { AppError } from '../../../platform/errors';
 import { WEBHOOK_QUEUE } from './whatsapp.inbound';
 import type { WhatsappDeps } from '../messages/whatsapp.outbound';
-import * as repo from '../whatsapp.repository';
+import * as accountRepo from '../account/whatsapp.account.repository';
+import * as webhookRepo from './whatsapp.webhook.repository';
 
 export type { WhatsappDeps };
 
@@ -31,7 +32,7 @@ async function signingAccount(deps: WhatsappDeps, phoneNumberId: string): Promis
   if (!cache) signingCaches.set(deps.db, (cache = new Map()));
   const hit = cache.get(phoneNumberId);
   if (hit && hit.expires > Date.now()) return hit.account;
-  const row = await repo.findAccountByPhoneNumberId(deps.db, phoneNumberId);
+  const row = await accountRepo.findAccountByPhoneNumberId(deps.db, phoneNumberId);
   if (!row) {
     cache.delete(phoneNumberId);
     return null;
@@ -48,7 +49,7 @@ export async function verifySubscription(
   query: { 'hub.mode'?: string; 'hub.verify_token'?: string; 'hub.challenge'?: string },
 ): Promise<string> {
   const token = query['hub.verify_token'];
-  const accounts = token ? await repo.findAccountsByVerifyToken(db, token) : [];
+  const accounts = token ? await accountRepo.findAccountsByVerifyToken(db, token) : [];
   if (query['hub.mode'] !== 'subscribe' || accounts.length === 0 || query['hub.challenge'] === undefined) {
     throw new AppError('forbidden', 'Verification failed.');
   }
@@ -129,13 +130,13 @@ class EventWriter {
 
   private async insert(batch: EventWrite[]): Promise<void> {
     try {
-      await repo.insertWebhookEvents(this.db, batch);
+      await webhookRepo.insertWebhookEvents(this.db, batch);
       for (const write of batch) write.done();
     } catch (err) {
       if (batch.length === 1) return batch[0]!.done(err);
       await Promise.all(
         batch.map((write) =>
-          repo.insertWebhookEvents(this.db, [write]).then(
+          webhookRepo.insertWebhookEvents(this.db, [write]).then(
             () => write.done(),
             (e: unknown) => write.done(e),
           ),
