@@ -3,7 +3,9 @@
 // knowledge base with its source; a staff member opens the conversation in the inbox, sees the
 // answer as the AI assistant's and rates it bad with what was wrong (the run and the report carry
 // it); the visitor asks for a person and is told one will reply, and staff see the AI's handoff
-// note in the conversation.
+// note in the conversation; staff open the handed-off conversation, read the AI's summary note,
+// take the copilot's suggested reply into the composer, edit it and send it, and the visitor reads
+// the edited reply in the widget.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
@@ -21,6 +23,8 @@ const HUMAN = 'Can I talk to a real person please?';
 const TOLD =
   'Of course — I’ve asked a person from our team to take over. They’ll reply here as soon as they can.';
 const WHY = 'It should ask for a photo of the damage first.';
+const SUGGESTION = 'We refund damaged umbrellas within 5 working days.';
+const EDIT = ' Could you send us a photo of the damage and your order number?';
 
 type TMessage = {
   content: string;
@@ -220,6 +224,60 @@ describe.skipIf(!hasChromium)('the AI first responder in Chromium', () => {
     });
     const conversation = await api<{ status: string }>('GET', `/api/msg/conversations/${conversationId}/`);
     expect(conversation.result.status).toBe('active');
+    expect(problems).toEqual([]);
+  });
+
+  it('lets staff read the summary note and send a copilot suggestion they edited', async () => {
+    // Staff open the handed-off conversation afresh: the AI's summary note is there, for them only.
+    await staff.goto(`${titan.url}/messages?conversation=${conversationId}`);
+    const note = staff.locator('li[data-message-id]').filter({
+      hasText: 'AI handoff: the customer asked for a person.',
+    });
+    await note.waitFor({ timeout: 20_000 });
+    await note.getByText(`The customer asked: “${HUMAN}”`, { exact: false }).waitFor();
+    const messages = await api<TMessage[]>('GET', `/api/msg/conversations/${conversationId}/messages/`);
+    const summary = messages.result.find((m) => m.content.startsWith('AI handoff:'));
+    expect(summary).toMatchObject({ message_type: 'note' });
+    await expect.poll(() => log().textContent()).not.toContain('AI handoff');
+
+    // The copilot drafts from the knowledge base; the draft lands in the composer, unsent.
+    sim.script({
+      kind: 'json',
+      value: { reply: SUGGESTION, used_article_ids: [articleId] },
+      usage: { prompt_tokens: 280, completion_tokens: 30 },
+    });
+    const pane = staff.getByRole('region', { name: 'Conversation', exact: true });
+    const box = pane.getByRole('textbox', { name: 'Message' });
+    await pane.getByRole('button', { name: 'Suggest a reply' }).click();
+    await expect.poll(() => box.inputValue(), { timeout: 20_000 }).toBe(SUGGESTION);
+    await pane
+      .locator('p')
+      .filter({ hasText: /^From:/ })
+      .getByRole('link', { name: 'Refunds', exact: true })
+      .waitFor();
+    expect(JSON.stringify(sim.requests.at(-1)!.body!.messages)).toContain('We refund damaged umbrellas');
+    const before = await api<TMessage[]>('GET', `/api/msg/conversations/${conversationId}/messages/`);
+    expect(before.result.filter((m) => m.content.includes(SUGGESTION) && m.sender_type === 'staff')).toEqual(
+      [],
+    );
+
+    // Staff edit the draft at its end and send it; the visitor reads the edited reply.
+    await box.press('End');
+    await box.pressSequentially(EDIT);
+    await expect.poll(() => box.inputValue()).toBe(SUGGESTION + EDIT);
+    await box.press('Enter');
+    await expect.poll(() => box.inputValue()).toBe('');
+    await log()
+      .getByText(SUGGESTION + EDIT)
+      .waitFor({ timeout: 20_000 });
+    await expect
+      .poll(async () => {
+        const after = await api<TMessage[]>('GET', `/api/msg/conversations/${conversationId}/messages/`);
+        return after.result
+          .filter((m) => m.sender_type === 'staff' && m.message_type === 'text')
+          .map((m) => m.content);
+      })
+      .toEqual([SUGGESTION + EDIT]);
     expect(problems).toEqual([]);
   });
 });

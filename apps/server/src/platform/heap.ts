@@ -20,14 +20,20 @@ function collectGarbage(): void {
 }
 
 export class HeapCeiling {
-  private readonly ceiling: number;
+  private ceiling: number;
 
-  constructor(headroomBytes: number) {
+  constructor(private readonly headroomBytes: number) {
     this.ceiling = process.memoryUsage().heapUsed + headroomBytes;
   }
 
-  /** Collects when the heap has reached the ceiling; call where the job's garbage just died. */
+  /**
+   * Collects when the heap has reached the ceiling; call where the job's garbage just died. What
+   * survives the collection is live: the next ceiling is `headroom` above it, so a heap that grew
+   * for good (other work in the process) is not collected again at every call.
+   */
   check(): void {
-    if (process.memoryUsage().heapUsed > this.ceiling) collectGarbage();
+    if (process.memoryUsage().heapUsed <= this.ceiling) return;
+    collectGarbage();
+    this.ceiling = process.memoryUsage().heapUsed + this.headroomBytes;
   }
 }

@@ -185,6 +185,34 @@ export function safeFetch(deps: OutboundDeps): typeof fetch {
 export type SafePostAnswer = { status: number; text: string };
 
 /**
+ * The answer's body as text, at most `max` bytes: the rest is read and dropped. Events rather than
+ * an async iterator, and no copy for the usual one-chunk answer (a bulk poster reads many).
+ */
+function readCapped(body: NodeJS.ReadableStream, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let first: Buffer | null = null;
+    let more: Buffer[] | null = null;
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      if (size < max) {
+        if (!first) first = chunk;
+        else (more ??= [first]).push(chunk);
+      }
+      size += chunk.length;
+    });
+    body.once('error', reject);
+    body.once('end', () => {
+      if (!first) return resolve('');
+      const all: Buffer = more ? Buffer.concat(more) : first;
+      resolve(all.toString('utf8', 0, Math.min(all.length, max)));
+    });
+  });
+}
+
+/** Unguarded (a developer's machine), a URL's verdict depends on it alone: kept for the bulk posters. */
+const UNGUARDED_VERDICTS_MAX = 1_000;
+
+/**
  * A POST to a URL a business chose, under the same rules as `safeFetch` (the URL checked before,
  * the address at connect time), through undici's `request` rather than `fetch`: no WHATWG streams
  * or Request/Response objects, a fraction of the garbage per call — for bulk posters such as the
@@ -196,8 +224,20 @@ export function safePost(
   url: string,
   init: { headers: Record<string, string>; body: string; timeoutMs: number; maxBodyBytes: number },
 ) => Promise<SafePostAnswer> {
+  // Guarded, every request checks the URL's addresses afresh (DNS answers change).
+  const verdicts = deps.guarded ? null : new Map<string, string | null>();
+  const problemOf = async (url: string) => {
+    if (!verdicts) return outboundUrlProblem(deps, url);
+    let problem = verdicts.get(url);
+    if (problem === undefined) {
+      problem = await outboundUrlProblem(deps, url);
+      if (verdicts.size >= UNGUARDED_VERDICTS_MAX) verdicts.clear();
+      verdicts.set(url, problem);
+    }
+    return problem;
+  };
   return async (url, init) => {
-    const problem = await outboundUrlProblem(deps, url);
+    const problem = await problemOf(url);
     if (problem) throw new OutboundRefused(problem);
     const res = await undiciRequest(url, {
       method: 'POST',
@@ -206,16 +246,7 @@ export function safePost(
       signal: AbortSignal.timeout(init.timeoutMs),
       dispatcher: deps.guarded ? agentFor(deps.resolveHost) : getGlobalDispatcher(),
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      if (size < init.maxBodyBytes) chunks.push(chunk);
-      size += chunk.length;
-    }
-    return {
-      status: res.statusCode,
-      text: Buffer.concat(chunks).subarray(0, init.maxBodyBytes).toString('utf8'),
-    };
+    return { status: res.statusCode, text: await readCapped(res.body, init.maxBodyBytes) };
   };
 }
 

@@ -34,6 +34,14 @@ const senderOf = (deps: WebhookDeps) => {
   return send;
 };
 
+/** The headers of one attempt: the fixed ones and the three of its signature, in one object. */
+function headersOf(key: Buffer, eventId: string, body: string): Record<string, string> {
+  return signedHeaders(key, webhookIdOf(eventId), Math.floor(Date.now() / 1000), body, {
+    'content-type': 'application/json',
+    'user-agent': 'Titan-Webhooks/1',
+  });
+}
+
 async function post(
   deps: WebhookDeps,
   url: string,
@@ -43,19 +51,18 @@ async function post(
   const started = performance.now();
   try {
     const res = await senderOf(deps)(url, {
-      headers: { 'content-type': 'application/json', 'user-agent': 'Titan-Webhooks/1', ...headers },
+      headers,
       body,
       timeoutMs: deps.timeoutMs,
       // The log keeps 4 KB of the answer; a few bytes more tell truncate() to mark the cut.
       maxBodyBytes: LOG_BODY_LIMIT * 4 + 16,
     });
-    const text = truncate(res.text);
     const ms = Math.round(performance.now() - started);
     const ok = res.status >= 200 && res.status < 300;
     return {
       ok,
       status: res.status,
-      body: text,
+      body: truncate(res.text),
       error: ok ? null : `The endpoint answered ${res.status}.`,
       ms,
     };
@@ -85,9 +92,7 @@ export function nextAttemptAt(
 
 function send(deps: WebhookDeps, d: repo.ClaimedDelivery): Promise<Attempt> {
   const body = JSON.stringify(d.payload);
-  const key = keyOf(deps, d.secretSealed);
-  const headers = signedHeaders(key, webhookIdOf(d.eventId), Math.floor(Date.now() / 1000), body);
-  return post(deps, d.url, headers, body);
+  return post(deps, d.url, headersOf(keyOf(deps, d.secretSealed), d.eventId, body), body);
 }
 
 /**
@@ -208,11 +213,10 @@ export async function sendTest(
     new Date(Date.now() + deps.leaseMs),
   );
   const body = JSON.stringify(payload);
-  const key = keyOf(deps, endpoint.secretSealed);
   const a = await post(
     deps,
     endpoint.url,
-    signedHeaders(key, webhookIdOf(row.eventId), Math.floor(Date.now() / 1000), body),
+    headersOf(keyOf(deps, endpoint.secretSealed), row.eventId, body),
     body,
   );
   await repo.recordAttempts(deps.db, [

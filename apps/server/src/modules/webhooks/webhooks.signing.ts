@@ -17,19 +17,30 @@ export function signingKey(secret: string): Buffer {
   );
 }
 
-/** The three headers of one attempt. */
+/**
+ * The three headers of one attempt, written into `into` (the request's other headers; a new object
+ * when not given). The HMAC reads the id, timestamp and body in turn: the body is not copied into
+ * one signed string.
+ */
 export function signedHeaders(
   key: Buffer,
   id: string,
   timestampSeconds: number,
   body: string,
+  into: Record<string, string> = {},
 ): Record<string, string> {
-  const signature = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': `v1,${signature}`,
-  };
+  const timestamp = String(timestampSeconds);
+  const signature = createHmac('sha256', key)
+    .update(id)
+    .update('.')
+    .update(timestamp)
+    .update('.')
+    .update(body)
+    .digest('base64');
+  into['webhook-id'] = id;
+  into['webhook-timestamp'] = timestamp;
+  into['webhook-signature'] = `v1,${signature}`;
+  return into;
 }
 
 /** The `webhook-id` of an event: stable across attempts, replays and endpoints. */
