@@ -257,7 +257,10 @@ async function seed(client, businessId, articles, perArticle) {
      from kb_chunks c where c.business_id = $1`,
     [businessId, EMBEDDING_MODEL],
   );
+  // In memory (pgvector builds on disk, much slower, once the graph outgrows maintenance_work_mem).
+  await client.query(`set maintenance_work_mem = '512MB'`);
   for (const { indexdef } of hnsw) await client.query(indexdef);
+  await client.query('reset maintenance_work_mem');
   await client.query('analyze kb_articles; analyze kb_chunks; analyze kb_embeddings');
 }
 
