@@ -1,10 +1,13 @@
 // Probe: Titan's GET /api/msg/search/ beside its raw SQL, one call at a time, on a kept seed
 // (BENCH_SEARCH_DATABASE_URL of bench/suites/inbox-search.mjs). Usage:
 //   node bench/profile/search-probe.mjs postgres://…/seeded-db "query" [calls]
+// The SQL side runs as Titan does (a transaction with the search's settings); RAW=1 runs the
+// statement alone, without them (as Titan did before).
 import pg from 'pg';
 import { startTitan } from '../lib/servers.mjs';
 import { httpClient, fixedLoad } from '../lib/fixed-load.mjs';
 import { authHeaders, login } from '../lib/identity.mjs';
+import { inSearchTransaction } from '../suites/inbox-search.mjs';
 
 const [url, q, callsArg] = process.argv.slice(2);
 const calls = Number(callsArg ?? 200);
@@ -26,7 +29,13 @@ try {
   const health = httpClient(titan.url, { sockets: 1 });
   for (let round = 0; round < 2; round++) {
     const t = await fixedLoad({ total: calls, concurrency: 1, warmup: 20, fn: () => http.get(path) });
-    const s = await fixedLoad({ total: calls, concurrency: 1, warmup: 20, fn: () => pool.query(stmt) });
+    const s = await fixedLoad({
+      total: calls,
+      concurrency: 1,
+      warmup: 20,
+      fn: () =>
+        process.env.RAW === '1' ? pool.query(stmt) : inSearchTransaction(pool, (c) => c.query(stmt)),
+    });
     const h = await fixedLoad({
       total: calls,
       concurrency: 1,

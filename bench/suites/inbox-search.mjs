@@ -6,7 +6,7 @@
 // trigram index, both message tables by full text, the count and one page with its highlights),
 // built by the server's own code imported from the built server (apps/server/dist/
 // conversations-search.js, so it cannot drift) and run on a pg pool of 10 with the same text and
-// values. Titan's answer is checked against the SQL's: the same count, the same page (conversation
+// values, in a transaction after the same `set local` settings (SEARCH_SETTINGS). Titan's answer is checked against the SQL's: the same count, the same page (conversation
 // and message ids, in order). Target: Titan's p95 <= 2x the raw SQL's; p95 <= 50 ms is printed as
 // information (the statement alone is that fast only for searches that match few rows: the count
 // of a common word's matches is most of its cost, on both sides). EXPLAIN (ANALYZE, BUFFERS) of
@@ -57,6 +57,27 @@ const searchEngine = await import(pathToFileURL(SEARCH_ENGINE).href).catch((err)
 });
 
 export const name = 'inbox-search';
+
+/**
+ * Runs `fn` as Titan runs the search: in a transaction of its own, after the search's settings
+ * (search.repository.ts SEARCH_SETTINGS, from the built server) — begin, the settings, the
+ * statement, commit.
+ */
+export async function inSearchTransaction(pool, fn) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    for (const setting of searchEngine.SEARCH_SETTINGS) await client.query(setting);
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
 
 const PLANS_FILE = join(here, '..', 'results', 'inbox-search-plans.txt');
 const OWNER = { email: 'search-owner@bench.test', password: 'bench search password 123' };
@@ -457,7 +478,7 @@ export async function run(ctx) {
     });
     const path = `/api/msg/search/?q=${encodeURIComponent(sc.q)}`;
     const statement = searchEngine.searchStatementForQuery(businessId, { q: sc.q });
-    const sqlOnce = () => pool.query(statement);
+    const sqlOnce = () => inSearchTransaction(pool, (c) => c.query(statement));
 
     // Same answer on both sides (and a first, cold call of each, not measured).
     const t = titanAnswer((await http.get(path)).body);
@@ -490,10 +511,9 @@ export async function run(ctx) {
       if (m.count === 0) throw new Error(`${sc.query}: no ${side} call succeeded: ${m.firstError}`);
     }
 
-    const { rows: plan } = await pool.query({
-      text: `explain (analyze, buffers) ${statement.text}`,
-      values: statement.values,
-    });
+    const { rows: plan } = await inSearchTransaction(pool, (c) =>
+      c.query({ text: `explain (analyze, buffers) ${statement.text}`, values: statement.values }),
+    );
     const lines = plan.map((r) => r['QUERY PLAN']);
     const aloneMs = Number((lines.find((l) => l.startsWith('Execution Time')) ?? '').replace(/[^\d.]/g, ''));
     plans.push(`=== ${sc.query} (count ${s.count}; titan p95 ${ms(tl.p95)} ms, sql p95 ${ms(sl.p95)} ms)`);

@@ -170,7 +170,7 @@ export async function run(ctx) {
           const vector = await embed(llmUrl, query);
           await Promise.all([
             pool.query(fullTextStatement(businessId, query, CANDIDATES)),
-            pool.query(vectorStatement(businessId, vector, CANDIDATES)),
+            vectorSearch(pool, businessId, vector, CANDIDATES),
           ]);
         },
       });
@@ -245,12 +245,22 @@ async function seed(client, businessId, articles, perArticle) {
       [businessId, n, VOCABULARY, from, perArticle],
     );
   }
+  // The HNSW indexes (migration 0081) are built once after the load, not grown row by row (the
+  // same definitions, read back from the catalogue).
+  const { rows: hnsw } = await client.query(
+    `select indexname, indexdef from pg_indexes where tablename = 'kb_embeddings' and indexdef ilike '%using hnsw%'`,
+  );
+  for (const { indexname } of hnsw) await client.query(`drop index "${indexname}"`);
   await client.query(
     `insert into kb_embeddings (chunk_id, model, business_id, embedding)
      select c.id, $2, $1, (select array_agg((random() - 0.5)::real) from generate_series(1, ${DIMENSIONS}) d where c.id > 0)::vector
      from kb_chunks c where c.business_id = $1`,
     [businessId, EMBEDDING_MODEL],
   );
+  // In memory (pgvector builds on disk, much slower, once the graph outgrows maintenance_work_mem).
+  await client.query(`set maintenance_work_mem = '512MB'`);
+  for (const { indexdef } of hnsw) await client.query(indexdef);
+  await client.query('reset maintenance_work_mem');
   await client.query('analyze kb_articles; analyze kb_chunks; analyze kb_embeddings');
 }
 
@@ -284,17 +294,28 @@ function fullTextStatement(businessId, q, limit) {
   };
 }
 
-/** knowledge.repository.ts searchVectors(). */
+/**
+ * knowledge.repository.ts searchVectors(): its settings (vectorSearchSettings) and its statement,
+ * the dimension written into the text as the server writes it (the HNSW index's expression).
+ */
+function vectorSettings(nearest) {
+  return [
+    `set local hnsw.ef_search = ${Math.min(1000, Math.max(40, Math.trunc(nearest)))}`,
+    'set local hnsw.iterative_scan = strict_order',
+  ];
+}
+
 function vectorStatement(businessId, vector, limit) {
+  const dims = String(vector.length);
   return {
     text: `
       with nearest as (
-        select e.chunk_id, e.embedding <=> $2::vector as distance
+        select e.chunk_id, e.embedding::vector(${dims}) <=> $2::vector(${dims}) as distance
         from kb_embeddings e
-        where e.business_id = $1 and e.model = $3
-          and vector_dims(e.embedding) = $4
+        where vector_dims(e.embedding) = ${dims}
+          and e.business_id = $1 and e.model = $3
         order by distance
-        limit $5
+        limit $4
       ),
       hits as (
         select c.article_id, c.heading, c.content, n.distance,
@@ -310,9 +331,26 @@ function vectorStatement(businessId, vector, limit) {
       from hits h join kb_articles a on a.id = h.article_id
       where h.n = 1
       order by h.distance, h.article_id
-      limit $6`,
-    values: [businessId, `[${vector.join(',')}]`, EMBEDDING_MODEL, vector.length, limit * 4, limit],
+      limit $5`,
+    values: [businessId, `[${vector.join(',')}]`, EMBEDDING_MODEL, limit * 4, limit],
   };
+}
+
+/** searchVectors as the server runs it: a transaction of its own, the settings, the statement. */
+async function vectorSearch(pool, businessId, vector, limit) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    for (const setting of vectorSettings(limit * 4)) await client.query(setting);
+    const result = await client.query(vectorStatement(businessId, vector, limit));
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 // ---------------------------------------------------------------- the model server

@@ -23,6 +23,11 @@ import { users } from './identity';
 
 /** A full-text document; written with to_tsvector(...) by the repository, never read as a value. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/**
+ * The embedding dimensions with an HNSW index of their own (migration 0081): a model of one of
+ * these is searched through its index, one of another dimension by reading its embeddings.
+ */
+export const VECTOR_INDEX_DIMENSIONS = [256, 384, 512, 768, 1024, 1536] as const;
 /** A pgvector vector of any dimension (the embedding model's); written and read as '[1,2,3]'. */
 const vector = customType<{ data: string }>({ dataType: () => 'vector' });
 
@@ -161,5 +166,12 @@ export const kbEmbeddings = pgTable(
   (t) => [
     primaryKey({ columns: [t.chunkId, t.model] }),
     index('kb_embeddings_business_idx').on(t.businessId, t.model),
+    // Nearest-neighbour search (migration 0081): an HNSW index needs a dimension, the column has
+    // none, so one partial index per common dimension on the embedding cast to it.
+    ...VECTOR_INDEX_DIMENSIONS.map((d) =>
+      index(`kb_embeddings_hnsw_${d}_idx`)
+        .using('hnsw', sql`(${t.embedding}::vector(${sql.raw(String(d))})) vector_cosine_ops`)
+        .where(sql`vector_dims(${t.embedding}) = ${sql.raw(String(d))}`),
+    ),
   ],
 );

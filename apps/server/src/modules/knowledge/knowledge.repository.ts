@@ -358,8 +358,25 @@ export async function insertEmbeddings(
 }
 
 /**
+ * The settings searchVectors' statement runs under, each `set local` in its own transaction: the
+ * HNSW index (migration 0081) keeps `nearest` candidates (at least 40, pgvector's default), and
+ * goes on searching the graph, nearest first, while rows of other businesses or models filtered
+ * out leave fewer than `nearest` (pgvector's iterative scan; strict order: by distance).
+ */
+export function vectorSearchSettings(nearest: number): string[] {
+  return [
+    `set local hnsw.ef_search = ${Math.min(1000, Math.max(40, Math.trunc(nearest)))}`,
+    'set local hnsw.iterative_scan = strict_order',
+  ];
+}
+
+/**
  * The best chunk per article by cosine distance to `vector` among the business's chunks embedded
- * by `model` (of the same dimension): `limit` articles, nearest first, with a plain snippet.
+ * by `model` (of the same dimension): `limit` articles, nearest first, with a plain snippet. The
+ * embeddings are compared cast to the vector's dimension, under that dimension's predicate: the
+ * expression and predicate of its HNSW index (migration 0081; VECTOR_INDEX_DIMENSIONS), so the
+ * nearest are found through the index (approximately, as HNSW does) rather than by reading every
+ * embedding; a dimension without an index is compared exactly, all rows read.
  */
 export async function searchVectors(
   db: Queryable,
@@ -369,16 +386,21 @@ export async function searchVectors(
   opts: { publishedOnly: boolean; locale?: string | undefined; limit: number },
 ): Promise<SearchRow[]> {
   const literal = vectorLiteral(vector);
-  return rowsOf<SearchRow>(
-    db,
-    sql`
+  // An integer from the array's length: written into the text, as the index's expression is.
+  const dims = sql.raw(String(vector.length));
+  const nearest = opts.limit * 4;
+  return db.transaction(async (tx) => {
+    for (const setting of vectorSearchSettings(nearest)) await tx.execute(sql.raw(setting));
+    return rowsOf<SearchRow>(
+      tx,
+      sql`
       with nearest as (
-        select e.chunk_id, e.embedding <=> ${literal}::vector as distance
+        select e.chunk_id, e.embedding::vector(${dims}) <=> ${literal}::vector(${dims}) as distance
         from kb_embeddings e
-        where e.business_id = ${businessId} and e.model = ${model}
-          and vector_dims(e.embedding) = ${vector.length}
+        where vector_dims(e.embedding) = ${dims}
+          and e.business_id = ${businessId} and e.model = ${model}
         order by distance
-        limit ${opts.limit * 4}
+        limit ${nearest}
       ),
       hits as (
         select c.article_id, c.heading, c.content, n.distance,
@@ -398,7 +420,8 @@ export async function searchVectors(
       order by h.distance, h.article_id
       limit ${opts.limit}
     `,
-  );
+    );
+  });
 }
 
 /** Published articles of the business among `ids`, in the order of `ids` (what the AI reads). */

@@ -2,9 +2,10 @@
 // the built server (dist/conversations-search.js) and runs the very text and values the server
 // runs for GET /api/msg/search/, as the raw-SQL floor beside it (no copy that could drift).
 import { ZSearchQuery } from '@titan/contracts';
-import { searchStatement, statementText, tsQueryText } from './search.repository';
+import { SEARCH_SETTINGS, searchStatement, statementText, tsQueryText } from './search.repository';
 
-export { tsQueryText };
+/** The `set local` statements the search runs in its transaction before its statement. */
+export { SEARCH_SETTINGS, tsQueryText };
 
 /**
  * The text and values of the statement `GET /api/msg/search/` runs with these query parameters,

@@ -157,8 +157,28 @@ export type SearchRow = {
   conversation: TConversation | null;
 };
 
+/**
+ * Settings the search's statement runs under, each `set local` in the search's own transaction
+ * (bench/README.md "inbox-search"; the benchmark's raw SQL runs the same, exported by index.ts):
+ * - no parallel workers: the planner cannot tell how many rows a prefix (`word:*`) matches and
+ *   estimates a large share of the table for any, so it plans a parallel scan; starting the
+ *   workers costs more than the whole search of a rare word (~700 ms against ~40 ms on 2 busy
+ *   cores at 10,000,000 messages; a customer's name: 101 ms against 3 ms at 1,000,000);
+ * - work_mem 32 MB: the count reads every match's heap page through a bitmap, which at the default
+ *   4 MB goes lossy for a common word at 10,000,000 messages, and each row of a lossy page is
+ *   parsed again (at 1,000,000 messages with 400 kB, the same proportion: 6–10 s against 0.17 s).
+ *   Taken only by what needs it: the bitmap of a common word's matches.
+ */
+export const SEARCH_SETTINGS: readonly string[] = [
+  'set local max_parallel_workers_per_gather = 0',
+  "set local work_mem = '32MB'",
+];
+
 export async function runSearch<T>(db: Queryable, statement: SQL): Promise<T[]> {
-  return ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
+  return db.transaction(async (tx) => {
+    for (const setting of SEARCH_SETTINGS) await tx.execute(sql.raw(setting));
+    return ((await tx.execute(statement)) as unknown as { rows: T[] }).rows;
+  });
 }
 
 /** A statement's text and values as PostgreSQL receives them (the benchmark runs them raw). */
