@@ -27,12 +27,20 @@ export const TITAN_CUSTOMER_EVENTS = [
   'email.clicked',
   /** Staff (or the AI responder) answered a customer who was waiting for an answer. */
   'conversation.replied',
+  /** A conversation of the customer's was created (by them, staff or Titan), or a resolved one opened again. */
+  'conversation.opened',
   /** Staff resolved one of the customer's conversations. */
   'conversation.resolved',
   /** A text or WhatsApp message Titan sent reached the phone, or was read (the provider's status). */
   'sms.delivered',
   'whatsapp.delivered',
   'whatsapp.read',
+  /** A label was put on the customer, or on one of their conversations. */
+  'label.added',
+  /** A campaign's message to the customer was sent (its provider took it), on any channel. */
+  'campaign.received',
+  /** An AI agent's delivery to the customer was sent (its provider took it). */
+  'agent.delivery_sent',
 ] as const satisfies readonly string[];
 export type TTitanCustomerEvent = (typeof TITAN_CUSTOMER_EVENTS)[number];
 

@@ -59,6 +59,35 @@ export type ChannelReplier = {
 export type ChannelReplies = Partial<Record<ReplyChannel, ChannelReplier>>;
 
 /**
+ * `conversation.opened` of each conversation's customer, in the caller's transaction (only where a
+ * journey listens): a conversation created, or a resolved one opened again (`reopened`).
+ */
+export async function emitConversationsOpened(
+  tx: Queryable,
+  opened: {
+    businessId: number;
+    conversationId: number;
+    customerId: number | null;
+    channel: string;
+    reopened: boolean;
+    at?: Date;
+  }[],
+): Promise<void> {
+  await emitCustomerEvents(
+    tx,
+    ...opened
+      .filter((o) => o.customerId !== null)
+      .map((o) => ({
+        businessId: o.businessId,
+        customerId: o.customerId!,
+        name: 'conversation.opened' as const,
+        properties: { conversation_id: o.conversationId, channel: o.channel, reopened: o.reopened },
+        ...(o.at ? { at: o.at } : {}),
+      })),
+  );
+}
+
+/**
  * A customer's message on SMS or email: continues `conversationId` when the channel threaded it
  * there (it must be the customer's, on that channel, in that business), else their newest
  * conversation on the channel, else opens one. The conversation becomes active, unread and awaiting
@@ -125,6 +154,16 @@ export async function receiveChannelMessage(
         created_at: at.toISOString(),
       },
     });
+    await emitConversationsOpened(tx, [
+      {
+        businessId: input.businessId,
+        conversationId,
+        customerId: input.customerId,
+        channel: input.channel,
+        reopened: false,
+        at,
+      },
+    ]);
   }
   const message = await repo.insertMessage(tx, {
     businessId: input.businessId,
@@ -137,7 +176,13 @@ export async function receiveChannelMessage(
     status: 'delivered',
     createdAt: at,
   });
-  await repo.applyMessageArrivals(tx, 'inbound', [{ businessId: input.businessId, conversationId, at }]);
+  const { reopened } = await repo.applyMessageArrivals(tx, 'inbound', [
+    { businessId: input.businessId, conversationId, at },
+  ]);
+  await emitConversationsOpened(
+    tx,
+    reopened.map((r) => ({ ...r, reopened: true })),
+  );
   if (input.spam !== undefined)
     await repo.updateConversation(tx, input.businessId, conversationId, { spam: input.spam });
   // Built only when an endpoint listens, and with a preview of a long text (a 50 KB mail): the

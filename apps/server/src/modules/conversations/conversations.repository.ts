@@ -156,8 +156,8 @@ export async function applyMessageArrivals(
   db: Queryable,
   direction: 'inbound' | 'outbound',
   arrivals: MessageArrival[],
-): Promise<AnsweredConversation[]> {
-  if (arrivals.length === 0) return [];
+): Promise<{ answered: AnsweredConversation[]; reopened: ReopenedConversation[] }> {
+  if (arrivals.length === 0) return { answered: [], reopened: [] };
   // Inbound: the customer waits for an answer since their first message after the business last
   // answered (a resolved conversation written to again starts afresh). Outbound: answered.
   const state =
@@ -179,6 +179,7 @@ export async function applyMessageArrivals(
     initiator_id: string | number | null;
     channel: ConversationRow['channel'];
     waited_since: string | Date | null;
+    was_status: ConversationRow['status'];
     at: string | Date;
   }>(
     db,
@@ -189,10 +190,24 @@ export async function applyMessageArrivals(
       from jsonb_to_recordset(${values}::jsonb) as r(business_id bigint, id bigint, at timestamptz)
       group by business_id, id) v, conversations o
     where c.id = v.id and c.business_id = v.business_id and o.id = c.id
-    returning c.id, c.business_id, c.initiator_id, c.channel, o.awaiting_reply_since as waited_since, v.at`,
+    returning c.id, c.business_id, c.initiator_id, c.channel, o.awaiting_reply_since as waited_since,
+      o.status as was_status, v.at`,
   );
-  if (direction === 'inbound') return [];
-  return rows
+  if (direction === 'inbound')
+    return {
+      answered: [],
+      // A resolved conversation the customer wrote to again is open again.
+      reopened: rows
+        .filter((r) => r.was_status === 'resolved' && r.initiator_id !== null)
+        .map((r) => ({
+          businessId: Number(r.business_id),
+          conversationId: Number(r.id),
+          customerId: Number(r.initiator_id),
+          channel: r.channel,
+          at: new Date(r.at),
+        })),
+    };
+  const answered = rows
     .filter((r) => r.waited_since !== null && r.initiator_id !== null)
     .map((r) => ({
       businessId: Number(r.business_id),
@@ -202,7 +217,11 @@ export async function applyMessageArrivals(
       waitedSince: new Date(r.waited_since!),
       at: new Date(r.at),
     }));
+  return { answered, reopened: [] };
 }
+
+/** A resolved conversation its customer wrote to again. */
+export type ReopenedConversation = Omit<AnsweredConversation, 'waitedSince'>;
 
 /** A conversation whose customer was waiting for an answer and just got one. */
 export type AnsweredConversation = {

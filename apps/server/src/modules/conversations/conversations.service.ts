@@ -31,12 +31,13 @@ import { labelConversations } from './labels-activity';
 import { emitCustomerEvents } from '../journeys';
 import { recordEvent, type WebhookEvent } from '../webhooks';
 import { listConversations } from './list';
-import type {
-  ChannelReplier,
-  ChannelReplies,
-  PreparedReply,
-  ReplyChannel,
-  ReplyTarget,
+import {
+  type ChannelReplier,
+  type ChannelReplies,
+  emitConversationsOpened,
+  type PreparedReply,
+  type ReplyChannel,
+  type ReplyTarget,
 } from './channel-messages';
 import type { InboxScope } from './conversations.repository';
 import { businessScope } from '../../platform/inbox-scope';
@@ -299,6 +300,20 @@ async function recordConversationChanges(
         customerId: b.initiatorId!,
         name: 'conversation.resolved' as const,
         properties: { conversation_id: b.id, channel: b.channel },
+      })),
+  );
+  // A resolved conversation staff open again (active, or snoozed until later).
+  const reopens = input.status === 'active' || input.status === 'snoozed' || !!input.snoozed_until;
+  await emitConversationsOpened(
+    tx,
+    before
+      .filter((b) => reopens && b.status === 'resolved')
+      .map((b) => ({
+        businessId,
+        conversationId: b.id,
+        customerId: b.initiatorId,
+        channel: b.channel,
+        reopened: true,
       })),
   );
 }
@@ -722,7 +737,11 @@ export async function applyMessageToConversations(
   direction: 'inbound' | 'outbound',
   arrivals: repo.MessageArrival[],
 ): Promise<void> {
-  const answered = await repo.applyMessageArrivals(tx, direction, arrivals);
+  const { answered, reopened } = await repo.applyMessageArrivals(tx, direction, arrivals);
+  await emitConversationsOpened(
+    tx,
+    reopened.map((r) => ({ ...r, reopened: true })),
+  );
   // A customer who was waiting got their answer: journeys may stop a follow-up on it.
   await emitCustomerEvents(
     tx,
@@ -816,6 +835,15 @@ export async function startConversation(
       objectKey: `conversation:${row.id}`,
       data: conversationEventData(row),
     });
+    await emitConversationsOpened(tx, [
+      {
+        businessId: row.businessId,
+        conversationId: row.id,
+        customerId: row.initiatorId,
+        channel: row.channel,
+        reopened: false,
+      },
+    ]);
     return row;
   });
   return findConversation(db, businessScope(input.businessId), row.id);
@@ -958,6 +986,24 @@ export async function insertOpenedConversations(
           },
         },
       ];
+    }),
+  );
+  await emitConversationsOpened(
+    tx,
+    values.flatMap((v) => {
+      const id = ids.get(v.initiatorId);
+      return id === undefined
+        ? []
+        : [
+            {
+              businessId: v.businessId,
+              conversationId: id,
+              customerId: v.initiatorId,
+              channel,
+              reopened: false,
+              at: v.lastMessageAt,
+            },
+          ];
     }),
   );
   return ids;

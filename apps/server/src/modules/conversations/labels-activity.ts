@@ -3,6 +3,7 @@
 // the caller's transaction, as assignment and status changes do (conversations.service.ts).
 import type { TLabelRef } from '@titan/contracts';
 import type { Queryable } from '../../db/client';
+import { emitCustomerEvents } from '../journeys';
 import { applyLabels } from '../labels';
 import * as repo from './conversations.repository';
 
@@ -43,6 +44,26 @@ export async function labelConversations(
     ? { id: actorRow.id, name: `${actorRow.firstName} ${actorRow.lastName}`.trim() || actorRow.email }
     : null;
   const byId = new Map(rows.map((r) => [r.id, r]));
+  // A label put on a conversation is an event of its customer for journeys.
+  await emitCustomerEvents(
+    tx,
+    ...changes.flatMap((change) => {
+      const customerId = byId.get(change.ownerId)!.initiatorId;
+      return customerId === null
+        ? []
+        : change.added.map((l) => ({
+            businessId,
+            customerId,
+            name: 'label.added' as const,
+            properties: {
+              label_id: l.id,
+              label_name: l.name,
+              on: 'conversation',
+              conversation_id: change.ownerId,
+            },
+          }));
+    }),
+  );
   for (const change of changes) {
     await repo.insertInternalMessage(tx, byId.get(change.ownerId)!, {
       messageType: 'activity',

@@ -11,7 +11,7 @@ import { sqlStateOf } from '../../platform/db-errors';
 import { findGroup } from '../chat-groups';
 import * as sends from '../sends';
 import { recordEvent } from '../webhooks';
-import type { ReplyTarget } from './channel-messages';
+import { emitConversationsOpened, type ReplyTarget } from './channel-messages';
 import * as repo from './conversations.repository';
 import {
   conversationEventData,
@@ -89,6 +89,9 @@ export async function startChannelConversation(
         objectKey: `conversation:${row.id}`,
         data: conversationEventData(row),
       });
+      await emitConversationsOpened(tx, [
+        { businessId, conversationId: row.id, customerId, channel: row.channel, reopened: false },
+      ]);
       const message = await recordChannelReply(
         tx,
         { ...target, id: row.id },

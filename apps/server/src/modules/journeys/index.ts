@@ -4,6 +4,7 @@ export {
   emitCustomerEvents,
   emitEmailEngagementEvents,
   emitSendStatusEvents,
+  emitSentSendEvents,
   type TitanCustomerEvent,
 } from './journeys.service';
 export { journeyRoutes } from './journeys.routes';

@@ -151,6 +151,66 @@ export async function insertEmailEngagementEvents(
 }
 
 /**
+ * `campaign.received` (a send of a campaign's broadcast) and `agent.delivery_sent` (a send of an
+ * AI agent's run) of the sends' customers, once per send and name, only where a live or paused
+ * journey of the business listens. The campaign and the agent are read from their modules' rows in
+ * the same statement (broadcasts.campaign_id, agent_runs.agent_id). Answers how many it stored.
+ */
+export async function insertSentSendEvents(
+  db: Queryable,
+  sent: {
+    sendId: string;
+    businessId: number;
+    customerId: number;
+    channel: string;
+    cause: 'broadcast' | 'agent';
+    causeId: string;
+    occurredAt: Date;
+  }[],
+): Promise<number> {
+  if (sent.length === 0) return 0;
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`with k as (
+          select * from jsonb_to_recordset(${recordset(
+            sent.map((e) => ({
+              send_id: e.sendId,
+              business_id: e.businessId,
+              customer_id: e.customerId,
+              channel: e.channel,
+              cause: e.cause,
+              cause_id: e.causeId,
+              occurred_at: e.occurredAt.toISOString(),
+            })),
+          )}) as k(send_id uuid, business_id bigint, customer_id bigint, channel text, cause text,
+                   cause_id uuid, occurred_at timestamptz)
+        ), facts as (
+          select k.business_id, k.customer_id, 'campaign.received' as name, k.send_id, k.occurred_at,
+            jsonb_build_object('campaign_id', b.campaign_id, 'broadcast_id', b.id, 'send_id', k.send_id,
+              'channel', k.channel) as properties
+          from k join broadcasts b on b.id = k.cause_id and b.business_id = k.business_id
+          where k.cause = 'broadcast' and b.campaign_id is not null
+          union all
+          select k.business_id, k.customer_id, 'agent.delivery_sent', k.send_id, k.occurred_at,
+            jsonb_build_object('agent_id', r.agent_id, 'run_id', r.id, 'send_id', k.send_id, 'channel', k.channel)
+          from k join agent_runs r on r.id = k.cause_id and r.business_id = k.business_id
+          where k.cause = 'agent'
+        )
+        insert into customer_events
+          (business_id, customer_id, name, properties, source, idempotency_key, occurred_at)
+        select f.business_id, f.customer_id, f.name, f.properties, 'titan', f.name || ':' || f.send_id, f.occurred_at
+        from facts f
+        where exists (
+          select 1 from journeys j
+          where j.business_id = f.business_id and j.status in ('live', 'paused') and f.name = any(j.event_names))
+        order by f.business_id, f.name, f.send_id
+        on conflict do nothing
+        returning id`,
+  );
+  return rows.length;
+}
+
+/**
  * Events a journey makes itself (a date reached), once per (business, idempotency key) whatever
  * the number of workers scanning. Answers how many it stored.
  */

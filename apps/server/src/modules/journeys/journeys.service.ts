@@ -108,6 +108,52 @@ export async function emitEmailEngagementEvents(
   await repo.insertEmailEngagementEvents(tx, events);
 }
 
+/** A send's statuses that say its provider took it (a stronger one may be the first Titan hears). */
+const SENT_STATUSES = new Set(['accepted', 'sent', 'delivered', 'read', 'opened', 'clicked']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Sends whose status just changed, in the transaction that changed it: one of a campaign that its
+ * provider took is `campaign.received` of its customer, one of an AI agent's run
+ * `agent.delivery_sent` — once per send whatever the number of later statuses.
+ */
+export async function emitSentSendEvents(
+  tx: Queryable,
+  changes: {
+    id: string;
+    businessId: number;
+    channel: string;
+    cause: string;
+    causeId: string | null;
+    customerId: number | null;
+    status: string;
+  }[],
+  at: Date = new Date(),
+): Promise<void> {
+  await repo.insertSentSendEvents(
+    tx,
+    changes.flatMap((c) =>
+      (c.cause === 'broadcast' || c.cause === 'agent') &&
+      c.customerId !== null &&
+      c.causeId !== null &&
+      UUID.test(c.causeId) &&
+      SENT_STATUSES.has(c.status)
+        ? [
+            {
+              sendId: c.id,
+              businessId: c.businessId,
+              customerId: c.customerId,
+              channel: c.channel,
+              cause: c.cause,
+              causeId: c.causeId,
+              occurredAt: at,
+            },
+          ]
+        : [],
+    ),
+  );
+}
+
 /** `POST /api/events/`: stored once per idempotency key (a repeat is accepted, not stored again). */
 export async function postEvent(
   deps: JourneyDeps,

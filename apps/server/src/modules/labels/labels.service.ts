@@ -11,6 +11,7 @@ import {
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { sqlStateOf } from '../../platform/db-errors';
+import { emitCustomerEvents } from '../journeys';
 import * as repo from './labels.repository';
 
 export const toLabel = (row: repo.LabelRow): TLabel => ({
@@ -128,5 +129,19 @@ export async function applyLabels(
     ]),
   );
   const refs = (ids: number[]) => ids.flatMap((id) => known.get(id) ?? []);
+  // A label put on a customer is an event of theirs for journeys (a conversation's: the caller's,
+  // which knows its customer).
+  if (target === 'customer')
+    await emitCustomerEvents(
+      tx,
+      ...changes.flatMap((c) =>
+        refs(c.added).map((l) => ({
+          businessId,
+          customerId: c.ownerId,
+          name: 'label.added' as const,
+          properties: { label_id: l.id, label_name: l.name, on: 'customer' },
+        })),
+      ),
+    );
   return changes.map((c) => ({ ownerId: c.ownerId, added: refs(c.added), removed: refs(c.removed) }));
 }

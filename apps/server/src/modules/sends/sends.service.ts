@@ -16,7 +16,7 @@ import type { SendOutcome } from '../../channels/channel';
 import * as billing from '../billing';
 import { recordEventsOfType } from '../webhooks';
 import { businessTimeZone } from '../business';
-import { emitEmailEngagementEvents } from '../journeys';
+import { emitEmailEngagementEvents, emitSentSendEvents } from '../journeys';
 import * as repo from './sends.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 
@@ -36,6 +36,8 @@ async function emitStatusChanges(tx: Queryable, changes: repo.StatusChange[]): P
       .filter((c) => c.channel === 'email' && c.customerId !== null)
       .map((c) => ({ sendId: c.id, type: c.status })),
   );
+  // And a campaign's or an AI agent's message that left: campaign.received, agent.delivery_sent.
+  await emitSentSendEvents(tx, told);
   await recordEventsOfType(tx, 'send.status_changed', told, (c) => ({
     objectKey: `send:${c.id}`,
     data: {

@@ -3,6 +3,7 @@
 // publishing; a live journey's per-step counts and a customer's path.
 import {
   DEFAULT_AI_RESPONDER,
+  TITAN_CUSTOMER_EVENTS,
   type TChatGroupSettings,
   type TJourney,
   type TJourneyCustomerPath,
@@ -17,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { ACME, fail, ok, profile, signIn } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
+import { ORDER_UPDATE_TEMPLATE } from '../../../test/whatsapp';
 import { EDITOR_STRINGS, JOURNEYS_STRINGS, PANEL_STRINGS, PATH_STRINGS } from '../strings';
 
 const SLOW = { timeout: 90_000 };
@@ -314,6 +316,70 @@ describe('Journeys', () => {
             }),
           ]),
           edges: expect.arrayContaining([{ from: 'conversation-1', to: 'webhook-1' }]),
+        },
+      });
+    },
+  );
+
+  it(
+    "offers Titan's events by name, and sends an approved WhatsApp template with its variables filled",
+    SLOW,
+    async () => {
+      const state = withJourneys([journey({ status: 'draft', live_version: null })]);
+      const asked: string[] = [];
+      server.use(
+        http.get('/api/whatsapp/template/', ({ request }) => {
+          asked.push(new URL(request.url).searchParams.get('status') ?? '');
+          return ok([ORDER_UPDATE_TEMPLATE]);
+        }),
+      );
+      renderApp('/engage/journeys/7');
+      const user = userEvent.setup();
+      const steps = await screen.findByRole('list', { name: EDITOR_STRINGS.steps });
+      // The trigger's event field suggests every event Titan emits; a posted name is typed freely.
+      await user.click(within(steps).getByRole('button', { name: /Trigger · trigger-1/ }));
+      const event = await screen.findByLabelText(PANEL_STRINGS.event);
+      const suggestions = document.getElementById(event.getAttribute('list')!)!;
+      const offered = [...suggestions.querySelectorAll('option')].map((o) => o.getAttribute('value'));
+      expect(offered).toEqual(
+        expect.arrayContaining([...TITAN_CUSTOMER_EVENTS, 'conversation.unanswered.4h']),
+      );
+      await user.clear(event);
+      await user.type(event, 'label.added');
+
+      await user.click(within(steps).getByRole('button', { name: /Wait · wait-1/ }));
+      await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.addStepOf('Send') }));
+      const channel = await screen.findByLabelText(PANEL_STRINGS.channel);
+      await user.selectOptions(channel, PANEL_STRINGS.channels.whatsapp);
+      const template = await screen.findByLabelText(PANEL_STRINGS.whatsappTemplate);
+      await waitFor(() =>
+        expect(within(template).getByRole('option', { name: 'order_update (en_US)' })).toBeInTheDocument(),
+      );
+      expect(asked).toContain('APPROVED');
+      await user.selectOptions(template, 'order_update (en_US)');
+      // Its header and body variables, each filled from the customer or fixed text.
+      await user.type(await screen.findByLabelText(PANEL_STRINGS.whatsappVariable('header.1')), 'A-17');
+      await user.type(screen.getByLabelText(PANEL_STRINGS.whatsappVariable('1')), 'customer.name');
+      await user.type(screen.getByLabelText(PANEL_STRINGS.whatsappVariable('2')), 'fields.order');
+      await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.save }));
+      await waitFor(() => expect(state.puts).toHaveLength(1));
+      expect(state.puts[0]).toMatchObject({
+        graph: {
+          nodes: expect.arrayContaining([
+            expect.objectContaining({ id: 'trigger-1', config: { kind: 'event', event: 'label.added' } }),
+            expect.objectContaining({
+              type: 'send',
+              config: {
+                channel: 'whatsapp',
+                consent: 'subscribed',
+                whatsapp_template: {
+                  name: 'order_update',
+                  language: 'en_US',
+                  variables: { 'header.1': 'A-17', '1': 'customer.name', '2': 'fields.order' },
+                },
+              },
+            }),
+          ]),
         },
       });
     },

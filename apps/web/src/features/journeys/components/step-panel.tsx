@@ -1,9 +1,16 @@
 // The side panel of the selected step: its settings by type, where each way out leads ("Then"), and
 // the server's errors on the field they name. Every control is a labelled form field, so a journey
 // can be built with the keyboard alone (and on a phone, where the canvas is not shown).
-import { JOURNEY_RULE_OPS, type TJourneyNode, type TJourneyRule } from '@titan/contracts';
+import {
+  JOURNEY_RULE_OPS,
+  TITAN_CUSTOMER_EVENTS,
+  type TJourneyNode,
+  type TJourneyRule,
+  type TWhatsappTemplate,
+  unansweredEventName,
+} from '@titan/contracts';
 import { PlusIcon, Trash2Icon, XIcon } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 
 import { FieldShell } from '../../../components/form/field-shell';
 import { Button } from '../../../components/ui/button';
@@ -15,6 +22,7 @@ import { useChatGroupChoices } from '../../../lib/chat-group-choices';
 import { useCustomerListChoices } from '../../../lib/customer-lists';
 import { useEmailTemplates } from '../../../lib/email-templates';
 import { useLabels } from '../../../lib/labels';
+import { useWhatsappTemplates } from '../../../lib/whatsapp/templates';
 import { edgeOf, exitLabelText, exitSlots, fieldError, stepTitle, type TGraph } from '../graph';
 import { PANEL_STRINGS as S } from '../strings';
 
@@ -76,6 +84,35 @@ export function StepPanel({ node, graph, errors, readOnly, onChange, onLink, onR
   );
 }
 
+/** Titan's own events offered as the name is typed; any other name (a posted event's) is typed freely. */
+const SUGGESTED_EVENTS = [...TITAN_CUSTOMER_EVENTS, unansweredEventName(4), unansweredEventName(24)];
+
+function EventField({
+  value,
+  error,
+  onChange,
+}: {
+  value: string;
+  error: string | undefined;
+  onChange: (event: string) => void;
+}) {
+  const listId = useId();
+  return (
+    <FieldShell label={S.event} hint={S.eventHint} error={error}>
+      {(a11y) => (
+        <>
+          <Input {...a11y} list={listId} value={value} onChange={(e) => onChange(e.target.value)} />
+          <datalist id={listId}>
+            {SUGGESTED_EVENTS.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </FieldShell>
+  );
+}
+
 function ConfigFields({
   node,
   err,
@@ -114,11 +151,11 @@ function ConfigFields({
             )}
           </FieldShell>
           {c.kind === 'event' ? (
-            <FieldShell label={S.event} hint={S.eventHint} error={err('config.event')}>
-              {(a11y) => (
-                <Input {...a11y} value={c.event} onChange={(e) => set({ ...c, event: e.target.value })} />
-              )}
-            </FieldShell>
+            <EventField
+              value={c.event}
+              error={err('config.event')}
+              onChange={(event) => set({ ...c, event })}
+            />
           ) : c.kind === 'segment' ? (
             <FieldShell label={S.segmentId} error={err('config.segment_id')}>
               {(a11y) => (
@@ -191,11 +228,11 @@ function ConfigFields({
             </FieldShell>
           ) : c.kind === 'until_event' ? (
             <>
-              <FieldShell label={S.event} error={err('config.event')}>
-                {(a11y) => (
-                  <Input {...a11y} value={c.event} onChange={(e) => set({ ...c, event: e.target.value })} />
-                )}
-              </FieldShell>
+              <EventField
+                value={c.event}
+                error={err('config.event')}
+                onChange={(event) => set({ ...c, event })}
+              />
               <FieldShell label={S.timeoutSeconds} error={err('config.timeout_seconds')}>
                 {(a11y) => (
                   <Input
@@ -408,7 +445,7 @@ function SendFields({
             value={c.channel}
             onChange={(e) => set({ channel: e.target.value, consent: c.consent ?? 'subscribed' })}
           >
-            {(['email', 'sms'] as const).map((ch) => (
+            {(['email', 'sms', 'whatsapp'] as const).map((ch) => (
               <option key={ch} value={ch}>
                 {S.channels[ch]}
               </option>
@@ -445,6 +482,8 @@ function SendFields({
             )}
           </FieldShell>
         </>
+      ) : c.channel === 'whatsapp' ? (
+        <WhatsappFields config={c} err={err} patch={patch} />
       ) : (
         <FieldShell label={S.body} error={err('config.body') ?? err('config.template_id')}>
           {(a11y) => (
@@ -467,6 +506,84 @@ function SendFields({
           </NativeSelect>
         )}
       </FieldShell>
+    </>
+  );
+}
+
+/** The variables a WhatsApp template takes, keyed as the send step's `variables` key them. */
+function variableKeys(t: TWhatsappTemplate): string[] {
+  return [
+    ...(t.header_format === 'TEXT' ? t.header_parameter_names.map((n) => `header.${n}`) : []),
+    ...t.body_parameter_names,
+    ...t.button_parameters.map((b) => `button.${b.index}`),
+  ];
+}
+
+/** A WhatsApp step: one of the business's approved templates, each of its variables filled per customer. */
+function WhatsappFields({
+  config: c,
+  err,
+  patch,
+}: {
+  config: TSend;
+  err: (field: string) => string | undefined;
+  patch: (p: Partial<TSend>) => void;
+}) {
+  const templates = useWhatsappTemplates({ status: 'APPROVED' });
+  const chosen = c.whatsapp_template;
+  const keyOf = (t: { name: string; language: string }) => `${t.name}|${t.language}`;
+  const template = (templates.data ?? []).find((t) => chosen && keyOf(t) === keyOf(chosen));
+  const variables = chosen?.variables ?? {};
+  return (
+    <>
+      <FieldShell
+        label={S.whatsappTemplate}
+        hint={templates.data && templates.data.length === 0 ? S.noWhatsappTemplates : undefined}
+        error={err('config.whatsapp_template')}
+      >
+        {(a11y) => (
+          <NativeSelect
+            {...a11y}
+            value={chosen ? keyOf(chosen) : ''}
+            onChange={(e) => {
+              const t = (templates.data ?? []).find((x) => keyOf(x) === e.target.value);
+              patch({ whatsapp_template: t ? { name: t.name, language: t.language } : undefined });
+            }}
+          >
+            <option value="">{S.noTemplate}</option>
+            {chosen && !template ? (
+              <option value={keyOf(chosen)}>{`${chosen.name} (${chosen.language})`}</option>
+            ) : null}
+            {(templates.data ?? []).map((t) => (
+              <option key={keyOf(t)} value={keyOf(t)}>
+                {`${t.name} (${t.language})`}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </FieldShell>
+      {template && chosen
+        ? variableKeys(template).map((key) => (
+            <FieldShell
+              key={key}
+              label={S.whatsappVariable(key)}
+              hint={S.whatsappVariableHint}
+              error={err(`config.whatsapp_template.variables.${key}`)}
+            >
+              {(a11y) => (
+                <Input
+                  {...a11y}
+                  value={variables[key] ?? ''}
+                  onChange={(e) => {
+                    const next = { ...variables, [key]: e.target.value };
+                    if (!e.target.value) delete next[key];
+                    patch({ whatsapp_template: { ...chosen, variables: next } });
+                  }}
+                />
+              )}
+            </FieldShell>
+          ))
+        : null}
     </>
   );
 }
