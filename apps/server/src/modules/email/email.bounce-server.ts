@@ -69,6 +69,9 @@ export async function startBounceListener(
   options: { port: number; host: string },
 ): Promise<BounceListener> {
   const perClient = new Map<string, number>();
+  // Each recipient is looked up once per message: at RCPT TO, kept on the message's envelope (the
+  // server makes a new one for each message of a session) for DATA to use.
+  const resolved = new WeakMap<object, Map<string, Recipient>>();
   // Mail to conversations is parsed in the inbound threads; this thread takes SMTP and records.
   const threads = new InboundThreads({
     dns: { DNS_SERVERS: deps.config.DNS_SERVERS, DNS_TIMEOUT_MS: deps.config.DNS_TIMEOUT_MS },
@@ -105,8 +108,16 @@ export async function startBounceListener(
       }
       // Only addresses Titan signed (the unsigned ones of mail sent before signing are refused too),
       // and inbox addresses; any other is refused here, before the message is sent.
+      const envelope = session.envelope;
       recipientOf(deps, address.address).then(
-        (known) => callback(known ? null : smtpError(550, '5.1.1 No such recipient here')),
+        (known) => {
+          if (known) {
+            const found = resolved.get(envelope) ?? new Map<string, Recipient>();
+            found.set(address.address, known);
+            resolved.set(envelope, found);
+          }
+          callback(known ? null : smtpError(550, '5.1.1 No such recipient here'));
+        },
         (err: unknown) => {
           logger.error({ err }, 'inbound listener could not look up a recipient');
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
@@ -120,8 +131,11 @@ export async function startBounceListener(
         mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
       };
       (async () => {
+        const found = resolved.get(session.envelope);
         const recipients = (
-          await Promise.all(session.envelope.rcptTo.map((r) => recipientOf(deps, r.address)))
+          await Promise.all(
+            session.envelope.rcptTo.map((r) => found?.get(r.address) ?? recipientOf(deps, r.address)),
+          )
         ).filter((r): r is Recipient => r !== null);
         const conversational = recipients.some((r) => r.kind !== 'report');
         const limit = conversational ? BOUNCE_LIMITS.conversationSize : BOUNCE_LIMITS.size;
