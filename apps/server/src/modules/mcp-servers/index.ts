@@ -2,15 +2,14 @@
 // Everything else in modules/mcp-servers/ is private to it (eslint: titan-server/module-faces).
 
 export { mcpServerRoutes } from './mcp-servers.routes';
+export { findMcpServerRow, listMcpServerRows } from './mcp-servers.service';
 export {
   callMcpTool,
-  findMcpServerRow,
-  listMcpServerRows,
   mcpErrorWords,
   type McpServerRow,
   readyForRun,
   toolInfos,
-} from './mcp-servers.service';
+} from './mcp-servers.connection';
 export {
   checkIssuer,
   codeRefused,

@@ -16,15 +16,17 @@ import {
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../../platform/request-context';
 import * as mcp from './mcp-servers.service';
+import * as connection from './mcp-servers.connection';
+import * as oauth from './mcp-servers.oauth';
 
 const tags = ['mcp-servers'];
 const read = { business: true, permission: 'engage.read' } as const;
 const manage = { business: true, permission: 'business.update' } as const;
 const ZId = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
-export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = async (app, { deps }) => {
+export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: connection.McpDeps }> = async (app, { deps }) => {
   app.get(
-    mcp.CLIENT_METADATA_PATH,
+    connection.CLIENT_METADATA_PATH,
     {
       config: {
         public: true,
@@ -32,7 +34,7 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
       },
       schema: { tags, summary: "Titan's OAuth client metadata document (its URL is the client id)" },
     },
-    async () => mcp.clientMetadataDocument(deps),
+    async () => connection.clientMetadataDocument(deps),
   );
   app.get(
     '/api/config/mcp-servers/',
@@ -77,7 +79,7 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
       },
     },
     async (request) =>
-      ok(await mcp.completeMcpOAuth(deps, businessOf(request).id, actorIdOf(request), request.body)),
+      ok(await oauth.completeMcpOAuth(deps, businessOf(request).id, actorIdOf(request), request.body)),
   );
   app.get(
     '/api/config/mcp-servers/:id/',
@@ -125,7 +127,7 @@ export const mcpServerRoutes: FastifyPluginAsyncZod<{ deps: mcp.McpDeps }> = asy
       },
     },
     async (request) =>
-      ok(await mcp.connectMcpServer(deps, businessOf(request).id, actorIdOf(request), request.params.id)),
+      ok(await oauth.connectMcpServer(deps, businessOf(request).id, actorIdOf(request), request.params.id)),
   );
   app.get(
     '/api/config/mcp-servers/:id/tools/',
