@@ -2,23 +2,18 @@
 // Everything else in modules/sends/ is private to it (eslint: titan-server/module-faces).
 
 export { exportFileName, exportSendLogs, findCustomerSends, findSendLog, findSendLogs } from './sends.logs';
+export { detachConversation, findSendById, type SendCause } from './sends.repository';
+export { type BestEvent, deleteOrphanEvents, type ProviderEvent } from './sends.events.repository';
+export { usageByCategory } from './sends.logs.repository';
+export { customerSendsWithEvents, deleteCustomerSends } from './sends.batches.repository';
 export {
-  type BestEvent,
-  customerSendsWithEvents,
-  deleteCustomerSends,
   campaignBehaviourCondition,
   campaignLinks,
   campaignSendsOf,
   campaignSeries,
   campaignTotals,
   type CampaignSendTotals,
-  deleteOrphanEvents,
-  detachConversation,
-  findSendById,
-  type ProviderEvent,
-  type SendCause,
-  usageByCategory,
-} from './sends.repository';
+} from './sends.metrics.repository';
 export { sendLogRoutes } from './sends.routes';
 export {
   applyEvents,

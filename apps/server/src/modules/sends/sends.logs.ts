@@ -16,14 +16,16 @@ import type {
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../../platform/inbox-scope';
 import { csvCell, csvLine } from '../../platform/csv';
-import * as repo from './sends.repository';
+import type * as repo from './sends.repository';
+import * as repoEvents from './sends.events.repository';
+import * as repoLogs from './sends.logs.repository';
 import type { SendChannel } from './sends.repository';
 
 export const SEND_LOG_ERRORS = { notFound: 'No send with this tracking id.' } as const;
 
 const num = (v: string | number | null) => (v === null ? null : Number(v));
 
-export function toLog(row: repo.SendLogRow): TWhatsappLog {
+export function toLog(row: repoLogs.SendLogRow): TWhatsappLog {
   const code = row.error_code === null ? null : Number(row.error_code);
   const cost = row.cost ?? {};
   const sender = row.sender_id !== null;
@@ -63,11 +65,18 @@ export async function logsPage<T>(
   db: Db,
   channel: SendChannel,
   scope: InboxScope,
-  query: repo.SendLogFilter & { page: number; page_size: number },
-  shape: (row: repo.SendLogRow) => T,
+  query: repoLogs.SendLogFilter & { page: number; page_size: number },
+  shape: (row: repoLogs.SendLogRow) => T,
 ) {
   const { page, page_size, ...filter } = query;
-  const { rows, count } = await repo.listLogs(db, channel, scope, filter, page_size, (page - 1) * page_size);
+  const { rows, count } = await repoLogs.listLogs(
+    db,
+    channel,
+    scope,
+    filter,
+    page_size,
+    (page - 1) * page_size,
+  );
   return {
     count,
     next: page * page_size < count ? page + 1 : null,
@@ -86,7 +95,7 @@ export async function findSendLogs(
   return logsPage(db, channel, scope, query, toLog);
 }
 
-function toEvent(row: Awaited<ReturnType<typeof repo.listEvents>>[number]): TWhatsappLogEvent {
+function toEvent(row: Awaited<ReturnType<typeof repoEvents.listEvents>>[number]): TWhatsappLogEvent {
   const payload = row.payload as {
     pricing?: { category?: unknown; billable?: unknown };
     errors?: { code?: unknown; title?: unknown; message?: unknown; error_data?: { details?: unknown } }[];
@@ -115,13 +124,13 @@ function toEvent(row: Awaited<ReturnType<typeof repo.listEvents>>[number]): TWha
 
 /** One send with its provider bodies and its timeline; null when the scope may not see it. */
 export async function findSendLog(db: Db, channel: SendChannel, scope: InboxScope, trackingId: string) {
-  const found = await repo.findLog(db, channel, scope, trackingId);
+  const found = await repoLogs.findLog(db, channel, scope, trackingId);
   if (!found) return null;
   return {
     log: toLog(found.log),
     request: found.send.providerRequest,
     response: found.send.providerResponse,
-    events: (await repo.listEvents(db, found.send)).map(toEvent),
+    events: (await repoEvents.listEvents(db, found.send)).map(toEvent),
   };
 }
 
@@ -158,7 +167,7 @@ export async function* exportSendLogs(
   filter: TWhatsappLogFilter,
 ): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS.map(([name]) => name));
-  for await (const batch of repo.streamLogs(db, channel, scope, filter)) {
+  for await (const batch of repoLogs.streamLogs(db, channel, scope, filter)) {
     yield batch
       .map((row) => {
         const log = toLog(row);
@@ -170,7 +179,7 @@ export async function* exportSendLogs(
 
 // ---- Email: the shared shape with email's statuses and subject; one email with its message ----
 
-export function toEmailLog(row: repo.SendLogRow): TEmailLog {
+export function toEmailLog(row: repoLogs.SendLogRow): TEmailLog {
   const log = toLog(row);
   return { ...log, status: log.status as TEmailLog['status'], subject: row.subject };
 }
@@ -186,7 +195,7 @@ const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
  * bounce or complaint with the mail server's words (the send's error when the event has none).
  */
 function toEmailEvent(
-  row: Awaited<ReturnType<typeof repo.listEvents>>[number],
+  row: Awaited<ReturnType<typeof repoEvents.listEvents>>[number],
   send: repo.SendRow,
 ): TEmailLogEvent {
   const p = row.payload as Record<string, unknown>;
@@ -240,11 +249,11 @@ const synthetic = (status: string, at: Date): TEmailLogEvent => ({
  * what was observed.
  */
 export async function findEmailLog(db: Db, scope: InboxScope, trackingId: string) {
-  const found = await repo.findLog(db, 'email', scope, trackingId);
+  const found = await repoLogs.findLog(db, 'email', scope, trackingId);
   if (!found) return null;
   const { send } = found;
   const request = send.providerRequest ?? {};
-  const observed = (await repo.listEvents(db, send)).map((e) => toEmailEvent(e, send));
+  const observed = (await repoEvents.listEvents(db, send)).map((e) => toEmailEvent(e, send));
   const timeline: TEmailLogEvent[] = [];
   if (!observed.some((e) => e.status === 'queued')) timeline.push(synthetic('queued', send.createdAt));
   const wasSent = statusRankOf(send.status) >= 2 || send.providerMessageId !== null;
@@ -293,7 +302,7 @@ const EMAIL_CSV_HEADER = [
  * million rows make a million objects fewer for the collector). The id and the timestamps never
  * need quoting; the status and the sender come worked out from the database.
  */
-function emailCsvLine(row: repo.EmailCsvRow): string {
+function emailCsvLine(row: repoLogs.EmailCsvRow): string {
   const code = row.error_code === null ? NaN : Number(row.error_code);
   return (
     `${row.id},${row.created_at},${row.updated_at},${csvCell(row.recipient)},${csvCell(row.subject)},` +
@@ -309,7 +318,7 @@ export async function* exportEmailLogs(
   filter: TEmailLogFilter,
 ): AsyncGenerator<string> {
   yield csvLine(EMAIL_CSV_HEADER);
-  for await (const batch of repo.streamEmailCsvRows(db, scope, filter)) {
+  for await (const batch of repoLogs.streamEmailCsvRows(db, scope, filter)) {
     let out = '';
     for (const row of batch) out += emailCsvLine(row);
     yield out;
@@ -324,7 +333,7 @@ export async function findCustomerSends(
   query: TVisitorSendsQuery,
 ): Promise<{ count: number; next: number | null; previous: number | null; results: TVisitorSend[] }> {
   const { page, page_size, channel } = query;
-  const { rows, count } = await repo.listCustomerSends(
+  const { rows, count } = await repoLogs.listCustomerSends(
     db,
     scope,
     customerId,

@@ -18,6 +18,9 @@ import { recordEventsOfType } from '../webhooks';
 import { businessTimeZone } from '../business';
 import { emitEmailEngagementEvents, emitSentSendEvents } from '../journeys';
 import * as repo from './sends.repository';
+import * as repoEvents from './sends.events.repository';
+import * as repoBatches from './sends.batches.repository';
+import * as repoMetrics from './sends.metrics.repository';
 import type { SendCause, SendChannel } from './sends.repository';
 
 export type { SendRow } from './sends.repository';
@@ -189,9 +192,9 @@ export async function recordFailed(
 export async function applyEvents(
   tx: Queryable,
   channel: SendChannel,
-  events: repo.ProviderEvent[],
-): Promise<repo.BestEvent[]> {
-  await repo.insertEvents(tx, channel, events);
+  events: repoEvents.ProviderEvent[],
+): Promise<repoEvents.BestEvent[]> {
+  await repoEvents.insertEvents(tx, channel, events);
   const keys = new Map(events.map((e) => [`${e.businessId}:${e.providerMessageId}`, e]));
   return reapplyEvents(tx, channel, [...keys.values()]);
 }
@@ -201,8 +204,8 @@ export async function reapplyEvents(
   tx: Queryable,
   channel: SendChannel,
   keys: { businessId: number; providerMessageId: string }[],
-): Promise<repo.BestEvent[]> {
-  const { best, changed } = await repo.applyBestEvents(tx, channel, keys);
+): Promise<repoEvents.BestEvent[]> {
+  const { best, changed } = await repoEvents.applyBestEvents(tx, channel, keys);
   await emitStatusChanges(tx, changed);
   return best;
 }
@@ -263,7 +266,7 @@ export async function recordSendEvent(
   },
 ): Promise<repo.SendRow | null> {
   return db.transaction(async (tx) => {
-    const recorded = await repo.recordEvent(tx, { ...event, raise: event.raise ?? true });
+    const recorded = await repoEvents.recordEvent(tx, { ...event, raise: event.raise ?? true });
     if (recorded?.raised) await emitStatusChanges(tx, [changeOf(recorded.send)]);
     return recorded?.send ?? null;
   });
@@ -276,7 +279,7 @@ export async function countSendsByCause(
   cause: SendCause,
   causeId: string,
 ): Promise<Record<string, number>> {
-  return repo.countByCause(db, businessId, cause, causeId);
+  return repoBatches.countByCause(db, businessId, cause, causeId);
 }
 
 /** Cancels the sends of one cause that no sender has claimed yet. */
@@ -296,7 +299,7 @@ export async function cancelQueuedSendsOf(
   cause: SendCause,
   causeId: string,
 ): Promise<number[]> {
-  const cancelled = await repo.cancelQueuedByCause(db, businessId, cause, causeId);
+  const cancelled = await repoBatches.cancelQueuedByCause(db, businessId, cause, causeId);
   await billing.releaseSends(db, cancelled);
   await emitStatusChanges(db, cancelled.map(changeOf));
   return cancelled.flatMap((s) => (s.customerId === null ? [] : [Number(s.customerId)]));
@@ -323,7 +326,7 @@ export async function recordSendEvents(
   options: { machineWindowMs: number },
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const { kept, raised } = await repo.recordEventBatch(tx, events, options.machineWindowMs);
+    const { kept, raised } = await repoBatches.recordEventBatch(tx, events, options.machineWindowMs);
     await emitStatusChanges(tx, raised);
     return kept;
   });
@@ -355,7 +358,7 @@ export async function emailMetrics(
     throw AppError.fields({ created_at__gte: [EMAIL_METRICS_ERRORS.tooLong] });
   // Days as the business counts them: in its time zone.
   const timeZone = await businessTimeZone(db, businessId);
-  const days = await repo.emailMetricsByDay(db, businessId, {
+  const days = await repoMetrics.emailMetricsByDay(db, businessId, {
     from,
     to,
     timeZone,
@@ -420,7 +423,7 @@ export async function createSuppressed(
 
 /** Takes those of `ids` still queued, in one statement; the others are someone else's (or done). */
 export async function claimMany(db: Queryable, ids: string[]): Promise<repo.SendRow[]> {
-  return repo.claimSends(db, ids);
+  return repoBatches.claimSends(db, ids);
 }
 
 /**
@@ -433,9 +436,9 @@ export async function requeue(
   sendId: string,
   failure: { errorCode: string | null; errorMessage: string; payload?: Record<string, unknown> },
 ): Promise<repo.SendRow | null> {
-  const row = await repo.requeueSend(db, sendId, failure);
+  const row = await repoBatches.requeueSend(db, sendId, failure);
   if (!row) return null;
-  await repo.recordEvent(db, {
+  await repoEvents.recordEvent(db, {
     sendId,
     type: 'deferred',
     raise: false,
@@ -446,7 +449,7 @@ export async function requeue(
 
 /** How many events of `type` a send has (e.g. its deferred attempts). */
 export async function countSendEvents(db: Queryable, sendId: string, type: string): Promise<number> {
-  return repo.countSendEvents(db, sendId, type);
+  return repoBatches.countSendEvents(db, sendId, type);
 }
 
 /** The send already recorded under this idempotency key, if any. */
@@ -455,7 +458,7 @@ export async function findByIdempotencyKey(
   businessId: number,
   key: string,
 ): Promise<repo.SendRow | null> {
-  return repo.findSendByIdempotencyKey(db, businessId, key);
+  return repoBatches.findSendByIdempotencyKey(db, businessId, key);
 }
 
 /**
@@ -476,7 +479,7 @@ export async function createMany(
   }
   // The chunk is counted against the quota whole, or refused whole (402).
   for (const g of queued.values()) await billing.reserveSends(tx, g.businessId, g.channel, g.n);
-  return repo.insertSends(tx, rows);
+  return repoBatches.insertSends(tx, rows);
 }
 
 /** What providers said sends cost, merged into what is known (null values leave it). */
@@ -484,7 +487,7 @@ export async function recordCosts(
   db: Queryable,
   costs: { id: string; cost: Record<string, unknown> }[],
 ): Promise<void> {
-  return repo.mergeCost(db, costs);
+  return repoBatches.mergeCost(db, costs);
 }
 
 /**
@@ -496,7 +499,7 @@ export async function recordAcceptedMany(
   accepted: { send: repo.SendRow; outcome: Extract<SendOutcome, { ok: true }> }[],
 ): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const recorded = await repo.markAcceptedMany(
+    const recorded = await repoBatches.markAcceptedMany(
       tx,
       accepted.map(({ send, outcome }) => ({
         id: send.id,
@@ -557,7 +560,7 @@ export async function findByProviderMessageId(
   channel: SendChannel,
   providerMessageId: string,
 ): Promise<repo.SendRow | null> {
-  return repo.findSendByProviderMessageId(db, businessId, channel, providerMessageId);
+  return repoBatches.findSendByProviderMessageId(db, businessId, channel, providerMessageId);
 }
 
 /**
@@ -569,7 +572,7 @@ export async function lockProviderMessages(
   channel: SendChannel,
   keys: { businessId: number; providerMessageId: string }[],
 ): Promise<void> {
-  return repo.lockProviderMessages(tx, channel, keys);
+  return repoBatches.lockProviderMessages(tx, channel, keys);
 }
 
 /** Sends that ended at their provider without a price yet (see the repository). */
@@ -580,7 +583,7 @@ export async function findUnpricedSends(
   maxChecks: number,
   limit: number,
 ) {
-  return repo.findUnpricedSends(db, channel, window, maxChecks, limit);
+  return repoBatches.findUnpricedSends(db, channel, window, maxChecks, limit);
 }
 
 /**
@@ -594,7 +597,7 @@ export async function recordOnce(
   suppressed: string | null,
 ): Promise<{ row: repo.SendRow; created: boolean }> {
   if (send.idempotencyKey) {
-    const existing = await repo.findSendByIdempotencyKey(db, send.businessId, send.idempotencyKey);
+    const existing = await repoBatches.findSendByIdempotencyKey(db, send.businessId, send.idempotencyKey);
     if (existing) return { row: existing, created: false };
   }
   try {
@@ -607,7 +610,7 @@ export async function recordOnce(
   } catch (err) {
     // The same key sent twice at once: the other call recorded it; answer that send.
     if (send.idempotencyKey && sqlStateOf(err) === '23505') {
-      const existing = await repo.findSendByIdempotencyKey(db, send.businessId, send.idempotencyKey);
+      const existing = await repoBatches.findSendByIdempotencyKey(db, send.businessId, send.idempotencyKey);
       if (existing) return { row: existing, created: false };
     }
     throw err;
@@ -626,7 +629,7 @@ export async function retryOrGiveUp(
   delays: readonly number[],
   gaveUp: (attempts: number, message: string) => string,
 ): Promise<number | null> {
-  const deferred = await repo.countSendEvents(db, sendId, 'deferred');
+  const deferred = await repoBatches.countSendEvents(db, sendId, 'deferred');
   if (deferred < delays.length) {
     const requeued = await requeue(db, sendId, {
       errorCode: failure.errorCode,
@@ -650,5 +653,5 @@ export async function sendCountsByDay(
   range: { from: Date; to: Date },
   timeZone = 'UTC',
 ) {
-  return repo.sendCountsByDay(db, businessId, range, timeZone);
+  return repoBatches.sendCountsByDay(db, businessId, range, timeZone);
 }

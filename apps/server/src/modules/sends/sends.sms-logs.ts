@@ -6,12 +6,13 @@ import type { Db } from '../../db/client';
 import type { InboxScope } from '../../platform/inbox-scope';
 import { csvLine } from '../../platform/csv';
 import { logsPage, toLog } from './sends.logs';
-import * as repo from './sends.repository';
+import * as repoEvents from './sends.events.repository';
+import * as repoLogs from './sends.logs.repository';
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
 const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 
-export function toSmsLog(row: repo.SendLogRow): TSmsLog {
+export function toSmsLog(row: repoLogs.SendLogRow): TSmsLog {
   const log = toLog(row);
   const cost = row.cost ?? {};
   return {
@@ -32,7 +33,7 @@ export async function findSmsLogs(db: Db, scope: InboxScope, query: TSmsLogListQ
   return logsPage(db, 'sms', scope, query, toSmsLog);
 }
 
-function toSmsEvent(row: Awaited<ReturnType<typeof repo.listEvents>>[number]): TSmsLogEvent {
+function toSmsEvent(row: Awaited<ReturnType<typeof repoEvents.listEvents>>[number]): TSmsLogEvent {
   const p = row.payload as Record<string, unknown>;
   const error = Array.isArray(p.errors) ? (p.errors[0] as Record<string, unknown> | undefined) : undefined;
   const code = text(error?.code) ?? text(p.ErrorCode) ?? text(p.code);
@@ -55,13 +56,13 @@ function toSmsEvent(row: Awaited<ReturnType<typeof repo.listEvents>>[number]): T
  * segments, and its timeline oldest first — queued when recorded, then what Twilio reported.
  */
 export async function findSmsLog(db: Db, scope: InboxScope, trackingId: string) {
-  const found = await repo.findLog(db, 'sms', scope, trackingId);
+  const found = await repoLogs.findLog(db, 'sms', scope, trackingId);
   if (!found) return null;
   const { send } = found;
   const request = send.providerRequest ?? {};
   const log = toSmsLog(found.log);
   const cost = send.cost ?? {};
-  const observed = (await repo.listEvents(db, send)).map(toSmsEvent);
+  const observed = (await repoEvents.listEvents(db, send)).map(toSmsEvent);
   const queued: TSmsLogEvent = {
     status: 'queued',
     provider_status: null,
@@ -110,7 +111,7 @@ export async function* exportSmsLogs(
   filter: TSmsLogFilter,
 ): AsyncGenerator<string> {
   yield csvLine(SMS_CSV_HEADER);
-  for await (const batch of repo.streamLogs(db, 'sms', scope, filter)) {
+  for await (const batch of repoLogs.streamLogs(db, 'sms', scope, filter)) {
     let out = '';
     for (const row of batch) {
       const l = toSmsLog(row);

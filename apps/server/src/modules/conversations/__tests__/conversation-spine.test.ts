@@ -7,7 +7,7 @@ import { createTestRuntime, type TestRuntime } from '../../../testing/test-runti
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { createStorage } from '../../../platform/storage';
 import { insertCustomer } from '../../directory/directory.repository';
-import * as sendsRepo from '../../sends/sends.repository';
+import * as sendsRepoLogs from '../../sends/sends.logs.repository';
 import * as repo from '../conversations.repository';
 import {
   applyMessageToConversations,
@@ -87,7 +87,7 @@ describe('a staff reply on the Titan chat', () => {
       },
     ]);
 
-    const { rows, count } = await sendsRepo.listLogs(
+    const { rows, count } = await sendsRepoLogs.listLogs(
       rt.database.db,
       'titan_message',
       businessScope(business.id),

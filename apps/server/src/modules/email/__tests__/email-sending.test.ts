@@ -16,7 +16,7 @@ import { buildArf, buildDsn, startSmtpSink, type ReceivedMail, type SmtpSink } f
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, type Session } from '../../../testing/identity';
 import { findBusiness } from '../../business/business.service';
-import { listEvents } from '../../sends/sends.repository';
+import { listEvents } from '../../sends/sends.events.repository';
 import * as sendsService from '../../sends/sends.service';
 import { findSuppression, suppress } from '../../suppressions/suppressions.service';
 import { setCustomerConsent } from '../../consent/consent.service';

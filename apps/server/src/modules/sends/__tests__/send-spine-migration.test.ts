@@ -10,6 +10,7 @@ import {
 } from '../../../testing/test-runtime';
 import { findSendLogs } from '../sends.logs';
 import * as repo from '../sends.repository';
+import * as repoEvents from '../sends.events.repository';
 
 describe('migration 0022 on a database with WhatsApp logs and statuses', () => {
   it('moves every row into sends and send_events and answers the same logs', async () => {
@@ -75,7 +76,7 @@ describe('migration 0022 on a database with WhatsApp logs and statuses', () => {
         });
         const send = await repo.findSend(rt.database.db, businessId, logs[0]!.tracking_id);
         expect(send?.providerRequest).toEqual({ to: '15550000001', type: 'text' });
-        const events = await repo.listEvents(rt.database.db, send!);
+        const events = await repoEvents.listEvents(rt.database.db, send!);
         expect(events.map((e) => [e.type, e.occurredAt?.toISOString()])).toEqual([
           ['sent', '2025-03-01T10:00:00.000Z'],
           ['read', '2025-03-01T10:01:00.000Z'],
