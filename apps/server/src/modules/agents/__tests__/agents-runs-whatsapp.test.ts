@@ -115,11 +115,11 @@ describe('an agent on WhatsApp', () => {
         ...over,
       },
     });
-    llm.script(
-      decision({ body: 'Yes, we have it in blue! Shall I keep one for you?' }),
-      decision({ body: 'Hi Bo, anything else?' }),
-      decision({ template_id: hello.id }),
-    );
+    // Ana and Bo came from two webhook deliveries, processed in either order: the run takes its
+    // recipients in id order, so the script follows their ids.
+    const toAna = decision({ body: 'Yes, we have it in blue! Shall I keep one for you?' });
+    const toBo = decision({ body: 'Hi Bo, anything else?' });
+    llm.script(...(ana < bo ? [toAna, toBo] : [toBo, toAna]), decision({ template_id: hello.id }));
     // The run as the job would work it, one recipient at a time (the script's order).
     const run = (await insertRun(rt.services.db, {
       agentId,

@@ -156,6 +156,11 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
   const message = (send.message ?? {}) as StoredMessage;
   const now = new Date();
   return deps.db.transaction(async (tx) => {
+    // Meta often posts a status before this transaction commits: the acceptance and the webhook's
+    // statuses of this wamid take turns (applyStatuses), so neither misses the other's rows.
+    await sends.lockProviderMessages(tx, 'whatsapp', [
+      { businessId: send.businessId, providerMessageId: wamid },
+    ]);
     await sends.recordAccepted(tx, send, outcome);
     const row = await insertWaMessage(tx, {
       id: wamid,
@@ -191,6 +196,13 @@ export const SEND_TAKEN = 'This message is already being sent.';
  * changes nothing of this one's.
  */
 export async function applyStatuses(db: Queryable, statuses: ProviderEvent[]): Promise<void> {
+  // In turn with the acceptance of these wamids (sendQueued): a status reported while its send's
+  // acceptance was still uncommitted would otherwise find no send, and the acceptance no status.
+  await sends.lockProviderMessages(
+    db,
+    'whatsapp',
+    statuses.map((e) => ({ businessId: e.businessId, providerMessageId: e.providerMessageId })),
+  );
   await mirrorOntoMessages(db, await sends.applyEvents(db, 'whatsapp', statuses));
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { describeDatabaseError, driverErrorOf } from '../../../platform/db-errors';
 import type { Queryable } from '../../../db/client';
 import { whatsappCloud } from '../../../channels/whatsapp-cloud/whatsapp-cloud.adapter';
+import * as sends from '../../sends';
 import type { ProviderEvent } from '../../sends';
 import {
   applyMessageToConversations,
@@ -147,6 +148,14 @@ function itemsOf(event: webhookRepo.PendingWebhookEvent, into: Items): void {
 async function writeItems(tx: Queryable, items: Items): Promise<MediaToFetch[]> {
   const { messages, statuses } = items;
   const mediaToFetch: MediaToFetch[] = [];
+  // The statuses' wamids first, before any row of this batch is locked: a send being accepted
+  // holds its wamid's lock and then writes its conversation (sendQueued), so taking them in the
+  // same order here means the two wait for each other and never deadlock.
+  await sends.lockProviderMessages(
+    tx,
+    'whatsapp',
+    statuses.map((e) => ({ businessId: e.businessId, providerMessageId: e.providerMessageId })),
+  );
   if (messages.length > 0) {
     // One writer per contact at a time, so concurrent batches never open two conversations.
     const contacts = new Map<string, directory.ContactValues>();
