@@ -196,13 +196,8 @@ export const SEND_TAKEN = 'This message is already being sent.';
  * changes nothing of this one's.
  */
 export async function applyStatuses(db: Queryable, statuses: ProviderEvent[]): Promise<void> {
-  // In turn with the acceptance of these wamids (sendQueued): a status reported while its send's
-  // acceptance was still uncommitted would otherwise find no send, and the acceptance no status.
-  await sends.lockProviderMessages(
-    db,
-    'whatsapp',
-    statuses.map((e) => ({ businessId: e.businessId, providerMessageId: e.providerMessageId })),
-  );
+  // The caller (the webhook batch, writeItems) holds these wamids' locks, taken before any of its
+  // rows: in turn with their acceptance (sendQueued), so neither misses the other's rows.
   await mirrorOntoMessages(db, await sends.applyEvents(db, 'whatsapp', statuses));
 }
 
