@@ -7,6 +7,7 @@ export default defineProject({
     root: import.meta.dirname,
     include: ['tests/**/*.test.ts'],
     globalSetup: ['./support/global-setup.ts'],
+    setupFiles: ['./support/retry.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -38,6 +38,9 @@ export async function signedInContext(
   return context;
 }
 
+/** Every `problems` list a watched page writes to (see `support/retry.ts`). */
+export const watchedProblemLists = new Set<string[]>();
+
 /** A new page whose uncaught errors (and, with `consoleErrors`, console errors) land in `problems`. */
 export async function watchedPage(
   context: BrowserContext,
@@ -45,6 +48,7 @@ export async function watchedPage(
   { consoleErrors = false }: { consoleErrors?: boolean } = {},
 ): Promise<Page> {
   const page = await context.newPage();
+  watchedProblemLists.add(problems);
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   if (consoleErrors)
     page.on('console', (msg) => {
