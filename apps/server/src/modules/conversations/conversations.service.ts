@@ -821,32 +821,69 @@ export async function startConversation(
     title: string;
   },
 ): Promise<TConversation> {
-  const row = await db.transaction(async (tx) => {
-    const row = await repo.insertConversation(tx, {
-      businessId: input.businessId,
-      channel: input.channel,
-      initiatorId: input.initiatorId,
-      assignedChatGroupId: input.chatGroupId ?? null,
-      title: input.title,
-    });
-    await recordEvent(tx, {
-      businessId: input.businessId,
-      type: 'conversation.created',
-      objectKey: `conversation:${row.id}`,
-      data: conversationEventData(row),
-    });
-    await emitConversationsOpened(tx, [
-      {
-        businessId: row.businessId,
-        conversationId: row.id,
-        customerId: row.initiatorId,
-        channel: row.channel,
-        reopened: false,
-      },
-    ]);
-    return row;
-  });
+  const row = await db.transaction((tx) => openConversation(tx, input));
   return findConversation(db, businessScope(input.businessId), row.id);
+}
+
+/**
+ * A new conversation, in the caller's transaction, announced as every new conversation is (see
+ * announceConversation). Also for conversations Titan opens itself to send into (a WhatsApp
+ * campaign's message to a customer who has none).
+ */
+export async function openConversation(
+  tx: Queryable,
+  input: {
+    businessId: number;
+    channel: TChannel;
+    initiatorId: number | null;
+    chatGroupId?: number | null;
+    title: string;
+  },
+): Promise<repo.ConversationRow> {
+  const row = await repo.insertConversation(tx, {
+    businessId: input.businessId,
+    channel: input.channel,
+    initiatorId: input.initiatorId,
+    assignedChatGroupId: input.chatGroupId ?? null,
+    title: input.title,
+  });
+  await announceConversation(tx, row);
+  return row;
+}
+
+/**
+ * A conversation's `conversation.created` webhook event and its customer's `conversation.opened`
+ * journey event, in the caller's transaction. A conversation opened for a first message that its
+ * provider may still refuse (a WhatsApp template to a new number) is announced by the transaction
+ * that records the message's acceptance (`announceOpenedConversation`), so a refused one, taken back,
+ * was never told of.
+ */
+async function announceConversation(tx: Queryable, row: repo.ConversationRow): Promise<void> {
+  await recordEvent(tx, {
+    businessId: row.businessId,
+    type: 'conversation.created',
+    objectKey: `conversation:${row.id}`,
+    data: conversationEventData(row),
+  });
+  await emitConversationsOpened(tx, [
+    {
+      businessId: row.businessId,
+      conversationId: row.id,
+      customerId: row.initiatorId,
+      channel: row.channel,
+      reopened: false,
+    },
+  ]);
+}
+
+/** Announces a conversation opened earlier without its events (see announceConversation). */
+export async function announceOpenedConversation(
+  tx: Queryable,
+  businessId: number,
+  conversationId: number,
+): Promise<void> {
+  const row = await repo.findConversation(tx, businessScope(businessId), conversationId);
+  if (row) await announceConversation(tx, row.conversation);
 }
 
 /** The list filter applied to one conversation: the realtime twin of the SQL in list/list.repository.ts. */

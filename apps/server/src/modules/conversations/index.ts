@@ -38,6 +38,7 @@ export {
   type ReplyTarget,
 } from './channel-messages';
 export {
+  announceOpenedConversation,
   applyMessageToConversations,
   insertInboundWaMessages,
   insertOpenedConversations,
@@ -50,6 +51,7 @@ export {
   findMessages,
   type InboxDeps,
   loadChangedRow,
+  openConversation,
   receiveCustomerMessage,
   startConversation,
   updateConversation,

@@ -13,6 +13,7 @@ import { AppError } from '../../../platform/errors';
 import type { Jobs } from '../../../platform/jobs';
 import type { Storage } from '../../../platform/storage';
 import {
+  announceOpenedConversation,
   applyMessageToConversations,
   applyWaMessageStatuses,
   findWaMessage,
@@ -85,6 +86,8 @@ export type Delivery = {
   /** Extra fields kept in meta_data next to the payload (e.g. a template's rendered components). */
   extraMeta?: Record<string, unknown>;
   templateName?: string | null;
+  /** The conversation was opened for this message: its acceptance announces it (announceOpenedConversation). */
+  opensConversation?: boolean;
   /** Who asked for it, when not staff (an agent's delivery: its run, customer and idempotency key). */
   origin?: {
     cause: SendCause;
@@ -124,6 +127,7 @@ export async function deliver(deps: WhatsappDeps, account: ConnectedAccount, d: 
         sender_type: d.senderType,
         sender_id: d.senderId,
         meta_data: { ...d.payload, ...d.extraMeta },
+        ...(d.opensConversation ? { opens_conversation: true } : {}),
       },
     }),
   );
@@ -136,6 +140,7 @@ type StoredMessage = {
   sender_type: 'staff' | 'agent' | 'system';
   sender_id: number | null;
   meta_data: Record<string, unknown>;
+  opens_conversation?: boolean;
 };
 
 /**
@@ -184,6 +189,8 @@ export async function sendQueued(deps: WhatsappDeps, account: ConnectedAccount, 
     await applyMessageToConversations(tx, 'outbound', [
       { businessId: send.businessId, conversationId: send.conversationId!, at: now },
     ]);
+    if (message.opens_conversation)
+      await announceOpenedConversation(tx, send.businessId, send.conversationId!);
     return (await findWaMessage(tx, send.businessId, wamid)) ?? row;
   });
 }

@@ -246,7 +246,7 @@ export async function conversationFor(
     (await directory.findCustomerByExternalId(tx, businessId, waExternalId(digits))) ?? customer;
   const existing = await conversations.findLatestConversationOf(tx, businessId, 'whatsapp', contact.id);
   if (existing) return existing.id;
-  const created = await conversations.insertConversation(tx, {
+  const created = await conversations.openConversation(tx, {
     businessId,
     channel: 'whatsapp',
     initiatorId: contact.id,

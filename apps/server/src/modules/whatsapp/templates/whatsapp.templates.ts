@@ -363,6 +363,8 @@ async function targetNumber(deps: WhatsappDeps, businessId: number, to: string):
       }));
     const existing = await conversations.findLatestConversationOf(tx, businessId, 'whatsapp', customer.id);
     if (existing) return { conversationId: existing.id, recipient: digits, opened: false };
+    // Announced (conversation.created, conversation.opened) with the first message's acceptance:
+    // a conversation Meta refuses the first message of is taken back, never told of.
     const created = await conversations.insertConversation(tx, {
       businessId,
       channel: 'whatsapp',
@@ -435,6 +437,7 @@ export async function sendTemplate(
       content: rendered.content,
       extraMeta: { template: rendered.template },
       templateName: template.name,
+      opensConversation: target.opened,
       ...(origin ? { origin } : {}),
     });
     return (await toMessages(deps, businessId, [row]))[0]!;
