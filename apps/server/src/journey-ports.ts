@@ -5,7 +5,7 @@
 import { CHANNELS, JOURNEY_ERRORS, marketingConsentAllows, type TEventCustomer } from '@titan/contracts';
 import type { Db, Queryable } from './db/client';
 import { businessTimeZone, findMembership } from './modules/business';
-import { recipientZone } from './modules/campaigns';
+import { outOfQuietHours, recipientZone } from './modules/campaigns';
 import { findGroup } from './modules/chat-groups';
 import {
   findAwaitingReply,
@@ -226,6 +226,10 @@ export function journeyPorts(deps: {
     whatsappTemplateProblems: (db, businessId, template) => journeyTemplateProblems(db, businessId, template),
     async zoneOf(db, businessId, customer) {
       return recipientZone(customer, await businessTimeZone(db, businessId));
+    },
+    async quietHoursEnd(db, businessId, customer, at) {
+      const end = outOfQuietHours(at, recipientZone(customer, await businessTimeZone(db, businessId)));
+      return end.getTime() > at.getTime() ? end : null;
     },
     async updateCustomer(tx, businessId, customerId, config) {
       if (config.fields && Object.keys(config.fields).length > 0)

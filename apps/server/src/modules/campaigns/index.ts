@@ -3,5 +3,5 @@
 
 export { campaignRoutes } from './campaigns.routes';
 export { defineCampaignQueues } from './campaigns.runner';
-export { recipientZone } from './campaigns.schedule';
+export { outOfQuietHours, recipientZone } from './campaigns.schedule';
 export type { CampaignDeps } from './campaigns.service';

@@ -61,6 +61,11 @@ export type JourneyPorts = {
   ): Promise<string[]>;
   /** The customer's time zone: stored, else their phone's country, else the business's. */
   zoneOf(db: Queryable, businessId: number, customer: JourneyCustomer): Promise<string>;
+  /**
+   * When a text (SMS, WhatsApp) to the customer at `at` falls in quiet hours on their clock (the
+   * hours campaigns keep, CAMPAIGN_QUIET_HOURS): the moment they end; null when it may go now.
+   */
+  quietHoursEnd(db: Queryable, businessId: number, customer: JourneyCustomer, at: Date): Promise<Date | null>;
   /** Applies an update step in the step's transaction (fields merged, labels and lists added or removed). */
   updateCustomer(tx: Queryable, businessId: number, customerId: number, config: UpdateConfig): Promise<void>;
   /**

@@ -6,6 +6,7 @@
 // taken again (no send was kept), one killed after it leaves a queued send the spine's recovery
 // hands on — sent once either way.
 import {
+  CAMPAIGN_QUIET_HOURS,
   journeyExitLabels,
   unansweredHoursOf,
   type TJourneyGraph,
@@ -561,13 +562,22 @@ export async function hearEvents(deps: JourneyDeps): Promise<number> {
 
 // ---- Steps ----
 
-type StepResult = {
-  status: 'passed' | 'exited' | 'failed';
-  outcome: string | null;
-  detail: Record<string, unknown> | null;
-  /** A failed send step lets the customer go on (a send that could not be made is said why, not fatal). */
-  goOn?: boolean;
-};
+type StepResult =
+  | {
+      status: 'passed' | 'exited' | 'failed';
+      outcome: string | null;
+      detail: Record<string, unknown> | null;
+      /** A failed send step lets the customer go on (a send that could not be made is said why, not fatal). */
+      goOn?: boolean;
+    }
+  /** Not yet: the step waits until `until` and is run again then (a text in quiet hours). */
+  | { status: 'deferred'; until: Date; detail: Record<string, unknown> };
+
+/** What a send step deferred by quiet hours says while it waits. */
+export const QUIET_HOURS_WORDS = {
+  waiting: (until: Date) =>
+    `Quiet hours (${CAMPAIGN_QUIET_HOURS.start}–${CAMPAIGN_QUIET_HOURS.end}) on the customer's clock: sends at ${until.toISOString()}.`,
+} as const;
 
 function readField(customer: JourneyCustomer, event: repo.EventRow | null, field: string): unknown {
   if (field.startsWith('event.properties.'))
@@ -667,6 +677,12 @@ async function execute(
       const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
       if (!customer)
         return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
+      // A text waits out quiet hours on the customer's clock, as a campaign's does (a test run, whose
+      // clock runs fast, sends at once).
+      if (node.config.channel !== 'email' && !run.clockSpeed) {
+        const until = await deps.ports.quietHoursEnd(tx, run.businessId, customer, deps.clock());
+        if (until) return { status: 'deferred', until, detail: { reason: QUIET_HOURS_WORDS.waiting(until) } };
+      }
       const sent = await deps.ports.recordSend(tx, {
         businessId: run.businessId,
         customer,
@@ -804,6 +820,10 @@ async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolea
         return;
       }
       const result = await execute(deps, tx, step, run, node, dispatch);
+      if (result.status === 'deferred') {
+        await repo.deferStep(tx, step.id, result.until, result.detail);
+        return;
+      }
       await repo.finishStep(tx, step.id, result, at);
       await stepCompleted(tx, run, node, node.id, result, at);
       if (result.status === 'passed' || (result.status === 'failed' && result.goOn)) {

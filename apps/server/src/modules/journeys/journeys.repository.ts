@@ -640,6 +640,19 @@ export async function lockClaimedStep(tx: Queryable, id: number, leaseUntil: Dat
   return row ?? null;
 }
 
+/** A step run too early (a text in quiet hours): it waits, unleased, until `until`, saying why. */
+export async function deferStep(
+  tx: Queryable,
+  id: number,
+  until: Date,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await tx
+    .update(journeySteps)
+    .set({ status: 'waiting', dueAt: until, detail, leaseUntil: null })
+    .where(eq(journeySteps.id, id));
+}
+
 export async function finishStep(
   tx: Queryable,
   id: number,

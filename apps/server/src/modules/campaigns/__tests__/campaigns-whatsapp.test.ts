@@ -9,6 +9,7 @@ import type { TBusiness, TCampaign, TCampaignChecklist, TWhatsappMediaUpload } f
 import type { TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, type Session } from '../../../testing/identity';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
+import { zoneAt } from '../../../testing/zones';
 import { runCampaign } from '../campaigns.runner';
 
 let bench: WhatsappBench;
@@ -20,14 +21,6 @@ let business: TBusiness;
 
 const call = <T = unknown>(method: string, path: string, payload?: unknown) =>
   callAs<T>(base, method, path, owner, business, payload);
-
-/** A fixed-offset zone whose wall clock now reads `hour` (Etc/GMT signs are inverted). */
-function zoneAt(hour: number): string {
-  const utc = new Date().getUTCHours();
-  let offset = (((hour - utc) % 24) + 24) % 24;
-  if (offset > 14) offset -= 24;
-  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-}
 
 async function customer(
   name: string,

@@ -7,8 +7,9 @@ import { signatureFor, startSmsSim, type SmsSim } from '@titan/sms-sim';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import { freePort } from '../../email/__tests__/email-helpers';
+import { zoneAt } from '../../../testing/zones';
 import type { JourneyDeps } from '../journeys.deps';
-import { drainJourneys } from '../journeys.engine';
+import { drainJourneys, QUIET_HOURS_WORDS } from '../journeys.engine';
 
 const A = {
   account_sid: 'AC0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c',
@@ -101,9 +102,10 @@ describe('SMS delivered as an event', () => {
     const journey = created.json().result as TJourney;
     expect((await api('POST', `/api/journeys/${journey.id}/publish/`)).statusCode).toBe(200);
     const [row] = await rt.database.query<{ id: string }>(
-      `insert into customers (business_id, name, phone, sms_status) values ($1, 'Kim', '+14155550199', 'subscribed')
-       returning id`,
-      [business.id],
+      `insert into customers (business_id, name, phone, sms_status, fields)
+       values ($1, 'Kim', '+14155550199', 'subscribed', $2::jsonb) returning id`,
+      // Kim's clock reads midday: out of the quiet hours texts wait out.
+      [business.id, JSON.stringify({ timezone: zoneAt(12) })],
     );
     const kim = Number(row!.id);
     expect(
@@ -152,5 +154,83 @@ describe('SMS delivered as an event', () => {
       ['arrived', 'passed', 'event'],
       ['done', 'exited', null],
     ]);
+  });
+});
+
+describe('quiet hours', () => {
+  it('a text due in the customer’s night waits until 08:00 on their clock, then goes once', async () => {
+    const created = await api('POST', '/api/journeys/', {
+      name: 'Late reminder',
+      graph: {
+        nodes: [
+          { id: 'start', type: 'trigger', config: { kind: 'event', event: 'late.reminder' } },
+          { id: 'text', type: 'send', config: { channel: 'sms', body: 'A reminder, {{ customer.name }}.' } },
+          { id: 'done', type: 'exit', config: {} },
+        ],
+        edges: [
+          { from: 'start', to: 'text' },
+          { from: 'text', to: 'done' },
+        ],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const journey = created.json().result as TJourney;
+    expect((await api('POST', `/api/journeys/${journey.id}/publish/`)).statusCode).toBe(200);
+    // Lee's clock reads 23:xx now: quiet hours (21:00–08:00) until 08:00, about 9 hours on.
+    const now = new Date();
+    const [row] = await rt.database.query<{ id: string }>(
+      `insert into customers (business_id, name, phone, sms_status, fields)
+       values ($1, 'Lee', '+14155550142', 'subscribed', $2::jsonb) returning id`,
+      [business.id, JSON.stringify({ timezone: zoneAt(23, now) })],
+    );
+    const lee = Number(row!.id);
+    expect(
+      (await api('POST', '/api/events/', { name: 'late.reminder', customer: { id: lee } })).statusCode,
+    ).toBe(202);
+    await drainJourneys(deps());
+
+    const sentTo = () => sim.messages.filter((m) => m.to === '+14155550142');
+    const pathOf = async () =>
+      (
+        (await api('GET', `/api/journeys/${journey.id}/customers/${lee}/`)).json()
+          .result as TJourneyCustomerPath
+      ).runs[0]!.steps;
+    let steps = await pathOf();
+    expect(steps.map((s) => [s.node_id, s.status])).toEqual([
+      ['start', 'passed'],
+      ['text', 'waiting'],
+    ]);
+    const [waiting] = await rt.database.query<{ due_at: Date; detail: { reason: string } }>(
+      `select due_at, detail from journey_steps where run_id = (
+         select id from journey_runs where journey_id = $1 and customer_id = $2) and node_id = 'text'`,
+      [journey.id, lee],
+    );
+    const endsAt = new Date(waiting!.due_at);
+    const hoursOn = (endsAt.getTime() - now.getTime()) / 3_600_000;
+    expect(hoursOn).toBeGreaterThan(8);
+    expect(hoursOn).toBeLessThanOrEqual(9);
+    expect(endsAt.getUTCMinutes()).toBe(0);
+    expect(waiting!.detail.reason).toBe(QUIET_HOURS_WORDS.waiting(endsAt));
+    expect(
+      await rt.database.query(`select id from sends where cause = 'journey' and cause_id = $1`, [
+        String(journey.id),
+      ]),
+    ).toEqual([]);
+
+    // An hour before the end: still waiting, nothing sent.
+    const at = (t: Date): JourneyDeps => ({ ...deps(), clock: () => t });
+    await drainJourneys(at(new Date(endsAt.getTime() - 3_600_000)));
+    expect((await pathOf()).map((s) => s.status)).toEqual(['passed', 'waiting']);
+    // 08:00 on Lee's clock: sent, once, however often the loop runs.
+    await drainJourneys(at(endsAt));
+    await drainJourneys(at(new Date(endsAt.getTime() + 60_000)));
+    steps = await pathOf();
+    expect(steps.map((s) => [s.node_id, s.status])).toEqual([
+      ['start', 'passed'],
+      ['text', 'passed'],
+      ['done', 'exited'],
+    ]);
+    await until(async () => sentTo().length === 1, 'the text sent');
+    expect(sentTo()).toHaveLength(1);
   });
 });

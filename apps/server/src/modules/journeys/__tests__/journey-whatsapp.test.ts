@@ -10,6 +10,7 @@ import type { TestRuntime } from '../../../testing/test-runtime';
 import type { Session } from '../../../testing/identity';
 import { as } from '../../../testing/identity';
 import { startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
+import { zoneAt } from '../../../testing/zones';
 import type { JourneyDeps } from '../journeys.deps';
 import { drainJourneys, runJourneyPass } from '../journeys.engine';
 
@@ -35,8 +36,9 @@ const api = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
 async function customer(name: string, phone: string, whatsapp: 'subscribed' | 'unknown'): Promise<number> {
   const [row] = await rt.database.query<{ id: string }>(
     `insert into customers (business_id, name, phone, whatsapp_status, fields)
-       values ($1, $2, $3, $4, '{"order": "#2001"}') returning id`,
-    [business.id, name, phone, whatsapp],
+       values ($1, $2, $3, $4, $5::jsonb) returning id`,
+    // Their clock reads midday: out of the quiet hours texts wait out.
+    [business.id, name, phone, whatsapp, JSON.stringify({ order: '#2001', timezone: zoneAt(12) })],
   );
   return Number(row!.id);
 }
