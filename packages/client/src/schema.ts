@@ -2335,6 +2335,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/journeys/{id}/move-in-flight/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the customers in flight on older versions to a step of the live version (else they finish on theirs) */
+        post: operations["postJourneysByIdMoveInFlight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/journeys/{id}/pause/": {
         parameters: {
             query?: never;
@@ -17236,6 +17253,49 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    postJourneysByIdMoveInFlight: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
+                "X-Business-Code"?: components["parameters"]["BusinessCode"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to_node: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        result: {
+                            left: number;
+                            moved: number;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     postJourneysByIdPause: {
         parameters: {
             query?: never;
@@ -17687,6 +17747,7 @@ export interface operations {
                                 event: string;
                                 within_days: number;
                             } | null;
+                            in_flight_on_older_versions: number;
                             nodes: {
                                 [key: string]: {
                                     entered: number;

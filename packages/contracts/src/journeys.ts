@@ -174,6 +174,9 @@ export const JOURNEY_ERRORS = {
   alreadyLive: 'This journey is live already.',
   ruleField: 'A rule reads event.properties.<name>, customer.fields.<name> or customer.<email|phone|name>.',
   customerNotFound: 'No such customer.',
+  moveNotLive: 'Only a published journey has customers in flight to move.',
+  moveNode: 'No such step in the live version.',
+  moveToTrigger: 'Customers in flight move to a step after the trigger.',
 } as const;
 
 const ZLocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, JOURNEY_ERRORS.localTime);
@@ -421,6 +424,16 @@ export const ZJourneyTestRequest = z.strictObject({
   clock_speed: z.number().int().min(1).max(1_000_000).default(JOURNEY_TEST_DEFAULT_SPEED),
 });
 export type TJourneyTestRequest = z.input<typeof ZJourneyTestRequest>;
+
+/**
+ * `POST …/{id}/move-in-flight/`: the customers in flight on older versions go on in the live version
+ * at `to_node` (by default they finish on the version they entered).
+ */
+export const ZJourneyMoveRequest = z.strictObject({ to_node: z.string().trim().min(1).max(100) });
+export type TJourneyMoveRequest = z.input<typeof ZJourneyMoveRequest>;
+/** `moved`: customers now in the live version; `left`: still on an older one (a step of theirs was running). */
+export const ZJourneyMoveResult = z.object({ moved: z.number().int(), left: z.number().int() });
+export type TJourneyMoveResult = z.infer<typeof ZJourneyMoveResult>;
 export type TJourneyRequest = z.input<typeof ZJourneyRequest>;
 
 export const ZJourney = z.object({
@@ -450,6 +463,8 @@ export const ZJourneyNodeStats = z.object({
 export const ZJourneyStats = z.object({
   nodes: z.record(z.string(), ZJourneyNodeStats),
   customers: z.object({ active: z.number().int(), exited: z.number().int(), failed: z.number().int() }),
+  /** Active customers still on a version older than the live one (they finish there unless moved). */
+  in_flight_on_older_versions: z.number().int(),
   /** The goal's conversion: of the customers' passes (test runs aside), how many saw its event within its days. */
   goal: z
     .object({

@@ -149,6 +149,8 @@ async function enter(
   graph: TJourneyGraph,
   nodeId: string | null,
   at: Date,
+  /** The visit of the node entered (a customer moved onto a node they passed before: their next). */
+  visit = 1,
 ): Promise<boolean> {
   if (nodeId === null) {
     await endRun(tx, run, 'exited', at, null);
@@ -160,7 +162,7 @@ async function enter(
     return false;
   }
   if (node.type === 'exit') {
-    await repo.insertStep(tx, { run, nodeId, status: 'exited', dueAt: null, at });
+    await repo.insertStep(tx, { run, nodeId, visit, status: 'exited', dueAt: null, at });
     await endRun(tx, run, 'exited', at, nodeId);
     return false;
   }
@@ -168,6 +170,7 @@ async function enter(
     await repo.insertStep(tx, {
       run,
       nodeId,
+      visit,
       status: 'waiting',
       dueAt: waitEnd(run, at, addSeconds(at, node.config.seconds)),
       at,
@@ -178,6 +181,7 @@ async function enter(
     await repo.insertStep(tx, {
       run,
       nodeId,
+      visit,
       status: 'waiting',
       dueAt: waitEnd(run, at, addSeconds(at, node.config.timeout_seconds)),
       waitEvent: node.config.event,
@@ -189,11 +193,60 @@ async function enter(
     const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
     const zone = customer ? await deps.ports.zoneOf(tx, run.businessId, customer) : 'UTC';
     const dueAt = waitEnd(run, at, nextLocalTime(at, zone, node.config.local_time));
-    await repo.insertStep(tx, { run, nodeId, status: 'waiting', dueAt, detail: { zone }, at });
+    await repo.insertStep(tx, { run, nodeId, visit, status: 'waiting', dueAt, detail: { zone }, at });
     return false;
   }
-  await repo.insertStep(tx, { run, nodeId, status: 'pending', dueAt: at, at });
+  await repo.insertStep(tx, { run, nodeId, visit, status: 'pending', dueAt: at, at });
   return true;
+}
+
+// ---- Moving customers in flight ----
+
+/** How many steps in flight one transaction moves. */
+const MOVE_PAGE = 500;
+
+/**
+ * Customers in flight on older versions go on in the live version at `toNode`: each one's open step
+ * ends (exited, outcome `moved`, saying where to) and they enter `toNode` of the live graph in the
+ * same transaction — a send there is a new visit with its own key, so it sends (once) even to a
+ * customer who passed a step of that id before. A step a worker holds at that moment is left, and
+ * its customer with it (`left`): moving again takes them once it is done. Test runs stay as they are.
+ */
+export async function moveInFlight(
+  deps: JourneyDeps,
+  journey: { id: number; liveVersion: number },
+  toNode: string,
+): Promise<{ moved: number; left: number }> {
+  const graph = await graphOf(deps, deps.db, journey.id, journey.liveVersion);
+  if (!graph || !nodeOf(graph, toNode)) throw new AppError('not_found', 'No such step in the live version.');
+  let moved = 0;
+  for (;;) {
+    const at = deps.clock();
+    const page = await deps.db.transaction(async (tx) => {
+      const steps = await repo.lockStepsInFlight(tx, journey.id, journey.liveVersion, at, MOVE_PAGE);
+      let movedHere = 0;
+      for (const step of steps) {
+        const before = await repo.findRun(tx, step.runId);
+        if (!before || before.status !== 'active') continue;
+        const detail = { reason: `Moved to step ${toNode} of version ${journey.liveVersion}.` };
+        const ended = { status: 'exited' as const, outcome: 'moved', detail };
+        await repo.finishStep(tx, step.id, ended, at);
+        const old = await graphOf(deps, tx, step.journeyId, step.version);
+        await stepCompleted(tx, before, old && nodeOf(old, step.nodeId), step.nodeId, ended, at);
+        // A second open step of a customer moved a moment ago ends with the first.
+        if (before.version >= journey.liveVersion) continue;
+        const run = await repo.setRunVersion(tx, before.id, journey.liveVersion);
+        const visit = (await repo.lastVisit(tx, run.id, toNode)) + 1;
+        await enter(deps, tx, run, graph, toNode, at, visit);
+        movedHere += 1;
+      }
+      return { taken: steps.length, moved: movedHere };
+    });
+    moved += page.moved;
+    if (page.taken < MOVE_PAGE) break;
+  }
+  deps.wake();
+  return { moved, left: await repo.countRunsInFlight(deps.db, journey.id, journey.liveVersion) };
 }
 
 // ---- Test runs ----

@@ -1,7 +1,7 @@
 // The only code touching customer_events, journeys, journey_versions, journey_runs,
 // journey_steps and journey_segment_members. Claims take rows with FOR UPDATE SKIP LOCKED and hold them under a lease, so two
 // workers never take the same one and a worker that died leaves it to be taken again.
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
   customerEvents,
@@ -559,6 +559,8 @@ export type NewStep = {
   outcome?: string | null;
   detail?: Record<string, unknown> | null;
   at: Date;
+  /** Its visit of the node (1: the first; a customer moved onto a node they passed before comes again). */
+  visit?: number;
 };
 
 /** Enters a step (its first visit); a step already entered is left as it is. */
@@ -573,6 +575,7 @@ export async function insertStep(tx: Queryable, s: NewStep): Promise<StepRow | n
       version: s.run.version,
       customerId: s.run.customerId,
       nodeId: s.nodeId,
+      visit: s.visit ?? 1,
       status: s.status,
       dueAt: s.dueAt,
       waitEvent: s.waitEvent ?? null,
@@ -638,6 +641,71 @@ export async function lockClaimedStep(tx: Queryable, id: number, leaseUntil: Dat
     )
     .for('update');
   return row ?? null;
+}
+
+/**
+ * Open steps (pending or waiting, held by no worker) of the journey's active customers on a version
+ * older than `liveVersion`, test runs aside: locked, so no worker claims them meanwhile (a held one
+ * is skipped and its customer stays where they are). A page in id order.
+ */
+export async function lockStepsInFlight(
+  tx: Queryable,
+  journeyId: number,
+  liveVersion: number,
+  now: Date,
+  limit: number,
+): Promise<StepRow[]> {
+  const rows = await rowsOf<{ id: string }>(
+    tx,
+    sql`select s.id from journey_steps s
+        join journey_runs r on r.id = s.run_id
+        where s.journey_id = ${journeyId} and s.status in ('pending', 'waiting') and s.version < ${liveVersion}
+          and r.status = 'active' and r.clock_speed is null
+          and (s.lease_until is null or s.lease_until <= ${now})
+        order by s.id
+        limit ${limit}
+        for update of s skip locked`,
+  );
+  if (rows.length === 0) return [];
+  return tx
+    .select()
+    .from(journeySteps)
+    .where(
+      inArray(
+        journeySteps.id,
+        rows.map((r) => Number(r.id)),
+      ),
+    )
+    .orderBy(journeySteps.id);
+}
+
+/** Active customers (test runs aside) on a version older than `liveVersion`. */
+export async function countRunsInFlight(
+  db: Queryable,
+  journeyId: number,
+  liveVersion: number,
+): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from journey_runs
+        where journey_id = ${journeyId} and status = 'active' and version < ${liveVersion} and clock_speed is null`,
+  );
+  return row?.n ?? 0;
+}
+
+/** The run now goes on in `version`. */
+export async function setRunVersion(tx: Queryable, runId: number, version: number): Promise<RunRow> {
+  const [row] = await tx.update(journeyRuns).set({ version }).where(eq(journeyRuns.id, runId)).returning();
+  return row!;
+}
+
+/** The highest visit of the run's steps at `nodeId` (0: never there). */
+export async function lastVisit(tx: Queryable, runId: number, nodeId: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    tx,
+    sql`select coalesce(max(visit), 0)::int as n from journey_steps where run_id = ${runId} and node_id = ${nodeId}`,
+  );
+  return row?.n ?? 0;
 }
 
 /** A step run too early (a text in quiet hours): it waits, unleased, until `until`, saying why. */

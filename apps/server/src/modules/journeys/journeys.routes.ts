@@ -10,6 +10,8 @@ import {
   ZJourney,
   ZJourneyCustomerPath,
   ZJourneyCustomerRun,
+  ZJourneyMoveRequest,
+  ZJourneyMoveResult,
   ZJourneyRequest,
   ZJourneyTestRequest,
   ZJourneyStats,
@@ -116,6 +118,29 @@ export const journeyRoutes: FastifyPluginAsyncZod<{ deps: JourneyDeps }> = async
       },
     },
     async (request) => ok(await journeys.publishJourney(deps, businessOf(request).id, request.params.id)),
+  );
+  app.post(
+    '/api/journeys/:id/move-in-flight/',
+    {
+      config: { ...write, openapi: { errors: [400, 409] } },
+      schema: {
+        tags,
+        summary:
+          'Move the customers in flight on older versions to a step of the live version (else they finish on theirs)',
+        params: ZId,
+        body: ZJourneyMoveRequest,
+        response: { 200: ZEnvelope(ZJourneyMoveResult) },
+      },
+    },
+    async (request) =>
+      ok(
+        await journeys.moveJourneyInFlight(
+          deps,
+          businessOf(request).id,
+          request.params.id,
+          request.body.to_node,
+        ),
+      ),
   );
   app.post(
     '/api/journeys/:id/pause/',

@@ -11,6 +11,7 @@ import {
   type TJourneyCustomerPath,
   type TJourneyGoal,
   type TJourneyGraph,
+  type TJourneyMoveResult,
   type TJourneyReentry,
   type TJourneyStats,
   type TTitanCustomerEvent,
@@ -19,7 +20,14 @@ import {
 import type { Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import type { JourneyDeps } from './journeys.deps';
-import { dateEventName, dateFieldKey, segmentEventName, startTestRun } from './journeys.engine';
+import {
+  dateEventName,
+  dateFieldKey,
+  graphOf,
+  moveInFlight,
+  segmentEventName,
+  startTestRun,
+} from './journeys.engine';
 import * as repo from './journeys.repository';
 
 // ---- Events ----
@@ -378,6 +386,27 @@ export async function publishJourney(deps: JourneyDeps, businessId: number, id: 
   return toJourney(row, await graphOfVersion(deps, row));
 }
 
+/**
+ * Customers in flight on older versions go on in the live version at `toNode` (a step after the
+ * trigger): 409 before the journey is published, 400 on `to_node` for a step the live version lacks.
+ */
+export async function moveJourneyInFlight(
+  deps: JourneyDeps,
+  businessId: number,
+  id: number,
+  toNode: string,
+): Promise<TJourneyMoveResult> {
+  const row = await repo.findJourney(deps.db, businessId, id);
+  if (!row) throw notFound();
+  if (row.liveVersion === null || row.status === 'draft')
+    throw new AppError('conflict', JOURNEY_ERRORS.moveNotLive);
+  const graph = await graphOf(deps, deps.db, id, row.liveVersion);
+  const node = graph?.nodes.find((n) => n.id === toNode);
+  if (!node) throw AppError.fields({ to_node: [JOURNEY_ERRORS.moveNode] });
+  if (node.type === 'trigger') throw AppError.fields({ to_node: [JOURNEY_ERRORS.moveToTrigger] });
+  return moveInFlight(deps, { id, liveVersion: row.liveVersion }, toNode);
+}
+
 /** No new customers enter and nobody moves on until it is published again. */
 export async function pauseJourney(deps: JourneyDeps, businessId: number, id: number): Promise<TJourney> {
   const row = await deps.db.transaction(async (tx) => {
@@ -411,7 +440,8 @@ export async function journeyStats(
   const customers = { active: 0, exited: 0, failed: 0 };
   for (const c of await repo.runCounts(deps.db, id)) customers[c.status as keyof typeof customers] += c.n;
   const goal = row.goal ? { ...row.goal, ...(await repo.goalCounts(deps.db, id, row.goal)) } : null;
-  return { nodes, customers, goal };
+  const inFlight = row.liveVersion ? await repo.countRunsInFlight(deps.db, id, row.liveVersion) : 0;
+  return { nodes, customers, in_flight_on_older_versions: inFlight, goal };
 }
 
 export async function customerPath(

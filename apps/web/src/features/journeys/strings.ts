@@ -68,6 +68,15 @@ export const EDITOR_STRINGS = {
   customersSummary: (c: { active: number; exited: number; failed: number }) =>
     `${c.active} in the journey · ${c.exited} finished · ${c.failed} failed`,
   countsUnavailable: 'The counts could not be read just now; they are read again every few seconds.',
+  inFlightHeading: 'Customers on an earlier version',
+  inFlight: (n: number) =>
+    `${n} ${n === 1 ? 'customer is' : 'customers are'} still on an earlier version of this journey. They finish on it, unless you move them to a step of this version.`,
+  moveTo: 'Move them to',
+  move: 'Move',
+  moving: 'Moving…',
+  moved: (r: { moved: number; left: number }) =>
+    `Moved ${r.moved} ${r.moved === 1 ? 'customer' : 'customers'}` +
+    (r.left > 0 ? `; ${r.left} had a step running and stay where they are (move again in a moment).` : '.'),
   goalEvent: 'Goal event',
   goalEventHint: 'The event that counts as a conversion; leave empty for no goal.',
   goalDays: 'Within days',

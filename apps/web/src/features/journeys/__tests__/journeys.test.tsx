@@ -64,6 +64,7 @@ const STATS: TJourneyStats = {
     'exit-1': { entered: 1, waiting: 0, passed: 0, exited: 1, failed: 0 },
   },
   customers: { active: 2, exited: 1, failed: 0 },
+  in_flight_on_older_versions: 0,
   goal: null,
 };
 
@@ -461,5 +462,34 @@ describe('Journeys', () => {
     await user.type(screen.getByLabelText(PATH_STRINGS.customerId), '5');
     await user.click(screen.getByRole('button', { name: PATH_STRINGS.show }));
     expect(await screen.findByText(PATH_STRINGS.none)).toBeInTheDocument();
+  });
+
+  it('moves the customers still on an earlier version to a chosen step of this one', SLOW, async () => {
+    withJourneys([journey({ version: 2, live_version: 2 })]);
+    const moves: Body[] = [];
+    server.use(
+      http.get('/api/journeys/:id/stats/', () => ok({ ...STATS, in_flight_on_older_versions: 3 })),
+      http.post('/api/journeys/:id/move-in-flight/', async ({ request }) => {
+        const body = (await request.json()) as Body;
+        moves.push(body);
+        return moves.length === 1
+          ? fail(400, 'Bad request', { to_node: ['No such step in the live version.'] })
+          : ok({ moved: 3, left: 0 });
+      }),
+    );
+    renderApp('/engage/journeys/7');
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: EDITOR_STRINGS.inFlightHeading });
+    expect(within(section).getByText(EDITOR_STRINGS.inFlight(3))).toBeInTheDocument();
+    const select = within(section).getByLabelText(EDITOR_STRINGS.moveTo);
+    // The trigger is no step to move to.
+    expect(within(select).queryByRole('option', { name: /trigger-1/ })).toBeNull();
+    await user.selectOptions(select, 'exit-1');
+    await user.click(within(section).getByRole('button', { name: EDITOR_STRINGS.move }));
+    expect(await within(section).findByText('No such step in the live version.')).toBeInTheDocument();
+    expect(select).toHaveAttribute('aria-invalid', 'true');
+    await user.click(within(section).getByRole('button', { name: EDITOR_STRINGS.move }));
+    expect(await screen.findByText(EDITOR_STRINGS.moved({ moved: 3, left: 0 }))).toBeInTheDocument();
+    expect(moves).toEqual([{ to_node: 'exit-1' }, { to_node: 'exit-1' }]);
   });
 });

@@ -1,13 +1,15 @@
 // The journeys API: GET/POST /api/journeys/, GET/PUT …/{id}/, …/publish/, …/pause/, …/stats/ and
-// …/customers/{customerId}/ (a customer's path).
+// …/customers/{customerId}/ (a customer's path), …/move-in-flight/.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ZEnvelope,
   ZJourney,
   ZJourneyCustomerPath,
   ZJourneyCustomerRun,
+  ZJourneyMoveResult,
   ZJourneyStats,
   type TJourney,
+  type TJourneyMoveRequest,
   type TJourneyRequest,
   type TJourneyTestRequest,
 } from '@titan/contracts';
@@ -118,5 +120,17 @@ export function useJourneyAction(id: number | null) {
       queryClient.setQueryData(journeyQueryOptions(journey.id).queryKey, journey);
       void queryClient.invalidateQueries({ queryKey: JOURNEYS_KEY });
     },
+  });
+}
+
+/** Customers in flight on older versions go on in the live version at the chosen step. */
+export function useMoveInFlight(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: TJourneyMoveRequest) => {
+      const { data } = await protectedClient.post(`${journeyApiPath(id)}move-in-flight/`, body);
+      return ZEnvelope(ZJourneyMoveResult).parse(data).result;
+    },
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: [...JOURNEYS_KEY, 'stats', id] }),
   });
 }

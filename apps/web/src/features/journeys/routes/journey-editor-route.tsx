@@ -22,6 +22,7 @@ import { apiErrorMessage, describeApiFailure } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { useJourney, useJourneyAction, useJourneyStats, useSaveJourney } from '../api/journeys';
 import { CustomerPath } from '../components/customer-path';
+import { MoveInFlight } from '../components/move-in-flight';
 import { StepList } from '../components/step-list';
 import { StepPanel } from '../components/step-panel';
 import {
@@ -280,6 +281,17 @@ function JourneyEditor({ journey }: { journey: TJourney | null }) {
           <p role="status" className="text-sm text-muted-foreground">
             {S.countsUnavailable}
           </p>
+        ) : null}
+        {canWrite &&
+        current &&
+        current.live_version === current.version &&
+        status !== 'draft' &&
+        (stats.data?.in_flight_on_older_versions ?? 0) > 0 ? (
+          <MoveInFlight
+            journeyId={current.id}
+            graph={current.graph}
+            count={stats.data!.in_flight_on_older_versions}
+          />
         ) : null}
       </header>
 
