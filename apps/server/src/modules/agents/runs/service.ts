@@ -52,7 +52,7 @@ export async function reviewRun(
     if (updated.length <= 100) await deliverRun(deps, run.id);
     else await deps.jobs.send(DELIVER_QUEUE, { run_id: run.id });
   }
-  if (run.status === 'awaiting_approval') await completeReviewedRun(deps.db, run.id);
+  if (run.status === 'awaiting_approval') await completeReviewedRun(deps, run.id);
   const [summary] = await summaries(deps.db, [(await repo.findRunById(deps.db, run.id))!]);
   return { updated: updated.length, run: summary! };
 }
