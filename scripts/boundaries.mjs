@@ -64,7 +64,8 @@ for (const file of files) {
     }
   }
   const who = writerOf(file);
-  for (const m of text.matchAll(/\.(?:insert|update|delete)\(\s*(\w+)\s*\)/g)) {
+  // db/connection-rows.ts writes the table its owning repository hands it.
+  for (const m of text.matchAll(/(?:\.(?:insert|update|delete)|\bconnectionRows)\(\s*(\w+)\s*\)/g)) {
     if (tableNames.has(m[1])) addWriter(tableNames.get(m[1]), who);
   }
   for (const m of text.matchAll(/\b(?:insert\s+into|update|delete\s+from)\s+"?([a-z_][a-z0-9_]*)"?[\s(]/gi)) {

@@ -111,6 +111,7 @@ import {
 } from './modules/webhooks';
 import { JOURNEY_DEFAULTS, JOURNEYS_LOOP, type JourneyDeps, runJourneyPass } from './modules/journeys';
 import { journeyPorts } from './journey-ports';
+import { agentDeliveryPorts } from './agent-delivery-ports';
 
 export type Infrastructure = {
   config: Config;
@@ -213,6 +214,7 @@ function agentRunPorts(): AgentRunPorts {
     suppressedAmong,
     lastCustomerMessagesOf,
     whatsappWindowMs: WHATSAPP_WINDOW_MS,
+    ...agentDeliveryPorts,
   };
 }
 

@@ -4,27 +4,9 @@
 import { type TAgentRendered, type TSendTemplateComponent } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { businessScope } from '../../platform/inbox-scope';
-import { type CustomerRow, findCustomersByIds } from '../directory';
-import {
-  buildSend,
-  EMAIL_ERRORS,
-  enqueueEmailSends,
-  sendContext,
-  textOf,
-  withUnsubscribeFooter,
-} from '../email';
-import * as sends from '../sends';
-import { buildSmsSend, e164Of, enqueueSmsSends, SMS_SEND_ERRORS, smsContext } from '../sms';
-import { normalizeAddress, suppressedAmong } from '../suppressions';
-import { loadCompiledTemplate, renderCompiled } from '../templates';
-import {
-  findTemplateById as findWhatsappTemplate,
-  lastCustomerMessagesOf,
-  renderTemplate,
-  sendTemplate,
-  sendMessage as sendWhatsappText,
-  toTemplate,
-} from '../whatsapp';
+import type { CustomerRow } from '../directory';
+import type { QueuedSend } from '../sends';
+import type { toTemplate } from '../whatsapp';
 import type { AgentRunDeps } from './runs/deps';
 import type { ChannelConfig } from './runs/prompt';
 import * as agentsRepo from './agents.repository';
@@ -73,35 +55,36 @@ async function sendWhatsapp(
     causeId: run.id,
     idempotencyKey: d.idempotencyKey,
   };
+  const { ports } = deps;
   // WhatsApp: the spine's idempotency key answers a send already made.
-  const existing = await sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
+  const existing = await ports.sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
   if (existing) return { sendId: existing.id, status: existing.status, error: existing.errorMessage };
-  const [customer] = await findCustomersByIds(deps.db, run.businessId, [d.customerId]);
+  const [customer] = await ports.findCustomersByIds(deps.db, run.businessId, [d.customerId]);
   if (!customer) throw new AppError('not_found', 'The customer no longer exists.');
-  const conversation = (await lastCustomerMessagesOf(deps.db, run.businessId, [customer.id])).get(
+  const conversation = (await ports.lastCustomerMessagesOf(deps.db, run.businessId, [customer.id])).get(
     customer.id,
   );
   const origin = { ...common, customerId: customer.id };
   const scope = businessScope(run.businessId);
   if (d.templateId !== null) {
-    const row = await findWhatsappTemplate(deps.db, run.businessId, d.templateId);
+    const row = await ports.whatsapp.findTemplate(deps.db, run.businessId, d.templateId);
     if (!row) throw new AppError('not_found', 'The WhatsApp template no longer exists.');
-    const phone = e164Of(customer.phone);
-    await sendTemplate(
+    const phone = ports.e164Of(customer.phone);
+    await ports.whatsapp.sendTemplate(
       deps.whatsapp,
       { scope, userId: null },
       {
         ...(conversation ? { conversation_id: conversation.conversationId } : { to: phone ?? '' }),
         name: row.name,
         language: row.language,
-        components: componentsOf(toTemplate(row), d.variables),
+        components: componentsOf(ports.whatsapp.toTemplate(row), d.variables),
       },
       origin,
     );
   } else {
     if (!conversation)
       throw new AppError('conflict', 'The customer has no WhatsApp conversation to write in.');
-    await sendWhatsappText(
+    await ports.whatsapp.sendMessage(
       deps.whatsapp,
       scope,
       null,
@@ -110,7 +93,7 @@ async function sendWhatsapp(
       origin,
     );
   }
-  const sent = await sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
+  const sent = await ports.sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey);
   if (!sent) throw new Error('the WhatsApp send was not recorded');
   return { sendId: sent.id, status: sent.status, error: sent.errorMessage };
 }
@@ -156,6 +139,7 @@ async function deliverBatch(
   contexts: Map<string, Promise<unknown>>,
 ): Promise<void> {
   const businessId = run.businessId;
+  const { ports } = deps;
   const cached = <T>(key: string, make: () => Promise<T>): Promise<T> => {
     let p = contexts.get(key) as Promise<T> | undefined;
     if (!p) {
@@ -166,14 +150,12 @@ async function deliverBatch(
     return p;
   };
   const customers = new Map(
-    (await findCustomersByIds(deps.db, businessId, [...new Set(batch.map((d) => d.customerId))])).map((c) => [
-      c.id,
-      c,
-    ]),
+    (await ports.findCustomersByIds(deps.db, businessId, [...new Set(batch.map((d) => d.customerId))])).map(
+      (c) => [c.id, c],
+    ),
   );
   const outcomes: Outcome[] = [];
-  const built: { d: repo.DeliveryRow; send: sends.QueuedSend & { id: string; idempotencyKey: string } }[] =
-    [];
+  const built: { d: repo.DeliveryRow; send: QueuedSend & { id: string; idempotencyKey: string } }[] = [];
   for (const d of batch) {
     const c = customers.get(d.customerId);
     if (!c) {
@@ -183,10 +165,10 @@ async function deliverBatch(
     const common = { businessId, cause: 'agent' as const, causeId: run.id, idempotencyKey: d.idempotencyKey };
     try {
       if (d.channel === 'sms') {
-        const ctx = await cached('sms', () => smsContext(deps.sms, { businessId }));
-        const number = e164Of(c.phone);
-        if (!number) throw new AppError('bad_request', SMS_SEND_ERRORS.badCustomerPhone);
-        const send = buildSmsSend(
+        const ctx = await cached('sms', () => ports.sms.smsContext(deps.sms, { businessId }));
+        const number = ports.e164Of(c.phone);
+        if (!number) throw new AppError('bad_request', ports.sms.errors.badCustomerPhone);
+        const send = ports.sms.buildSmsSend(
           ctx,
           { ...common, body: d.body ?? '' },
           { number, customerId: c.id, customer: customerVars(c) },
@@ -195,11 +177,15 @@ async function deliverBatch(
       } else {
         const template = d.templateId !== null ? { id: d.templateId, variables: d.variables } : undefined;
         const ctx = await cached(`email:${d.templateId ?? ''}`, () =>
-          sendContext(deps.email, { businessId, from: channel.from, ...(template ? { template } : {}) }),
+          ports.email.sendContext(deps.email, {
+            businessId,
+            from: channel.from,
+            ...(template ? { template } : {}),
+          }),
         );
         const address = c.email?.trim();
-        if (!address) throw new AppError('bad_request', EMAIL_ERRORS.noCustomerEmail);
-        const send = buildSend(
+        if (!address) throw new AppError('bad_request', ports.email.errors.noCustomerEmail);
+        const send = ports.email.buildSend(
           deps.email,
           ctx,
           {
@@ -219,21 +205,22 @@ async function deliverBatch(
     }
   }
   const sendChannel = run.channel === 'sms' ? 'sms' : 'email';
-  const suppressed = await suppressedAmong(
+  const suppressed = await ports.suppressedAmong(
     deps.db,
     businessId,
     sendChannel,
     built.map((b) => b.send.recipient),
   );
-  const suppressedWords = sendChannel === 'sms' ? SMS_SEND_ERRORS.suppressed() : EMAIL_ERRORS.suppressed();
+  const suppressedWords =
+    sendChannel === 'sms' ? ports.sms.errors.suppressed() : ports.email.errors.suppressed();
   const rows = built.map((b) =>
-    suppressed.has(normalizeAddress(b.send.recipient))
+    suppressed.has(ports.normalizeAddress(b.send.recipient))
       ? { ...b.send, status: 'suppressed' as const, errorMessage: suppressedWords }
       : { ...b.send, status: 'queued' as const },
   );
   const queued: string[] = [];
   await deps.db.transaction(async (tx) => {
-    const written = new Set((await sends.createMany(tx, rows)).map((w) => w.id));
+    const written = new Set((await ports.sends.createMany(tx, rows)).map((w) => w.id));
     for (const [i, row] of rows.entries()) {
       const d = built[i]!.d;
       if (written.has(row.id)) {
@@ -247,7 +234,7 @@ async function deliverBatch(
         continue;
       }
       // Recorded before (a worker died after the sends, before their deliveries said so).
-      const existing = await sends.findByIdempotencyKey(tx, businessId, row.idempotencyKey);
+      const existing = await ports.sends.findByIdempotencyKey(tx, businessId, row.idempotencyKey);
       outcomes.push({
         id: d.id,
         status: !existing
@@ -264,7 +251,9 @@ async function deliverBatch(
     await repo.setDeliveryOutcomes(tx, outcomes);
   });
   if (queued.length > 0)
-    await (sendChannel === 'sms' ? enqueueSmsSends(deps.jobs, queued) : enqueueEmailSends(deps.jobs, queued));
+    await (sendChannel === 'sms'
+      ? ports.sms.enqueue(deps.jobs, queued)
+      : ports.email.enqueue(deps.jobs, queued));
 }
 
 /** Sends a run's planned and approved deliveries; each records its send, or why it failed. */
@@ -320,20 +309,21 @@ export async function render(
   d: repo.DeliveryRow,
 ): Promise<TAgentRendered | null> {
   if (d.status !== 'dry_run' && d.status !== 'planned' && d.status !== 'pending_approval') return null;
+  const { email, whatsapp } = deps.ports;
   try {
     if (d.channel === 'whatsapp' && d.templateId !== null) {
-      const row = await findWhatsappTemplate(deps.db, businessId, d.templateId);
+      const row = await whatsapp.findTemplate(deps.db, businessId, d.templateId);
       if (!row) return { subject: null, text: '(the WhatsApp template no longer exists)', html: null };
       return {
         subject: null,
-        text: renderTemplate(row, componentsOf(toTemplate(row), d.variables)).content,
+        text: whatsapp.renderTemplate(row, componentsOf(whatsapp.toTemplate(row), d.variables)).content,
         html: null,
       };
     }
     if (d.channel === 'email' && d.templateId !== null) {
-      const template = await loadCompiledTemplate(deps.db, businessId, d.templateId);
+      const template = await email.loadCompiledTemplate(deps.db, businessId, d.templateId);
       if (!template) return { subject: null, text: '(the template no longer exists)', html: null };
-      const mail = renderCompiled(template, {
+      const mail = email.renderCompiled(template, {
         customer: customer
           ? {
               ...customer.fields,
@@ -347,14 +337,14 @@ export async function render(
         unsubscribe_url: '#unsubscribe',
         ...d.variables,
       });
-      const shown = withUnsubscribeFooter(
-        { text: mail.text || textOf(mail.html), html: mail.html },
+      const shown = email.withUnsubscribeFooter(
+        { text: mail.text || email.textOf(mail.html), html: mail.html },
         '#unsubscribe',
       );
       return { subject: mail.subject, ...shown };
     }
     if (d.channel === 'email' && d.body) {
-      const mail = withUnsubscribeFooter({ text: d.body, html: htmlOfText(d.body) }, '#unsubscribe');
+      const mail = email.withUnsubscribeFooter({ text: d.body, html: htmlOfText(d.body) }, '#unsubscribe');
       return { subject: d.subject, ...mail };
     }
     return { subject: d.channel === 'email' ? d.subject : null, text: d.body, html: null };

@@ -11,14 +11,11 @@ import {
   type TAgentChannel,
   type TAgentToolInfo,
 } from '@titan/contracts';
-import type { Db } from '../../db/client';
 import { jsonSchemaOf, type LlmTool } from '../../platform/llm/llm.client';
-import { findCustomerConversations } from '../conversations';
 import { businessScope } from '../../platform/inbox-scope';
 import type { CustomerRow } from '../directory';
-import { findTemplates as findEmailTemplates } from '../templates';
-import { findTemplates as findWhatsappTemplates } from '../whatsapp';
 import type { ExternalTool } from './agents.external-tools';
+import type { AgentRunDeps } from './runs/deps';
 
 export type BuiltinToolName = (typeof AGENT_BUILTIN_TOOLS)[number];
 
@@ -150,7 +147,7 @@ export const variablesOf = (pairs: { name: string; value: string }[]) =>
 
 /** Runs a read-only built-in; answers what goes back to the model (JSON-able). */
 export async function runReadTool(
-  db: Db,
+  { db, ports }: Pick<AgentRunDeps, 'db' | 'ports'>,
   businessId: number,
   current: CustomerRow,
   name: 'lookup_customer' | 'customer_conversations' | 'list_templates',
@@ -165,18 +162,18 @@ export async function runReadTool(
     case 'customer_conversations': {
       const { customer_id } = ZCustomerArg.parse(args);
       if (customer_id !== null && customer_id !== current.id) return { error: RM.otherCustomer(current.id) };
-      const page = await findCustomerConversations(db, businessScope(businessId), current.id, 1, 10);
+      const page = await ports.findCustomerConversations(db, businessScope(businessId), current.id, 1, 10);
       return { count: page.count, conversations: page.results };
     }
     case 'list_templates': {
       const { channel } = z.object({ channel: z.enum(['email', 'whatsapp']) }).parse(args);
       if (channel === 'email')
-        return (await findEmailTemplates(db, businessId)).map((t) => ({
+        return (await ports.email.findTemplates(db, businessId)).map((t) => ({
           id: t.id,
           name: t.name,
           subject: t.subject,
         }));
-      return (await findWhatsappTemplates(db, businessId, { status: 'APPROVED' })).map((t) => ({
+      return (await ports.whatsapp.findTemplates(db, businessId, { status: 'APPROVED' })).map((t) => ({
         id: t.id,
         name: t.name,
         language: t.language,

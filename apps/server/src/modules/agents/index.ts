@@ -11,5 +11,10 @@ export { defineAgentRunJobs, defineAgentScheduleTick } from './agents.jobs';
 export { agentRoutes } from './agents.routes';
 export { agentRunCounts } from './runs/read-model';
 export { agentRunRoutes } from './agents.runs.routes';
-export { type AgentRunDeps, type AgentRunPorts, createAgentRunDeps } from './runs/deps';
+export {
+  type AgentDeliveryPorts,
+  type AgentRunDeps,
+  type AgentRunPorts,
+  createAgentRunDeps,
+} from './runs/deps';
 export { deleteCustomerTraces as deleteCustomerAgentTraces } from './agents.runs.repository';

@@ -2,6 +2,7 @@
 // Everything else in modules/broadcasts/ is private to it (eslint: titan-server/module-faces).
 
 export { broadcastRoutes } from './broadcasts.routes';
+export { type AddressedBatch, queueAddressedSends } from './broadcasts.recipients';
 export {
   type BroadcastChannel,
   type BroadcastDeps,

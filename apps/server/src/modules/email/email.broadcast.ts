@@ -10,25 +10,15 @@ import {
   type BroadcastChannel,
   type BroadcastDeps,
   broadcastSendKey,
-  consentSkipOf,
   findBroadcast,
+  queueAddressedSends,
   sharedPerBroadcast,
   startBroadcast,
 } from '../broadcasts';
 import { customersOutOfTopic } from '../consent';
 import { listExists } from '../customer-lists';
-import * as sends from '../sends';
 import { batchOf } from './email.batches';
-import { normalizeAddress, suppressedAmong } from '../suppressions';
-import {
-  buildSend,
-  EMAIL_ERRORS,
-  enqueueEmailSends,
-  sendContext,
-  type EmailDeps,
-  type Recipient,
-  type SendEmailInput,
-} from './email.service';
+import { buildSend, EMAIL_ERRORS, enqueueEmailSends, sendContext, type EmailDeps } from './email.service';
 
 /** What a list send asks for, as the broadcast keeps it. */
 export type EmailBroadcastRequest = {
@@ -75,73 +65,44 @@ export function emailBroadcastChannel(deps: EmailDeps): BroadcastChannel {
       // Settled by prepare() just before this batch's transaction.
       const ctx = await contextOf(broadcast);
       const withEmail = customers.filter((c) => c.email?.trim());
-      const suppressed = await suppressedAmong(
-        tx,
-        broadcast.businessId,
-        'email',
-        withEmail.map((c) => c.email!.trim()),
-      );
-      let notRendered = 0;
-      const passedOver: Record<string, number> = {};
-      // Who left the campaign's topic (even after the campaign fixed its recipients) is passed over.
-      const outOfTopic = request.topic_id
-        ? await customersOutOfTopic(
-            tx,
-            request.topic_id,
-            withEmail.map((c) => c.id),
-          )
-        : new Set<number>();
-      type Row = Parameters<typeof sends.createMany>[1][number];
-      const rows = withEmail.flatMap((c): Row[] => {
-        if (outOfTopic.has(c.id)) {
-          passedOver[SKIP_REASONS.outOfTopic] = (passedOver[SKIP_REASONS.outOfTopic] ?? 0) + 1;
-          return [];
-        }
-        const isSuppressed = suppressed.has(normalizeAddress(c.email!.trim()));
-        // The suppressed keep their `suppressed` send (the log shows why); the others without
-        // the consent the send asks for are passed over, counted by reason.
-        const skip = isSuppressed ? null : consentSkipOf(broadcast, c.emailStatus);
-        if (skip) {
-          passedOver[skip] = (passedOver[skip] ?? 0) + 1;
-          return [];
-        }
-        const recipient: Recipient = {
-          address: c.email!.trim(),
-          customerId: c.id,
-          customer: { ...c.fields, id: c.id, name: c.name, email: c.email, phone: c.phone },
-        };
-        const input: Omit<SendEmailInput, 'to' | 'from'> = {
-          businessId: broadcast.businessId,
-          ...contentOf(request),
-          cause: 'broadcast',
-          causeId: broadcast.id,
-          createdBy: broadcast.createdBy,
-          idempotencyKey: broadcastSendKey(broadcast.id, c.id),
-          unsubscribeFooter: true,
-        };
-        try {
-          const send = buildSend(deps, ctx, input, recipient);
-          return isSuppressed
-            ? [{ ...send, status: 'suppressed', errorMessage: EMAIL_ERRORS.suppressed() }]
-            : [{ ...send, status: 'queued' }];
-        } catch (err) {
-          // One customer's missing template field does not stop the others.
-          if (err instanceof AppError && err.code === 'bad_request') {
-            notRendered++;
-            return [];
-          }
-          throw err;
-        }
+      return queueAddressedSends(tx, broadcast, {
+        channel: 'email',
+        addressed: withEmail.map((c) => ({ customer: c, address: c.email!.trim() })),
+        unaddressed: { [SKIP_REASONS.noEmail]: customers.length - withEmail.length },
+        // Who left the campaign's topic (even after the campaign fixed its recipients) is passed over.
+        passOver: request.topic_id
+          ? {
+              reason: SKIP_REASONS.outOfTopic,
+              customerIds: await customersOutOfTopic(
+                tx,
+                request.topic_id,
+                withEmail.map((c) => c.id),
+              ),
+            }
+          : undefined,
+        consentOf: (c) => c.emailStatus,
+        build: (c, address) =>
+          buildSend(
+            deps,
+            ctx,
+            {
+              businessId: broadcast.businessId,
+              ...contentOf(request),
+              cause: 'broadcast',
+              causeId: broadcast.id,
+              createdBy: broadcast.createdBy,
+              idempotencyKey: broadcastSendKey(broadcast.id, c.id),
+              unsubscribeFooter: true,
+            },
+            {
+              address,
+              customerId: c.id,
+              customer: { ...c.fields, id: c.id, name: c.name, email: c.email, phone: c.phone },
+            },
+          ),
+        notRendered: SKIP_REASONS.notRendered,
+        suppressedError: EMAIL_ERRORS.suppressed(),
       });
-      const written = await sends.createMany(tx, rows);
-      return {
-        sendIds: written.filter((s) => s.status === 'queued').map((s) => s.id),
-        skipped: {
-          [SKIP_REASONS.noEmail]: customers.length - withEmail.length,
-          [SKIP_REASONS.notRendered]: notRendered,
-          ...passedOver,
-        },
-      };
     },
     dispatch: (sendIds) => enqueueEmailSends(deps.jobs, sendIds),
   };

@@ -128,19 +128,10 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<Extract<SendOutc
   const outcome = await emailSmtp.send({ transport: deps.transport }, payload);
   if (outcome.ok) return outcome;
   if (isTransient(outcome)) {
-    const wait = await sends.retryOrGiveUp(
-      deps.db,
-      send.id,
-      outcome,
-      deps.config.EMAIL_RETRY_DELAYS_MS,
-      EMAIL_ERRORS.gaveUp,
-    );
-    if (wait !== null)
-      await deps.jobs.send<EmailSendJob>(
-        EMAIL_SEND_QUEUE,
-        { send_ids: [send.id] },
-        { startAfter: new Date(Date.now() + wait) },
-      );
+    await sends.retryLater(deps, EMAIL_SEND_QUEUE, send.id, outcome, {
+      delays: deps.config.EMAIL_RETRY_DELAYS_MS,
+      gaveUp: EMAIL_ERRORS.gaveUp,
+    });
     return null;
   }
   await sends.recordFailed(deps.db, send.id, outcome);

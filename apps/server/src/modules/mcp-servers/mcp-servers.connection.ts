@@ -87,11 +87,7 @@ async function oauthRow(deps: McpDeps, row: Row, marginMs: number, rejected?: st
     secrets: deps.secrets,
     marginMs,
     rejected,
-    read: () => repo.findServer(deps.db, row.businessId, row.id),
-    claim: (ms) => repo.claimRefreshLease(deps.db, row.businessId, row.id, ms),
-    finish: async (set) => {
-      await repo.updateServer(deps.db, row.businessId, row.id, set);
-    },
+    connection: repo.leasedServer(deps.db, row),
     onExpired: () =>
       tellConnectionExpired(deps, row.businessId, { kind: 'MCP server', name: row.name, tab: 'mcp-servers' }),
     refresh: (r, refreshToken) => {

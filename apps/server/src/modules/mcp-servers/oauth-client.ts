@@ -7,6 +7,7 @@ import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_ERRORS, type TConnectionStatus } from '@titan/contracts';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
+import type { LeasedRow } from '../../db/connection-rows';
 import { randomToken, sha256, type SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
@@ -160,10 +161,8 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
   secrets: SecretBox;
   marginMs: number;
   rejected?: string | null;
-  read: () => Promise<R | null>;
-  claim: (ms: number) => Promise<R | null>;
-  /** Writes the outcome and frees the lease. */
-  finish: (set: RefreshSet) => Promise<void>;
+  /** The connection's row in its owner's table (its repository's `leased…`). */
+  connection: LeasedRow<R, RefreshSet>;
   refresh: (row: R, refreshToken: string) => Promise<OAuthTokens>;
   /** After this process marked the connection expired. */
   onExpired?: () => Promise<void>;
@@ -174,18 +173,22 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
     (r.tokenExpiresAt !== null && r.tokenExpiresAt.getTime() < Date.now() + opts.marginMs);
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    const row = await opts.read();
+    const row = await opts.connection.read();
     if (!row) throw new AppError('not_found', 'Not found.');
     if (row.status === 'expired') throw new GrantExpired(row.lastError ?? MCP_ERRORS.expired);
     if (!needsRefresh(row)) return row;
-    const claimed = await opts.claim(LEASE_MS);
+    const claimed = await opts.connection.claim(LEASE_MS);
     if (claimed) {
       if (!needsRefresh(claimed)) {
-        await opts.finish({ refreshLeaseUntil: null });
+        await opts.connection.finish({ refreshLeaseUntil: null });
         return claimed;
       }
       if (!claimed.refreshTokenSealed) {
-        await opts.finish({ status: 'expired', lastError: MCP_ERRORS.expired, refreshLeaseUntil: null });
+        await opts.connection.finish({
+          status: 'expired',
+          lastError: MCP_ERRORS.expired,
+          refreshLeaseUntil: null,
+        });
         await opts.onExpired?.();
         throw new GrantExpired(MCP_ERRORS.expired);
       }
@@ -195,7 +198,7 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
       } catch (err) {
         if (isInvalidGrant(err)) {
           // Told once, by status, last error and mail; nothing retries a refused grant.
-          await opts.finish({
+          await opts.connection.finish({
             status: 'expired',
             lastError: MCP_ERRORS.expired,
             accessTokenSealed: null,
@@ -204,7 +207,7 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
           await opts.onExpired?.();
           throw new GrantExpired(MCP_ERRORS.expired);
         }
-        await opts.finish({
+        await opts.connection.finish({
           lastError: `Refreshing the token failed: ${outboundErrorWords(err)}`,
           refreshLeaseUntil: null,
         });
@@ -216,7 +219,7 @@ export async function refreshWithLease<R extends Refreshable>(opts: {
         lastError: null,
         refreshLeaseUntil: null,
       };
-      await opts.finish(set);
+      await opts.connection.finish(set);
       return { ...claimed, ...set };
     }
     if (Date.now() > deadline) throw new Error('Another refresh of this connection did not finish in time.');

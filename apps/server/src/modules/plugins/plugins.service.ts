@@ -364,11 +364,7 @@ export async function ensureFreshPlugin(
     secrets: deps.secrets,
     marginMs,
     rejected,
-    read: () => repo.findConnection(deps.db, row.businessId, row.id),
-    claim: (ms) => repo.claimRefreshLease(deps.db, row.businessId, row.id, ms),
-    finish: async (set) => {
-      await repo.updateConnection(deps.db, row.businessId, row.id, set);
-    },
+    connection: repo.leasedConnection(deps.db, row),
     onExpired: () =>
       tellConnectionExpired(deps, row.businessId, { kind: 'plugin', name: row.name, tab: 'plugins' }),
     refresh: (_r, refreshToken) =>

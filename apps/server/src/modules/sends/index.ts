@@ -40,7 +40,7 @@ export {
   recordSendEvent,
   recordSendEvents,
   recoverSends,
-  retryOrGiveUp,
+  retryLater,
   runClaimedSends,
   sendCountsByDay,
   type SendRow,

@@ -11,6 +11,7 @@ import {
 import type { Logger } from 'pino';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
+import type { Jobs } from '../../platform/jobs';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { SendOutcome } from '../../channels/channel';
 import * as billing from '../billing';
@@ -622,7 +623,7 @@ export async function recordOnce(
  * attempt n + 1 after `delays[n]` — answered, for the caller to schedule — or, past the last delay,
  * fails with `gaveUp`'s words. Null when it failed, or was no longer the caller's.
  */
-export async function retryOrGiveUp(
+async function retryOrGiveUp(
   db: Queryable,
   sendId: string,
   failure: { errorCode: string | null; errorMessage: string; response?: Record<string, unknown> | null },
@@ -644,6 +645,31 @@ export async function retryOrGiveUp(
     response: failure.response ?? null,
   });
   return null;
+}
+
+/**
+ * A provider refused a claimed send for now: `retryOrGiveUp`, and — unless the send failed or was
+ * no longer the caller's — the channel's send job (`queue`, `{ send_ids }`) asked to run it again
+ * after the wait, which `waitOf` may lengthen or bound (a provider's Retry-After).
+ */
+export async function retryLater(
+  deps: { db: Queryable; jobs: Jobs },
+  queue: string,
+  sendId: string,
+  failure: { errorCode: string | null; errorMessage: string; response?: Record<string, unknown> | null },
+  retry: {
+    delays: readonly number[];
+    gaveUp: (attempts: number, message: string) => string;
+    waitOf?: (wait: number) => number;
+  },
+): Promise<void> {
+  const wait = await retryOrGiveUp(deps.db, sendId, failure, retry.delays, retry.gaveUp);
+  if (wait === null) return;
+  await deps.jobs.send<{ send_ids: string[] }>(
+    queue,
+    { send_ids: [sendId] },
+    { startAfter: new Date(Date.now() + (retry.waitOf?.(wait) ?? wait)) },
+  );
 }
 
 /** Sends per day in `timeZone`, channel and status (agents' apart), for the dashboard. */

@@ -4,18 +4,15 @@
 // `sms.send` job. A customer without a usable number, or whose text cannot be rendered, is
 // counted with the reason.
 import type { TEmailBatch, TMarketingConsent } from '@titan/contracts';
-import { AppError } from '../../platform/errors';
 import {
   type BroadcastChannel,
   type BroadcastDeps,
   broadcastSendKey,
-  consentSkipOf,
   findBroadcast,
+  queueAddressedSends,
   sharedPerBroadcast,
 } from '../broadcasts';
 import { asBatch, startListSend } from '../email';
-import * as sends from '../sends';
-import { normalizeAddress, suppressedAmong } from '../suppressions';
 import {
   buildSmsSend,
   e164Of,
@@ -60,27 +57,18 @@ export function smsBroadcastChannel(deps: SmsDeps): BroadcastChannel {
       const withPhone = customers.filter((c) => c.phone?.trim());
       const numbered = withPhone.flatMap((c) => {
         const number = e164Of(c.phone);
-        return number ? [{ c, number }] : [];
+        return number ? [{ customer: c, address: number }] : [];
       });
-      const suppressed = await suppressedAmong(
-        tx,
-        broadcast.businessId,
-        'sms',
-        numbered.map((n) => n.number),
-      );
-      let notRendered = 0;
-      const passedOver: Record<string, number> = {};
-      type Row = Parameters<typeof sends.createMany>[1][number];
-      const rows = numbered.flatMap(({ c, number }): Row[] => {
-        const isSuppressed = suppressed.has(normalizeAddress(number));
-        // As for email: the suppressed keep their `suppressed` send; the rest without consent are counted.
-        const skip = isSuppressed ? null : consentSkipOf(broadcast, c.smsStatus);
-        if (skip) {
-          passedOver[skip] = (passedOver[skip] ?? 0) + 1;
-          return [];
-        }
-        try {
-          const send = buildSmsSend(
+      return queueAddressedSends(tx, broadcast, {
+        channel: 'sms',
+        addressed: numbered,
+        unaddressed: {
+          [SMS_SKIP_REASONS.noPhone]: customers.length - withPhone.length,
+          [SMS_SKIP_REASONS.badPhone]: withPhone.length - numbered.length,
+        },
+        consentOf: (c) => c.smsStatus,
+        build: (c, number) =>
+          buildSmsSend(
             ctx,
             {
               businessId: broadcast.businessId,
@@ -96,29 +84,10 @@ export function smsBroadcastChannel(deps: SmsDeps): BroadcastChannel {
               customerId: c.id,
               customer: { ...c.fields, id: c.id, name: c.name, email: c.email, phone: c.phone },
             },
-          );
-          return isSuppressed
-            ? [{ ...send, status: 'suppressed', errorMessage: SMS_SEND_ERRORS.suppressed() }]
-            : [{ ...send, status: 'queued' }];
-        } catch (err) {
-          // One customer's missing template field does not stop the others.
-          if (err instanceof AppError && err.code === 'bad_request') {
-            notRendered++;
-            return [];
-          }
-          throw err;
-        }
+          ),
+        notRendered: SMS_SKIP_REASONS.notRendered,
+        suppressedError: SMS_SEND_ERRORS.suppressed(),
       });
-      const written = await sends.createMany(tx, rows);
-      return {
-        sendIds: written.filter((s) => s.status === 'queued').map((s) => s.id),
-        skipped: {
-          [SMS_SKIP_REASONS.noPhone]: customers.length - withPhone.length,
-          [SMS_SKIP_REASONS.badPhone]: withPhone.length - numbered.length,
-          [SMS_SKIP_REASONS.notRendered]: notRendered,
-          ...passedOver,
-        },
-      };
     },
     dispatch: (sendIds) => enqueueSmsSends(deps.jobs, sendIds),
   };

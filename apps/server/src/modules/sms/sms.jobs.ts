@@ -79,20 +79,12 @@ async function sendOne(deps: SmsDeps, send: SendRow): Promise<Extract<SendOutcom
   const outcome = await smsTwilio.send(account.twilio, payload);
   if (outcome.ok) return outcome;
   if (isTransient(outcome)) {
-    const wait = await sends.retryOrGiveUp(
-      deps.db,
-      send.id,
-      outcome,
-      deps.config.SMS_RETRY_DELAYS_MS,
-      SMS_SEND_ERRORS.gaveUp,
-    );
-    // Twilio's Retry-After when longer (within the recovery job's minute).
-    if (wait !== null)
-      await deps.jobs.send<SmsSendJob>(
-        SMS_SEND_QUEUE,
-        { send_ids: [send.id] },
-        { startAfter: new Date(Date.now() + Math.min(Math.max(wait, retryAfterMs(outcome) ?? 0), 55_000)) },
-      );
+    await sends.retryLater(deps, SMS_SEND_QUEUE, send.id, outcome, {
+      delays: deps.config.SMS_RETRY_DELAYS_MS,
+      gaveUp: SMS_SEND_ERRORS.gaveUp,
+      // Twilio's Retry-After when longer (within the recovery job's minute).
+      waitOf: (wait) => Math.min(Math.max(wait, retryAfterMs(outcome) ?? 0), 55_000),
+    });
     return null;
   }
   await sends.recordFailed(deps.db, send.id, outcome);

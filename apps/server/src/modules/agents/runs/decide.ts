@@ -156,7 +156,7 @@ async function runTool(
       let result: unknown;
       try {
         result = await runReadTool(
-          ctx.deps.db,
+          ctx.deps,
           ctx.run.businessId,
           facts.customer,
           builtin.name as 'lookup_customer' | 'customer_conversations' | 'list_templates',

@@ -7,12 +7,37 @@ import type { Jobs } from '../../../platform/jobs';
 import { outboundGuarded } from '../../../platform/safe-fetch';
 import type { findBusinessById } from '../../business';
 import type { listSelection } from '../../customer-lists';
+import type { findCustomerConversations } from '../../conversations';
 import type { findCustomersByIds, segmentCustomers, segmentCustomersAmong } from '../../directory';
-import type { EmailDeps } from '../../email';
+import type {
+  buildSend,
+  EMAIL_ERRORS,
+  EmailDeps,
+  enqueueEmailSends,
+  sendContext,
+  textOf,
+  withUnsubscribeFooter,
+} from '../../email';
 import type { LlmDeps, openLlm } from '../../llm';
-import type { e164Of, SmsDeps } from '../../sms';
-import type { suppressedAmong } from '../../suppressions';
-import type { lastCustomerMessagesOf, WhatsappDeps } from '../../whatsapp';
+import type { createMany, findByIdempotencyKey } from '../../sends';
+import type { buildSmsSend, e164Of, enqueueSmsSends, SMS_SEND_ERRORS, smsContext, SmsDeps } from '../../sms';
+import type { normalizeAddress, suppressedAmong } from '../../suppressions';
+import type {
+  findTemplates as findEmailTemplates,
+  loadCompiledTemplate,
+  renderCompiled,
+} from '../../templates';
+import type { recordEvent } from '../../webhooks';
+import type {
+  findTemplateById as findWhatsappTemplate,
+  findTemplates as findWhatsappTemplates,
+  lastCustomerMessagesOf,
+  renderTemplate,
+  sendMessage,
+  sendTemplate,
+  toTemplate,
+  WhatsappDeps,
+} from '../../whatsapp';
 import { type ExternalToolDeps } from '../agents.external-tools';
 
 export const RUN_QUEUE = 'agents.run';
@@ -44,6 +69,44 @@ export type AgentRunPorts = {
   lastCustomerMessagesOf: typeof lastCustomerMessagesOf;
   /** How long after a customer's last message WhatsApp lets the business write freely. */
   whatsappWindowMs: number;
+} & AgentDeliveryPorts;
+
+/**
+ * What a run's deliveries, read-only tools and finished event reach of other modules: sends built
+ * and recorded by the email and SMS channels and the spine, WhatsApp's templates and sends, email
+ * templates, a customer's conversations, and the webhooks outbox.
+ */
+export type AgentDeliveryPorts = {
+  email: {
+    sendContext: typeof sendContext;
+    buildSend: typeof buildSend;
+    enqueue: typeof enqueueEmailSends;
+    errors: typeof EMAIL_ERRORS;
+    findTemplates: typeof findEmailTemplates;
+    loadCompiledTemplate: typeof loadCompiledTemplate;
+    renderCompiled: typeof renderCompiled;
+    textOf: typeof textOf;
+    withUnsubscribeFooter: typeof withUnsubscribeFooter;
+  };
+  sms: {
+    smsContext: typeof smsContext;
+    buildSmsSend: typeof buildSmsSend;
+    enqueue: typeof enqueueSmsSends;
+    errors: typeof SMS_SEND_ERRORS;
+  };
+  whatsapp: {
+    findTemplate: typeof findWhatsappTemplate;
+    findTemplates: typeof findWhatsappTemplates;
+    toTemplate: typeof toTemplate;
+    renderTemplate: typeof renderTemplate;
+    sendTemplate: typeof sendTemplate;
+    sendMessage: typeof sendMessage;
+  };
+  sends: { createMany: typeof createMany; findByIdempotencyKey: typeof findByIdempotencyKey };
+  normalizeAddress: typeof normalizeAddress;
+  findCustomerConversations: typeof findCustomerConversations;
+  /** `agent_run.finished` into the webhooks outbox, in the caller's transaction. */
+  recordEvent: typeof recordEvent;
 };
 
 export type AgentRunDeps = {

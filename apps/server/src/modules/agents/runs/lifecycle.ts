@@ -13,13 +13,18 @@
 // whose runs keep failing is paused), taken over when its worker dies; fired schedule slots
 // become runs.
 import { AGENT_RUN_ERRORS as RM } from '@titan/contracts';
-import type { Db, Queryable } from '../../../db/client';
-import { recordEvent } from '../../webhooks';
+import type { Queryable } from '../../../db/client';
 import { passed, summaries } from './summary';
 import { deliverPlanned, messageOf } from '../agents.deliveries';
 import * as agentsRepo from '../agents.repository';
 import * as repo from '../agents.runs.repository';
-import { type AgentRunDeps, FAILURES_TO_PAUSE, MAX_RUN_ATTEMPTS, RUN_QUEUE } from './deps';
+import {
+  type AgentRunDeps,
+  type AgentRunPorts,
+  FAILURES_TO_PAUSE,
+  MAX_RUN_ATTEMPTS,
+  RUN_QUEUE,
+} from './deps';
 import { type RunContext, RunFailure, type StepDraft, keyOf, prepareRun } from './prompt';
 import { audiencePage, decidePage, writePage } from './page';
 import { errorStep } from './decide';
@@ -119,7 +124,7 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
         },
       ]);
     const waiting = await repo.countPending(deps.db, run.id);
-    await finishRun(deps.db, run, {
+    await finishRun(deps, run, {
       status: waiting > 0 ? 'awaiting_approval' : 'completed',
       finishedAt: new Date(),
       lockedUntil: null,
@@ -144,7 +149,7 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
  * every run but a preview (a preview sends nothing and is nobody's business but the editor's).
  */
 async function finishRun(
-  db: Db,
+  deps: Pick<AgentRunDeps, 'db' | 'ports'>,
   run: repo.RunRow,
   values: {
     status: 'completed' | 'awaiting_approval' | 'failed';
@@ -153,17 +158,22 @@ async function finishRun(
     lockedUntil: null;
   },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const row = await repo.updateRun(tx, run.id, values);
-    if (row) await recordRunFinished(tx, row, values.finishedAt);
+    if (row) await recordRunFinished(deps.ports, tx, row, values.finishedAt);
   });
 }
 
 /** `agent_run.finished` with the run as the API summarises it, in the caller's transaction. */
-async function recordRunFinished(tx: Queryable, row: repo.RunRow, at: Date): Promise<void> {
+async function recordRunFinished(
+  ports: AgentRunPorts,
+  tx: Queryable,
+  row: repo.RunRow,
+  at: Date,
+): Promise<void> {
   if (row.trigger === 'preview') return;
   const [summary] = await summaries(tx, [row]);
-  await recordEvent(tx, {
+  await ports.recordEvent(tx, {
     businessId: row.businessId,
     type: 'agent_run.finished',
     objectKey: `agent:${row.agentId}`,
@@ -177,10 +187,13 @@ async function recordRunFinished(tx: Queryable, row: repo.RunRow, at: Date): Pro
  * `agent_run.finished` told again (now completed, with the review's outcome) in the same
  * transaction. Nothing when deliveries still wait or another review completed it first.
  */
-export async function completeReviewedRun(db: Db, runId: string): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function completeReviewedRun(
+  deps: Pick<AgentRunDeps, 'db' | 'ports'>,
+  runId: string,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
     const row = await repo.completeReviewedRun(tx, runId);
-    if (row) await recordRunFinished(tx, row, new Date());
+    if (row) await recordRunFinished(deps.ports, tx, row, new Date());
   });
 }
 
@@ -207,7 +220,7 @@ export async function failRun(
       tokens: s.tokens,
     })),
   );
-  await finishRun(deps.db, run, {
+  await finishRun(deps, run, {
     status: 'failed',
     error,
     finishedAt: new Date(),

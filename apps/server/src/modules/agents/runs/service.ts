@@ -2,8 +2,6 @@
 // answers with the runs as runs/read-model.ts reads them.
 import { AGENT_RUN_ERRORS as RM, LLM_ERRORS, type TAgentChannel } from '@titan/contracts';
 import { AppError } from '../../../platform/errors';
-import { findBusinessById } from '../../business';
-import { findCustomersByIds } from '../../directory';
 import { resolveLlm } from '../../llm';
 import { deliverRun, render } from '../agents.deliveries';
 import { audiencePage, decidePage, writePage } from './page';
@@ -52,7 +50,7 @@ export async function reviewRun(
     if (updated.length <= 100) await deliverRun(deps, run.id);
     else await deps.jobs.send(DELIVER_QUEUE, { run_id: run.id });
   }
-  if (run.status === 'awaiting_approval') await completeReviewedRun(deps.db, run.id);
+  if (run.status === 'awaiting_approval') await completeReviewedRun(deps, run.id);
   const [summary] = await summaries(deps.db, [(await repo.findRunById(deps.db, run.id))!]);
   return { updated: updated.length, run: summary! };
 }
@@ -105,7 +103,7 @@ export async function previewAgent(
   if (!current.config.channels.some((c) => c.channel === channel))
     throw AppError.fields({ channel: [RM.channelNotConfigured] });
   const named = body.customer_ids
-    ? await findCustomersByIds(deps.db, businessId, [...new Set(body.customer_ids)])
+    ? await deps.ports.findCustomersByIds(deps.db, businessId, [...new Set(body.customer_ids)])
     : null;
   if (named && body.customer_ids) {
     const found = new Set(named.map((c) => c.id));
@@ -172,7 +170,7 @@ export async function previewAgent(
   }
   await repo.updateRun(deps.db, run.id, { status: 'completed', finishedAt: new Date(), lockedUntil: null });
   const { rows } = await repo.listDeliveries(deps.db, run.id, {}, 100, 0);
-  const business = await findBusinessById(deps.db, businessId);
+  const business = await deps.ports.findBusiness(deps.db, businessId);
   const byId = new Map(customers.map((c) => [c.id, c]));
   const deliveries = await toDeliveries(deps.db, businessId, rows);
   const items = await Promise.all(
