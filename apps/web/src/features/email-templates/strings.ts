@@ -83,6 +83,7 @@ export const EMAIL_TEMPLATE_STRINGS = {
   viewCode: 'Code',
   viewVisual: 'Visual',
   visualLabel: 'Visual editor',
+  visualCanvas: 'The email being edited',
   visualHint:
     'Drag blocks from the Blocks panel into the mail, or click one to add it after the selected section; select an element to style it; images upload from the image block. It is saved as the same MJML the code view shows.',
   testTitle: 'Send a test',

@@ -58,7 +58,7 @@ function ColorField({
   onChange: (value: string) => void;
 }) {
   return (
-    <div className="grid min-w-0 gap-2">
+    <div className="grid min-w-0 content-start gap-2">
       <Label htmlFor={id}>{label}</Label>
       <div className="flex items-center gap-2">
         <input
@@ -256,6 +256,9 @@ export function BrandPanel({ brand, canWrite }: { brand: TEmailBrand; canWrite: 
         className="grid justify-items-center gap-3 rounded-md border bg-white p-4 text-center text-xs break-words"
         style={{ fontFamily: font, color: HEX.test(form.text_color) ? form.text_color : undefined }}
       >
+        {form.logo_url ? (
+          <img src={form.logo_url} alt="" className="h-10 max-w-[10rem] object-contain" />
+        ) : null}
         <span
           className="rounded-md px-4 py-2 text-sm text-white"
           style={{ background: HEX.test(form.primary_color) ? form.primary_color : undefined }}

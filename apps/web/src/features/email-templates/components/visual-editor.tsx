@@ -9,8 +9,10 @@
 import grapesjs, { type Component, type Editor } from 'grapesjs';
 import grapesjsMjml from 'grapesjs-mjml';
 import 'grapesjs/dist/css/grapes.min.css';
+import './visual-editor.css';
 import { useEffect, useRef } from 'react';
 
+import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
 import type { TVisualBlock, TVisualEditorProps } from './visual-editor-types';
 
 const EDITOR_HEIGHT = '640px';
@@ -132,6 +134,12 @@ export function VisualEditor({
     editor.on('load', () => {
       // The blocks are what a first-time user needs to see, not an empty style manager.
       editor.Panels.getButton('views', 'open-blocks')?.set('active', true);
+      // Named for screen readers; the side panel and the option bar scroll, so keyboards must reach them.
+      editor.Canvas.getFrameEl()?.setAttribute('title', S.visualCanvas);
+      for (const panel of container.current?.querySelectorAll('.gjs-pn-views-container, .gjs-pn-options') ??
+        []) {
+        panel.setAttribute('tabindex', '0');
+      }
       editor.on('update', () => {
         const mjml = editor.getHtml();
         if (mjml === known.current) return;
@@ -172,7 +180,11 @@ export function VisualEditor({
   }, [value]);
 
   return (
-    <div role="group" aria-label={label} className="overflow-hidden rounded-md border text-sm">
+    <div
+      role="group"
+      aria-label={label}
+      className="titan-visual-editor overflow-hidden rounded-md border text-sm"
+    >
       <div ref={container} />
     </div>
   );
