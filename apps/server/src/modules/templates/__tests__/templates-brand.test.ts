@@ -198,4 +198,14 @@ describe('saved blocks', () => {
       (await call('GET', '/api/template/blocks/')).json().result.map((b: TEmailBlock) => b.id),
     ).toContain(mine.id);
   });
+
+  it('records brand saves and block changes in the audit log under their own names', async () => {
+    const blocks = await call('GET', '/api/audit-log/?object_type=email_block');
+    expect(blocks.statusCode).toBe(200);
+    const actions = blocks.json().result.results.map((e: { action: string }) => e.action);
+    expect(actions.some((a: string) => a.includes('created'))).toBe(true);
+    expect(actions.some((a: string) => a.includes('deleted'))).toBe(true);
+    const brand = await call('GET', '/api/audit-log/?object_type=email_brand');
+    expect(brand.json().result.results.length).toBeGreaterThan(0);
+  });
 });
