@@ -1,11 +1,13 @@
 // Email templates in Chromium against the built server: an owner writes a template in the real
 // code editor (CodeMirror) and sees it rendered live in the preview frame, sees a Liquid mistake
 // marked at its line, saves, uploads an image that lands in the source with a public URL that
-// serves it, and restores the first version.
+// serves it, and restores the first version. Then the visual editor: a saved brand (issue 31) offers
+// its footer as a block, inserted and saved, and the stored MJML carries the footer with the
+// unsubscribe link every send fills; a section saved as a block is offered in the Blocks panel.
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, signedInContext, watchedPage } from '../support/browser';
-import { signUpOwner } from '../support/staff';
+import { callAs, signUpOwner, type OwnerSession } from '../support/staff';
 import { startTitan, type TitanServer } from '../support/server';
 
 const PASSWORD = 'a long enough passphrase 42';
@@ -20,11 +22,12 @@ describe.skipIf(!hasChromium)('email templates in Chromium', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let session: OwnerSession;
   const problems: string[] = [];
 
   beforeAll(async () => {
     server = await startTitan({ env: { NODE_ENV: 'development' } });
-    const session = await signUpOwner(server.url, owner, PASSWORD, 'Templates Browser Test');
+    session = await signUpOwner(server.url, owner, PASSWORD, 'Templates Browser Test');
     browser = await launchBrowser();
     context = await signedInContext(browser, server.url, session, {
       viewport: { width: 1440, height: 1000 },
@@ -45,7 +48,7 @@ describe.skipIf(!hasChromium)('email templates in Chromium', () => {
   it('writes a template with a live preview, saves it, and marks errors at their line', async () => {
     await page.goto(`${server.url}/engage/templates`);
     await page.getByRole('navigation', { name: 'Templates' }).getByRole('link', { name: 'Email' }).click();
-    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByRole('link', { name: 'New template', exact: true }).click();
     await page.getByRole('heading', { name: 'New email template' }).waitFor();
 
     await page.getByLabel('Name', { exact: true }).fill('Browser welcome');
@@ -114,5 +117,57 @@ describe.skipIf(!hasChromium)('email templates in Chromium', () => {
     await visual.waitForTimeout(500);
     expect(visualProblems).toEqual([]);
     await visual.close();
+  });
+
+  it('saves a brand, inserts its footer block in the visual editor, and stores the footer with the unsubscribe link', async () => {
+    const templateUrl = page.url();
+    const templateId = Number(/\/(\d+)$/.exec(templateUrl)![1]);
+    await page.goto(`${server.url}/engage/templates/email`);
+    await page.getByRole('link', { name: 'Brand', exact: true }).click();
+    await page.getByRole('heading', { name: 'Email brand' }).waitFor();
+    const brand = page.getByRole('form', { name: 'Brand' });
+    await brand
+      .getByLabel('Upload logo')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    await brand.getByRole('img', { name: 'Your logo' }).waitFor();
+    await brand.getByLabel('Primary colour', { exact: true }).fill('#0F766E');
+    await brand.getByLabel('Font').selectOption('Georgia');
+    await brand.getByLabel('Footer address').fill('Tess Templates Ltd, 9 Harbour Road, Portsmouth');
+    await brand.getByRole('button', { name: 'Save brand' }).click();
+    await page.getByText('Brand saved').waitFor();
+
+    await page.goto(templateUrl);
+    await page.getByRole('heading', { name: 'Edit email template' }).waitFor();
+    await page.getByRole('radio', { name: 'Visual' }).click();
+    await page.getByRole('group', { name: 'Visual editor' }).waitFor({ timeout: 30_000 });
+    const canvas = page.frameLocator('iframe.gjs-frame');
+    await canvas.getByText('Hello', { exact: false }).first().waitFor({ timeout: 30_000 });
+    // A click on a block adds it at the end of the mail (no section is selected yet).
+    await page.locator('.gjs-block[title="Footer"]').click();
+    await canvas.getByText('9 Harbour Road', { exact: false }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(/Saved as version \d+/).waitFor();
+
+    const stored = await callAs(server.url, session, 'GET', `/api/template/${templateId}/`);
+    const content = (stored.result as { content: string }).content;
+    expect(content).toContain('Tess Templates Ltd, 9 Harbour Road, Portsmouth');
+    expect(content).toMatch(/<a href="\{\{ unsubscribe_url \}\}"[^>]*>Unsubscribe<\/a>/);
+    expect(content).toContain('font-family="Georgia, Times, serif"');
+
+    // The section around a selected element saves as a block, offered in the Blocks panel.
+    await canvas.getByText('9 Harbour Road', { exact: false }).click();
+    await page.getByRole('button', { name: 'Save as block' }).click();
+    await page.getByLabel('Block name').fill('Harbour footer');
+    await page.getByRole('button', { name: 'Save block' }).click();
+    await page.getByText('Block Harbour footer saved').waitFor();
+    await page.locator('.gjs-block[title="Harbour footer"]').waitFor();
+    const blocks = await callAs(server.url, session, 'GET', '/api/template/blocks/');
+    expect(blocks.result).toEqual([
+      expect.objectContaining({
+        name: 'Harbour footer',
+        content: expect.stringMatching(/^<mj-section[\s\S]*9 Harbour Road/),
+      }),
+    ]);
+    expect(problems).toEqual([]);
   });
 });

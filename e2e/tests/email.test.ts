@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)('email in Chromium: domain, template, send, open, 
     // 2. The template, written in the editor with its live preview.
     await page.goto(`${server.url}/engage/templates`);
     await page.getByRole('navigation', { name: 'Templates' }).getByRole('link', { name: 'Email' }).click();
-    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByRole('link', { name: 'New template', exact: true }).click();
     await page.getByRole('heading', { name: 'New email template' }).waitFor();
     await page.getByLabel('Name', { exact: true }).fill('Spring offer');
     await page.getByLabel('Subject', { exact: true }).fill('Spring is here, {{ customer.name }}');

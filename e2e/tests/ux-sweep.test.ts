@@ -27,6 +27,7 @@ import {
   DIRECTORY_IMPORT_PATH,
   DIRECTORY_PATH,
   DNS_HELP_PATH,
+  EMAIL_BRAND_PATH,
   EMAIL_TEMPLATES_PATH,
   emailTemplatePath,
   eventLogPath,
@@ -216,6 +217,18 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
       format: 'mjml',
       content:
         '<mjml><mj-body><mj-section><mj-column><mj-text>Hello {{ customer.name }}, your spring visit is coming up.</mj-text></mj-column></mj-section></mj-body></mjml>',
+    });
+    // A brand and a saved block (issue 31): the brand screen shows both.
+    await api('PUT', '/api/template/brand/', {
+      logo_url: null,
+      primary_color: '#0f766e',
+      text_color: '#1f2937',
+      font_family: 'Georgia',
+      footer_address: 'Spring Clinic, 221 Long Avenue Name That Wraps, Springfield 12345',
+    });
+    await api('POST', '/api/template/blocks/', {
+      name: 'Opening hours with a rather long name that has to wrap or truncate on a phone',
+      content: '<mj-section><mj-column><mj-text>Open 9 to 5</mj-text></mj-column></mj-section>',
     });
     const customerIds: number[] = [];
     for (const customer of [
@@ -521,6 +534,11 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
     add('templates-email', EMAIL_TEMPLATES_PATH);
     add('template-new', NEW_EMAIL_TEMPLATE_PATH);
     add('template', emailTemplatePath(template.id as number));
+    add('template-brand', EMAIL_BRAND_PATH);
+    add('template-visual', emailTemplatePath(template.id as number), true, async (page) => {
+      await page.getByRole('radio', { name: 'Visual' }).click();
+      await page.frameLocator('iframe.gjs-frame').getByText('spring visit').waitFor({ timeout: 30_000 });
+    });
     add('ai-template', AI_TEMPLATE_PATH);
     add('event-logs-email', eventLogsPath('email'));
     add('event-logs-whatsapp', eventLogsPath('whatsapp'));

@@ -3490,6 +3490,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/template/blocks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Blocks saved from the visual editor (MJML fragments), by name */
+        get: operations["getTemplateBlocks"];
+        put?: never;
+        /** Save a block (an MJML fragment) for every template of the business */
+        post: operations["postTemplateBlocks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/blocks/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a saved block */
+        delete: operations["deleteTemplateBlocksById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/brand/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business’s brand for mail (the defaults until first saved) */
+        get: operations["getTemplateBrand"];
+        /** Save the brand: logo, colours, font and footer address */
+        put: operations["putTemplateBrand"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/template/gpt-prompt-email/": {
         parameters: {
             query?: never;
@@ -23397,6 +23450,197 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getTemplateBlocks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
+                "X-Business-Code"?: components["parameters"]["BusinessCode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        result: {
+                            content: string;
+                            created_at: string;
+                            id: number;
+                            name: string;
+                        }[];
+                        status: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    postTemplateBlocks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
+                "X-Business-Code"?: components["parameters"]["BusinessCode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: string;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        result: {
+                            content: string;
+                            created_at: string;
+                            id: number;
+                            name: string;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    deleteTemplateBlocksById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
+                "X-Business-Code"?: components["parameters"]["BusinessCode"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTemplateBrand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
+                "X-Business-Code"?: components["parameters"]["BusinessCode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        result: {
+                            /** @enum {string} */
+                            font_family: "Arial" | "Helvetica" | "Verdana" | "Trebuchet MS" | "Georgia" | "Times New Roman" | "Courier New";
+                            footer_address: string;
+                            logo_url: string | null;
+                            primary_color: string;
+                            text_color: string;
+                            updated_at: string | null;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    putTemplateBrand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
+                "X-Business-Code"?: components["parameters"]["BusinessCode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    font_family: "Arial" | "Helvetica" | "Verdana" | "Trebuchet MS" | "Georgia" | "Times New Roman" | "Courier New";
+                    footer_address: string;
+                    logo_url: string | null;
+                    primary_color: string;
+                    text_color: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        result: {
+                            /** @enum {string} */
+                            font_family: "Arial" | "Helvetica" | "Verdana" | "Trebuchet MS" | "Georgia" | "Times New Roman" | "Courier New";
+                            footer_address: string;
+                            logo_url: string | null;
+                            primary_color: string;
+                            text_color: string;
+                            updated_at: string | null;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     postTemplateGptPromptEmail: {

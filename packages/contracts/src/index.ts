@@ -21,6 +21,7 @@ export * from './whatsapp';
 export * from './email-logs';
 export * from './event-logs';
 export * from './email-templates';
+export * from './email-brand';
 export * from './customer-lists';
 export * from './broadcasts';
 export * from './customer-imports';

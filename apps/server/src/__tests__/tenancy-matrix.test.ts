@@ -44,6 +44,8 @@ type Ids = {
   fileKey: string;
   phoneNumberId: string;
   emailTemplate: number;
+  /** A block saved from the visual editor (issue 31). */
+  emailBlock: number;
   customerList: number;
   broadcast: string;
   customerImport: string;
@@ -108,6 +110,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/template/:id/': { id: 'emailTemplate' },
   '/api/template/:id/versions/': { id: 'emailTemplate' },
   '/api/template/:id/preview/': { id: 'emailTemplate' },
+  '/api/template/blocks/:id/': { id: 'emailBlock' },
   '/api/business/customer-lists/:id/': { id: 'customerList' },
   '/api/business/customer-lists/:id/members/': { id: 'customerList' },
   '/api/business/customer-lists/:id/members/remove/': { id: 'customerList' },
@@ -840,6 +843,10 @@ async function populate(
     format: 'html',
     content: '<p>Hello {{ customer.name }}</p>',
   });
+  const emailBlock = await inject(owner, business, 'POST', '/api/template/blocks/', {
+    name: `Block ${slug}`,
+    content: '<mj-section><mj-column><mj-text>Hours</mj-text></mj-column></mj-section>',
+  });
   const apiKey = await inject(owner, business, 'POST', '/api/auth/api-keys/', { name: 'matrix' });
   // A custom role with every permission a custom role may hold, and a key that holds it: the
   // matrix calls every route with it too, so custom roles are held to the same tenancy.
@@ -915,6 +922,7 @@ async function populate(
     fileKey: file.key as string,
     phoneNumberId: '',
     emailTemplate: emailTemplate.id as number,
+    emailBlock: emailBlock.id as number,
     customerList: list.id as number,
     customerImport: customerImport.id as string,
     broadcast: (

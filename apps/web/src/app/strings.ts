@@ -75,6 +75,7 @@ export const PAGE_TITLES = {
   emailTemplates: 'Email templates',
   newEmailTemplate: 'New email template',
   emailTemplate: 'Email template',
+  emailBrand: 'Email brand',
   channelLog: (channel: keyof typeof SHELL_STRINGS.channelTabs) =>
     `${SHELL_STRINGS.channelTabs[channel]} event logs`,
   send: 'Send',

@@ -21,6 +21,10 @@ export const AI_TEMPLATE_PATH = '/engage/ai-template';
 /** The Email tab of the templates area, a new template, and one template's editor. */
 export const EMAIL_TEMPLATES_PATH = `${TEMPLATES_PATH}/email`;
 export const NEW_EMAIL_TEMPLATE_PATH = `${EMAIL_TEMPLATES_PATH}/new`;
+/** The business's brand for mail and its saved blocks (issue 31). */
+export const EMAIL_BRAND_PATH = `${EMAIL_TEMPLATES_PATH}/brand`;
+/** A new template that starts from the brand's header, button and footer. */
+export const NEW_EMAIL_TEMPLATE_FROM_BRAND_PATH = `${NEW_EMAIL_TEMPLATE_PATH}?from=brand`;
 export function emailTemplatePath(id: number): string {
   return `${EMAIL_TEMPLATES_PATH}/${id}`;
 }

@@ -62,3 +62,35 @@ export const emailTemplateVersions = pgTable(
   },
   (t) => [uniqueIndex('email_template_versions_template_version_key').on(t.templateId, t.version)],
 );
+
+/**
+ * A business's brand for mail (issue 31): what the visual editor's brand blocks are made of. One
+ * row per business, written on its first save; without one the defaults apply.
+ */
+export const emailBrands = pgTable('email_brands', {
+  businessId: bigint('business_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => businesses.id, { onDelete: 'cascade' }),
+  logoUrl: text('logo_url'),
+  primaryColor: text('primary_color').notNull(),
+  textColor: text('text_color').notNull(),
+  fontFamily: text('font_family').notNull(),
+  footerAddress: text('footer_address').notNull().default(''),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** A block saved from the visual editor (an MJML fragment), offered in every template of the business. */
+export const emailBlocks = pgTable(
+  'email_blocks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: bigint('business_id', { mode: 'number' })
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    content: text('content').notNull(),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('email_blocks_business_name_key').on(t.businessId, sql`lower(${t.name})`)],
+);

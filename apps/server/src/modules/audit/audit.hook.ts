@@ -45,6 +45,8 @@ const AUDITED: ReadonlyArray<readonly [prefix: string, objectType: string]> = [
   ['/api/sms/account/', 'sms_channel'],
   ['/api/whatsapp/account/', 'whatsapp_channel'],
   ['/api/whatsapp/template/', 'whatsapp_template'],
+  ['/api/template/brand/', 'email_brand'],
+  ['/api/template/blocks/', 'email_block'],
   ['/api/template/', 'template'],
   ['/api/agents/', 'agent'],
   ['/api/config/llm/', 'llm_settings'],

@@ -1,5 +1,6 @@
-// Email templates (engage.md §2): /api/template/ and its versions, previews and images, and the
-// public URLs of template images that mail links to.
+// Email templates (engage.md §2): /api/template/ and its versions, previews and images, the
+// business's brand for mail and its saved blocks (issue 31), and the public URLs of template images
+// that mail links to.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,12 +18,17 @@ import {
   ZTemplateImage,
   ZUpdateEmailTemplateRequest,
   ZNoQuery,
+  ZEmailBrand,
+  ZUpdateEmailBrandRequest,
+  ZEmailBlock,
+  ZCreateEmailBlockRequest,
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { created, ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../../platform/request-context';
 import { scopeOf } from '../../platform/inbox-scope';
 import { readUpload, registerMultipart } from '../files';
+import * as brand from './templates.brand.service';
 import * as templates from './templates.service';
 
 const tags = ['email templates'];
@@ -129,6 +135,70 @@ export const templateRoutes: FastifyPluginAsyncZod<{ deps: templates.TemplatesDe
           file,
         ),
       );
+    },
+  );
+  app.get(
+    '/api/template/brand/',
+    {
+      config: read,
+      schema: {
+        querystring: ZNoQuery,
+        tags,
+        summary: 'The business’s brand for mail (the defaults until first saved)',
+        response: { 200: ZEnvelope(ZEmailBrand) },
+      },
+    },
+    async (request) => ok(await brand.findBrand(db, businessOf(request).id)),
+  );
+  app.put(
+    '/api/template/brand/',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Save the brand: logo, colours, font and footer address',
+        body: ZUpdateEmailBrandRequest,
+        response: { 200: ZEnvelope(ZEmailBrand) },
+      },
+    },
+    async (request) => ok(await brand.saveBrand(db, businessOf(request).id, request.body)),
+  );
+  app.get(
+    '/api/template/blocks/',
+    {
+      config: read,
+      schema: {
+        querystring: ZNoQuery,
+        tags,
+        summary: 'Blocks saved from the visual editor (MJML fragments), by name',
+        response: { 200: ZEnvelope(z.array(ZEmailBlock)) },
+      },
+    },
+    async (request) => ok(await brand.findBlocks(db, businessOf(request).id)),
+  );
+  app.post(
+    '/api/template/blocks/',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Save a block (an MJML fragment) for every template of the business',
+        body: ZCreateEmailBlockRequest,
+        response: { 201: ZEnvelope(ZEmailBlock) },
+      },
+    },
+    async (request, reply) =>
+      created(reply, await brand.createBlock(db, businessOf(request).id, actorIdOf(request), request.body)),
+  );
+  app.delete(
+    '/api/template/blocks/:id/',
+    {
+      config: { ...write, openapi: { answers: { 204: { description: 'Deleted' } } } },
+      schema: { tags, summary: 'Delete a saved block', params: ZIdParams },
+    },
+    async (request, reply) => {
+      await brand.deleteBlock(db, businessOf(request).id, request.params.id);
+      return reply.code(204).send();
     },
   );
   app.get(

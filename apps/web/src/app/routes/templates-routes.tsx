@@ -3,6 +3,7 @@ import { type RouteObject } from 'react-router';
 
 import {
   AI_TEMPLATE_PATH,
+  EMAIL_BRAND_PATH,
   EMAIL_TEMPLATES_PATH,
   NEW_EMAIL_TEMPLATE_PATH,
   TEMPLATES_PATH,
@@ -47,6 +48,14 @@ export const TEMPLATES_ROUTES: RouteObject[] = [
         lazy: async () => ({
           Component: (await import('../../features/email-templates/routes/email-template-editor-route'))
             .NewEmailTemplateRoute,
+        }),
+      },
+      {
+        path: EMAIL_BRAND_PATH,
+        handle: { title: T.emailBrand } satisfies TRouteHandle,
+        lazy: async () => ({
+          Component: (await import('../../features/email-templates/routes/email-brand-route'))
+            .EmailBrandRoute,
         }),
       },
       {

@@ -4,6 +4,7 @@
 // sample values, versions with restore, image upload into the source, and delete. Errors from the
 // server are shown at their line. Without engage.write everything is read-only.
 import {
+  emailBrandBlocks,
   lineOfTemplateError,
   type TEmailTemplate,
   type TEmailTemplateDraft,
@@ -28,6 +29,8 @@ import { ToggleGroup, ToggleGroupItem } from '../../../components/ui/toggle-grou
 import { EMAIL_TEMPLATES_PATH, emailTemplatePath } from '../../../config/paths';
 import { apiErrorMessage, describeApiFailure, reportApiError } from '../../../lib/api-errors';
 import { useDeleteEmailTemplate } from '../api/delete-email-template';
+import { useEmailBlocks } from '../api/get-email-blocks';
+import { useEmailBrand } from '../api/get-email-brand';
 import { useEmailTemplatePreview } from '../api/preview-email-template';
 import { useCreateEmailTemplate, useUpdateEmailTemplate } from '../api/save-email-template';
 import { useUploadTemplateImage } from '../api/upload-template-image';
@@ -43,6 +46,8 @@ import {
 import type { TCodeEditorHandle, TEditorError } from './code-editor-types';
 import { LazyCodeEditor } from './lazy-code-editor';
 import { LazyVisualEditor } from './lazy-visual-editor';
+import { SaveBlockControl } from './save-block-control';
+import type { TVisualBlock, TVisualEditorHandle } from './visual-editor-types';
 import { PreviewPane } from './preview-pane';
 import { VariablesPanel } from './variables-panel';
 import { TestSendPanel } from './test-send-panel';
@@ -60,14 +65,14 @@ type TForm = {
   text_content: string;
 };
 
-function formOf(t: TEmailTemplate | null): TForm {
+function formOf(t: TEmailTemplate | null, starter?: string): TForm {
   if (!t) {
     return {
       name: '',
       subject: '',
       preheader: '',
       format: 'mjml',
-      content: starterFor('mjml'),
+      content: starter ?? starterFor('mjml'),
       text_content: '',
     };
   }
@@ -94,14 +99,17 @@ function FieldError({ id, messages }: { id: string; messages: string[] | undefin
 
 export function TemplateEditor({
   template,
+  starter,
   canWrite,
 }: {
   template: TEmailTemplate | null;
+  /** A new template's MJML to start from (the brand's), instead of the plain starter. */
+  starter?: string;
   canWrite: boolean;
 }) {
   const navigate = useNavigate();
   const [saved, setSaved] = useState<TEmailTemplate | null>(template);
-  const [form, setForm] = useState<TForm>(() => formOf(template));
+  const [form, setForm] = useState<TForm>(() => formOf(template, starter));
   const [saveErrors, setSaveErrors] = useState<TFieldErrors>({});
   const [formError, setFormError] = useState<string | undefined>();
   const [samples, setSamples] = useState<Record<string, string>>({});
@@ -116,7 +124,7 @@ export function TemplateEditor({
   const upload = useUploadTemplateImage();
   const saving = create.isPending || update.isPending;
   const readOnly = !canWrite;
-  const dirty = !sameForm(form, formOf(saved));
+  const dirty = !sameForm(form, formOf(saved, starter));
   const unsaved = useUnsavedChanges(dirty && canWrite);
 
   const set = <K extends keyof TForm>(key: K, value: TForm[K]) => {
@@ -176,6 +184,23 @@ export function TemplateEditor({
   // Checked when switching to the Visual view; once there, what the blocks make is MJML.
   const visualProblem = visualProblemOf(form.format, form.content);
   const showVisual = view === 'visual' && form.format === 'mjml';
+  const visualEditor = useRef<TVisualEditorHandle | null>(null);
+  const brand = useEmailBrand(showVisual);
+  const savedBlocks = useEmailBlocks(showVisual);
+  const visualBlocks = useMemo<TVisualBlock[]>(
+    () => [
+      ...(brand.data
+        ? emailBrandBlocks(brand.data).map((b) => ({ ...b, category: S.brand.blocksCategory }))
+        : []),
+      ...(savedBlocks.data ?? []).map((b) => ({
+        id: `saved-${b.id}`,
+        label: b.name,
+        category: S.brand.savedCategory,
+        content: b.content,
+      })),
+    ],
+    [brand.data, savedBlocks.data],
+  );
   const uploadForVisual = async (file: File) =>
     (await upload.mutateAsync({ file, templateId: saved?.id ?? null })).url;
 
@@ -403,6 +428,8 @@ export function TemplateEditor({
                 label={S.visualLabel}
                 uploadImage={uploadForVisual}
                 onUploadError={(error) => reportApiError(error, { toast: S.imageFailed })}
+                blocks={visualBlocks}
+                handleRef={visualEditor}
               />
             ) : (
               <LazyCodeEditor
@@ -415,6 +442,7 @@ export function TemplateEditor({
               />
             )}
             <p className="text-xs text-muted-foreground">{showVisual ? S.visualHint : S.contentHint}</p>
+            {showVisual ? <SaveBlockControl editor={visualEditor} /> : null}
             {canWrite && !showVisual && form.format === 'mjml' && visualProblem !== null ? (
               <p className="text-xs text-muted-foreground">{visualProblem}</p>
             ) : null}

@@ -3,13 +3,17 @@
 // the code view shows and templates store: the source goes in as the editor's components, and every
 // edit comes back out as MJML (editor.getHtml() under the preset), so previews, test sends and
 // campaigns render it as before. Images upload through the template images API from the editor's
-// asset manager. Why GrapesJS: docs/design/email-visual-editor.md.
-import grapesjs, { type Editor } from 'grapesjs';
+// asset manager. The brand's blocks and the business's saved blocks join the preset's in the Blocks
+// panel; a click on a block adds it after the selected section (or at the end of the mail), as well
+// as dragging it. Why GrapesJS: docs/design/campaigns.md, "The visual email editor".
+import grapesjs, { type Component, type Editor } from 'grapesjs';
 import grapesjsMjml from 'grapesjs-mjml';
 import 'grapesjs/dist/css/grapes.min.css';
+import './visual-editor.css';
 import { useEffect, useRef } from 'react';
 
-import type { TVisualEditorProps } from './visual-editor-types';
+import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
+import type { TVisualBlock, TVisualEditorProps } from './visual-editor-types';
 
 const EDITOR_HEIGHT = '640px';
 
@@ -28,13 +32,44 @@ const BUTTON_WORDS: Record<string, string> = {
   'open-blocks': 'Blocks',
 };
 
+/** The section-level elements of MJML: what a block is, and what "Save as block" saves. */
+const SECTION_TYPES = ['mj-section', 'mj-wrapper', 'mj-hero'];
+/** Block ids Titan adds, so a new list of blocks replaces only them. */
+const OWN_BLOCK_PREFIX = 'titan-';
+
+function sectionOf(component: Component | undefined): Component | undefined {
+  let at = component;
+  while (at && !SECTION_TYPES.includes(at.get('type') ?? '')) at = at.parent();
+  return at;
+}
+
+/** A click on a block: after the selected section, or at the end of the body. */
+function appendBlock(editor: Editor, content: string) {
+  const section = sectionOf(editor.getSelected());
+  const parent = section?.parent();
+  if (section && parent) {
+    parent.components().add(content, { at: section.index() + 1 });
+    return;
+  }
+  const body = editor.getWrapper()?.findType('mj-body')[0];
+  body?.append(content);
+}
+
 function filesOf(event: DragEvent | Event): File[] {
   const dropped = (event as DragEvent).dataTransfer?.files;
   const picked = (event.target as HTMLInputElement | null)?.files;
   return [...(dropped ?? picked ?? [])];
 }
 
-export function VisualEditor({ value, onChange, label, uploadImage, onUploadError }: TVisualEditorProps) {
+export function VisualEditor({
+  value,
+  onChange,
+  label,
+  uploadImage,
+  onUploadError,
+  blocks,
+  handleRef,
+}: TVisualEditorProps) {
   const container = useRef<HTMLDivElement>(null);
   const editorRef = useRef<Editor | null>(null);
   // The MJML last handed out (or taken in): a value that differs came from outside (a restored
@@ -58,6 +93,12 @@ export function VisualEditor({ value, onChange, label, uploadImage, onUploadErro
       cssIcons: '',
       components: known.current,
       plugins: [grapesjsMjml],
+      blockManager: {
+        appendOnClick: (block, ed) => {
+          const content = block.get('content');
+          if (typeof content === 'string') appendBlock(ed, content);
+        },
+      },
       assetManager: {
         upload: false,
         uploadFile: async (event: DragEvent | Event) => {
@@ -73,6 +114,11 @@ export function VisualEditor({ value, onChange, label, uploadImage, onUploadErro
       },
     });
     editorRef.current = editor;
+    if (handleRef) {
+      handleRef.current = {
+        selectedSection: () => sectionOf(editor.getSelected())?.toHTML() ?? null,
+      };
+    }
     for (const panel of editor.Panels.getPanels()) {
       for (const button of panel.buttons) {
         const words = BUTTON_WORDS[button.id];
@@ -88,6 +134,12 @@ export function VisualEditor({ value, onChange, label, uploadImage, onUploadErro
     editor.on('load', () => {
       // The blocks are what a first-time user needs to see, not an empty style manager.
       editor.Panels.getButton('views', 'open-blocks')?.set('active', true);
+      // Named for screen readers; the side panel and the option bar scroll, so keyboards must reach them.
+      editor.Canvas.getFrameEl()?.setAttribute('title', S.visualCanvas);
+      for (const panel of container.current?.querySelectorAll('.gjs-pn-views-container, .gjs-pn-options') ??
+        []) {
+        panel.setAttribute('tabindex', '0');
+      }
       editor.on('update', () => {
         const mjml = editor.getHtml();
         if (mjml === known.current) return;
@@ -97,9 +149,28 @@ export function VisualEditor({ value, onChange, label, uploadImage, onUploadErro
     });
     return () => {
       editorRef.current = null;
+      if (handleRef) handleRef.current = null;
       editor.destroy();
     };
+    // The handle ref is the caller's, stable for the editor's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    for (const block of [...editor.Blocks.getAll()]) {
+      if (String(block.getId()).startsWith(OWN_BLOCK_PREFIX)) editor.Blocks.remove(block.getId());
+    }
+    for (const block of blocks ?? ([] as TVisualBlock[])) {
+      editor.Blocks.add(`${OWN_BLOCK_PREFIX}${block.id}`, {
+        label: block.label,
+        category: block.category,
+        content: block.content,
+        attributes: { title: block.label },
+      });
+    }
+  }, [blocks]);
 
   useEffect(() => {
     const editor = editorRef.current;
@@ -109,7 +180,11 @@ export function VisualEditor({ value, onChange, label, uploadImage, onUploadErro
   }, [value]);
 
   return (
-    <div role="group" aria-label={label} className="overflow-hidden rounded-md border text-sm">
+    <div
+      role="group"
+      aria-label={label}
+      className="titan-visual-editor overflow-hidden rounded-md border text-sm"
+    >
       <div ref={container} />
     </div>
   );

@@ -1,7 +1,8 @@
 // /engage/templates/email/new and /engage/templates/email/{id}: the template editor, with a way back
 // to the Email tab. An id that is not a template of the business shows "Template not found".
 import { ArrowLeftIcon, FileQuestionIcon, SendIcon } from 'lucide-react';
-import { Link, useParams } from 'react-router';
+import { emailBrandStarter } from '@titan/contracts';
+import { Link, useParams, useSearchParams } from 'react-router';
 
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
@@ -9,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { EMAIL_TEMPLATES_PATH, newCampaignPath } from '../../../config/paths';
 import { apiErrorStatus } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
+import { useEmailBrand } from '../api/get-email-brand';
 import { useEmailTemplate } from '../api/get-email-template';
 import { TemplateEditor } from '../components/template-editor';
 import { EMAIL_TEMPLATE_STRINGS as S } from '../strings';
@@ -83,11 +85,29 @@ function ExistingTemplate({ id }: { id: number }) {
   );
 }
 
+/** ?from=brand: the new template starts from the brand's header, button and footer. */
+function FromBrand({ canWrite }: { canWrite: boolean }) {
+  const brand = useEmailBrand();
+  if (brand.isPending) return <SectionLoading />;
+  if (brand.isError)
+    return (
+      <SectionError error={brand.error} onRetry={() => void brand.refetch()} fallback={S.brand.loadFailed} />
+    );
+  return <TemplateEditor template={null} starter={emailBrandStarter(brand.data)} canWrite={canWrite} />;
+}
+
 export function NewEmailTemplateRoute() {
   const { can, ready } = usePermissions();
+  const fromBrand = useSearchParams()[0].get('from') === 'brand';
   return (
     <Page title={S.newTitle}>
-      {ready ? <TemplateEditor template={null} canWrite={can('engage.write')} /> : <SectionLoading />}
+      {!ready ? (
+        <SectionLoading />
+      ) : fromBrand ? (
+        <FromBrand canWrite={can('engage.write')} />
+      ) : (
+        <TemplateEditor template={null} canWrite={can('engage.write')} />
+      )}
     </Page>
   );
 }

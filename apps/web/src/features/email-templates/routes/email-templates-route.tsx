@@ -1,14 +1,18 @@
 // /engage/templates/email (the Email tab): the business's email templates, newest save first; those
 // with engage.write create, open and delete them. Everyone in the engage area may read them.
 import type { TEmailTemplateSummary } from '@titan/contracts';
-import { MailIcon, PlusIcon } from 'lucide-react';
+import { MailIcon, PaletteIcon, PlusIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 
 import { EmptyState } from '../../../components/empty-state';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
-import { NEW_EMAIL_TEMPLATE_PATH } from '../../../config/paths';
+import {
+  EMAIL_BRAND_PATH,
+  NEW_EMAIL_TEMPLATE_FROM_BRAND_PATH,
+  NEW_EMAIL_TEMPLATE_PATH,
+} from '../../../config/paths';
 import { reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { useDeleteEmailTemplate } from '../api/delete-email-template';
@@ -52,16 +56,30 @@ export function EmailTemplatesRoute() {
 
   return (
     <div className="flex flex-col gap-6">
-      {canWrite ? (
-        <div className="flex justify-end">
-          <Button asChild>
-            <Link to={NEW_EMAIL_TEMPLATE_PATH}>
-              <PlusIcon aria-hidden="true" />
-              {S.create}
-            </Link>
-          </Button>
-        </div>
-      ) : null}
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button asChild variant="outline">
+          <Link to={EMAIL_BRAND_PATH}>
+            <PaletteIcon aria-hidden="true" />
+            {S.brand.open}
+          </Link>
+        </Button>
+        {canWrite ? (
+          <>
+            <Button asChild variant="outline">
+              <Link to={NEW_EMAIL_TEMPLATE_FROM_BRAND_PATH}>
+                <PlusIcon aria-hidden="true" />
+                {S.brand.fromBrand}
+              </Link>
+            </Button>
+            <Button asChild>
+              <Link to={NEW_EMAIL_TEMPLATE_PATH}>
+                <PlusIcon aria-hidden="true" />
+                {S.create}
+              </Link>
+            </Button>
+          </>
+        ) : null}
+      </div>
       {content()}
     </div>
   );

@@ -1,0 +1,78 @@
+// A business's brand for mail and its saved blocks (issue 31): what the visual editor builds its
+// brand blocks from, and MJML fragments saved from it for every template of the business. Neither
+// changes what templates store: a block inserted into a template becomes part of its MJML.
+import {
+  EMAIL_BLOCKS_LIMIT,
+  EMAIL_BRAND_DEFAULTS,
+  EMAIL_BRAND_ERRORS as M,
+  type TCreateEmailBlockRequest,
+  type TEmailBlock,
+  type TEmailBrand,
+  type TEmailBrandFont,
+  type TUpdateEmailBrandRequest,
+} from '@titan/contracts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import * as repo from './templates.brand.repository';
+
+function toBrand(row: repo.BrandRow | null): TEmailBrand {
+  if (!row) return EMAIL_BRAND_DEFAULTS;
+  return {
+    logo_url: row.logoUrl,
+    primary_color: row.primaryColor,
+    text_color: row.textColor,
+    font_family: row.fontFamily as TEmailBrandFont,
+    footer_address: row.footerAddress,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function toBlock(row: repo.BlockRow): TEmailBlock {
+  return { id: row.id, name: row.name, content: row.content, created_at: row.createdAt.toISOString() };
+}
+
+export async function findBrand(db: Db, businessId: number): Promise<TEmailBrand> {
+  return toBrand(await repo.findBrand(db, businessId));
+}
+
+export async function saveBrand(
+  db: Db,
+  businessId: number,
+  input: TUpdateEmailBrandRequest,
+): Promise<TEmailBrand> {
+  return toBrand(
+    await repo.upsertBrand(db, businessId, {
+      logoUrl: input.logo_url,
+      // Lower-cased once, so the blocks made from them read the same everywhere.
+      primaryColor: input.primary_color.toLowerCase(),
+      textColor: input.text_color.toLowerCase(),
+      fontFamily: input.font_family,
+      footerAddress: input.footer_address,
+    }),
+  );
+}
+
+export async function findBlocks(db: Db, businessId: number): Promise<TEmailBlock[]> {
+  return (await repo.listBlocks(db, businessId)).map(toBlock);
+}
+
+export async function createBlock(
+  db: Db,
+  businessId: number,
+  createdBy: number | null,
+  input: TCreateEmailBlockRequest,
+): Promise<TEmailBlock> {
+  if ((await repo.countBlocks(db, businessId)) >= EMAIL_BLOCKS_LIMIT) {
+    throw AppError.fields({ non_field_errors: [M.blocksLimit] });
+  }
+  try {
+    return toBlock(await repo.insertBlock(db, businessId, { ...input, createdBy }));
+  } catch (err) {
+    if (err instanceof repo.BlockNameTakenError) throw AppError.fields({ name: [M.blockNameTaken] });
+    throw err;
+  }
+}
+
+export async function deleteBlock(db: Db, businessId: number, id: number): Promise<void> {
+  if (!(await repo.deleteBlock(db, businessId, id))) throw AppError.notFound(M.blockNotFound);
+}
