@@ -13,3 +13,10 @@ export { agentRunCounts } from './runs/read-model';
 export { agentRunRoutes } from './agents.runs.routes';
 export { type AgentRunDeps, type AgentRunPorts, createAgentRunDeps } from './runs/deps';
 export { deleteCustomerTraces as deleteCustomerAgentTraces } from './agents.runs.repository';
+export {
+  agentOfBusinessExists,
+  CUSTOMER_RUN_WORDS,
+  type CustomerRunStart,
+  dispatchCustomerRuns,
+  startCustomerRun,
+} from './runs/customer-run';

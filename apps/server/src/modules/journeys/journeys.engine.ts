@@ -635,6 +635,7 @@ async function execute(
   run: repo.RunRow,
   node: TJourneyNode,
   dispatch: { id: string; channel: SendChannel }[],
+  after: { agentRuns: string[] },
 ): Promise<StepResult> {
   switch (node.type) {
     case 'wait':
@@ -703,12 +704,34 @@ async function execute(
         detail: { conversation_id: opened.conversationId, created: opened.created },
       };
     }
-    case 'agent':
+    case 'agent': {
+      // The agent's run for this customer alone, recorded with the step under the step's key: a
+      // step taken again after a crash finds its run instead of starting another. Its guardrails
+      // (consent, caps, quiet hours, review or dry run) decide what reaches the customer.
+      const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+      if (!customer)
+        return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
+      const started = await deps.ports.startAgentRun(tx, {
+        businessId: run.businessId,
+        agentId: node.config.agent_id,
+        customerId: run.customerId,
+        idempotencyKey: `journey:${run.id}:${node.id}:${step.visit}`,
+        at: deps.clock(),
+      });
+      if (started.runId === null)
+        return {
+          status: 'failed',
+          outcome: null,
+          detail: { agent_id: node.config.agent_id, agent_run_id: null, reason: started.reason },
+          goOn: true,
+        };
+      if (started.created) after.agentRuns.push(started.runId);
       return {
-        status: 'failed',
+        status: 'passed',
         outcome: null,
-        detail: { reason: `${node.type} steps are not yet available.` },
+        detail: { agent_id: node.config.agent_id, agent_run_id: started.runId, channel: started.channel },
       };
+    }
   }
 }
 
@@ -785,6 +808,7 @@ function reasonOf(err: unknown): string {
 async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolean> {
   const at = deps.clock();
   const dispatch: { id: string; channel: SendChannel }[] = [];
+  const after = { agentRuns: [] as string[] };
   let dueNext = false;
   try {
     await deps.db.transaction(async (tx) => {
@@ -803,7 +827,8 @@ async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolea
         if (run) await endRun(tx, run, 'failed', at, step.nodeId);
         return;
       }
-      const result = await execute(deps, tx, step, run, node, dispatch);
+      after.agentRuns.length = 0;
+      const result = await execute(deps, tx, step, run, node, dispatch, after);
       await repo.finishStep(tx, step.id, result, at);
       await stepCompleted(tx, run, node, node.id, result, at);
       if (result.status === 'passed' || (result.status === 'failed' && result.goOn)) {
@@ -833,6 +858,7 @@ async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolea
     return false;
   }
   if (dispatch.length > 0) await deps.ports.dispatchSends(dispatch);
+  if (after.agentRuns.length > 0) await deps.ports.dispatchAgentRuns(after.agentRuns);
   return dueNext;
 }
 
