@@ -18,3 +18,8 @@ CREATE UNIQUE INDEX "agent_runs_agent_channel_slot_key" ON "agent_runs" ("agent_
 --> statement-breakpoint
 CREATE UNIQUE INDEX "agent_runs_business_idempotency_key" ON "agent_runs" ("business_id", "idempotency_key")
   WHERE "idempotency_key" IS NOT NULL;
+--> statement-breakpoint
+-- The journeys' loop guard (issue 32): an event a journey's update step caused (label.added,
+-- list.joined…) names the chain of journeys that led to it; a journey in that chain (or a chain
+-- longer than the engine allows) is not started by it, and the step says so.
+ALTER TABLE "customer_events" ADD COLUMN "origin" jsonb;

@@ -31,7 +31,8 @@ export type RecordedSend =
   | { sendId: null; status: 'not_sent'; reason: string; dispatch: false; channel: SendChannel };
 
 /** What an agent step did: the agent's one-customer run started (or found under its key), or why none was. */
-export type StartedAgentRun = { runId: string; created: boolean; channel: string } | { runId: null; reason: string };
+export type StartedAgentRun =
+  { runId: string; created: boolean; channel: string } | { runId: null; reason: string };
 
 export type JourneyPorts = {
   findCustomer(db: Queryable, businessId: number, by: TEventCustomer): Promise<JourneyCustomer | null>;

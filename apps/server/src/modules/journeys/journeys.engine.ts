@@ -232,6 +232,25 @@ export async function startTestRun(
 
 // ---- Events ----
 
+/** How many journeys' update steps may lead, one to the next, to an event that starts another. */
+export const MAX_JOURNEY_CHAIN = 5;
+
+export const LOOP_WORDS = {
+  again: (journeyId: number) =>
+    `Journey ${journeyId} was not started again: this step's change came from it (a loop).`,
+  tooDeep: (journeyId: number) =>
+    `Journey ${journeyId} was not started: ${MAX_JOURNEY_CHAIN} journeys in a row already led to this change.`,
+} as const;
+
+/** Why an event a journey step caused may not start this journey (a loop), or null. */
+function loopOf(event: repo.EventRow, journeyId: number): string | null {
+  const chain = event.origin?.journeys;
+  if (!chain) return null;
+  if (chain.includes(journeyId)) return LOOP_WORDS.again(journeyId);
+  if (chain.length >= MAX_JOURNEY_CHAIN) return LOOP_WORDS.tooDeep(journeyId);
+  return null;
+}
+
 async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow, at: Date): Promise<number> {
   let due = 0;
   // Runs of this business's live journeys that start on this event.
@@ -248,6 +267,12 @@ async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow,
           ? dateEventName(journey.id)
           : segmentEventName(journey.id);
     if (startsOn !== event.name) continue;
+    const loop = loopOf(event, journey.id);
+    if (loop) {
+      // Said on the update step whose change made the event; the event starts the others.
+      await repo.noteLoopSkip(tx, event.origin!.step_id, journey.id, loop);
+      continue;
+    }
     const run = await repo.startRun(tx, {
       businessId: event.businessId,
       journeyId: journey.id,
@@ -684,10 +709,18 @@ async function execute(
         goOn: true,
       };
     }
-    case 'update':
-      // In the step's transaction: the change and the step's passing commit together.
+    case 'update': {
+      // In the step's transaction: the change and the step's passing commit together. The events
+      // it causes (label.added, list.joined…) carry the chain of journeys that led here: the loop guard.
+      const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+      await repo.setEventOrigin(tx, {
+        journeys: [...(event?.origin?.journeys ?? []), run.journeyId],
+        step_id: step.id,
+      });
       await deps.ports.updateCustomer(tx, run.businessId, run.customerId, node.config);
+      await repo.setEventOrigin(tx, null);
       return { status: 'passed', outcome: null, detail: null };
+    }
     case 'webhook':
       return callWebhook(deps, tx, step, run, node.id, node.config.url);
     case 'conversation': {

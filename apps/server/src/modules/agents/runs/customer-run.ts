@@ -17,11 +17,14 @@ export const CUSTOMER_RUN_WORDS = {
 
 /** The run started (or found under the key), or why none was. */
 export type CustomerRunStart =
-  | { runId: string; created: boolean; channel: string }
-  | { runId: null; reason: string };
+  { runId: string; created: boolean; channel: string } | { runId: null; reason: string };
 
 /** Whether the business has this agent (archived ones included: a journey says why at run time). */
-export async function agentOfBusinessExists(db: Queryable, businessId: number, agentId: number): Promise<boolean> {
+export async function agentOfBusinessExists(
+  db: Queryable,
+  businessId: number,
+  agentId: number,
+): Promise<boolean> {
   return (await agentsRepo.findAgent(db, businessId, agentId)) !== null;
 }
 
@@ -43,14 +46,14 @@ export async function startCustomerRun(
   const channel = current?.config.channels[0];
   if (!current || !channel) return { runId: null, reason: RM.noConfig };
   const inserted = await repo.insertKeyedRun(tx, {
-      agentId: agent.id,
-      businessId: agent.businessId,
-      channel: channel.channel,
-      slot: input.at,
-      trigger: 'journey',
-      configVersion: current.version,
-      sendMode: current.config.send_mode,
-      customerId: input.customerId,
+    agentId: agent.id,
+    businessId: agent.businessId,
+    channel: channel.channel,
+    slot: input.at,
+    trigger: 'journey',
+    configVersion: current.version,
+    sendMode: current.config.send_mode,
+    customerId: input.customerId,
     idempotencyKey: input.idempotencyKey,
   });
   const run = inserted ?? (await repo.findRunByKey(tx, input.businessId, input.idempotencyKey))!;
@@ -58,6 +61,9 @@ export async function startCustomerRun(
 }
 
 /** Hands started runs to the run loop (after their transaction committed). */
-export async function dispatchCustomerRuns(deps: Pick<AgentRunDeps, 'jobs'>, runIds: string[]): Promise<void> {
+export async function dispatchCustomerRuns(
+  deps: Pick<AgentRunDeps, 'jobs'>,
+  runIds: string[],
+): Promise<void> {
   for (const id of runIds) await deps.jobs.send(RUN_QUEUE, { run_id: id }, { singletonKey: id });
 }
