@@ -177,9 +177,10 @@ export function createServices(infrastructure: Infrastructure): Services {
 
 function buildServices(infrastructure: Infrastructure): Services {
   const services = buildChannelServices(infrastructure);
+  const agentRuns = createAgentRunDeps({ ...services, ports: agentRunPorts() });
   return {
     ...services,
-    agentRuns: createAgentRunDeps({ ...services, ports: agentRunPorts() }),
+    agentRuns,
     campaigns: {
       db: services.db,
       jobs: services.broadcasts.jobs,
@@ -193,7 +194,7 @@ function buildServices(infrastructure: Infrastructure): Services {
     journeys: {
       db: services.db,
       logger: services.logger,
-      ports: journeyPorts(services),
+      ports: journeyPorts({ ...services, agentRuns }),
       clock: () => new Date(),
       wake: () => services.jobs.wake(JOURNEYS_LOOP),
       ...JOURNEY_DEFAULTS,

@@ -1,9 +1,16 @@
 // The ports the journey engine drives (composition-level code beside composition.ts): customers
 // from the directory, sends through the spine on the email, SMS and WhatsApp channels (address, suppression
 // and consent checked as campaigns check them), the update step's fields, labels and lists, the
-// conversation step's inbox, and the webhook step's call through the one SSRF gate (safe-fetch).
+// conversation step's inbox, the webhook step's call through the one SSRF gate (safe-fetch), and
+// the agent step's one-customer run (the agents module's face).
 import { CHANNELS, JOURNEY_ERRORS, marketingConsentAllows, type TEventCustomer } from '@titan/contracts';
 import type { Db, Queryable } from './db/client';
+import {
+  agentOfBusinessExists,
+  type AgentRunDeps,
+  dispatchCustomerRuns,
+  startCustomerRun,
+} from './modules/agents';
 import { businessTimeZone, findMembership } from './modules/business';
 import { outOfQuietHours, recipientZone } from './modules/campaigns';
 import { findGroup } from './modules/chat-groups';
@@ -92,6 +99,7 @@ export function journeyPorts(deps: {
   sms: SmsDeps;
   whatsapp: WhatsappDeps;
   webhooks: { outbound: OutboundDeps };
+  agentRuns: AgentRunDeps;
 }): JourneyPorts {
   const post = safePost(deps.webhooks.outbound);
   return {
@@ -290,6 +298,9 @@ export function journeyPorts(deps: {
     },
     awaitingReply: (db, input) => findAwaitingReply(db, input),
     chatGroupExists: async (db, businessId, id) => (await findGroup(db, businessId, id)) !== null,
+    agentExists: agentOfBusinessExists,
+    startAgentRun: startCustomerRun,
+    dispatchAgentRuns: (ids) => dispatchCustomerRuns(deps.agentRuns, ids),
     memberExists: async (db, businessId, userId) => (await findMembership(db, businessId, userId)) !== null,
     async openConversation(tx, { businessId, customerId, config, title }) {
       // The customer's newest conversation still open, on whichever channel.

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AGENT_SEND_MODES, ZAgentChannel } from './agents';
 import { PAGE_SIZE_MAX } from './constants';
 
-export const AGENT_RUN_TRIGGERS = ['schedule', 'manual', 'preview'] as const;
+export const AGENT_RUN_TRIGGERS = ['schedule', 'manual', 'preview', 'journey'] as const;
 export const ZAgentRunTrigger = z.enum(AGENT_RUN_TRIGGERS);
 export type TAgentRunTrigger = z.infer<typeof ZAgentRunTrigger>;
 

@@ -157,7 +157,6 @@ export const JOURNEY_ERRORS = {
   edgeTwice: 'Two edges leave this step with the same label.',
   cycle: 'Steps may not loop back to an earlier step.',
   unreachable: 'Nothing leads to this step.',
-  notYet: (what: string) => `${what} are not yet available in journeys.`,
   emailFrom: 'An email step needs its sender (from).',
   smsContent: 'An SMS step needs a template_id or a body.',
   whatsappTemplate: 'A WhatsApp step sends an approved template: choose one (whatsapp_template).',
@@ -167,6 +166,7 @@ export const JOURNEY_ERRORS = {
   chatGroupNotFound: 'No such chat group.',
   segmentNotFound: 'No such segment (a static list starts journeys with its list.joined event).',
   memberNotFound: 'No such member of this business.',
+  agentNotFound: 'No such agent.',
   dateField:
     'Name a custom field: letters, digits, spaces, dots, dashes or underscores (customer.fields.<name> or <name>).',
   localTime: 'A local time is HH:MM (00:00–23:59).',
@@ -487,6 +487,8 @@ export const ZJourneyStep = z.object({
   /** Why a step failed or did not send, or the send it made. */
   reason: z.string().nullable(),
   send_id: z.string().nullable(),
+  /** The agent run an agent step started for the customer (its page: the agent's runs on that channel). */
+  agent_run: z.object({ agent_id: z.number().int(), run_id: z.string(), channel: z.string() }).nullable(),
   entered_at: z.string(),
   /** When a waiting step is due. */
   due_at: z.string().nullable(),

@@ -28,6 +28,7 @@ import {
 } from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
+import { customers } from './inbox';
 
 export const agents = pgTable(
   'agents',
@@ -157,11 +158,24 @@ export const agentRuns = pgTable(
     /** A worker holds the run until then; a run still `running` after it is taken over. */
     lockedUntil: ts('locked_until'),
     createdBy: bigint('created_by', { mode: 'number' }),
+    /** A run for one customer alone (a journey's agent step): its audience is this customer. */
+    customerId: bigint('customer_id', { mode: 'number' }).references(() => customers.id, {
+      onDelete: 'cascade',
+    }),
+    /** Who started a one-customer run, once: a journey step's key (`journey:<run>:<node>:<visit>`). */
+    idempotencyKey: text('idempotency_key'),
     startedAt: ts('started_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),
   },
   (t) => [
-    uniqueIndex('agent_runs_agent_channel_slot_key').on(t.agentId, t.channel, t.slot),
+    // One run per agent × channel × slot, for runs over the agent's audience; a one-customer run
+    // is unique by its key instead (many start in the same instant).
+    uniqueIndex('agent_runs_agent_channel_slot_key')
+      .on(t.agentId, t.channel, t.slot)
+      .where(sql`${t.customerId} is null`),
+    uniqueIndex('agent_runs_business_idempotency_key')
+      .on(t.businessId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
     index('agent_runs_business_agent_started_idx').on(t.businessId, t.agentId, t.startedAt),
     index('agent_runs_running_idx')
       .on(t.lockedUntil)

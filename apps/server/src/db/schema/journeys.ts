@@ -36,6 +36,11 @@ export const customerEvents = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     /** When journeys heard it (started runs, ended waits); null until then. */
     processedAt: ts('processed_at'),
+    /**
+     * An event a journey's update step caused (a label it added…): the journeys whose steps led
+     * to it, oldest first, and the step. A journey in the chain is not started by it again.
+     */
+    origin: jsonb('origin').$type<{ journeys: number[]; step_id: number }>(),
   },
   (t) => [
     uniqueIndex('customer_events_idempotency_key').on(t.businessId, t.idempotencyKey),

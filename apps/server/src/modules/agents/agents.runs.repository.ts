@@ -20,8 +20,40 @@ export async function insertRun(db: Queryable, values: NewRun): Promise<RunRow |
   const [row] = await db
     .insert(agentRuns)
     .values(values)
-    .onConflictDoNothing({ target: [agentRuns.agentId, agentRuns.channel, agentRuns.slot] })
+    .onConflictDoNothing({
+      target: [agentRuns.agentId, agentRuns.channel, agentRuns.slot],
+      where: sql`${agentRuns.customerId} is null`,
+    })
     .returning();
+  return row ?? null;
+}
+
+/** A new one-customer run under its key; null when the business already has a run by that key. */
+export async function insertKeyedRun(
+  db: Queryable,
+  values: NewRun & { customerId: number; idempotencyKey: string },
+): Promise<RunRow | null> {
+  const [row] = await db
+    .insert(agentRuns)
+    .values(values)
+    .onConflictDoNothing({
+      target: [agentRuns.businessId, agentRuns.idempotencyKey],
+      where: sql`${agentRuns.idempotencyKey} is not null`,
+    })
+    .returning();
+  return row ?? null;
+}
+
+export async function findRunByKey(
+  db: Queryable,
+  businessId: number,
+  idempotencyKey: string,
+): Promise<RunRow | null> {
+  const [row] = await db
+    .select()
+    .from(agentRuns)
+    .where(and(eq(agentRuns.businessId, businessId), eq(agentRuns.idempotencyKey, idempotencyKey)))
+    .limit(1);
   return row ?? null;
 }
 

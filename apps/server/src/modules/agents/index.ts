@@ -18,3 +18,10 @@ export {
   createAgentRunDeps,
 } from './runs/deps';
 export { deleteCustomerTraces as deleteCustomerAgentTraces } from './agents.runs.repository';
+export {
+  agentOfBusinessExists,
+  CUSTOMER_RUN_WORDS,
+  type CustomerRunStart,
+  dispatchCustomerRuns,
+  startCustomerRun,
+} from './runs/customer-run';

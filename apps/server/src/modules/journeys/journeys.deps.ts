@@ -30,6 +30,10 @@ export type RecordedSend =
   | { sendId: string; status: string; reason: string | null; dispatch: boolean; channel: SendChannel }
   | { sendId: null; status: 'not_sent'; reason: string; dispatch: false; channel: SendChannel };
 
+/** What an agent step did: the agent's one-customer run started (or found under its key), or why none was. */
+export type StartedAgentRun =
+  { runId: string; created: boolean; channel: string } | { runId: null; reason: string };
+
 export type JourneyPorts = {
   findCustomer(db: Queryable, businessId: number, by: TEventCustomer): Promise<JourneyCustomer | null>;
   findCustomers(db: Queryable, businessId: number, ids: number[]): Promise<JourneyCustomer[]>;
@@ -110,6 +114,17 @@ export type JourneyPorts = {
     input: { businessId: number; from: Date; cutoff: Date; afterId: number; limit: number },
   ): Promise<{ id: number; customerId: number; channel: string; waitingSince: Date }[]>;
   chatGroupExists(db: Queryable, businessId: number, id: number): Promise<boolean>;
+  agentExists(db: Queryable, businessId: number, id: number): Promise<boolean>;
+  /**
+   * An agent step: the agent's run for this customer alone, recorded in the step's transaction once
+   * per key (a key already recorded answers its run); its guardrails apply as in any run.
+   */
+  startAgentRun(
+    tx: Queryable,
+    input: { businessId: number; agentId: number; customerId: number; idempotencyKey: string; at: Date },
+  ): Promise<StartedAgentRun>;
+  /** Hands started agent runs to the run loop, after the commit (the loop's recovery catches a miss). */
+  dispatchAgentRuns(runIds: string[]): Promise<void>;
   /** Whether the user is a member of the business (a conversation may be assigned to them). */
   memberExists(db: Queryable, businessId: number, userId: number): Promise<boolean>;
   /**

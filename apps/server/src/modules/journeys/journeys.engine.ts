@@ -286,6 +286,25 @@ export async function startTestRun(
 
 // ---- Events ----
 
+/** How many journeys' update steps may lead, one to the next, to an event that starts another. */
+export const MAX_JOURNEY_CHAIN = 5;
+
+export const LOOP_WORDS = {
+  again: (journeyId: number) =>
+    `Journey ${journeyId} was not started again: this step's change came from it (a loop).`,
+  tooDeep: (journeyId: number) =>
+    `Journey ${journeyId} was not started: ${MAX_JOURNEY_CHAIN} journeys in a row already led to this change.`,
+} as const;
+
+/** Why an event a journey step caused may not start this journey (a loop), or null. */
+function loopOf(event: repo.EventRow, journeyId: number): string | null {
+  const chain = event.origin?.journeys;
+  if (!chain) return null;
+  if (chain.includes(journeyId)) return LOOP_WORDS.again(journeyId);
+  if (chain.length >= MAX_JOURNEY_CHAIN) return LOOP_WORDS.tooDeep(journeyId);
+  return null;
+}
+
 async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow, at: Date): Promise<number> {
   let due = 0;
   // Runs of this business's live journeys that start on this event.
@@ -302,6 +321,12 @@ async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow,
           ? dateEventName(journey.id)
           : segmentEventName(journey.id);
     if (startsOn !== event.name) continue;
+    const loop = loopOf(event, journey.id);
+    if (loop) {
+      // Said on the update step whose change made the event; the event starts the others.
+      await repo.noteLoopSkip(tx, event.origin!.step_id, journey.id, loop);
+      continue;
+    }
     const run = await repo.startRun(tx, {
       businessId: event.businessId,
       journeyId: journey.id,
@@ -698,6 +723,7 @@ async function execute(
   run: repo.RunRow,
   node: TJourneyNode,
   dispatch: { id: string; channel: SendChannel }[],
+  after: { agentRuns: string[] },
 ): Promise<StepResult> {
   switch (node.type) {
     case 'wait':
@@ -752,10 +778,18 @@ async function execute(
         goOn: true,
       };
     }
-    case 'update':
-      // In the step's transaction: the change and the step's passing commit together.
+    case 'update': {
+      // In the step's transaction: the change and the step's passing commit together. The events
+      // it causes (label.added, list.joined…) carry the chain of journeys that led here: the loop guard.
+      const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+      await repo.setEventOrigin(tx, {
+        journeys: [...(event?.origin?.journeys ?? []), run.journeyId],
+        step_id: step.id,
+      });
       await deps.ports.updateCustomer(tx, run.businessId, run.customerId, node.config);
+      await repo.setEventOrigin(tx, null);
       return { status: 'passed', outcome: null, detail: null };
+    }
     case 'webhook':
       return callWebhook(deps, tx, step, run, node.id, node.config.url);
     case 'conversation': {
@@ -772,12 +806,34 @@ async function execute(
         detail: { conversation_id: opened.conversationId, created: opened.created },
       };
     }
-    case 'agent':
+    case 'agent': {
+      // The agent's run for this customer alone, recorded with the step under the step's key: a
+      // step taken again after a crash finds its run instead of starting another. Its guardrails
+      // (consent, caps, quiet hours, review or dry run) decide what reaches the customer.
+      const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+      if (!customer)
+        return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
+      const started = await deps.ports.startAgentRun(tx, {
+        businessId: run.businessId,
+        agentId: node.config.agent_id,
+        customerId: run.customerId,
+        idempotencyKey: `journey:${run.id}:${node.id}:${step.visit}`,
+        at: deps.clock(),
+      });
+      if (started.runId === null)
+        return {
+          status: 'failed',
+          outcome: null,
+          detail: { agent_id: node.config.agent_id, agent_run_id: null, reason: started.reason },
+          goOn: true,
+        };
+      if (started.created) after.agentRuns.push(started.runId);
       return {
-        status: 'failed',
+        status: 'passed',
         outcome: null,
-        detail: { reason: `${node.type} steps are not yet available.` },
+        detail: { agent_id: node.config.agent_id, agent_run_id: started.runId, channel: started.channel },
       };
+    }
   }
 }
 
@@ -854,6 +910,7 @@ function reasonOf(err: unknown): string {
 async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolean> {
   const at = deps.clock();
   const dispatch: { id: string; channel: SendChannel }[] = [];
+  const after = { agentRuns: [] as string[] };
   let dueNext = false;
   try {
     await deps.db.transaction(async (tx) => {
@@ -872,7 +929,8 @@ async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolea
         if (run) await endRun(tx, run, 'failed', at, step.nodeId);
         return;
       }
-      const result = await execute(deps, tx, step, run, node, dispatch);
+      after.agentRuns.length = 0;
+      const result = await execute(deps, tx, step, run, node, dispatch, after);
       if (result.status === 'deferred') {
         await repo.deferStep(tx, step.id, result.until, result.detail);
         return;
@@ -906,6 +964,7 @@ async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolea
     return false;
   }
   if (dispatch.length > 0) await deps.ports.dispatchSends(dispatch);
+  if (after.agentRuns.length > 0) await deps.ports.dispatchAgentRuns(after.agentRuns);
   return dueNext;
 }
 

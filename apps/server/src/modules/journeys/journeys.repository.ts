@@ -61,8 +61,10 @@ export async function insertTitanEvents(db: Queryable, events: NewEvent[]): Prom
   if (events.length === 0) return 0;
   const rows = await rowsOf<{ id: string }>(
     db,
-    sql`insert into customer_events (business_id, customer_id, name, properties, source, occurred_at)
-        select e.business_id, e.customer_id, e.name, coalesce(e.properties, '{}'::jsonb), 'titan', e.occurred_at
+    // An update step running in this transaction names itself as the events' origin (setEventOrigin).
+    sql`insert into customer_events (business_id, customer_id, name, properties, source, occurred_at, origin)
+        select e.business_id, e.customer_id, e.name, coalesce(e.properties, '{}'::jsonb), 'titan', e.occurred_at,
+          nullif(current_setting('titan.journey_origin', true), '')::jsonb
         from jsonb_to_recordset(${recordset(
           events.map((e) => ({
             business_id: e.businessId,
@@ -236,6 +238,35 @@ export async function lockPendingEvents(tx: Queryable, limit: number): Promise<E
     .orderBy(asc(customerEvents.id))
     .limit(limit)
     .for('update', { skipLocked: true });
+}
+
+/**
+ * The origin of the Titan events the rest of this transaction stores (an update step's chain of
+ * journeys and its step id), or none again: a transaction-local setting insertTitanEvents reads.
+ */
+export async function setEventOrigin(
+  tx: Queryable,
+  origin: { journeys: number[]; step_id: number } | null,
+): Promise<void> {
+  await tx.execute(
+    sql`select set_config('titan.journey_origin', ${origin ? JSON.stringify(origin) : ''}, true)`,
+  );
+}
+
+/** A step whose event would have started a journey again (a loop) says so in its detail. */
+export async function noteLoopSkip(
+  tx: Queryable,
+  stepId: number,
+  journeyId: number,
+  reason: string,
+): Promise<void> {
+  await tx.execute(
+    sql`update journey_steps set detail = coalesce(detail, '{}'::jsonb)
+          || jsonb_build_object(
+               'loop_skipped', coalesce(detail->'loop_skipped', '[]'::jsonb) || to_jsonb(${journeyId}::bigint),
+               'reason', ${reason}::text)
+        where id = ${stepId}`,
+  );
 }
 
 export async function markEventsProcessed(tx: Queryable, ids: number[], at: Date): Promise<void> {

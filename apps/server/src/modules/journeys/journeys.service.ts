@@ -218,17 +218,15 @@ function toJourney(row: repo.JourneyRow, graph: TJourneyGraph): TJourney {
 const notFound = () => new AppError('not_found', JOURNEY_ERRORS.notFound);
 
 /**
- * What the engine cannot run yet, and objects the graph names that the business does not have:
- * 400 (not yet) or 404 (not found) with the dotted path of each bad field.
+ * What the engine cannot run, and objects the graph names that the business does not have (an
+ * agent, a template, a list…): 400 or 404 (not found) with the dotted path of each bad field.
  */
 async function checkRunnable(deps: JourneyDeps, businessId: number, graph: TJourneyGraph): Promise<void> {
   const bad: Record<string, string[]> = {};
   const missing: Record<string, string[]> = {};
   const at = (i: number, ...path: (string | number)[]) => ['graph', 'nodes', i, ...path].join('.');
   for (const [i, n] of graph.nodes.entries()) {
-    if (n.type === 'agent') {
-      bad[at(i, 'type')] = [JOURNEY_ERRORS.notYet('Agent steps')];
-    } else if (n.type === 'webhook') {
+    if (n.type === 'webhook') {
       const problem = await deps.ports.webhookUrlProblem(n.config.url);
       if (problem) bad[at(i, 'config', 'url')] = [problem];
     } else if (n.type === 'conversation') {
@@ -237,6 +235,9 @@ async function checkRunnable(deps: JourneyDeps, businessId: number, graph: TJour
         missing[at(i, 'config', 'chat_group_id')] = [JOURNEY_ERRORS.chatGroupNotFound];
       if (c.assignee_id && !(await deps.ports.memberExists(deps.db, businessId, c.assignee_id)))
         missing[at(i, 'config', 'assignee_id')] = [JOURNEY_ERRORS.memberNotFound];
+    } else if (n.type === 'agent') {
+      if (!(await deps.ports.agentExists(deps.db, businessId, n.config.agent_id)))
+        missing[at(i, 'config', 'agent_id')] = [JOURNEY_ERRORS.agentNotFound];
     } else if (n.type === 'trigger' && n.config.kind === 'segment') {
       if (!(await deps.ports.segmentOf(deps.db, businessId, n.config.segment_id)))
         missing[at(i, 'config', 'segment_id')] = [JOURNEY_ERRORS.segmentNotFound];
@@ -486,6 +487,14 @@ export async function customerPath(
         outcome: s.outcome,
         reason: typeof detail.reason === 'string' ? detail.reason : null,
         send_id: typeof detail.send_id === 'string' ? detail.send_id : null,
+        agent_run:
+          typeof detail.agent_run_id === 'string'
+            ? {
+                agent_id: Number(detail.agent_id),
+                run_id: detail.agent_run_id,
+                channel: String(detail.channel),
+              }
+            : null,
         entered_at: s.enteredAt.toISOString(),
         due_at: s.status === 'waiting' || s.status === 'pending' ? (s.dueAt?.toISOString() ?? null) : null,
         finished_at: s.finishedAt?.toISOString() ?? null,

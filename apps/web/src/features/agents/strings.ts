@@ -68,6 +68,7 @@ export const AGENT_STRINGS = {
     schedule: 'Scheduled',
     manual: 'Run now',
     preview: 'Preview',
+    journey: 'Journey',
   } satisfies Record<TAgentRunTrigger, string>,
 
   editor: {

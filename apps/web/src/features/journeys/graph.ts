@@ -7,12 +7,13 @@ import { PANEL_STRINGS, STEP_TITLES } from './strings';
 
 export type TGraph = { nodes: TJourneyNode[]; edges: TJourneyEdge[] };
 
-/** The step types the editor offers (the server runs these; the others are not yet available). */
+/** The step types the editor offers (every type the server runs). */
 export const EDITABLE_STEP_TYPES = [
   'trigger',
   'wait',
   'branch',
   'send',
+  'agent',
   'update',
   'conversation',
   'webhook',
@@ -24,6 +25,8 @@ const DEFAULT_CONFIG: Record<(typeof EDITABLE_STEP_TYPES)[number], TJourneyNode[
   wait: { kind: 'duration', seconds: 3600 },
   branch: { kind: 'condition', rules: [{ field: 'event.properties.plan', op: 'eq', value: 'pro' }] },
   send: { channel: 'email', consent: 'subscribed' },
+  // No agent chosen yet: the server names the field until one is.
+  agent: { agent_id: 0 },
   update: { fields: {} },
   conversation: {},
   webhook: { url: 'https://' },
@@ -161,6 +164,8 @@ export function stepSummary(node: TJourneyNode): string {
       ];
       return parts.length ? `Opens a conversation: ${parts.join(', ')}` : 'Opens a conversation';
     }
+    case 'agent':
+      return node.config.agent_id ? `Hands the customer to agent ${node.config.agent_id}` : 'No agent yet';
     case 'webhook':
       return `POST ${node.config.url}`;
     case 'exit':

@@ -135,6 +135,12 @@ export const PANEL_STRINGS = {
   nobody: 'Nobody',
   conversationText:
     'Takes the customer’s open conversation, or opens one in the chat group; then assigns it.',
+  agent: 'Agent',
+  noAgent: 'Choose an agent',
+  noAgents: 'No agents yet: create one on the AI agents page.',
+  agentStatus: { active: '', paused: ' (paused)', archived: ' (archived)' } as Record<string, string>,
+  agentText:
+    'Starts one run of the agent for this customer alone. Its guardrails apply: consent, caps, quiet hours, and its send mode (review waits for approval).',
   webhookUrl: 'Webhook URL',
   webhookText:
     'Titan POSTs the customer, the journey and the trigger event as JSON, with an idempotency-key header.',
@@ -146,6 +152,7 @@ export const PATH_STRINGS = {
   show: 'Show path',
   none: 'This customer has not entered the journey.',
   run: (i: number, v: number) => `Pass ${i} · version ${v}`,
+  agentRun: 'Agent run',
   runStatus: { active: 'In the journey', exited: 'Finished', failed: 'Failed' },
   stepStatus: {
     pending: 'Pending',

@@ -47,7 +47,7 @@ export async function processRun(deps: AgentRunDeps, runId: string): Promise<voi
   const setup: StepDraft[] = [];
   let ctx: RunContext;
   try {
-    if (run.trigger === 'schedule') {
+    if (run.trigger === 'schedule' || run.trigger === 'journey') {
       const agent = await agentsRepo.findAgentById(deps.db, run.agentId);
       if (agent && agent.status !== 'active')
         throw new RunFailure('The agent was no longer active when its run began.');

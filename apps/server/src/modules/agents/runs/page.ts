@@ -13,7 +13,8 @@ import { decide } from './decide';
 /**
  * The next `limit` customers of the audience after customer id `after`, in id order: the union of
  * the lists, narrowed by the segment (or the segment alone). `last` is where the next page starts
- * (the segment may leave a page with fewer customers than it covered).
+ * (the segment may leave a page with fewer customers than it covered). A one-customer run's
+ * audience is its customer alone.
  */
 export async function audiencePage(
   ctx: Pick<RunContext, 'deps' | 'run' | 'config' | 'lists'>,
@@ -22,6 +23,12 @@ export async function audiencePage(
 ): Promise<{ customers: CustomerRow[]; last: number | null }> {
   const { db, ports } = ctx.deps;
   const businessId = ctx.run.businessId;
+  // A one-customer run (a journey's agent step): that customer is the whole audience.
+  const only = ctx.run.customerId;
+  if (only !== null) {
+    if (after >= only) return { customers: [], last: null };
+    return { customers: await ports.findCustomersByIds(db, businessId, [only]), last: only };
+  }
   const segment = ctx.config.audience.segment as TSegmentFilter | undefined;
   if (ctx.lists.length === 0) {
     const customers = await ports.segmentCustomers(db, businessId, segment ?? {}, after, limit);

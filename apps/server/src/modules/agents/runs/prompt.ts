@@ -72,8 +72,11 @@ export type RunContext = {
 
 export class RunFailure extends Error {}
 
+/** A delivery's key: agent × channel × customer × slot, or — a one-customer run — its own key. */
 export const keyOf = (run: repo.RunRow, customerId: number) =>
-  `agent:${run.agentId}:${run.channel}:${customerId}:${run.slot.toISOString()}`;
+  run.idempotencyKey
+    ? `agent:${run.agentId}:${run.channel}:${customerId}:${run.idempotencyKey}`
+    : `agent:${run.agentId}:${run.channel}:${customerId}:${run.slot.toISOString()}`;
 
 const CHANNEL_NAME: Record<TAgentChannel, string> = { email: 'email', sms: 'SMS', whatsapp: 'WhatsApp' };
 

@@ -867,13 +867,6 @@ describe('validation', () => {
       [base([{ id: 'e', type: 'exit', config: {} }], []), 'graph.nodes'],
       [
         base(
-          [onEvent('x'), { id: 'a', type: 'agent', config: { agent_id: 1 } }],
-          [{ from: 'start', to: 'a' }],
-        ),
-        'graph.nodes.1.type',
-      ],
-      [
-        base(
           [onEvent('x'), { id: 's', type: 'send', config: { channel: 'email', template_id: welcome } }],
           [{ from: 'start', to: 's' }],
         ),

@@ -19,6 +19,7 @@ import { ACME, fail, ok, profile, signIn } from '../../../test/api';
 import { renderApp } from '../../../test/render-app';
 import { server } from '../../../test/server';
 import { ORDER_UPDATE_TEMPLATE } from '../../../test/whatsapp';
+import { WIN_BACK } from '../../../test/agents';
 import { EDITOR_STRINGS, JOURNEYS_STRINGS, PANEL_STRINGS, PATH_STRINGS } from '../strings';
 
 const SLOW = { timeout: 90_000 };
@@ -87,6 +88,7 @@ const PATH: TJourneyCustomerPath = {
           outcome: null,
           reason: null,
           send_id: null,
+          agent_run: null,
           entered_at: '2026-11-28T10:00:00Z',
           due_at: null,
           finished_at: '2026-11-28T10:00:00Z',
@@ -98,6 +100,7 @@ const PATH: TJourneyCustomerPath = {
           outcome: null,
           reason: null,
           send_id: null,
+          agent_run: null,
           entered_at: '2026-11-28T10:00:00Z',
           due_at: '2026-11-28T10:01:00Z',
           finished_at: null,
@@ -150,6 +153,7 @@ function withJourneys(initial: TJourney[] = [journey()]) {
     http.get('/api/msg/labels/', () => ok([])),
     http.get('/api/template/', () => ok([])),
     http.get('/api/msg/chat-groups/', () => ok([SALES])),
+    http.get('/api/agents/', () => ok([WIN_BACK])),
     http.get('/api/business/users/', () => ok([ADA])),
     http.get('/api/journeys/', () => ok(state.journeys)),
     http.post('/api/journeys/', async ({ request }) => {
@@ -321,6 +325,32 @@ describe('Journeys', () => {
       });
     },
   );
+
+  it('adds an agent step with the agent chosen by name, and saves its agent_id', SLOW, async () => {
+    const state = withJourneys([journey({ status: 'draft', live_version: null })]);
+    renderApp('/engage/journeys/7');
+    const user = userEvent.setup();
+    const steps = await screen.findByRole('list', { name: EDITOR_STRINGS.steps });
+    await user.click(within(steps).getByRole('button', { name: /Exit · exit-1/ }));
+    await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.addStepOf('AI agent') }));
+    const picker = await screen.findByLabelText(PANEL_STRINGS.agent);
+    await waitFor(() =>
+      expect(within(picker).getByRole('option', { name: WIN_BACK.name })).toBeInTheDocument(),
+    );
+    await user.selectOptions(picker, WIN_BACK.name);
+    expect(within(steps).getByRole('button', { name: /AI agent · agent-1/ })).toHaveTextContent(
+      `Hands the customer to agent ${WIN_BACK.id}`,
+    );
+    await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.save }));
+    await waitFor(() => expect(state.puts).toHaveLength(1));
+    expect(state.puts[0]).toMatchObject({
+      graph: {
+        nodes: expect.arrayContaining([
+          expect.objectContaining({ id: 'agent-1', type: 'agent', config: { agent_id: WIN_BACK.id } }),
+        ]),
+      },
+    });
+  });
 
   it(
     "offers Titan's events by name, and sends an approved WhatsApp template with its variables filled",

@@ -3,6 +3,7 @@
 // newest version with a fast clock.
 import { JOURNEY_TEST_DEFAULT_SPEED } from '@titan/contracts';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 
 import { SectionError } from '../../../components/load-state';
@@ -114,6 +115,14 @@ export function CustomerPath({ journeyId, canTest }: { journeyId: number; canTes
                       <span className="text-muted-foreground">{S.due(formatDateTime(step.due_at))}</span>
                     ) : null}
                     {step.reason ? <span className="text-muted-foreground">{step.reason}</span> : null}
+                    {step.agent_run ? (
+                      <Link
+                        className="underline"
+                        to={`/engage/event-logs/agents/${step.agent_run.agent_id}/${step.agent_run.channel}/${step.agent_run.run_id}`}
+                      >
+                        {S.agentRun}
+                      </Link>
+                    ) : null}
                   </li>
                 ))}
               </ol>

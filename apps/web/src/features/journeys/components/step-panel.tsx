@@ -17,6 +17,7 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Textarea } from '../../../components/ui/textarea';
+import { useAgentChoices } from '../../../lib/agent-choices';
 import { useMembers } from '../../../lib/business/members';
 import { useChatGroupChoices } from '../../../lib/chat-group-choices';
 import { useCustomerListChoices } from '../../../lib/customer-lists';
@@ -313,6 +314,8 @@ function ConfigFields({
     }
     case 'send':
       return <SendFields config={node.config} err={err} set={set} />;
+    case 'agent':
+      return <AgentFields agentId={node.config.agent_id} err={err} set={set} />;
     case 'update':
       return <UpdateFields config={node.config} err={err} set={set} />;
     case 'conversation':
@@ -584,6 +587,46 @@ function WhatsappFields({
             </FieldShell>
           ))
         : null}
+    </>
+  );
+}
+
+/** An agent step: one of the business's agents (a paused or archived one said so). */
+function AgentFields({
+  agentId,
+  err,
+  set,
+}: {
+  agentId: number;
+  err: (field: string) => string | undefined;
+  set: (config: Record<string, unknown>) => void;
+}) {
+  const agents = useAgentChoices();
+  const known = (agents.data ?? []).some((a) => a.id === agentId);
+  return (
+    <>
+      <p className="text-sm text-muted-foreground">{S.agentText}</p>
+      <FieldShell
+        label={S.agent}
+        hint={agents.data && agents.data.length === 0 ? S.noAgents : undefined}
+        error={err('config.agent_id')}
+      >
+        {(a11y) => (
+          <NativeSelect
+            {...a11y}
+            value={agentId ? String(agentId) : ''}
+            onChange={(e) => set({ agent_id: e.target.value ? Number(e.target.value) : 0 })}
+          >
+            <option value="">{S.noAgent}</option>
+            {agentId && !known ? <option value={agentId}>{`#${agentId}`}</option> : null}
+            {(agents.data ?? []).map((a) => (
+              <option key={a.id} value={a.id}>
+                {`${a.name}${S.agentStatus[a.status] ?? ''}`}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </FieldShell>
     </>
   );
 }
