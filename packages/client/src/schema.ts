@@ -5356,7 +5356,7 @@ export interface operations {
                                 status: "running" | "awaiting_approval" | "completed" | "failed";
                                 tokens: number;
                                 /** @enum {string} */
-                                trigger: "schedule" | "manual" | "preview";
+                                trigger: "schedule" | "manual" | "preview" | "journey";
                             };
                         };
                         status: number;
@@ -5432,7 +5432,7 @@ export interface operations {
                                 status: "running" | "awaiting_approval" | "completed" | "failed";
                                 tokens: number;
                                 /** @enum {string} */
-                                trigger: "schedule" | "manual" | "preview";
+                                trigger: "schedule" | "manual" | "preview" | "journey";
                             }[];
                         };
                         status: number;
@@ -5456,7 +5456,7 @@ export interface operations {
                 page?: number;
                 page_size?: number;
                 status?: "running" | "awaiting_approval" | "completed" | "failed";
-                trigger?: "schedule" | "manual" | "preview";
+                trigger?: "schedule" | "manual" | "preview" | "journey";
             };
             header?: {
                 /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
@@ -5511,7 +5511,7 @@ export interface operations {
                                 status: "running" | "awaiting_approval" | "completed" | "failed";
                                 tokens: number;
                                 /** @enum {string} */
-                                trigger: "schedule" | "manual" | "preview";
+                                trigger: "schedule" | "manual" | "preview" | "journey";
                             }[];
                         };
                         status: number;
@@ -5620,7 +5620,7 @@ export interface operations {
                             steps_count: number;
                             tokens: number;
                             /** @enum {string} */
-                            trigger: "schedule" | "manual" | "preview";
+                            trigger: "schedule" | "manual" | "preview" | "journey";
                         };
                         status: number;
                     };
@@ -5694,7 +5694,7 @@ export interface operations {
                                 status: "running" | "awaiting_approval" | "completed" | "failed";
                                 tokens: number;
                                 /** @enum {string} */
-                                trigger: "schedule" | "manual" | "preview";
+                                trigger: "schedule" | "manual" | "preview" | "journey";
                             };
                             updated: number;
                         };
@@ -5771,7 +5771,7 @@ export interface operations {
                                 status: "running" | "awaiting_approval" | "completed" | "failed";
                                 tokens: number;
                                 /** @enum {string} */
-                                trigger: "schedule" | "manual" | "preview";
+                                trigger: "schedule" | "manual" | "preview" | "journey";
                             };
                             updated: number;
                         };
@@ -17282,6 +17282,11 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "active" | "exited" | "failed";
                                 steps: {
+                                    agent_run: {
+                                        agent_id: number;
+                                        channel: string;
+                                        run_id: string;
+                                    } | null;
                                     due_at: string | null;
                                     entered_at: string;
                                     finished_at: string | null;
@@ -17860,6 +17865,11 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "exited" | "failed";
                             steps: {
+                                agent_run: {
+                                    agent_id: number;
+                                    channel: string;
+                                    run_id: string;
+                                } | null;
                                 due_at: string | null;
                                 entered_at: string;
                                 finished_at: string | null;
