@@ -166,6 +166,7 @@ const PATH_PARAMS: Record<string, Record<string, keyof Ids>> = {
   '/api/journeys/:id/pause/': { id: 'journey' },
   '/api/journeys/:id/stats/': { id: 'journey' },
   '/api/journeys/:id/test/': { id: 'journey' },
+  '/api/journeys/:id/move-in-flight/': { id: 'journey' },
   '/api/journeys/:id/customers/:customerId/': { id: 'journey', customerId: 'customer' },
 };
 
@@ -191,6 +192,7 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     input: (ids) => ({ json: { customer_id: ids.customer, clock_speed: 60 } }),
     idsInBody: true,
   },
+  'POST /api/journeys/:id/move-in-flight/': { input: () => ({ json: { to_node: 'tag' } }) },
   'POST /api/events/': {
     input: (ids) => ({ json: { name: 'matrix.event', customer: { id: ids.customer } } }),
     idsInBody: true,
