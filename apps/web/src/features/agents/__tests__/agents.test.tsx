@@ -58,7 +58,7 @@ describe('Agents list', () => {
     expect(await screen.findByText('Draft')).toBeInTheDocument();
     // The suggestion's conditions are shown in words.
     expect(await screen.findByText('Has an email address')).toBeInTheDocument();
-    expect(screen.getByDisplayValue(SUGGESTION.config.goal)).toBeInTheDocument();
+    expect(await screen.findByDisplayValue(SUGGESTION.config.goal)).toBeInTheDocument();
   });
 
   it('says when the agents cannot be loaded, and tries again', SLOW, async () => {
