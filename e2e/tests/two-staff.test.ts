@@ -226,7 +226,8 @@ describe.skipIf(!hasChromium)('two staff members in one inbox, in Chromium', () 
       await visitor.getByRole('status').filter({ hasText: /Bo/ }).waitFor({ timeout: 20_000 });
       await reply.press('Enter');
       await log.getByText(ANSWER).waitFor({ timeout: 20_000 });
-      await boConversation.getByText(ANSWER).waitFor();
+      // In Bo's timeline (the composer may still hold the words for a moment after Enter).
+      await boConversation.locator('li[data-message-id]').filter({ hasText: ANSWER }).waitFor();
 
       // Labels and resolves it.
       await boPage.getByRole('button', { name: 'Label conversation' }).click();

@@ -55,10 +55,11 @@ describe('Agents list', () => {
       status: 'draft',
       config: SUGGESTION.config,
     });
-    expect(await screen.findByText('Draft')).toBeInTheDocument();
+    // The opened draft settles (its first render is replaced when the agent is read): each is awaited.
+    await waitFor(() => expect(screen.getByText('Draft')).toBeInTheDocument());
     // The suggestion's conditions are shown in words.
-    expect(await screen.findByText('Has an email address')).toBeInTheDocument();
-    expect(await screen.findByDisplayValue(SUGGESTION.config.goal)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Has an email address')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByDisplayValue(SUGGESTION.config.goal)).toBeInTheDocument());
   });
 
   it('says when the agents cannot be loaded, and tries again', SLOW, async () => {
