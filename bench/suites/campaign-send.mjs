@@ -14,27 +14,22 @@
 // 1,000,000 — about 3 hours on a quiet 2-core machine at email-bulk's rates; set it lower to
 // iterate), BENCH_EMAIL_CONNECTIONS (SMTP connections on both sides, default 10 = Titan's pool).
 import { generateKeyPairSync } from 'node:crypto';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
-import { apiCall, authHeaders, createBusiness, login, signUp } from '../lib/identity.mjs';
+import { apiCall } from '../lib/identity.mjs';
 import { intFromEnv } from '../lib/env.mjs';
-import { freePort, spawnNode, stopProcess, waitUntilReady } from '../lib/processes.mjs';
+import { HOST, sinkState, startMailTitan } from '../lib/mail-titan.mjs';
 import { watchBackendCpu } from '../lib/pg-cpu.mjs';
 import { cpuSeconds, rssBytes } from '../lib/rows-table.mjs';
-import { REPO_ROOT } from '../lib/servers.mjs';
 
 export const name = 'campaign-send';
 
 /** Titan's mails/s over the nodemailer floor's, both measured in this run; its RSS growth. */
 const TARGET_RATIO = 1.5;
 const TARGET_RSS_MIB = 100;
-const HOST = '127.0.0.1';
 const DOMAIN = 'campaign-bench.test';
 const OWNER = { email: 'bench.campaign@example.test', password: 'bench correct horse battery staple' };
-const DNS_CLI = join(REPO_ROOT, 'tools', 'dns-sim', 'src', 'cli.ts');
-const SINK = join(REPO_ROOT, 'bench', 'servers', 'smtp-count.mjs');
 
 const TEMPLATE_HTML =
   '<!doctype html><html><body style="font-family:sans-serif">' +
@@ -91,28 +86,6 @@ export const columns = [
   },
 ];
 
-async function startChild(label, script, env, readyUrl, tsx = false) {
-  const proc = spawnNode(label, script, {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      ...(tsx ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim() } : {}),
-      ...env,
-    },
-  });
-  try {
-    await waitUntilReady(proc, readyUrl, { timeoutMs: 60_000 });
-  } catch (err) {
-    await stopProcess(proc);
-    throw err;
-  }
-  return { label, pid: proc.child.pid, stop: () => stopProcess(proc) };
-}
-
-async function sinkState(url) {
-  return (await fetch(`${url}/state`)).json();
-}
-
 async function waitForSink(url, count, timeoutMs) {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
@@ -130,70 +103,11 @@ export async function run(ctx) {
   const database = await ctx.database();
   if (database.kind !== 'postgres') throw new Error(`this suite needs PostgreSQL: ${database.describe}`);
 
-  ctx.progress('starting the SMTP sink and the DNS server');
-  const [smtpPort, sinkHttp, dnsPort, dnsControl] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
-  const sink = ctx.use(
-    await startChild(
-      'smtp sink',
-      SINK,
-      { SINK_SMTP_PORT: String(smtpPort), SINK_HTTP_PORT: String(sinkHttp) },
-      `http://${HOST}:${sinkHttp}/state`,
-    ),
-  );
-  const sinkUrl = `http://${HOST}:${sinkHttp}`;
-  ctx.use(
-    await startChild(
-      'dns sim',
-      DNS_CLI,
-      { PORT: String(dnsPort), HOST, CONTROL_PORT: String(dnsControl), ZONES: DOMAIN },
-      `http://${HOST}:${dnsControl}/zones`,
-      true,
-    ),
-  );
-  const mailEnv = { DNS_SERVERS: `${HOST}:${dnsPort}` };
-
-  ctx.progress(`database ${database.name}; signing up the owner (titan in development)`);
-  const dev = await ctx.startTitan(database, { env: { ...mailEnv, NODE_ENV: 'development' } });
-  let businessCode;
-  try {
-    const session = await signUp(dev.url, { ...OWNER, firstName: 'Bench', lastName: 'Campaign' });
-    businessCode = (await createBusiness(dev.url, session.access, 'Bench Campaign Ltd')).unique_code;
-  } finally {
-    await dev.stop();
-  }
-  const titan = ctx.use(
-    await ctx.startTitan(database, {
-      env: { ...mailEnv, SMTP_URL: `smtp://${HOST}:${smtpPort}`, RUN_WORKERS: 'true', LOG_LEVEL: 'warn' },
-    }),
-  );
-  const { access } = await login(titan.url, OWNER.email, OWNER.password);
-  const headers = authHeaders(access, businessCode);
-
-  ctx.progress(`verifying ${DOMAIN} against the DNS server`);
-  const domain = (
-    await apiCall(titan.url, 'POST', '/api/email/domains/', {
-      body: { domain: DOMAIN },
-      headers,
-      expect: [201],
-    })
-  ).result;
-  for (const r of domain.records) {
-    const res = await fetch(`http://${HOST}:${dnsControl}/records`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: r.host, type: r.type, values: [r.value] }),
-    });
-    if (!res.ok) throw new Error(`the DNS server refused ${r.host}: HTTP ${res.status}`);
-  }
-  const verified = (await apiCall(titan.url, 'POST', `/api/email/domains/${domain.id}/verify/`, { headers }))
-    .result;
-  if (verified.status !== 'verified')
-    throw new Error(`the domain did not verify: ${JSON.stringify(verified.records)}`);
+  const { titan, headers, businessCode, sink, sinkUrl, smtpPort } = await startMailTitan(ctx, database, {
+    domain: DOMAIN,
+    owner: OWNER,
+    businessName: 'Bench Campaign Ltd',
+  });
   const template = (
     await apiCall(titan.url, 'POST', '/api/template/', {
       body: {
