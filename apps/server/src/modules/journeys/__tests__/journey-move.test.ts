@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TBusiness, TJourney, TJourneyCustomerPath, TJourneyStats } from '@titan/contracts';
 import { JOURNEY_ERRORS } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
-import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
+import { addMember, as, createBusiness, signUp, type Session } from '../../../testing/identity';
 import type { JourneyDeps } from '../journeys.deps';
 import { drainJourneys } from '../journeys.engine';
 
@@ -128,6 +128,16 @@ describe('moving customers in flight', () => {
       other.owner,
     );
     expect(stranger.statusCode).toBe(404);
+    // An agent-role member may not move anyone (engage.write).
+    const agent = await addMember(app, rt.mailer, owner, business, 'agent');
+    const refused = await api(
+      'POST',
+      `/api/journeys/${journey.id}/move-in-flight/`,
+      { to_node: 'greet' },
+      business,
+      agent,
+    );
+    expect(refused.statusCode).toBe(403);
     expect((await stats(journey.id)).in_flight_on_older_versions).toBe(2);
 
     const moved = await api('POST', `/api/journeys/${journey.id}/move-in-flight/`, { to_node: 'greet' });
