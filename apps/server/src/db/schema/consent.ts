@@ -87,13 +87,3 @@ export const consentTopicOptouts = pgTable(
     index('consent_topic_optouts_customer_idx').on(t.customerId),
   ],
 );
-
-/** How the business's preference centre and confirmation pages look (its logo and colour). */
-export const consentPages = pgTable('consent_pages', {
-  businessId: bigint('business_id', { mode: 'number' })
-    .primaryKey()
-    .references(() => businesses.id, { onDelete: 'cascade' }),
-  logoUrl: text('logo_url'),
-  accentColor: text('accent_color'),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-});

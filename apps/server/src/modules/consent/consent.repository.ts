@@ -1,8 +1,8 @@
-// The only code that touches `consent_events`, `consent_topics`, `consent_topic_optouts` and
-// `consent_pages`: the proof of opt-ins, made by the people themselves
+// The only code that touches `consent_events`, `consent_topics` and `consent_topic_optouts`: the
+// proof of opt-ins, made by the people themselves
 // (forms, confirmation links) or claimed by the business with its own proof (imports).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { consentEvents, consentPages, consentTopicOptouts, consentTopics } from '../../db/schema';
+import { consentEvents, consentTopicOptouts, consentTopics } from '../../db/schema';
 import { sqlStateOf } from '../../platform/db-errors';
 import type { Queryable } from '../../db/client';
 
@@ -217,28 +217,6 @@ export async function removeOptouts(
         inArray(consentTopicOptouts.customerId, customerIds),
       ),
     );
-}
-
-// ---- The look of the public pages ----
-
-export type ConsentPageRow = typeof consentPages.$inferSelect;
-
-export async function findPage(db: Queryable, businessId: number): Promise<ConsentPageRow | null> {
-  const [row] = await db.select().from(consentPages).where(eq(consentPages.businessId, businessId)).limit(1);
-  return row ?? null;
-}
-
-export async function upsertPage(
-  db: Queryable,
-  businessId: number,
-  patch: { logoUrl?: string | null; accentColor?: string | null },
-): Promise<ConsentPageRow> {
-  const [row] = await db
-    .insert(consentPages)
-    .values({ businessId, ...patch })
-    .onConflictDoUpdate({ target: consentPages.businessId, set: { ...patch, updatedAt: new Date() } })
-    .returning();
-  return row!;
 }
 
 // ---- A customer's export and erase ----

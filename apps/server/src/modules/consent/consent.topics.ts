@@ -11,9 +11,10 @@ import {
   type TUpdateConsentPageRequest,
   type TUpdateConsentTopicRequest,
 } from '@titan/contracts';
-import type { Queryable } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { type CustomerRow, customerIdsAtAddress } from '../directory';
+import { findBrand, saveBrandLook } from '../templates';
 import * as repo from './consent.repository';
 
 export type TopicRow = repo.TopicRow;
@@ -161,21 +162,26 @@ export async function chooseTopics(
 
 // ---- The look and language of the public pages ----
 
-export async function getConsentPage(db: Queryable, businessId: number): Promise<TConsentPage> {
-  const row = await repo.findPage(db, businessId);
-  return { logo_url: row?.logoUrl ?? null, accent_color: row?.accentColor ?? null };
+/**
+ * The public pages look like the business's mail: its email brand's logo and primary colour (one
+ * setting, on the Brand screen; `/api/consent/page/` reads and writes the same two fields). Until a
+ * brand is saved the pages keep their neutral look (no accent).
+ */
+export async function getConsentPage(db: Db, businessId: number): Promise<TConsentPage> {
+  const brand = await findBrand(db, businessId);
+  return { logo_url: brand.logo_url, accent_color: brand.updated_at ? brand.primary_color : null };
 }
 
 export async function updateConsentPage(
-  db: Queryable,
+  db: Db,
   businessId: number,
   input: TUpdateConsentPageRequest,
 ): Promise<TConsentPage> {
-  const row = await repo.upsertPage(db, businessId, {
-    ...(input.logo_url !== undefined ? { logoUrl: input.logo_url } : {}),
-    ...(input.accent_color !== undefined ? { accentColor: input.accent_color } : {}),
+  const brand = await saveBrandLook(db, businessId, {
+    logo_url: input.logo_url,
+    primary_color: input.accent_color,
   });
-  return { logo_url: row.logoUrl, accent_color: row.accentColor };
+  return { logo_url: brand.logo_url, accent_color: brand.primary_color };
 }
 
 /**

@@ -11,3 +11,5 @@ export {
   templateExists,
   TemplateRenderError,
 } from './templates.service';
+// The brand's logo and colour are the public consent pages' look too (one setting).
+export { findBrand, saveBrandLook } from './templates.brand.service';

@@ -27,6 +27,26 @@ export async function upsertBrand(db: Db, businessId: number, values: BrandValue
   return row!;
 }
 
+/**
+ * The logo and primary colour alone (the preference centre's look, `PUT /api/consent/page/`): a
+ * business with no brand yet gets one made of `defaults` and these two; one with a brand keeps the
+ * rest of it.
+ */
+export async function upsertBrandLook(
+  db: Db,
+  businessId: number,
+  look: { logoUrl?: string | null; primaryColor?: string },
+  defaults: BrandValues,
+): Promise<BrandRow> {
+  const updatedAt = new Date();
+  const [row] = await db
+    .insert(emailBrands)
+    .values({ businessId, ...defaults, ...look, updatedAt })
+    .onConflictDoUpdate({ target: emailBrands.businessId, set: { ...look, updatedAt } })
+    .returning();
+  return row!;
+}
+
 /** By name, as the editor's Blocks panel lists them. */
 export async function listBlocks(db: Db, businessId: number): Promise<BlockRow[]> {
   return db

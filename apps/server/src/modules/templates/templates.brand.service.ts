@@ -52,6 +52,38 @@ export async function saveBrand(
   );
 }
 
+/**
+ * The brand's logo and primary colour are also the look of the business's public consent pages
+ * (the preference centre, the opt-in confirmation): one setting, made on the Brand screen or through
+ * `PUT /api/consent/page/`. Undefined keeps a field; a null colour goes back to the default.
+ */
+export async function saveBrandLook(
+  db: Db,
+  businessId: number,
+  look: { logo_url?: string | null; primary_color?: string | null },
+): Promise<TEmailBrand> {
+  const d = EMAIL_BRAND_DEFAULTS;
+  return toBrand(
+    await repo.upsertBrandLook(
+      db,
+      businessId,
+      {
+        ...(look.logo_url !== undefined ? { logoUrl: look.logo_url } : {}),
+        ...(look.primary_color !== undefined
+          ? { primaryColor: (look.primary_color ?? d.primary_color).toLowerCase() }
+          : {}),
+      },
+      {
+        logoUrl: d.logo_url,
+        primaryColor: d.primary_color,
+        textColor: d.text_color,
+        fontFamily: d.font_family,
+        footerAddress: d.footer_address,
+      },
+    ),
+  );
+}
+
 export async function findBlocks(db: Db, businessId: number): Promise<TEmailBlock[]> {
   return (await repo.listBlocks(db, businessId)).map(toBlock);
 }

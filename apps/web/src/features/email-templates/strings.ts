@@ -103,7 +103,7 @@ export const EMAIL_TEMPLATE_STRINGS = {
     fromBrand: 'New template from brand',
     title: 'Email brand',
     description:
-      'Your logo, colours, font and footer. The visual editor offers them as ready-made blocks, and new templates can start from them.',
+      'Your logo, colours, font and footer. The visual editor offers them as ready-made blocks, and new templates can start from them. Your logo and primary colour also dress the pages your customers see when they manage their subscriptions or confirm one.',
     formLabel: 'Brand',
     logo: 'Logo',
     logoAlt: 'Your logo',
@@ -111,7 +111,7 @@ export const EMAIL_TEMPLATE_STRINGS = {
     uploadLogo: 'Upload logo',
     removeLogo: 'Remove logo',
     primaryColor: 'Primary colour',
-    primaryColorHint: 'Buttons and links.',
+    primaryColorHint: 'Buttons and links; the accent of your subscription pages.',
     textColor: 'Text colour',
     fontFamily: 'Font',
     footerAddress: 'Footer address',

@@ -208,6 +208,38 @@ describe('topics and the preference centre', () => {
     return rt.services.email.tokens.sign(send.id);
   }
 
+  it('the public pages wear the email brand: one setting, from the Brand screen or /api/consent/page/', async () => {
+    const id = await visitor('Gus Brand', 'gus@example.test');
+    const url = `/api/public/preferences/${await mailTo('gus@example.test', id)}/`;
+    const look = async () => (await app.inject({ method: 'GET', url })).json().result.business;
+    // The brand saved on the Brand screen is what the customer sees…
+    const brand = {
+      logo_url: 'https://cdn.example.test/brand.png',
+      primary_color: '#AA3300',
+      text_color: '#111111',
+      font_family: 'Georgia',
+      footer_address: '1 Quay Street',
+    };
+    expect((await call('PUT', '/api/template/brand/', brand)).statusCode).toBe(200);
+    expect(await look()).toMatchObject({
+      logo_url: 'https://cdn.example.test/brand.png',
+      accent_color: '#aa3300',
+    });
+    expect((await call('GET', '/api/consent/page/')).json().result).toEqual({
+      logo_url: 'https://cdn.example.test/brand.png',
+      accent_color: '#aa3300',
+    });
+    // …and changing the page's colour changes the brand's, keeping the rest of it.
+    expect((await call('PUT', '/api/consent/page/', { accent_color: '#0F766E' })).statusCode).toBe(200);
+    expect((await call('GET', '/api/template/brand/')).json().result).toMatchObject({
+      logo_url: 'https://cdn.example.test/brand.png',
+      primary_color: '#0f766e',
+      font_family: 'Georgia',
+      footer_address: '1 Quay Street',
+    });
+    expect(await look()).toMatchObject({ accent_color: '#0f766e' });
+  });
+
   it('the preference centre shows the business’s page in the customer’s language and keeps chosen topics', async () => {
     await call('PUT', '/api/consent/page/', {
       logo_url: 'https://cdn.example.test/logo.png',
