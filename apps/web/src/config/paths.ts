@@ -38,12 +38,18 @@ export const editCampaignPath = (id: string) => `${CAMPAIGNS_PATH}/${id}/edit`;
 export function newCampaignPath(prefill: {
   listId?: number;
   templateId?: number;
-  channel?: 'email' | 'sms';
+  channel?: 'email' | 'sms' | 'whatsapp';
+  /** An approved WhatsApp template, by its name and language (Meta's identity of it). */
+  whatsappTemplate?: { name: string; language: string };
 }): string {
   const params = new URLSearchParams();
   if (prefill.listId) params.set('list_id', String(prefill.listId));
   if (prefill.templateId) params.set('template_id', String(prefill.templateId));
   if (prefill.channel) params.set('channel', prefill.channel);
+  if (prefill.whatsappTemplate) {
+    params.set('wa_template', prefill.whatsappTemplate.name);
+    params.set('wa_language', prefill.whatsappTemplate.language);
+  }
   const query = params.toString();
   return query ? `${NEW_CAMPAIGN_PATH}?${query}` : NEW_CAMPAIGN_PATH;
 }

@@ -455,6 +455,31 @@ describe('Campaigns', () => {
     },
   );
 
+  it(
+    '“Send to…” on an approved WhatsApp template opens a WhatsApp campaign with it chosen',
+    SLOW,
+    async () => {
+      withCampaigns();
+      const { router } = renderApp('/engage/templates');
+      await userEvent.click(
+        await screen.findByRole('link', { name: 'Send “invoice_ready” (en_US) to customers' }),
+      );
+      await waitFor(() => expect(router.state.location.pathname).toBe('/engage/campaigns/new'));
+      expect(await screen.findByLabelText(COMPOSER_STRINGS.channel)).toHaveValue('whatsapp');
+      const [chosen] = await screen.findAllByRole('checkbox', { name: /^Newsletter/ });
+      await userEvent.click(chosen!);
+      await userEvent.type(screen.getByLabelText(COMPOSER_STRINGS.name), 'Invoices');
+      await userEvent.click(screen.getByRole('button', { name: COMPOSER_STRINGS.next }));
+      const template = await screen.findByLabelText(COMPOSER_STRINGS.whatsapp.template);
+      await waitFor(() =>
+        expect(
+          within(template as HTMLSelectElement).getByRole('option', { selected: true }),
+        ).toHaveTextContent('invoice_ready (en_US)'),
+      );
+      expect(screen.getByText(COMPOSER_STRINGS.whatsapp.category('MARKETING'))).toBeInTheDocument();
+    },
+  );
+
   it('builds a segment in the composer, counted live, saves it and sends to it', SLOW, async () => {
     const state = withCampaigns();
     renderApp('/engage/campaigns/new');

@@ -2,7 +2,8 @@
 // audience (lists, segments, exclusions, counted live with the suppressed and those without consent
 // apart), content (a template or written in place, an A/B test of the subject), schedule (now, at a
 // time, at each recipient's local time; a throttle) and review (the checklist, a test send, then
-// schedule). "Send to…" on a list or a template opens it prefilled (?list_id=, ?template_id=).
+// schedule). "Send to…" on a list or a template opens it prefilled (?list_id=, ?template_id=, an
+// approved WhatsApp template by ?channel=whatsapp&wa_template=&wa_language=).
 // WhatsApp: an approved template with its variables mapped to customer fields, its media header's
 // file, and a preview; the review shows Meta's pricing category.
 import type { TCampaign, TCampaignChannel, TCreateCampaignRequest } from '@titan/contracts';
@@ -703,10 +704,17 @@ export function NewCampaignRoute() {
   const templateId = Number(params.get('template_id')) || null;
   const asked = params.get('channel');
   const channel: TCampaignChannel = asked === 'sms' || asked === 'whatsapp' ? asked : 'email';
+  // "Send to…" on a WhatsApp template: it is chosen, its variables still to map.
+  const waName = params.get('wa_template')?.trim() ?? '';
+  const waLanguage = params.get('wa_language')?.trim() ?? '';
+  const whatsapp =
+    channel === 'whatsapp' && waName && waLanguage
+      ? { ...EMPTY_WHATSAPP, name: waName, language: waLanguage }
+      : EMPTY.whatsapp;
   return (
     <Composer
       campaignId={null}
-      initial={{ ...EMPTY, channel, listIds: listId ? [listId] : [], templateId }}
+      initial={{ ...EMPTY, channel, listIds: listId ? [listId] : [], templateId, whatsapp }}
     />
   );
 }

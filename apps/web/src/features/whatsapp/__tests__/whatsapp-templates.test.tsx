@@ -57,7 +57,7 @@ describe('WhatsApp templates', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Name', 'Language', 'Category', 'Status', 'Body']);
+    ).toEqual(['Name', 'Language', 'Category', 'Status', 'Body', 'Actions']);
     const [row] = within(table).getAllByRole('row').slice(1);
     expect(within(row!).getByText('order_update')).toBeInTheDocument();
     expect(within(row!).getByText('en_US')).toBeInTheDocument();
@@ -71,6 +71,23 @@ describe('WhatsApp templates', () => {
     expect(state.syncs).toBe(1);
     expect(await within(table).findByText('spring_sale')).toBeInTheDocument();
     expect(within(table).getByText('REJECTED')).toBeInTheDocument();
+    // Only an approved template can be sent: "Send to…" opens a WhatsApp campaign with it chosen.
+    const send = within(table).getAllByRole('link', { name: /^Send “/ });
+    expect(send.map((l) => l.getAttribute('aria-label'))).toEqual([
+      'Send “order_update” (en_US) to customers',
+    ]);
+    expect(send[0]).toHaveAttribute(
+      'href',
+      '/engage/campaigns/new?channel=whatsapp&wa_template=order_update&wa_language=en_US',
+    );
+  });
+
+  it('offers no “Send to…” to a member who cannot write campaigns', { timeout: 20_000 }, async () => {
+    withTemplates('agent');
+    renderApp('/engage/templates');
+    const table = await screen.findByRole('table', { name: 'WhatsApp templates' });
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(5);
+    expect(within(table).queryByRole('link', { name: /^Send “/ })).toBeNull();
   });
 
   it('searches templates by name', { timeout: 20_000 }, async () => {

@@ -61,7 +61,7 @@ export function WhatsappTemplatesRoute() {
       ) : (
         <EmptyState icon={FileTextIcon} title={S.emptyTitle} text={S.emptyText} />
       );
-    return <TemplatesTable templates={templates.data} />;
+    return <TemplatesTable templates={templates.data} canSend={can('engage.write')} />;
   };
 
   return (
