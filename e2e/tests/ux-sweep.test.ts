@@ -81,6 +81,8 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 const THEMES = ['light', 'dark'] as const;
+/** How many tests share one size and theme's routes (see the loop at the end). */
+const PARTS = 5;
 
 /** The API's answer for a channel account not connected yet is 404: the settings tab then shows
  * its connect form. Any other failed request fails the sweep. */
@@ -376,6 +378,32 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
       },
     });
     await api('POST', `/api/journeys/${journey.id as number}/publish/`);
+    // Grace enters it and waits her day; then a second version goes live, so the editor shows its
+    // "Customers on an earlier version" panel (move-in-flight).
+    await api('POST', '/api/events/', {
+      name: 'signed_up',
+      customer: { email: `grace.${stamp}@example.org` },
+    });
+    const journeyStats = async () =>
+      (await api('GET', `/api/journeys/${journey.id as number}/stats/`)) as {
+        nodes: Record<string, { waiting: number }>;
+        in_flight_on_older_versions: number;
+      };
+    for (let i = 0; (await journeyStats()).nodes['wait-1']?.waiting !== 1; i += 1) {
+      if (i > 150) throw new Error('Grace never reached the journey’s wait');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const graph = (await api('GET', `/api/journeys/${journey.id as number}/`)).graph as {
+      nodes: { id: string; config: Record<string, unknown> }[];
+    };
+    for (const node of graph.nodes)
+      if (node.id === 'wait-1') node.config = { kind: 'duration', seconds: 172_800 };
+    await api('PUT', `/api/journeys/${journey.id as number}/`, {
+      name: 'Welcome new sign-ups with a follow-up a day later',
+      reentry: 'never',
+      graph,
+    });
+    expect((await journeyStats()).in_flight_on_older_versions).toBe(1);
 
     const suggestions = (await callAs(server.url, session, 'GET', '/api/agents/get-suggested-agents/'))
       .result as {
@@ -581,66 +609,77 @@ describe.skipIf(!hasChromium)('UX sweep: every route at two sizes and two themes
     await dns?.close();
   });
 
+  // Each size and theme in PARTS tests of every PARTS-th route: one pass over all of them took
+  // ~175 s alone and ran past its 240 s under CI's load (then passed on the retry). A part takes a
+  // fifth of that, and a retry repeats only its own routes.
   for (const size of SIZES) {
     for (const theme of THEMES) {
-      it(`${size.width}×${size.height} ${theme}`, { timeout: 240_000 }, async () => {
-        const options = { viewport: { width: size.width, height: size.height }, colorScheme: theme };
-        const contexts: Record<'in' | 'out', BrowserContext> = {
-          in: await signedInContext(browser, server.url, session, options),
-          out: await browser.newContext(options),
-        };
-        const failures: string[] = [];
-        // One page per context, reused: each route is a full load, errors collected per route.
-        let errors: string[] = [];
-        const pages: Record<'in' | 'out', Page> = {
-          in: await contexts.in.newPage(),
-          out: await contexts.out.newPage(),
-        };
-        for (const page of Object.values(pages)) {
-          page.on('console', (msg) => {
-            // A failed request is reported below with its address.
-            if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
-              errors.push(`console: ${msg.text().slice(0, 200)}`);
-          });
-          page.on('response', (res) => {
-            const path = new URL(res.url()).pathname;
-            if (res.status() >= 400 && !(res.status() === 404 && NOT_CONNECTED.includes(path)))
-              errors.push(`${res.status()} from ${res.request().method()} ${res.url()}`);
-          });
-          page.on('pageerror', (err) => errors.push(`pageerror: ${err.message.slice(0, 200)}`));
-        }
-        // UX_SWEEP_ROUTES=settings-notifications,dashboard: only the routes whose names contain one.
-        const only = process.env.UX_SWEEP_ROUTES?.split(',').filter(Boolean);
-        try {
-          for (const route of routes.filter((r) => !only || only.some((o) => r.name.includes(o)))) {
-            const page = pages[route.signedIn ? 'in' : 'out'];
-            errors = [];
-            await page.goto(`${server.url}${route.path}`);
-            await settled(page);
-            if (route.open) {
-              // What could not be opened fails the route; the screenshot below shows the page as it was.
-              try {
-                await route.open(page);
-                await settled(page);
-              } catch (err) {
-                errors.push(`could not open: ${(err as Error).message.split('\n')[0]}`);
-              }
+      for (let part = 0; part < PARTS; part += 1)
+        it(
+          `${size.width}×${size.height} ${theme}, part ${part + 1} of ${PARTS}`,
+          { timeout: 240_000 },
+          async () => {
+            const options = { viewport: { width: size.width, height: size.height }, colorScheme: theme };
+            const contexts: Record<'in' | 'out', BrowserContext> = {
+              in: await signedInContext(browser, server.url, session, options),
+              out: await browser.newContext(options),
+            };
+            const failures: string[] = [];
+            // One page per context, reused: each route is a full load, errors collected per route.
+            let errors: string[] = [];
+            const pages: Record<'in' | 'out', Page> = {
+              in: await contexts.in.newPage(),
+              out: await contexts.out.newPage(),
+            };
+            for (const page of Object.values(pages)) {
+              page.on('console', (msg) => {
+                // A failed request is reported below with its address.
+                if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
+                  errors.push(`console: ${msg.text().slice(0, 200)}`);
+              });
+              page.on('response', (res) => {
+                const path = new URL(res.url()).pathname;
+                if (res.status() >= 400 && !(res.status() === 404 && NOT_CONNECTED.includes(path)))
+                  errors.push(`${res.status()} from ${res.request().method()} ${res.url()}`);
+              });
+              page.on('pageerror', (err) => errors.push(`pageerror: ${err.message.slice(0, 200)}`));
             }
-            const problems = [...(await inspect(page)), ...errors];
-            await page.screenshot({
-              path: join(ARTIFACTS, `${route.name}-${size.name}-${theme}.png`),
-              fullPage: true,
-            });
-            for (const problem of problems)
-              failures.push(`${route.path} (${size.name} ${theme}): ${problem}`);
-          }
-        } finally {
-          await contexts.in.close();
-          await contexts.out.close();
-        }
-        console.log(`ux-sweep screenshots: ${ARTIFACTS}`);
-        expect(failures).toEqual([]);
-      });
+            // UX_SWEEP_ROUTES=settings-notifications,dashboard: only the routes whose names contain one.
+            const only = process.env.UX_SWEEP_ROUTES?.split(',').filter(Boolean);
+            try {
+              const mine = routes.filter(
+                (r, i) => i % PARTS === part && (!only || only.some((o) => r.name.includes(o))),
+              );
+              for (const route of mine) {
+                const page = pages[route.signedIn ? 'in' : 'out'];
+                errors = [];
+                await page.goto(`${server.url}${route.path}`);
+                await settled(page);
+                if (route.open) {
+                  // What could not be opened fails the route; the screenshot below shows the page as it was.
+                  try {
+                    await route.open(page);
+                    await settled(page);
+                  } catch (err) {
+                    errors.push(`could not open: ${(err as Error).message.split('\n')[0]}`);
+                  }
+                }
+                const problems = [...(await inspect(page)), ...errors];
+                await page.screenshot({
+                  path: join(ARTIFACTS, `${route.name}-${size.name}-${theme}.png`),
+                  fullPage: true,
+                });
+                for (const problem of problems)
+                  failures.push(`${route.path} (${size.name} ${theme}): ${problem}`);
+              }
+            } finally {
+              await contexts.in.close();
+              await contexts.out.close();
+            }
+            console.log(`ux-sweep screenshots: ${ARTIFACTS}`);
+            expect(failures).toEqual([]);
+          },
+        );
     }
   }
 });

@@ -482,7 +482,8 @@ export async function customerPath(
       const detail = s.detail ?? {};
       shown.push({
         node_id: s.nodeId,
-        type: await typeOf(run.version, s.nodeId),
+        // The step's own version: a customer moved in flight has steps of two versions in one run.
+        type: await typeOf(s.version, s.nodeId),
         status: s.status,
         outcome: s.outcome,
         reason: typeof detail.reason === 'string' ? detail.reason : null,

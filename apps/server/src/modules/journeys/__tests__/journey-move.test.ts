@@ -163,6 +163,8 @@ describe('moving customers in flight', () => {
         ['done', 'exited', null],
       ]);
       expect(runs[0]!.steps[2]!.reason).toBe('Moved to step greet of version 2.');
+      // Each step named by the version it ran in: v1's wait is still a wait (no longer in v2).
+      expect(runs[0]!.steps.map((s) => s.type)).toEqual(['trigger', 'update', 'wait', 'update', 'exit']);
     }
     const s = await stats(journey.id);
     expect(s.in_flight_on_older_versions).toBe(0);
