@@ -213,3 +213,44 @@ export function migrationsBefore(tag: string): {
   stopBefore(tag);
   return { folder, stopBefore, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
+
+type OpenedDatabase = Awaited<ReturnType<typeof openDatabase>>;
+
+/** The id of the row an `insert … returning id` made (migration tests write old schemas in SQL). */
+export async function insertedId(db: OpenedDatabase, sql: string, params: unknown[]): Promise<number> {
+  const [row] = await db.query<{ id: string | number }>(sql, params);
+  return Number(row!.id);
+}
+
+/**
+ * A migration's test on a database written before it: an empty store migrated up to (not
+ * including) `tag`, written by `seed` in that schema's SQL, then opened by a runtime that applies
+ * the rest, which `check` reads. Store and migrations copy are removed either way.
+ */
+export async function acrossMigration<T>(
+  tag: string,
+  seed: (old: OpenedDatabase) => Promise<T>,
+  check: (rt: Runtime, seeded: T) => Promise<void>,
+): Promise<void> {
+  const store = await createTestStore({ empty: true });
+  const before = migrationsBefore(tag);
+  try {
+    const old = await openStoreDatabase(store);
+    let seeded: T;
+    try {
+      await migrateDatabase(old, before.folder);
+      seeded = await seed(old);
+    } finally {
+      await old.close();
+    }
+    const rt = await createTestRuntime({ store, http: false });
+    try {
+      await check(rt, seeded);
+    } finally {
+      await rt.close();
+    }
+  } finally {
+    before.remove();
+    await store.destroy();
+  }
+}
