@@ -34,15 +34,14 @@ let other: { owner: Session; business: TBusiness };
 const key = dkimKey();
 const ON = { enabled: true, max_messages: 3, period_days: 7 };
 
-const api = (
-  method: 'GET' | 'PUT' | 'POST',
-  url: string,
-  payload?: unknown,
-  s = owner,
-  b = business,
-) => app.inject({ method, url, headers: as(s, b), ...(payload ? { payload: payload as object } : {}) });
+const api = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown, s = owner, b = business) =>
+  app.inject({ method, url, headers: as(s, b), ...(payload ? { payload: payload as object } : {}) });
 
-const campaignDeps = (): CampaignDeps => ({ ...rt.services.campaigns, clock: () => new Date(), batchSize: 50 });
+const campaignDeps = (): CampaignDeps => ({
+  ...rt.services.campaigns,
+  clock: () => new Date(),
+  batchSize: 50,
+});
 const journeyDeps = (): JourneyDeps => ({
   ...rt.services.journeys,
   clock: () => new Date(),
@@ -120,7 +119,11 @@ describe('the setting', () => {
 
     const refused = await api('PUT', '/api/business/frequency-cap/', ON, agentMember);
     expect(refused.statusCode).toBe(403);
-    const bad = await api('PUT', '/api/business/frequency-cap/', { enabled: true, max_messages: 0, period_days: 400 });
+    const bad = await api('PUT', '/api/business/frequency-cap/', {
+      enabled: true,
+      max_messages: 0,
+      period_days: 400,
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().result).toEqual({
       max_messages: ['Ensure this value is at least 1.'],
@@ -131,7 +134,9 @@ describe('the setting', () => {
     const saved = await api('PUT', '/api/business/frequency-cap/', ON);
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().result).toEqual(ON);
-    expect((await api('GET', '/api/business/frequency-cap/', undefined, agentMember)).json().result).toEqual(ON);
+    expect((await api('GET', '/api/business/frequency-cap/', undefined, agentMember)).json().result).toEqual(
+      ON,
+    );
     // Another business's setting is its own.
     const theirs = await api('GET', '/api/business/frequency-cap/', undefined, other.owner, other.business);
     expect(theirs.json().result).toEqual(FREQUENCY_CAP_DEFAULT);
@@ -166,7 +171,12 @@ describe('a customer who got 3 campaign mails this week', () => {
   }, 120_000);
 
   it('counts marketing sends only, of this business only, set-based for a page', async () => {
-    const { capped } = await frequencyCapped(rt.database.db, business.id, [often, replied, fresh], new Date());
+    const { capped } = await frequencyCapped(
+      rt.database.db,
+      business.id,
+      [often, replied, fresh],
+      new Date(),
+    );
     expect([...capped.keys()]).toEqual([often]);
     expect(capped.get(often)!.sent).toBe(3);
     // Off: nobody is capped.
@@ -226,11 +236,14 @@ describe('a customer who got 3 campaign mails this week', () => {
     expect((await api('POST', `/api/journeys/${journey.id}/publish/`)).statusCode).toBe(200);
     // Fresh got one mail (the 4th campaign): under the cap, the journey's mail is recorded.
     for (const id of [often, fresh])
-      expect((await api('POST', '/api/events/', { name: 'nudge.due', customer: { id } })).statusCode).toBe(202);
+      expect((await api('POST', '/api/events/', { name: 'nudge.due', customer: { id } })).statusCode).toBe(
+        202,
+      );
     await drainJourneys(journeyDeps());
 
     const pathOf = async (id: number) =>
-      (await api('GET', `/api/journeys/${journey.id}/customers/${id}/`)).json().result as TJourneyCustomerPath;
+      (await api('GET', `/api/journeys/${journey.id}/customers/${id}/`)).json()
+        .result as TJourneyCustomerPath;
     const stopped = (await pathOf(often)).runs[0]!.steps;
     expect(stopped.map((s) => [s.node_id, s.status])).toEqual([
       ['start', 'passed'],
@@ -249,9 +262,9 @@ describe('a customer who got 3 campaign mails this week', () => {
   });
 
   it('stops nobody once the business turns it off', async () => {
-    expect(
-      (await api('PUT', '/api/business/frequency-cap/', { ...ON, enabled: false })).statusCode,
-    ).toBe(200);
+    expect((await api('PUT', '/api/business/frequency-cap/', { ...ON, enabled: false })).statusCode).toBe(
+      200,
+    );
     const after = await sendCampaign('Off again', await list('Just Often', [often]));
     expect(after).toMatchObject({ processed: 1, skipped_reasons: {} });
     expect((await recipients(after.id)).get(often)).toMatchObject({ state: 'recorded' });

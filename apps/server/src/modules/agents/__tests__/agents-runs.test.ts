@@ -1132,7 +1132,11 @@ describe("the business's frequency cap", () => {
       const run = await runNow(id);
       const outcome = new Map(run.deliveries.map((d) => [d.customer!.id, d]));
       const reason = FREQUENCY_CAP_WORDS.reason(3, { max_messages: 3, period_days: 7 });
-      expect(outcome.get(capped.id)).toMatchObject({ status: 'suppressed', guardrail: 'frequency_cap', reason });
+      expect(outcome.get(capped.id)).toMatchObject({
+        status: 'suppressed',
+        guardrail: 'frequency_cap',
+        reason,
+      });
       expect(reason).toContain('across campaigns, journeys and agents');
       expect(outcome.get(replied.id)).toMatchObject({ status: 'sent' });
       expect(outcome.get(elsewhere.id)).toMatchObject({ status: 'sent' });
