@@ -1,8 +1,8 @@
 // The ports the journey engine drives (composition-level code beside composition.ts): customers
-// from the directory, sends through the spine on the email, SMS and WhatsApp channels (address, suppression
-// and consent checked as campaigns check them, then the business's frequency cap), the update step's fields, labels and lists, the
-// conversation step's inbox, the webhook step's call through the one SSRF gate (safe-fetch), and
-// the agent step's one-customer run (the agents module's face).
+// from the directory, sends through the spine on the email, SMS and WhatsApp channels (address,
+// suppression and consent checked as campaigns check them, then the business's frequency cap), the
+// update step's fields, labels and lists, the conversation step's inbox, the webhook step's call
+// through the one SSRF gate (safe-fetch), and the agent step's one-customer run (the agents module's face).
 import { CHANNELS, JOURNEY_ERRORS, marketingConsentAllows, type TEventCustomer } from '@titan/contracts';
 import type { Db, Queryable } from './db/client';
 import {
