@@ -1,8 +1,8 @@
 // The ports the journey engine drives (composition-level code beside composition.ts): customers
-// from the directory, sends through the spine on the email, SMS and WhatsApp channels (address, suppression
-// and consent checked as campaigns check them), the update step's fields, labels and lists, the
-// conversation step's inbox, the webhook step's call through the one SSRF gate (safe-fetch), and
-// the agent step's one-customer run (the agents module's face).
+// from the directory, sends through the spine on the email, SMS and WhatsApp channels (address,
+// suppression and consent checked as campaigns check them, then the business's frequency cap), the
+// update step's fields, labels and lists, the conversation step's inbox, the webhook step's call
+// through the one SSRF gate (safe-fetch), and the agent step's one-customer run (the agents module's face).
 import { CHANNELS, JOURNEY_ERRORS, marketingConsentAllows, type TEventCustomer } from '@titan/contracts';
 import type { Db, Queryable } from './db/client';
 import {
@@ -129,6 +129,13 @@ export function journeyPorts(deps: {
     },
     async recordSend(tx, input): Promise<RecordedSend> {
       const { businessId, customer, config, idempotencyKey, causeId } = input;
+      // The business's frequency cap, shared with campaigns and agents; a send this step already
+      // recorded (a step retried after a crash) answers as it was, counted or not.
+      const capStop = async (): Promise<string | null> => {
+        if (await sends.findByIdempotencyKey(tx, businessId, idempotencyKey)) return null;
+        const { capped } = await sends.frequencyCapped(tx, businessId, [customer.id], new Date());
+        return capped.get(customer.id)?.reason ?? null;
+      };
       if (config.channel === 'whatsapp') {
         // The whatsapp module checks the template, the window's rule, consent and suppression.
         if (!config.whatsapp_template)
@@ -139,6 +146,9 @@ export function journeyPorts(deps: {
             dispatch: false,
             channel: 'whatsapp',
           };
+        const capped = await capStop();
+        if (capped)
+          return { sendId: null, status: 'not_sent', reason: capped, dispatch: false, channel: 'whatsapp' };
         const sent = await recordJourneyTemplateSend(tx, {
           businessId,
           customerId: customer.id,
@@ -177,6 +187,8 @@ export function journeyPorts(deps: {
           dispatch: false,
           channel,
         };
+      const capped = await capStop();
+      if (capped) return { sendId: null, status: 'not_sent', reason: capped, dispatch: false, channel };
       const common = { businessId, cause: 'journey' as const, causeId, idempotencyKey };
       const template = config.template_id ? { id: config.template_id, variables: {} } : undefined;
       const built =

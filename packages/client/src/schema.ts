@@ -1341,6 +1341,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/business/frequency-cap/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List or read frequency cap (business) */
+        get: operations["getBusinessFrequencyCap"];
+        /** Update frequency cap (business) */
+        put: operations["putBusinessFrequencyCap"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/business/qr-schema/": {
         parameters: {
             query?: never;
@@ -5307,7 +5325,7 @@ export interface operations {
                                     name: string;
                                     phone: string | null;
                                 } | null;
-                                guardrail: ("consent" | "suppression" | "per_recipient_cap" | "max_sends_per_run" | "quiet_hours" | "whatsapp_window") | null;
+                                guardrail: ("consent" | "suppression" | "per_recipient_cap" | "frequency_cap" | "max_sends_per_run" | "quiet_hours" | "whatsapp_window") | null;
                                 id: string;
                                 reason: string;
                                 rendered: {
@@ -5580,7 +5598,7 @@ export interface operations {
                                     name: string;
                                     phone: string | null;
                                 } | null;
-                                guardrail: ("consent" | "suppression" | "per_recipient_cap" | "max_sends_per_run" | "quiet_hours" | "whatsapp_window") | null;
+                                guardrail: ("consent" | "suppression" | "per_recipient_cap" | "frequency_cap" | "max_sends_per_run" | "quiet_hours" | "whatsapp_window") | null;
                                 id: string;
                                 reason: string;
                                 run_id: string;
@@ -11677,6 +11695,82 @@ export interface operations {
                         message: string;
                         result: {
                             count: number;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getBusinessFrequencyCap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
+                "X-Business-Code"?: components["parameters"]["BusinessCode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        result: {
+                            enabled: boolean;
+                            max_messages: number;
+                            period_days: number;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    putBusinessFrequencyCap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The business’s unique code: required with a bearer token (400 without, 403 for a business the caller is not a member of); with an API key optional, and then it must be the key’s business. */
+                "X-Business-Code"?: components["parameters"]["BusinessCode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                    max_messages: number;
+                    period_days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        result: {
+                            enabled: boolean;
+                            max_messages: number;
+                            period_days: number;
                         };
                         status: number;
                     };

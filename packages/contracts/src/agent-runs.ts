@@ -48,6 +48,8 @@ export const AGENT_GUARDRAILS = [
   'consent',
   'suppression',
   'per_recipient_cap',
+  /** The business's marketing frequency cap, shared with campaigns and journeys. */
+  'frequency_cap',
   'max_sends_per_run',
   'quiet_hours',
   'whatsapp_window',

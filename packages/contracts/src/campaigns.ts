@@ -160,7 +160,8 @@ export const ZCampaign = z.object({
   ab: ZCampaignAb.nullable(),
   /** The A/B winner's index once picked. */
   winner: z.number().int().nullable(),
-  /** Recipients fixed when sending began, and how many of them have had their send recorded. */
+  /** Recipients fixed when sending began, and how many of them the sender is done with: their send
+   * recorded, or skipped at queue time (the business's frequency cap; `skipped_reasons`). */
   recipients: z.number().int(),
   processed: z.number().int(),
   /** Customers passed over, counted by reason (no address, not subscribed, …). */

@@ -7,6 +7,7 @@ export * from './health';
 export * from './analytics';
 export * from './identity';
 export * from './business';
+export * from './frequency-cap';
 export * from './dev';
 export * from './chat-group';
 export * from './conversations';

@@ -441,6 +441,9 @@ const INPUTS: Record<string, { input: (ids: Ids) => Input; idsInBody?: boolean }
     input: () => ({ json: { to: 'x@example.com', from: 'news@tenant.test' } }),
   },
   'PUT /api/template/:id/': { input: () => ({ json: { subject: 'Taken over' } }) },
+  'PUT /api/business/frequency-cap/': {
+    input: () => ({ json: { enabled: true, max_messages: 1, period_days: 30 } }),
+  },
   'PUT /api/business/qr-schema/': {
     input: (ids) => ({
       json: {
@@ -720,6 +723,7 @@ async function stateOfA(): Promise<Record<string, unknown>> {
     `/api/template/${a.ids.emailTemplate}/`,
     `/api/template/${a.ids.emailTemplate}/versions/`,
     '/api/business/qr-schema/',
+    '/api/business/frequency-cap/',
     '/api/config/llm/',
     '/api/agents/',
     `/api/agents/${a.ids.agent}/config-versions/`,

@@ -1,6 +1,7 @@
 // The network boundary for unit tests: msw answers the API over the real fetch that axios uses.
 // Requests nobody handles fail the test. The defaults mirror a server with nothing configured (the
 // roles table is fixed on the server, so every screen that asks gets it).
+import { FREQUENCY_CAP_DEFAULT } from '@titan/contracts';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 
@@ -20,6 +21,8 @@ export const server = setupServer(
   http.get('/api/metrics/engage/', () => ok(engageMetrics())),
   http.get('/api/metrics/email-metrics/', () => ok(emailMetrics())),
   http.get('/api/business/', () => ok(business())),
+  // The marketing frequency cap a business has before it chooses: off.
+  http.get('/api/business/frequency-cap/', () => ok(FREQUENCY_CAP_DEFAULT)),
   // A business with no sending domain yet.
   http.get('/api/email/domains/', () => ok([])),
   // Nothing has happened to the signed-in member yet (the header's bell).

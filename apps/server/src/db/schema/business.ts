@@ -11,7 +11,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { JOIN_REQUEST_STATUSES, ROLES } from '@titan/contracts';
+import { FREQUENCY_CAP_DEFAULT, JOIN_REQUEST_STATUSES, ROLES, type TFrequencyCap } from '@titan/contracts';
 import { ts } from './columns';
 import { users } from './identity';
 
@@ -38,6 +38,8 @@ export const businesses = pgTable(
     widgetIdentitySecret: text('widget_identity_secret'),
     /** Members must sign in with a second factor (those without one enrol at their next sign-in). */
     require2fa: boolean('require_2fa').notNull().default(false),
+    /** The marketing frequency cap shared by campaigns, journeys and agents (migration 0084; issue 32). */
+    frequencyCap: jsonb('frequency_cap').$type<TFrequencyCap>().notNull().default(FREQUENCY_CAP_DEFAULT),
     createdOn: ts('created_on').notNull().defaultNow(),
     createdBy: userRef('created_by'),
     updatedOn: ts('updated_on').notNull().defaultNow(),

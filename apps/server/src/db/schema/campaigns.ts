@@ -90,6 +90,8 @@ export const campaignRecipients = pgTable(
     /** The broadcast its send was recorded under (its idempotency key names both). */
     broadcastId: uuid('broadcast_id'),
     recordedAt: ts('recorded_at'),
+    /** Why a `skipped` recipient got no send (the frequency cap's sentence; migration 0084). */
+    skipReason: text('skip_reason'),
   },
   (t) => [
     primaryKey({ columns: [t.campaignId, t.customerId] }),

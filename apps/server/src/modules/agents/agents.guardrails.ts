@@ -1,5 +1,6 @@
 // The guardrails every agent send passes (engage.md §5) before a delivery is written: consent,
-// the suppression list, the per-recipient cap across agents, quiet hours in the recipient's time
+// the suppression list, the per-recipient cap across agents, the business's frequency cap across
+// campaigns, journeys and agents (issue 32), quiet hours in the recipient's time
 // zone (else the business's), the WhatsApp 24-hour window (only templates outside it) and the
 // run's max sends. Pure functions over facts gathered once per page of the audience.
 import {
@@ -19,6 +20,11 @@ export type RecipientFacts = {
   suppressed: boolean;
   /** Deliveries of any agent of the business to them in the last 7 days (planned to sent). */
   recentDeliveries: number;
+  /**
+   * The business's marketing frequency cap (sends of campaigns, journeys and agents in its window)
+   * when it stops this customer: the sends counted and the sentence; null when it lets them through.
+   */
+  frequencyCap: { sent: number; reason: string } | null;
   /** The recipient's time zone, else the business's. */
   timezone: string;
   /** WhatsApp: the conversation whose customer wrote last, and whether its 24-hour window is open. */
@@ -154,7 +160,8 @@ export function inQuietHours(time: string, start: string, end: string): boolean 
 
 /**
  * The guardrails known before the model is asked (so no tokens are spent on a customer no send
- * may reach): an address, consent, suppression, the weekly cap and quiet hours. Null: go on.
+ * may reach): an address, consent, suppression, the agents' weekly cap, the business's frequency
+ * cap and quiet hours. Null: go on.
  * Every channel needs an opt-in (`subscribed`), unless the agent's consent mode is legitimate
  * interest, which also lets it reach customers whose consent is unknown — never the opted out.
  */
@@ -193,6 +200,8 @@ export function recipientStop(
       guardrail: 'per_recipient_cap',
       reason: GUARDRAIL_ERRORS.cap(facts.recentDeliveries, limit),
     };
+  if (facts.frequencyCap)
+    return { status: 'suppressed', guardrail: 'frequency_cap', reason: facts.frequencyCap.reason };
   if (config.quiet_hours) {
     const local = localTime(now, facts.timezone);
     if (inQuietHours(local, config.quiet_hours.start, config.quiet_hours.end))

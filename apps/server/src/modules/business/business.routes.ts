@@ -4,6 +4,8 @@ import {
   ZBusiness,
   ZCreateBusinessRequest,
   ZEnvelope,
+  ZFrequencyCap,
+  ZFrequencyCapRequest,
   ZRoleInfo,
   ZCustomRole,
   ZCustomRoleRequest,
@@ -18,7 +20,13 @@ import { created, ok } from '../../platform/http';
 import { auditContextOf } from '../audit';
 import { businessRolesChanged } from '../../platform/roles';
 import { actorIdOf, businessOf, userIdOf } from '../../platform/request-context';
-import { createBusiness, findBusiness, updateBusiness } from './business.service';
+import {
+  createBusiness,
+  findBusiness,
+  frequencyCapOf,
+  setFrequencyCap,
+  updateBusiness,
+} from './business.service';
 import * as roles from './business.roles';
 
 const tags = ['business'];
@@ -50,6 +58,27 @@ export const businessRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       }
       return ok(await updateBusiness(db, business.id, actorIdOf(request), request.body));
     },
+  );
+
+  // The marketing frequency cap (issue 32): any member may read it (it explains why a campaign,
+  // journey or agent passed a customer over); changing it needs business.update.
+  app.get(
+    '/api/business/frequency-cap/',
+    {
+      config: { business: true, permission: 'engage.read' },
+      schema: { tags, querystring: ZNoQuery, response: { 200: ZEnvelope(ZFrequencyCap) } },
+    },
+    async (request) => ok(await frequencyCapOf(db, businessOf(request).id)),
+  );
+
+  app.put(
+    '/api/business/frequency-cap/',
+    {
+      config: { business: true, permission: 'business.update' },
+      schema: { tags, body: ZFrequencyCapRequest, response: { 200: ZEnvelope(ZFrequencyCap) } },
+    },
+    async (request) =>
+      ok(await setFrequencyCap(db, businessOf(request).id, actorIdOf(request), request.body)),
   );
 
   // The built-in roles and the business's custom roles (issue 34). Any member may read them (the

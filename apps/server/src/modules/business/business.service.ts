@@ -1,5 +1,12 @@
 // Businesses: create (the caller becomes owner), read and update the current one.
-import type { TBusiness, TCreateBusinessRequest, TUpdateBusinessRequest } from '@titan/contracts';
+import {
+  FREQUENCY_CAP_DEFAULT,
+  type TBusiness,
+  type TCreateBusinessRequest,
+  type TFrequencyCap,
+  type TFrequencyCapRequest,
+  type TUpdateBusinessRequest,
+} from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
 import { randomCode } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
@@ -99,4 +106,29 @@ export async function setSubscriptionStatus(
 /** A business's IANA time zone (UTC when the business is gone). */
 export async function businessTimeZone(db: Queryable, businessId: number): Promise<string> {
   return (await repo.findBusinessById(db, businessId))?.timeZone ?? 'UTC';
+}
+
+/**
+ * The business's marketing frequency cap (issue 32), read by every marketing sender — campaigns,
+ * journeys and agents — through the sends module's `frequencyCapped`. The default when the business is gone.
+ */
+export async function frequencyCapOf(db: Queryable, businessId: number): Promise<TFrequencyCap> {
+  const row = await repo.findBusinessById(db, businessId);
+  return row ? { ...FREQUENCY_CAP_DEFAULT, ...row.frequencyCap } : FREQUENCY_CAP_DEFAULT;
+}
+
+export async function setFrequencyCap(
+  db: Queryable,
+  businessId: number,
+  userId: number | null,
+  input: TFrequencyCapRequest,
+): Promise<TFrequencyCap> {
+  const cap: TFrequencyCap = {
+    enabled: input.enabled,
+    max_messages: input.max_messages,
+    period_days: input.period_days,
+  };
+  const row = await repo.updateBusiness(db, businessId, { frequencyCap: cap, updatedBy: userId });
+  if (!row) throw AppError.notFound();
+  return row.frequencyCap;
 }

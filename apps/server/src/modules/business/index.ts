@@ -25,5 +25,6 @@ export {
   businessTimeZone,
   findBusiness,
   findBusinessByCode as findBusinessViewByCode,
+  frequencyCapOf,
   setSubscriptionStatus,
 } from './business.service';

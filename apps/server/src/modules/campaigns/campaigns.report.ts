@@ -97,7 +97,7 @@ async function recipientRows(
       due_at: r.dueAt.toISOString(),
       send_id: send?.id ?? null,
       send_status: send?.status ?? null,
-      skip_reason: r.state === 'recorded' && !send ? 'passed over by the channel' : null,
+      skip_reason: r.skipReason ?? (r.state === 'recorded' && !send ? 'passed over by the channel' : null),
     };
   });
 }
@@ -126,7 +126,17 @@ export async function* exportRecipients(
   id: string,
 ): AsyncGenerator<string> {
   const row = await mustFind(db, businessId, id);
-  yield csvLine(['customer_id', 'name', 'address', 'variant', 'state', 'due_at', 'send_id', 'send_status']);
+  yield csvLine([
+    'customer_id',
+    'name',
+    'address',
+    'variant',
+    'state',
+    'due_at',
+    'send_id',
+    'send_status',
+    'skip_reason',
+  ]);
   let after = 0;
   for (;;) {
     const page = await repo.recipientsAfter(db, id, after, 1000);
@@ -141,6 +151,7 @@ export async function* exportRecipients(
         r.due_at,
         r.send_id,
         r.send_status,
+        r.skip_reason,
       ]);
     after = page[page.length - 1]!.customerId;
   }

@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { campaignRecipients, campaigns } from '../../db/schema';
+import { recordset, rowsOf } from '../../db/sql';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type NewCampaign = typeof campaigns.$inferInsert;
@@ -205,6 +206,28 @@ export async function markRecorded(
   return rows.length;
 }
 
+/**
+ * Due recipients given no send (the business's frequency cap stopped them), each with the reason
+ * the report shows; in the transaction that records the batch's other sends. Answers how many
+ * were still pending (fewer: another pass took some meanwhile).
+ */
+export async function markSkipped(
+  db: Queryable,
+  campaignId: string,
+  skipped: { customerId: number; reason: string }[],
+): Promise<number> {
+  if (skipped.length === 0) return 0;
+  const values = skipped.map((x) => ({ customer_id: x.customerId, reason: x.reason }));
+  const rows = await rowsOf<{ customer_id: string }>(
+    db,
+    sql`update campaign_recipients r set state = 'skipped', skip_reason = v.reason
+          from jsonb_to_recordset(${recordset(values)}) as v(customer_id bigint, reason text)
+         where r.campaign_id = ${campaignId} and r.customer_id = v.customer_id and r.state = 'pending'
+        returning r.customer_id`,
+  );
+  return rows.length;
+}
+
 /** Recipients whose send was cancelled before any sender took it (a pause): due again. */
 export async function backToPending(db: Queryable, campaignId: string, customerIds: number[]): Promise<void> {
   for (let i = 0; i < customerIds.length; i += 5000) {
@@ -237,13 +260,21 @@ export async function recordedSince(
 export async function recipientCounts(
   db: Queryable,
   campaignId: string,
-): Promise<{ total: number; pending: number; waiting: number; recorded: number; nextDue: Date | null }> {
+): Promise<{
+  total: number;
+  pending: number;
+  waiting: number;
+  recorded: number;
+  skipped: number;
+  nextDue: Date | null;
+}> {
   const [row] = await db
     .select({
       total: count(),
       pending: sql<number>`count(*) filter (where ${campaignRecipients.state} = 'pending')::int`,
       waiting: sql<number>`count(*) filter (where ${campaignRecipients.state} = 'waiting')::int`,
       recorded: sql<number>`count(*) filter (where ${campaignRecipients.state} = 'recorded')::int`,
+      skipped: sql<number>`count(*) filter (where ${campaignRecipients.state} = 'skipped')::int`,
       nextDue: sql<
         string | null
       >`min(${campaignRecipients.dueAt}) filter (where ${campaignRecipients.state} = 'pending')`,
@@ -255,6 +286,7 @@ export async function recipientCounts(
     pending: Number(row?.pending ?? 0),
     waiting: Number(row?.waiting ?? 0),
     recorded: Number(row?.recorded ?? 0),
+    skipped: Number(row?.skipped ?? 0),
     nextDue: row?.nextDue ? new Date(row.nextDue) : null,
   };
 }

@@ -57,7 +57,7 @@ export const RUN_QUEUE = 'campaigns.run';
 export function campaignEvent(
   type: 'campaign.started' | 'campaign.finished',
   row: repo.CampaignRow,
-  counts?: { total: number; recorded: number },
+  counts?: { total: number; recorded: number; skipped?: number },
 ): WebhookEvent {
   return {
     businessId: row.businessId,
@@ -70,7 +70,7 @@ export function campaignEvent(
       channel: row.channel,
       status: row.status,
       topic_id: row.topicId,
-      ...(counts ? { recipients: counts.total, processed: counts.recorded } : {}),
+      ...(counts ? { recipients: counts.total, processed: counts.recorded + (counts.skipped ?? 0) } : {}),
       skipped_reasons: row.skippedReasons,
       started_at: row.startedAt?.toISOString() ?? null,
       finished_at: row.finishedAt?.toISOString() ?? null,
@@ -78,7 +78,10 @@ export function campaignEvent(
   };
 }
 
-export function toCampaign(row: repo.CampaignRow, counts?: { total: number; recorded: number }): TCampaign {
+export function toCampaign(
+  row: repo.CampaignRow,
+  counts?: { total: number; recorded: number; skipped?: number },
+): TCampaign {
   return {
     id: row.id,
     name: row.name,
@@ -92,7 +95,8 @@ export function toCampaign(row: repo.CampaignRow, counts?: { total: number; reco
     ab: row.ab,
     winner: row.winner,
     recipients: counts?.total ?? 0,
-    processed: counts?.recorded ?? 0,
+    // Recipients the sender is done with: their send recorded, or skipped (the frequency cap).
+    processed: (counts?.recorded ?? 0) + (counts?.skipped ?? 0),
     skipped_reasons: row.skippedReasons,
     scheduled_at: row.scheduledAt?.toISOString() ?? null,
     started_at: row.startedAt?.toISOString() ?? null,

@@ -2,7 +2,14 @@
 // Everything else in modules/sends/ is private to it (eslint: titan-server/module-faces).
 
 export { exportFileName, exportSendLogs, findCustomerSends, findSendLog, findSendLogs } from './sends.logs';
-export { detachConversation, findSendById, type SendCause } from './sends.repository';
+export {
+  detachConversation,
+  findSendById,
+  MARKETING_CAUSES,
+  marketingSendCounts,
+  type SendCause,
+} from './sends.repository';
+export { type CappedCustomers, frequencyCapped } from './sends.frequency-cap';
 export { type BestEvent, deleteOrphanEvents, type ProviderEvent } from './sends.events.repository';
 export { usageByCategory } from './sends.logs.repository';
 export { customerSendsWithEvents, deleteCustomerSends } from './sends.batches.repository';

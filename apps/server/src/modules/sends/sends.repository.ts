@@ -1,6 +1,6 @@
 // The only code that touches `sends` and `send_events` (the send spine, engage.md §1): this file (the
 // sends themselves) and its siblings by section — sends.events, .logs, .batches and .metrics.repository.ts.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
 import { rowsOf } from '../../db/sql';
@@ -148,4 +148,39 @@ export async function findStale(db: Queryable, status: 'queued' | 'sending', bef
     sql`select id, channel from sends where status = ${status} and updated_at < ${before.toISOString()}::timestamptz
       order by updated_at limit ${limit}`,
   );
+}
+
+/** The causes of marketing sends (the frequency cap counts them); replies, one-off, test and system sends are not. */
+export const MARKETING_CAUSES = ['broadcast', 'agent', 'journey'] as const satisfies readonly SendCause[];
+export const MARKETING_CHANNELS = ['email', 'sms', 'whatsapp'] as const satisfies readonly SendChannel[];
+/** Sends that never reached the customer: not counted (queued and sending ones are: they are on their way). */
+export const UNCOUNTED_STATUSES = ['failed', 'bounced', 'suppressed', 'cancelled'];
+
+/**
+ * Marketing sends of the business to each of these customers since `since`, for a page of
+ * customers in one statement (customers without any are absent). Served by
+ * sends_customer_created_idx: only the window's sends of the page's customers are read.
+ */
+export async function marketingSendCounts(
+  db: Queryable,
+  businessId: number,
+  customerIds: number[],
+  since: Date,
+): Promise<Map<number, number>> {
+  if (customerIds.length === 0) return new Map();
+  const rows = await db
+    .select({ customerId: sends.customerId, n: count() })
+    .from(sends)
+    .where(
+      and(
+        inArray(sends.customerId, customerIds),
+        gte(sends.createdAt, since),
+        eq(sends.businessId, businessId),
+        inArray(sends.cause, [...MARKETING_CAUSES]),
+        inArray(sends.channel, [...MARKETING_CHANNELS]),
+        notInArray(sends.status, UNCOUNTED_STATUSES),
+      ),
+    )
+    .groupBy(sends.customerId);
+  return new Map(rows.map((r) => [Number(r.customerId), Number(r.n)]));
 }

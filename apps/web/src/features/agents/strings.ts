@@ -379,6 +379,7 @@ export const AGENT_STRINGS = {
       consent: 'No consent',
       suppression: 'Unsubscribed or bounced',
       per_recipient_cap: 'Weekly limit per customer reached',
+      frequency_cap: 'Frequency cap reached',
       max_sends_per_run: 'Run limit reached',
       quiet_hours: 'Quiet hours',
       whatsapp_window: 'Outside WhatsApp’s 24-hour window',

@@ -61,6 +61,22 @@ export const SETTINGS_STRINGS = {
     notSet: 'Not set',
   },
 
+  frequencyCap: {
+    title: 'Marketing frequency cap',
+    description:
+      'One limit for every marketing message a customer gets, whichever campaign, journey or agent sends it, on email, SMS and WhatsApp.',
+    enabled: 'Limit marketing messages per customer',
+    maxMessages: 'Messages',
+    periodDays: 'Days',
+    /** Between the two numbers: "At most [3] messages every [7] days". */
+    every: 'every',
+    /** Its own button: the business form above has "Save changes". */
+    save: 'Save limit',
+    off: 'Off: campaigns, journeys and agents each follow only their own rules. Replies and one-off messages are never limited.',
+    skipped:
+      'A customer at the limit is skipped and the reason is shown in the campaign’s recipients, the agent’s run and the journey customer’s path.',
+  },
+
   team: {
     membersTitle: 'Members',
     membersDescription: 'Everyone who works in this business.',

@@ -21,6 +21,7 @@ import {
   type TAgentRun,
   type TAgentRunSummary,
   type TAgentToolInfo,
+  FREQUENCY_CAP_WORDS,
   type TBusiness,
 } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
@@ -1097,5 +1098,80 @@ describe('another business', () => {
       404,
     );
     expect((await detail(id, run.id)).deliveries[0]).toMatchObject({ status: 'pending_approval' });
+  });
+});
+
+describe("the business's frequency cap", () => {
+  /** Marketing sends (or others) of a business to a customer in the spine, as a campaign leaves them. */
+  async function priorSends(customerId: number, n: number, cause: string, b = business) {
+    for (let i = 0; i < n; i++)
+      await rt.database.query(
+        `insert into sends (business_id, channel, cause, customer_id, recipient, status, provider_request)
+         values ($1, 'email', $2, $3, 'someone@example.com', 'delivered', '{}')`,
+        [b.id, cause, customerId],
+      );
+  }
+
+  it('stops a customer who got 3 campaign mails this week (its own reason), not replies, not another business’s sends', async () => {
+    const capped = await customer();
+    const replied = await customer();
+    const elsewhere = await customer();
+    await priorSends(capped.id, 3, 'broadcast');
+    await priorSends(replied.id, 5, 'staff_reply');
+    await priorSends(replied.id, 1, 'template_send');
+    await priorSends(elsewhere.id, 3, 'broadcast', other.business);
+    const on = await call('PUT', '/api/business/frequency-cap/', {
+      enabled: true,
+      max_messages: 3,
+      period_days: 7,
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    try {
+      const id = await agent(baseConfig(await list([capped.id, replied.id, elsewhere.id])));
+      llm.script(decision(), decision());
+      const run = await runNow(id);
+      const outcome = new Map(run.deliveries.map((d) => [d.customer!.id, d]));
+      const reason = FREQUENCY_CAP_WORDS.reason(3, { max_messages: 3, period_days: 7 });
+      expect(outcome.get(capped.id)).toMatchObject({
+        status: 'suppressed',
+        guardrail: 'frequency_cap',
+        reason,
+      });
+      expect(reason).toContain('across campaigns, journeys and agents');
+      expect(outcome.get(replied.id)).toMatchObject({ status: 'sent' });
+      expect(outcome.get(elsewhere.id)).toMatchObject({ status: 'sent' });
+      expect(run.steps.filter((s) => s.kind === 'guardrail').map((s) => s.name)).toContain('frequency_cap');
+    } finally {
+      await call('PUT', '/api/business/frequency-cap/', { enabled: false, max_messages: 3, period_days: 7 });
+    }
+  });
+
+  it('applies beside the agent’s own weekly limit: the reason says which stopped the send', async () => {
+    const both = await customer();
+    await priorSends(both.id, 1, 'journey');
+    await call('PUT', '/api/business/frequency-cap/', { enabled: true, max_messages: 2, period_days: 30 });
+    try {
+      // The agents' own limit (1 a week) is reached first by an agent's earlier send.
+      const earlier = await agent(baseConfig(await list([both.id])));
+      llm.script(decision());
+      expect((await runNow(earlier)).deliveries[0]).toMatchObject({ status: 'sent' });
+      const strict = await agent(
+        baseConfig(await list([both.id]), {
+          limits: { max_sends_per_run: 10, per_recipient_per_week: 1, max_steps: 4, max_tokens: 4000 },
+        }),
+      );
+      const [own] = (await runNow(strict)).deliveries;
+      expect(own).toMatchObject({ status: 'suppressed', guardrail: 'per_recipient_cap' });
+      // A roomier agent is stopped by the business's cap: 2 marketing sends in 30 days.
+      const roomy = await agent(baseConfig(await list([both.id])));
+      const [shared] = (await runNow(roomy)).deliveries;
+      expect(shared).toMatchObject({
+        status: 'suppressed',
+        guardrail: 'frequency_cap',
+        reason: FREQUENCY_CAP_WORDS.reason(2, { max_messages: 2, period_days: 30 }),
+      });
+    } finally {
+      await call('PUT', '/api/business/frequency-cap/', { enabled: false, max_messages: 3, period_days: 7 });
+    }
   });
 });

@@ -2,6 +2,7 @@
 // (a few at once) and the page written in one transaction with the cursor.
 import type { TAgentChannel, TSegmentFilter } from '@titan/contracts';
 import type { CustomerRow } from '../../directory';
+import { frequencyCapped } from '../../sends';
 import { customerTimezone, type RecipientFacts } from '../agents.guardrails';
 import * as repo from '../agents.runs.repository';
 import type { AgentRunDeps, AgentRunPorts } from './deps';
@@ -66,7 +67,7 @@ async function factsFor(
   const businessId = ctx.run.businessId;
   const ids = customers.map((c) => c.id);
   const addresses = customers.map((c) => addressOf(ports, channel, c));
-  const [suppressed, recent, whatsapp] = await Promise.all([
+  const [suppressed, recent, capped, whatsapp] = await Promise.all([
     ports.suppressedAmong(
       db,
       businessId,
@@ -74,6 +75,7 @@ async function factsFor(
       addresses.filter((a): a is string => a !== null),
     ),
     repo.recentDeliveryCounts(db, businessId, ids, new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000)),
+    frequencyCapped(db, businessId, ids, now),
     channel === 'whatsapp' ? ports.lastCustomerMessagesOf(db, businessId, ids) : Promise.resolve(new Map()),
   ]);
   const facts = new Map<number, RecipientFacts>();
@@ -85,6 +87,7 @@ async function factsFor(
       address,
       suppressed: address !== null && suppressed.has(address.trim().toLowerCase()),
       recentDeliveries: recent.get(customer.id) ?? 0,
+      frequencyCap: capped.capped.get(customer.id) ?? null,
       timezone: customerTimezone(customer) ?? ctx.businessTz,
       whatsapp: wa
         ? {

@@ -1,5 +1,5 @@
 // Settings → Business profile: the current business's name, phone and time zone (editable with
-// business.update) and its code, shared with people who should ask to join.
+// business.update), its code, shared with people who should ask to join, and its marketing frequency cap.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZUpdateBusinessRequest, type TBusiness, type TUpdateBusinessRequest } from '@titan/contracts';
 import { useForm } from 'react-hook-form';
@@ -20,6 +20,7 @@ import { SETTINGS_STRINGS } from '../strings';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { SelectField } from '../../../components/form/select-field';
 import { timeZoneOptions } from '../../../lib/time-zones';
+import { FrequencyCapCard } from './frequency-cap-card';
 
 const STRINGS = SETTINGS_STRINGS.business;
 const BUSINESS_FIELDS = ['name', 'dial_code', 'phone_number', 'time_zone'] as const;
@@ -137,6 +138,7 @@ export function BusinessProfileTab() {
           <CopyButton value={data.unique_code} />
         </CardContent>
       </Card>
+      <FrequencyCapCard />
     </div>
   );
 }
