@@ -80,7 +80,7 @@ import { pruneChangeLog } from './platform/realtime/change-log.repository';
 import type { RealtimeDeps } from './platform/realtime/realtime.hub';
 import { outboundGuarded } from './platform/safe-fetch';
 import { createStorage, type Storage } from './platform/storage';
-import { type LlmDeps, openLlm } from './modules/llm';
+import { type LlmDeps, openLlm, resolveLlm } from './modules/llm';
 import { AI_RESPONDER_LOOP, type AiDeps, respondPending } from './modules/ai';
 import {
   defineKbEmbedQueue,
@@ -94,12 +94,17 @@ import {
   createAgentRunDeps,
   defineAgentRunJobs,
   defineAgentScheduleTick,
-  type ExternalToolDeps,
 } from './modules/agents';
+import { callExternalTool, type ExternalToolDeps, prepareExternalTools } from './modules/outside-tools';
 import { loadPluginManifests } from './modules/plugins';
 import type { BillingDeps } from './modules/billing';
 import { findBusiness, findBusinessById, setSubscriptionStatus } from './modules/business';
-import { findCustomersByIds, segmentCustomers, segmentCustomersAmong } from './modules/directory';
+import {
+  findCustomersByIds,
+  segmentCustomers,
+  segmentCustomersAmong,
+  visibleCustomerIds,
+} from './modules/directory';
 import { suppressedAmong } from './modules/suppressions';
 import { type Clock, systemClock } from './platform/clock';
 import {
@@ -208,8 +213,12 @@ function agentRunPorts(): AgentRunPorts {
     findBusiness: findBusinessById,
     listSelection,
     openLlm,
+    resolveLlm,
+    prepareExternalTools,
+    callExternalTool,
     e164Of,
     findCustomersByIds,
+    visibleCustomerIds,
     segmentCustomers,
     segmentCustomersAmong,
     suppressedAmong,

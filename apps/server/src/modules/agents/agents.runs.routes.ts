@@ -23,7 +23,7 @@ import {
 import { ok } from '../../platform/http';
 import { actorIdOf, businessOf } from '../../platform/request-context';
 import { scopeOf } from '../../platform/inbox-scope';
-import { listExternalTools } from './agents.external-tools';
+import { listExternalTools } from '../outside-tools';
 import * as runs from './runs/service';
 import * as runReads from './runs/read-model';
 import type { AgentRunDeps } from './runs/deps';

@@ -25,7 +25,7 @@ import { listExists } from '../customer-lists';
 import { sniffMimeType, storeUpload } from '../files';
 import { templateExists } from '../templates';
 import { whatsappTemplateExists } from '../whatsapp';
-import { externalServerExists } from './agents.external-tools';
+import { externalServerExists } from '../outside-tools';
 import * as repo from './agents.repository';
 import { lastRuns } from './agents.runs.repository';
 import { parseCron, slotAfter, toSchedule } from './agents.schedule';

@@ -14,7 +14,7 @@ import {
 import { jsonSchemaOf, type LlmTool } from '../../platform/llm/llm.client';
 import { businessScope } from '../../platform/inbox-scope';
 import type { CustomerRow } from '../directory';
-import type { ExternalTool } from './agents.external-tools';
+import type { ExternalTool } from '../outside-tools';
 import type { AgentRunDeps } from './runs/deps';
 
 export type BuiltinToolName = (typeof AGENT_BUILTIN_TOOLS)[number];

@@ -1,12 +1,6 @@
 // The public face of the agents module: what other modules and the app's composition may use.
 // Everything else in modules/agents/ is private to it (eslint: titan-server/module-faces).
 
-export {
-  callExternalTool,
-  type ExternalTool,
-  type ExternalToolDeps,
-  prepareExternalTools,
-} from './agents.external-tools';
 export { defineAgentRunJobs, defineAgentScheduleTick } from './agents.jobs';
 export { agentRoutes } from './agents.routes';
 export { agentRunCounts } from './runs/read-model';

@@ -2,7 +2,7 @@
 // (hybrid where embeddings are set), the inbox (conversations and their messages, as the caller may
 // see them), and Titan's public address for the help-centre links it cites.
 import type { Db } from '../../db/client';
-import type { ExternalToolDeps } from '../agents';
+import type { ExternalToolDeps } from '../outside-tools';
 import type { AiWhatsappSender, InboxDeps } from '../conversations';
 import type { LlmDeps } from '../llm';
 

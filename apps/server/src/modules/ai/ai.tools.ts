@@ -10,7 +10,12 @@
 // puts there. A tool that takes no identity (e.g. "look up any order by number") could read anyone's
 // data, so it is not offered, and the run says why.
 import { AI_CUSTOMER_ARGUMENTS, type TAiResponderTool } from '@titan/contracts';
-import { callExternalTool, type ExternalTool, type ExternalToolDeps, prepareExternalTools } from '../agents';
+import {
+  callExternalTool,
+  type ExternalTool,
+  type ExternalToolDeps,
+  prepareExternalTools,
+} from '../outside-tools';
 import type { CustomerRow } from '../directory';
 
 type Identity = Partial<Record<(typeof AI_CUSTOMER_ARGUMENTS)[number], string>>;

@@ -13,6 +13,7 @@ import {
 } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { ok } from '../../platform/http';
+import { providerWebhook } from '../../platform/provider-webhook';
 import { actorIdOf, businessOf } from '../../platform/request-context';
 import type { CbEvent } from './chargebee.client';
 import {
@@ -90,41 +91,39 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingDeps }> = async
     async (request) =>
       ok(await chargeTopUp(deps, businessOf(request).id, request.body.top_up, actorIdOf(request) ?? null)),
   );
-  app.post(
-    '/api/chargebee/webhook/',
-    {
-      config: {
-        public: true,
-        openapi: {
-          body: { 'application/json': ZWebhookEvent },
-          errors: [400, 401, 404, 429],
-        },
-      },
-      bodyLimit: 1024 * 1024,
-      schema: {
-        tags,
-        summary: "Chargebee's webhook (basic auth with CHARGEBEE_WEBHOOK_USERNAME / _PASSWORD)",
-        response: {
-          200: ZEnvelope(
-            z.object({
-              outcome: z.enum(['applied', 'duplicate', 'stale', 'unknown_customer', 'credited', 'ignored']),
-            }),
-          ),
-        },
+  // The provider-webhook shape (platform/provider-webhook.ts): verified, then recorded, then answered.
+  await providerWebhook(app, {
+    path: '/api/chargebee/webhook/',
+    body: 'json',
+    bodyLimit: 1024 * 1024,
+    openapi: {
+      body: { 'application/json': ZWebhookEvent },
+      errors: [400, 401, 404, 429],
+    },
+    schema: {
+      tags,
+      summary: "Chargebee's webhook (basic auth with CHARGEBEE_WEBHOOK_USERNAME / _PASSWORD)",
+      response: {
+        200: ZEnvelope(
+          z.object({
+            outcome: z.enum(['applied', 'duplicate', 'stale', 'unknown_customer', 'credited', 'ignored']),
+          }),
+        ),
       },
     },
-    async (request) => {
+    verify: async (request, body) => {
       if (!deps.config.CHARGEBEE_SITE) throw new AppError('not_found', BILLING_ERRORS.off);
       await authorizeWebhook(deps, request.headers.authorization, request.ip);
-      const parsed = ZWebhookEvent.safeParse(request.body);
+      const parsed = ZWebhookEvent.safeParse(body);
       if (!parsed.success) {
         throw AppError.fields(
           Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', [i.message]])),
           'Not a Chargebee event.',
         );
       }
-      const outcome = await acceptWebhook(deps, parsed.data as CbEvent);
-      return ok({ outcome });
+      return parsed.data as CbEvent;
     },
-  );
+    accept: (event) => acceptWebhook(deps, event),
+    answer: (_reply, outcome) => ok({ outcome }),
+  });
 };

@@ -11,6 +11,7 @@ import {
   type TLabelRef,
 } from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
+import { recordset, rowsOf } from '../../db/sql';
 import {
   chatGroups,
   conversationLabels,
@@ -265,14 +266,6 @@ export async function findAwaitingReply(
 export async function insertConversation(db: Queryable, values: typeof conversations.$inferInsert) {
   const [row] = await db.insert(conversations).values(values).returning();
   return row!;
-}
-
-/** Rows (or values) travel as one jsonb document: one parameter whatever the batch size, on both drivers. */
-const recordset = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
-
-/** Both drivers answer `{ rows }`; the generic PgDatabase type cannot say so. */
-async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /**

@@ -10,15 +10,3 @@ export {
   readyForRun,
   toolInfos,
 } from './mcp-servers.connection';
-export {
-  checkIssuer,
-  codeRefused,
-  GrantExpired,
-  newConnectState,
-  type OAuthDeps,
-  refreshWithLease,
-  requireUser,
-  sealTokens,
-  takeConnectState,
-  tellConnectionExpired,
-} from './oauth-client';

@@ -11,7 +11,12 @@ import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shar
 import { MCP_CALLBACK_PATH, type TExternalToolInfo } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
 import { outboundErrorWords, safeFetch } from '../../platform/safe-fetch';
-import { GrantExpired, refreshWithLease, tellConnectionExpired, type OAuthDeps } from './oauth-client';
+import {
+  GrantExpired,
+  refreshWithLease,
+  tellConnectionExpired,
+  type OAuthDeps,
+} from '../outside-connections';
 import * as repo from './mcp-servers.repository';
 import type { CachedTool, McpOauthState } from './mcp-servers.repository';
 import { modelToolName } from './tool-names';

@@ -24,7 +24,7 @@ import {
   requireUser,
   sealTokens,
   takeConnectState,
-} from './oauth-client';
+} from '../outside-connections';
 import * as repo from './mcp-servers.repository';
 import type { McpOauthState } from './mcp-servers.repository';
 import {

@@ -36,8 +36,8 @@ import {
   sealTokens,
   takeConnectState,
   tellConnectionExpired,
-  toolInfos,
-} from '../mcp-servers';
+} from '../outside-connections';
+import { toolInfos } from '../mcp-servers';
 import { BUILTIN_PLUGINS } from './plugins.manifests';
 import * as repo from './plugins.repository';
 

@@ -1,6 +1,7 @@
 // The SMS channel's routes: the Twilio account (Settings → SMS) and its test text, sending
 // (`/api/agents/send-sms/`, API keys allowed: engage.send), inbound texts, and Twilio's webhooks.
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   SMS_TEST_BODY,
   ZEmailBatch,
@@ -19,7 +20,8 @@ import {
   ZSmsTestRequest,
   type TSmsSend,
 } from '@titan/contracts';
-import { acceptFormBodies, ok } from '../../platform/http';
+import { ok } from '../../platform/http';
+import { headerOf, providerWebhook } from '../../platform/provider-webhook';
 import { actorIdOf, businessOf } from '../../platform/request-context';
 import type { BroadcastDeps } from '../broadcasts';
 import { scopeOf } from '../../platform/inbox-scope';
@@ -28,7 +30,7 @@ import { findAccount, saveAccount, type SmsDeps } from './sms.account';
 import { sendSmsToList, smsBatchProgress } from './sms.broadcast';
 import { findInbound } from './sms.inbound';
 import { sendSms } from './sms.service';
-import { acceptInbound, acceptStatusCallback, EMPTY_TWIML } from './sms.webhook';
+import { acceptInbound, acceptStatusCallback, EMPTY_TWIML, verifyTwilioRequest } from './sms.webhook';
 
 const tags = ['sms'];
 const manage = { business: true, permission: 'business.update' } as const;
@@ -178,61 +180,47 @@ export const smsRoutes: FastifyPluginAsyncZod<{ deps: SmsDeps; broadcasts: Broad
   );
 
   // ---- Twilio's webhooks: form posts, signed; the signature is the only credential ----
-  await app.register(async (plain) => {
-    const scope = plain.withTypeProvider<ZodTypeProvider>();
-    acceptFormBodies(scope, FORM_LIMIT);
-    const signedRequest = (request: { url: string; body: unknown; headers: Record<string, unknown> }) => {
-      const signature = request.headers['x-twilio-signature'];
-      return {
-        // Twilio signs the URL it was given: PUBLIC_URL and the path (with its query) it called.
-        url: `${deps.config.PUBLIC_URL}${request.url}`,
-        params: (request.body ?? {}) as Record<string, string>,
-        signature: typeof signature === 'string' ? signature : undefined,
-      };
-    };
-    const signed = { 'X-Twilio-Signature': 'Twilio’s signature of the URL and the form parameters' };
-    scope.post(
-      '/api/sms/webhook/status/',
-      {
-        config: {
-          public: true,
-          openapi: {
-            headers: signed,
-            body: { 'application/x-www-form-urlencoded': ZTwilioStatusCallback },
-            // Twilio reads no answer from a status callback; any 2xx is taken.
-            answers: { 204: { description: 'Recorded' } },
-            errors: [403],
-          },
-        },
-        bodyLimit: FORM_LIMIT,
-        schema: { tags, summary: 'Twilio status callback (signed with X-Twilio-Signature)' },
-      },
-      async (request, reply) => {
-        const { url, params, signature } = signedRequest(request);
-        await acceptStatusCallback(deps, url, params, signature);
-        return reply.code(204).send();
-      },
-    );
-    scope.post(
-      '/api/sms/webhook/inbound/',
-      {
-        config: {
-          public: true,
-          openapi: {
-            headers: signed,
-            body: { 'application/x-www-form-urlencoded': ZTwilioInboundMessage },
-            answers: { 200: { description: 'An empty TwiML <Response/>', content: 'text/xml' } },
-            errors: [403],
-          },
-        },
-        bodyLimit: FORM_LIMIT,
-        schema: { tags, summary: 'Twilio inbound message (signed with X-Twilio-Signature); answers TwiML' },
-      },
-      async (request, reply) => {
-        const { url, params, signature } = signedRequest(request);
-        await acceptInbound(deps, url, params, signature);
-        return reply.code(200).type('text/xml; charset=utf-8').send(EMPTY_TWIML);
-      },
-    );
+  // The provider-webhook shape (platform/provider-webhook.ts): verified, then recorded, then answered.
+  const verify = async (request: FastifyRequest, params: Record<string, string>) => ({
+    // Twilio signs the URL it was given: PUBLIC_URL and the path (with its query) it called.
+    account: await verifyTwilioRequest(
+      deps,
+      `${deps.config.PUBLIC_URL}${request.url}`,
+      params,
+      headerOf(request, 'x-twilio-signature'),
+    ),
+    params,
+  });
+  const signed = { 'X-Twilio-Signature': 'Twilio’s signature of the URL and the form parameters' };
+  await providerWebhook(app, {
+    path: '/api/sms/webhook/status/',
+    body: 'form',
+    bodyLimit: FORM_LIMIT,
+    openapi: {
+      headers: signed,
+      body: { 'application/x-www-form-urlencoded': ZTwilioStatusCallback },
+      // Twilio reads no answer from a status callback; any 2xx is taken.
+      answers: { 204: { description: 'Recorded' } },
+      errors: [403],
+    },
+    schema: { tags, summary: 'Twilio status callback (signed with X-Twilio-Signature)' },
+    verify,
+    accept: (request) => acceptStatusCallback(deps, request),
+    answer: (reply) => reply.code(204).send(),
+  });
+  await providerWebhook(app, {
+    path: '/api/sms/webhook/inbound/',
+    body: 'form',
+    bodyLimit: FORM_LIMIT,
+    openapi: {
+      headers: signed,
+      body: { 'application/x-www-form-urlencoded': ZTwilioInboundMessage },
+      answers: { 200: { description: 'An empty TwiML <Response/>', content: 'text/xml' } },
+      errors: [403],
+    },
+    schema: { tags, summary: 'Twilio inbound message (signed with X-Twilio-Signature); answers TwiML' },
+    verify,
+    accept: (request) => acceptInbound(deps, request),
+    answer: (reply) => reply.code(200).type('text/xml; charset=utf-8').send(EMPTY_TWIML),
   });
 };

@@ -68,7 +68,7 @@ export function keywordOf(body: string, optOutType?: string): SmsKeyword {
 }
 
 /** The account a request names, when the request is signed with its Auth Token; 403 otherwise. */
-async function verified(
+export async function verifyTwilioRequest(
   deps: SmsDeps,
   url: string,
   params: Record<string, string>,
@@ -80,6 +80,9 @@ async function verified(
     throw new AppError('forbidden', SMS_WEBHOOK_ERRORS.invalidSignature);
   return account;
 }
+
+/** A Twilio request whose signature was checked: the account it names and its form parameters. */
+export type VerifiedTwilioRequest = { account: OpenAccount; params: Record<string, string> };
 
 type StatusWrite = { event: ProviderEvent; done: (err?: unknown) => void };
 
@@ -157,11 +160,8 @@ function statusWriterOf(db: Db): StatusWriter {
 /** One status callback: kept once per Twilio status, and the send raised (never lowered). */
 export async function acceptStatusCallback(
   deps: SmsDeps,
-  url: string,
-  params: Record<string, string>,
-  signature: string | undefined,
+  { account, params }: VerifiedTwilioRequest,
 ): Promise<void> {
-  const account = await verified(deps, url, params, signature);
   const event = parseStatusCallback(params);
   if (!event) return;
   await statusWriterOf(deps.db).write({ businessId: account.businessId, ...event });
@@ -174,11 +174,8 @@ export async function acceptStatusCallback(
  */
 export async function acceptInbound(
   deps: SmsDeps,
-  url: string,
-  params: Record<string, string>,
-  signature: string | undefined,
+  { account, params }: VerifiedTwilioRequest,
 ): Promise<void> {
-  const account = await verified(deps, url, params, signature);
   const sid = params.MessageSid ?? params.SmsSid;
   const from = e164Of(params.From) ?? params.From;
   if (!sid || !from) return;

@@ -6,6 +6,7 @@
 import { WEBHOOK_TEST_EVENT_TYPE, type TWebhookDelivery } from '@titan/contracts';
 import { findMembers } from '../team';
 import { HeapCeiling } from '../../platform/heap';
+import { escapeHtml } from '../../platform/html';
 import { safePost, outboundErrorWords } from '../../platform/safe-fetch';
 import * as repo from './webhooks.repository';
 import { endpointOf, LOG_BODY_LIMIT, toDelivery, truncate, type WebhookDeps } from './webhooks.service';
@@ -185,9 +186,6 @@ async function tellDisabled(deps: WebhookDeps, endpoint: repo.EndpointRow): Prom
     );
   }
 }
-
-const escapeHtml = (s: string) =>
-  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /**
  * The test-send button: a `webhook.test` event to this endpoint only, attempted now (the answer is

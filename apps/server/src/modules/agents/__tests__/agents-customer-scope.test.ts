@@ -24,7 +24,7 @@ import { scopedBusiness, type ScopedBusiness } from '../../../testing/inbox-scop
 import { dkimKey, freePort, verifiedDomains } from '../../email/__tests__/email-helpers';
 import { processRun } from '../runs/lifecycle';
 import { type AgentRunDeps } from '../runs/deps';
-import type * as ExternalTools from '../agents.external-tools';
+import type * as ExternalTools from '../../outside-tools/outside-tools';
 
 // An MCP server's tool through the seam: what Titan hands it is what the model put in its call.
 const crm = {
@@ -42,7 +42,7 @@ const crm = {
   approval: 'auto' as const,
 };
 const callExternal = vi.hoisted(() => vi.fn());
-vi.mock('../agents.external-tools', async (original) => {
+vi.mock('../../outside-tools/outside-tools', async (original) => {
   const real = await original<typeof ExternalTools>();
   return {
     ...real,

@@ -37,7 +37,7 @@ import { type AgentRunDeps } from '../runs/deps';
 import { claimRun } from '../agents.runs.repository';
 import { runScheduleTick } from '../agents.schedule';
 import { GUARDRAIL_ERRORS, localTime } from '../agents.guardrails';
-import type * as ExternalTools from '../agents.external-tools';
+import type * as ExternalTools from '../../outside-tools/outside-tools';
 
 // An outside tool (an MCP server's) through the seam: the other engineer's bodies stand behind it.
 const weather = {
@@ -55,7 +55,7 @@ const weather = {
   approval: 'auto' as const,
 };
 const callExternal = vi.hoisted(() => vi.fn());
-vi.mock('../agents.external-tools', async (original) => {
+vi.mock('../../outside-tools/outside-tools', async (original) => {
   const real = await original<typeof ExternalTools>();
   return {
     ...real,

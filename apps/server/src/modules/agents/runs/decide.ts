@@ -8,7 +8,6 @@ import {
   type LlmChatResult,
   type LlmMessage,
 } from '../../../platform/llm/llm.client';
-import { callExternalTool } from '../agents.external-tools';
 import {
   quietHoursEnd,
   wallClockWords,
@@ -212,7 +211,12 @@ async function runTool(
       record(result);
       return { result, delivery: null };
     }
-    const answer = await callExternalTool(ctx.deps.external, ctx.run.businessId, outside, args);
+    const answer = await ctx.deps.ports.callExternalTool(
+      ctx.deps.external,
+      ctx.run.businessId,
+      outside,
+      args,
+    );
     const result = answer.ok ? answer.output : { error: answer.error };
     record(result);
     return { result, delivery: null };

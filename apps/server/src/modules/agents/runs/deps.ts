@@ -8,7 +8,12 @@ import { outboundGuarded } from '../../../platform/safe-fetch';
 import type { findBusinessById } from '../../business';
 import type { listSelection } from '../../customer-lists';
 import type { findCustomerConversations } from '../../conversations';
-import type { findCustomersByIds, segmentCustomers, segmentCustomersAmong } from '../../directory';
+import type {
+  findCustomersByIds,
+  segmentCustomers,
+  segmentCustomersAmong,
+  visibleCustomerIds,
+} from '../../directory';
 import type {
   buildSend,
   EMAIL_ERRORS,
@@ -18,7 +23,7 @@ import type {
   textOf,
   withUnsubscribeFooter,
 } from '../../email';
-import type { LlmDeps, openLlm } from '../../llm';
+import type { LlmDeps, openLlm, resolveLlm } from '../../llm';
 import type { createMany, findByIdempotencyKey } from '../../sends';
 import type { buildSmsSend, e164Of, enqueueSmsSends, SMS_SEND_ERRORS, smsContext, SmsDeps } from '../../sms';
 import type { normalizeAddress, suppressedAmong } from '../../suppressions';
@@ -38,7 +43,7 @@ import type {
   toTemplate,
   WhatsappDeps,
 } from '../../whatsapp';
-import { type ExternalToolDeps } from '../agents.external-tools';
+import type { callExternalTool, ExternalToolDeps, prepareExternalTools } from '../../outside-tools';
 
 export const RUN_QUEUE = 'agents.run';
 export const DELIVER_QUEUE = 'agents.deliver';
@@ -53,16 +58,23 @@ export const MAX_RUN_ATTEMPTS = 5;
 
 /**
  * What the run loop reads of other modules (the business, its lists and customers, suppressions,
- * the WhatsApp window, the model), handed in by the composition root so the loop imports none of
- * them.
+ * the WhatsApp window, the model, outside tools), handed in by the composition root so the loop
+ * imports none of them.
  */
 export type AgentRunPorts = {
   findBusiness: typeof findBusinessById;
   listSelection: typeof listSelection;
   openLlm: typeof openLlm;
+  /** Whether the business has a model configured (null: none), before a run or a preview. */
+  resolveLlm: typeof resolveLlm;
+  /** The tools a config allows that are available for a run (connections refreshed ahead of it). */
+  prepareExternalTools: typeof prepareExternalTools;
+  callExternalTool: typeof callExternalTool;
   /** A phone number in E.164, or null (SMS and WhatsApp addresses). */
   e164Of: typeof e164Of;
   findCustomersByIds: typeof findCustomersByIds;
+  /** The customers an agent-role viewer may see (run logs read by the API). */
+  visibleCustomerIds: typeof visibleCustomerIds;
   segmentCustomers: typeof segmentCustomers;
   segmentCustomersAmong: typeof segmentCustomersAmong;
   suppressedAmong: typeof suppressedAmong;

@@ -13,7 +13,7 @@ import { AppError } from '../../../platform/errors';
 import { jsonSchemaOf, type LlmResponseFormat, type LlmTool } from '../../../platform/llm/llm.client';
 import type { ListSelection } from '../../customer-lists';
 import type { LlmSession } from '../../llm';
-import { prepareExternalTools, type ExternalTool } from '../agents.external-tools';
+import type { ExternalTool } from '../../outside-tools';
 import * as agentsRepo from '../agents.repository';
 import type * as repo from '../agents.runs.repository';
 import { BUILTIN_TOOLS, builtinModelTool, externalModelTool, type BuiltinToolName } from '../agents.tools';
@@ -156,7 +156,7 @@ export async function prepareRun(
   }
   const external = new Map<string, ExternalTool>();
   if (config.tools.some((t) => t.source !== 'builtin')) {
-    const prepared = await prepareExternalTools(deps.external, run.businessId, config.tools);
+    const prepared = await deps.ports.prepareExternalTools(deps.external, run.businessId, config.tools);
     for (const tool of prepared.tools) {
       external.set(tool.modelName, tool);
       tools.push(externalModelTool(tool));

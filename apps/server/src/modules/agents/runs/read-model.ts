@@ -10,7 +10,6 @@ import {
 import type { Db } from '../../../db/client';
 import { AppError } from '../../../platform/errors';
 import type { InboxScope } from '../../../platform/inbox-scope';
-import { findCustomersByIds, visibleCustomerIds } from '../../directory';
 import type { AgentRunDeps } from './deps';
 import * as agentsRepo from '../agents.repository';
 import * as repo from '../agents.runs.repository';
@@ -53,11 +52,13 @@ export async function listAgentRuns(
 }
 
 export async function toDeliveries(
-  db: Db,
+  deps: AgentRunDeps,
   businessId: number,
   rows: repo.DeliveryRow[],
 ): Promise<TAgentDelivery[]> {
-  const customers = await findCustomersByIds(db, businessId, [...new Set(rows.map((r) => r.customerId))]);
+  const customers = await deps.ports.findCustomersByIds(deps.db, businessId, [
+    ...new Set(rows.map((r) => r.customerId)),
+  ]);
   const byId = new Map(customers.map((c) => [c.id, c]));
   return rows.map((d) => {
     const c = byId.get(d.customerId);
@@ -113,7 +114,7 @@ export async function findAgentRun(
   const businessId = scope.businessId;
   const run = await mustFindRun(deps, businessId, agentId, runId);
   const offset = (query.page - 1) * query.page_size;
-  const visible: repo.CustomerFilter = (customerId) => visibleCustomerIds(scope, customerId);
+  const visible: repo.CustomerFilter = (customerId) => deps.ports.visibleCustomerIds(scope, customerId);
   const [steps, deliveries, [summary]] = await Promise.all([
     repo.listSteps(deps.db, run.id, visible, query.page_size, offset),
     repo.listDeliveries(deps.db, run.id, { status: query.delivery_status, visible }, query.page_size, offset),
@@ -123,7 +124,7 @@ export async function findAgentRun(
     ...summary!,
     steps: steps.rows.map(toStep),
     steps_count: steps.count,
-    deliveries: await toDeliveries(deps.db, businessId, deliveries.rows),
+    deliveries: await toDeliveries(deps, businessId, deliveries.rows),
     deliveries_count: deliveries.count,
   };
 }

@@ -2,7 +2,6 @@
 // answers with the runs as runs/read-model.ts reads them.
 import { AGENT_RUN_ERRORS as RM, LLM_ERRORS, type TAgentChannel } from '@titan/contracts';
 import { AppError } from '../../../platform/errors';
-import { resolveLlm } from '../../llm';
 import { deliverRun, render } from '../agents.deliveries';
 import { audiencePage, decidePage, writePage } from './page';
 import { completeReviewedRun, failRun } from './lifecycle';
@@ -22,7 +21,8 @@ async function currentConfig(deps: AgentRunDeps, agent: agentsRepo.AgentRow) {
 
 /** 409 saying so when no model is configured: before a run or a preview starts. */
 async function requireModel(deps: AgentRunDeps, businessId: number): Promise<void> {
-  if (!(await resolveLlm(deps.llm, businessId))) throw new AppError('conflict', LLM_ERRORS.notConfigured);
+  if (!(await deps.ports.resolveLlm(deps.llm, businessId)))
+    throw new AppError('conflict', LLM_ERRORS.notConfigured);
 }
 
 /** Approves or rejects deliveries waiting in a run's review queue; approved ones become sends. */
@@ -172,7 +172,7 @@ export async function previewAgent(
   const { rows } = await repo.listDeliveries(deps.db, run.id, {}, 100, 0);
   const business = await deps.ports.findBusiness(deps.db, businessId);
   const byId = new Map(customers.map((c) => [c.id, c]));
-  const deliveries = await toDeliveries(deps.db, businessId, rows);
+  const deliveries = await toDeliveries(deps, businessId, rows);
   const items = await Promise.all(
     rows.map(async (row, i) => ({
       ...deliveries[i]!,

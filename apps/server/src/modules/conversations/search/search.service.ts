@@ -9,6 +9,7 @@ import type {
   TSearchResult,
 } from '@titan/contracts';
 import type { Db } from '../../../db/client';
+import { escapeHtml } from '../../../platform/html';
 import type { InboxScope } from '../conversations.repository';
 import * as repo from '../conversations.repository';
 import { resolveMe, toConversation } from '../conversation-view';
@@ -20,12 +21,6 @@ import {
   searchStatement,
   type SearchRow,
 } from './search.repository';
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /** ts_headline's text made safe for HTML: everything escaped, then its marks turned into <mark>. */
 export function headlineHtml(marked: string): string {

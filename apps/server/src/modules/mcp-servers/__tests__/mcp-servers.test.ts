@@ -15,7 +15,7 @@ import {
   listExternalTools,
   prepareExternalTools,
   type ExternalToolDeps,
-} from '../../agents/agents.external-tools';
+} from '../../outside-tools';
 import { outboundErrorWords, outboundUrlProblem, safeFetch } from '../../../platform/safe-fetch';
 
 let sim: McpSim;

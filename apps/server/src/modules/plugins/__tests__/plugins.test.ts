@@ -17,7 +17,7 @@ import {
 } from '@titan/contracts';
 import { createTestRuntime, type TestRuntime } from '../../../testing/test-runtime';
 import { as, createBusiness, signUp, type Session } from '../../../testing/identity';
-import { callExternalTool, prepareExternalTools } from '../../agents/agents.external-tools';
+import { callExternalTool, prepareExternalTools } from '../../outside-tools';
 
 type Received = { headers: Record<string, string | string[] | undefined>; body: string; verified: boolean };
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZEnvelope, ZWebhookVerifyQuery, ZWhatsappWebhookDelivery } from '@titan/contracts';
 import { z } from 'zod';
+import { headerOf, providerWebhook } from '../../../platform/provider-webhook';
 import * as webhook from './whatsapp.webhook.service';
 
 const tags = ['whatsapp'];
@@ -27,37 +28,19 @@ export const whatsappWebhookRoutes: FastifyPluginAsyncZod<{ deps: webhook.Whatsa
       reply.type('text/plain; charset=utf-8').send(await webhook.verifySubscription(deps.db, request.query)),
   );
 
-  // The signature covers the raw bytes, so this scope keeps JSON bodies as they arrived.
-  await app.register(async (scope) => {
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
-      (_req, body, done) => done(null, body),
-    );
-    scope.post(
-      '/api/whatsapp/webhook/',
-      {
-        config: {
-          public: true,
-          openapi: {
-            headers: { 'X-Hub-Signature-256': 'sha256= HMAC of the raw body with the app secret' },
-            body: { 'application/json': ZWhatsappWebhookDelivery },
-            errors: [400, 403],
-          },
-        },
-        bodyLimit: WEBHOOK_BODY_LIMIT,
-        schema: { tags, summary: 'Signed event delivery from Meta', response: { 200: ZEnvelope(z.null()) } },
-      },
-      async (request, reply) => {
-        const signature = request.headers['x-hub-signature-256'];
-        await webhook.acceptWebhook(
-          deps,
-          request.body as Buffer,
-          typeof signature === 'string' ? signature : undefined,
-        );
-        return reply.code(200).send({ status: 200, message: 'OK', result: null });
-      },
-    );
+  // The provider-webhook shape (platform/provider-webhook.ts): the signature covers the raw bytes.
+  await providerWebhook(app, {
+    path: '/api/whatsapp/webhook/',
+    body: 'raw',
+    bodyLimit: WEBHOOK_BODY_LIMIT,
+    openapi: {
+      headers: { 'X-Hub-Signature-256': 'sha256= HMAC of the raw body with the app secret' },
+      body: { 'application/json': ZWhatsappWebhookDelivery },
+      errors: [400, 403],
+    },
+    schema: { tags, summary: 'Signed event delivery from Meta', response: { 200: ZEnvelope(z.null()) } },
+    verify: (request, raw) => webhook.verifyDelivery(deps, raw, headerOf(request, 'x-hub-signature-256')),
+    accept: (delivery) => webhook.acceptWebhook(deps, delivery),
+    answer: (reply) => reply.code(200).send({ status: 200, message: 'OK', result: null }),
   });
 };

@@ -156,17 +156,18 @@ function eventWriterOf(db: Db): EventWriter {
 
 const invalidSignature = () => new AppError('unauthorized', 'Invalid signature.');
 
+/** A delivery whose signature was checked: the account it is for and its text. */
+export type VerifiedDelivery = { accountId: number; body: string };
+
 /**
- * A signed delivery: checked over the raw bytes with the number's app secret, then stored as is
- * (committed before the 200) for the webhook processor, which is woken in this process and polls
- * for deliveries other instances stored. Anything unsigned, mis-signed or for an unknown number
- * is refused and nothing is kept.
+ * A delivery's signature, checked over the raw bytes with the number's app secret. Anything
+ * unsigned, mis-signed or for an unknown number is refused (401) and nothing is kept.
  */
-export async function acceptWebhook(
+export async function verifyDelivery(
   deps: WhatsappDeps,
   raw: Buffer,
   signatureHeader: string | undefined,
-): Promise<void> {
+): Promise<VerifiedDelivery> {
   if (!signatureHeader?.startsWith('sha256=')) throw invalidSignature();
   const body = raw.toString('utf8');
   const phoneNumberId = phoneNumberIdOf(body);
@@ -174,8 +175,19 @@ export async function acceptWebhook(
   if (!account) throw invalidSignature();
   const expected = createHmac('sha256', account.appSecret).update(raw).digest('hex');
   if (!safeEqual(`sha256=${expected}`, signatureHeader.toLowerCase())) throw invalidSignature();
+  return { accountId: account.id, body };
+}
+
+/**
+ * A verified delivery, stored as is (committed before the 200) for the webhook processor, which
+ * is woken in this process and polls for deliveries other instances stored.
+ */
+export async function acceptWebhook(
+  deps: WhatsappDeps,
+  { accountId, body }: VerifiedDelivery,
+): Promise<void> {
   try {
-    await eventWriterOf(deps.db).write(account.id, body);
+    await eventWriterOf(deps.db).write(accountId, body);
   } catch (err) {
     const refused = refusedBody(err);
     if (refused === 'gone') throw invalidSignature();

@@ -10,7 +10,7 @@ import { Popover, PopoverContent, PopoverTrigger } from '../../../components/ui/
 import { conversationPath, settingsPath } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
-import { useMarkRead } from '../api/notifications';
+import { useMarkRead } from '../api/mark-notifications-read';
 import { useLiveNotifications } from '../hooks/use-live-notifications';
 import { NOTIFICATION_STRINGS as S } from '../strings';
 

@@ -14,7 +14,8 @@ import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { apiErrorMessage } from '../../../lib/api-errors';
-import { usePreferences, useSavePreferences } from '../api/notifications';
+import { usePreferences } from '../api/get-preferences';
+import { useSavePreferences } from '../api/save-preferences';
 import {
   disablePush,
   enablePush,

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { conversationPath } from '../../../config/paths';
 import { realtimeClient } from '../../../lib/realtime';
 import { useUnreadNotifications } from '../../../stores/unread-notifications';
-import { BELL_PAGE_SIZE, notificationsQueryKey, useNotifications } from '../api/notifications';
+import { BELL_PAGE_SIZE, notificationsQueryKey, useNotifications } from '../api/get-notifications';
 import { enablePush, playChime, pushSupported, showPageNotification } from '../lib/push';
 
 export function useLiveNotifications(businessCode: string | null) {

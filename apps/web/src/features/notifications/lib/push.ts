@@ -3,7 +3,7 @@
 // subscription is made with the server's VAPID key and registered for this member and sign-in;
 // signing out removes it (server and browser).
 import { registerBeforeLogout } from '../../../lib/session/logout';
-import { deletePushSubscription, getPushSetup, savePushSubscription } from '../api/notifications';
+import { deletePushSubscription, getPushSetup, savePushSubscription } from '../api/push-subscriptions';
 
 export const SERVICE_WORKER_URL = '/notifications-sw.js';
 const SOUND_KEY = 'titan-notification-sound';

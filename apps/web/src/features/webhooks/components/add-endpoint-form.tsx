@@ -14,7 +14,7 @@ import { FormAlert } from '../../../components/form/form-alert';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
-import { useCreateWebhookEndpoint } from '../api/webhooks';
+import { useCreateWebhookEndpoint } from '../api/create-webhook-endpoint';
 import { WEBHOOKS_STRINGS as S } from '../strings';
 
 const FIELDS = ['url', 'description', 'event_types'] as const;

@@ -8,7 +8,8 @@ import { Pager } from '../../../components/pager';
 import { StatusBadge, type TStatusTone } from '../../../components/status-badge';
 import { Button } from '../../../components/ui/button';
 import { reportApiError } from '../../../lib/api-errors';
-import { useReplayDelivery, useWebhookDeliveries } from '../api/webhooks';
+import { useWebhookDeliveries } from '../api/get-webhook-deliveries';
+import { useReplayDelivery } from '../api/replay-delivery';
 import { WEBHOOKS_STRINGS as S } from '../strings';
 
 const TONE: Record<TWebhookDelivery['status'], TStatusTone> = {

@@ -13,13 +13,11 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
-import {
-  useDeleteWebhookEndpoint,
-  useReplayFailed,
-  useTestWebhookEndpoint,
-  useUpdateWebhookEndpoint,
-  useWebhookEndpoints,
-} from '../api/webhooks';
+import { useDeleteWebhookEndpoint } from '../api/delete-webhook-endpoint';
+import { useWebhookEndpoints } from '../api/get-webhook-endpoints';
+import { useReplayFailed } from '../api/replay-failed';
+import { useTestWebhookEndpoint } from '../api/test-webhook-endpoint';
+import { useUpdateWebhookEndpoint } from '../api/update-webhook-endpoint';
 import { AddEndpointForm } from '../components/add-endpoint-form';
 import { DeliveriesLog } from '../components/deliveries-log';
 import { WEBHOOKS_STRINGS as S } from '../strings';

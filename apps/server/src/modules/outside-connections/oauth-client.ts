@@ -13,8 +13,8 @@ import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
 import { outboundErrorWords, type OutboundDeps } from '../../platform/safe-fetch';
 import { findMembers } from '../team';
-import { connectionExpiredMail } from './mcp-servers.mails';
-import * as repo from './mcp-servers.repository';
+import { connectionExpiredMail } from './connection-mails';
+import * as repo from './connect-states.repository';
 
 export type OAuthDeps = OutboundDeps & {
   db: Db;

@@ -1,5 +1,5 @@
-// Tools from outside Titan — connected MCP servers and plugins — as agents see them (engage.md §6).
-// The agents module asks here, and only here: whether a config may name a server, which of the
+// Tools from outside Titan — connected MCP servers and plugins — as agents and the AI responder see
+// them (engage.md §6). They ask here, and only here: whether a config may name a server, which of the
 // tools a config allows are available for a run (connections refreshed ahead of it), and to call
 // one. The MCP servers and plugins modules answer behind these three functions; until a business
 // connects one, nothing outside Titan is offered.
