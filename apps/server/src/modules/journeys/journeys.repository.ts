@@ -869,3 +869,114 @@ export async function runsOfCustomer(db: Queryable, journeyId: number, customerI
     .orderBy(asc(journeySteps.enteredAt), asc(journeySteps.id));
   return runs.map((run) => ({ run, steps: steps.filter((s) => s.runId === run.id) }));
 }
+
+// ---- Batches (the loop runs a claim's steps in one transaction, set-based) ----
+
+const idArray = (ids: number[]) => sql.raw(`'{${ids.join(',')}}'`);
+
+/** The claimed steps still open and still under this worker's lease (`leaseUntil`), locked. */
+export async function lockClaimedSteps(tx: Queryable, ids: number[], leaseUntil: Date): Promise<StepRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(journeySteps)
+    .where(
+      and(
+        sql`${journeySteps.id} = any(${idArray(ids)}::bigint[])`,
+        sql`${journeySteps.status} in ('pending', 'waiting')`,
+        eq(journeySteps.leaseUntil, leaseUntil),
+      ),
+    )
+    .orderBy(asc(journeySteps.id))
+    .for('update');
+}
+
+export async function findRuns(db: Queryable, ids: number[]): Promise<RunRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(journeyRuns)
+    .where(sql`${journeyRuns.id} = any(${idArray([...new Set(ids)])}::bigint[])`);
+}
+
+export async function findEvents(db: Queryable, ids: number[]): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(customerEvents)
+    .where(sql`${customerEvents.id} = any(${idArray([...new Set(ids)])}::bigint[])`);
+}
+
+/** finishStep for many steps in one statement. */
+export async function finishSteps(
+  tx: Queryable,
+  results: {
+    id: number;
+    status: 'passed' | 'exited' | 'failed';
+    outcome: string | null;
+    detail: Record<string, unknown> | null;
+  }[],
+  at: Date,
+): Promise<void> {
+  if (results.length === 0) return;
+  await tx.execute(
+    sql`update journey_steps s set status = k.status, outcome = k.outcome,
+          detail = k.detail, finished_at = ${at}, lease_until = null
+        from jsonb_to_recordset(${recordset(results)}) as k(id bigint, status text, outcome text, detail jsonb)
+        where s.id = k.id`,
+  );
+}
+
+/** insertStep for many steps in one statement (each already entered is left as it is). */
+export async function insertSteps(tx: Queryable, steps: NewStep[]): Promise<void> {
+  if (steps.length === 0) return;
+  await tx
+    .insert(journeySteps)
+    .values(
+      steps.map((s) => {
+        const final = s.status === 'passed' || s.status === 'exited' || s.status === 'failed';
+        return {
+          runId: s.run.id,
+          businessId: s.run.businessId,
+          journeyId: s.run.journeyId,
+          version: s.run.version,
+          customerId: s.run.customerId,
+          nodeId: s.nodeId,
+          visit: s.visit ?? 1,
+          status: s.status,
+          dueAt: s.dueAt,
+          waitEvent: s.waitEvent ?? null,
+          outcome: s.outcome ?? null,
+          detail: s.detail ?? null,
+          enteredAt: s.at,
+          finishedAt: final ? s.at : null,
+        };
+      }),
+    )
+    .onConflictDoNothing();
+}
+
+/** endRun for many runs of one ending; answers the ids that were active (ended now). */
+export async function endRuns(
+  tx: Queryable,
+  ids: number[],
+  status: 'exited' | 'failed',
+  at: Date,
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const ended = await tx
+    .update(journeyRuns)
+    .set({ status, endedAt: at })
+    .where(and(sql`${journeyRuns.id} = any(${idArray(ids)}::bigint[])`, eq(journeyRuns.status, 'active')))
+    .returning({ id: journeyRuns.id });
+  return new Set(ended.map((r) => r.id));
+}
+
+/** The earliest due time of an open step after `after` (the loop's next timer), or null. */
+export async function nextDueAt(db: Queryable, after: Date): Promise<Date | null> {
+  const [row] = await rowsOf<{ at: string | Date | null }>(
+    db,
+    sql`select min(due_at) as at from journey_steps where status in ('pending', 'waiting') and due_at > ${after}`,
+  );
+  return row?.at ? new Date(row.at) : null;
+}
