@@ -150,6 +150,8 @@ type Entry = {
 type Lookups = {
   customer(tx: Queryable, run: repo.RunRow): Promise<JourneyCustomer | null>;
   event(tx: Queryable, run: repo.RunRow): Promise<repo.EventRow | null>;
+  /** What the send port keeps for the batch (see recordSend). */
+  memo?: Map<string, unknown>;
 };
 
 /** Each read as it is asked for (a step or an event heard alone). */
@@ -366,10 +368,26 @@ function loopOf(event: repo.EventRow, journeyId: number): string | null {
   return null;
 }
 
-async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow, at: Date): Promise<number> {
+/** What a batch of events heard shares: the live journeys per (business, event name), the runs entered. */
+type Hearing = {
+  journeysOn: Map<string, repo.JourneyRow[]>;
+  /** Runs started, told to listening endpoints (`journey.entered`) once for the batch. */
+  entered: { run: repo.RunRow; data: Record<string, unknown> }[];
+};
+
+async function hearEvent(
+  deps: JourneyDeps,
+  tx: Queryable,
+  event: repo.EventRow,
+  at: Date,
+  hearing: Hearing,
+): Promise<number> {
   let due = 0;
-  // Runs of this business's live journeys that start on this event.
-  for (const journey of await repo.liveJourneysOn(tx, event.businessId, event.name)) {
+  // Runs of this business's live journeys that start on this event (read once a batch).
+  const key = `${event.businessId}:${event.name}`;
+  let live = hearing.journeysOn.get(key);
+  if (!live) hearing.journeysOn.set(key, (live = await repo.liveJourneysOn(tx, event.businessId, event.name)));
+  for (const journey of live) {
     if (journey.liveVersion === null) continue;
     const graph = await graphOf(deps, tx, journey.id, journey.liveVersion);
     const trigger = graph?.nodes.find((n) => n.type === 'trigger');
@@ -398,19 +416,21 @@ async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow,
       at,
     });
     if (!run) continue;
-    await emitRunEvent(tx, 'journey.entered', run, at, {
-      trigger_event: event.name,
-      trigger_event_id: event.id,
-    });
-    await repo.insertStep(tx, {
+    hearing.entered.push({ run, data: { trigger_event: event.name, trigger_event_id: event.id } });
+    // The trigger passed and the next step entered, in one statement.
+    const entry = await planEnter(deps, tx, run, graph, nextOf(graph, trigger, null), at, 1, directLookups(deps));
+    const triggerStep: repo.NewStep = {
       run,
       nodeId: trigger.id,
       status: 'passed',
       dueAt: null,
       detail: { event_id: event.id },
       at,
-    });
-    if (await enter(deps, tx, run, graph, nextOf(graph, trigger, null), at)) due++;
+    };
+    await repo.insertSteps(tx, entry.step ? [triggerStep, entry.step] : [triggerStep]);
+    if (entry.step?.status === 'waiting' && entry.step.dueAt) timerAt(deps, entry.step.dueAt);
+    if (entry.end) await endRun(tx, run, entry.end.status, at, entry.end.nodeId);
+    if (entry.due) due++;
   }
   // Waits of this customer for this event end by their "event" way out.
   for (const step of await repo.endWaitsFor(
@@ -682,14 +702,18 @@ export async function hearEvents(deps: JourneyDeps): Promise<number> {
     // By customer, then as they came: concurrent passes take their locks (journey × customer) in
     // the same order, so they wait for each other instead of deadlocking.
     const ordered = [...events].sort((a, b) => a.customerId - b.customerId || a.id - b.id);
+    const hearing: Hearing = { journeysOn: new Map(), entered: [] };
     for (const event of ordered) {
+      const entered: Hearing['entered'] = [];
       try {
         // A savepoint each: one event Titan cannot hear does not hold back the others.
-        await tx.transaction((sp) => hearEvent(deps, sp, event, at));
+        await tx.transaction((sp) => hearEvent(deps, sp, event, at, { ...hearing, entered }));
+        hearing.entered.push(...entered);
       } catch (err) {
         deps.logger.error({ err, event_id: event.id }, 'a customer event could not be heard; it is skipped');
       }
     }
+    await emitRunEvents(tx, 'journey.entered', hearing.entered, at);
     await repo.markEventsProcessed(
       tx,
       events.map((e) => e.id),
@@ -830,6 +854,7 @@ async function execute(
         config: node.config,
         idempotencyKey: `journey:${run.id}:${node.id}:${step.visit}`,
         causeId: String(run.journeyId),
+        memo: lookups.memo,
       });
       if (sent.dispatch && sent.sendId) dispatch.push({ id: sent.sendId, channel: sent.channel });
       const made = sent.sendId !== null && !['suppressed', 'failed', 'cancelled'].includes(sent.status);
@@ -1071,6 +1096,7 @@ async function batchLookups(
   for (const e of await repo.findEvents(tx, eventIds)) events.set(e.id, e);
   const direct = directLookups(deps);
   return {
+    memo: new Map(),
     async customer(db, run) {
       if (!customers.has(run.customerId)) customers.set(run.customerId, await direct.customer(db, run));
       return customers.get(run.customerId)!;
