@@ -184,7 +184,10 @@ export function journeyPorts(deps: {
       const emailContext = async () => {
         const kept = memo?.get(contextKey) as Awaited<ReturnType<typeof sendContext>> | undefined;
         if (kept) return kept;
-        const made = await sendContext({ ...deps.email, db: asDb(tx) }, { businessId, from: config.from, template });
+        const made = await sendContext(
+          { ...deps.email, db: asDb(tx) },
+          { businessId, from: config.from, template },
+        );
         memo?.set(contextKey, made);
         return made;
       };

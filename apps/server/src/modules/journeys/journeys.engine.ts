@@ -386,7 +386,8 @@ async function hearEvent(
   // Runs of this business's live journeys that start on this event (read once a batch).
   const key = `${event.businessId}:${event.name}`;
   let live = hearing.journeysOn.get(key);
-  if (!live) hearing.journeysOn.set(key, (live = await repo.liveJourneysOn(tx, event.businessId, event.name)));
+  if (!live)
+    hearing.journeysOn.set(key, (live = await repo.liveJourneysOn(tx, event.businessId, event.name)));
   for (const journey of live) {
     if (journey.liveVersion === null) continue;
     const graph = await graphOf(deps, tx, journey.id, journey.liveVersion);
@@ -418,7 +419,16 @@ async function hearEvent(
     if (!run) continue;
     hearing.entered.push({ run, data: { trigger_event: event.name, trigger_event_id: event.id } });
     // The trigger passed and the next step entered, in one statement.
-    const entry = await planEnter(deps, tx, run, graph, nextOf(graph, trigger, null), at, 1, directLookups(deps));
+    const entry = await planEnter(
+      deps,
+      tx,
+      run,
+      graph,
+      nextOf(graph, trigger, null),
+      at,
+      1,
+      directLookups(deps),
+    );
     const triggerStep: repo.NewStep = {
       run,
       nodeId: trigger.id,
@@ -432,32 +442,7 @@ async function hearEvent(
     if (entry.end) await endRun(tx, run, entry.end.status, at, entry.end.nodeId);
     if (entry.due) due++;
   }
-  // Waits of this customer for this event end by their "event" way out.
-  for (const step of await repo.endWaitsFor(
-    tx,
-    {
-      businessId: event.businessId,
-      customerId: event.customerId,
-      name: event.name,
-      occurredAt: event.occurredAt,
-      eventId: event.id,
-    },
-    at,
-  )) {
-    const run = await repo.findRun(tx, step.runId);
-    const graph = await graphOf(deps, tx, step.journeyId, step.version);
-    const node = graph && nodeOf(graph, step.nodeId);
-    if (!run || !graph || !node) continue;
-    await stepCompleted(
-      tx,
-      run,
-      node,
-      node.id,
-      { status: 'passed', outcome: 'event', detail: { event_id: event.id } },
-      at,
-    );
-    if (await enter(deps, tx, run, graph, nextOf(graph, node, 'event'), at)) due++;
-  }
+  due += await endWaitsOn(deps, tx, event, at);
   return due;
 }
 
@@ -694,6 +679,155 @@ export async function scanUnanswered(deps: JourneyDeps): Promise<number> {
   return stored;
 }
 
+/**
+ * A batch of events heard set-based, in the order hearEvent would hear them one by one: the live
+ * journeys each starts, the loop guard, the locks (journey × customer, in the batch's order), the
+ * runs started under the re-entry rule (one statement), their trigger steps and next steps (one),
+ * then each event's waits ended. Answers the steps entered due at once.
+ */
+async function hearBatch(
+  deps: JourneyDeps,
+  tx: Queryable,
+  events: repo.EventRow[],
+  at: Date,
+): Promise<number> {
+  let due = 0;
+  const journeysOn = new Map<string, repo.JourneyRow[]>();
+  const starts: {
+    event: repo.EventRow;
+    journey: repo.JourneyRow;
+    graph: TJourneyGraph;
+    trigger: TJourneyNode;
+  }[] = [];
+  for (const event of events) {
+    const key = `${event.businessId}:${event.name}`;
+    let live = journeysOn.get(key);
+    if (!live) journeysOn.set(key, (live = await repo.liveJourneysOn(tx, event.businessId, event.name)));
+    for (const journey of live) {
+      if (journey.liveVersion === null) continue;
+      const graph = await graphOf(deps, tx, journey.id, journey.liveVersion);
+      const trigger = graph?.nodes.find((n) => n.type === 'trigger');
+      if (!graph || trigger?.type !== 'trigger') continue;
+      const on = trigger.config;
+      const startsOn =
+        on.kind === 'event'
+          ? on.event
+          : on.kind === 'date'
+            ? dateEventName(journey.id)
+            : segmentEventName(journey.id);
+      if (startsOn !== event.name) continue;
+      const loop = loopOf(event, journey.id);
+      if (loop) {
+        await repo.noteLoopSkip(tx, event.origin!.step_id, journey.id, loop);
+        continue;
+      }
+      starts.push({ event, journey, graph, trigger });
+    }
+  }
+  // One start per journey and customer unless it re-enters always: a second event of the batch
+  // would find the first one's run.
+  const once = new Set<string>();
+  const wanted = starts.filter(({ event, journey }) => {
+    if (journey.reentry === 'always') return true;
+    const key = `${journey.id}:${event.customerId}`;
+    if (once.has(key)) return false;
+    once.add(key);
+    return true;
+  });
+  await repo.lockJourneyCustomers(
+    tx,
+    wanted.map(({ event, journey }) => ({ journeyId: journey.id, customerId: event.customerId })),
+  );
+  const runs = await repo.startRuns(
+    tx,
+    wanted.map(({ event, journey }) => ({
+      businessId: event.businessId,
+      journeyId: journey.id,
+      version: journey.liveVersion!,
+      customerId: event.customerId,
+      triggerEventId: event.id,
+      reentry: journey.reentry,
+      at,
+    })),
+  );
+  const started = new Map(runs.map((r) => [`${r.journeyId}:${r.triggerEventId}`, r]));
+  const entered: { run: repo.RunRow; data: Record<string, unknown> }[] = [];
+  const steps: repo.NewStep[] = [];
+  const ends: { run: repo.RunRow; status: 'exited' | 'failed'; nodeId: string | null }[] = [];
+  const lookups = directLookups(deps);
+  for (const { event, journey, graph, trigger } of wanted) {
+    const run = started.get(`${journey.id}:${event.id}`);
+    if (!run) continue;
+    entered.push({ run, data: { trigger_event: event.name, trigger_event_id: event.id } });
+    steps.push({
+      run,
+      nodeId: trigger.id,
+      status: 'passed',
+      dueAt: null,
+      detail: { event_id: event.id },
+      at,
+    });
+    const entry = await planEnter(deps, tx, run, graph, nextOf(graph, trigger, null), at, 1, lookups);
+    if (entry.step) steps.push(entry.step);
+    if (entry.step?.status === 'waiting' && entry.step.dueAt) timerAt(deps, entry.step.dueAt);
+    if (entry.end) ends.push({ run, ...entry.end });
+    if (entry.due) due++;
+  }
+  await emitRunEvents(tx, 'journey.entered', entered, at);
+  await repo.insertSteps(tx, steps);
+  for (const status of ['exited', 'failed'] as const) {
+    const these = ends.filter((e) => e.status === status);
+    const ended = await repo.endRuns(
+      tx,
+      these.map((e) => e.run.id),
+      status,
+      at,
+    );
+    await emitRunEvents(
+      tx,
+      'journey.exited',
+      these
+        .filter((e) => ended.has(e.run.id))
+        .map((e) => ({ run: e.run, data: { status, node_id: e.nodeId } })),
+      at,
+    );
+  }
+  // Waits of these customers for these events end by their "event" way out, event by event.
+  for (const event of events) due += await endWaitsOn(deps, tx, event, at);
+  return due;
+}
+
+/** The customer's waits for this event end by their "event" way out. Answers the steps entered due at once. */
+async function endWaitsOn(deps: JourneyDeps, tx: Queryable, event: repo.EventRow, at: Date): Promise<number> {
+  let due = 0;
+  for (const step of await repo.endWaitsFor(
+    tx,
+    {
+      businessId: event.businessId,
+      customerId: event.customerId,
+      name: event.name,
+      occurredAt: event.occurredAt,
+      eventId: event.id,
+    },
+    at,
+  )) {
+    const run = await repo.findRun(tx, step.runId);
+    const graph = await graphOf(deps, tx, step.journeyId, step.version);
+    const node = graph && nodeOf(graph, step.nodeId);
+    if (!run || !graph || !node) continue;
+    await stepCompleted(
+      tx,
+      run,
+      node,
+      node.id,
+      { status: 'passed', outcome: 'event', detail: { event_id: event.id } },
+      at,
+    );
+    if (await enter(deps, tx, run, graph, nextOf(graph, node, 'event'), at)) due++;
+  }
+  return due;
+}
+
 /** Events not yet heard, a batch in one transaction. Answers how many it took. */
 export async function hearEvents(deps: JourneyDeps): Promise<number> {
   const at = deps.clock();
@@ -702,6 +836,21 @@ export async function hearEvents(deps: JourneyDeps): Promise<number> {
     // By customer, then as they came: concurrent passes take their locks (journey × customer) in
     // the same order, so they wait for each other instead of deadlocking.
     const ordered = [...events].sort((a, b) => a.customerId - b.customerId || a.id - b.id);
+    try {
+      // The batch set-based, in a savepoint: should it fail, each event is heard alone below.
+      await tx.transaction((sp) => hearBatch(deps, sp, ordered, at));
+      await repo.markEventsProcessed(
+        tx,
+        events.map((e) => e.id),
+        at,
+      );
+      return events.length;
+    } catch (err) {
+      deps.logger.warn(
+        { err, events: events.length },
+        'a batch of customer events failed; hearing them one by one',
+      );
+    }
     const hearing: Hearing = { journeysOn: new Map(), entered: [] };
     for (const event of ordered) {
       const entered: Hearing['entered'] = [];
@@ -1070,7 +1219,9 @@ const readsCustomer = (node: TJourneyNode) =>
   (node.type === 'branch' && node.config.kind !== 'split') ||
   (node.type === 'wait' && node.config.kind === 'until_time');
 const readsEvent = (node: TJourneyNode) =>
-  node.type === 'update' || node.type === 'conversation' || (node.type === 'branch' && node.config.kind !== 'split');
+  node.type === 'update' ||
+  node.type === 'conversation' ||
+  (node.type === 'branch' && node.config.kind !== 'split');
 
 /** A batch's reads: its customers and trigger events fetched once (set-based), any other read as asked. */
 async function batchLookups(
@@ -1091,7 +1242,9 @@ async function batchLookups(
     for (const id of ids) customers.set(id, null);
     for (const c of await deps.ports.findCustomers(tx, businessId, [...ids])) customers.set(c.id, c);
   }
-  const eventIds = work.filter((w) => readsEvent(w.node) && w.run.triggerEventId).map((w) => w.run.triggerEventId!);
+  const eventIds = work
+    .filter((w) => readsEvent(w.node) && w.run.triggerEventId)
+    .map((w) => w.run.triggerEventId!);
   for (const id of eventIds) events.set(id, null);
   for (const e of await repo.findEvents(tx, eventIds)) events.set(e.id, e);
   const direct = directLookups(deps);
@@ -1157,7 +1310,14 @@ async function runBatch(
       leaseUntil,
     );
     if (steps.length === 0) return;
-    const runs = new Map((await repo.findRuns(tx, steps.map((s) => s.runId))).map((r) => [r.id, r]));
+    const runs = new Map(
+      (
+        await repo.findRuns(
+          tx,
+          steps.map((s) => s.runId),
+        )
+      ).map((r) => [r.id, r]),
+    );
     const work: { step: repo.StepRow; run: repo.RunRow; graph: TJourneyGraph; node: TJourneyNode }[] = [];
     const finished: Parameters<typeof repo.finishSteps>[1] = [];
     const completed: { run: repo.RunRow; data: Record<string, unknown> }[] = [];
@@ -1243,7 +1403,9 @@ async function runBatch(
       await emitRunEvents(
         tx,
         'journey.exited',
-        these.filter((e) => ended.has(e.run.id)).map((e) => ({ run: e.run, data: { status, node_id: e.nodeId } })),
+        these
+          .filter((e) => ended.has(e.run.id))
+          .map((e) => ({ run: e.run, data: { status, node_id: e.nodeId } })),
         at,
       );
     }
@@ -1274,7 +1436,10 @@ export async function advanceSteps(deps: JourneyDeps): Promise<number> {
     try {
       done = await runBatch(deps, batch, leaseUntil);
     } catch (err) {
-      deps.logger.warn({ err, steps: batch.length }, 'a batch of journey steps failed; running them one by one');
+      deps.logger.warn(
+        { err, steps: batch.length },
+        'a batch of journey steps failed; running them one by one',
+      );
       for (const step of batch) await runStep(deps, step);
     }
     // Handed on after the commit: a worker killed before this leaves them to the spine's recovery.

@@ -11,7 +11,7 @@ import {
   journeySteps,
   journeyVersions,
 } from '../../db/schema';
-import { advisoryLock, recordset, rowsOf } from '../../db/sql';
+import { advisoryLock, lockKeyOf, recordset, rowsOf } from '../../db/sql';
 
 export type JourneyRow = typeof journeys.$inferSelect;
 export type VersionRow = typeof journeyVersions.$inferSelect;
@@ -979,4 +979,69 @@ export async function nextDueAt(db: Queryable, after: Date): Promise<Date | null
     sql`select min(due_at) as at from journey_steps where status in ('pending', 'waiting') and due_at > ${after}`,
   );
   return row?.at ? new Date(row.at) : null;
+}
+
+/**
+ * The locks startRun takes (journey × customer), many in one statement and in the order given: a
+ * batch of events locks as one heard after the other would.
+ */
+export async function lockJourneyCustomers(
+  tx: Queryable,
+  keys: { journeyId: number; customerId: number }[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${lockKeyOf(sql`k.key`)})
+        from jsonb_array_elements_text(${recordset(
+          keys.map((k) => `journey:${k.journeyId}:customer:${k.customerId}`),
+        )}) with ordinality as k(key, n)
+        order by k.n`,
+  );
+}
+
+/**
+ * startRun for many events at once, their locks held (lockJourneyCustomers): each starts unless the
+ * re-entry rule forbids it or its event already started one. The caller passes one start per
+ * journey and customer where the rule is not `always`. Answers the runs started.
+ */
+export async function startRuns(
+  tx: Queryable,
+  starts: {
+    businessId: number;
+    journeyId: number;
+    version: number;
+    customerId: number;
+    triggerEventId: number;
+    reentry: string;
+    at: Date;
+  }[],
+): Promise<RunRow[]> {
+  if (starts.length === 0) return [];
+  const rows = await rowsOf<{ id: string | number }>(
+    tx,
+    sql`insert into journey_runs (business_id, journey_id, version, customer_id, trigger_event_id, entered_at)
+        select k.business_id, k.journey_id, k.version, k.customer_id, k.trigger_event_id, k.at
+        from jsonb_to_recordset(${recordset(
+          starts.map((s) => ({
+            business_id: s.businessId,
+            journey_id: s.journeyId,
+            version: s.version,
+            customer_id: s.customerId,
+            trigger_event_id: s.triggerEventId,
+            reentry: s.reentry,
+            at: s.at.toISOString(),
+          })),
+        )}) as k(business_id bigint, journey_id bigint, version int, customer_id bigint,
+                 trigger_event_id bigint, reentry text, at timestamptz)
+        where k.reentry = 'always' or not exists (
+          select 1 from journey_runs r
+          where r.journey_id = k.journey_id and r.customer_id = k.customer_id
+            and (k.reentry <> 'after_exit' or r.status = 'active'))
+        on conflict do nothing
+        returning id`,
+  );
+  return findRuns(
+    tx,
+    rows.map((r) => Number(r.id)),
+  );
 }
