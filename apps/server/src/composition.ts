@@ -482,11 +482,13 @@ export async function defineJobs(services: Services): Promise<void> {
     retryLimit: 2,
   });
   await jobs.schedule('webhooks.prune', '41 3 * * *');
-  // Journeys: events heard and due steps run by any worker within a poll interval (skip locked).
+  // Journeys: events heard and due steps run by any worker (skip locked), woken when work is stored
+  // or a wait comes due, else within a poll interval. Four passes: a batch waits on the database
+  // most of its time, so passes overlap (claims never take the same step or event twice).
   jobs.defineLoop({
     name: JOURNEYS_LOOP,
     run: () => runJourneyPass(services.journeys),
-    concurrency: 2,
+    concurrency: 4,
     pollIntervalMs: 250,
   });
 }

@@ -128,7 +128,7 @@ export function journeyPorts(deps: {
       }
     },
     async recordSend(tx, input): Promise<RecordedSend> {
-      const { businessId, customer, config, idempotencyKey, causeId } = input;
+      const { businessId, customer, config, idempotencyKey, causeId, memo } = input;
       // The business's frequency cap, shared with campaigns and agents; a send this step already
       // recorded (a step retried after a crash) answers as it was, counted or not.
       const capStop = async (): Promise<string | null> => {
@@ -191,11 +191,23 @@ export function journeyPorts(deps: {
       if (capped) return { sendId: null, status: 'not_sent', reason: capped, dispatch: false, channel };
       const common = { businessId, cause: 'journey' as const, causeId, idempotencyKey };
       const template = config.template_id ? { id: config.template_id, variables: {} } : undefined;
+      // A batch's sends of one sender and template share its context (read once in the transaction).
+      const contextKey = `email:${businessId}:${config.from ?? ''}:${config.template_id ?? ''}`;
+      const emailContext = async () => {
+        const kept = memo?.get(contextKey) as Awaited<ReturnType<typeof sendContext>> | undefined;
+        if (kept) return kept;
+        const made = await sendContext(
+          { ...deps.email, db: asDb(tx) },
+          { businessId, from: config.from, template },
+        );
+        memo?.set(contextKey, made);
+        return made;
+      };
       const built =
         channel === 'email'
           ? buildSend(
               deps.email,
-              await sendContext({ ...deps.email, db: asDb(tx) }, { businessId, from: config.from, template }),
+              await emailContext(),
               { ...common, template, unsubscribeFooter: true },
               { address, customerId: customer.id, customer: customerVars(customer) },
             )

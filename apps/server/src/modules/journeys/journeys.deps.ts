@@ -53,6 +53,11 @@ export type JourneyPorts = {
       config: SendConfig;
       idempotencyKey: string;
       causeId: string;
+      /**
+       * Kept for one batch of steps (one transaction): what the port reads once for many sends
+       * (the sender, its domain, the compiled template) may be kept here and used again.
+       */
+      memo?: Map<string, unknown>;
     },
   ): Promise<RecordedSend>;
   /** Hands recorded sends to their channel's job, after the commit (the spine's recovery catches a miss). */

@@ -138,9 +138,81 @@ export function nextLocalTime(at: Date, zone: string, hhmm: string): Date {
   return addSeconds(at, 86_400);
 }
 
+/** Where a customer entering a node goes: the step to store, and the run's end when it ends there. */
+type Entry = {
+  step: repo.NewStep | null;
+  end: { status: 'exited' | 'failed'; nodeId: string | null } | null;
+  /** The step stored is due at once (the loop runs it next). */
+  due: boolean;
+};
+
+/** Reads a pass shares among its steps: the run's customer and its trigger event. */
+type Lookups = {
+  customer(tx: Queryable, run: repo.RunRow): Promise<JourneyCustomer | null>;
+  event(tx: Queryable, run: repo.RunRow): Promise<repo.EventRow | null>;
+  /** What the send port keeps for the batch (see recordSend). */
+  memo?: Map<string, unknown>;
+};
+
+/** Each read as it is asked for (a step or an event heard alone). */
+const directLookups = (deps: JourneyDeps): Lookups => ({
+  async customer(tx, run) {
+    const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+    return customer ?? null;
+  },
+  event: (tx, run) => (run.triggerEventId ? repo.findEvent(tx, run.triggerEventId) : Promise.resolve(null)),
+});
+
 /**
- * Enters a node: a wait starts its timer, an exit ends the run at once, any other step is due now
- * for the loop to run.
+ * What entering a node does: a wait starts its timer, an exit ends the run at once, any other step
+ * is due now for the loop to run. Stores nothing (enter and a batch store it).
+ */
+async function planEnter(
+  deps: JourneyDeps,
+  tx: Queryable,
+  run: repo.RunRow,
+  graph: TJourneyGraph,
+  nodeId: string | null,
+  at: Date,
+  visit: number,
+  lookups: Lookups,
+): Promise<Entry> {
+  if (nodeId === null) return { step: null, end: { status: 'exited', nodeId: null }, due: false };
+  const node = nodeOf(graph, nodeId);
+  if (!node) return { step: null, end: { status: 'failed', nodeId }, due: false };
+  if (node.type === 'exit')
+    return {
+      step: { run, nodeId, visit, status: 'exited', dueAt: null, at },
+      end: { status: 'exited', nodeId },
+      due: false,
+    };
+  if (node.type === 'wait' && node.config.kind === 'duration') {
+    const dueAt = waitEnd(run, at, addSeconds(at, node.config.seconds));
+    return { step: { run, nodeId, visit, status: 'waiting', dueAt, at }, end: null, due: false };
+  }
+  if (node.type === 'wait' && node.config.kind === 'until_event') {
+    const dueAt = waitEnd(run, at, addSeconds(at, node.config.timeout_seconds));
+    return {
+      step: { run, nodeId, visit, status: 'waiting', dueAt, waitEvent: node.config.event, at },
+      end: null,
+      due: false,
+    };
+  }
+  if (node.type === 'wait' && node.config.kind === 'until_time') {
+    const customer = await lookups.customer(tx, run);
+    const zone = customer ? await deps.ports.zoneOf(tx, run.businessId, customer) : 'UTC';
+    const dueAt = waitEnd(run, at, nextLocalTime(at, zone, node.config.local_time));
+    return {
+      step: { run, nodeId, visit, status: 'waiting', dueAt, detail: { zone }, at },
+      end: null,
+      due: false,
+    };
+  }
+  return { step: { run, nodeId, visit, status: 'pending', dueAt: at, at }, end: null, due: true };
+}
+
+/**
+ * Enters a node (see planEnter) and stores it. Answers whether it entered a step due at once.
  */
 async function enter(
   deps: JourneyDeps,
@@ -151,53 +223,44 @@ async function enter(
   at: Date,
   /** The visit of the node entered (a customer moved onto a node they passed before: their next). */
   visit = 1,
+  lookups: Lookups = directLookups(deps),
 ): Promise<boolean> {
-  if (nodeId === null) {
-    await endRun(tx, run, 'exited', at, null);
-    return false;
+  const entry = await planEnter(deps, tx, run, graph, nodeId, at, visit, lookups);
+  if (entry.step) {
+    await repo.insertStep(tx, entry.step);
+    if (entry.step.dueAt && entry.step.status === 'waiting') timerAt(deps, entry.step.dueAt);
   }
-  const node = nodeOf(graph, nodeId);
-  if (!node) {
-    await endRun(tx, run, 'failed', at, nodeId);
-    return false;
-  }
-  if (node.type === 'exit') {
-    await repo.insertStep(tx, { run, nodeId, visit, status: 'exited', dueAt: null, at });
-    await endRun(tx, run, 'exited', at, nodeId);
-    return false;
-  }
-  if (node.type === 'wait' && node.config.kind === 'duration') {
-    await repo.insertStep(tx, {
-      run,
-      nodeId,
-      visit,
-      status: 'waiting',
-      dueAt: waitEnd(run, at, addSeconds(at, node.config.seconds)),
-      at,
-    });
-    return false;
-  }
-  if (node.type === 'wait' && node.config.kind === 'until_event') {
-    await repo.insertStep(tx, {
-      run,
-      nodeId,
-      visit,
-      status: 'waiting',
-      dueAt: waitEnd(run, at, addSeconds(at, node.config.timeout_seconds)),
-      waitEvent: node.config.event,
-      at,
-    });
-    return false;
-  }
-  if (node.type === 'wait' && node.config.kind === 'until_time') {
-    const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
-    const zone = customer ? await deps.ports.zoneOf(tx, run.businessId, customer) : 'UTC';
-    const dueAt = waitEnd(run, at, nextLocalTime(at, zone, node.config.local_time));
-    await repo.insertStep(tx, { run, nodeId, visit, status: 'waiting', dueAt, detail: { zone }, at });
-    return false;
-  }
-  await repo.insertStep(tx, { run, nodeId, visit, status: 'pending', dueAt: at, at });
-  return true;
+  if (entry.end) await endRun(tx, run, entry.end.status, at, entry.end.nodeId);
+  return entry.due;
+}
+
+// ---- Timers ----
+
+/** Per database: the wake-up set for the earliest wait this process knows of (one timer at a time). */
+const timers = new WeakMap<object, { at: number; timer: NodeJS.Timeout }>();
+/** Waits further off than this are left to the loop's poll. */
+const TIMER_HORIZON_MS = 60_000;
+
+/**
+ * Wakes this process's loop when a wait comes due, instead of at its next poll, so waits end on
+ * time. A pass that empties the queue sets it for the next wait due (any instance's).
+ */
+function timerAt(deps: JourneyDeps, due: Date): void {
+  const delay = due.getTime() - deps.clock().getTime();
+  if (delay > TIMER_HORIZON_MS) return;
+  const at = Date.now() + Math.max(0, delay);
+  const set = timers.get(deps.db);
+  if (set && set.at <= at) return;
+  if (set) clearTimeout(set.timer);
+  const timer = setTimeout(
+    () => {
+      timers.delete(deps.db);
+      deps.wake();
+    },
+    Math.max(0, delay) + 2,
+  );
+  timer.unref();
+  timers.set(deps.db, { at, timer });
 }
 
 // ---- Moving customers in flight ----
@@ -305,10 +368,27 @@ function loopOf(event: repo.EventRow, journeyId: number): string | null {
   return null;
 }
 
-async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow, at: Date): Promise<number> {
+/** What a batch of events heard shares: the live journeys per (business, event name), the runs entered. */
+type Hearing = {
+  journeysOn: Map<string, repo.JourneyRow[]>;
+  /** Runs started, told to listening endpoints (`journey.entered`) once for the batch. */
+  entered: { run: repo.RunRow; data: Record<string, unknown> }[];
+};
+
+async function hearEvent(
+  deps: JourneyDeps,
+  tx: Queryable,
+  event: repo.EventRow,
+  at: Date,
+  hearing: Hearing,
+): Promise<number> {
   let due = 0;
-  // Runs of this business's live journeys that start on this event.
-  for (const journey of await repo.liveJourneysOn(tx, event.businessId, event.name)) {
+  // Runs of this business's live journeys that start on this event (read once a batch).
+  const key = `${event.businessId}:${event.name}`;
+  let live = hearing.journeysOn.get(key);
+  if (!live)
+    hearing.journeysOn.set(key, (live = await repo.liveJourneysOn(tx, event.businessId, event.name)));
+  for (const journey of live) {
     if (journey.liveVersion === null) continue;
     const graph = await graphOf(deps, tx, journey.id, journey.liveVersion);
     const trigger = graph?.nodes.find((n) => n.type === 'trigger');
@@ -337,46 +417,32 @@ async function hearEvent(deps: JourneyDeps, tx: Queryable, event: repo.EventRow,
       at,
     });
     if (!run) continue;
-    await emitRunEvent(tx, 'journey.entered', run, at, {
-      trigger_event: event.name,
-      trigger_event_id: event.id,
-    });
-    await repo.insertStep(tx, {
+    hearing.entered.push({ run, data: { trigger_event: event.name, trigger_event_id: event.id } });
+    // The trigger passed and the next step entered, in one statement.
+    const entry = await planEnter(
+      deps,
+      tx,
+      run,
+      graph,
+      nextOf(graph, trigger, null),
+      at,
+      1,
+      directLookups(deps),
+    );
+    const triggerStep: repo.NewStep = {
       run,
       nodeId: trigger.id,
       status: 'passed',
       dueAt: null,
       detail: { event_id: event.id },
       at,
-    });
-    if (await enter(deps, tx, run, graph, nextOf(graph, trigger, null), at)) due++;
+    };
+    await repo.insertSteps(tx, entry.step ? [triggerStep, entry.step] : [triggerStep]);
+    if (entry.step?.status === 'waiting' && entry.step.dueAt) timerAt(deps, entry.step.dueAt);
+    if (entry.end) await endRun(tx, run, entry.end.status, at, entry.end.nodeId);
+    if (entry.due) due++;
   }
-  // Waits of this customer for this event end by their "event" way out.
-  for (const step of await repo.endWaitsFor(
-    tx,
-    {
-      businessId: event.businessId,
-      customerId: event.customerId,
-      name: event.name,
-      occurredAt: event.occurredAt,
-      eventId: event.id,
-    },
-    at,
-  )) {
-    const run = await repo.findRun(tx, step.runId);
-    const graph = await graphOf(deps, tx, step.journeyId, step.version);
-    const node = graph && nodeOf(graph, step.nodeId);
-    if (!run || !graph || !node) continue;
-    await stepCompleted(
-      tx,
-      run,
-      node,
-      node.id,
-      { status: 'passed', outcome: 'event', detail: { event_id: event.id } },
-      at,
-    );
-    if (await enter(deps, tx, run, graph, nextOf(graph, node, 'event'), at)) due++;
-  }
+  due += await endWaitsOn(deps, tx, event, at);
   return due;
 }
 
@@ -613,6 +679,155 @@ export async function scanUnanswered(deps: JourneyDeps): Promise<number> {
   return stored;
 }
 
+/**
+ * A batch of events heard set-based, in the order hearEvent would hear them one by one: the live
+ * journeys each starts, the loop guard, the locks (journey × customer, in the batch's order), the
+ * runs started under the re-entry rule (one statement), their trigger steps and next steps (one),
+ * then each event's waits ended. Answers the steps entered due at once.
+ */
+async function hearBatch(
+  deps: JourneyDeps,
+  tx: Queryable,
+  events: repo.EventRow[],
+  at: Date,
+): Promise<number> {
+  let due = 0;
+  const journeysOn = new Map<string, repo.JourneyRow[]>();
+  const starts: {
+    event: repo.EventRow;
+    journey: repo.JourneyRow;
+    graph: TJourneyGraph;
+    trigger: TJourneyNode;
+  }[] = [];
+  for (const event of events) {
+    const key = `${event.businessId}:${event.name}`;
+    let live = journeysOn.get(key);
+    if (!live) journeysOn.set(key, (live = await repo.liveJourneysOn(tx, event.businessId, event.name)));
+    for (const journey of live) {
+      if (journey.liveVersion === null) continue;
+      const graph = await graphOf(deps, tx, journey.id, journey.liveVersion);
+      const trigger = graph?.nodes.find((n) => n.type === 'trigger');
+      if (!graph || trigger?.type !== 'trigger') continue;
+      const on = trigger.config;
+      const startsOn =
+        on.kind === 'event'
+          ? on.event
+          : on.kind === 'date'
+            ? dateEventName(journey.id)
+            : segmentEventName(journey.id);
+      if (startsOn !== event.name) continue;
+      const loop = loopOf(event, journey.id);
+      if (loop) {
+        await repo.noteLoopSkip(tx, event.origin!.step_id, journey.id, loop);
+        continue;
+      }
+      starts.push({ event, journey, graph, trigger });
+    }
+  }
+  // One start per journey and customer unless it re-enters always: a second event of the batch
+  // would find the first one's run.
+  const once = new Set<string>();
+  const wanted = starts.filter(({ event, journey }) => {
+    if (journey.reentry === 'always') return true;
+    const key = `${journey.id}:${event.customerId}`;
+    if (once.has(key)) return false;
+    once.add(key);
+    return true;
+  });
+  await repo.lockJourneyCustomers(
+    tx,
+    wanted.map(({ event, journey }) => ({ journeyId: journey.id, customerId: event.customerId })),
+  );
+  const runs = await repo.startRuns(
+    tx,
+    wanted.map(({ event, journey }) => ({
+      businessId: event.businessId,
+      journeyId: journey.id,
+      version: journey.liveVersion!,
+      customerId: event.customerId,
+      triggerEventId: event.id,
+      reentry: journey.reentry,
+      at,
+    })),
+  );
+  const started = new Map(runs.map((r) => [`${r.journeyId}:${r.triggerEventId}`, r]));
+  const entered: { run: repo.RunRow; data: Record<string, unknown> }[] = [];
+  const steps: repo.NewStep[] = [];
+  const ends: { run: repo.RunRow; status: 'exited' | 'failed'; nodeId: string | null }[] = [];
+  const lookups = directLookups(deps);
+  for (const { event, journey, graph, trigger } of wanted) {
+    const run = started.get(`${journey.id}:${event.id}`);
+    if (!run) continue;
+    entered.push({ run, data: { trigger_event: event.name, trigger_event_id: event.id } });
+    steps.push({
+      run,
+      nodeId: trigger.id,
+      status: 'passed',
+      dueAt: null,
+      detail: { event_id: event.id },
+      at,
+    });
+    const entry = await planEnter(deps, tx, run, graph, nextOf(graph, trigger, null), at, 1, lookups);
+    if (entry.step) steps.push(entry.step);
+    if (entry.step?.status === 'waiting' && entry.step.dueAt) timerAt(deps, entry.step.dueAt);
+    if (entry.end) ends.push({ run, ...entry.end });
+    if (entry.due) due++;
+  }
+  await emitRunEvents(tx, 'journey.entered', entered, at);
+  await repo.insertSteps(tx, steps);
+  for (const status of ['exited', 'failed'] as const) {
+    const these = ends.filter((e) => e.status === status);
+    const ended = await repo.endRuns(
+      tx,
+      these.map((e) => e.run.id),
+      status,
+      at,
+    );
+    await emitRunEvents(
+      tx,
+      'journey.exited',
+      these
+        .filter((e) => ended.has(e.run.id))
+        .map((e) => ({ run: e.run, data: { status, node_id: e.nodeId } })),
+      at,
+    );
+  }
+  // Waits of these customers for these events end by their "event" way out, event by event.
+  for (const event of events) due += await endWaitsOn(deps, tx, event, at);
+  return due;
+}
+
+/** The customer's waits for this event end by their "event" way out. Answers the steps entered due at once. */
+async function endWaitsOn(deps: JourneyDeps, tx: Queryable, event: repo.EventRow, at: Date): Promise<number> {
+  let due = 0;
+  for (const step of await repo.endWaitsFor(
+    tx,
+    {
+      businessId: event.businessId,
+      customerId: event.customerId,
+      name: event.name,
+      occurredAt: event.occurredAt,
+      eventId: event.id,
+    },
+    at,
+  )) {
+    const run = await repo.findRun(tx, step.runId);
+    const graph = await graphOf(deps, tx, step.journeyId, step.version);
+    const node = graph && nodeOf(graph, step.nodeId);
+    if (!run || !graph || !node) continue;
+    await stepCompleted(
+      tx,
+      run,
+      node,
+      node.id,
+      { status: 'passed', outcome: 'event', detail: { event_id: event.id } },
+      at,
+    );
+    if (await enter(deps, tx, run, graph, nextOf(graph, node, 'event'), at)) due++;
+  }
+  return due;
+}
+
 /** Events not yet heard, a batch in one transaction. Answers how many it took. */
 export async function hearEvents(deps: JourneyDeps): Promise<number> {
   const at = deps.clock();
@@ -621,14 +836,33 @@ export async function hearEvents(deps: JourneyDeps): Promise<number> {
     // By customer, then as they came: concurrent passes take their locks (journey × customer) in
     // the same order, so they wait for each other instead of deadlocking.
     const ordered = [...events].sort((a, b) => a.customerId - b.customerId || a.id - b.id);
+    try {
+      // The batch set-based, in a savepoint: should it fail, each event is heard alone below.
+      await tx.transaction((sp) => hearBatch(deps, sp, ordered, at));
+      await repo.markEventsProcessed(
+        tx,
+        events.map((e) => e.id),
+        at,
+      );
+      return events.length;
+    } catch (err) {
+      deps.logger.warn(
+        { err, events: events.length },
+        'a batch of customer events failed; hearing them one by one',
+      );
+    }
+    const hearing: Hearing = { journeysOn: new Map(), entered: [] };
     for (const event of ordered) {
+      const entered: Hearing['entered'] = [];
       try {
         // A savepoint each: one event Titan cannot hear does not hold back the others.
-        await tx.transaction((sp) => hearEvent(deps, sp, event, at));
+        await tx.transaction((sp) => hearEvent(deps, sp, event, at, { ...hearing, entered }));
+        hearing.entered.push(...entered);
       } catch (err) {
         deps.logger.error({ err, event_id: event.id }, 'a customer event could not be heard; it is skipped');
       }
     }
+    await emitRunEvents(tx, 'journey.entered', hearing.entered, at);
     await repo.markEventsProcessed(
       tx,
       events.map((e) => e.id),
@@ -724,6 +958,7 @@ async function execute(
   node: TJourneyNode,
   dispatch: { id: string; channel: SendChannel }[],
   after: { agentRuns: string[] },
+  lookups: Lookups,
 ): Promise<StepResult> {
   switch (node.type) {
     case 'wait':
@@ -745,15 +980,15 @@ async function execute(
           detail: null,
         };
       }
-      const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+      const customer = await lookups.customer(tx, run);
       if (!customer)
         return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
-      const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+      const event = await lookups.event(tx, run);
       const yes = node.config.rules.every((r) => ruleHolds(r, readField(customer, event, r.field)));
       return { status: 'passed', outcome: yes ? 'yes' : 'no', detail: null };
     }
     case 'send': {
-      const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+      const customer = await lookups.customer(tx, run);
       if (!customer)
         return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
       // A text waits out quiet hours on the customer's clock, as a campaign's does (a test run, whose
@@ -768,6 +1003,7 @@ async function execute(
         config: node.config,
         idempotencyKey: `journey:${run.id}:${node.id}:${step.visit}`,
         causeId: String(run.journeyId),
+        memo: lookups.memo,
       });
       if (sent.dispatch && sent.sendId) dispatch.push({ id: sent.sendId, channel: sent.channel });
       const made = sent.sendId !== null && !['suppressed', 'failed', 'cancelled'].includes(sent.status);
@@ -781,7 +1017,7 @@ async function execute(
     case 'update': {
       // In the step's transaction: the change and the step's passing commit together. The events
       // it causes (label.added, list.joined…) carry the chain of journeys that led here: the loop guard.
-      const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+      const event = await lookups.event(tx, run);
       await repo.setEventOrigin(tx, {
         journeys: [...(event?.origin?.journeys ?? []), run.journeyId],
         step_id: step.id,
@@ -791,14 +1027,14 @@ async function execute(
       return { status: 'passed', outcome: null, detail: null };
     }
     case 'webhook':
-      return callWebhook(deps, tx, step, run, node.id, node.config.url);
+      return callWebhook(deps, tx, step, run, node.id, node.config.url, lookups);
     case 'conversation': {
       // In the step's transaction: the conversation (opened or found) and the step commit together.
       const opened = await deps.ports.openConversation(tx, {
         businessId: run.businessId,
         customerId: run.customerId,
         config: node.config,
-        title: await conversationTitle(tx, run),
+        title: await conversationTitle(tx, run, lookups),
       });
       return {
         status: 'passed',
@@ -810,7 +1046,7 @@ async function execute(
       // The agent's run for this customer alone, recorded with the step under the step's key: a
       // step taken again after a crash finds its run instead of starting another. Its guardrails
       // (consent, caps, quiet hours, review or dry run) decide what reaches the customer.
-      const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+      const customer = await lookups.customer(tx, run);
       if (!customer)
         return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
       const started = await deps.ports.startAgentRun(tx, {
@@ -838,8 +1074,8 @@ async function execute(
 }
 
 /** A conversation a journey opens is titled after the journey (and its trigger event). */
-async function conversationTitle(tx: Queryable, run: repo.RunRow): Promise<string> {
-  const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+async function conversationTitle(tx: Queryable, run: repo.RunRow, lookups: Lookups): Promise<string> {
+  const event = await lookups.event(tx, run);
   return event ? `Journey ${run.journeyId}: ${event.name}` : `Journey ${run.journeyId}`;
 }
 
@@ -855,11 +1091,12 @@ async function callWebhook(
   run: repo.RunRow,
   nodeId: string,
   url: string,
+  lookups: Lookups,
 ): Promise<StepResult> {
-  const [customer] = await deps.ports.findCustomers(tx, run.businessId, [run.customerId]);
+  const customer = await lookups.customer(tx, run);
   if (!customer)
     return { status: 'failed', outcome: null, detail: { reason: 'The customer no longer exists.' } };
-  const event = run.triggerEventId ? await repo.findEvent(tx, run.triggerEventId) : null;
+  const event = await lookups.event(tx, run);
   const idempotencyKey = `journey:${run.id}:${nodeId}:${step.visit}`;
   const body = JSON.stringify({
     type: 'journey.webhook',
@@ -930,7 +1167,7 @@ async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolea
         return;
       }
       after.agentRuns.length = 0;
-      const result = await execute(deps, tx, step, run, node, dispatch, after);
+      const result = await execute(deps, tx, step, run, node, dispatch, after, directLookups(deps));
       if (result.status === 'deferred') {
         await repo.deferStep(tx, step.id, result.until, result.detail);
         return;
@@ -968,16 +1205,253 @@ async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolea
   return dueNext;
 }
 
-/** Due steps, claimed and run. Answers how many it claimed. */
+// ---- Batches ----
+
+/** Steps that call out of Titan (HTTP): each runs in its own transaction, outside a batch. */
+const CALLS_OUT = new Set<TJourneyNode['type']>(['webhook']);
+/** Steps that write beyond the ledger: each in a savepoint of its batch, so one refused does not undo the rest. */
+const WRITES = new Set<TJourneyNode['type']>(['send', 'update', 'conversation', 'agent']);
+
+/** Whether a step at this node reads the run's customer / its trigger event. */
+const readsCustomer = (node: TJourneyNode) =>
+  node.type === 'send' ||
+  node.type === 'agent' ||
+  (node.type === 'branch' && node.config.kind !== 'split') ||
+  (node.type === 'wait' && node.config.kind === 'until_time');
+const readsEvent = (node: TJourneyNode) =>
+  node.type === 'update' ||
+  node.type === 'conversation' ||
+  (node.type === 'branch' && node.config.kind !== 'split');
+
+/** A batch's reads: its customers and trigger events fetched once (set-based), any other read as asked. */
+async function batchLookups(
+  deps: JourneyDeps,
+  tx: Queryable,
+  work: { run: repo.RunRow; node: TJourneyNode }[],
+): Promise<Lookups> {
+  const customers = new Map<number, JourneyCustomer | null>();
+  const events = new Map<number, repo.EventRow | null>();
+  const byBusiness = new Map<number, Set<number>>();
+  for (const { run, node } of work) {
+    if (!readsCustomer(node)) continue;
+    let ids = byBusiness.get(run.businessId);
+    if (!ids) byBusiness.set(run.businessId, (ids = new Set()));
+    ids.add(run.customerId);
+  }
+  for (const [businessId, ids] of byBusiness) {
+    for (const id of ids) customers.set(id, null);
+    for (const c of await deps.ports.findCustomers(tx, businessId, [...ids])) customers.set(c.id, c);
+  }
+  const eventIds = work
+    .filter((w) => readsEvent(w.node) && w.run.triggerEventId)
+    .map((w) => w.run.triggerEventId!);
+  for (const id of eventIds) events.set(id, null);
+  for (const e of await repo.findEvents(tx, eventIds)) events.set(e.id, e);
+  const direct = directLookups(deps);
+  return {
+    memo: new Map(),
+    async customer(db, run) {
+      if (!customers.has(run.customerId)) customers.set(run.customerId, await direct.customer(db, run));
+      return customers.get(run.customerId)!;
+    },
+    async event(db, run) {
+      if (!run.triggerEventId) return null;
+      if (!events.has(run.triggerEventId)) events.set(run.triggerEventId, await direct.event(db, run));
+      return events.get(run.triggerEventId)!;
+    },
+  };
+}
+
+/** Many `journey.*` webhook events of one type: one lookup of the businesses listening. */
+async function emitRunEvents(
+  tx: Queryable,
+  type: JourneyWebhookType,
+  items: { run: repo.RunRow; data: Record<string, unknown> }[],
+  at: Date,
+): Promise<void> {
+  await recordEventsOfType(
+    tx,
+    type,
+    items.map((i) => ({ businessId: i.run.businessId, ...i })),
+    ({ run, data }) => ({
+      objectKey: `journey_run:${run.id}`,
+      at,
+      data: {
+        journey_id: run.journeyId,
+        version: run.version,
+        run_id: run.id,
+        customer_id: run.customerId,
+        ...data,
+      },
+    }),
+  );
+}
+
+/**
+ * A claim's steps in one transaction: the steps locked (still under this worker's lease), their runs,
+ * customers and trigger events read once for all, each step run (a send, update, conversation or
+ * agent step in a savepoint of its own), then the steps finished, the next ones entered and the
+ * ended runs ended, a statement each. A crash anywhere before the commit leaves every step under its
+ * lease, to be taken again (no send was kept). Answers the sends and agent runs to hand on after the commit.
+ */
+async function runBatch(
+  deps: JourneyDeps,
+  claimed: repo.StepRow[],
+  leaseUntil: Date,
+): Promise<{ dispatch: { id: string; channel: SendChannel }[]; agentRuns: string[] }> {
+  const at = deps.clock();
+  const dispatch: { id: string; channel: SendChannel }[] = [];
+  const agentRuns: string[] = [];
+  const waits: Date[] = [];
+  await deps.db.transaction(async (tx) => {
+    const steps = await repo.lockClaimedSteps(
+      tx,
+      claimed.map((s) => s.id),
+      leaseUntil,
+    );
+    if (steps.length === 0) return;
+    const runs = new Map(
+      (
+        await repo.findRuns(
+          tx,
+          steps.map((s) => s.runId),
+        )
+      ).map((r) => [r.id, r]),
+    );
+    const work: { step: repo.StepRow; run: repo.RunRow; graph: TJourneyGraph; node: TJourneyNode }[] = [];
+    const finished: Parameters<typeof repo.finishSteps>[1] = [];
+    const completed: { run: repo.RunRow; data: Record<string, unknown> }[] = [];
+    const entered: repo.NewStep[] = [];
+    const ends: { run: repo.RunRow; status: 'exited' | 'failed'; nodeId: string | null }[] = [];
+    for (const step of steps) {
+      const run = runs.get(step.runId);
+      const graph = await graphOf(deps, tx, step.journeyId, step.version);
+      const node = graph && nodeOf(graph, step.nodeId);
+      if (run && graph && node) {
+        work.push({ step, run, graph, node });
+        continue;
+      }
+      finished.push({
+        id: step.id,
+        status: 'failed',
+        outcome: null,
+        detail: { reason: 'The step no longer exists.' },
+      });
+      if (run) ends.push({ run, status: 'failed', nodeId: step.nodeId });
+    }
+    const lookups = await batchLookups(deps, tx, work);
+    for (const { step, run, graph, node } of work) {
+      const mine = { dispatch: [] as typeof dispatch, after: { agentRuns: [] as string[] } };
+      let result: StepResult;
+      if (WRITES.has(node.type)) {
+        try {
+          result = await tx.transaction((sp) =>
+            execute(deps, sp, step, run, node, mine.dispatch, mine.after, lookups),
+          );
+        } catch (err) {
+          // A refusal Titan can explain fails the step with it; anything else leaves the step under
+          // its lease, to be taken again when the lease runs out.
+          if (!(err instanceof AppError)) {
+            deps.logger.error({ err, step_id: step.id }, 'journey step failed; it will be retried');
+            continue;
+          }
+          result = { status: 'failed', outcome: null, detail: { reason: reasonOf(err) } };
+        }
+      } else {
+        result = await execute(deps, tx, step, run, node, mine.dispatch, mine.after, lookups);
+      }
+      dispatch.push(...mine.dispatch);
+      agentRuns.push(...mine.after.agentRuns);
+      if (result.status === 'deferred') {
+        await repo.deferStep(tx, step.id, result.until, result.detail);
+        waits.push(result.until);
+        continue;
+      }
+      finished.push({ id: step.id, status: result.status, outcome: result.outcome, detail: result.detail });
+      completed.push({
+        run,
+        data: {
+          node_id: node.id,
+          node_type: node.type,
+          status: result.status,
+          outcome: result.outcome,
+          send_id: (result.detail?.send_id as string | null | undefined) ?? null,
+          reason: (result.detail?.reason as string | null | undefined) ?? null,
+        },
+      });
+      if (result.status === 'passed' || (result.status === 'failed' && result.goOn)) {
+        const next = nextOf(graph, node, result.outcome);
+        const entry = await planEnter(deps, tx, run, graph, next, at, 1, lookups);
+        if (entry.step) entered.push(entry.step);
+        if (entry.step?.status === 'waiting' && entry.step.dueAt) waits.push(entry.step.dueAt);
+        if (entry.end) ends.push({ run, ...entry.end });
+      } else {
+        ends.push({ run, status: result.status, nodeId: node.id });
+      }
+    }
+    await repo.finishSteps(tx, finished, at);
+    await emitRunEvents(tx, 'journey.step_completed', completed, at);
+    await repo.insertSteps(tx, entered);
+    for (const status of ['exited', 'failed'] as const) {
+      const these = ends.filter((e) => e.status === status);
+      const ended = await repo.endRuns(
+        tx,
+        these.map((e) => e.run.id),
+        status,
+        at,
+      );
+      await emitRunEvents(
+        tx,
+        'journey.exited',
+        these
+          .filter((e) => ended.has(e.run.id))
+          .map((e) => ({ run: e.run, data: { status, node_id: e.nodeId } })),
+        at,
+      );
+    }
+  });
+  for (const due of waits) timerAt(deps, due);
+  return { dispatch, agentRuns };
+}
+
+/**
+ * Due steps, claimed (skip locked, under a lease) and run: a claim's steps in one batch, a step
+ * calling out (a webhook) in its own transaction. A batch that fails as a whole (not a refusal a
+ * step can be failed with) is run again step by step, each in its own transaction. Answers how
+ * many it claimed.
+ */
 export async function advanceSteps(deps: JourneyDeps): Promise<number> {
   const now = deps.clock();
-  const claimed = await repo.claimDueSteps(
-    deps.db,
-    now,
-    new Date(now.getTime() + deps.leaseMs),
-    deps.batchSize,
-  );
-  for (const step of claimed) await runStep(deps, step);
+  const leaseUntil = new Date(now.getTime() + deps.leaseMs);
+  const claimed = await repo.claimDueSteps(deps.db, now, leaseUntil, deps.batchSize);
+  const alone: repo.StepRow[] = [];
+  const batch: repo.StepRow[] = [];
+  for (const step of claimed) {
+    const graph = await graphOf(deps, deps.db, step.journeyId, step.version);
+    const node = graph && nodeOf(graph, step.nodeId);
+    (node && CALLS_OUT.has(node.type) ? alone : batch).push(step);
+  }
+  if (batch.length > 0) {
+    let done: Awaited<ReturnType<typeof runBatch>> | null = null;
+    try {
+      done = await runBatch(deps, batch, leaseUntil);
+    } catch (err) {
+      deps.logger.warn(
+        { err, steps: batch.length },
+        'a batch of journey steps failed; running them one by one',
+      );
+      for (const step of batch) await runStep(deps, step);
+    }
+    // Handed on after the commit: a worker killed before this leaves them to the spine's recovery.
+    if (done && done.dispatch.length > 0) await deps.ports.dispatchSends(done.dispatch);
+    if (done && done.agentRuns.length > 0) await deps.ports.dispatchAgentRuns(done.agentRuns);
+  }
+  for (const step of alone) await runStep(deps, step);
+  if (claimed.length < deps.batchSize) {
+    // The queue is empty for now: the loop wakes when the next wait comes due.
+    const next = await repo.nextDueAt(deps.db, now);
+    if (next) timerAt(deps, next);
+  }
   return claimed.length;
 }
 

@@ -11,7 +11,7 @@ import {
   journeySteps,
   journeyVersions,
 } from '../../db/schema';
-import { advisoryLock, recordset, rowsOf } from '../../db/sql';
+import { advisoryLock, lockKeyOf, recordset, rowsOf } from '../../db/sql';
 
 export type JourneyRow = typeof journeys.$inferSelect;
 export type VersionRow = typeof journeyVersions.$inferSelect;
@@ -868,4 +868,180 @@ export async function runsOfCustomer(db: Queryable, journeyId: number, customerI
     .where(sql`${journeySteps.runId} = any(${sql.raw(`'{${runs.map((r) => r.id).join(',')}}'`)}::bigint[])`)
     .orderBy(asc(journeySteps.enteredAt), asc(journeySteps.id));
   return runs.map((run) => ({ run, steps: steps.filter((s) => s.runId === run.id) }));
+}
+
+// ---- Batches (the loop runs a claim's steps in one transaction, set-based) ----
+
+const idArray = (ids: number[]) => sql.raw(`'{${ids.join(',')}}'`);
+
+/** The claimed steps still open and still under this worker's lease (`leaseUntil`), locked. */
+export async function lockClaimedSteps(tx: Queryable, ids: number[], leaseUntil: Date): Promise<StepRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(journeySteps)
+    .where(
+      and(
+        sql`${journeySteps.id} = any(${idArray(ids)}::bigint[])`,
+        sql`${journeySteps.status} in ('pending', 'waiting')`,
+        eq(journeySteps.leaseUntil, leaseUntil),
+      ),
+    )
+    .orderBy(asc(journeySteps.id))
+    .for('update');
+}
+
+export async function findRuns(db: Queryable, ids: number[]): Promise<RunRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(journeyRuns)
+    .where(sql`${journeyRuns.id} = any(${idArray([...new Set(ids)])}::bigint[])`);
+}
+
+export async function findEvents(db: Queryable, ids: number[]): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(customerEvents)
+    .where(sql`${customerEvents.id} = any(${idArray([...new Set(ids)])}::bigint[])`);
+}
+
+/** finishStep for many steps in one statement. */
+export async function finishSteps(
+  tx: Queryable,
+  results: {
+    id: number;
+    status: 'passed' | 'exited' | 'failed';
+    outcome: string | null;
+    detail: Record<string, unknown> | null;
+  }[],
+  at: Date,
+): Promise<void> {
+  if (results.length === 0) return;
+  await tx.execute(
+    sql`update journey_steps s set status = k.status, outcome = k.outcome,
+          detail = k.detail, finished_at = ${at}, lease_until = null
+        from jsonb_to_recordset(${recordset(results)}) as k(id bigint, status text, outcome text, detail jsonb)
+        where s.id = k.id`,
+  );
+}
+
+/** insertStep for many steps in one statement (each already entered is left as it is). */
+export async function insertSteps(tx: Queryable, steps: NewStep[]): Promise<void> {
+  if (steps.length === 0) return;
+  await tx
+    .insert(journeySteps)
+    .values(
+      steps.map((s) => {
+        const final = s.status === 'passed' || s.status === 'exited' || s.status === 'failed';
+        return {
+          runId: s.run.id,
+          businessId: s.run.businessId,
+          journeyId: s.run.journeyId,
+          version: s.run.version,
+          customerId: s.run.customerId,
+          nodeId: s.nodeId,
+          visit: s.visit ?? 1,
+          status: s.status,
+          dueAt: s.dueAt,
+          waitEvent: s.waitEvent ?? null,
+          outcome: s.outcome ?? null,
+          detail: s.detail ?? null,
+          enteredAt: s.at,
+          finishedAt: final ? s.at : null,
+        };
+      }),
+    )
+    .onConflictDoNothing();
+}
+
+/** endRun for many runs of one ending; answers the ids that were active (ended now). */
+export async function endRuns(
+  tx: Queryable,
+  ids: number[],
+  status: 'exited' | 'failed',
+  at: Date,
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const ended = await tx
+    .update(journeyRuns)
+    .set({ status, endedAt: at })
+    .where(and(sql`${journeyRuns.id} = any(${idArray(ids)}::bigint[])`, eq(journeyRuns.status, 'active')))
+    .returning({ id: journeyRuns.id });
+  return new Set(ended.map((r) => r.id));
+}
+
+/** The earliest due time of an open step after `after` (the loop's next timer), or null. */
+export async function nextDueAt(db: Queryable, after: Date): Promise<Date | null> {
+  const [row] = await rowsOf<{ at: string | Date | null }>(
+    db,
+    sql`select min(due_at) as at from journey_steps where status in ('pending', 'waiting') and due_at > ${after}`,
+  );
+  return row?.at ? new Date(row.at) : null;
+}
+
+/**
+ * The locks startRun takes (journey × customer), many in one statement and in the order given: a
+ * batch of events locks as one heard after the other would.
+ */
+export async function lockJourneyCustomers(
+  tx: Queryable,
+  keys: { journeyId: number; customerId: number }[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${lockKeyOf(sql`k.key`)})
+        from jsonb_array_elements_text(${recordset(
+          keys.map((k) => `journey:${k.journeyId}:customer:${k.customerId}`),
+        )}) with ordinality as k(key, n)
+        order by k.n`,
+  );
+}
+
+/**
+ * startRun for many events at once, their locks held (lockJourneyCustomers): each starts unless the
+ * re-entry rule forbids it or its event already started one. The caller passes one start per
+ * journey and customer where the rule is not `always`. Answers the runs started.
+ */
+export async function startRuns(
+  tx: Queryable,
+  starts: {
+    businessId: number;
+    journeyId: number;
+    version: number;
+    customerId: number;
+    triggerEventId: number;
+    reentry: string;
+    at: Date;
+  }[],
+): Promise<RunRow[]> {
+  if (starts.length === 0) return [];
+  const rows = await rowsOf<{ id: string | number }>(
+    tx,
+    sql`insert into journey_runs (business_id, journey_id, version, customer_id, trigger_event_id, entered_at)
+        select k.business_id, k.journey_id, k.version, k.customer_id, k.trigger_event_id, k.at
+        from jsonb_to_recordset(${recordset(
+          starts.map((s) => ({
+            business_id: s.businessId,
+            journey_id: s.journeyId,
+            version: s.version,
+            customer_id: s.customerId,
+            trigger_event_id: s.triggerEventId,
+            reentry: s.reentry,
+            at: s.at.toISOString(),
+          })),
+        )}) as k(business_id bigint, journey_id bigint, version int, customer_id bigint,
+                 trigger_event_id bigint, reentry text, at timestamptz)
+        where k.reentry = 'always' or not exists (
+          select 1 from journey_runs r
+          where r.journey_id = k.journey_id and r.customer_id = k.customer_id
+            and (k.reentry <> 'after_exit' or r.status = 'active'))
+        on conflict do nothing
+        returning id`,
+  );
+  return findRuns(
+    tx,
+    rows.map((r) => Number(r.id)),
+  );
 }
