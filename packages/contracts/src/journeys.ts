@@ -478,6 +478,8 @@ export const ZJourneyStats = z.object({
 export type TJourneyStats = z.infer<typeof ZJourneyStats>;
 
 export const JOURNEY_STEP_STATUSES = ['pending', 'waiting', 'passed', 'exited', 'failed'] as const;
+/** A customer's pass through a journey (a run). */
+export const JOURNEY_RUN_STATUSES = ['active', 'exited', 'failed'] as const;
 export const ZJourneyStep = z.object({
   node_id: z.string(),
   type: z.string().nullable(),
@@ -497,7 +499,7 @@ export const ZJourneyStep = z.object({
 export const ZJourneyCustomerRun = z.object({
   id: z.number().int(),
   version: z.number().int(),
-  status: z.enum(['active', 'exited', 'failed']),
+  status: z.enum(JOURNEY_RUN_STATUSES),
   entered_at: z.string(),
   ended_at: z.string().nullable(),
   /** A test run's clock speed (`POST …/test/`); null for a customer who entered for real. */

@@ -165,7 +165,7 @@ export const apiKeys = pgTable(
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),
     /** A built-in role (migration 0052); null with no custom role: the original agent + sending. */
-    role: text('role', { enum: ['owner', 'admin', 'agent'] }),
+    role: text('role', { enum: ROLES }),
     customRoleId: bigint('custom_role_id', { mode: 'number' }).references(() => customRoles.id, {
       onDelete: 'restrict',
     }),

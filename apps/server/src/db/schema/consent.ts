@@ -2,7 +2,7 @@
 // opt-ins people made themselves — a form's tick, a confirmation mailed, a confirmation followed.
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { CONSENT_STATUSES } from '@titan/contracts';
+import { CONSENT_STATUSES, IMPORT_CONSENT_CHANNELS } from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
 import { customers } from './inbox';
@@ -25,7 +25,7 @@ export const consentEvents = pgTable(
     customerId: bigint('customer_id', { mode: 'number' }).references(() => customers.id, {
       onDelete: 'set null',
     }),
-    channel: text('channel', { enum: ['email', 'sms', 'whatsapp'] }).notNull(),
+    channel: text('channel', { enum: IMPORT_CONSENT_CHANNELS }).notNull(),
     address: text('address').notNull(),
     /** The customer's consent on the channel after the event. */
     status: text('status', { enum: CONSENT_STATUSES }).notNull(),

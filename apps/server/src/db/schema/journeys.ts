@@ -13,6 +13,12 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import {
+  JOURNEY_REENTRY,
+  JOURNEY_RUN_STATUSES,
+  JOURNEY_STATUSES,
+  JOURNEY_STEP_STATUSES,
+} from '@titan/contracts';
 import { ts } from './columns';
 import { businesses } from './business';
 import { customers } from './inbox';
@@ -59,12 +65,8 @@ export const journeys = pgTable(
       .notNull()
       .references(() => businesses.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    status: text('status', { enum: ['draft', 'live', 'paused'] })
-      .notNull()
-      .default('draft'),
-    reentry: text('reentry', { enum: ['never', 'after_exit', 'always'] })
-      .notNull()
-      .default('never'),
+    status: text('status', { enum: JOURNEY_STATUSES }).notNull().default('draft'),
+    reentry: text('reentry', { enum: JOURNEY_REENTRY }).notNull().default('never'),
     /** The newest version. */
     version: integer('version').notNull().default(1),
     /** The version new customers enter; null until first published. */
@@ -111,9 +113,7 @@ export const journeyRuns = pgTable(
       .notNull()
       .references(() => customers.id, { onDelete: 'cascade' }),
     triggerEventId: bigint('trigger_event_id', { mode: 'number' }),
-    status: text('status', { enum: ['active', 'exited', 'failed'] })
-      .notNull()
-      .default('active'),
+    status: text('status', { enum: JOURNEY_RUN_STATUSES }).notNull().default('active'),
     enteredAt: ts('entered_at').notNull(),
     endedAt: ts('ended_at'),
     /** A test run: its waits last this many times less. Null for customers who entered for real. */
@@ -138,7 +138,7 @@ export const journeySteps = pgTable(
     customerId: bigint('customer_id', { mode: 'number' }).notNull(),
     nodeId: text('node_id').notNull(),
     visit: integer('visit').notNull().default(1),
-    status: text('status', { enum: ['pending', 'waiting', 'passed', 'exited', 'failed'] }).notNull(),
+    status: text('status', { enum: JOURNEY_STEP_STATUSES }).notNull(),
     /** When the loop takes it: now for a step to run, the timer's end for a wait. */
     dueAt: ts('due_at'),
     /** A wait for this event (until_event). */
