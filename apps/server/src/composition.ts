@@ -105,6 +105,7 @@ import {
   segmentCustomersAmong,
   visibleCustomerIds,
 } from './modules/directory';
+import { frequencyCapped } from './modules/sends';
 import { suppressedAmong } from './modules/suppressions';
 import { type Clock, systemClock } from './platform/clock';
 import {
@@ -222,6 +223,7 @@ function agentRunPorts(): AgentRunPorts {
     segmentCustomers,
     segmentCustomersAmong,
     suppressedAmong,
+    frequencyCapped,
     lastCustomerMessagesOf,
     whatsappWindowMs: WHATSAPP_WINDOW_MS,
     ...agentDeliveryPorts,

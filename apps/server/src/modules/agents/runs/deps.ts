@@ -24,7 +24,7 @@ import type {
   withUnsubscribeFooter,
 } from '../../email';
 import type { LlmDeps, openLlm, resolveLlm } from '../../llm';
-import type { createMany, findByIdempotencyKey } from '../../sends';
+import type { createMany, findByIdempotencyKey, frequencyCapped } from '../../sends';
 import type { buildSmsSend, e164Of, enqueueSmsSends, SMS_SEND_ERRORS, smsContext, SmsDeps } from '../../sms';
 import type { normalizeAddress, suppressedAmong } from '../../suppressions';
 import type {
@@ -78,6 +78,8 @@ export type AgentRunPorts = {
   segmentCustomers: typeof segmentCustomers;
   segmentCustomersAmong: typeof segmentCustomersAmong;
   suppressedAmong: typeof suppressedAmong;
+  /** The business's marketing frequency cap, shared with campaigns and journeys. */
+  frequencyCapped: typeof frequencyCapped;
   lastCustomerMessagesOf: typeof lastCustomerMessagesOf;
   /** How long after a customer's last message WhatsApp lets the business write freely. */
   whatsappWindowMs: number;

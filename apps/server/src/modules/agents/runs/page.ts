@@ -2,7 +2,6 @@
 // (a few at once) and the page written in one transaction with the cursor.
 import type { TAgentChannel, TSegmentFilter } from '@titan/contracts';
 import type { CustomerRow } from '../../directory';
-import { frequencyCapped } from '../../sends';
 import { customerTimezone, type RecipientFacts } from '../agents.guardrails';
 import * as repo from '../agents.runs.repository';
 import type { AgentRunDeps, AgentRunPorts } from './deps';
@@ -75,7 +74,7 @@ async function factsFor(
       addresses.filter((a): a is string => a !== null),
     ),
     repo.recentDeliveryCounts(db, businessId, ids, new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000)),
-    frequencyCapped(db, businessId, ids, now),
+    ports.frequencyCapped(db, businessId, ids, now),
     channel === 'whatsapp' ? ports.lastCustomerMessagesOf(db, businessId, ids) : Promise.resolve(new Map()),
   ]);
   const facts = new Map<number, RecipientFacts>();
