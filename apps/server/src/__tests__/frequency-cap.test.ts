@@ -3,7 +3,8 @@
 // route (defaults, validation, agent-role members refused the change); a customer who got 3
 // campaign mails this week is skipped by a 4th campaign (the recipient's state and reason, the
 // campaign's counts) and by a journey's send step (the path shows why, the journey goes on);
-// replies and one-off sends are not counted, nor another business's sends. Agents: agents-runs.test.ts.
+// a list send (broadcast) passes them over; replies and one-off sends are not counted, nor another
+// business's sends. Agents: agents-runs.test.ts.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,6 +24,7 @@ import { runCampaign } from '../modules/campaigns/campaigns.runner';
 import type { CampaignDeps } from '../modules/campaigns/campaigns.service';
 import { drainJourneys } from '../modules/journeys/journeys.engine';
 import type { JourneyDeps } from '../modules/journeys/journeys.deps';
+import { fanOut, startBroadcast } from '../modules/broadcasts/broadcasts.service';
 import { frequencyCapped } from '../modules/sends';
 
 let rt: TestRuntime;
@@ -259,6 +261,29 @@ describe('a customer who got 3 campaign mails this week', () => {
       [String(journey.id)],
     );
     expect(journeySends.map((s) => Number(s.customer_id))).toEqual([fresh]);
+  });
+
+  it('passes them over in a list send (a broadcast), counted under its words', async () => {
+    // Replied got two campaign mails this week (Once, Fourth): under the limit, so still reached.
+    const started = await startBroadcast(rt.services.broadcasts, {
+      businessId: business.id,
+      channel: 'email',
+      listId: audience,
+      request: { from: 'Acme News <news@acme.test>', subject: 'List news', html: '<p>News</p>' },
+      createdBy: null,
+    });
+    await fanOut(rt.services.broadcasts, started.id);
+    const shown = (await api('GET', `/api/broadcasts/${started.id}/`)).json().result;
+    expect(shown).toMatchObject({
+      status: 'done',
+      skipped_reasons: { [FREQUENCY_CAP_WORDS.skipped]: 1 },
+    });
+    const listSends = await rt.database.query<{ customer_id: string }>(
+      `select customer_id from sends where idempotency_key like $1 order by customer_id`,
+      [`broadcast:${started.id}:%`],
+    );
+    expect(listSends.map((r) => Number(r.customer_id)).includes(often)).toBe(false);
+    expect(listSends.map((r) => Number(r.customer_id))).toContain(replied);
   });
 
   it('stops nobody once the business turns it off', async () => {

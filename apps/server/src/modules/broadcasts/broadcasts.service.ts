@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import {
   CUSTOMER_LIST_ERRORS,
+  FREQUENCY_CAP_WORDS,
   marketingConsentAllows,
   type TBroadcast,
   type TConsentStatus,
@@ -17,7 +18,7 @@ import type { Jobs } from '../../platform/jobs';
 import { countListCustomers, listExists, walkListCustomers } from '../customer-lists';
 import type { CustomerRow } from '../directory';
 import { assertRoomFor, refusalOf } from '../billing';
-import { cancelQueuedSends, cancelQueuedSendsOf, countSendsByCause } from '../sends';
+import { cancelQueuedSends, cancelQueuedSendsOf, countSendsByCause, frequencyCapped } from '../sends';
 import * as repo from './broadcasts.repository';
 
 export type { BroadcastRow } from './broadcasts.repository';
@@ -242,11 +243,24 @@ export async function fanOut(deps: BroadcastDeps, id: string): Promise<void> {
     })) {
       await channel.prepare?.(row);
       const { sendIds } = await deps.db.transaction(async (tx) => {
-        const batch = await channel.queueBatch(tx, row, customers);
+        // A list broadcast is marketing: the business's frequency cap (shared with campaigns,
+        // journeys and agents) passes over who already got enough, counted under its words.
+        const { capped } = await frequencyCapped(
+          tx,
+          row.businessId,
+          customers.map((c) => c.id),
+          new Date(),
+        );
+        const sendTo = capped.size > 0 ? customers.filter((c) => !capped.has(c.id)) : customers;
+        const batch =
+          sendTo.length > 0 ? await channel.queueBatch(tx, row, sendTo) : { sendIds: [], skipped: {} };
+        const skipped = { ...batch.skipped };
+        if (capped.size > 0)
+          skipped[FREQUENCY_CAP_WORDS.skipped] = (skipped[FREQUENCY_CAP_WORDS.skipped] ?? 0) + capped.size;
         const advanced = await repo.advance(tx, id, {
           cursor: customers[customers.length - 1]!.id,
           queued: batch.sendIds.length,
-          skipped: batch.skipped,
+          skipped,
         });
         if (!advanced) throw new Stopped();
         return batch;

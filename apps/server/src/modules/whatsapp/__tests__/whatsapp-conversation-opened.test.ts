@@ -8,6 +8,7 @@ import type { TestRuntime } from '../../../testing/test-runtime';
 import type { Session } from '../../../testing/identity';
 import { callAs, startWhatsappBench, type WhatsappBench } from '../../../testing/whatsapp';
 import { runCampaign } from '../../campaigns/campaigns.runner';
+import { zoneAt } from '../../../testing/zones';
 
 let bench: WhatsappBench;
 let sim: WhatsappCloudSim;
@@ -98,9 +99,10 @@ describe('conversation.opened for conversations Titan opens on WhatsApp', () => 
 
   it('is told for a campaign message that opens a customer’s first conversation', async () => {
     const [row] = await rt.database.query<{ id: string }>(
-      `insert into customers (business_id, name, phone, whatsapp_status)
-       values ($1, 'Nia', '+4915112349001', 'subscribed') returning id`,
-      [business.id],
+      `insert into customers (business_id, name, phone, whatsapp_status, fields)
+       values ($1, 'Nia', '+4915112349001', 'subscribed', $2) returning id`,
+      // Her clock at midday, whatever the hour the test runs: a campaign waits out quiet hours.
+      [business.id, JSON.stringify({ timezone: zoneAt(12) })],
     );
     const nia = Number(row!.id);
     const list = (await call<{ id: number }>('POST', '/api/business/customer-lists/', { name: 'News' })).body
