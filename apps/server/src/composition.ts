@@ -533,7 +533,11 @@ export function startInboxBackground(services: Services): {
   const stopSweep = startPresenceSweep(services.db, services.logger, services.config.PRESENCE_GRACE_SECONDS);
   // A new message may be one for the AI first responder: its loop looks now (where workers run).
   const unwake = services.feed.subscribe((change) => {
-    if ((change.table === 'messages' || change.table === 'wa_messages') && change.op === 'INSERT')
+    if (
+      (change.table === 'messages' || change.table === 'wa_messages') &&
+      change.op === 'INSERT' &&
+      (change.sender_type === 'customer' || change.sender_type === undefined)
+    )
       services.jobs.wake(AI_RESPONDER_LOOP);
   });
   return {

@@ -17,6 +17,14 @@ export type Change = {
   seq?: number;
   /** For conversation updates: last_message_at before the change. */
   old_last_message_at?: string | null;
+  /**
+   * For messages and wa_messages (migration 0094): who wrote it, what it is, and an activity line's
+   * action — enough for a listener to pass by a message that does not concern it unread. Absent on
+   * announcements made before that migration (then read the row).
+   */
+  sender_type?: string | null;
+  message_type?: string | null;
+  action?: string | null;
   /** For the auth tables (sessions, memberships): the row's user. */
   user_id?: string | null;
   /** Signals (no row, no seq: typing): what the announcement carries beside the change fields. */

@@ -37,6 +37,22 @@ export async function findUserGroupIds(db: Queryable, businessId: number, userId
   return rows.map((r) => r.id);
 }
 
+/** findUserGroupIds for several users at once: each user's chat groups (users in none left out). */
+export async function findUsersGroupIds(
+  db: Queryable,
+  businessId: number,
+  userIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (userIds.length === 0) return out;
+  const rows = await db
+    .select({ userId: chatGroupMembers.userId, id: chatGroupMembers.groupId })
+    .from(chatGroupMembers)
+    .where(and(eq(chatGroupMembers.businessId, businessId), inArray(chatGroupMembers.userId, [...userIds])));
+  for (const r of rows) out.set(r.userId, [...(out.get(r.userId) ?? []), r.id]);
+  return out;
+}
+
 /**
  * The segment builder's "replied" (directory): the customer (its id in `customerId`) wrote to the
  * business — a message of theirs, on any channel, in a conversation they started here — at or

@@ -4,7 +4,7 @@
 // ones; one without a scope sees the whole business.
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
-import { findUserGroupIds, type InboxScope } from './conversation-conditions.repository';
+import { findUserGroupIds, findUsersGroupIds, type InboxScope } from './conversation-conditions.repository';
 import { businessOf } from './request-context';
 
 export { type InboxScope, scopeConditions } from './conversation-conditions.repository';
@@ -22,6 +22,22 @@ export async function scopeFor(
   if (custom?.customRoleId) return { businessId, groupIds: custom.scopeGroupIds ?? null };
   if (role !== 'agent' || userId === null) return { businessId, groupIds: null };
   return { businessId, groupIds: await findUserGroupIds(db, businessId, userId) };
+}
+
+/**
+ * scopeFor several members of one business at once (by their built-in roles): each user's chat
+ * groups (agents) or null (the whole business). Users without a role are left out.
+ */
+export async function scopesFor(
+  db: Db,
+  businessId: number,
+  roles: ReadonlyMap<number, string>,
+): Promise<Map<number, number[] | null>> {
+  const agents = [...roles].filter(([, role]) => role === 'agent').map(([userId]) => userId);
+  const groups = await findUsersGroupIds(db, businessId, agents);
+  return new Map(
+    [...roles].map(([userId, role]) => [userId, role === 'agent' ? (groups.get(userId) ?? []) : null]),
+  );
 }
 
 export async function scopeOf(db: Db, request: FastifyRequest): Promise<InboxScope> {

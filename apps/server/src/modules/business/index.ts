@@ -12,6 +12,7 @@ export {
   findMembershipByCode,
   findMembershipAccess,
   findMembershipRole,
+  findMembershipRoles,
   findCustomRole,
   insertMembership,
   listMembers,

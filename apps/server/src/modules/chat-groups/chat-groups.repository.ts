@@ -130,6 +130,33 @@ export async function findAssignment(db: Queryable, groupId: number): Promise<As
   return row ?? null;
 }
 
+/**
+ * What one auto-assignment claim reads of its group, in one statement: the assignment settings, the
+ * group's business hours and its AI responder settings (null: no assignment row).
+ */
+export async function findAssignmentRules(
+  db: Queryable,
+  groupId: number,
+): Promise<
+  | (AssignmentRow & {
+      businessHours: ChatGroupRow['businessHours'];
+      aiResponder: ChatGroupRow['aiResponder'];
+    })
+  | null
+> {
+  const [row] = await db
+    .select({
+      assignment: chatGroupAssignment,
+      businessHours: chatGroups.businessHours,
+      aiResponder: chatGroups.aiResponder,
+    })
+    .from(chatGroupAssignment)
+    .innerJoin(chatGroups, eq(chatGroups.id, chatGroupAssignment.chatGroupId))
+    .where(eq(chatGroupAssignment.chatGroupId, groupId))
+    .limit(1);
+  return row ? { ...row.assignment, businessHours: row.businessHours, aiResponder: row.aiResponder } : null;
+}
+
 export async function findAssignments(db: Queryable, businessId: number): Promise<AssignmentRow[]> {
   return db.select().from(chatGroupAssignment).where(eq(chatGroupAssignment.businessId, businessId));
 }

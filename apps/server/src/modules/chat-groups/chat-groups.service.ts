@@ -22,6 +22,7 @@ import { forgetMembership } from '../auth';
 import { findMembership } from '../business';
 import { findMcpServerRow } from '../mcp-servers';
 import { findPluginRow } from '../plugins';
+import { isOpenAt } from './business-hours';
 import * as repo from './chat-groups.repository';
 
 export const CHAT_GROUP_ERRORS = {
@@ -150,6 +151,24 @@ export function aiHeldChannels(settings: TAiResponderSettings): TChannel[] {
 /** Auto-assignment settings as the engine reads them (null: off). */
 export async function findAssignmentSettings(db: Queryable, groupId: number) {
   return repo.findAssignment(db, groupId);
+}
+
+/**
+ * Everything an auto-assignment claim needs of its group, read once: null when assignment is off
+ * (or was never set); `open` whether the group's business hours are open at `at`; `aiHeld` the
+ * channels its AI first responder holds (aiHeldChannels).
+ */
+export async function findAssignmentRules(db: Queryable, groupId: number, at: Date) {
+  const row = await repo.findAssignmentRules(db, groupId);
+  if (!row || row.mode === 'off') return null;
+  return {
+    businessId: row.businessId,
+    mode: row.mode,
+    capacity: row.capacity,
+    lastUserId: row.lastUserId,
+    open: isOpenAt(row.businessHours, at),
+    aiHeld: aiHeldChannels(toAiResponder(row.aiResponder)),
+  };
 }
 
 export { moveAssignmentCursor } from './chat-groups.repository';

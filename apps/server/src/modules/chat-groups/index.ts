@@ -6,6 +6,7 @@ export { chatGroupRoutes } from './chat-groups.routes';
 export {
   aiHeldChannels,
   findAiResponderSettings,
+  findAssignmentRules,
   findAssignmentSettings,
   findChatGroupMemberIds,
   moveAssignmentCursor,

@@ -62,15 +62,16 @@ export async function candidates(db: Queryable, businessId: number, groupId: num
 }
 
 /**
- * The group's oldest waiting conversation nobody else holds, locked; null when none. Conversations on
+ * The group's `limit` oldest waiting conversations nobody else holds, locked. Conversations on
  * `aiHeld` channels wait only once the AI handed them to a person.
  */
 export async function lockOldestWaiting(
   db: Queryable,
   groupId: number,
   aiHeld: readonly string[] = [],
-): Promise<Pick<ConversationRow, 'id' | 'businessId' | 'channel'> | null> {
-  const [row] = await rowsOf<{
+  limit = 1,
+): Promise<Pick<ConversationRow, 'id' | 'businessId' | 'channel'>[]> {
+  const rows = await rowsOf<{
     id: string | number;
     business_id: string | number;
     channel: ConversationRow['channel'];
@@ -88,20 +89,32 @@ export async function lockOldestWaiting(
             : sql``
         }
       order by awaiting_assignment_at, id
-      limit 1 for update skip locked`,
+      limit ${limit} for update skip locked`,
   );
-  return row ? { id: Number(row.id), businessId: Number(row.business_id), channel: row.channel } : null;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    businessId: Number(row.business_id),
+    channel: row.channel,
+  }));
 }
 
-/** Gives the locked conversation to the member (the 0048 trigger stops it waiting). */
-export async function assign(db: Queryable, conversationId: number, userId: number) {
+/**
+ * Gives each locked conversation to its member in one statement (the 0048 trigger stops them
+ * waiting); answers the ids assigned (one that no longer waits is left as it is).
+ */
+export async function assignMany(
+  db: Queryable,
+  picks: readonly { conversationId: number; userId: number }[],
+): Promise<Set<number>> {
   const rows = await rowsOf<{ id: string | number }>(
     db,
-    sql`update conversations set assignee_id = ${userId}, updated_at = now()
-      where id = ${conversationId} and assignee_id is null and awaiting_assignment_at is not null
-      returning id`,
+    sql`update conversations c set assignee_id = p.user_id, updated_at = now()
+      from unnest(${sql.param(picks.map((p) => p.conversationId))}::bigint[],
+        ${sql.param(picks.map((p) => p.userId))}::bigint[]) as p(id, user_id)
+      where c.id = p.id and c.assignee_id is null and c.awaiting_assignment_at is not null
+      returning c.id`,
   );
-  return rows.length === 1;
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 export { advisoryLock };

@@ -15,17 +15,10 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
-import {
-  aiHeldChannels,
-  findAiResponderSettings,
-  findAssignmentSettings,
-  findGroup,
-  isOpenAt,
-  moveAssignmentCursor,
-} from '../chat-groups';
+import { findAssignmentRules, moveAssignmentCursor } from '../chat-groups';
 import type { Clock } from '../../platform/clock';
 import * as repo from './auto-assign.repository';
-import { insertInternalMessage } from './conversations.repository';
+import { insertInternalMessages } from './conversations.repository';
 
 /** Tables whose changes may make a waiting conversation assignable. */
 const WAKING_TABLES = new Set(['conversations', 'user_presence', 'chat_group_assignment']);
@@ -50,45 +43,68 @@ export function pickMember(
   );
 }
 
+/** Conversations one claim hands out at most: one transaction, one lock, one read of the rules. */
+export const CLAIM_BATCH = 50;
+
 /**
- * One claim in one chat group: the oldest waiting conversation to an eligible member, with its
- * activity line, in one transaction. False when nothing (or nobody) is left.
+ * One claim in one chat group: up to CLAIM_BATCH of the oldest waiting conversations, each to the
+ * member the group's rule picks next (counting what this claim already gave), with their activity
+ * lines, in one transaction under the group's lock. Answers how many were assigned (0: nothing, or
+ * nobody, is left).
  */
-export async function claimOne(db: Db, groupId: number, now: Date = new Date()): Promise<boolean> {
+export async function claimBatch(db: Db, groupId: number, now: Date = new Date()): Promise<number> {
   return db.transaction(async (tx) => {
     await repo.advisoryLock(tx, repo.assignmentLockKey(groupId));
-    const settings = await findAssignmentSettings(tx, groupId);
-    if (!settings || settings.mode === 'off') return false;
-    // Outside the group's business hours nobody is "online" for it: the conversation waits.
-    const group = await findGroup(tx, settings.businessId, groupId);
-    if (!group || !isOpenAt(group.businessHours, now)) return false;
-    const eligible = (await repo.candidates(tx, settings.businessId, groupId)).filter(
-      (c) => c.open < settings.capacity,
-    );
-    const chosen = pickMember(settings.mode, settings.lastUserId, eligible);
-    if (!chosen) return false;
+    // Outside the group's business hours nobody is "online" for it: the conversations wait.
+    const rules = await findAssignmentRules(tx, groupId, now);
+    if (!rules || !rules.open) return 0;
+    const members = await repo.candidates(tx, rules.businessId, groupId);
+    const open = new Map(members.map((c) => [c.userId, c.open]));
+    const room = members.reduce((n, c) => n + Math.max(0, rules.capacity - c.open), 0);
+    if (room === 0) return 0;
     // What the group's AI first responder holds is not given out until it hands it to a person.
-    const aiHeld = aiHeldChannels(await findAiResponderSettings(tx, groupId));
-    const conversation = await repo.lockOldestWaiting(tx, groupId, aiHeld);
-    if (!conversation) return false;
-    if (!(await repo.assign(tx, conversation.id, chosen.userId))) return false;
-    await moveAssignmentCursor(tx, groupId, chosen.userId);
-    const assignee = { id: chosen.userId, name: chosen.name };
+    const waiting = await repo.lockOldestWaiting(tx, groupId, rules.aiHeld, Math.min(room, CLAIM_BATCH));
+    const picks: { conversation: (typeof waiting)[number]; member: repo.Candidate }[] = [];
+    let last = rules.lastUserId;
+    for (const conversation of waiting) {
+      const eligible = members
+        .map((c) => ({ ...c, open: open.get(c.userId)! }))
+        .filter((c) => c.open < rules.capacity);
+      const member = pickMember(rules.mode, last, eligible);
+      if (!member) break;
+      picks.push({ conversation, member });
+      open.set(member.userId, member.open + 1);
+      last = member.userId;
+    }
+    if (picks.length === 0) return 0;
+    const assigned = await repo.assignMany(
+      tx,
+      picks.map((p) => ({ conversationId: p.conversation.id, userId: p.member.userId })),
+    );
+    const done = picks.filter((p) => assigned.has(p.conversation.id));
+    if (done.length === 0) return 0;
+    await moveAssignmentCursor(tx, groupId, done[done.length - 1]!.member.userId);
     // As a person's assignment reads ("… assigned this conversation to …"), by the group's rule.
-    await insertInternalMessage(tx, conversation, {
-      messageType: 'activity',
-      senderType: 'system',
-      senderId: null,
-      content: `Auto-assignment assigned this conversation to ${assignee.name}`,
-      metaData: {
-        action: 'assigned',
-        actor: null,
-        assignee,
-        previous_assignee_id: null,
-        auto: settings.mode,
-      },
-    });
-    return true;
+    await insertInternalMessages(
+      tx,
+      done.map(({ conversation, member }) => ({
+        conversation,
+        values: {
+          messageType: 'activity' as const,
+          senderType: 'system' as const,
+          senderId: null,
+          content: `Auto-assignment assigned this conversation to ${member.name}`,
+          metaData: {
+            action: 'assigned',
+            actor: null,
+            assignee: { id: member.userId, name: member.name },
+            previous_assignee_id: null,
+            auto: rules.mode,
+          },
+        },
+      })),
+    );
+    return done.length;
   });
 }
 
@@ -100,7 +116,11 @@ export async function assignWaiting(
 ): Promise<number> {
   let assigned = 0;
   for (const { groupId } of await repo.groupsWaiting(db, businessId)) {
-    while (await claimOne(db, groupId, now())) assigned++;
+    for (;;) {
+      const n = await claimBatch(db, groupId, now());
+      if (n === 0) break;
+      assigned += n;
+    }
   }
   return assigned;
 }

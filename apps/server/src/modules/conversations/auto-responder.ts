@@ -98,6 +98,18 @@ export async function replyIfAway(
 
 const MESSAGE_TABLES = new Set(['messages', 'wa_messages']);
 
+/**
+ * Whether a new message may be one the responder acts on — a customer's, or a resolve's activity
+ * line — by what the announcement says of it (migration 0094); one that says nothing is read.
+ */
+export function mayConcernAutoResponder(change: Pick<Change, 'sender_type' | 'message_type' | 'action'>) {
+  if (change.sender_type === undefined || change.sender_type === null) return true;
+  return (
+    change.sender_type === 'customer' ||
+    (change.message_type === 'activity' && change.action === 'status_changed')
+  );
+}
+
 /** One instance's auto-responder: looks at every message a customer writes, and every resolve. */
 export class AutoResponder {
   private readonly pending = new Set<Promise<unknown>>();
@@ -123,6 +135,7 @@ export class AutoResponder {
   private onChange(change: Change): void {
     if (change.op !== 'INSERT' || !MESSAGE_TABLES.has(change.table)) return;
     if (!change.id || !change.business_id || !change.conversation_id) return;
+    if (!mayConcernAutoResponder(change)) return;
     const at = this.deps.clock.now();
     const run = this.handle(
       change.table as 'messages' | 'wa_messages',

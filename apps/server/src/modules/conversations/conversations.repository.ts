@@ -512,6 +512,28 @@ export async function findMessage(db: Queryable, id: number): Promise<MessageRow
   return row ?? null;
 }
 
+/** Several messages by id (missing ids left out). */
+export async function findMessagesByIds(db: Queryable, ids: readonly number[]): Promise<MessageRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(messages)
+    .where(inArray(messages.id, [...ids]));
+}
+
+/** Several WhatsApp messages of one business by wamid (missing ones left out). */
+export async function findWaMessagesByIds(
+  db: Queryable,
+  businessId: number,
+  ids: readonly string[],
+): Promise<WaMessageRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(waMessages)
+    .where(and(eq(waMessages.businessId, businessId), inArray(waMessages.id, [...ids])));
+}
+
 /** A WhatsApp message by its wamid, which is unique within a business only. */
 export async function findWaMessage(
   db: Queryable,
@@ -755,6 +777,29 @@ export async function insertInternalMessage(
   return insertMessage(db, row);
 }
 
+/** Several internal lines (notes, activity) at once: one insert per message table. */
+export async function insertInternalMessages(
+  db: Queryable,
+  lines: readonly {
+    conversation: Pick<ConversationRow, 'id' | 'businessId' | 'channel'>;
+    values: Parameters<typeof insertInternalMessage>[2];
+  }[],
+): Promise<void> {
+  const rowOf = (line: (typeof lines)[number]) => ({
+    businessId: line.conversation.businessId,
+    conversationId: line.conversation.id,
+    isRead: true,
+    status: null,
+    ...line.values,
+  });
+  const own = lines.filter((l) => l.conversation.channel !== 'whatsapp').map(rowOf);
+  const wa = lines
+    .filter((l) => l.conversation.channel === 'whatsapp')
+    .map((l) => ({ ...rowOf(l), id: `titan-${l.values.messageType}-${randomUUID()}` }));
+  if (own.length) await db.insert(messages).values(own);
+  if (wa.length) await db.insert(waMessages).values(wa);
+}
+
 /**
  * The views' counts within what the scope may see: all, the caller's, unassigned, per assignee
  * and per chat group (null: no group) in one statement over the conversations index; per label in
@@ -837,10 +882,13 @@ export async function wakeDueSnoozes(db: Queryable, now: Date, limit: number): P
     .returning();
 }
 
-/** Conversations by id within what the scope may see (search's page), in no particular order. */
+/**
+ * Conversations by id within what the scope may see (search's page; null: any, for the change
+ * feed's listeners), in no particular order.
+ */
 export async function findConversationsByIds(
   db: Queryable,
-  scope: InboxScope,
+  scope: InboxScope | null,
   ids: number[],
 ): Promise<EnrichedConversationRow[]> {
   if (ids.length === 0) return [];
@@ -850,7 +898,7 @@ export async function findConversationsByIds(
     .leftJoin(customers, eq(customers.id, conversations.initiatorId))
     .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
     .leftJoin(users, eq(users.id, conversations.assigneeId))
-    .where(and(...scopeConditions(scope), inArray(conversations.id, ids)));
+    .where(and(...(scope ? scopeConditions(scope) : []), inArray(conversations.id, ids)));
 }
 
 /** The staff message of a send (meta_data.send_id) marked failed with the reason. */

@@ -936,6 +936,56 @@ export async function loadChangedRow(
   return { businessId: message.businessId, conversationId: message.conversationId, row: serialised! };
 }
 
+/**
+ * loadChangedRow for many new messages at once (the notifications' batches): one read per message
+ * table (and business, for WhatsApp's wamids), keyed `table:id`. Rows not found are left out.
+ */
+export async function loadChangedMessages(
+  deps: InboxDeps,
+  refs: readonly { table: 'messages' | 'wa_messages'; id: string; businessId?: number }[],
+): Promise<Map<string, { businessId: number; conversationId: number; row: TMessage }>> {
+  const own = refs.filter((r) => r.table === 'messages' && /^\d+$/.test(r.id)).map((r) => Number(r.id));
+  const waByBusiness = new Map<number, string[]>();
+  for (const r of refs)
+    if (r.table === 'wa_messages' && r.businessId !== undefined)
+      waByBusiness.set(r.businessId, [...(waByBusiness.get(r.businessId) ?? []), r.id]);
+  const found: { table: 'messages' | 'wa_messages'; row: AnyMessageRow }[] = [
+    ...(await repo.findMessagesByIds(deps.db, own)).map((row) => ({ table: 'messages' as const, row })),
+  ];
+  for (const [businessId, ids] of waByBusiness)
+    for (const row of await repo.findWaMessagesByIds(deps.db, businessId, ids))
+      found.push({ table: 'wa_messages', row });
+  const out = new Map<string, { businessId: number; conversationId: number; row: TMessage }>();
+  const byBusiness = new Map<number, typeof found>();
+  for (const f of found) byBusiness.set(f.row.businessId, [...(byBusiness.get(f.row.businessId) ?? []), f]);
+  for (const [businessId, items] of byBusiness) {
+    const serialised = await toMessages(
+      deps,
+      businessId,
+      items.map((i) => i.row),
+    );
+    items.forEach((item, i) =>
+      out.set(`${item.table}:${String(item.row.id)}`, {
+        businessId,
+        conversationId: item.row.conversationId,
+        row: serialised[i]!,
+      }),
+    );
+  }
+  return out;
+}
+
+/** Conversations by id as the API writes them (loadChangedRow's, for many at once). */
+export async function loadConversationsByIds(
+  deps: InboxDeps,
+  ids: readonly number[],
+): Promise<Map<number, { businessId: number; row: TConversation }>> {
+  const rows = await repo.findConversationsByIds(deps.db, null, [...new Set(ids)]);
+  return new Map(
+    rows.map((r) => [r.conversation.id, { businessId: r.conversation.businessId, row: toConversation(r) }]),
+  );
+}
+
 export { findUserGroupIds } from './conversations.repository';
 
 /** A page of the conversations a customer started, as the visitor's page lists them. */

@@ -50,7 +50,9 @@ export {
   findCustomerConversations,
   findMessages,
   type InboxDeps,
+  loadChangedMessages,
   loadChangedRow,
+  loadConversationsByIds,
   openConversation,
   receiveCustomerMessage,
   startConversation,
@@ -61,7 +63,7 @@ export { conversationTopics } from './conversations.topics';
 export { defineSnoozeJob, wakeSnoozedConversations } from './snooze';
 export { searchRoutes } from './search/search.routes';
 export { typingSource } from './typing';
-export { assignWaiting, AutoAssigner, claimOne } from './auto-assign';
+export { assignWaiting, AutoAssigner, claimBatch } from './auto-assign';
 export { AutoResponder, replyIfAway } from './auto-responder';
 export { answerCsatSurvey, askForRating, findCsatSurvey } from './csat';
 export { csatRoutes } from './csat.routes';

@@ -7,10 +7,10 @@
 // conversation — an agent only within their chat groups — and never the one who caused it.
 import type { TConversation, TMessage, TNotificationType } from '@titan/contracts';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
-import { findMembershipRole, listMembers } from '../business';
-import { loadChangedRow } from '../conversations';
-import { scopeFor } from '../../platform/inbox-scope';
-import { createNotification, type NotificationDeps, type NotificationDraft } from './notifications.service';
+import { findMembershipRole, findMembershipRoles, listMembers } from '../business';
+import { loadChangedMessages, loadConversationsByIds } from '../conversations';
+import { scopeFor, scopesFor } from '../../platform/inbox-scope';
+import { createNotifications, type NotificationDeps, type NotificationDraft } from './notifications.service';
 import { pushNotification } from './notifications.push';
 
 const MESSAGE_TABLES = new Set(['messages', 'wa_messages']);
@@ -27,9 +27,21 @@ export function excerpt(text: string): string {
 
 const quoted = (title: string) => `“${title.trim() || 'Conversation'}”`;
 
-/** Whether this change may make notifications (cheap: before anything is loaded). */
-export const concernsNotifications = (change: Pick<Change, 'table' | 'op'>) =>
-  change.op === 'INSERT' && MESSAGE_TABLES.has(change.table);
+/**
+ * Whether this change may make notifications (cheap: before anything is loaded): a new message, and
+ * where the announcement says what it is (migration 0094), only a note, an assignment or SLA breach
+ * line, or a customer's message.
+ */
+export function concernsNotifications(
+  change: Pick<Change, 'table' | 'op' | 'sender_type' | 'message_type' | 'action'>,
+): boolean {
+  if (change.op !== 'INSERT' || !MESSAGE_TABLES.has(change.table)) return false;
+  if (!change.message_type) return true;
+  if (change.message_type === 'note') return change.sender_type === 'staff';
+  if (change.message_type === 'activity')
+    return change.action === 'assigned' || change.action === 'sla_breached';
+  return change.sender_type === 'customer';
+}
 
 /** The notifications a message makes, before anyone's rights are checked. */
 export function draftsFor(
@@ -131,42 +143,87 @@ export async function memberSees(
   return groupIds === null || group === null || groupIds.includes(group.id);
 }
 
+/** Whether a loaded message is one that may notify someone (before its conversation is read). */
+function mayNotify(message: TMessage): boolean {
+  if (message.message_type === 'note')
+    return Array.isArray(message.meta_data.mentions) && message.meta_data.mentions.length > 0;
+  if (message.message_type === 'activity')
+    return message.meta_data.action === 'assigned' || message.meta_data.action === 'sla_breached';
+  return message.sender_type === 'customer';
+}
+
 /** Derives, makes and pushes the notifications of one change; how many it made. */
 export async function deriveFromChange(deps: NotificationDeps, change: Change): Promise<number> {
-  if (!concernsNotifications(change) || change.id === null) return 0;
-  const businessId = change.business_id === null ? undefined : Number(change.business_id);
-  const loaded = await loadChangedRow(deps.inbox, change.table, change.id, businessId);
-  if (!loaded) return 0;
-  const message = loaded.row as TMessage;
-  // Cheap refusals before the conversation is read.
-  const interesting =
-    message.message_type === 'note'
-      ? Array.isArray(message.meta_data.mentions) && message.meta_data.mentions.length > 0
-      : message.message_type === 'activity'
-        ? message.meta_data.action === 'assigned' || message.meta_data.action === 'sla_breached'
-        : message.sender_type === 'customer';
-  if (!interesting) return 0;
-  const conv = await loadChangedRow(deps.inbox, 'conversations', String(loaded.conversationId));
-  if (!conv || conv.businessId !== loaded.businessId) return 0;
-  const conversation = conv.row as TConversation;
-  let made = 0;
-  const drafts =
-    message.message_type === 'activity' && message.meta_data.action === 'sla_breached'
-      ? await slaBreachDrafts(deps, loaded.businessId, conversation, message)
-      : draftsFor(loaded.businessId, conversation, message);
-  for (const draft of drafts) {
-    if (!(await memberSees(deps, draft.businessId, draft.userId, conversation))) continue;
-    const created = await createNotification(deps.db, draft);
-    if (!created) continue;
-    made++;
-    // Not awaited: a slow push service must not hold up the next change's notifications.
-    if (created.push)
-      void pushNotification(deps, created.row).catch((err: unknown) =>
-        deps.logger.warn({ err, notification: created.row.id }, 'push not sent'),
+  return deriveFromChanges(deps, [change]);
+}
+
+/**
+ * Derives, makes and pushes the notifications of several changes at once: the messages read in one
+ * statement per table, their conversations in one, each member's rights and preferences once, the
+ * notifications inserted in one. How many it made.
+ */
+export async function deriveFromChanges(deps: NotificationDeps, changes: readonly Change[]): Promise<number> {
+  const refs = changes
+    .filter((c) => concernsNotifications(c) && c.id !== null)
+    .map((c) => ({
+      table: c.table as 'messages' | 'wa_messages',
+      id: c.id!,
+      businessId: c.business_id === null ? undefined : Number(c.business_id),
+    }));
+  if (refs.length === 0) return 0;
+  const loaded = await loadChangedMessages(deps.inbox, refs);
+  const messages = refs
+    .map((r) => loaded.get(`${r.table}:${r.id}`))
+    .filter((l): l is NonNullable<typeof l> => l !== undefined && mayNotify(l.row));
+  if (messages.length === 0) return 0;
+  const conversations = await loadConversationsByIds(
+    deps.inbox,
+    messages.map((m) => m.conversationId),
+  );
+  const candidates: { draft: NotificationDraft; conversation: TConversation }[] = [];
+  for (const { businessId, conversationId, row: message } of messages) {
+    const conv = conversations.get(conversationId);
+    if (!conv || conv.businessId !== businessId) continue;
+    const conversation = conv.row;
+    const drafts =
+      message.message_type === 'activity' && message.meta_data.action === 'sla_breached'
+        ? await slaBreachDrafts(deps, businessId, conversation, message)
+        : draftsFor(businessId, conversation, message);
+    for (const draft of drafts) candidates.push({ draft, conversation });
+  }
+  // The recipients must still be members who may see the conversation: their roles and chat groups
+  // read once per business for the batch.
+  const scopes = new Map<number, Map<number, number[] | null>>();
+  for (const businessId of new Set(candidates.map((c) => c.draft.businessId))) {
+    const userIds = [
+      ...new Set(candidates.filter((c) => c.draft.businessId === businessId).map((c) => c.draft.userId)),
+    ];
+    scopes.set(
+      businessId,
+      await scopesFor(deps.db, businessId, await findMembershipRoles(deps.db, businessId, userIds)),
+    );
+  }
+  const drafts = candidates
+    .filter(({ draft, conversation }) => {
+      const scope = scopes.get(draft.businessId)?.get(draft.userId);
+      if (scope === undefined) return false;
+      const group = conversation.assigned_chat_group;
+      return scope === null || group === null || scope.includes(group.id);
+    })
+    .map((c) => c.draft);
+  const created = await createNotifications(deps.db, drafts);
+  for (const { row, push } of created) {
+    // Not awaited: a slow push service must not hold up the next changes' notifications.
+    if (push)
+      void pushNotification(deps, row).catch((err: unknown) =>
+        deps.logger.warn({ err, notification: row.id }, 'push not sent'),
       );
   }
-  return made;
+  return created.length;
 }
+
+/** Changes derived together at most (one read per table, one insert). */
+export const DERIVE_BATCH = 200;
 
 /**
  * Listens to the change feed on this instance: each message change is derived as it is heard (one
@@ -185,9 +242,26 @@ export function attachNotificationFeed(
       (err: unknown) => deps.logger.warn({ err, ...what }, 'notifications not derived'),
     );
   };
+  // Changes heard while a batch is derived wait for the next: one batch at a time, in order.
+  const pending: Change[] = [];
+  let scheduled = false;
+  const drain = async () => {
+    scheduled = false;
+    while (pending.length > 0) {
+      const batch = pending.splice(0, DERIVE_BATCH);
+      try {
+        await deriveFromChanges(deps, batch);
+      } catch (err) {
+        deps.logger.warn({ err, changes: batch.length }, 'notifications not derived');
+      }
+    }
+  };
   const unsubscribe = feed.subscribe((change) => {
-    if (concernsNotifications(change))
-      run(() => deriveFromChange(deps, change), { table: change.table, id: change.id });
+    if (!concernsNotifications(change)) return;
+    pending.push(change);
+    if (scheduled) return;
+    scheduled = true;
+    run(drain, { batch: true });
   });
   const unReset = feed.onReset(() => run(() => catchUp(deps), { catchUp: true }));
   run(() => catchUp(deps), { catchUp: true });

@@ -5,7 +5,7 @@
 import type { Jobs } from '../../platform/jobs';
 import { recentChanges } from '../../platform/realtime/change-log.repository';
 import type { Change } from '../../platform/change-feed';
-import { deriveFromChange } from './notifications.derive';
+import { DERIVE_BATCH, deriveFromChanges } from './notifications.derive';
 import {
   emailUnreadNotifications,
   NOTIFICATIONS_EMAIL_CRON,
@@ -31,21 +31,23 @@ export async function catchUpNotifications(
     new Date(now.getTime() - windowMs),
     20_000,
   );
-  let made = 0;
-  for (const c of changes) {
-    if (c.op !== 'INSERT') continue;
-    const change: Change = {
+  const inserts: Change[] = changes
+    .filter((c) => c.op === 'INSERT')
+    .map((c) => ({
       table: c.tableName,
-      op: 'INSERT',
+      op: 'INSERT' as const,
       id: c.rowId,
       business_id: String(c.businessId),
       conversation_id: c.conversationId === null ? null : String(c.conversationId),
       seq: c.seq,
-    };
+    }));
+  let made = 0;
+  for (let i = 0; i < inserts.length; i += DERIVE_BATCH) {
+    const batch = inserts.slice(i, i + DERIVE_BATCH);
     try {
-      made += await deriveFromChange(deps, change);
+      made += await deriveFromChanges(deps, batch);
     } catch (err) {
-      deps.logger.warn({ err, table: c.tableName, id: c.rowId }, 'notification catch-up: change not derived');
+      deps.logger.warn({ err, changes: batch.length }, 'notification catch-up: changes not derived');
     }
   }
   return made;

@@ -23,6 +23,19 @@ export async function insertNotification(
   return row ?? null;
 }
 
+/** Several notifications in one statement; those whose member already has the cause are passed by. */
+export async function insertNotifications(
+  db: Queryable,
+  values: readonly NewNotification[],
+): Promise<NotificationRow[]> {
+  if (values.length === 0) return [];
+  return db
+    .insert(notifications)
+    .values([...values])
+    .onConflictDoNothing()
+    .returning();
+}
+
 export async function findNotification(db: Queryable, id: number): Promise<NotificationRow | null> {
   const [row] = await db.select().from(notifications).where(eq(notifications.id, id)).limit(1);
   return row ?? null;
@@ -138,6 +151,24 @@ export async function claimUnreadForEmail(
       ),
     )
     .orderBy(notifications.createdAt, notifications.id);
+}
+
+/** findPreferences for several members of a business at once. */
+export async function findPreferencesOf(
+  db: Queryable,
+  businessId: number,
+  userIds: readonly number[],
+): Promise<PreferenceRow[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select()
+    .from(notificationPreferences)
+    .where(
+      and(
+        eq(notificationPreferences.businessId, businessId),
+        inArray(notificationPreferences.userId, [...userIds]),
+      ),
+    );
 }
 
 export async function findPreferences(

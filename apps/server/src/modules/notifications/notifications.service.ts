@@ -17,7 +17,7 @@ import type { Db, Queryable } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
-import { announceChange } from '../../platform/realtime/change-log.repository';
+import { announceChange, announceChanges } from '../../platform/realtime/change-log.repository';
 import type { OutboundDeps } from '../../platform/safe-fetch';
 import type { InboxDeps } from '../conversations';
 import * as repo from './notifications.repository';
@@ -143,41 +143,64 @@ export type NotificationDraft = {
 };
 
 /**
- * Makes a notification unless the member has it already (one per member, type and cause: two
- * instances hearing the same message make one) or turned every channel of its type off. The new
- * row is announced on the realtime topic in the same transaction; the caller pushes it.
+ * Makes the drafts' notifications (the feed's batches) unless the member has one already (one per
+ * member, type and cause, however many instances try) or turned every channel of its type off:
+ * each member's preferences read once, the new rows inserted in one statement and announced on the
+ * realtime topic in the same transaction. Answers the rows made; the caller
+ * pushes those with `push`.
  */
-export async function createNotification(
+export async function createNotifications(
   db: Db,
-  draft: NotificationDraft,
-): Promise<{ row: repo.NotificationRow; push: boolean } | null> {
-  const prefs = (await getPreferences(db, draft.businessId, draft.userId))[draft.type];
-  if (!prefs.in_app && !prefs.push && !prefs.email) return null;
-  return db.transaction(async (tx) => {
-    const row = await repo.insertNotification(tx, {
-      businessId: draft.businessId,
-      userId: draft.userId,
-      type: draft.type,
-      conversationId: draft.conversationId,
-      sourceKey: draft.sourceKey,
-      actorId: draft.actor?.id ?? null,
-      actorName: draft.actor?.name ?? null,
-      title: draft.title,
-      body: draft.body,
-      inApp: prefs.in_app,
-      // Nothing to mail when the member wants no email of this type: claimed at once.
-      emailClaimedAt: prefs.email ? null : new Date(),
-    });
-    if (!row) return null;
-    if (row.inApp) {
-      await announceChange(tx, {
-        businessId: row.businessId,
-        table: NOTIFICATIONS_TABLE,
-        op: 'INSERT',
-        rowId: String(row.id),
-      });
+  drafts: readonly NotificationDraft[],
+): Promise<{ row: repo.NotificationRow; push: boolean }[]> {
+  // Each member's preferences: one read per business for the batch.
+  const prefsOf = new Map<string, TNotificationPreferences>();
+  for (const businessId of new Set(drafts.map((d) => d.businessId))) {
+    const userIds = [...new Set(drafts.filter((d) => d.businessId === businessId).map((d) => d.userId))];
+    const rows = await repo.findPreferencesOf(db, businessId, userIds);
+    for (const userId of userIds) {
+      const prefs = structuredClone(DEFAULT_NOTIFICATION_PREFERENCES);
+      for (const r of rows)
+        if (r.userId === userId) prefs[r.type] = { in_app: r.inApp, push: r.push, email: r.email };
+      prefsOf.set(`${businessId}:${userId}`, prefs);
     }
-    return { row, push: prefs.push };
+  }
+  const wanted: { draft: NotificationDraft; prefs: TNotificationPreferences[TNotificationType] }[] = [];
+  for (const draft of drafts) {
+    const prefs = prefsOf.get(`${draft.businessId}:${draft.userId}`)![draft.type];
+    if (prefs.in_app || prefs.push || prefs.email) wanted.push({ draft, prefs });
+  }
+  if (wanted.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const rows = await repo.insertNotifications(
+      tx,
+      wanted.map(({ draft, prefs }) => ({
+        businessId: draft.businessId,
+        userId: draft.userId,
+        type: draft.type,
+        conversationId: draft.conversationId,
+        sourceKey: draft.sourceKey,
+        actorId: draft.actor?.id ?? null,
+        actorName: draft.actor?.name ?? null,
+        title: draft.title,
+        body: draft.body,
+        inApp: prefs.in_app,
+        emailClaimedAt: prefs.email ? null : new Date(),
+      })),
+    );
+    const pushOf = new Map(
+      wanted.map(({ draft, prefs }) => [`${draft.userId}:${draft.type}:${draft.sourceKey}`, prefs.push]),
+    );
+    await announceChanges(
+      tx,
+      NOTIFICATIONS_TABLE,
+      'INSERT',
+      rows.filter((row) => row.inApp).map((row) => ({ businessId: row.businessId, rowId: String(row.id) })),
+    );
+    return rows.map((row) => ({
+      row,
+      push: pushOf.get(`${row.userId}:${row.type}:${row.sourceKey}`) ?? false,
+    }));
   });
 }
 
