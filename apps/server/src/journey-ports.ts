@@ -178,6 +178,14 @@ export function journeyPorts(deps: {
       const address = channel === 'email' ? customer.email?.trim() || null : e164Of(customer.phone);
       if (!address)
         return notSent(channel === 'email' ? JOURNEY_SEND_WORDS.noEmail : JOURNEY_SEND_WORDS.noPhone);
+      const consentSkip = (c: JourneyCustomer) =>
+        marketingConsentAllows(config.consent, channel === 'email' ? c.emailStatus : c.smsStatus)
+          ? null
+          : JOURNEY_SEND_WORDS.noConsent(channel === 'email' ? 'email' : 'SMS');
+      // Consent first, then the cap (a customer who never subscribed reads so, suppressed or capped
+      // or not); the builder below asks consent again as it does for broadcasts.
+      const noConsent = consentSkip(customer);
+      if (noConsent) return notSent(noConsent);
       // The cap counts sends already recorded; this step's own is not among them (checked above).
       const capped = (await sends.frequencyCapped(tx, businessId, [customer.id], new Date())).capped;
       const capReason = capped.get(customer.id)?.reason;
@@ -226,10 +234,7 @@ export function journeyPorts(deps: {
         businessId,
         channel,
         addressed: [{ customer, address }],
-        consentSkip: (c) =>
-          marketingConsentAllows(config.consent, channel === 'email' ? c.emailStatus : c.smsStatus)
-            ? null
-            : JOURNEY_SEND_WORDS.noConsent(channel === 'email' ? 'email' : 'SMS'),
+        consentSkip,
         build,
         suppressedError,
       });
