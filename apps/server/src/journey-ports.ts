@@ -12,6 +12,7 @@ import {
   startCustomerRun,
 } from './modules/agents';
 import { businessTimeZone, findMembership } from './modules/business';
+import { type AddressedSends, recordAddressedSends } from './modules/broadcasts';
 import { outOfQuietHours, recipientZone } from './modules/campaigns';
 import { findGroup } from './modules/chat-groups';
 import {
@@ -45,7 +46,6 @@ import {
   smsContext,
   type SmsDeps,
 } from './modules/sms';
-import { normalizeAddress, suppressedAmong } from './modules/suppressions';
 import { templateExists } from './modules/templates';
 import {
   dispatchWhatsappSends,
@@ -160,35 +160,36 @@ export function journeyPorts(deps: {
         return { ...sent, channel: 'whatsapp' } as RecordedSend;
       }
       const channel = config.channel === 'sms' ? 'sms' : 'email';
-      const existing = await sends.findByIdempotencyKey(tx, businessId, idempotencyKey);
-      if (existing)
-        return {
-          sendId: existing.id,
-          status: existing.status,
-          reason: existing.errorMessage,
-          dispatch: false,
-          channel,
-        };
+      const notSent = (reason: string): RecordedSend => ({
+        sendId: null,
+        status: 'not_sent',
+        reason,
+        dispatch: false,
+        channel,
+      });
+      const recorded = async (): Promise<RecordedSend | null> => {
+        const s = await sends.findByIdempotencyKey(tx, businessId, idempotencyKey);
+        return s
+          ? { sendId: s.id, status: s.status, reason: s.errorMessage, dispatch: false, channel }
+          : null;
+      };
+      const existing = await recorded();
+      if (existing) return existing;
       const address = channel === 'email' ? customer.email?.trim() || null : e164Of(customer.phone);
       if (!address)
-        return {
-          sendId: null,
-          status: 'not_sent',
-          reason: channel === 'email' ? JOURNEY_SEND_WORDS.noEmail : JOURNEY_SEND_WORDS.noPhone,
-          dispatch: false,
-          channel,
-        };
-      const consent = channel === 'email' ? customer.emailStatus : customer.smsStatus;
-      if (!marketingConsentAllows(config.consent, consent))
-        return {
-          sendId: null,
-          status: 'not_sent',
-          reason: JOURNEY_SEND_WORDS.noConsent(channel === 'email' ? 'email' : 'SMS'),
-          dispatch: false,
-          channel,
-        };
-      const capped = await capStop();
-      if (capped) return { sendId: null, status: 'not_sent', reason: capped, dispatch: false, channel };
+        return notSent(channel === 'email' ? JOURNEY_SEND_WORDS.noEmail : JOURNEY_SEND_WORDS.noPhone);
+      const consentSkip = (c: JourneyCustomer) =>
+        marketingConsentAllows(config.consent, channel === 'email' ? c.emailStatus : c.smsStatus)
+          ? null
+          : JOURNEY_SEND_WORDS.noConsent(channel === 'email' ? 'email' : 'SMS');
+      // Consent first, then the cap (a customer who never subscribed reads so, suppressed or capped
+      // or not); the builder below asks consent again as it does for broadcasts.
+      const noConsent = consentSkip(customer);
+      if (noConsent) return notSent(noConsent);
+      // The cap counts sends already recorded; this step's own is not among them (checked above).
+      const capped = (await sends.frequencyCapped(tx, businessId, [customer.id], new Date())).capped;
+      const capReason = capped.get(customer.id)?.reason;
+      if (capReason) return notSent(capReason);
       const common = { businessId, cause: 'journey' as const, causeId, idempotencyKey };
       const template = config.template_id ? { id: config.template_id, variables: {} } : undefined;
       // A batch's sends of one sender and template share its context (read once in the transaction).
@@ -203,49 +204,64 @@ export function journeyPorts(deps: {
         memo?.set(contextKey, made);
         return made;
       };
-      const built =
-        channel === 'email'
-          ? buildSend(
-              deps.email,
-              await emailContext(),
-              { ...common, template, unsubscribeFooter: true },
-              { address, customerId: customer.id, customer: customerVars(customer) },
-            )
-          : buildSmsSend(
-              await smsContext(
-                { ...deps.sms, db: asDb(tx) },
-                { businessId, ...(template ? { template } : {}) },
-              ),
-              { ...common, ...(template ? { template } : { body: config.body ?? '' }) },
-              { number: address, customerId: customer.id, customer: customerVars(customer) },
-            );
-      const suppressed = (await suppressedAmong(tx, businessId, channel, [address])).has(
-        normalizeAddress(address),
-      );
-      const words = channel === 'email' ? EMAIL_ERRORS.suppressed() : SMS_SEND_ERRORS.suppressed();
-      const [written] = await sends.createMany(tx, [
-        suppressed
-          ? { ...built, idempotencyKey, status: 'suppressed' as const, errorMessage: words }
-          : { ...built, idempotencyKey, status: 'queued' as const },
-      ]);
-      if (!written) {
-        // Recorded under the same key by another worker at the same moment: its send stands.
-        const other = await sends.findByIdempotencyKey(tx, businessId, idempotencyKey);
-        return {
-          sendId: other?.id ?? null,
-          status: other?.status ?? 'failed',
-          reason: other?.errorMessage ?? null,
-          dispatch: false,
-          channel,
-        } as RecordedSend;
+      const vars = customerVars(customer);
+      let build: AddressedSends<JourneyCustomer>['build'];
+      if (channel === 'email') {
+        const ctx = await emailContext();
+        build = (c, to) =>
+          buildSend(
+            deps.email,
+            ctx,
+            { ...common, template, unsubscribeFooter: true },
+            { address: to, customerId: c.id, customer: vars },
+          );
+      } else {
+        const ctx = await smsContext(
+          { ...deps.sms, db: asDb(tx) },
+          { businessId, ...(template ? { template } : {}) },
+        );
+        build = (c, to) =>
+          buildSmsSend(
+            ctx,
+            { ...common, ...(template ? { template } : { body: config.body ?? '' }) },
+            { number: to, customerId: c.id, customer: vars },
+          );
       }
-      return {
-        sendId: written.id,
-        status: written.status,
-        reason: suppressed ? words : null,
-        dispatch: !suppressed,
+      const suppressedError = channel === 'email' ? EMAIL_ERRORS.suppressed() : SMS_SEND_ERRORS.suppressed();
+      // The one builder broadcasts use: suppression (recorded `suppressed`), consent, rendering, and
+      // the send recorded once under its idempotency key.
+      const [outcome] = await recordAddressedSends(tx, {
+        businessId,
         channel,
-      };
+        addressed: [{ customer, address }],
+        consentSkip,
+        build,
+        suppressedError,
+      });
+      if (!outcome) throw new Error('a send to one address answers one outcome');
+      switch (outcome.kind) {
+        case 'passed_over':
+          return notSent(outcome.reason);
+        case 'not_rendered':
+          throw outcome.error;
+        case 'taken':
+          // Recorded under the same key by another worker at the same moment: its send stands.
+          return ((await recorded()) ?? {
+            sendId: null,
+            status: 'failed',
+            reason: null,
+            dispatch: false,
+            channel,
+          }) as RecordedSend;
+        case 'recorded':
+          return {
+            sendId: outcome.sendId,
+            status: outcome.status,
+            reason: outcome.status === 'suppressed' ? suppressedError : null,
+            dispatch: outcome.status === 'queued',
+            channel,
+          };
+      }
     },
     async dispatchSends(list) {
       const email = list.filter((s) => s.channel === 'email').map((s) => s.id);

@@ -1,16 +1,9 @@
-// Canned responses (next-api.md "Team inbox"): GET, POST /api/msg/canned-responses/ (?search=),
-// PUT, DELETE …/{id}/, POST …/{id}/render/ {conversation_id}. Shared: Settings → Canned responses
-// manages them; the inbox composer's `/` picker finds and renders them.
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  ZCannedResponse,
-  ZEnvelope,
-  ZRenderedCanned,
-  type TCannedResponse,
-  type TCannedResponseRequest,
-  type TRenderedCanned,
-  type TUpdateCannedResponseRequest,
-} from '@titan/contracts';
+// GET /api/msg/canned-responses/ (?search=) (next-api.md "Team inbox"): the business's canned
+// responses. Shared: Settings → Canned responses lists and changes them
+// (features/settings/api/*-canned.ts); the inbox composer's `/` picker finds them and renders one
+// (features/conversations/api/render-canned.ts).
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ZCannedResponse, ZEnvelope, type TCannedResponse } from '@titan/contracts';
 import { z } from 'zod';
 
 import { protectedClient } from './protected-client';
@@ -39,37 +32,8 @@ export function useCannedResponses(search = '', enabled = true) {
   return useQuery({ ...cannedQueryOptions(search), enabled, placeholderData: keepPreviousData });
 }
 
-function useCannedMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
+/** After a change: every canned-responses list read again. */
+export function useInvalidateCanned() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: CANNED_KEY }),
-  });
-}
-
-export function useCreateCanned() {
-  return useCannedMutation(async (body: TCannedResponseRequest) => {
-    const { data } = await protectedClient.post(CANNED_PATH, body);
-    return ZEnvelope(ZCannedResponse).parse(data).result;
-  });
-}
-
-export function useUpdateCanned() {
-  return useCannedMutation(async ({ id, ...body }: TUpdateCannedResponseRequest & { id: number }) => {
-    const { data } = await protectedClient.put(`${CANNED_PATH}${id}/`, body);
-    return ZEnvelope(ZCannedResponse).parse(data).result;
-  });
-}
-
-export function useDeleteCanned() {
-  return useCannedMutation(async (id: number) => {
-    await protectedClient.delete(`${CANNED_PATH}${id}/`);
-  });
-}
-
-export async function renderCanned(id: number, conversationId: number): Promise<TRenderedCanned> {
-  const { data } = await protectedClient.post(`${CANNED_PATH}${id}/render/`, {
-    conversation_id: conversationId,
-  });
-  return ZEnvelope(ZRenderedCanned).parse(data).result;
+  return () => void queryClient.invalidateQueries({ queryKey: CANNED_KEY });
 }

@@ -1,13 +1,8 @@
-// The business's labels (next-api.md "Team inbox"): GET, POST /api/msg/labels/, PUT, DELETE …/{id}/.
-// Shared: Settings → Labels manages them; the inbox and the directory put them on and filter by them.
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  ZEnvelope,
-  ZLabel,
-  type TLabel,
-  type TLabelRequest,
-  type TUpdateLabelRequest,
-} from '@titan/contracts';
+// GET /api/msg/labels/ (next-api.md "Team inbox"): the business's labels. Shared: the inbox, the
+// directory, journeys and campaigns put them on and filter by them; Settings → Labels changes them
+// (features/settings/api/{create,update,delete}-label.ts).
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ZEnvelope, ZLabel, type TLabel } from '@titan/contracts';
 import { z } from 'zod';
 
 import { protectedClient } from './protected-client';
@@ -33,33 +28,10 @@ export function useLabels() {
  * After a label changes, the rows that carry it (conversations, customers) are read again: they
  * show its name and colour.
  */
-function useLabelMutation<TVars>(fn: (vars: TVars) => Promise<unknown>) {
+export function useInvalidateLabels() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: LABELS_KEY });
-      void queryClient.invalidateQueries({ queryKey: [BUSINESS_SCOPE, 'conversations'] });
-    },
-  });
-}
-
-export function useCreateLabel() {
-  return useLabelMutation(async (body: TLabelRequest) => {
-    const { data } = await protectedClient.post(LABELS_PATH, body);
-    return ZEnvelope(ZLabel).parse(data).result;
-  });
-}
-
-export function useUpdateLabel() {
-  return useLabelMutation(async ({ id, ...body }: TUpdateLabelRequest & { id: number }) => {
-    const { data } = await protectedClient.put(`${LABELS_PATH}${id}/`, body);
-    return ZEnvelope(ZLabel).parse(data).result;
-  });
-}
-
-export function useDeleteLabel() {
-  return useLabelMutation(async (id: number) => {
-    await protectedClient.delete(`${LABELS_PATH}${id}/`);
-  });
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: LABELS_KEY });
+    void queryClient.invalidateQueries({ queryKey: [BUSINESS_SCOPE, 'conversations'] });
+  };
 }

@@ -2,7 +2,13 @@
 // Everything else in modules/broadcasts/ is private to it (eslint: titan-server/module-faces).
 
 export { broadcastRoutes } from './broadcasts.routes';
-export { type AddressedBatch, queueAddressedSends } from './broadcasts.recipients';
+export {
+  type AddressedBatch,
+  type AddressedOutcome,
+  type AddressedSends,
+  queueAddressedSends,
+  recordAddressedSends,
+} from './broadcasts.recipients';
 export {
   type BroadcastChannel,
   type BroadcastDeps,

@@ -12,6 +12,7 @@ import { toast } from 'sonner';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
 import { TextareaField } from '../../../components/form/textarea-field';
+import { NumberField } from '../../../components/form/number-field';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { agentPath } from '../../../config/paths';
@@ -246,14 +247,13 @@ export function AgentEditor({
       <Section title={E.limitsTitle}>
         <div className="grid gap-4 sm:grid-cols-2">
           {LIMIT_KEYS.map((key) => (
-            <TextField
+            <NumberField
               key={key}
               label={E.limits[key]}
               hint={E.limitsHint[key]}
-              type="number"
-              inputMode="numeric"
               disabled={disabled}
-              registration={form.register(`limits.${key}`, { valueAsNumber: true })}
+              register={form.register}
+              name={`limits.${key}`}
               error={errors.limits?.[key]?.message}
             />
           ))}

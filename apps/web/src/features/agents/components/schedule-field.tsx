@@ -5,6 +5,7 @@ import { useId, useMemo } from 'react';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 
 import { SelectField } from '../../../components/form/select-field';
+import { NumberField } from '../../../components/form/number-field';
 import { TextField } from '../../../components/form/text-field';
 import { AGENT_STRINGS } from '../strings';
 import type { TAgentForm } from '../utils/agent-form';
@@ -111,13 +112,13 @@ export function ScheduleField({
 
       <div className="grid gap-4 sm:grid-cols-3">
         {schedule.preset === 'monthly' ? (
-          <TextField
+          <NumberField
             label={S.dayOfMonth}
-            type="number"
             min={1}
             max={31}
             disabled={disabled}
-            registration={form.register('schedule.day_of_month', { valueAsNumber: true })}
+            register={form.register}
+            name="schedule.day_of_month"
           />
         ) : null}
         {['weekly', 'daily', 'monthly'].includes(schedule.preset) ? (
@@ -129,13 +130,13 @@ export function ScheduleField({
           />
         ) : null}
         {schedule.preset === 'interval' ? (
-          <TextField
+          <NumberField
             label={S.everyHours}
-            type="number"
             min={1}
             max={744}
             disabled={disabled}
-            registration={form.register('schedule.every_hours', { valueAsNumber: true })}
+            register={form.register}
+            name="schedule.every_hours"
             error={errors?.every_hours?.message}
           />
         ) : null}

@@ -26,7 +26,8 @@ import { useCustomerListChoices } from '../../../lib/customer-lists';
 import { useLabels } from '../../../lib/labels';
 import { useCampaigns } from '../api/get-campaigns';
 import { useConsentTopics } from '../api/get-topics';
-import { useSaveSegment, useSegmentCount } from '../api/segments';
+import { useSegmentCount } from '../api/count-segment';
+import { useSaveSegment } from '../api/save-segment';
 import { COMPOSER_STRINGS } from '../strings';
 
 const S = COMPOSER_STRINGS.segment;

@@ -5,7 +5,7 @@
 import { AI_RESPONDER_CHANNELS, AI_RESPONDER_MODES } from '@titan/contracts';
 
 import { SelectField } from '../../../components/form/select-field';
-import { TextField } from '../../../components/form/text-field';
+import { NumberField } from '../../../components/form/number-field';
 import { TextareaField } from '../../../components/form/textarea-field';
 import type { TGroupForm } from '../hooks/use-group-form';
 import { AiResponderTools } from './ai-responder-tools';
@@ -44,27 +44,26 @@ export function AiResponderFields({ form }: { form: TGroupForm }) {
         ) : null}
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
+        <NumberField
           label={S.maxTurns}
-          type="number"
-          inputMode="numeric"
           min={1}
           max={50}
           hint={S.maxTurnsHint}
           disabled={off}
-          registration={form.register('ai_responder.handoff.max_turns', { valueAsNumber: true })}
+          register={form.register}
+          name="ai_responder.handoff.max_turns"
           error={errors?.handoff?.max_turns?.message}
         />
-        <TextField
+        <NumberField
+          decimal
           label={S.minConfidence}
-          type="number"
-          inputMode="decimal"
           min={0}
           max={1}
           step={0.05}
           hint={S.minConfidenceHint}
           disabled={off}
-          registration={form.register('ai_responder.handoff.min_confidence', { valueAsNumber: true })}
+          register={form.register}
+          name="ai_responder.handoff.min_confidence"
           error={errors?.handoff?.min_confidence?.message}
         />
       </div>
@@ -76,14 +75,13 @@ export function AiResponderFields({ form }: { form: TGroupForm }) {
         registration={form.register('ai_responder.handoff.human_only_topics')}
         error={errors?.handoff?.human_only_topics?.message}
       />
-      <TextField
+      <NumberField
         label={S.budget}
-        type="number"
-        inputMode="numeric"
         min={0}
         hint={S.budgetHint}
         disabled={off}
-        registration={form.register('ai_responder.monthly_token_budget', { valueAsNumber: true })}
+        register={form.register}
+        name="ai_responder.monthly_token_budget"
         error={errors?.monthly_token_budget?.message}
       />
       <AiResponderTools form={form} disabled={off} />

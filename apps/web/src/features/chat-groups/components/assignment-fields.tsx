@@ -2,7 +2,7 @@
 import { ASSIGNMENT_MODES } from '@titan/contracts';
 import { useId } from 'react';
 
-import { TextField } from '../../../components/form/text-field';
+import { NumberField } from '../../../components/form/number-field';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import type { TGroupForm } from '../hooks/use-group-form';
@@ -36,14 +36,13 @@ export function AssignmentFields({ form }: { form: TGroupForm }) {
           </p>
         ) : null}
       </div>
-      <TextField
+      <NumberField
         label={S.capacity}
-        type="number"
-        inputMode="numeric"
         min={1}
         max={1000}
         hint={S.capacityHint}
-        registration={form.register('assignment.capacity', { valueAsNumber: true })}
+        register={form.register}
+        name="assignment.capacity"
         error={errors.assignment?.capacity?.message}
       />
     </div>

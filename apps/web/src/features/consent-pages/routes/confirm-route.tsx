@@ -9,7 +9,8 @@ import { Alert, AlertDescription } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { apiErrorStatus } from '../../../lib/api-errors';
-import { useConfirm, useConfirmation } from '../api/confirm';
+import { useConfirm } from '../api/confirm';
+import { useConfirmation } from '../api/get-confirmation';
 import { BusinessCard } from '../components/business-card';
 import { consentLocale, consentStrings } from '../strings';
 

@@ -11,7 +11,8 @@ import { Alert, AlertDescription } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { apiErrorStatus } from '../../../lib/api-errors';
-import { usePreferences, useSavePreferences } from '../api/preferences';
+import { usePreferences } from '../api/get-preferences';
+import { useSavePreferences } from '../api/save-preferences';
 import { BusinessCard } from '../components/business-card';
 import { consentLocale, consentStrings, type TConsentPageStrings } from '../strings';
 

@@ -8,8 +8,9 @@ import { useId, useState, type KeyboardEvent } from 'react';
 import { toast } from 'sonner';
 
 import { isHandledApiError } from '../../../lib/api-errors';
-import { renderCanned, useCannedResponses } from '../../../lib/canned-responses';
+import { useCannedResponses } from '../../../lib/canned-responses';
 import { cn } from '../../../lib/utils';
+import { renderCanned } from '../api/render-canned';
 import { replaceSlashQuery, slashQuery, type TSlashQuery } from './slash-query';
 import { CANNED_PICKER_STRINGS as C } from './strings';
 

@@ -9,7 +9,8 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/textarea';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
-import { useAiRun, useRateAiRun } from '../api/ai-runs';
+import { useAiRun } from '../api/get-ai-run';
+import { useRateAiRun } from '../api/rate-ai-run';
 import { CONVERSATIONS_STRINGS } from '../strings';
 
 const S = CONVERSATIONS_STRINGS.aiRating;

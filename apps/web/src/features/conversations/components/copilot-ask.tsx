@@ -10,7 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
-import { useAsk } from '../api/copilot';
+import { useAsk } from '../api/ask-copilot';
 import { CONVERSATIONS_STRINGS } from '../strings';
 
 const S = CONVERSATIONS_STRINGS.ask;

@@ -10,7 +10,8 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
-import { useSuggestReply, useSummarize } from '../api/copilot';
+import { useSuggestReply } from '../api/suggest-reply';
+import { useSummarize } from '../api/summarize';
 import { CONVERSATIONS_STRINGS } from '../strings';
 
 const S = CONVERSATIONS_STRINGS.copilot;

@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { knowledgeArticlePath } from '../../../config/paths';
 import { apiErrorMessage, isHandledApiError } from '../../../lib/api-errors';
-import { useDraftArticle } from '../api/copilot';
+import { useDraftArticle } from '../api/draft-article';
 import { CONVERSATIONS_STRINGS } from '../strings';
 
 const S = CONVERSATIONS_STRINGS.replyToArticle;

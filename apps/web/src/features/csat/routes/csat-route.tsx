@@ -11,7 +11,8 @@ import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/textarea';
 import { Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/utils';
-import { useRate, useSurvey } from '../api/csat';
+import { useSurvey } from '../api/get-survey';
+import { useRate } from '../api/rate';
 import { CSAT_STRINGS as S } from '../strings';
 
 export function CsatRoute() {

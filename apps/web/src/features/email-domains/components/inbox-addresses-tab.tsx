@@ -30,7 +30,9 @@ import { applyApiErrorToForm, reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { useChatGroupChoices, type TChatGroupChoice } from '../../../lib/chat-group-choices';
 import { useEmailDomains } from '../../../lib/email-domains';
-import { useCreateEmailInbox, useDeleteEmailInbox, useEmailInboxes } from '../api/email-inboxes';
+import { useCreateEmailInbox } from '../api/create-email-inbox';
+import { useDeleteEmailInbox } from '../api/delete-email-inbox';
+import { useEmailInboxes } from '../api/get-email-inboxes';
 import { INBOX_ADDRESSES_STRINGS as S } from '../strings';
 
 const FIELDS = ['local_part', 'domain_id', 'chat_group_id'] as const;

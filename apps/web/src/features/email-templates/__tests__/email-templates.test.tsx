@@ -278,6 +278,22 @@ describe('Email templates', () => {
     expect(state.puts[0]).toMatchObject({ base_version: 3, content: `${MJML}{% iff x %}` });
   });
 
+  it('checks the fields with the shared contract before sending', { timeout: 20_000 }, async () => {
+    const state = withTemplates();
+    renderApp('/engage/templates/email/7');
+    const name = await screen.findByLabelText(S.name);
+    await userEvent.clear(name);
+    await userEvent.type(name, '   ');
+    await userEvent.click(screen.getByRole('button', { name: S.save }));
+    await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
+    expect(state.puts).toHaveLength(0);
+    await userEvent.type(name, 'Welcome again');
+    await waitFor(() => expect(name).not.toHaveAttribute('aria-invalid'));
+    await userEvent.click(screen.getByRole('button', { name: S.save }));
+    await waitFor(() => expect(state.puts).toHaveLength(1));
+    expect(state.puts[0]).toMatchObject({ name: 'Welcome again', base_version: 3 });
+  });
+
   it('shows preview errors, and saves a new version', { timeout: 20_000 }, async () => {
     const state = withTemplates();
     state.preview = () => ({

@@ -12,10 +12,10 @@ import { ImageIcon, SaveIcon, XIcon } from 'lucide-react';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { toast } from 'sonner';
 
+import { FieldShell } from '../../../components/form/field-shell';
 import { FormAlert } from '../../../components/form/form-alert';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
@@ -31,17 +31,7 @@ type TForm = Omit<TEmailBrand, 'updated_at'>;
 const formOf = ({ updated_at: _u, ...form }: TEmailBrand): TForm => form;
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
-function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
-  if (!messages?.length) return null;
-  return (
-    <p id={id} className="text-sm text-destructive">
-      {messages.join(' ')}
-    </p>
-  );
-}
-
 function ColorField({
-  id,
   label,
   hint,
   value,
@@ -49,7 +39,6 @@ function ColorField({
   readOnly,
   onChange,
 }: {
-  id: string;
   label: string;
   hint?: string;
   value: string;
@@ -58,33 +47,28 @@ function ColorField({
   onChange: (value: string) => void;
 }) {
   return (
-    <div className="grid min-w-0 content-start gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <div className="flex items-center gap-2">
-        <input
-          type="color"
-          aria-label={`${label} picker`}
-          className="h-9 w-12 shrink-0 cursor-pointer rounded-md border bg-transparent p-1 disabled:cursor-default"
-          value={HEX.test(value) ? value.toLowerCase() : '#000000'}
-          disabled={readOnly}
-          onChange={(e) => onChange(e.target.value)}
-        />
-        <Input
-          id={id}
-          value={value}
-          readOnly={readOnly}
-          className="min-w-0 font-mono"
-          aria-invalid={errors ? true : undefined}
-          aria-describedby={`${id}-hint ${id}-error`}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      </div>
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      <FieldError id={`${id}-error`} messages={errors} />
+    <div className="min-w-0">
+      <FieldShell label={label} hint={hint} error={errors?.join(' ')}>
+        {(a11y) => (
+          <div className="flex items-center gap-2">
+            <input
+              type="color"
+              aria-label={`${label} picker`}
+              className="h-9 w-12 shrink-0 cursor-pointer rounded-md border bg-transparent p-1 disabled:cursor-default"
+              value={HEX.test(value) ? value.toLowerCase() : '#000000'}
+              disabled={readOnly}
+              onChange={(e) => onChange(e.target.value)}
+            />
+            <Input
+              {...a11y}
+              value={value}
+              readOnly={readOnly}
+              className="min-w-0 font-mono"
+              onChange={(e) => onChange(e.target.value)}
+            />
+          </div>
+        )}
+      </FieldShell>
     </div>
   );
 }
@@ -138,13 +122,6 @@ export function BrandPanel({ brand, canWrite }: { brand: TEmailBrand; canWrite: 
   };
 
   const font = EMAIL_BRAND_FONTS[form.font_family];
-  const ids = {
-    primary: 'email-brand-primary',
-    text: 'email-brand-text',
-    font: 'email-brand-font',
-    address: 'email-brand-address',
-  };
-
   return (
     <form
       aria-label={S.formLabel}
@@ -197,11 +174,12 @@ export function BrandPanel({ brand, canWrite }: { brand: TEmailBrand; canWrite: 
             </>
           ) : null}
         </div>
-        <FieldError id="email-brand-logo-error" messages={errors.logo_url} />
+        {errors.logo_url?.length ? (
+          <p className="text-sm text-destructive">{errors.logo_url.join(' ')}</p>
+        ) : null}
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <ColorField
-          id={ids.primary}
           label={S.primaryColor}
           hint={S.primaryColorHint}
           value={form.primary_color}
@@ -210,7 +188,6 @@ export function BrandPanel({ brand, canWrite }: { brand: TEmailBrand; canWrite: 
           onChange={(v) => set('primary_color', v)}
         />
         <ColorField
-          id={ids.text}
           label={S.textColor}
           value={form.text_color}
           errors={errors.text_color}
@@ -218,38 +195,33 @@ export function BrandPanel({ brand, canWrite }: { brand: TEmailBrand; canWrite: 
           onChange={(v) => set('text_color', v)}
         />
       </div>
-      <div className="grid gap-2">
-        <Label htmlFor={ids.font}>{S.fontFamily}</Label>
-        <NativeSelect
-          id={ids.font}
-          value={form.font_family}
-          disabled={readOnly}
-          onChange={(e) => set('font_family', e.target.value as TEmailBrandFont)}
-        >
-          {EMAIL_BRAND_FONT_NAMES.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </NativeSelect>
-        <FieldError id={`${ids.font}-error`} messages={errors.font_family} />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor={ids.address}>{S.footerAddress}</Label>
-        <Textarea
-          id={ids.address}
-          rows={3}
-          value={form.footer_address}
-          readOnly={readOnly}
-          aria-invalid={errors.footer_address ? true : undefined}
-          aria-describedby={`${ids.address}-hint ${ids.address}-error`}
-          onChange={(e) => set('footer_address', e.target.value)}
-        />
-        <p id={`${ids.address}-hint`} className="text-xs text-muted-foreground">
-          {S.footerAddressHint}
-        </p>
-        <FieldError id={`${ids.address}-error`} messages={errors.footer_address} />
-      </div>
+      <FieldShell label={S.fontFamily} error={errors.font_family?.join(' ')}>
+        {(a11y) => (
+          <NativeSelect
+            {...a11y}
+            value={form.font_family}
+            disabled={readOnly}
+            onChange={(e) => set('font_family', e.target.value as TEmailBrandFont)}
+          >
+            {EMAIL_BRAND_FONT_NAMES.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </FieldShell>
+      <FieldShell label={S.footerAddress} hint={S.footerAddressHint} error={errors.footer_address?.join(' ')}>
+        {(a11y) => (
+          <Textarea
+            {...a11y}
+            rows={3}
+            value={form.footer_address}
+            readOnly={readOnly}
+            onChange={(e) => set('footer_address', e.target.value)}
+          />
+        )}
+      </FieldShell>
       {/* How the brand reads in mail: always on white, as most inboxes show it. */}
       <div
         aria-hidden="true"

@@ -2,10 +2,15 @@
 // a live preview (the draft is rendered by the server, debounced) at desktop and phone widths,
 // a Visual view for MJML (GrapesJS blocks, saving the same MJML the code view shows),
 // sample values, versions with restore, image upload into the source, and delete. Errors from the
-// server are shown at their line. Without engage.write everything is read-only.
+// server are shown at their line. Without engage.write everything is read-only. react-hook-form holds
+// the fields; its zod resolver checks them with the shared contract (ZCreateEmailTemplateRequest)
+// before sending, and the server's field errors land on the same fields.
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   emailBrandBlocks,
   lineOfTemplateError,
+  ZCreateEmailTemplateRequest,
+  type TCreateEmailTemplateRequest,
   type TEmailTemplate,
   type TEmailTemplateDraft,
   type TEmailTemplateFormat,
@@ -13,18 +18,19 @@ import {
 } from '@titan/contracts';
 import { ImageIcon, SaveIcon, Trash2Icon } from 'lucide-react';
 import { useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { Controller, useForm, useWatch, type FieldError as TFormFieldError } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { z } from 'zod';
 
 import { ConfirmAction } from '../../../components/confirm-action';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { FormAlert } from '../../../components/form/form-alert';
+import { SelectField } from '../../../components/form/select-field';
+import { TextField } from '../../../components/form/text-field';
+import { TextareaField } from '../../../components/form/textarea-field';
 import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { NativeSelect } from '../../../components/ui/native-select';
 import { Spinner } from '../../../components/ui/spinner';
-import { Textarea } from '../../../components/ui/textarea';
 import { ToggleGroup, ToggleGroupItem } from '../../../components/ui/toggle-group';
 import { EMAIL_TEMPLATES_PATH, emailTemplatePath } from '../../../config/paths';
 import { apiErrorMessage, describeApiFailure, reportApiError } from '../../../lib/api-errors';
@@ -86,16 +92,33 @@ function formOf(t: TEmailTemplate | null, starter?: string): TForm {
   };
 }
 
-const sameForm = (a: TForm, b: TForm) => (Object.keys(a) as (keyof TForm)[]).every((k) => a[k] === b[k]);
+const FORMAT_OPTIONS = [
+  { value: 'mjml', label: S.formats.mjml },
+  { value: 'html', label: S.formats.html },
+] as const;
 
-function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
-  if (!messages?.length) return null;
-  return (
-    <p id={id} className="text-sm text-destructive">
-      {messages.join(' ')}
-    </p>
-  );
-}
+const FIELDS = ['name', 'subject', 'preheader', 'format', 'content', 'text_content'] as const;
+
+const sameForm = (a: TForm, b: TForm) => FIELDS.every((k) => a[k] === b[k]);
+
+/** The form's values → the request (an empty text part is none), checked by the contract. */
+const ZTemplateForm = z
+  .custom<TForm>()
+  .transform((f): z.input<typeof ZCreateEmailTemplateRequest> => ({
+    ...f,
+    text_content: f.text_content || null,
+  }))
+  .pipe(ZCreateEmailTemplateRequest);
+
+/** A field's messages: the server's (each kept, a line's error at its line) or the contract's one. */
+const messagesOf = (error: TFormFieldError | undefined): string[] | undefined => {
+  if (!error) return undefined;
+  if (error.types)
+    return Object.values(error.types).flatMap((m) =>
+      typeof m === 'string' ? [m] : Array.isArray(m) ? m : [],
+    );
+  return error.message ? [error.message] : undefined;
+};
 
 export function TemplateEditor({
   template,
@@ -109,8 +132,12 @@ export function TemplateEditor({
 }) {
   const navigate = useNavigate();
   const [saved, setSaved] = useState<TEmailTemplate | null>(template);
-  const [form, setForm] = useState<TForm>(() => formOf(template, starter));
-  const [saveErrors, setSaveErrors] = useState<TFieldErrors>({});
+  const form = useForm<TForm, unknown, TCreateEmailTemplateRequest>({
+    resolver: zodResolver(ZTemplateForm),
+    defaultValues: formOf(template, starter),
+  });
+  const watched = useWatch({ control: form.control, name: FIELDS });
+  const values = Object.fromEntries(FIELDS.map((k, i) => [k, watched[i]])) as TForm;
   const [formError, setFormError] = useState<string | undefined>();
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [customerId, setCustomerId] = useState('');
@@ -124,27 +151,18 @@ export function TemplateEditor({
   const upload = useUploadTemplateImage();
   const saving = create.isPending || update.isPending;
   const readOnly = !canWrite;
-  const dirty = !sameForm(form, formOf(saved, starter));
+  const dirty = !sameForm(values, formOf(saved, starter));
   const unsaved = useUnsavedChanges(dirty && canWrite);
-
-  const set = <K extends keyof TForm>(key: K, value: TForm[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setSaveErrors((e) => {
-      if (!e[key] && !e.non_field_errors) return e;
-      const { [key]: _gone, non_field_errors: _nf, ...rest } = e;
-      return rest;
-    });
-  };
 
   const variables = useMemo(
     () =>
       [
         ...new Set([
-          ...variablesIn(form.subject, form.preheader, form.content, form.text_content),
+          ...variablesIn(values.subject, values.preheader, values.content, values.text_content),
           ...(saved?.variables ?? []),
         ]),
       ].sort(),
-    [form.subject, form.preheader, form.content, form.text_content, saved?.variables],
+    [values.subject, values.preheader, values.content, values.text_content, saved?.variables],
   );
   const sampleValues = useMemo(
     () => Object.fromEntries(variables.map((v) => [v, samples[v] ?? sampleValueFor(v)])),
@@ -155,16 +173,25 @@ export function TemplateEditor({
     () => ({
       templateId: saved?.id ?? null,
       draft: {
-        subject: form.subject,
-        preheader: form.preheader,
-        format: form.format,
-        content: form.content,
-        text_content: form.text_content || null,
+        subject: values.subject,
+        preheader: values.preheader,
+        format: values.format,
+        content: values.content,
+        text_content: values.text_content || null,
       } satisfies TEmailTemplateDraft,
       variables: nestVariables(sampleValues),
       customerId: customerId ? Number(customerId) : null,
     }),
-    [saved?.id, form, sampleValues, customerId],
+    [
+      saved?.id,
+      values.subject,
+      values.preheader,
+      values.format,
+      values.content,
+      values.text_content,
+      sampleValues,
+      customerId,
+    ],
   );
   const previewInput = useDebouncedValue(previewSource, PREVIEW_DEBOUNCE_MS);
   const preview = useEmailTemplatePreview(previewInput);
@@ -174,7 +201,7 @@ export function TemplateEditor({
       ? (describeApiFailure(preview.error) as { fieldErrors: TFieldErrors | null }).fieldErrors?.customer_id
       : undefined;
 
-  const errorsOf = (field: string) => saveErrors[field] ?? previewErrors[field];
+  const errorsOf = (field: keyof TForm) => messagesOf(form.formState.errors[field]) ?? previewErrors[field];
   const contentErrors = errorsOf('content') ?? [];
   const editorErrors: TEditorError[] = contentErrors.map((message) => ({
     line: lineOfTemplateError(message),
@@ -182,8 +209,8 @@ export function TemplateEditor({
   }));
 
   // Checked when switching to the Visual view; once there, what the blocks make is MJML.
-  const visualProblem = visualProblemOf(form.format, form.content);
-  const showVisual = view === 'visual' && form.format === 'mjml';
+  const visualProblem = visualProblemOf(values.format, values.content);
+  const showVisual = view === 'visual' && values.format === 'mjml';
   const visualEditor = useRef<TVisualEditorHandle | null>(null);
   const brand = useEmailBrand(showVisual);
   const savedBlocks = useEmailBlocks(showVisual);
@@ -207,7 +234,13 @@ export function TemplateEditor({
   const onSaveError = (error: unknown) => {
     const failure = describeApiFailure(error);
     if (failure.kind === 'response' && failure.status === 400 && failure.fieldErrors) {
-      setSaveErrors(failure.fieldErrors);
+      for (const [field, messages] of Object.entries(failure.fieldErrors))
+        if ((FIELDS as readonly string[]).includes(field))
+          form.setError(field as keyof TForm, {
+            type: 'server',
+            message: messages.join(' '),
+            types: Object.fromEntries(messages.map((m, i) => [`server-${i}`, m])),
+          });
       setFormError(failure.fieldErrors.non_field_errors?.join(' ') ?? S.fixErrors);
       return;
     }
@@ -215,16 +248,7 @@ export function TemplateEditor({
     reportApiError(error);
   };
 
-  const save = () => {
-    setFormError(undefined);
-    const body = {
-      name: form.name,
-      subject: form.subject,
-      preheader: form.preheader,
-      format: form.format,
-      content: form.content,
-      text_content: form.text_content || null,
-    };
+  const save = (body: TCreateEmailTemplateRequest) => {
     if (!saved) {
       create.mutate(body, {
         onSuccess: (t) => {
@@ -242,8 +266,7 @@ export function TemplateEditor({
       {
         onSuccess: (t) => {
           setSaved(t);
-          setForm(formOf(t));
-          setSaveErrors({});
+          form.reset(formOf(t));
           if (t.version !== saved.version) toast.success(S.saved(t.version));
         },
         onError: onSaveError,
@@ -258,8 +281,7 @@ export function TemplateEditor({
       {
         onSuccess: (t) => {
           setSaved(t);
-          setForm(formOf(t));
-          setSaveErrors({});
+          form.reset(formOf(t));
           toast.success(S.restored(version, t.version));
         },
         onError: (error) => reportApiError(error, { toast: true }),
@@ -288,24 +310,19 @@ export function TemplateEditor({
       {
         onSuccess: (image) => {
           const tag =
-            form.format === 'mjml'
+            form.getValues('format') === 'mjml'
               ? `<mj-image src="${image.url}" alt="" />`
               : `<img src="${image.url}" alt="" />`;
           if (editor.current) editor.current.insert(tag);
-          else set('content', `${form.content}${tag}`);
+          else {
+            form.setValue('content', `${form.getValues('content')}${tag}`);
+            form.clearErrors('content');
+          }
           toast.success(S.imageInserted);
         },
         onError: (error) => reportApiError(error, { toast: S.imageFailed }),
       },
     );
-  };
-
-  const ids = {
-    name: 'email-template-name',
-    subject: 'email-template-subject',
-    preheader: 'email-template-preheader',
-    format: 'email-template-format',
-    text: 'email-template-text',
   };
 
   return (
@@ -317,71 +334,44 @@ export function TemplateEditor({
         <form
           aria-label={saved ? S.editTitle : S.newTitle}
           className="grid min-w-0 content-start gap-4"
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            if (canWrite) save();
+            setFormError(undefined);
+            if (canWrite) void form.handleSubmit(save)(e);
           }}
         >
           <div className="grid gap-4 md:grid-cols-[1fr_10rem]">
-            <div className="grid gap-2">
-              <Label htmlFor={ids.name}>{S.name}</Label>
-              <Input
-                id={ids.name}
-                value={form.name}
-                readOnly={readOnly}
-                aria-invalid={errorsOf('name') ? true : undefined}
-                aria-describedby={`${ids.name}-error`}
-                onChange={(e) => set('name', e.target.value)}
-              />
-              <FieldError id={`${ids.name}-error`} messages={errorsOf('name')} />
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor={ids.format}>{S.format}</Label>
-              <NativeSelect
-                id={ids.format}
-                value={form.format}
-                disabled={readOnly}
-                onChange={(e) => {
-                  set('format', e.target.value as TEmailTemplateFormat);
-                  setView('code');
-                }}
-              >
-                <option value="mjml">{S.formats.mjml}</option>
-                <option value="html">{S.formats.html}</option>
-              </NativeSelect>
-            </div>
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={ids.subject}>{S.subject}</Label>
-            <Input
-              id={ids.subject}
-              value={form.subject}
+            <TextField
+              label={S.name}
               readOnly={readOnly}
-              aria-invalid={errorsOf('subject') ? true : undefined}
-              aria-describedby={`${ids.subject}-error`}
-              onChange={(e) => set('subject', e.target.value)}
+              registration={form.register('name')}
+              error={errorsOf('name')?.join(' ')}
             />
-            <FieldError id={`${ids.subject}-error`} messages={errorsOf('subject')} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={ids.preheader}>{S.preheader}</Label>
-            <Input
-              id={ids.preheader}
-              value={form.preheader}
-              readOnly={readOnly}
-              aria-invalid={errorsOf('preheader') ? true : undefined}
-              aria-describedby={`${ids.preheader}-hint ${ids.preheader}-error`}
-              onChange={(e) => set('preheader', e.target.value)}
+            <SelectField
+              label={S.format}
+              disabled={readOnly}
+              options={FORMAT_OPTIONS}
+              registration={form.register('format', { onChange: () => setView('code') })}
             />
-            <p id={`${ids.preheader}-hint`} className="text-xs text-muted-foreground">
-              {S.preheaderHint}
-            </p>
-            <FieldError id={`${ids.preheader}-error`} messages={errorsOf('preheader')} />
           </div>
+          <TextField
+            label={S.subject}
+            readOnly={readOnly}
+            registration={form.register('subject')}
+            error={errorsOf('subject')?.join(' ')}
+          />
+          <TextField
+            label={S.preheader}
+            hint={S.preheaderHint}
+            readOnly={readOnly}
+            registration={form.register('preheader')}
+            error={errorsOf('preheader')?.join(' ')}
+          />
           <div className="grid gap-2">
             <div className="flex items-center justify-between gap-2">
               <span className="text-sm font-medium">{S.content}</span>
-              {canWrite && form.format === 'mjml' ? (
+              {canWrite && values.format === 'mjml' ? (
                 <ToggleGroup
                   type="single"
                   variant="outline"
@@ -421,29 +411,35 @@ export function TemplateEditor({
                 </>
               ) : null}
             </div>
-            {showVisual ? (
-              <LazyVisualEditor
-                value={form.content}
-                onChange={(v) => set('content', v)}
-                label={S.visualLabel}
-                uploadImage={uploadForVisual}
-                onUploadError={(error) => reportApiError(error, { toast: S.imageFailed })}
-                blocks={visualBlocks}
-                handleRef={visualEditor}
-              />
-            ) : (
-              <LazyCodeEditor
-                value={form.content}
-                onChange={(v) => set('content', v)}
-                readOnly={readOnly}
-                errors={editorErrors}
-                label={S.editorLabel}
-                handleRef={editor}
-              />
-            )}
+            <Controller
+              control={form.control}
+              name="content"
+              render={({ field }) =>
+                showVisual ? (
+                  <LazyVisualEditor
+                    value={field.value}
+                    onChange={field.onChange}
+                    label={S.visualLabel}
+                    uploadImage={uploadForVisual}
+                    onUploadError={(error) => reportApiError(error, { toast: S.imageFailed })}
+                    blocks={visualBlocks}
+                    handleRef={visualEditor}
+                  />
+                ) : (
+                  <LazyCodeEditor
+                    value={field.value}
+                    onChange={field.onChange}
+                    readOnly={readOnly}
+                    errors={editorErrors}
+                    label={S.editorLabel}
+                    handleRef={editor}
+                  />
+                )
+              }
+            />
             <p className="text-xs text-muted-foreground">{showVisual ? S.visualHint : S.contentHint}</p>
             {showVisual ? <SaveBlockControl editor={visualEditor} /> : null}
-            {canWrite && !showVisual && form.format === 'mjml' && visualProblem !== null ? (
+            {canWrite && !showVisual && values.format === 'mjml' && visualProblem !== null ? (
               <p className="text-xs text-muted-foreground">{visualProblem}</p>
             ) : null}
             {contentErrors.length > 0 ? (
@@ -467,23 +463,15 @@ export function TemplateEditor({
               </ul>
             ) : null}
           </div>
-          <div className="grid gap-2">
-            <Label htmlFor={ids.text}>{S.textContent}</Label>
-            <Textarea
-              id={ids.text}
-              rows={4}
-              className="font-mono text-sm"
-              value={form.text_content}
-              readOnly={readOnly}
-              aria-invalid={errorsOf('text_content') ? true : undefined}
-              aria-describedby={`${ids.text}-hint ${ids.text}-error`}
-              onChange={(e) => set('text_content', e.target.value)}
-            />
-            <p id={`${ids.text}-hint`} className="text-xs text-muted-foreground">
-              {S.textContentHint}
-            </p>
-            <FieldError id={`${ids.text}-error`} messages={errorsOf('text_content')} />
-          </div>
+          <TextareaField
+            label={S.textContent}
+            hint={S.textContentHint}
+            rows={4}
+            className="font-mono text-sm"
+            readOnly={readOnly}
+            registration={form.register('text_content')}
+            error={errorsOf('text_content')?.join(' ')}
+          />
           {canWrite ? (
             <div className="flex flex-wrap items-center gap-2">
               <Button type="submit" disabled={saving || (saved !== null && !dirty)}>

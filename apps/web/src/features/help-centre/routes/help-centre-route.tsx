@@ -11,12 +11,10 @@ import { SearchBox } from '../../../components/search-box';
 import { Button } from '../../../components/ui/button';
 import { helpCentreArticlePath, helpCentrePath } from '../../../config/paths';
 import { formatDate } from '../../../lib/format';
-import {
-  useArticleFeedback,
-  useHelpCentre,
-  useHelpCentreArticle,
-  useHelpCentreSearch,
-} from '../api/help-centre';
+import { useHelpCentre } from '../api/get-help-centre';
+import { useHelpCentreArticle } from '../api/get-help-centre-article';
+import { useHelpCentreSearch } from '../api/search-help-centre';
+import { useArticleFeedback } from '../api/send-article-feedback';
 import { HELP_CENTRE_STRINGS as S } from '../strings';
 
 /** «match» marks from the server's snippet as <mark>, the rest as text (never HTML). */

@@ -12,7 +12,8 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { apiErrorMessage } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
-import { useCustomerPath, useTestJourney } from '../api/journeys';
+import { useCustomerPath } from '../api/get-customer-path';
+import { useTestJourney } from '../api/test-journey';
 import { exitLabelText } from '../graph';
 import { PATH_STRINGS as S } from '../strings';
 

@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { apiErrorMessage, describeApiFailure } from '../../../lib/api-errors';
-import { useMoveInFlight } from '../api/journeys';
+import { useMoveInFlight } from '../api/move-in-flight';
 import { EDITOR_STRINGS as S, STEP_TITLES } from '../strings';
 
 export function MoveInFlight({

@@ -11,7 +11,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { journeyPath, NEW_JOURNEY_PATH } from '../../../config/paths';
 import { usePermissions } from '../../../lib/business/roles';
 import { formatDate } from '../../../lib/format';
-import { useJourneys } from '../api/journeys';
+import { useJourneys } from '../api/get-journeys';
 import { EDITOR_STRINGS as E, JOURNEYS_STRINGS as S } from '../strings';
 
 const TONE = { draft: 'neutral', live: 'good', paused: 'waiting' } as const;

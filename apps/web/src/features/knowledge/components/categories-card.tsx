@@ -10,7 +10,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { describeApiFailure, reportApiError } from '../../../lib/api-errors';
-import { useCategories, useCreateCategory, useDeleteCategory } from '../api/knowledge';
+import { useCreateCategory } from '../api/create-category';
+import { useDeleteCategory } from '../api/delete-category';
+import { useCategories } from '../api/get-categories';
 import { KNOWLEDGE_STRINGS } from '../strings';
 
 const S = KNOWLEDGE_STRINGS.categories;

@@ -22,13 +22,11 @@ import { helpCentreArticlePath, KNOWLEDGE_PATH, knowledgeArticlePath } from '../
 import { applyApiErrorToForm, describeApiFailure, reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { useCurrentMembership } from '../../../lib/session/current-business';
-import {
-  useArticle,
-  useCategories,
-  useCreateArticle,
-  useDeleteArticle,
-  useUpdateArticle,
-} from '../api/knowledge';
+import { useCreateArticle } from '../api/create-article';
+import { useDeleteArticle } from '../api/delete-article';
+import { useArticle } from '../api/get-article';
+import { useCategories } from '../api/get-categories';
+import { useUpdateArticle } from '../api/update-article';
 import { KNOWLEDGE_STRINGS } from '../strings';
 
 const S = KNOWLEDGE_STRINGS.editor;

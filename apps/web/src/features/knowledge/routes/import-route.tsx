@@ -26,8 +26,11 @@ import { KNOWLEDGE_PATH, knowledgeArticlePath } from '../../../config/paths';
 import { applyApiErrorToForm } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
 import { formatDate } from '../../../lib/format';
-import { isImportRunning, useImport, useImports, useStartImport } from '../api/imports';
-import { KB_KEY, useCategories } from '../api/knowledge';
+import { KB_KEY } from '../api/get-articles';
+import { useCategories } from '../api/get-categories';
+import { isImportRunning, useImport } from '../api/get-import';
+import { useImports } from '../api/get-imports';
+import { useStartImport } from '../api/start-import';
 import { KNOWLEDGE_STRINGS } from '../strings';
 
 const S = KNOWLEDGE_STRINGS.imports;

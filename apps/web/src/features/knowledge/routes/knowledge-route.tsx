@@ -23,7 +23,8 @@ import {
 import { usePermissions } from '../../../lib/business/roles';
 import { formatDate } from '../../../lib/format';
 import { useCurrentMembership } from '../../../lib/session/current-business';
-import { KB_PAGE_SIZE, useArticles, useCategories, type TArticleFilters } from '../api/knowledge';
+import { KB_PAGE_SIZE, useArticles, type TArticleFilters } from '../api/get-articles';
+import { useCategories } from '../api/get-categories';
 import { CategoriesCard } from '../components/categories-card';
 import { KNOWLEDGE_STRINGS as S } from '../strings';
 

@@ -46,13 +46,11 @@ import {
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { applyApiErrorToForm, isHandledApiError, reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
-import {
-  useCannedResponses,
-  useCreateCanned,
-  useDeleteCanned,
-  useUpdateCanned,
-} from '../../../lib/canned-responses';
+import { useCannedResponses } from '../../../lib/canned-responses';
 import { protectedClient } from '../../../lib/protected-client';
+import { useCreateCanned } from '../api/create-canned';
+import { useDeleteCanned } from '../api/delete-canned';
+import { useUpdateCanned } from '../api/update-canned';
 import { CANNED_TAB_STRINGS as STRINGS } from '../labels-strings';
 
 type TCannedForm = z.input<typeof ZCannedResponseRequest>;

@@ -12,7 +12,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 
 import { FormAlert } from '../../../components/form/form-alert';
-import { TextField } from '../../../components/form/text-field';
+import { NumberField } from '../../../components/form/number-field';
 import { SectionError, SectionLoading } from '../../../components/load-state';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -70,25 +70,23 @@ function FrequencyCapForm({ cap }: { cap: TFrequencyCap }) {
         <span>{STRINGS.enabled}</span>
       </label>
       <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-start gap-3">
-        <TextField
+        <NumberField
           label={STRINGS.maxMessages}
-          type="number"
-          inputMode="numeric"
           min={1}
           max={100}
           disabled={!values.enabled}
-          registration={form.register('max_messages', { valueAsNumber: true })}
+          register={form.register}
+          name="max_messages"
           error={errors.max_messages?.message}
         />
         <span className="pt-8 text-sm text-muted-foreground">{STRINGS.every}</span>
-        <TextField
+        <NumberField
           label={STRINGS.periodDays}
-          type="number"
-          inputMode="numeric"
           min={1}
           max={90}
           disabled={!values.enabled}
-          registration={form.register('period_days', { valueAsNumber: true })}
+          register={form.register}
+          name="period_days"
           error={errors.period_days?.message}
         />
       </div>

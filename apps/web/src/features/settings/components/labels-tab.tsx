@@ -34,8 +34,11 @@ import {
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { applyApiErrorToForm, reportApiError } from '../../../lib/api-errors';
 import { usePermissions } from '../../../lib/business/roles';
-import { useCreateLabel, useDeleteLabel, useLabels, useUpdateLabel } from '../../../lib/labels';
+import { useLabels } from '../../../lib/labels';
 import { cn } from '../../../lib/utils';
+import { useCreateLabel } from '../api/create-label';
+import { useDeleteLabel } from '../api/delete-label';
+import { useUpdateLabel } from '../api/update-label';
 import { LABELS_TAB_STRINGS as STRINGS } from '../labels-strings';
 
 type TLabelForm = z.input<typeof ZLabelRequest>;
