@@ -23,7 +23,7 @@ export type SmtpThreadReply = { id: number; response: string } | { id: number; e
  * then garbage; the thread's heap may grow this much before a full collection (platform/heap.ts),
  * where V8 let it reach 3–4× its ~12 MiB live size during a campaign.
  */
-const HEAP_HEADROOM_BYTES = 16 * 2 ** 20;
+const HEAP_HEADROOM_BYTES = 8 * 2 ** 20;
 
 const port = parentPort;
 if (port) {

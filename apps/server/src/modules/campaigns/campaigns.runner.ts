@@ -32,7 +32,7 @@ const HOUR_MS = 3_600_000;
  * grow this much before a full collection (platform/heap.ts), not V8's 2× live. One for the
  * process, set at start-up when its heap is nearly all live.
  */
-const passHeap = new HeapCeiling(32 * 2 ** 20);
+const passHeap = new HeapCeiling(24 * 2 ** 20);
 
 /** A stable number in [0, 1) for a customer of a campaign (the A/B draw, the same on every run). */
 function draw(campaignId: string, customerId: number, salt: number): number {

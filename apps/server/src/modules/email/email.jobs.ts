@@ -82,7 +82,7 @@ function identityCache(deps: EmailDeps): IdentityCache {
  * lift the process by ~200 MiB over a 10,000-mail campaign before its next full collection (the
  * live heap stayed ~100 MiB). The heap may grow this much between collections while mail flows.
  */
-const SEND_HEAP_HEADROOM_BYTES = 32 * 2 ** 20;
+const SEND_HEAP_HEADROOM_BYTES = 24 * 2 ** 20;
 // One for the process, set when it starts (its heap then is nearly all live): a ceiling first
 // set mid-send would sit on top of the garbage already there.
 const sendHeap = new HeapCeiling(SEND_HEAP_HEADROOM_BYTES);
