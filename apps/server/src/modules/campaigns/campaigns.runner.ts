@@ -30,7 +30,7 @@ const HOUR_MS = 3_600_000;
 /**
  * A pass's batches (customers, rendered sends) die a batch later, promoted by then: the heap may
  * grow this much before a full collection (platform/heap.ts), not V8's 2× live. One for the
- * process, set at start-up when its heap is nearly all live.
+ * process (as the email.send job's): a ceiling made per pass would sit on the garbage already there.
  */
 const passHeap = new HeapCeiling(24 * 2 ** 20);
 

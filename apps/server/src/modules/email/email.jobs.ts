@@ -83,8 +83,8 @@ function identityCache(deps: EmailDeps): IdentityCache {
  * live heap stayed ~100 MiB). The heap may grow this much between collections while mail flows.
  */
 const SEND_HEAP_HEADROOM_BYTES = 24 * 2 ** 20;
-// One for the process, set when it starts (its heap then is nearly all live): a ceiling first
-// set mid-send would sit on top of the garbage already there.
+// One for the process, made when the module loads: its first check collects and sets the ceiling
+// above what lives, where one first made mid-send would sit on top of the garbage already there.
 const sendHeap = new HeapCeiling(SEND_HEAP_HEADROOM_BYTES);
 
 /** Sends what is still queued of `sendIds`; the others were taken by another worker or are done. */
