@@ -6,6 +6,7 @@
 // a crash anywhere resumes from the recipients' states (the sweep hands every active campaign to
 // a pass each minute). An A/B test's rest waits for the winner, picked by the rule after the wait.
 import { createHash } from 'node:crypto';
+import { HeapCeiling } from '../../platform/heap';
 import { feedBroadcast, finishCampaignBroadcast, openCampaignBroadcast } from '../broadcasts';
 import { businessTimeZone } from '../business';
 import { findCustomersByIds } from '../directory';
@@ -26,6 +27,12 @@ import {
 
 export const SWEEP_QUEUE = 'campaigns.sweep';
 const HOUR_MS = 3_600_000;
+/**
+ * A pass's batches (customers, rendered sends) die a batch later, promoted by then: the heap may
+ * grow this much before a full collection (platform/heap.ts), not V8's 2× live. One for the
+ * process (as the email.send job's): a ceiling made per pass would sit on the garbage already there.
+ */
+const passHeap = new HeapCeiling(24 * 2 ** 20);
 
 /** A stable number in [0, 1) for a customer of a campaign (the A/B draw, the same on every run). */
 function draw(campaignId: string, customerId: number, salt: number): number {
@@ -49,6 +56,7 @@ export async function prepare(deps: CampaignDeps, row: repo.CampaignRow): Promis
   };
   const textLike = row.channel !== 'email';
   for await (const batch of audienceBatches(deps.db, row.businessId, row.audience)) {
+    passHeap.check();
     const sorted = await sortBatch(deps.db, row.businessId, row.channel, batch, row.topicId);
     add(row.channel === 'email' ? 'no email address' : 'no phone number', sorted.noAddress);
     add('suppressed', sorted.suppressed);
@@ -175,6 +183,7 @@ export async function runCampaign(deps: CampaignDeps, id: string): Promise<Date 
   }
   const batchSize = deps.batchSize ?? 200;
   for (;;) {
+    passHeap.check();
     now = deps.clock();
     await repo.heartbeat(deps.db, id, now);
     let limit = batchSize;
