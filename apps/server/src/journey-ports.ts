@@ -5,12 +5,7 @@
 // through the one SSRF gate (safe-fetch), and the agent step's one-customer run (the agents module's face).
 import { CHANNELS, JOURNEY_ERRORS, marketingConsentAllows, type TEventCustomer } from '@titan/contracts';
 import type { Db, Queryable } from './db/client';
-import {
-  agentOfBusinessExists,
-  type AgentRunDeps,
-  dispatchCustomerRuns,
-  startCustomerRun,
-} from './modules/agents';
+import { agentChannelsOf, type AgentRunDeps, dispatchCustomerRuns, startCustomerRun } from './modules/agents';
 import { businessTimeZone, findMembership } from './modules/business';
 import { outOfQuietHours, recipientZone } from './modules/campaigns';
 import { findGroup } from './modules/chat-groups';
@@ -322,7 +317,7 @@ export function journeyPorts(deps: {
     },
     awaitingReply: (db, input) => findAwaitingReply(db, input),
     chatGroupExists: async (db, businessId, id) => (await findGroup(db, businessId, id)) !== null,
-    agentExists: agentOfBusinessExists,
+    agentChannels: agentChannelsOf,
     startAgentRun: startCustomerRun,
     dispatchAgentRuns: (ids) => dispatchCustomerRuns(deps.agentRuns, ids),
     memberExists: async (db, businessId, userId) => (await findMembership(db, businessId, userId)) !== null,

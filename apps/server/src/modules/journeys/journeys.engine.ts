@@ -1052,6 +1052,7 @@ async function execute(
       const started = await deps.ports.startAgentRun(tx, {
         businessId: run.businessId,
         agentId: node.config.agent_id,
+        ...(node.config.channel ? { channel: node.config.channel } : {}),
         customerId: run.customerId,
         idempotencyKey: `journey:${run.id}:${node.id}:${step.visit}`,
         at: deps.clock(),
