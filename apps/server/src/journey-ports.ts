@@ -128,7 +128,7 @@ export function journeyPorts(deps: {
       // recorded (a step retried after a crash) answers as it was, counted or not.
       const capStop = async (): Promise<string | null> => {
         if (await sends.findByIdempotencyKey(tx, businessId, idempotencyKey)) return null;
-        const { capped } = await sends.frequencyCapped(tx, businessId, [customer.id], new Date());
+        const { capped } = await sends.frequencyCapForRecording(tx, businessId, [customer.id], new Date());
         return capped.get(customer.id)?.reason ?? null;
       };
       if (config.channel === 'whatsapp') {
@@ -319,6 +319,7 @@ export function journeyPorts(deps: {
     chatGroupExists: async (db, businessId, id) => (await findGroup(db, businessId, id)) !== null,
     agentChannels: agentChannelsOf,
     startAgentRun: startCustomerRun,
+    holdFrequencyCapLocks: (tx, keys) => sends.holdFrequencyCapLocks(tx, keys),
     dispatchAgentRuns: (ids) => dispatchCustomerRuns(deps.agentRuns, ids),
     memberExists: async (db, businessId, userId) => (await findMembership(db, businessId, userId)) !== null,
     async openConversation(tx, { businessId, customerId, config, title }) {

@@ -143,6 +143,11 @@ export type JourneyPorts = {
       at: Date;
     },
   ): Promise<StartedAgentRun>;
+  /**
+   * The business's frequency cap's per-customer locks (sends module), held until `tx` ends and taken
+   * in ascending customer order: a batch takes those of its send steps before running any of them.
+   */
+  holdFrequencyCapLocks(tx: Queryable, keys: { businessId: number; customerId: number }[]): Promise<void>;
   /** Hands started agent runs to the run loop, after the commit (the loop's recovery catches a miss). */
   dispatchAgentRuns(runIds: string[]): Promise<void>;
   /** Whether the user is a member of the business (a conversation may be assigned to them). */

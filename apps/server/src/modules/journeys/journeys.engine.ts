@@ -1341,6 +1341,14 @@ async function runBatch(
       if (run) ends.push({ run, status: 'failed', nodeId: step.nodeId });
     }
     const lookups = await batchLookups(deps, tx, work);
+    // The frequency cap's per-customer locks for every send step of the batch, in ascending customer
+    // order before any step takes its own: two batches sharing customers wait instead of deadlocking.
+    const sending = work.filter((w) => w.node.type === 'send');
+    if (sending.length > 1)
+      await deps.ports.holdFrequencyCapLocks(
+        tx,
+        sending.map((w) => ({ businessId: w.run.businessId, customerId: w.run.customerId })),
+      );
     for (const { step, run, graph, node } of work) {
       const mine = { dispatch: [] as typeof dispatch, after: { agentRuns: [] as string[] } };
       let result: StepResult;
