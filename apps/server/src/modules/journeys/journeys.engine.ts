@@ -1464,13 +1464,19 @@ export async function advanceSteps(deps: JourneyDeps): Promise<number> {
   return claimed.length;
 }
 
-/** One pass of the loop: dates come round, events heard, then due steps run. */
+/**
+ * One pass of the loop: dates come round, due steps run, then events heard — unless a full batch
+ * of steps was due. Due work comes first: each heard event adds steps (a wait, a branch, a send)
+ * faster than a pass of the same batch size runs them, so hearing at the steps' pace let a backlog
+ * grow behind every timer while events kept arriving (waits passed seconds late). Events wait for a
+ * pass that finds the steps caught up; steps come only from heard events and timers, so they do.
+ */
 export async function runJourneyPass(deps: JourneyDeps): Promise<number> {
   await scanDates(deps);
   await scanSegments(deps);
   await scanUnanswered(deps);
-  const heard = await hearEvents(deps);
   const advanced = await advanceSteps(deps);
+  const heard = advanced < deps.batchSize ? await hearEvents(deps) : 0;
   return heard + advanced;
 }
 
