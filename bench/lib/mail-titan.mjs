@@ -75,17 +75,14 @@ export async function startMailTitan(ctx, database, { domain, owner, businessNam
   } finally {
     await dev.stop();
   }
-  const titan = ctx.use(
-    await ctx.startTitan(database, {
-      env: {
-        ...mailEnv,
-        SMTP_URL: `smtp://${HOST}:${smtpPort}`,
-        RUN_WORKERS: 'true',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-    }),
-  );
+  const titanEnv = {
+    ...mailEnv,
+    SMTP_URL: `smtp://${HOST}:${smtpPort}`,
+    RUN_WORKERS: 'true',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const titan = ctx.use(await ctx.startTitan(database, { env: titanEnv }));
   const { access } = await login(titan.url, owner.email, owner.password);
   const headers = authHeaders(access, businessCode);
 
@@ -105,5 +102,6 @@ export async function startMailTitan(ctx, database, { domain, owner, businessNam
     .result;
   if (verified.status !== 'verified')
     throw new Error(`the domain did not verify: ${JSON.stringify(verified.records)}`);
-  return { titan, headers, businessCode, sink, sinkUrl, smtpPort };
+  // titanEnv: to start Titan again the same way (the embedded database is one process's at a time).
+  return { titan, headers, businessCode, sink, sinkUrl, smtpPort, titanEnv };
 }

@@ -10,13 +10,23 @@
 // due steps claimed in batches of 100 with the engine's claim statement (journeys.repository.ts
 // claimDueSteps, copied below), each finished and the next one entered in its own transaction, the
 // send a row on the spine — without graphs, customers, consent, rendering or mail.
-// Targets: transitions/s ≥ 0.5× the floor's; p99 timer lateness ≤ 2 s (PostgreSQL; on the embedded
-// database the suite does not run). Checked: every customer ran once, ended `exited`, one send each.
-// Env: BENCH_JOURNEY_CUSTOMERS (default 100,000), BENCH_JOURNEY_POSTERS (events in flight, 16).
+// Targets: transitions/s ≥ 0.5× the floor's; p99 timer lateness ≤ 2 s (PostgreSQL). On the embedded
+// database (PGlite, one process at a time) the figure is reported too: customers are seeded while
+// Titan is stopped, progress is read through the journey's stats route, the ledger read after Titan
+// stopped, and the floor runs in the bench process on the same data dir, one connection doing in
+// turn what the PostgreSQL floor's connections do at once (a round: up to 100 events inserted, a
+// batch heard, a batch of due steps claimed and run). Checked: every customer ran once, ended
+// `exited`, one send each.
+// Env: BENCH_JOURNEY_CUSTOMERS (default 100,000; 1,000 on PGlite), BENCH_JOURNEY_POSTERS (events in
+// flight, 16).
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { join } from 'node:path';
 import { intFromEnv } from '../lib/env.mjs';
-import { apiCall } from '../lib/identity.mjs';
+import { apiCall, authHeaders, login } from '../lib/identity.mjs';
 import { startMailTitan } from '../lib/mail-titan.mjs';
 
 export const name = 'journeys';
@@ -216,7 +226,10 @@ async function hearBatch(c, journey) {
       [BATCH],
     );
     const at = new Date();
-    for (const e of events.sort((a, b) => a.customer_id - b.customer_id || a.id - b.id)) {
+    // Ids as numbers (PGlite answers int8 as BigInt, pg as text).
+    for (const e of events.sort(
+      (a, b) => Number(a.customer_id) - Number(b.customer_id) || Number(a.id) - Number(b.id),
+    )) {
       await c.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [
         `journey:${journey.id}:customer:${e.customer_id}`,
       ]);
@@ -234,7 +247,7 @@ async function hearBatch(c, journey) {
     if (events.length > 0)
       await c.query(`update customer_events set processed_at = $1 where id = any($2::bigint[])`, [
         at,
-        events.map((e) => e.id),
+        events.map((e) => String(e.id)),
       ]);
     await c.query('commit');
     return events.length;
@@ -346,12 +359,71 @@ async function floor(ctx, database, journey, customerIds) {
   return { seconds, ...(await ledger(pool, journey.id, count, 'journey')) };
 }
 
+/** The embedded database's data dir opened in the bench process (Titan stopped), as Titan opens it. */
+async function openEmbedded(database) {
+  return PGlite.create(join(database.dataDir, 'pglite'), { extensions: { pg_trgm, vector } });
+}
+
+/** The floor on PGlite: one connection, in rounds — events inserted, a batch heard, due steps run. */
+async function floorEmbedded(db, journey, customerIds) {
+  const count = customerIds.length;
+  let posted = 0;
+  const t0 = performance.now();
+  for (;;) {
+    const chunk = customerIds.slice(posted, posted + BATCH);
+    posted += chunk.length;
+    for (const id of chunk)
+      await db.query(
+        `insert into customer_events (business_id, customer_id, name, properties, source, occurred_at, idempotency_key)
+         values ($1, $2, $3, '{}', 'api', now(), $4) on conflict do nothing`,
+        [journey.businessId, id, EVENT, `floor-${id}`],
+      );
+    const heard = await hearBatch(db, journey);
+    const now = new Date();
+    const { rows } = await db.query(CLAIM, [now, new Date(now.getTime() + 60_000), BATCH]);
+    for (const s of rows) await runStep(db, s);
+    if (posted >= count && heard === 0 && rows.length === 0) {
+      const {
+        rows: [r],
+      } = await db.query(
+        `select count(*) filter (where status <> 'active')::int as ended from journey_runs where journey_id = $1`,
+        [journey.id],
+      );
+      if (r.ended >= count) break;
+      await sleep(5);
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  return { seconds, ...(await ledger(db, journey.id, count, 'journey')) };
+}
+
+/** Every run ended (read through Titan's stats route: the embedded database is Titan's while it runs). */
+async function waitForRunsByApi(titan, headers, journeyId, count, timeoutMs, progress) {
+  const deadline = performance.now() + timeoutMs;
+  let said = 0;
+  for (;;) {
+    const { customers: c } = (
+      await apiCall(titan.url, 'GET', `/api/journeys/${journeyId}/stats/`, { headers, expect: [200] })
+    ).result;
+    const runs = c.active + c.exited + c.failed;
+    const ended = c.exited + c.failed;
+    if (runs >= count && ended >= count) return;
+    if (performance.now() > deadline)
+      throw new Error(`${ended} of ${count} runs ended after ${Math.round(timeoutMs / 1000)} s`);
+    if (performance.now() - said > 10_000) {
+      said = performance.now();
+      progress(`${runs.toLocaleString('en-US')} runs, ${ended.toLocaleString('en-US')} ended`);
+    }
+    await sleep(250);
+  }
+}
+
 export async function run(ctx) {
-  const count = intFromEnv('BENCH_JOURNEY_CUSTOMERS', 100_000);
-  const posters = intFromEnv('BENCH_JOURNEY_POSTERS', 16);
   const database = await ctx.database();
-  if (database.kind !== 'postgres') throw new Error(`this suite needs PostgreSQL: ${database.describe}`);
-  const { titan, headers } = await startMailTitan(ctx, database, {
+  const embedded = database.kind === 'pglite';
+  const count = intFromEnv('BENCH_JOURNEY_CUSTOMERS', embedded ? 1_000 : 100_000);
+  const posters = intFromEnv('BENCH_JOURNEY_POSTERS', 16);
+  let { titan, headers, titanEnv, businessCode } = await startMailTitan(ctx, database, {
     domain: DOMAIN,
     owner: OWNER,
     businessName: 'Bench Journeys Ltd',
@@ -376,27 +448,47 @@ export async function run(ctx) {
     await post('/api/journeys/', { name: 'Floor', reentry: 'never', graph: graph(template.id) })
   ).result;
 
-  const pool = new pg.Pool({
-    connectionString: database.url,
-    max: 4,
-    application_name: 'titan-bench-journeys',
-  });
-  pool.on('error', () => {});
-  ctx.defer(() => pool.end());
-  ctx.progress(`seeding ${count.toLocaleString('en-US')} subscribed customers`);
-  const {
-    rows: [biz],
-  } = await pool.query(`select business_id from journeys where id = $1`, [journey.id]);
-  const businessId = Number(biz.business_id);
-  const { rows: seeded } = await pool.query(
-    `insert into customers (business_id, name, email, email_status, fields)
+  const seedSql = `insert into customers (business_id, name, email, email_status, fields)
      select $1, 'Customer ' || g, 'customer' || g || '@inbox.example.org', 'subscribed',
        jsonb_build_object('plan', case when g % 3 = 0 then 'gold' else 'silver' end)
-     from generate_series(1, $2) g returning id`,
-    [businessId, count],
-  );
-  const customerIds = seeded.map((r) => Number(r.id)).sort((a, b) => a - b);
-  await pool.query('analyze customers');
+     from generate_series(1, $2) g returning id`;
+  let pool = null;
+  let businessId;
+  let customerIds;
+  ctx.progress(`seeding ${count.toLocaleString('en-US')} subscribed customers`);
+  if (embedded) {
+    // The data dir is one process's at a time: seed with Titan stopped, then start it again.
+    await titan.stop();
+    const db = await openEmbedded(database);
+    try {
+      const {
+        rows: [biz],
+      } = await db.query(`select business_id from journeys where id = $1`, [journey.id]);
+      businessId = Number(biz.business_id);
+      const { rows: seeded } = await db.query(seedSql, [businessId, count]);
+      customerIds = seeded.map((r) => Number(r.id)).sort((a, b) => a - b);
+      await db.query('analyze customers');
+    } finally {
+      await db.close();
+    }
+    titan = ctx.use(await ctx.startTitan(database, { env: titanEnv }));
+    headers = authHeaders((await login(titan.url, OWNER.email, OWNER.password)).access, businessCode);
+  } else {
+    pool = new pg.Pool({
+      connectionString: database.url,
+      max: 4,
+      application_name: 'titan-bench-journeys',
+    });
+    pool.on('error', () => {});
+    ctx.defer(() => pool.end());
+    const {
+      rows: [biz],
+    } = await pool.query(`select business_id from journeys where id = $1`, [journey.id]);
+    businessId = Number(biz.business_id);
+    const { rows: seeded } = await pool.query(seedSql, [businessId, count]);
+    customerIds = seeded.map((r) => Number(r.id)).sort((a, b) => a - b);
+    await pool.query('analyze customers');
+  }
 
   // ---- Titan: events posted with the API key, the journey loop taking them on
   ctx.progress(`titan: ${count.toLocaleString('en-US')} events posted (${posters} in flight)`);
@@ -410,15 +502,31 @@ export async function run(ctx) {
     }),
   );
   const postSeconds = (performance.now() - t0) / 1000;
-  await waitForRuns(pool, journey.id, count, Math.max(600_000, count * 20), ctx.progress);
+  const timeoutMs = Math.max(600_000, count * (embedded ? 200 : 20));
+  if (embedded) await waitForRunsByApi(titan, headers, journey.id, count, timeoutMs, ctx.progress);
+  else await waitForRuns(pool, journey.id, count, timeoutMs, ctx.progress);
   const titanSeconds = (performance.now() - t0) / 1000;
-  const titanLedger = await ledger(pool, journey.id, count, 'journey');
-  await titan.stop();
-
-  // ---- the floor
-  ctx.progress(`floor: the same ledger statements on pg connections`);
-  await pool.query(`update journeys set status = 'live' where id = $1`, [floorJourney.id]);
-  const floorSide = await floor(ctx, database, { id: floorJourney.id, businessId }, customerIds);
+  let titanLedger;
+  let floorSide;
+  if (embedded) {
+    await titan.stop();
+    const db = await openEmbedded(database);
+    try {
+      titanLedger = await ledger(db, journey.id, count, 'journey');
+      ctx.progress(`floor: the same ledger statements on one PGlite connection in this process`);
+      await db.query(`update journeys set status = 'live' where id = $1`, [floorJourney.id]);
+      floorSide = await floorEmbedded(db, { id: floorJourney.id, businessId }, customerIds);
+    } finally {
+      await db.close();
+    }
+  } else {
+    titanLedger = await ledger(pool, journey.id, count, 'journey');
+    await titan.stop();
+    // ---- the floor
+    ctx.progress(`floor: the same ledger statements on pg connections`);
+    await pool.query(`update journeys set status = 'live' where id = $1`, [floorJourney.id]);
+    floorSide = await floor(ctx, database, { id: floorJourney.id, businessId }, customerIds);
+  }
 
   const titanRate = titanLedger.transitions / titanSeconds;
   const floorRate = floorSide.transitions / floorSide.seconds;
@@ -433,8 +541,11 @@ export async function run(ctx) {
       `run ended; each send recorded on the spine and handed to the SMTP sink (DKIM, ${DOMAIN} verified)`,
   );
   ctx.note(
-    `floor: the events inserted ${posters} at a time, one connection hearing (batches of ${BATCH}), one claiming ` +
-      `and running steps (batches of ${BATCH}, a transaction each), a spine row per send, no mail`,
+    embedded
+      ? `floor (PGlite): one connection in the bench process, in rounds: up to ${BATCH} events inserted, a batch ` +
+          `heard, due steps claimed and run (batches of ${BATCH}, a transaction each), a spine row per send, no mail`
+      : `floor: the events inserted ${posters} at a time, one connection hearing (batches of ${BATCH}), one claiming ` +
+          `and running steps (batches of ${BATCH}, a transaction each), a spine row per send, no mail`,
   );
   if (titanLedger.check !== 'ok' || floorSide.check !== 'ok')
     throw new Error(`journeys check failed: titan ${titanLedger.check}; floor ${floorSide.check}`);

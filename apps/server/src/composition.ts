@@ -105,7 +105,7 @@ import {
   segmentCustomersAmong,
   visibleCustomerIds,
 } from './modules/directory';
-import { frequencyCapped } from './modules/sends';
+import { frequencyCapForRecording, frequencyCapped } from './modules/sends';
 import { suppressedAmong } from './modules/suppressions';
 import { type Clock, systemClock } from './platform/clock';
 import {
@@ -224,6 +224,7 @@ function agentRunPorts(): AgentRunPorts {
     segmentCustomersAmong,
     suppressedAmong,
     frequencyCapped,
+    frequencyCapForRecording,
     lastCustomerMessagesOf,
     whatsappWindowMs: WHATSAPP_WINDOW_MS,
     ...agentDeliveryPorts,

@@ -5,12 +5,7 @@
 // through the one SSRF gate (safe-fetch), and the agent step's one-customer run (the agents module's face).
 import { CHANNELS, JOURNEY_ERRORS, marketingConsentAllows, type TEventCustomer } from '@titan/contracts';
 import type { Db, Queryable } from './db/client';
-import {
-  agentOfBusinessExists,
-  type AgentRunDeps,
-  dispatchCustomerRuns,
-  startCustomerRun,
-} from './modules/agents';
+import { agentChannelsOf, type AgentRunDeps, dispatchCustomerRuns, startCustomerRun } from './modules/agents';
 import { businessTimeZone, findMembership } from './modules/business';
 import { type AddressedSends, recordAddressedSends } from './modules/broadcasts';
 import { outOfQuietHours, recipientZone } from './modules/campaigns';
@@ -133,7 +128,7 @@ export function journeyPorts(deps: {
       // recorded (a step retried after a crash) answers as it was, counted or not.
       const capStop = async (): Promise<string | null> => {
         if (await sends.findByIdempotencyKey(tx, businessId, idempotencyKey)) return null;
-        const { capped } = await sends.frequencyCapped(tx, businessId, [customer.id], new Date());
+        const { capped } = await sends.frequencyCapForRecording(tx, businessId, [customer.id], new Date());
         return capped.get(customer.id)?.reason ?? null;
       };
       if (config.channel === 'whatsapp') {
@@ -338,8 +333,9 @@ export function journeyPorts(deps: {
     },
     awaitingReply: (db, input) => findAwaitingReply(db, input),
     chatGroupExists: async (db, businessId, id) => (await findGroup(db, businessId, id)) !== null,
-    agentExists: agentOfBusinessExists,
+    agentChannels: agentChannelsOf,
     startAgentRun: startCustomerRun,
+    holdFrequencyCapLocks: (tx, keys) => sends.holdFrequencyCapLocks(tx, keys),
     dispatchAgentRuns: (ids) => dispatchCustomerRuns(deps.agentRuns, ids),
     memberExists: async (db, businessId, userId) => (await findMembership(db, businessId, userId)) !== null,
     async openConversation(tx, { businessId, customerId, config, title }) {

@@ -16291,6 +16291,8 @@ export interface operations {
                                 } | {
                                     config: {
                                         agent_id: number;
+                                        /** @enum {string} */
+                                        channel?: "email" | "sms" | "whatsapp";
                                     };
                                     id: string;
                                     position?: {
@@ -16488,6 +16490,8 @@ export interface operations {
                         } | {
                             config: {
                                 agent_id: number;
+                                /** @enum {string} */
+                                channel?: "email" | "sms" | "whatsapp";
                             };
                             id: string;
                             position?: {
@@ -16672,6 +16676,8 @@ export interface operations {
                                 } | {
                                     config: {
                                         agent_id: number;
+                                        /** @enum {string} */
+                                        channel?: "email" | "sms" | "whatsapp";
                                     };
                                     id: string;
                                     position?: {
@@ -16880,6 +16886,8 @@ export interface operations {
                                 } | {
                                     config: {
                                         agent_id: number;
+                                        /** @enum {string} */
+                                        channel?: "email" | "sms" | "whatsapp";
                                     };
                                     id: string;
                                     position?: {
@@ -17080,6 +17088,8 @@ export interface operations {
                         } | {
                             config: {
                                 agent_id: number;
+                                /** @enum {string} */
+                                channel?: "email" | "sms" | "whatsapp";
                             };
                             id: string;
                             position?: {
@@ -17264,6 +17274,8 @@ export interface operations {
                                 } | {
                                     config: {
                                         agent_id: number;
+                                        /** @enum {string} */
+                                        channel?: "email" | "sms" | "whatsapp";
                                     };
                                     id: string;
                                     position?: {
@@ -17578,6 +17590,8 @@ export interface operations {
                                 } | {
                                     config: {
                                         agent_id: number;
+                                        /** @enum {string} */
+                                        channel?: "email" | "sms" | "whatsapp";
                                     };
                                     id: string;
                                     position?: {
@@ -17787,6 +17801,8 @@ export interface operations {
                                 } | {
                                     config: {
                                         agent_id: number;
+                                        /** @enum {string} */
+                                        channel?: "email" | "sms" | "whatsapp";
                                     };
                                     id: string;
                                     position?: {

@@ -4,6 +4,7 @@
 // wait, branch, send, update, exit …) versioned on each edit of a live journey.
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from './webhooks';
+import { ZAgentChannel } from './agents';
 
 // ---- Events ----
 
@@ -167,6 +168,8 @@ export const JOURNEY_ERRORS = {
   segmentNotFound: 'No such segment (a static list starts journeys with its list.joined event).',
   memberNotFound: 'No such member of this business.',
   agentNotFound: 'No such agent.',
+  agentChannel: (channel: string, has: readonly string[]) =>
+    `The agent does not send on ${channel}${has.length ? `; it sends on ${has.join(', ')}` : ''}.`,
   dateField:
     'Name a custom field: letters, digits, spaces, dots, dashes or underscores (customer.fields.<name> or <name>).',
   localTime: 'A local time is HH:MM (00:00–23:59).',
@@ -287,7 +290,8 @@ export const ZJourneyNode = z.discriminatedUnion('type', [
   node('wait', ZWaitConfig),
   node('branch', ZBranchConfig),
   node('send', ZSendConfig),
-  node('agent', z.strictObject({ agent_id: ZId })),
+  /** `channel`: which of the agent's channels the run uses; absent, the agent's first (older journeys). */
+  node('agent', z.strictObject({ agent_id: ZId, channel: ZAgentChannel.optional() })),
   node('update', ZUpdateConfig),
   node('conversation', z.strictObject({ chat_group_id: ZId.optional(), assignee_id: ZId.optional() })),
   node('webhook', z.strictObject({ url: z.string().trim().min(1).max(2000) })),

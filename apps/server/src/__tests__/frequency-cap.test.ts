@@ -4,7 +4,9 @@
 // campaign mails this week is skipped by a 4th campaign (the recipient's state and reason, the
 // campaign's counts) and by a journey's send step (the path shows why, the journey goes on);
 // a list send (broadcast) passes them over; replies and one-off sends are not counted, nor another
-// business's sends. Agents: agents-runs.test.ts.
+// business's sends. At the cap's edge, a sender that counted and is recording holds the customer's
+// cap lock: a campaign racing it waits for its commit and is stopped (on PostgreSQL the campaign is
+// seen waiting on the lock before the first commits). Agents: agents-runs.test.ts.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -25,7 +27,8 @@ import type { CampaignDeps } from '../modules/campaigns/campaigns.service';
 import { drainJourneys } from '../modules/journeys/journeys.engine';
 import type { JourneyDeps } from '../modules/journeys/journeys.deps';
 import { fanOut, startBroadcast } from '../modules/broadcasts/broadcasts.service';
-import { frequencyCapped } from '../modules/sends';
+import { frequencyCapForRecording, frequencyCapped } from '../modules/sends';
+import { sql } from 'drizzle-orm';
 
 let rt: TestRuntime;
 let app: FastifyInstance;
@@ -293,5 +296,75 @@ describe('a customer who got 3 campaign mails this week', () => {
     const after = await sendCampaign('Off again', await list('Just Often', [often]));
     expect(after).toMatchObject({ processed: 1, skipped_reasons: {} });
     expect((await recipients(after.id)).get(often)).toMatchObject({ state: 'recorded' });
+  });
+});
+
+describe("at the cap's edge, two senders at once", () => {
+  it('only one passes: the second waits on the customer’s cap lock until the first has recorded', async () => {
+    const cap = { enabled: true, max_messages: 3, period_days: 7 };
+    expect((await api('PUT', '/api/business/frequency-cap/', cap)).statusCode).toBe(200);
+    const edge = await customer('Edge', 'edge@example.test');
+    await otherSends(business.id, edge, 'broadcast', 2); // one marketing message left
+    const audience = await list('Edge only', [edge]);
+    const created = await api('POST', '/api/campaigns/', {
+      name: 'Racing',
+      channel: 'email',
+      sender: 'Acme News <news@acme.test>',
+      content: { subject: 'Racing', html: '<p>Racing</p>' },
+      audience: { list_ids: [audience] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const campaignId = created.json().result.id as string;
+    expect((await api('POST', `/api/campaigns/${campaignId}/schedule/`)).statusCode).toBe(200);
+
+    // Sender 1 (a journey's step, say) counts under the lock and records its send, then is slow to commit.
+    const db = rt.services.campaigns.db;
+    let counted!: () => void;
+    const firstCounted = new Promise<void>((resolve) => (counted = resolve));
+    let letGo!: () => void;
+    const release = new Promise<void>((resolve) => (letGo = resolve));
+    const first = db.transaction(async (tx) => {
+      const { capped } = await frequencyCapForRecording(tx, business.id, [edge], new Date());
+      expect(capped.has(edge)).toBe(false);
+      await tx.execute(
+        sql`insert into sends (business_id, channel, cause, customer_id, recipient, status, provider_request)
+            values (${business.id}, 'email', 'journey', ${edge}, 'edge@example.test', 'queued', '{}')`,
+      );
+      counted();
+      await release;
+    });
+    await firstCounted;
+    // Sender 2: the campaign's pass, at the same moment.
+    const second = runCampaign(campaignDeps(), campaignId);
+    if (rt.database.kind === 'postgres') {
+      // Seen waiting on an advisory lock before the first commits (without the lock it would have
+      // counted 2 and recorded a 4th message by now).
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const [row] = await rt.database.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`,
+        );
+        if (row!.n > 0 || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } else {
+      // PGlite has one connection: the campaign's statements wait for the first transaction anyway.
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    letGo();
+    await Promise.all([first, second]);
+
+    const [{ n }] = (await rt.database.query<{ n: number }>(
+      `select count(*)::int as n from sends where business_id = $1 and customer_id = $2
+         and cause in ('broadcast', 'journey', 'agent')`,
+      [business.id, edge],
+    )) as [{ n: number }];
+    expect(n).toBe(3);
+    const campaign = (await api('GET', `/api/campaigns/${campaignId}/`)).json().result as TCampaign;
+    expect(campaign.skipped_reasons).toEqual({ [FREQUENCY_CAP_WORDS.skipped]: 1 });
+    expect((await recipients(campaignId)).get(edge)).toMatchObject({
+      state: 'skipped',
+      skip_reason: FREQUENCY_CAP_WORDS.reason(3, cap),
+    });
   });
 });

@@ -1,14 +1,19 @@
-// GET /api/agents/ → the business's agents as choices (id, name, status): a journey's agent step
-// picks from these. Keyed under the agents' own key, so creating, renaming or pausing an agent
+// GET /api/agents/ → the business's agents as choices (id, name, status, channels in their config's
+// order): a journey's agent step picks an agent and one of its channels from these. Keyed under the agents' own key, so creating, renaming or pausing an agent
 // refreshes the choices.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ZAgent, ZEnvelope, type TAgent } from '@titan/contracts';
+import { ZAgent, ZEnvelope, type TAgent, type TAgentChannel } from '@titan/contracts';
 import { z } from 'zod';
 
 import { protectedClient } from './protected-client';
 import { BUSINESS_SCOPE } from './query-client';
 
-export type TAgentChoice = { id: number; name: string; status: TAgent['status'] };
+export type TAgentChoice = {
+  id: number;
+  name: string;
+  status: TAgent['status'];
+  channels: TAgentChannel[];
+};
 
 export function agentChoicesQueryOptions() {
   return queryOptions({
@@ -17,7 +22,12 @@ export function agentChoicesQueryOptions() {
       const { data } = await protectedClient.get('/api/agents/', { signal });
       return ZEnvelope(z.array(ZAgent))
         .parse(data)
-        .result.map((a) => ({ id: a.id, name: a.name, status: a.status }));
+        .result.map((a) => ({
+          id: a.id,
+          name: a.name,
+          status: a.status,
+          channels: (a.config?.channels ?? []).map((c) => c.channel),
+        }));
     },
   });
 }

@@ -220,9 +220,31 @@ async function deliverBatch(
   );
   const queued: string[] = [];
   await deps.db.transaction(async (tx) => {
-    const written = new Set((await ports.sends.createMany(tx, rows)).map((w) => w.id));
+    // The business's frequency cap, asked again now that the delivery is recorded — an approved
+    // delivery may come days after its run was decided — under the cap's per-customer locks (held
+    // to this commit, so another sender cannot pass the same customer at the edge meanwhile). A
+    // delivery whose send was recorded before (a retried batch) answers that send, never the cap.
+    const { capped } = await ports.frequencyCapForRecording(
+      tx,
+      businessId,
+      rows.filter((r) => r.status === 'queued').map((r) => r.customerId!),
+      new Date(),
+    );
+    const stopped = new Map<number, string>();
+    for (const [i, row] of rows.entries()) {
+      const hit = row.status === 'queued' ? capped.get(row.customerId!) : undefined;
+      if (hit && !(await ports.sends.findByIdempotencyKey(tx, businessId, row.idempotencyKey)))
+        stopped.set(i, hit.reason);
+    }
+    const recording = rows.filter((_, i) => !stopped.has(i));
+    const written = new Set((await ports.sends.createMany(tx, recording)).map((w) => w.id));
     for (const [i, row] of rows.entries()) {
       const d = built[i]!.d;
+      const capReason = stopped.get(i);
+      if (capReason !== undefined) {
+        outcomes.push({ id: d.id, status: 'suppressed', sendId: null, reason: capReason });
+        continue;
+      }
       if (written.has(row.id)) {
         if (row.status === 'queued') queued.push(row.id);
         outcomes.push({
@@ -274,6 +296,22 @@ export async function deliverPlanned(
     }
     for (const d of batch) {
       try {
+        // The cap asked again at delivery (an approval may come days later). WhatsApp records and
+        // calls Meta in one go through its module, outside a transaction of this one: the check is
+        // not under the cap's lock here (docs/design/campaigns.md, "Races").
+        if (!(await deps.ports.sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey))) {
+          const { capped } = await deps.ports.frequencyCapped(
+            deps.db,
+            run.businessId,
+            [d.customerId],
+            new Date(),
+          );
+          const hit = capped.get(d.customerId);
+          if (hit) {
+            await repo.setDeliveryOutcome(deps.db, d.id, { status: 'suppressed', reason: hit.reason });
+            continue;
+          }
+        }
         const send = await sendWhatsapp(deps, run, d);
         await repo.setDeliveryOutcome(deps.db, d.id, {
           status:

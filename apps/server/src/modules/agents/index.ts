@@ -13,7 +13,7 @@ export {
 } from './runs/deps';
 export { deleteCustomerTraces as deleteCustomerAgentTraces } from './agents.runs.repository';
 export {
-  agentOfBusinessExists,
+  agentChannelsOf,
   CUSTOMER_RUN_WORDS,
   type CustomerRunStart,
   dispatchCustomerRuns,

@@ -18,7 +18,12 @@ import type { Jobs } from '../../platform/jobs';
 import { countListCustomers, listExists, walkListCustomers } from '../customer-lists';
 import type { CustomerRow } from '../directory';
 import { assertRoomFor, refusalOf } from '../billing';
-import { cancelQueuedSends, cancelQueuedSendsOf, countSendsByCause, frequencyCapped } from '../sends';
+import {
+  cancelQueuedSends,
+  cancelQueuedSendsOf,
+  countSendsByCause,
+  frequencyCapForRecording,
+} from '../sends';
 import * as repo from './broadcasts.repository';
 
 export type { BroadcastRow } from './broadcasts.repository';
@@ -176,7 +181,12 @@ export async function feedBroadcast(
   deps: BroadcastDeps,
   broadcastId: string,
   customers: CustomerRow[],
-  alsoInTx: (tx: Queryable, batch: { sendIds: string[]; skipped: Record<string, number> }) => Promise<void>,
+  alsoInTx: (
+    tx: Queryable,
+    batch: { sendIds: string[]; skipped: Record<string, number>; capped: Map<number, { reason: string }> },
+  ) => Promise<void>,
+  /** The clock the business's frequency cap is counted at (the campaign's). */
+  capAt: Date,
 ): Promise<{ sendIds: string[]; skipped: Record<string, number> } | null> {
   const row = await repo.findBroadcastById(deps.db, broadcastId);
   if (!row || row.status !== 'running') return null;
@@ -186,16 +196,27 @@ export async function feedBroadcast(
   let batch: { sendIds: string[]; skipped: Record<string, number> };
   try {
     batch = await deps.db.transaction(async (tx) => {
-      const b =
-        customers.length > 0 ? await channel.queueBatch(tx, row, customers) : { sendIds: [], skipped: {} };
+      // The business's frequency cap, counted and recorded under its per-customer locks (held
+      // until this commit), so no other sender passes the same customer at the cap's edge meanwhile.
+      const { capped } = await frequencyCapForRecording(
+        tx,
+        row.businessId,
+        customers.map((c) => c.id),
+        capAt,
+      );
+      const sendTo = capped.size > 0 ? customers.filter((c) => !capped.has(c.id)) : customers;
+      const b = sendTo.length > 0 ? await channel.queueBatch(tx, row, sendTo) : { sendIds: [], skipped: {} };
+      const skipped = { ...b.skipped };
+      if (capped.size > 0)
+        skipped[FREQUENCY_CAP_WORDS.skipped] = (skipped[FREQUENCY_CAP_WORDS.skipped] ?? 0) + capped.size;
       const advanced = await repo.advance(tx, broadcastId, {
         cursor: customers.reduce((m, c) => Math.max(m, c.id), row.cursor),
         queued: b.sendIds.length,
-        skipped: b.skipped,
+        skipped,
       });
       if (!advanced) throw new Stopped();
       await repo.addToTotal(tx, broadcastId, customers.length);
-      await alsoInTx(tx, b);
+      await alsoInTx(tx, { ...b, capped });
       return b;
     });
   } catch (err) {
@@ -244,8 +265,9 @@ export async function fanOut(deps: BroadcastDeps, id: string): Promise<void> {
       await channel.prepare?.(row);
       const { sendIds } = await deps.db.transaction(async (tx) => {
         // A list broadcast is marketing: the business's frequency cap (shared with campaigns,
-        // journeys and agents) passes over who already got enough, counted under its words.
-        const { capped } = await frequencyCapped(
+        // journeys and agents) passes over who already got enough, counted under its words; its
+        // per-customer locks are held until this batch's sends are committed.
+        const { capped } = await frequencyCapForRecording(
           tx,
           row.businessId,
           customers.map((c) => c.id),

@@ -11,7 +11,7 @@ import { feedBroadcast, finishCampaignBroadcast, openCampaignBroadcast } from '.
 import { businessTimeZone } from '../business';
 import { findCustomersByIds } from '../directory';
 import { FREQUENCY_CAP_WORDS } from '@titan/contracts';
-import { campaignTotals, frequencyCapped } from '../sends';
+import { campaignTotals } from '../sends';
 import { recordEvent } from '../webhooks';
 import * as repo from './campaigns.repository';
 import { dueFor, outOfQuietHours, recipientZone, startOf } from './campaigns.schedule';
@@ -194,41 +194,42 @@ export async function runCampaign(deps: CampaignDeps, id: string): Promise<Date 
     }
     const due = await repo.dueRecipients(deps.db, id, now, limit);
     if (due.length === 0) break;
-    // The business's frequency cap, asked at queue time for the whole batch: a capped recipient is
-    // skipped with the reason, in the transaction that records the others' sends.
-    const { capped } = await frequencyCapped(
-      deps.db,
-      row.businessId,
-      due.map((r) => r.customerId),
-      now,
-    );
     const byVariant = new Map<number, number[]>();
     for (const r of due)
       byVariant.set(r.variant ?? 0, [...(byVariant.get(r.variant ?? 0) ?? []), r.customerId]);
     for (const [variant, ids] of byVariant) {
       const broadcastId = await broadcastFor(deps, row, variant);
       if (!broadcastId) return null; // paused or cancelled meanwhile
-      const sendTo = ids.filter((c) => !capped.has(c));
-      const skip = ids.flatMap((c) => {
-        const hit = capped.get(c);
-        return hit ? [{ customerId: c, reason: hit.reason }] : [];
-      });
-      const customers = await findCustomersByIds(deps.db, row.businessId, sendTo);
+      const customers = await findCustomersByIds(deps.db, row.businessId, ids);
       // Recipients are marked recorded in the transaction that records their sends. A pass that
       // took some of them meanwhile wins: this one's whole batch is rolled back (no send twice,
-      // no passed-over count twice) and the loop reads who is still due.
+      // no passed-over count twice) and the loop reads who is still due. The business's frequency
+      // cap is asked in that transaction (feedBroadcast, under its per-customer locks): a capped
+      // recipient is skipped with the reason.
       let fed;
       try {
-        fed = await feedBroadcast(deps.broadcasts, broadcastId, customers, async (tx, batch) => {
-          const marked =
-            (await repo.markRecorded(tx, id, sendTo, broadcastId, now)) +
-            (await repo.markSkipped(tx, id, skip));
-          if (marked < ids.length) throw new TakenMeanwhile();
-          await repo.addSkipped(tx, id, {
-            ...batch.skipped,
-            [FREQUENCY_CAP_WORDS.skipped]: (batch.skipped[FREQUENCY_CAP_WORDS.skipped] ?? 0) + skip.length,
-          });
-        });
+        fed = await feedBroadcast(
+          deps.broadcasts,
+          broadcastId,
+          customers,
+          async (tx, batch) => {
+            const { capped } = batch;
+            const sendTo = ids.filter((c) => !capped.has(c));
+            const skip = ids.flatMap((c) => {
+              const hit = capped.get(c);
+              return hit ? [{ customerId: c, reason: hit.reason }] : [];
+            });
+            const marked =
+              (await repo.markRecorded(tx, id, sendTo, broadcastId, now)) +
+              (await repo.markSkipped(tx, id, skip));
+            if (marked < ids.length) throw new TakenMeanwhile();
+            await repo.addSkipped(tx, id, {
+              ...batch.skipped,
+              [FREQUENCY_CAP_WORDS.skipped]: (batch.skipped[FREQUENCY_CAP_WORDS.skipped] ?? 0) + skip.length,
+            });
+          },
+          now,
+        );
       } catch (err) {
         if (err instanceof TakenMeanwhile) continue;
         throw err;

@@ -1,7 +1,13 @@
 // What journeys need from the rest of Titan, as ports built in composition.ts (journey-ports.ts):
 // the journeys module drives sends, customers, lists and labels without importing their modules.
 import type { Logger } from 'pino';
-import type { TConsentStatus, TEventCustomer, TJourneyNode, TSegmentFilter } from '@titan/contracts';
+import type {
+  TAgentChannel,
+  TConsentStatus,
+  TEventCustomer,
+  TJourneyNode,
+  TSegmentFilter,
+} from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
 
 export type JourneyCustomer = {
@@ -119,15 +125,29 @@ export type JourneyPorts = {
     input: { businessId: number; from: Date; cutoff: Date; afterId: number; limit: number },
   ): Promise<{ id: number; customerId: number; channel: string; waitingSince: Date }[]>;
   chatGroupExists(db: Queryable, businessId: number, id: number): Promise<boolean>;
-  agentExists(db: Queryable, businessId: number, id: number): Promise<boolean>;
+  /** The agent's channels (its config's order), or null when the business has no such agent. */
+  agentChannels(db: Queryable, businessId: number, id: number): Promise<string[] | null>;
   /**
    * An agent step: the agent's run for this customer alone, recorded in the step's transaction once
    * per key (a key already recorded answers its run); its guardrails apply as in any run.
    */
   startAgentRun(
     tx: Queryable,
-    input: { businessId: number; agentId: number; customerId: number; idempotencyKey: string; at: Date },
+    input: {
+      businessId: number;
+      agentId: number;
+      /** The step's channel; absent (journeys saved before the choice), the agent's first. */
+      channel?: TAgentChannel;
+      customerId: number;
+      idempotencyKey: string;
+      at: Date;
+    },
   ): Promise<StartedAgentRun>;
+  /**
+   * The business's frequency cap's per-customer locks (sends module), held until `tx` ends and taken
+   * in ascending customer order: a batch takes those of its send steps before running any of them.
+   */
+  holdFrequencyCapLocks(tx: Queryable, keys: { businessId: number; customerId: number }[]): Promise<void>;
   /** Hands started agent runs to the run loop, after the commit (the loop's recovery catches a miss). */
   dispatchAgentRuns(runIds: string[]): Promise<void>;
   /** Whether the user is a member of the business (a conversation may be assigned to them). */

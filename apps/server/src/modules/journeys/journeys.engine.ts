@@ -1052,6 +1052,7 @@ async function execute(
       const started = await deps.ports.startAgentRun(tx, {
         businessId: run.businessId,
         agentId: node.config.agent_id,
+        ...(node.config.channel ? { channel: node.config.channel } : {}),
         customerId: run.customerId,
         idempotencyKey: `journey:${run.id}:${node.id}:${step.visit}`,
         at: deps.clock(),
@@ -1340,6 +1341,14 @@ async function runBatch(
       if (run) ends.push({ run, status: 'failed', nodeId: step.nodeId });
     }
     const lookups = await batchLookups(deps, tx, work);
+    // The frequency cap's per-customer locks for every send step of the batch, in ascending customer
+    // order before any step takes its own: two batches sharing customers wait instead of deadlocking.
+    const sending = work.filter((w) => w.node.type === 'send');
+    if (sending.length > 1)
+      await deps.ports.holdFrequencyCapLocks(
+        tx,
+        sending.map((w) => ({ businessId: w.run.businessId, customerId: w.run.customerId })),
+      );
     for (const { step, run, graph, node } of work) {
       const mine = { dispatch: [] as typeof dispatch, after: { agentRuns: [] as string[] } };
       let result: StepResult;
@@ -1455,13 +1464,19 @@ export async function advanceSteps(deps: JourneyDeps): Promise<number> {
   return claimed.length;
 }
 
-/** One pass of the loop: dates come round, events heard, then due steps run. */
+/**
+ * One pass of the loop: dates come round, due steps run, then events heard — unless a full batch
+ * of steps was due. Due work comes first: each heard event adds steps (a wait, a branch, a send)
+ * faster than a pass of the same batch size runs them, so hearing at the steps' pace let a backlog
+ * grow behind every timer while events kept arriving (waits passed seconds late). Events wait for a
+ * pass that finds the steps caught up; steps come only from heard events and timers, so they do.
+ */
 export async function runJourneyPass(deps: JourneyDeps): Promise<number> {
   await scanDates(deps);
   await scanSegments(deps);
   await scanUnanswered(deps);
-  const heard = await hearEvents(deps);
   const advanced = await advanceSteps(deps);
+  const heard = advanced < deps.batchSize ? await hearEvents(deps) : 0;
   return heard + advanced;
 }
 

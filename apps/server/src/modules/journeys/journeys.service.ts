@@ -236,8 +236,10 @@ async function checkRunnable(deps: JourneyDeps, businessId: number, graph: TJour
       if (c.assignee_id && !(await deps.ports.memberExists(deps.db, businessId, c.assignee_id)))
         missing[at(i, 'config', 'assignee_id')] = [JOURNEY_ERRORS.memberNotFound];
     } else if (n.type === 'agent') {
-      if (!(await deps.ports.agentExists(deps.db, businessId, n.config.agent_id)))
-        missing[at(i, 'config', 'agent_id')] = [JOURNEY_ERRORS.agentNotFound];
+      const channels = await deps.ports.agentChannels(deps.db, businessId, n.config.agent_id);
+      if (channels === null) missing[at(i, 'config', 'agent_id')] = [JOURNEY_ERRORS.agentNotFound];
+      else if (n.config.channel !== undefined && !channels.includes(n.config.channel))
+        bad[at(i, 'config', 'channel')] = [JOURNEY_ERRORS.agentChannel(n.config.channel, channels)];
     } else if (n.type === 'trigger' && n.config.kind === 'segment') {
       if (!(await deps.ports.segmentOf(deps.db, businessId, n.config.segment_id)))
         missing[at(i, 'config', 'segment_id')] = [JOURNEY_ERRORS.segmentNotFound];

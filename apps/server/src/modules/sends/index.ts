@@ -9,7 +9,12 @@ export {
   marketingSendCounts,
   type SendCause,
 } from './sends.repository';
-export { type CappedCustomers, frequencyCapped } from './sends.frequency-cap';
+export {
+  type CappedCustomers,
+  frequencyCapForRecording,
+  frequencyCapped,
+  holdFrequencyCapLocks,
+} from './sends.frequency-cap';
 export { type BestEvent, deleteOrphanEvents, type ProviderEvent } from './sends.events.repository';
 export { usageByCategory } from './sends.logs.repository';
 export { customerSendsWithEvents, deleteCustomerSends } from './sends.batches.repository';

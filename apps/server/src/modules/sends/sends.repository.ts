@@ -3,7 +3,7 @@
 import { and, count, eq, gte, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { sendEvents, sends, type SendCause, type SendChannel } from '../../db/schema';
-import { rowsOf } from '../../db/sql';
+import { lockKeyOf, recordset, rowsOf } from '../../db/sql';
 
 export type { SendCause, SendChannel };
 export type SendRow = typeof sends.$inferSelect;
@@ -183,4 +183,22 @@ export async function marketingSendCounts(
     )
     .groupBy(sends.customerId);
   return new Map(rows.map((r) => [Number(r.customerId), Number(r.n)]));
+}
+
+/**
+ * Holds the frequency cap's transaction-scoped advisory lock on each (business, customer), taken in
+ * one statement by ascending customer id: every capped sender locks in that order, so two batches
+ * sharing customers wait for each other instead of deadlocking.
+ */
+export async function lockFrequencyCap(
+  db: Queryable,
+  keys: { businessId: number; customerId: number }[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await db.execute(sql`select pg_advisory_xact_lock(${lockKeyOf(sql`k.key`)})
+    from (select distinct 'frequency-cap:' || c.business_id || ':' || c.customer_id as key, c.customer_id
+      from jsonb_to_recordset(${recordset(
+        keys.map((k) => ({ business_id: k.businessId, customer_id: k.customerId })),
+      )}) as c(business_id bigint, customer_id bigint)
+      order by c.customer_id offset 0) k`);
 }

@@ -165,7 +165,9 @@ export function stepSummary(node: TJourneyNode): string {
       return parts.length ? `Opens a conversation: ${parts.join(', ')}` : 'Opens a conversation';
     }
     case 'agent':
-      return node.config.agent_id ? `Hands the customer to agent ${node.config.agent_id}` : 'No agent yet';
+      return node.config.agent_id
+        ? `Hands the customer to agent ${node.config.agent_id}${node.config.channel ? ` on ${node.config.channel}` : ''}`
+        : 'No agent yet';
     case 'webhook':
       return `POST ${node.config.url}`;
     case 'exit':

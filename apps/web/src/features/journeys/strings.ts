@@ -139,6 +139,10 @@ export const PANEL_STRINGS = {
   noAgent: 'Choose an agent',
   noAgents: 'No agents yet: create one on the AI agents page.',
   agentStatus: { active: '', paused: ' (paused)', archived: ' (archived)' } as Record<string, string>,
+  agentChannel: 'Agent channel',
+  agentChannelHint: 'One of the agent’s channels; the run writes to the customer on it.',
+  agentNoChannels: 'The agent has no channels yet',
+  agentChannelGone: (channel: string) => `${channel} (no longer one of the agent’s channels)`,
   agentText:
     'Starts one run of the agent for this customer alone. Its guardrails apply: consent, caps, quiet hours, and its send mode (review waits for approval).',
   webhookUrl: 'Webhook URL',

@@ -1146,6 +1146,33 @@ describe("the business's frequency cap", () => {
     }
   });
 
+  it('asks again when a reviewed delivery is approved: a customer capped meanwhile gets no send, the reason says why', async () => {
+    const later = await customer();
+    const free = await customer();
+    await call('PUT', '/api/business/frequency-cap/', { enabled: true, max_messages: 2, period_days: 7 });
+    try {
+      const id = await agent(baseConfig(await list([later.id, free.id]), { send_mode: 'review' }));
+      llm.script(decision(), decision());
+      const run = await runNow(id);
+      expect(run.deliveries.map((d) => d.status)).toEqual(['pending_approval', 'pending_approval']);
+      // While the deliveries wait, campaigns reach one customer's cap.
+      await priorSends(later.id, 2, 'broadcast');
+      const approved = await call('POST', `/api/agents/${id}/runs/${run.id}/approve/`, { all: true });
+      expect(approved.statusCode, approved.body).toBe(200);
+      const after = new Map((await detail(id, run.id)).deliveries.map((d) => [d.customer!.id, d]));
+      expect(after.get(later.id)).toMatchObject({
+        status: 'suppressed',
+        send_id: null,
+        reason: FREQUENCY_CAP_WORDS.reason(2, { max_messages: 2, period_days: 7 }),
+      });
+      expect(after.get(free.id)).toMatchObject({ status: 'sent' });
+      const sent = await sendsOfRun(run.id);
+      expect(sent).toHaveLength(1);
+    } finally {
+      await call('PUT', '/api/business/frequency-cap/', { enabled: false, max_messages: 3, period_days: 7 });
+    }
+  });
+
   it('applies beside the agent’s own weekly limit: the reason says which stopped the send', async () => {
     const both = await customer();
     await priorSends(both.id, 1, 'journey');

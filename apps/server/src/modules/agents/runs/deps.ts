@@ -24,7 +24,12 @@ import type {
   withUnsubscribeFooter,
 } from '../../email';
 import type { LlmDeps, openLlm, resolveLlm } from '../../llm';
-import type { createMany, findByIdempotencyKey, frequencyCapped } from '../../sends';
+import type {
+  createMany,
+  findByIdempotencyKey,
+  frequencyCapForRecording,
+  frequencyCapped,
+} from '../../sends';
 import type { buildSmsSend, e164Of, enqueueSmsSends, SMS_SEND_ERRORS, smsContext, SmsDeps } from '../../sms';
 import type { normalizeAddress, suppressedAmong } from '../../suppressions';
 import type {
@@ -80,6 +85,11 @@ export type AgentRunPorts = {
   suppressedAmong: typeof suppressedAmong;
   /** The business's marketing frequency cap, shared with campaigns and journeys. */
   frequencyCapped: typeof frequencyCapped;
+  /**
+   * The cap asked again where a delivery is recorded (an approval may come days after the run):
+   * under its per-customer locks, held until the recording transaction ends.
+   */
+  frequencyCapForRecording: typeof frequencyCapForRecording;
   lastCustomerMessagesOf: typeof lastCustomerMessagesOf;
   /** How long after a customer's last message WhatsApp lets the business write freely. */
   whatsappWindowMs: number;

@@ -116,12 +116,12 @@ const decision: ScriptStep = {
   usage: { prompt_tokens: 100, completion_tokens: 20 },
 };
 
-const handOff = (event: string, agentId: number) => ({
+const handOff = (event: string, agentId: number, channel?: string) => ({
   name: `Hand ${event} to an agent`,
   graph: {
     nodes: [
       { id: 'start', type: 'trigger', config: { kind: 'event', event } },
-      { id: 'ai', type: 'agent', config: { agent_id: agentId } },
+      { id: 'ai', type: 'agent', config: { agent_id: agentId, ...(channel ? { channel } : {}) } },
       { id: 'done', type: 'exit', config: {} },
     ],
     edges: [
@@ -293,6 +293,62 @@ describe('an agent step', () => {
     ]);
     expect(run.steps[1]!.reason).toMatch(/paused/);
     expect(run.steps[1]!.agent_run).toBeNull();
+    expect(dispatched).toEqual([]);
+  });
+
+  it("runs on the step's channel (the agent's first when none is named); a channel the agent lacks is 400 on the field", async () => {
+    const agentId = await agent({
+      channels: [{ channel: 'email', from: 'hello@shop.test' }, { channel: 'sms' }],
+    });
+    const bySms = await live(handOff('joined.sms', agentId, 'sms'));
+    const byDefault = await live(handOff('joined.first', agentId));
+    const ed = await customer('Ed');
+    dispatched.length = 0;
+    await post('joined.sms', ed);
+    await post('joined.first', ed);
+    await drainJourneys(deps());
+    const sms = (await path(bySms.id, ed)).runs[0]!.steps[1]!;
+    expect(sms.agent_run, JSON.stringify(sms)).toMatchObject({ agent_id: agentId, channel: 'sms' });
+    expect((await agentRun(agentId, sms.agent_run!.run_id)).channel).toBe('sms');
+    const first = (await path(byDefault.id, ed)).runs[0]!.steps[1]!;
+    expect(first.agent_run).toMatchObject({ agent_id: agentId, channel: 'email' });
+    expect(dispatched.sort()).toEqual([sms.agent_run!.run_id, first.agent_run!.run_id].sort());
+
+    const wrong = await api('POST', '/api/journeys/', handOff('joined.wa', agentId, 'whatsapp'));
+    expect(wrong.statusCode, wrong.body).toBe(400);
+    expect(wrong.json().result).toEqual({
+      'graph.nodes.1.config.channel': ['The agent does not send on whatsapp; it sends on email, sms.'],
+    });
+    const unknown = await api('POST', '/api/journeys/', handOff('joined.wa', agentId, 'fax'));
+    expect(unknown.statusCode, unknown.body).toBe(400);
+    expect(Object.keys(unknown.json().result)).toEqual(['graph.nodes.1.config.channel']);
+
+    // The agent stops sending on SMS after the journey was saved: the step says why, the customer goes on.
+    const listId = (
+      await rt.database.query<{ id: string }>(
+        `select id from customer_lists where business_id = $1 order by id desc limit 1`,
+        [business.id],
+      )
+    )[0]!.id;
+    const changed = await api(
+      'POST',
+      `/api/agents/${agentId}/update-agent-config/`,
+      config(Number(listId), { channels: [{ channel: 'email', from: 'hello@shop.test' }] }),
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    const fay = await customer('Fay');
+    dispatched.length = 0;
+    await post('joined.sms', fay);
+    await drainJourneys(deps());
+    const run = (await path(bySms.id, fay)).runs[0]!;
+    expect(run.steps.map((s) => [s.node_id, s.status])).toEqual([
+      ['start', 'passed'],
+      ['ai', 'failed'],
+      ['done', 'exited'],
+    ]);
+    expect(run.steps[1]!.reason).toBe(
+      'The agent no longer sends on sms: choose another channel for this step.',
+    );
     expect(dispatched).toEqual([]);
   });
 

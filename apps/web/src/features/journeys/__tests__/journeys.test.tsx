@@ -326,31 +326,102 @@ describe('Journeys', () => {
     },
   );
 
-  it('adds an agent step with the agent chosen by name, and saves its agent_id', SLOW, async () => {
-    const state = withJourneys([journey({ status: 'draft', live_version: null })]);
-    renderApp('/engage/journeys/7');
-    const user = userEvent.setup();
-    const steps = await screen.findByRole('list', { name: EDITOR_STRINGS.steps });
-    await user.click(within(steps).getByRole('button', { name: /Exit · exit-1/ }));
-    await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.addStepOf('AI agent') }));
-    const picker = await screen.findByLabelText(PANEL_STRINGS.agent);
-    await waitFor(() =>
-      expect(within(picker).getByRole('option', { name: WIN_BACK.name })).toBeInTheDocument(),
-    );
-    await user.selectOptions(picker, WIN_BACK.name);
-    expect(within(steps).getByRole('button', { name: /AI agent · agent-1/ })).toHaveTextContent(
-      `Hands the customer to agent ${WIN_BACK.id}`,
-    );
-    await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.save }));
-    await waitFor(() => expect(state.puts).toHaveLength(1));
-    expect(state.puts[0]).toMatchObject({
-      graph: {
-        nodes: expect.arrayContaining([
-          expect.objectContaining({ id: 'agent-1', type: 'agent', config: { agent_id: WIN_BACK.id } }),
-        ]),
-      },
-    });
-  });
+  it(
+    'adds an agent step with the agent chosen by name and one of its channels, and saves both',
+    SLOW,
+    async () => {
+      const state = withJourneys([journey({ status: 'draft', live_version: null })]);
+      // The agent writes by email first, then SMS: choosing it names email; the step is moved to SMS.
+      const twoChannels = {
+        ...WIN_BACK,
+        config: {
+          ...WIN_BACK.config!,
+          channels: [{ channel: 'email' as const, template_id: 7 }, { channel: 'sms' as const }],
+        },
+      };
+      server.use(http.get('/api/agents/', () => ok([twoChannels])));
+      renderApp('/engage/journeys/7');
+      const user = userEvent.setup();
+      const steps = await screen.findByRole('list', { name: EDITOR_STRINGS.steps });
+      await user.click(within(steps).getByRole('button', { name: /Exit · exit-1/ }));
+      await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.addStepOf('AI agent') }));
+      const picker = await screen.findByLabelText(PANEL_STRINGS.agent);
+      await waitFor(() =>
+        expect(within(picker).getByRole('option', { name: WIN_BACK.name })).toBeInTheDocument(),
+      );
+      await user.selectOptions(picker, WIN_BACK.name);
+      const channel = await screen.findByLabelText(PANEL_STRINGS.agentChannel);
+      expect(
+        within(channel)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Email', 'SMS']);
+      expect(channel).toHaveValue('email');
+      expect(within(steps).getByRole('button', { name: /AI agent · agent-1/ })).toHaveTextContent(
+        `Hands the customer to agent ${WIN_BACK.id} on email`,
+      );
+      await user.selectOptions(channel, 'SMS');
+      expect(within(steps).getByRole('button', { name: /AI agent · agent-1/ })).toHaveTextContent(
+        `Hands the customer to agent ${WIN_BACK.id} on sms`,
+      );
+      await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.save }));
+      await waitFor(() => expect(state.puts).toHaveLength(1));
+      expect(state.puts[0]).toMatchObject({
+        graph: {
+          nodes: expect.arrayContaining([
+            expect.objectContaining({
+              id: 'agent-1',
+              type: 'agent',
+              config: { agent_id: WIN_BACK.id, channel: 'sms' },
+            }),
+          ]),
+        },
+      });
+    },
+  );
+
+  it(
+    "shows a step saved without a channel on the agent's first, and the server's word on a channel",
+    SLOW,
+    async () => {
+      const withAgent = journey({
+        status: 'draft',
+        live_version: null,
+        graph: {
+          nodes: [
+            { id: 'trigger-1', type: 'trigger', config: { kind: 'event', event: 'signed_up' } },
+            { id: 'agent-1', type: 'agent', config: { agent_id: WIN_BACK.id } },
+          ],
+          edges: [{ from: 'trigger-1', to: 'agent-1' }],
+        },
+      });
+      withJourneys([withAgent]);
+      renderApp('/engage/journeys/7');
+      const user = userEvent.setup();
+      const steps = await screen.findByRole('list', { name: EDITOR_STRINGS.steps });
+      await user.click(within(steps).getByRole('button', { name: /AI agent · agent-1/ }));
+      const channel = await screen.findByLabelText(PANEL_STRINGS.agentChannel);
+      await waitFor(() => expect(channel).toHaveValue('email'));
+      expect(
+        within(channel)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Email']);
+      // The agent lost that channel meanwhile: the server's 400 names the field, shown on the picker.
+      server.use(
+        http.put('/api/journeys/:id/', () =>
+          fail(400, 'Validation failed.', {
+            'graph.nodes.1.config.channel': ['The agent does not send on email; it sends on sms.'],
+          }),
+        ),
+      );
+      await user.click(screen.getByRole('button', { name: EDITOR_STRINGS.save }));
+      expect(
+        await screen.findByText('The agent does not send on email; it sends on sms.'),
+      ).toBeInTheDocument();
+      expect(screen.getByLabelText(PANEL_STRINGS.agentChannel)).toHaveAttribute('aria-invalid', 'true');
+    },
+  );
 
   it(
     "offers Titan's events by name, and sends an approved WhatsApp template with its variables filled",

@@ -315,7 +315,7 @@ function ConfigFields({
     case 'send':
       return <SendFields config={node.config} err={err} set={set} />;
     case 'agent':
-      return <AgentFields agentId={node.config.agent_id} err={err} set={set} />;
+      return <AgentFields config={node.config} err={err} set={set} />;
     case 'update':
       return <UpdateFields config={node.config} err={err} set={set} />;
     case 'conversation':
@@ -591,18 +591,27 @@ function WhatsappFields({
   );
 }
 
-/** An agent step: one of the business's agents (a paused or archived one said so). */
+type TAgentStep = Extract<TJourneyNode, { type: 'agent' }>['config'];
+/**
+ * An agent step: one of the business's agents (a paused or archived one said so) and which of its
+ * channels the run uses. Choosing an agent names its first channel; a step saved without one (older
+ * journeys) runs on the agent's first, which the channel picker shows as chosen.
+ */
 function AgentFields({
-  agentId,
+  config: c,
   err,
   set,
 }: {
-  agentId: number;
+  config: TAgentStep;
   err: (field: string) => string | undefined;
   set: (config: Record<string, unknown>) => void;
 }) {
+  const agentId = c.agent_id;
   const agents = useAgentChoices();
-  const known = (agents.data ?? []).some((a) => a.id === agentId);
+  const chosen = (agents.data ?? []).find((a) => a.id === agentId);
+  const known = chosen !== undefined;
+  const channels = chosen?.channels ?? [];
+  const channel = c.channel ?? channels[0];
   return (
     <>
       <p className="text-sm text-muted-foreground">{S.agentText}</p>
@@ -615,7 +624,11 @@ function AgentFields({
           <NativeSelect
             {...a11y}
             value={agentId ? String(agentId) : ''}
-            onChange={(e) => set({ agent_id: e.target.value ? Number(e.target.value) : 0 })}
+            onChange={(e) => {
+              const id = e.target.value ? Number(e.target.value) : 0;
+              const first = (agents.data ?? []).find((a) => a.id === id)?.channels[0];
+              set(first ? { agent_id: id, channel: first } : { agent_id: id });
+            }}
           >
             <option value="">{S.noAgent}</option>
             {agentId && !known ? <option value={agentId}>{`#${agentId}`}</option> : null}
@@ -627,6 +640,29 @@ function AgentFields({
           </NativeSelect>
         )}
       </FieldShell>
+      {agentId ? (
+        <FieldShell label={S.agentChannel} hint={S.agentChannelHint} error={err('config.channel')}>
+          {(a11y) => (
+            <NativeSelect
+              {...a11y}
+              value={channel ?? ''}
+              onChange={(e) =>
+                set({ agent_id: agentId, ...(e.target.value ? { channel: e.target.value } : {}) })
+              }
+            >
+              {channel && !channels.includes(channel) ? (
+                <option value={channel}>{S.agentChannelGone(channel)}</option>
+              ) : null}
+              {channels.length === 0 && !channel ? <option value="">{S.agentNoChannels}</option> : null}
+              {channels.map((ch) => (
+                <option key={ch} value={ch}>
+                  {S.channels[ch]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FieldShell>
+      ) : null}
     </>
   );
 }
