@@ -2,6 +2,7 @@
 // (tools/dns-sim) in their own processes, the owner signed up on a development instance, then the
 // built Titan (production, job workers on) with SMTP_URL at the sink and a sending domain verified
 // against the DNS server. Used by the suites whose Titan sends email (campaign-send, journeys).
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { apiCall, authHeaders, createBusiness, login, signUp } from './identity.mjs';
 import { freePort, spawnNode, stopProcess, waitUntilReady } from './processes.mjs';
@@ -64,7 +65,9 @@ export async function startMailTitan(ctx, database, { domain, owner, businessNam
       true,
     ),
   );
-  const mailEnv = { DNS_SERVERS: `${HOST}:${dnsPort}` };
+  // One APP_SECRET for every start of this Titan: the domain's DKIM key is sealed with it, and a
+  // Titan started again (the embedded database is one process's at a time) must open it.
+  const mailEnv = { DNS_SERVERS: `${HOST}:${dnsPort}`, APP_SECRET: randomBytes(36).toString('base64url') };
 
   ctx.progress(`database ${database.name}; signing up the owner (titan in development)`);
   const dev = await ctx.startTitan(database, { env: { ...mailEnv, NODE_ENV: 'development' } });

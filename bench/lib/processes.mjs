@@ -1,4 +1,6 @@
 // Child processes for the servers under test: spawn, wait until they answer, stop them for sure.
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
 // Every server runs in its own process, never in the load generator's.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -52,6 +54,15 @@ export function spawnNode(label, script, { args = [], env, cwd, ipc = false } = 
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  // BENCH_CHILD_LOG=<directory>: every line each server writes, kept whole (<label>-<pid>.log).
+  if (process.env.BENCH_CHILD_LOG) {
+    const file = createWriteStream(
+      join(process.env.BENCH_CHILD_LOG, `${label.replace(/\W+/g, '-')}-${child.pid}.log`),
+    );
+    child.stdout.pipe(file, { end: false });
+    child.stderr.pipe(file, { end: false });
+    child.once('exit', () => file.end());
+  }
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => {
       live.delete(child);
