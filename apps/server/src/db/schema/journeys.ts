@@ -145,6 +145,11 @@ export const journeySteps = pgTable(
     waitEvent: text('wait_event'),
     /** Held by a worker until then; a worker that died leaves it to be taken again. */
     leaseUntil: ts('lease_until'),
+    /**
+     * How many times a worker took it since it was last due (migration 0095): a step that keeps
+     * failing for a reason Titan cannot explain fails for good after STEP_ATTEMPTS, saying so.
+     */
+    attempts: integer('attempts').notNull().default(0),
     outcome: text('outcome'),
     detail: jsonb('detail').$type<Record<string, unknown>>(),
     enteredAt: ts('entered_at').notNull(),

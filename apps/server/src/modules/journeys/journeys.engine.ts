@@ -21,6 +21,15 @@ import { recordEventsOfType } from '../webhooks';
 import type { JourneyCustomer, JourneyDeps, SendChannel } from './journeys.deps';
 import * as repo from './journeys.repository';
 
+/** How many times a step failing for a reason Titan cannot explain is taken before it fails. */
+export const STEP_ATTEMPTS = 5;
+/** The path's reason for such a step. */
+export const STEP_ATTEMPTS_WORDS = (attempts: number, err: unknown) =>
+  `Titan could not run this step (${attempts} attempts): ${err instanceof Error ? err.message : String(err)}`.slice(
+    0,
+    500,
+  );
+
 export const JOURNEYS_LOOP = 'journeys.advance';
 
 /** The event a date-triggered journey makes for itself when a customer's date comes round. */
@@ -1183,15 +1192,22 @@ async function runStep(deps: JourneyDeps, claimed: repo.StepRow): Promise<boolea
     });
   } catch (err) {
     // A refusal Titan can explain (no quota, a template gone): the step fails with it. Anything
-    // else leaves the step under its lease, to be taken again when the lease runs out.
-    if (!(err instanceof AppError)) {
-      deps.logger.error({ err, step_id: claimed.id }, 'journey step failed; it will be retried');
+    // else leaves the step under its lease, to be taken again when the lease runs out — up to
+    // STEP_ATTEMPTS takes; then it fails for good, naming the error, rather than wait unseen.
+    if (!(err instanceof AppError) && claimed.attempts < STEP_ATTEMPTS) {
+      deps.logger.error(
+        { err, step_id: claimed.id, attempt: claimed.attempts },
+        'journey step failed; it will be retried',
+      );
       return false;
     }
+    if (!(err instanceof AppError))
+      deps.logger.error({ err, step_id: claimed.id }, 'journey step failed for good after its last attempt');
     await deps.db.transaction(async (tx) => {
       const step = await repo.lockClaimedStep(tx, claimed.id, claimed.leaseUntil!);
       if (!step) return;
-      const failed = { status: 'failed' as const, outcome: null, detail: { reason: reasonOf(err) } };
+      const reason = err instanceof AppError ? reasonOf(err) : STEP_ATTEMPTS_WORDS(claimed.attempts, err);
+      const failed = { status: 'failed' as const, outcome: null, detail: { reason } };
       await repo.finishStep(tx, step.id, failed, at);
       const run = await repo.findRun(tx, step.runId);
       if (!run) return;
@@ -1359,12 +1375,16 @@ async function runBatch(
           );
         } catch (err) {
           // A refusal Titan can explain fails the step with it; anything else leaves the step under
-          // its lease, to be taken again when the lease runs out.
-          if (!(err instanceof AppError)) {
-            deps.logger.error({ err, step_id: step.id }, 'journey step failed; it will be retried');
+          // its lease, to be taken again when the lease runs out — up to STEP_ATTEMPTS takes.
+          if (!(err instanceof AppError) && step.attempts < STEP_ATTEMPTS) {
+            deps.logger.error(
+              { err, step_id: step.id, attempt: step.attempts },
+              'journey step failed; it will be retried',
+            );
             continue;
           }
-          result = { status: 'failed', outcome: null, detail: { reason: reasonOf(err) } };
+          const reason = err instanceof AppError ? reasonOf(err) : STEP_ATTEMPTS_WORDS(step.attempts, err);
+          result = { status: 'failed', outcome: null, detail: { reason } };
         }
       } else {
         result = await execute(deps, tx, step, run, node, mine.dispatch, mine.after, lookups);

@@ -644,7 +644,7 @@ export async function claimDueSteps(
           limit ${limit}
           for update of s skip locked
         )
-        update journey_steps s set lease_until = ${leaseUntil}
+        update journey_steps s set lease_until = ${leaseUntil}, attempts = s.attempts + 1
         from due where s.id = due.id
         returning s.id`,
   );
@@ -748,7 +748,7 @@ export async function deferStep(
 ): Promise<void> {
   await tx
     .update(journeySteps)
-    .set({ status: 'waiting', dueAt: until, detail, leaseUntil: null })
+    .set({ status: 'waiting', dueAt: until, detail, leaseUntil: null, attempts: 0 })
     .where(eq(journeySteps.id, id));
 }
 

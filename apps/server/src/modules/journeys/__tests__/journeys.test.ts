@@ -13,7 +13,7 @@ import { dkimKey, verifiedDomains } from '../../email/__tests__/email-helpers';
 import { setSendingIdentityLookupForTests } from '../../email/sending-identity';
 import { recordSendEvent, recoverSends } from '../../sends/sends.service';
 import type { JourneyDeps } from '../journeys.deps';
-import { drainJourneys, runJourneyPass } from '../journeys.engine';
+import { drainJourneys, runJourneyPass, STEP_ATTEMPTS } from '../journeys.engine';
 import { signToken, trackingKey } from '../../email-tracking/email-tracking.tokens';
 
 let rt: TestRuntime;
@@ -547,6 +547,53 @@ describe('a kill around a send', () => {
     expect((await sendsOf(journey.id)).map((s) => Number(s.customer_id))).toEqual([eve]);
     await drainJourneys(deps());
     expect(await sendsOf(journey.id)).toHaveLength(1);
+  });
+});
+
+describe('a step that keeps failing for a reason Titan cannot explain', () => {
+  it('is taken again after each lease, then fails for good naming the error, and the run ends', async () => {
+    const journey = await create({
+      name: 'Broken key',
+      graph: {
+        nodes: [onEvent('broken.key'), send('hello', welcome)],
+        edges: [{ from: 'start', to: 'hello' }],
+      },
+    });
+    await publish(journey.id);
+    const fay = await customer('Fay', 'fay@example.test');
+    await postEvent({ name: 'broken.key', customer: { id: fay } });
+    let tries = 0;
+    const broken = deps({
+      ports: {
+        ...rt.services.journeys.ports,
+        recordSend: () => {
+          tries++;
+          return Promise.reject(new Error('Unsupported state or unable to authenticate data'));
+        },
+      },
+    });
+    await drainJourneys(broken);
+    for (let i = 1; i < STEP_ATTEMPTS; i++) {
+      // Still open, with no reason yet: it waits for its lease to run out.
+      const open = await path(journey.id, fay);
+      expect(open.runs[0]!.status).toBe('active');
+      expect(open.runs[0]!.steps[1]).toMatchObject({ node_id: 'hello', status: 'pending' });
+      later(61);
+      await drainJourneys(broken);
+    }
+    expect(tries).toBe(STEP_ATTEMPTS);
+    const p = await path(journey.id, fay);
+    expect(p.runs[0]!.steps[1]).toMatchObject({
+      node_id: 'hello',
+      status: 'failed',
+      reason: `Titan could not run this step (${STEP_ATTEMPTS} attempts): Unsupported state or unable to authenticate data`,
+    });
+    expect(p.runs[0]!.status).toBe('failed');
+    // Taken no more.
+    later(61);
+    await drainJourneys(broken);
+    expect(tries).toBe(STEP_ATTEMPTS);
+    expect(await sendsOf(journey.id)).toEqual([]);
   });
 });
 
