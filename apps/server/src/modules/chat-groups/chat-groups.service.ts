@@ -148,11 +148,6 @@ export function aiHeldChannels(settings: TAiResponderSettings): TChannel[] {
   return settings.channels.map((c) => (c === 'widget' ? 'titan_message' : c));
 }
 
-/** Auto-assignment settings as the engine reads them (null: off). */
-export async function findAssignmentSettings(db: Queryable, groupId: number) {
-  return repo.findAssignment(db, groupId);
-}
-
 /**
  * Everything an auto-assignment claim needs of its group, read once: null when assignment is off
  * (or was never set); `open` whether the group's business hours are open at `at`; `aiHeld` the

@@ -7,7 +7,6 @@ export {
   aiHeldChannels,
   findAiResponderSettings,
   findAssignmentRules,
-  findAssignmentSettings,
   findChatGroupMemberIds,
   moveAssignmentCursor,
   toChatGroup,

@@ -507,11 +507,6 @@ export async function listWaMessages(
     .limit(limit);
 }
 
-export async function findMessage(db: Queryable, id: number): Promise<MessageRow | null> {
-  const [row] = await db.select().from(messages).where(eq(messages.id, id)).limit(1);
-  return row ?? null;
-}
-
 /** Several messages by id (missing ids left out). */
 export async function findMessagesByIds(db: Queryable, ids: readonly number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
@@ -756,48 +751,50 @@ export async function findMember(
 export async function insertInternalMessage(
   db: Queryable,
   conversation: Pick<ConversationRow, 'id' | 'businessId' | 'channel'>,
-  values: {
-    messageType: 'note' | 'activity';
-    senderType: 'staff' | 'system' | 'agent';
-    senderId: number | null;
-    content: string;
-    metaData: Record<string, unknown>;
-  },
+  values: InternalMessageValues,
 ): Promise<MessageRow | WaMessageRow> {
-  const row = {
-    businessId: conversation.businessId,
-    conversationId: conversation.id,
-    isRead: true,
-    status: null,
-    ...values,
-  };
-  if (conversation.channel === 'whatsapp') {
-    return insertWaMessage(db, { ...row, id: `titan-${values.messageType}-${randomUUID()}` });
-  }
-  return insertMessage(db, row);
+  if (conversation.channel === 'whatsapp') return insertWaMessage(db, internalWaRow(conversation, values));
+  return insertMessage(db, internalRow(conversation, values));
 }
+
+type InternalMessageValues = {
+  messageType: 'note' | 'activity';
+  senderType: 'staff' | 'system' | 'agent';
+  senderId: number | null;
+  content: string;
+  metaData: Record<string, unknown>;
+};
+
+/** An internal line's row: read by staff as written, never sent. */
+const internalRow = (
+  conversation: Pick<ConversationRow, 'id' | 'businessId'>,
+  values: InternalMessageValues,
+) => ({
+  businessId: conversation.businessId,
+  conversationId: conversation.id,
+  isRead: true,
+  status: null,
+  ...values,
+});
+
+/** A WhatsApp conversation's internal line: its own id, as Meta gives none. */
+const internalWaRow = (
+  conversation: Pick<ConversationRow, 'id' | 'businessId'>,
+  values: InternalMessageValues,
+) => ({ ...internalRow(conversation, values), id: `titan-${values.messageType}-${randomUUID()}` });
 
 /** Several internal lines (notes, activity) at once: one insert per message table. */
 export async function insertInternalMessages(
   db: Queryable,
   lines: readonly {
     conversation: Pick<ConversationRow, 'id' | 'businessId' | 'channel'>;
-    values: Parameters<typeof insertInternalMessage>[2];
+    values: InternalMessageValues;
   }[],
 ): Promise<void> {
-  const rowOf = (line: (typeof lines)[number]) => ({
-    businessId: line.conversation.businessId,
-    conversationId: line.conversation.id,
-    isRead: true,
-    status: null,
-    ...line.values,
-  });
-  const own = lines.filter((l) => l.conversation.channel !== 'whatsapp').map(rowOf);
-  const wa = lines
-    .filter((l) => l.conversation.channel === 'whatsapp')
-    .map((l) => ({ ...rowOf(l), id: `titan-${l.values.messageType}-${randomUUID()}` }));
-  if (own.length) await db.insert(messages).values(own);
-  if (wa.length) await db.insert(waMessages).values(wa);
+  const own = lines.filter((l) => l.conversation.channel !== 'whatsapp');
+  const wa = lines.filter((l) => l.conversation.channel === 'whatsapp');
+  if (own.length) await db.insert(messages).values(own.map((l) => internalRow(l.conversation, l.values)));
+  if (wa.length) await db.insert(waMessages).values(wa.map((l) => internalWaRow(l.conversation, l.values)));
 }
 
 /**

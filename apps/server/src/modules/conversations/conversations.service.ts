@@ -925,15 +925,9 @@ export async function loadChangedRow(
     const c = row.conversation;
     return { businessId: c.businessId, conversationId: c.id, row: toConversation(row) };
   }
-  const message =
-    table === 'messages'
-      ? await repo.findMessage(deps.db, Number(id))
-      : businessId === undefined
-        ? null
-        : await repo.findWaMessage(deps.db, businessId, id);
-  if (!message) return null;
-  const [serialised] = await toMessages(deps, message.businessId, [message]);
-  return { businessId: message.businessId, conversationId: message.conversationId, row: serialised! };
+  if (table !== 'messages' && table !== 'wa_messages') return null;
+  const loaded = await loadChangedMessages(deps, [{ table, id, businessId }]);
+  return loaded.get(`${table}:${id}`) ?? null;
 }
 
 /**

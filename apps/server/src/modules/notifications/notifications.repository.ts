@@ -15,14 +15,6 @@ const member = (businessId: number, userId: number) =>
   and(eq(notifications.businessId, businessId), eq(notifications.userId, userId));
 
 /** Inserts unless this member already has this type for this cause; the row when it was new. */
-export async function insertNotification(
-  db: Queryable,
-  values: NewNotification,
-): Promise<NotificationRow | null> {
-  const [row] = await db.insert(notifications).values(values).onConflictDoNothing().returning();
-  return row ?? null;
-}
-
 /** Several notifications in one statement; those whose member already has the cause are passed by. */
 export async function insertNotifications(
   db: Queryable,

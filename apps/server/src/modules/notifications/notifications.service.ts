@@ -110,7 +110,11 @@ export async function getPreferences(
   businessId: number,
   userId: number,
 ): Promise<TNotificationPreferences> {
-  const rows = await repo.findPreferences(db, businessId, userId);
+  return preferencesFrom(await repo.findPreferences(db, businessId, userId));
+}
+
+/** A member's preferences from their stored rows (a type without a row keeps its default). */
+function preferencesFrom(rows: readonly repo.PreferenceRow[]): TNotificationPreferences {
   const prefs = structuredClone(DEFAULT_NOTIFICATION_PREFERENCES);
   for (const r of rows) prefs[r.type] = { in_app: r.inApp, push: r.push, email: r.email };
   return prefs;
@@ -158,12 +162,8 @@ export async function createNotifications(
   for (const businessId of new Set(drafts.map((d) => d.businessId))) {
     const userIds = [...new Set(drafts.filter((d) => d.businessId === businessId).map((d) => d.userId))];
     const rows = await repo.findPreferencesOf(db, businessId, userIds);
-    for (const userId of userIds) {
-      const prefs = structuredClone(DEFAULT_NOTIFICATION_PREFERENCES);
-      for (const r of rows)
-        if (r.userId === userId) prefs[r.type] = { in_app: r.inApp, push: r.push, email: r.email };
-      prefsOf.set(`${businessId}:${userId}`, prefs);
-    }
+    for (const userId of userIds)
+      prefsOf.set(`${businessId}:${userId}`, preferencesFrom(rows.filter((r) => r.userId === userId)));
   }
   const wanted: { draft: NotificationDraft; prefs: TNotificationPreferences[TNotificationType] }[] = [];
   for (const draft of drafts) {
