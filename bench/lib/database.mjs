@@ -68,6 +68,8 @@ export async function provisionDatabase() {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   let dropped = false;
+  // BENCH_KEEP_DATABASE=1 leaves the database in place (its name printed) to look into afterwards.
+  const keep = process.env.BENCH_KEEP_DATABASE === '1';
   return {
     kind: 'postgres',
     url: url.toString(),
@@ -76,10 +78,11 @@ export async function provisionDatabase() {
     serverVersion,
     describe:
       `PostgreSQL ${serverVersion} at ${redactUrl(adminUrl)}${isLocal(url) ? ' (on this machine, sharing its CPUs)' : ''}, ` +
-      `fresh database ${name} (dropped at the end)`,
+      `fresh database ${name} (${keep ? 'kept: BENCH_KEEP_DATABASE' : 'dropped at the end'})`,
     async drop() {
       if (dropped) return;
       dropped = true;
+      if (keep) return;
       await withAdmin(adminUrl, async (client) => {
         try {
           await client.query(`drop database if exists "${name}" with (force)`);
