@@ -14,12 +14,15 @@
 // the cost of the scan is not).
 //
 // Env: BENCH_KB_ARTICLES (default 10000), BENCH_KB_CHUNKS (per article, default 10),
-// BENCH_KB_REQUESTS (measured calls per row and side, default 1000), BENCH_KB_CONCURRENCY (default 4).
+// BENCH_KB_REQUESTS (measured calls per row and side, default 1000), BENCH_KB_CONCURRENCY (default 4),
+// BENCH_KB_DATABASE_URL (a kept database: seeded on the first run, reused after, never dropped).
 import { join } from 'node:path';
 import pg from 'pg';
 import { fixedLoad, httpClient } from '../lib/fixed-load.mjs';
 import { apiCall, authHeaders, login, ownerOnDevInstance } from '../lib/identity.mjs';
+import { redactUrl } from '../lib/database.mjs';
 import { intFromEnv } from '../lib/env.mjs';
+import { ensureDatabase } from '../lib/inbox-seed.mjs';
 import { freePort, spawnNode, stopProcess, waitUntilReady } from '../lib/processes.mjs';
 import { REPO_ROOT } from '../lib/servers.mjs';
 
@@ -37,6 +40,7 @@ const POOL_MAX = 10; // Titan's DATABASE_POOL_MAX default
 const LIMIT = 10; // the search's default limit
 const CANDIDATES = 50; // embeddings.service.ts: each ranking's candidates for the fusion
 const OWNER = { email: 'owner@kb.bench', password: 'bench-password-kb-1' };
+const BUSINESS = 'Bench Umbrellas';
 
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(v < 10 ? 2 : 1) : '—');
 const x = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
@@ -87,27 +91,30 @@ export async function run(ctx) {
   const perArticle = intFromEnv('BENCH_KB_CHUNKS', 10);
   const requests = intFromEnv('BENCH_KB_REQUESTS', 1_000);
   const concurrency = intFromEnv('BENCH_KB_CONCURRENCY', 4);
-  const database = await ctx.database();
-  if (database.kind !== 'postgres') throw new Error(`this suite needs PostgreSQL: ${database.describe}`);
-
-  const businessCode = await ownerOnDevInstance(ctx, database, OWNER, 'Bench Umbrellas');
+  const database = await kbDatabase(ctx);
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   ctx.defer(() => admin.end());
+  const reused = database.kept ? await findSeeded(admin, articles * perArticle) : null;
+  const businessCode = reused?.code ?? (await ownerOnDevInstance(ctx, database, OWNER, BUSINESS));
   const { rows: b } = await admin.query('select id from businesses where unique_code = $1', [businessCode]);
   const businessId = Number(b[0].id);
 
-  ctx.progress(`seeding ${articles.toLocaleString('en-US')} articles × ${perArticle} chunks`);
   const t0 = Date.now();
-  await seed(admin, businessId, articles, perArticle);
+  if (reused) ctx.progress(`reusing the seeded knowledge base in ${database.name} (BENCH_KB_DATABASE_URL)`);
+  else {
+    ctx.progress(`seeding ${articles.toLocaleString('en-US')} articles × ${perArticle} chunks`);
+    await seed(admin, businessId, articles, perArticle);
+  }
   const { rows: counted } = await admin.query(
     'select count(*)::int as n from kb_chunks where business_id = $1',
     [businessId],
   );
   const chunks = counted[0].n;
-  ctx.note(
-    `seeded ${chunks.toLocaleString('en-US')} chunks with documents and embeddings in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
-  );
+  if (!reused)
+    ctx.note(
+      `seeded ${chunks.toLocaleString('en-US')} chunks with documents and embeddings in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    );
 
   const llmUrl = await startLlmSim(ctx);
   const queries = Array.from({ length: 50 }, (_, i) => {
@@ -209,6 +216,38 @@ export async function run(ctx) {
     title: `kb-search: ${articles.toLocaleString('en-US')} articles, ${requests} calls per side, ${concurrency} at once`,
     rows,
   };
+}
+
+// ---------------------------------------------------------------- the database
+
+/** A fresh database (dropped at the end), or BENCH_KB_DATABASE_URL's (kept: seeded once, reused). */
+async function kbDatabase(ctx) {
+  const kept = process.env.BENCH_KB_DATABASE_URL;
+  if (!kept) {
+    const database = await ctx.database();
+    if (database.kind !== 'postgres') throw new Error(`this suite needs PostgreSQL: ${database.describe}`);
+    return database;
+  }
+  await ensureDatabase(kept);
+  return {
+    kind: 'postgres',
+    url: kept,
+    name: new URL(kept).pathname.slice(1),
+    kept: true,
+    describe: `PostgreSQL at ${redactUrl(kept)} (BENCH_KB_DATABASE_URL, kept)`,
+  };
+}
+
+/** The kept database's seeded business when it holds the whole seed (else null: seed it). */
+async function findSeeded(client, chunks) {
+  const exists = await client.query(`select to_regclass('public.kb_chunks') as t`);
+  if (!exists.rows[0].t) return null;
+  const { rows } = await client.query(
+    `select b.unique_code as code, (select count(*) from kb_chunks c where c.business_id = b.id)::int as chunks
+       from businesses b where b.name = $1 order by b.id limit 1`,
+    [BUSINESS],
+  );
+  return rows[0] && rows[0].chunks === chunks ? rows[0] : null;
 }
 
 // ---------------------------------------------------------------- the seed
