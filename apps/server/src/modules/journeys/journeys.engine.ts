@@ -1507,7 +1507,13 @@ export async function advanceSteps(deps: JourneyDeps): Promise<number> {
 /** How far ahead a pass looks before hearing more events: steps due by then are work already owed. */
 export const HEAR_AHEAD_MS = 1_000;
 /** Steps owed within HEAR_AHEAD_MS that never hold hearing back, whatever the pace measured. */
-export const HEAR_OWED_FLOOR = 400;
+export const HEAR_OWED_FLOOR = 200;
+/**
+ * The share of its pace the loop may owe within HEAR_AHEAD_MS: each heard customer's wait brings
+ * the steps after it (a branch, a send) when it passes, and the pace falls while events are posted
+ * (the API shares the CPU) — half leaves room for both.
+ */
+const HEAR_PACE_SHARE = 0.5;
 /** Over how long this process's pace (steps claimed per second) is measured. */
 const PACE_WINDOW_MS = 2_000;
 /** Per database: this process's claims lately (when, how many). */
@@ -1529,13 +1535,17 @@ function paceOf(deps: JourneyDeps): number {
 
 /**
  * Whether a pass may hear events: while the steps due within HEAR_AHEAD_MS (waits coming due
- * included) are fewer than the loop runs in that time (its recent pace, at least HEAR_OWED_FLOOR),
+ * included) are fewer than half what the loop runs in that time (its recent pace; at least
+ * HEAR_OWED_FLOOR),
  * else events wait, stored, for a pass with room. Each heard event starts a wait that comes due a
  * moment later with the steps after it: hearing whenever the steps due *now* were caught up let
  * thousands of waits come due in the same second, and every timer passed seconds late.
  */
 async function roomToHear(deps: JourneyDeps): Promise<boolean> {
-  const owedAtMost = Math.max(HEAR_OWED_FLOOR, Math.ceil((paceOf(deps) * HEAR_AHEAD_MS) / 1000));
+  const owedAtMost = Math.max(
+    HEAR_OWED_FLOOR,
+    Math.ceil((paceOf(deps) * HEAR_PACE_SHARE * HEAR_AHEAD_MS) / 1000),
+  );
   const by = new Date(deps.clock().getTime() + HEAR_AHEAD_MS);
   return (await repo.countDueBy(deps.db, by, owedAtMost)) < owedAtMost;
 }
