@@ -182,7 +182,10 @@ export function journeyPorts(deps: {
       const noConsent = consentSkip(customer);
       if (noConsent) return notSent(noConsent);
       // The cap counts sends already recorded; this step's own is not among them (checked above).
-      const capped = (await sends.frequencyCapped(tx, businessId, [customer.id], new Date())).capped;
+      // Under the customer's cap lock, held to the step's commit: a batch with one send step (or a
+      // step run alone) holds none yet; a batch that took its send steps' locks first takes it again
+      // at no cost (advisory locks are re-entrant within the transaction's session).
+      const capped = (await sends.frequencyCapForRecording(tx, businessId, [customer.id], new Date())).capped;
       const capReason = capped.get(customer.id)?.reason;
       if (capReason) return notSent(capReason);
       const common = { businessId, cause: 'journey' as const, causeId, idempotencyKey };

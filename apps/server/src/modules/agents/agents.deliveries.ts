@@ -2,6 +2,7 @@
 // broadcast's do, WhatsApp one by one through the spine, each under the delivery's idempotency key;
 // and what a delivery would look like to its recipient (the preview).
 import { type TAgentRendered, type TSendTemplateComponent } from '@titan/contracts';
+import type { Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { businessScope } from '../../platform/inbox-scope';
 import type { CustomerRow } from '../directory';
@@ -44,6 +45,13 @@ function componentsOf(
 }
 
 /** A WhatsApp delivery as a send (Meta is called at once); answers the send. */
+/** A WhatsApp delivery the frequency cap stopped at recording, under the customer's cap lock. */
+class CappedAtRecording extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
 async function sendWhatsapp(
   deps: AgentRunDeps,
   run: repo.RunRow,
@@ -64,7 +72,15 @@ async function sendWhatsapp(
   const conversation = (await ports.lastCustomerMessagesOf(deps.db, run.businessId, [customer.id])).get(
     customer.id,
   );
-  const origin = { ...common, customerId: customer.id };
+  // The cap asked once more in the transaction that records the send, under the cap's lock on this
+  // (business, customer), held to its commit — as every other capped sender records: two senders
+  // at the cap's edge take turns, and the second counts the first's send.
+  const beforeRecord = async (tx: Queryable) => {
+    const { capped } = await ports.frequencyCapForRecording(tx, run.businessId, [customer.id], new Date());
+    const hit = capped.get(customer.id);
+    if (hit) throw new CappedAtRecording(hit.reason);
+  };
+  const origin = { ...common, customerId: customer.id, beforeRecord };
   const scope = businessScope(run.businessId);
   if (d.templateId !== null) {
     const row = await ports.whatsapp.findTemplate(deps.db, run.businessId, d.templateId);
@@ -296,9 +312,9 @@ export async function deliverPlanned(
     }
     for (const d of batch) {
       try {
-        // The cap asked again at delivery (an approval may come days later). WhatsApp records and
-        // calls Meta in one go through its module, outside a transaction of this one: the check is
-        // not under the cap's lock here (docs/design/campaigns.md, "Races").
+        // The cap asked again at delivery (an approval may come days later): here first, so a
+        // capped customer reads so whatever else stands in the way; then again under the cap's
+        // lock in the transaction that records the send (sendWhatsapp's beforeRecord).
         if (!(await deps.ports.sends.findByIdempotencyKey(deps.db, run.businessId, d.idempotencyKey))) {
           const { capped } = await deps.ports.frequencyCapped(
             deps.db,
@@ -320,6 +336,10 @@ export async function deliverPlanned(
           ...(send.error ? { reason: send.error } : {}),
         });
       } catch (err) {
+        if (err instanceof CappedAtRecording) {
+          await repo.setDeliveryOutcome(deps.db, d.id, { status: 'suppressed', reason: err.reason });
+          continue;
+        }
         if (!(err instanceof AppError))
           deps.logger.error({ err, delivery_id: d.id }, 'agent delivery failed');
         await repo.setDeliveryOutcome(deps.db, d.id, { status: 'failed', reason: failureWords(err) });

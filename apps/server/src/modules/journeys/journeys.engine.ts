@@ -451,7 +451,7 @@ async function hearEvent(
     if (entry.end) await endRun(tx, run, entry.end.status, at, entry.end.nodeId);
     if (entry.due) due++;
   }
-  due += await endWaitsOn(deps, tx, event, at);
+  due += (await endWaitsOn(deps, tx, event, at)).due;
   return due;
 }
 
@@ -801,15 +801,32 @@ async function hearBatch(
       at,
     );
   }
-  // Waits of these customers for these events end by their "event" way out, event by event.
-  for (const event of events) due += await endWaitsOn(deps, tx, event, at);
+  // Waits of these customers for these events end by their "event" way out, event by event: only
+  // the events whose customer has such a wait open (one lookup for the batch), and every event once
+  // a wait ended (the step it entered may itself wait for an event of the batch).
+  const waiting = await repo.customersWaitingFor(tx, events);
+  let ended = false;
+  for (const event of events) {
+    if (!ended && !waiting.has(`${event.customerId}:${event.name}`)) continue;
+    const entered = await endWaitsOn(deps, tx, event, at);
+    due += entered.due;
+    ended ||= entered.ended > 0;
+  }
   return due;
 }
 
-/** The customer's waits for this event end by their "event" way out. Answers the steps entered due at once. */
-async function endWaitsOn(deps: JourneyDeps, tx: Queryable, event: repo.EventRow, at: Date): Promise<number> {
+/**
+ * The customer's waits for this event end by their "event" way out. Answers the waits ended and
+ * the steps entered due at once.
+ */
+async function endWaitsOn(
+  deps: JourneyDeps,
+  tx: Queryable,
+  event: repo.EventRow,
+  at: Date,
+): Promise<{ ended: number; due: number }> {
   let due = 0;
-  for (const step of await repo.endWaitsFor(
+  const steps = await repo.endWaitsFor(
     tx,
     {
       businessId: event.businessId,
@@ -819,7 +836,8 @@ async function endWaitsOn(deps: JourneyDeps, tx: Queryable, event: repo.EventRow
       eventId: event.id,
     },
     at,
-  )) {
+  );
+  for (const step of steps) {
     const run = await repo.findRun(tx, step.runId);
     const graph = await graphOf(deps, tx, step.journeyId, step.version);
     const node = graph && nodeOf(graph, step.nodeId);
@@ -834,7 +852,7 @@ async function endWaitsOn(deps: JourneyDeps, tx: Queryable, event: repo.EventRow
     );
     if (await enter(deps, tx, run, graph, nextOf(graph, node, 'event'), at)) due++;
   }
-  return due;
+  return { ended: steps.length, due };
 }
 
 /** Events not yet heard, a batch in one transaction. Answers how many it took. */
@@ -1484,9 +1502,58 @@ export async function advanceSteps(deps: JourneyDeps): Promise<number> {
   return claimed.length;
 }
 
+// ---- Pace ----
+
+/** How far ahead a pass looks before hearing more events: steps due by then are work already owed. */
+export const HEAR_AHEAD_MS = 1_000;
+/** Steps owed within HEAR_AHEAD_MS that never hold hearing back, whatever the pace measured. */
+export const HEAR_OWED_FLOOR = 200;
+/**
+ * The share of its pace the loop may owe within HEAR_AHEAD_MS: each heard customer's wait brings
+ * the steps after it (a branch, a send) when it passes, and the pace falls while events are posted
+ * (the API shares the CPU) — half leaves room for both.
+ */
+const HEAR_PACE_SHARE = 0.5;
+/** Over how long this process's pace (steps claimed per second) is measured. */
+const PACE_WINDOW_MS = 2_000;
+/** Per database: this process's claims lately (when, how many). */
+const paces = new WeakMap<object, { at: number; n: number }[]>();
+
+function notePace(deps: JourneyDeps, n: number): void {
+  let seen = paces.get(deps.db);
+  if (!seen) paces.set(deps.db, (seen = []));
+  const now = Date.now();
+  if (n > 0) seen.push({ at: now, n });
+  while (seen.length > 0 && seen[0]!.at < now - PACE_WINDOW_MS) seen.shift();
+}
+
+/** Steps this process claimed per second over the last PACE_WINDOW_MS. */
+function paceOf(deps: JourneyDeps): number {
+  const seen = paces.get(deps.db) ?? [];
+  return (seen.reduce((sum, s) => sum + s.n, 0) * 1000) / PACE_WINDOW_MS;
+}
+
+/**
+ * Whether a pass may hear events: while the steps due within HEAR_AHEAD_MS (waits coming due
+ * included) are fewer than half what the loop runs in that time (its recent pace; at least
+ * HEAR_OWED_FLOOR),
+ * else events wait, stored, for a pass with room. Each heard event starts a wait that comes due a
+ * moment later with the steps after it: hearing whenever the steps due *now* were caught up let
+ * thousands of waits come due in the same second, and every timer passed seconds late.
+ */
+async function roomToHear(deps: JourneyDeps): Promise<boolean> {
+  const owedAtMost = Math.max(
+    HEAR_OWED_FLOOR,
+    Math.ceil((paceOf(deps) * HEAR_PACE_SHARE * HEAR_AHEAD_MS) / 1000),
+  );
+  const by = new Date(deps.clock().getTime() + HEAR_AHEAD_MS);
+  return (await repo.countDueBy(deps.db, by, owedAtMost)) < owedAtMost;
+}
+
 /**
  * One pass of the loop: dates come round, due steps run, then events heard — unless a full batch
- * of steps was due. Due work comes first: each heard event adds steps (a wait, a branch, a send)
+ * of steps was due, or the steps coming due within HEAR_AHEAD_MS already fill the loop's pace
+ * (roomToHear). Due work comes first: each heard event adds steps (a wait, a branch, a send)
  * faster than a pass of the same batch size runs them, so hearing at the steps' pace let a backlog
  * grow behind every timer while events kept arriving (waits passed seconds late). Events wait for a
  * pass that finds the steps caught up; steps come only from heard events and timers, so they do.
@@ -1496,7 +1563,8 @@ export async function runJourneyPass(deps: JourneyDeps): Promise<number> {
   await scanSegments(deps);
   await scanUnanswered(deps);
   const advanced = await advanceSteps(deps);
-  const heard = advanced < deps.batchSize ? await hearEvents(deps) : 0;
+  notePace(deps, advanced);
+  const heard = advanced < deps.batchSize && (await roomToHear(deps)) ? await hearEvents(deps) : 0;
   return heard + advanced;
 }
 

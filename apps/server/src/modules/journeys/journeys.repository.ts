@@ -972,6 +972,47 @@ export async function endRuns(
   return new Set(ended.map((r) => r.id));
 }
 
+/**
+ * How many steps the loop will have to run by `by` (claimable as claimDueSteps reads them: live
+ * journeys' and test runs', held or not), counted up to `limit` (the partial due index, no more).
+ */
+export async function countDueBy(db: Queryable, by: Date, limit: number): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (
+          select 1 from journey_steps s
+          join journeys j on j.id = s.journey_id
+          where s.status in ('pending', 'waiting') and s.due_at <= ${by}
+            and (j.status = 'live'
+              or exists (select 1 from journey_runs r where r.id = s.run_id and r.clock_speed is not null))
+          limit ${limit}
+        ) due`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Of these (customer, event name) pairs, those with a wait for the event open (one statement for a
+ * batch of events, on the waits' index): only their events need endWaitsFor.
+ */
+export async function customersWaitingFor(
+  db: Queryable,
+  pairs: { businessId: number; customerId: number; name: string }[],
+): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const rows = await rowsOf<{ customer_id: string | number; wait_event: string }>(
+    db,
+    sql`select distinct s.customer_id, s.wait_event
+        from jsonb_to_recordset(${recordset(
+          pairs.map((p) => ({ business_id: p.businessId, customer_id: p.customerId, name: p.name })),
+        )}) as k(business_id bigint, customer_id bigint, name text)
+        join journey_steps s on s.customer_id = k.customer_id and s.wait_event = k.name
+          and s.business_id = k.business_id
+        where s.status = 'waiting' and s.wait_event is not null`,
+  );
+  return new Set(rows.map((r) => `${Number(r.customer_id)}:${r.wait_event}`));
+}
+
 /** The earliest due time of an open step after `after` (the loop's next timer), or null. */
 export async function nextDueAt(db: Queryable, after: Date): Promise<Date | null> {
   const [row] = await rowsOf<{ at: string | Date | null }>(

@@ -94,6 +94,12 @@ export type Delivery = {
     causeId?: string | null;
     customerId?: number | null;
     idempotencyKey?: string | null;
+    /**
+     * Run in the transaction that records the send, before it: the sender's last word under its
+     * locks (an agent's delivery: the frequency cap, its per-customer lock held to this commit).
+     * Throwing refuses the send; nothing is recorded or sent.
+     */
+    beforeRecord?: (tx: Queryable) => Promise<void>;
   };
 };
 
@@ -108,8 +114,9 @@ export const SEND_QUEUE = 'whatsapp.send';
  * code and reason and the mapped AppError thrown; the conversation shows nothing of it.
  */
 export async function deliver(deps: WhatsappDeps, account: ConnectedAccount, d: Delivery) {
-  const send = await deps.db.transaction((tx) =>
-    sends.createQueued(tx, {
+  const send = await deps.db.transaction(async (tx) => {
+    await d.origin?.beforeRecord?.(tx);
+    return sends.createQueued(tx, {
       businessId: d.businessId,
       channel: 'whatsapp',
       cause: d.origin?.cause ?? (d.templateName ? 'template_send' : 'staff_reply'),
@@ -129,8 +136,8 @@ export async function deliver(deps: WhatsappDeps, account: ConnectedAccount, d: 
         meta_data: { ...d.payload, ...d.extraMeta },
         ...(d.opensConversation ? { opens_conversation: true } : {}),
       },
-    }),
-  );
+    });
+  });
   return sendQueued(deps, account, send.id);
 }
 
