@@ -8,6 +8,7 @@
 // with the same members, after the Titans stopped (so they cannot take the floor's rows). Target:
 // Titan ≥ 0.5× the floor's rate. Checked on both sides: every conversation assigned exactly once (one
 // assignee, one "assigned" activity line) and no member above the capacity.
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
 export const name = 'auto-assign';
@@ -118,6 +119,16 @@ async function verify(client, groupId) {
   if (all[0].n !== CONVERSATIONS)
     problems.push(`${all[0].n} activity lines for ${CONVERSATIONS} conversations`);
   return { maxHeld, check: problems.length === 0 ? 'ok' : problems.join('; '), ok: problems.length === 0 };
+}
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux; else NaN). */
+function cpuMsOf(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
 }
 
 // ------------------------------------------------------------------ the floor: the same statements
@@ -240,6 +251,7 @@ export async function run(ctx) {
   await client.query(`update chat_group_assignment set mode = 'off' where chat_group_id = $1`, [floorGroup]);
 
   ctx.progress(`titan: ${CONVERSATIONS} new conversations, two instances assigning`);
+  const titanCpu0 = cpuMsOf(one.pid) + cpuMsOf(two.pid);
   await insertConversations(client, businessId, titanGroup);
   // From the insert's commit, as the floor's clock starts after its own insert: the engines hear the
   // rows then (the insert's own cost, the same on both sides, is not assignment).
@@ -250,6 +262,7 @@ export async function run(ctx) {
     await new Promise((r) => setTimeout(r, 5));
   }
   const titanSeconds = (performance.now() - t0) / 1000;
+  const titanCpuMs = cpuMsOf(one.pid) + cpuMsOf(two.pid) - titanCpu0;
   const titanCheck = await verify(client, titanGroup);
   await one.stop();
   await two.stop();
@@ -268,12 +281,15 @@ export async function run(ctx) {
   );
   ctx.defer(() => Promise.all(loops.map((c) => c.end())));
   const f0 = performance.now();
+  const floorCpu0 = process.cpuUsage();
   await Promise.all(
     loops.map(async (c) => {
       while ((await claimBatch(c, floorGroup)) > 0);
     }),
   );
   const floorSeconds = (performance.now() - f0) / 1000;
+  const floorCpu = process.cpuUsage(floorCpu0);
+  const floorCpuMs = (floorCpu.user + floorCpu.system) / 1000;
   const floorCheck = await verify(client, floorGroup);
 
   const titanRate = CONVERSATIONS / titanSeconds;
@@ -285,6 +301,9 @@ export async function run(ctx) {
       `floor: 2 pg connections looping claimBatch's statements (up to ${CLAIM_BATCH} a claim) (advisory lock per group, FOR UPDATE SKIP LOCKED)`,
     `titan ${Math.round(titanRate)} assigned/s, floor ${Math.round(floorRate)} assigned/s, ratio ${ratio.toFixed(2)} ` +
       `(target >= ${TARGET_RATIO}) — ${met ? 'met' : 'MISSED'}`,
+    `CPU per conversation assigned (from /proc; PostgreSQL's share not counted): titan ` +
+      `${(titanCpuMs / CONVERSATIONS).toFixed(2)} ms (both processes, insert to last assigned), floor ` +
+      `${(floorCpuMs / CONVERSATIONS).toFixed(2)} ms (the bench process, its two loops)`,
   );
   if (!titanCheck.ok || !floorCheck.ok) {
     throw new Error(`auto-assign check failed: titan ${titanCheck.check}; floor ${floorCheck.check}`);

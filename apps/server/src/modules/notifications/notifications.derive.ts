@@ -11,7 +11,7 @@ import { findMembershipRole, findMembershipRoles, listMembers } from '../busines
 import { loadChangedMessages, loadConversationsByIds } from '../conversations';
 import { scopeFor, scopesFor } from '../../platform/inbox-scope';
 import { createNotifications, type NotificationDeps, type NotificationDraft } from './notifications.service';
-import { pushNotification } from './notifications.push';
+import { pushNotifications } from './notifications.push';
 
 const MESSAGE_TABLES = new Set(['messages', 'wa_messages']);
 const EXCERPT = 280;
@@ -212,13 +212,12 @@ export async function deriveFromChanges(deps: NotificationDeps, changes: readonl
     })
     .map((c) => c.draft);
   const created = await createNotifications(deps.db, drafts);
-  for (const { row, push } of created) {
-    // Not awaited: a slow push service must not hold up the next changes' notifications.
-    if (push)
-      void pushNotification(deps, row).catch((err: unknown) =>
-        deps.logger.warn({ err, notification: row.id }, 'push not sent'),
-      );
-  }
+  const toPush = created.filter((c) => c.push).map((c) => c.row);
+  // Not awaited: a slow push service must not hold up the next changes' notifications.
+  if (toPush.length > 0)
+    void pushNotifications(deps, toPush).catch((err: unknown) =>
+      deps.logger.warn({ err, notifications: toPush.length }, 'push not sent'),
+    );
   return created.length;
 }
 

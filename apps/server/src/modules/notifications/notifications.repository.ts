@@ -233,19 +233,42 @@ export async function listPushSubscriptions(db: Queryable, businessId: number, u
 }
 
 /**
- * The member's subscriptions whose sign-in still stands (not revoked, not expired): a browser
- * signed out of never receives a push. Reads `sessions` (auth's table) in the same statement.
+ * The members' subscriptions whose sign-in still stands (not revoked, not expired): a browser
+ * signed out of never receives a push. Reads `sessions` (auth's table) in the same statement; one
+ * statement for a batch's recipients.
  */
-export async function liveSubscriptions(db: Queryable, businessId: number, userId: number) {
-  return rowsOf<{ id: number; endpoint: string; p256dh: string; auth: string }>(
+export async function liveSubscriptionsOf(
+  db: Queryable,
+  members: readonly { businessId: number; userId: number }[],
+): Promise<{ businessId: number; userId: number; id: number; endpoint: string; p256dh: string; auth: string }[]> {
+  if (members.length === 0) return [];
+  const rows = await rowsOf<{
+    business_id: string | number;
+    user_id: string | number;
+    id: number;
+    endpoint: string;
+    p256dh: string;
+    auth: string;
+  }>(
     db,
     sql`
-      select p.id::float8 as id, p.endpoint, p.p256dh, p.auth from push_subscriptions p
+      select p.business_id, p.user_id, p.id::float8 as id, p.endpoint, p.p256dh, p.auth
+      from push_subscriptions p
       join sessions s on s.id = p.session_id
-      where p.business_id = ${businessId} and p.user_id = ${userId}
-        and s.revoked_at is null and s.expires_at > now()
+      join unnest(${sql.param(members.map((m) => m.businessId))}::bigint[],
+        ${sql.param(members.map((m) => m.userId))}::bigint[]) as w(business_id, user_id)
+        on w.business_id = p.business_id and w.user_id = p.user_id
+      where s.revoked_at is null and s.expires_at > now()
       order by p.id`,
   );
+  return rows.map((r) => ({
+    businessId: Number(r.business_id),
+    userId: Number(r.user_id),
+    id: Number(r.id),
+    endpoint: r.endpoint,
+    p256dh: r.p256dh,
+    auth: r.auth,
+  }));
 }
 
 export async function deletePushSubscription(
