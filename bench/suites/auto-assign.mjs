@@ -136,6 +136,8 @@ function cpuMsOf(pid) {
 /** Conversations one claim hands out at most (auto-assign.ts CLAIM_BATCH). */
 const CLAIM_BATCH = 50;
 
+const nameOf = (m) => `${m.first_name} ${m.last_name}`.trim() || m.email;
+
 /** One claim as auto-assign.ts claimBatch() makes it: how many it assigned (0: nothing or nobody left). */
 async function claimBatch(client, groupId) {
   await client.query('begin');
@@ -185,12 +187,48 @@ async function claimBatch(client, groupId) {
       last = Number(chosen.user_id);
     }
     if (picks.length === 0) return (await client.query('commit'), 0);
+    // Assigned with their activity lines in one statement (auto-assign.repository.ts assignMany).
     const { rows: assigned } = await client.query(
-      `update conversations c set assignee_id = p.user_id, updated_at = now()
-       from unnest($1::bigint[], $2::bigint[]) as p(id, user_id)
-       where c.id = p.id and c.assignee_id is null and c.awaiting_assignment_at is not null
-       returning c.id`,
-      [picks.map((p) => p.conversation.id), picks.map((p) => p.chosen.user_id)],
+      `with p as (
+          select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[])
+            with ordinality as p(id, user_id, content, meta, n)
+        ), assigned as (
+          update conversations c set assignee_id = p.user_id, updated_at = now()
+          from p
+          where c.id = p.id and c.assignee_id is null and c.awaiting_assignment_at is not null
+          returning c.id, c.business_id, c.channel
+        ), lines as (
+          select a.id, a.business_id, a.channel, p.content, p.meta::jsonb as meta, p.n
+          from assigned a join p on p.id = a.id
+        ), own as (
+          insert into messages (business_id, conversation_id, is_read, status, message_type, sender_type,
+            sender_id, content, meta_data)
+          select business_id, id, true, null, 'activity', 'system', null, content, meta
+          from lines where channel <> 'whatsapp' order by n
+          returning 1
+        ), wa as (
+          insert into wa_messages (id, business_id, conversation_id, is_read, status, message_type,
+            sender_type, sender_id, content, meta_data)
+          select 'titan-activity-' || gen_random_uuid(), business_id, id, true, null, 'activity', 'system',
+            null, content, meta
+          from lines where channel = 'whatsapp' order by n
+          returning 1
+        )
+        select id from assigned`,
+      [
+        picks.map((p) => p.conversation.id),
+        picks.map((p) => p.chosen.user_id),
+        picks.map((p) => `Auto-assignment assigned this conversation to ${nameOf(p.chosen)}`),
+        picks.map((p) =>
+          JSON.stringify({
+            action: 'assigned',
+            actor: null,
+            assignee: { id: Number(p.chosen.user_id), name: nameOf(p.chosen) },
+            previous_assignee_id: null,
+            auto: settings.mode,
+          }),
+        ),
+      ],
     );
     const ids = new Set(assigned.map((r) => String(r.id)));
     const done = picks.filter((p) => ids.has(String(p.conversation.id)));
@@ -199,31 +237,6 @@ async function claimBatch(client, groupId) {
       done[done.length - 1].chosen.user_id,
       groupId,
     ]);
-    const values = [];
-    const params = [];
-    for (const { conversation, chosen } of done) {
-      const who = `${chosen.first_name} ${chosen.last_name}`.trim() || chosen.email;
-      const n = params.length;
-      values.push(`($${n + 1}, $${n + 2}, true, null, 'activity', 'system', null, $${n + 3}, $${n + 4})`);
-      params.push(
-        conversation.business_id,
-        conversation.id,
-        `Auto-assignment assigned this conversation to ${who}`,
-        JSON.stringify({
-          action: 'assigned',
-          actor: null,
-          assignee: { id: Number(chosen.user_id), name: who },
-          previous_assignee_id: null,
-          auto: settings.mode,
-        }),
-      );
-    }
-    await client.query(
-      `insert into messages (business_id, conversation_id, is_read, status, message_type, sender_type,
-         sender_id, content, meta_data)
-       values ${values.join(', ')}`,
-      params,
-    );
     await client.query('commit');
     return done.length;
   } catch (err) {
