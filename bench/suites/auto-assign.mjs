@@ -8,6 +8,7 @@
 // with the same members, after the Titans stopped (so they cannot take the floor's rows). Target:
 // Titan ≥ 0.5× the floor's rate. Checked on both sides: every conversation assigned exactly once (one
 // assignee, one "assigned" activity line) and no member above the capacity.
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
 export const name = 'auto-assign';
@@ -120,10 +121,22 @@ async function verify(client, groupId) {
   return { maxHeld, check: problems.length === 0 ? 'ok' : problems.join('; '), ok: problems.length === 0 };
 }
 
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux; else NaN). */
+function cpuMsOf(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
 // ------------------------------------------------------------------ the floor: the same statements
 
 /** Conversations one claim hands out at most (auto-assign.ts CLAIM_BATCH). */
 const CLAIM_BATCH = 50;
+
+const nameOf = (m) => `${m.first_name} ${m.last_name}`.trim() || m.email;
 
 /** One claim as auto-assign.ts claimBatch() makes it: how many it assigned (0: nothing or nobody left). */
 async function claimBatch(client, groupId) {
@@ -174,12 +187,48 @@ async function claimBatch(client, groupId) {
       last = Number(chosen.user_id);
     }
     if (picks.length === 0) return (await client.query('commit'), 0);
+    // Assigned with their activity lines in one statement (auto-assign.repository.ts assignMany).
     const { rows: assigned } = await client.query(
-      `update conversations c set assignee_id = p.user_id, updated_at = now()
-       from unnest($1::bigint[], $2::bigint[]) as p(id, user_id)
-       where c.id = p.id and c.assignee_id is null and c.awaiting_assignment_at is not null
-       returning c.id`,
-      [picks.map((p) => p.conversation.id), picks.map((p) => p.chosen.user_id)],
+      `with p as (
+          select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[])
+            with ordinality as p(id, user_id, content, meta, n)
+        ), assigned as (
+          update conversations c set assignee_id = p.user_id, updated_at = now()
+          from p
+          where c.id = p.id and c.assignee_id is null and c.awaiting_assignment_at is not null
+          returning c.id, c.business_id, c.channel
+        ), lines as (
+          select a.id, a.business_id, a.channel, p.content, p.meta::jsonb as meta, p.n
+          from assigned a join p on p.id = a.id
+        ), own as (
+          insert into messages (business_id, conversation_id, is_read, status, message_type, sender_type,
+            sender_id, content, meta_data)
+          select business_id, id, true, null, 'activity', 'system', null, content, meta
+          from lines where channel <> 'whatsapp' order by n
+          returning 1
+        ), wa as (
+          insert into wa_messages (id, business_id, conversation_id, is_read, status, message_type,
+            sender_type, sender_id, content, meta_data)
+          select 'titan-activity-' || gen_random_uuid(), business_id, id, true, null, 'activity', 'system',
+            null, content, meta
+          from lines where channel = 'whatsapp' order by n
+          returning 1
+        )
+        select id from assigned`,
+      [
+        picks.map((p) => p.conversation.id),
+        picks.map((p) => p.chosen.user_id),
+        picks.map((p) => `Auto-assignment assigned this conversation to ${nameOf(p.chosen)}`),
+        picks.map((p) =>
+          JSON.stringify({
+            action: 'assigned',
+            actor: null,
+            assignee: { id: Number(p.chosen.user_id), name: nameOf(p.chosen) },
+            previous_assignee_id: null,
+            auto: settings.mode,
+          }),
+        ),
+      ],
     );
     const ids = new Set(assigned.map((r) => String(r.id)));
     const done = picks.filter((p) => ids.has(String(p.conversation.id)));
@@ -188,31 +237,6 @@ async function claimBatch(client, groupId) {
       done[done.length - 1].chosen.user_id,
       groupId,
     ]);
-    const values = [];
-    const params = [];
-    for (const { conversation, chosen } of done) {
-      const who = `${chosen.first_name} ${chosen.last_name}`.trim() || chosen.email;
-      const n = params.length;
-      values.push(`($${n + 1}, $${n + 2}, true, null, 'activity', 'system', null, $${n + 3}, $${n + 4})`);
-      params.push(
-        conversation.business_id,
-        conversation.id,
-        `Auto-assignment assigned this conversation to ${who}`,
-        JSON.stringify({
-          action: 'assigned',
-          actor: null,
-          assignee: { id: Number(chosen.user_id), name: who },
-          previous_assignee_id: null,
-          auto: settings.mode,
-        }),
-      );
-    }
-    await client.query(
-      `insert into messages (business_id, conversation_id, is_read, status, message_type, sender_type,
-         sender_id, content, meta_data)
-       values ${values.join(', ')}`,
-      params,
-    );
     await client.query('commit');
     return done.length;
   } catch (err) {
@@ -240,6 +264,7 @@ export async function run(ctx) {
   await client.query(`update chat_group_assignment set mode = 'off' where chat_group_id = $1`, [floorGroup]);
 
   ctx.progress(`titan: ${CONVERSATIONS} new conversations, two instances assigning`);
+  const titanCpu0 = cpuMsOf(one.pid) + cpuMsOf(two.pid);
   await insertConversations(client, businessId, titanGroup);
   // From the insert's commit, as the floor's clock starts after its own insert: the engines hear the
   // rows then (the insert's own cost, the same on both sides, is not assignment).
@@ -250,6 +275,7 @@ export async function run(ctx) {
     await new Promise((r) => setTimeout(r, 5));
   }
   const titanSeconds = (performance.now() - t0) / 1000;
+  const titanCpuMs = cpuMsOf(one.pid) + cpuMsOf(two.pid) - titanCpu0;
   const titanCheck = await verify(client, titanGroup);
   await one.stop();
   await two.stop();
@@ -268,12 +294,15 @@ export async function run(ctx) {
   );
   ctx.defer(() => Promise.all(loops.map((c) => c.end())));
   const f0 = performance.now();
+  const floorCpu0 = process.cpuUsage();
   await Promise.all(
     loops.map(async (c) => {
       while ((await claimBatch(c, floorGroup)) > 0);
     }),
   );
   const floorSeconds = (performance.now() - f0) / 1000;
+  const floorCpu = process.cpuUsage(floorCpu0);
+  const floorCpuMs = (floorCpu.user + floorCpu.system) / 1000;
   const floorCheck = await verify(client, floorGroup);
 
   const titanRate = CONVERSATIONS / titanSeconds;
@@ -285,6 +314,9 @@ export async function run(ctx) {
       `floor: 2 pg connections looping claimBatch's statements (up to ${CLAIM_BATCH} a claim) (advisory lock per group, FOR UPDATE SKIP LOCKED)`,
     `titan ${Math.round(titanRate)} assigned/s, floor ${Math.round(floorRate)} assigned/s, ratio ${ratio.toFixed(2)} ` +
       `(target >= ${TARGET_RATIO}) — ${met ? 'met' : 'MISSED'}`,
+    `CPU per conversation assigned (from /proc; PostgreSQL's share not counted): titan ` +
+      `${(titanCpuMs / CONVERSATIONS).toFixed(2)} ms (both processes, insert to last assigned), floor ` +
+      `${(floorCpuMs / CONVERSATIONS).toFixed(2)} ms (the bench process, its two loops)`,
   );
   if (!titanCheck.ok || !floorCheck.ok) {
     throw new Error(`auto-assign check failed: titan ${titanCheck.check}; floor ${floorCheck.check}`);

@@ -116,3 +116,17 @@ export const webPushKeys = pgTable('web_push_keys', {
   privateKeySealed: text('private_key_sealed').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+/**
+ * Which instance derives a message change's notifications (migration 0097): one row per change
+ * (change_log.seq), leased while it is derived, done after. A lapsed lease undone is taken again.
+ */
+export const notificationDerivations = pgTable(
+  'notification_derivations',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    leaseUntil: ts('lease_until').notNull(),
+    doneAt: ts('done_at'),
+  },
+  (t) => [index('notification_derivations_undone_idx').on(t.leaseUntil).where(sql`${t.doneAt} IS NULL`)],
+);

@@ -98,21 +98,53 @@ export async function lockOldestWaiting(
   }));
 }
 
+/** One conversation to hand out, with its activity line (as insertInternalMessage writes one). */
+export type Assignment = {
+  conversationId: number;
+  userId: number;
+  content: string;
+  metaData: Record<string, unknown>;
+};
+
 /**
- * Gives each locked conversation to its member in one statement (the 0048 trigger stops them
- * waiting); answers the ids assigned (one that no longer waits is left as it is).
+ * Gives each locked conversation to its member and writes its "assigned" activity line, in one
+ * statement (the 0048 trigger stops them waiting): a conversation that no longer waits is left as
+ * it is, with no line. The lines are internal (read, never sent; a WhatsApp conversation's in
+ * wa_messages under an id of Titan's), in the order given. Answers the ids assigned.
  */
-export async function assignMany(
-  db: Queryable,
-  picks: readonly { conversationId: number; userId: number }[],
-): Promise<Set<number>> {
+export async function assignMany(db: Queryable, picks: readonly Assignment[]): Promise<Set<number>> {
+  if (picks.length === 0) return new Set();
   const rows = await rowsOf<{ id: string | number }>(
     db,
-    sql`update conversations c set assignee_id = p.user_id, updated_at = now()
-      from unnest(${sql.param(picks.map((p) => p.conversationId))}::bigint[],
-        ${sql.param(picks.map((p) => p.userId))}::bigint[]) as p(id, user_id)
-      where c.id = p.id and c.assignee_id is null and c.awaiting_assignment_at is not null
-      returning c.id`,
+    sql`with p as (
+        select * from unnest(${sql.param(picks.map((p) => p.conversationId))}::bigint[],
+          ${sql.param(picks.map((p) => p.userId))}::bigint[],
+          ${sql.param(picks.map((p) => p.content))}::text[],
+          ${sql.param(picks.map((p) => JSON.stringify(p.metaData)))}::text[])
+          with ordinality as p(id, user_id, content, meta, n)
+      ), assigned as (
+        update conversations c set assignee_id = p.user_id, updated_at = now()
+        from p
+        where c.id = p.id and c.assignee_id is null and c.awaiting_assignment_at is not null
+        returning c.id, c.business_id, c.channel
+      ), lines as (
+        select a.id, a.business_id, a.channel, p.content, p.meta::jsonb as meta, p.n
+        from assigned a join p on p.id = a.id
+      ), own as (
+        insert into messages (business_id, conversation_id, is_read, status, message_type, sender_type,
+          sender_id, content, meta_data)
+        select business_id, id, true, null, 'activity', 'system', null, content, meta
+        from lines where channel <> 'whatsapp' order by n
+        returning 1
+      ), wa as (
+        insert into wa_messages (id, business_id, conversation_id, is_read, status, message_type,
+          sender_type, sender_id, content, meta_data)
+        select 'titan-activity-' || gen_random_uuid(), business_id, id, true, null, 'activity', 'system',
+          null, content, meta
+        from lines where channel = 'whatsapp' order by n
+        returning 1
+      )
+      select id from assigned`,
   );
   return new Set(rows.map((r) => Number(r.id)));
 }

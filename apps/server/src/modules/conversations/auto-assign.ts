@@ -18,7 +18,6 @@ import type { Change, ChangeFeed } from '../../platform/change-feed';
 import { findAssignmentRules, moveAssignmentCursor } from '../chat-groups';
 import type { Clock } from '../../platform/clock';
 import * as repo from './auto-assign.repository';
-import { insertInternalMessages } from './conversations.repository';
 
 /** Tables whose changes may make a waiting conversation assignable. */
 const WAKING_TABLES = new Set(['conversations', 'user_presence', 'chat_group_assignment']);
@@ -49,7 +48,8 @@ export const CLAIM_BATCH = 50;
 /**
  * One claim in one chat group: up to CLAIM_BATCH of the oldest waiting conversations, each to the
  * member the group's rule picks next (counting what this claim already gave), with their activity
- * lines, in one transaction under the group's lock. Answers how many were assigned (0: nothing, or
+ * lines, in one transaction under the group's lock: lock, rules, counts, rows locked, assigned with
+ * their lines (one statement), cursor moved. Answers how many were assigned (0: nothing, or
  * nobody, is left).
  */
 export async function claimBatch(db: Db, groupId: number, now: Date = new Date()): Promise<number> {
@@ -77,33 +77,26 @@ export async function claimBatch(db: Db, groupId: number, now: Date = new Date()
       last = member.userId;
     }
     if (picks.length === 0) return 0;
+    // Assigned with their activity lines in one statement, as a person's assignment reads
+    // ("… assigned this conversation to …"), by the group's rule.
     const assigned = await repo.assignMany(
       tx,
-      picks.map((p) => ({ conversationId: p.conversation.id, userId: p.member.userId })),
+      picks.map(({ conversation, member }) => ({
+        conversationId: conversation.id,
+        userId: member.userId,
+        content: `Auto-assignment assigned this conversation to ${member.name}`,
+        metaData: {
+          action: 'assigned',
+          actor: null,
+          assignee: { id: member.userId, name: member.name },
+          previous_assignee_id: null,
+          auto: rules.mode,
+        },
+      })),
     );
     const done = picks.filter((p) => assigned.has(p.conversation.id));
     if (done.length === 0) return 0;
     await moveAssignmentCursor(tx, groupId, done[done.length - 1]!.member.userId);
-    // As a person's assignment reads ("… assigned this conversation to …"), by the group's rule.
-    await insertInternalMessages(
-      tx,
-      done.map(({ conversation, member }) => ({
-        conversation,
-        values: {
-          messageType: 'activity' as const,
-          senderType: 'system' as const,
-          senderId: null,
-          content: `Auto-assignment assigned this conversation to ${member.name}`,
-          metaData: {
-            action: 'assigned',
-            actor: null,
-            assignee: { id: member.userId, name: member.name },
-            previous_assignee_id: null,
-            auto: rules.mode,
-          },
-        },
-      })),
-    );
     return done.length;
   });
 }

@@ -783,20 +783,6 @@ const internalWaRow = (
   values: InternalMessageValues,
 ) => ({ ...internalRow(conversation, values), id: `titan-${values.messageType}-${randomUUID()}` });
 
-/** Several internal lines (notes, activity) at once: one insert per message table. */
-export async function insertInternalMessages(
-  db: Queryable,
-  lines: readonly {
-    conversation: Pick<ConversationRow, 'id' | 'businessId' | 'channel'>;
-    values: InternalMessageValues;
-  }[],
-): Promise<void> {
-  const own = lines.filter((l) => l.conversation.channel !== 'whatsapp');
-  const wa = lines.filter((l) => l.conversation.channel === 'whatsapp');
-  if (own.length) await db.insert(messages).values(own.map((l) => internalRow(l.conversation, l.values)));
-  if (wa.length) await db.insert(waMessages).values(wa.map((l) => internalWaRow(l.conversation, l.values)));
-}
-
 /**
  * The views' counts within what the scope may see: all, the caller's, unassigned, per assignee
  * and per chat group (null: no group) in one statement over the conversations index; per label in

@@ -1,9 +1,11 @@
 // What makes a notification: a message written in a conversation, read as the realtime hub reads it
 // (the change feed names it, the conversations face loads it). An `assigned` activity line tells
 // the new assignee; a note tells the members it mentions; a customer's message tells the
-// conversation's assignee. Every instance that hears a change may derive it (and a sweep re-reads
-// the last minutes of change_log for what the feed dropped): the unique cause key makes one
-// notification however many try. The recipient must still be a member who may see the
+// conversation's assignee. Every instance hears every change; the one that claims its seq first
+// (notification_derivations, migration 0097) derives it, the others pass it by. A claim lapsed
+// undone (its instance died mid-batch) is taken again by a catch-up (at start, on a feed reset) or
+// the minute's sweep, which also re-read change_log for what the feed dropped; the unique cause key
+// still makes one notification if two ever derive the same change. The recipient must still be a member who may see the
 // conversation — an agent only within their chat groups — and never the one who caused it.
 import type { TConversation, TMessage, TNotificationType } from '@titan/contracts';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
@@ -11,7 +13,8 @@ import { findMembershipRole, findMembershipRoles, listMembers } from '../busines
 import { loadChangedMessages, loadConversationsByIds } from '../conversations';
 import { scopeFor, scopesFor } from '../../platform/inbox-scope';
 import { createNotifications, type NotificationDeps, type NotificationDraft } from './notifications.service';
-import { pushNotification } from './notifications.push';
+import { pushNotifications } from './notifications.push';
+import * as repo from './notifications.repository';
 
 const MESSAGE_TABLES = new Set(['messages', 'wa_messages']);
 const EXCERPT = 280;
@@ -212,23 +215,51 @@ export async function deriveFromChanges(deps: NotificationDeps, changes: readonl
     })
     .map((c) => c.draft);
   const created = await createNotifications(deps.db, drafts);
-  for (const { row, push } of created) {
-    // Not awaited: a slow push service must not hold up the next changes' notifications.
-    if (push)
-      void pushNotification(deps, row).catch((err: unknown) =>
-        deps.logger.warn({ err, notification: row.id }, 'push not sent'),
-      );
-  }
+  const toPush = created.filter((c) => c.push).map((c) => c.row);
+  // Not awaited: a slow push service must not hold up the next changes' notifications.
+  if (toPush.length > 0)
+    void pushNotifications(deps, toPush).catch((err: unknown) =>
+      deps.logger.warn({ err, notifications: toPush.length }, 'push not sent'),
+    );
   return created.length;
 }
 
 /** Changes derived together at most (one read per table, one insert). */
 export const DERIVE_BATCH = 200;
 
+/** How long a claim on changes holds while its instance derives them; lapsed undone, another may. */
+export const DERIVE_LEASE_MS = 60_000;
+
 /**
- * Listens to the change feed on this instance: each message change is derived as it is heard (one
- * at a time, in order; a failure is logged). On start, and whenever the feed says announcements may
- * have been missed (a dropped connection), the last minutes of change_log are derived again.
+ * deriveFromChanges for the changes this instance claims (one statement): those no other instance
+ * claimed, or whose claim lapsed undone. Marked done once derived (one statement); a failure leaves
+ * the claim to lapse, for a catch-up or the sweep to take again. How many notifications it made.
+ */
+export async function deriveClaimed(deps: NotificationDeps, changes: readonly Change[]): Promise<number> {
+  const concerned = changes.filter((c) => concernsNotifications(c) && c.id !== null);
+  if (concerned.length === 0) return 0;
+  const seqOf = (c: Change) => (c.seq === undefined || c.seq === null ? null : Number(c.seq));
+  const claimed = await repo.claimDerivations(
+    deps.db,
+    concerned.map(seqOf).filter((s): s is number => s !== null),
+    DERIVE_LEASE_MS,
+  );
+  // A change without a seq (none is announced so) cannot be claimed: it is derived as heard.
+  const mine = concerned.filter((c) => {
+    const seq = seqOf(c);
+    return seq === null || claimed.has(seq);
+  });
+  if (mine.length === 0) return 0;
+  const made = await deriveFromChanges(deps, mine);
+  await repo.markDerived(deps.db, [...claimed]);
+  return made;
+}
+
+/**
+ * Listens to the change feed on this instance: the message changes heard are derived in batches, in
+ * order, those this instance claims (deriveClaimed; a failure is logged). On start, and whenever the
+ * feed says announcements may have been missed (a dropped connection), the last minutes of
+ * change_log are derived again (what is claimed and done is passed by).
  */
 export function attachNotificationFeed(
   deps: NotificationDeps,
@@ -250,7 +281,7 @@ export function attachNotificationFeed(
     while (pending.length > 0) {
       const batch = pending.splice(0, DERIVE_BATCH);
       try {
-        await deriveFromChanges(deps, batch);
+        await deriveClaimed(deps, batch);
       } catch (err) {
         deps.logger.warn({ err, changes: batch.length }, 'notifications not derived');
       }

@@ -1,11 +1,12 @@
-// The notifications' schedules: the unread email every minute, and a sweep that removes the push
-// subscriptions of ended sign-ins and forgets notifications read long ago. `catchUpNotifications`
-// re-derives the last minutes of message changes: run when an instance starts listening and
-// whenever its feed says it may have missed announcements (notifications.derive.ts).
+// The notifications' schedules: the unread email every minute, and a sweep that derives the changes
+// whose claim lapsed undone (an instance died mid-batch), removes the push subscriptions of ended
+// sign-ins and forgets notifications read long ago. `catchUpNotifications` re-derives the last
+// minutes of message changes (those claimed and done are passed by): run when an instance starts
+// listening and whenever its feed says it may have missed announcements (notifications.derive.ts).
 import type { Jobs } from '../../platform/jobs';
-import { recentChanges } from '../../platform/realtime/change-log.repository';
+import { changesBySeq, oldestSeq, recentChanges } from '../../platform/realtime/change-log.repository';
 import type { Change } from '../../platform/change-feed';
-import { DERIVE_BATCH, deriveFromChanges } from './notifications.derive';
+import { DERIVE_BATCH, deriveClaimed } from './notifications.derive';
 import {
   emailUnreadNotifications,
   NOTIFICATIONS_EMAIL_CRON,
@@ -19,7 +20,35 @@ export const NOTIFICATIONS_SWEEP_QUEUE = 'notifications.sweep';
 export const CATCH_UP_WINDOW_MS = 10 * 60 * 1000;
 const READ_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 
-/** Re-derives recent message changes (idempotent: one notification per member, type and cause). */
+/** Logged message inserts as the feed announces them. */
+function insertsOf(changes: Awaited<ReturnType<typeof recentChanges>>): Change[] {
+  return changes
+    .filter((c) => c.op === 'INSERT')
+    .map((c) => ({
+      table: c.tableName,
+      op: 'INSERT' as const,
+      id: c.rowId,
+      business_id: String(c.businessId),
+      conversation_id: c.conversationId === null ? null : String(c.conversationId),
+      seq: c.seq,
+    }));
+}
+
+/** Derives changes in batches (those this instance claims); a failed batch is logged. */
+async function deriveInBatches(deps: NotificationDeps, changes: Change[], what: string): Promise<number> {
+  let made = 0;
+  for (let i = 0; i < changes.length; i += DERIVE_BATCH) {
+    const batch = changes.slice(i, i + DERIVE_BATCH);
+    try {
+      made += await deriveClaimed(deps, batch);
+    } catch (err) {
+      deps.logger.warn({ err, changes: batch.length }, `${what}: changes not derived`);
+    }
+  }
+  return made;
+}
+
+/** Re-derives recent message changes nobody derived (idempotent: one notification per member, type and cause). */
 export async function catchUpNotifications(
   deps: NotificationDeps,
   now = new Date(),
@@ -31,30 +60,24 @@ export async function catchUpNotifications(
     new Date(now.getTime() - windowMs),
     20_000,
   );
-  const inserts: Change[] = changes
-    .filter((c) => c.op === 'INSERT')
-    .map((c) => ({
-      table: c.tableName,
-      op: 'INSERT' as const,
-      id: c.rowId,
-      business_id: String(c.businessId),
-      conversation_id: c.conversationId === null ? null : String(c.conversationId),
-      seq: c.seq,
-    }));
-  let made = 0;
-  for (let i = 0; i < inserts.length; i += DERIVE_BATCH) {
-    const batch = inserts.slice(i, i + DERIVE_BATCH);
-    try {
-      made += await deriveFromChanges(deps, batch);
-    } catch (err) {
-      deps.logger.warn({ err, changes: batch.length }, 'notification catch-up: changes not derived');
-    }
-  }
-  return made;
+  return deriveInBatches(deps, insertsOf(changes), 'notification catch-up');
 }
 
-/** Removes the push subscriptions of ended sign-ins and notifications read 90 days ago. */
+/** Derives the changes whose claim lapsed undone (their instance died mid-batch); how many it made. */
+export async function deriveLapsed(deps: NotificationDeps): Promise<number> {
+  const seqs = await repo.lapsedDerivations(deps.db, 20_000);
+  if (seqs.length === 0) return 0;
+  return deriveInBatches(deps, insertsOf(await changesBySeq(deps.db, seqs)), 'lapsed notifications');
+}
+
+/**
+ * Derives what lapsed, forgets claims on changes change_log no longer holds, removes the push
+ * subscriptions of ended sign-ins and notifications read 90 days ago.
+ */
 export async function sweepNotifications(deps: NotificationDeps, now = new Date()): Promise<void> {
+  await deriveLapsed(deps);
+  const oldest = await oldestSeq(deps.db);
+  if (oldest > 0) await repo.pruneDerivations(deps.db, oldest);
   await repo.deleteEndedSubscriptions(deps.db);
   await repo.pruneReadNotifications(deps.db, new Date(now.getTime() - READ_KEPT_MS));
 }

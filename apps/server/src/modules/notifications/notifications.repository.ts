@@ -4,7 +4,13 @@ import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { TNotificationType } from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
 import { rowsOf } from '../../db/sql';
-import { notificationPreferences, notifications, pushSubscriptions, webPushKeys } from '../../db/schema';
+import {
+  notificationDerivations,
+  notificationPreferences,
+  notifications,
+  pushSubscriptions,
+  webPushKeys,
+} from '../../db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type NewNotification = typeof notifications.$inferInsert;
@@ -233,19 +239,42 @@ export async function listPushSubscriptions(db: Queryable, businessId: number, u
 }
 
 /**
- * The member's subscriptions whose sign-in still stands (not revoked, not expired): a browser
- * signed out of never receives a push. Reads `sessions` (auth's table) in the same statement.
+ * The members' subscriptions whose sign-in still stands (not revoked, not expired): a browser
+ * signed out of never receives a push. Reads `sessions` (auth's table) in the same statement; one
+ * statement for a batch's recipients.
  */
-export async function liveSubscriptions(db: Queryable, businessId: number, userId: number) {
-  return rowsOf<{ id: number; endpoint: string; p256dh: string; auth: string }>(
+export async function liveSubscriptionsOf(
+  db: Queryable,
+  members: readonly { businessId: number; userId: number }[],
+): Promise<{ businessId: number; userId: number; id: number; endpoint: string; p256dh: string; auth: string }[]> {
+  if (members.length === 0) return [];
+  const rows = await rowsOf<{
+    business_id: string | number;
+    user_id: string | number;
+    id: number;
+    endpoint: string;
+    p256dh: string;
+    auth: string;
+  }>(
     db,
     sql`
-      select p.id::float8 as id, p.endpoint, p.p256dh, p.auth from push_subscriptions p
+      select p.business_id, p.user_id, p.id::float8 as id, p.endpoint, p.p256dh, p.auth
+      from push_subscriptions p
       join sessions s on s.id = p.session_id
-      where p.business_id = ${businessId} and p.user_id = ${userId}
-        and s.revoked_at is null and s.expires_at > now()
+      join unnest(${sql.param(members.map((m) => m.businessId))}::bigint[],
+        ${sql.param(members.map((m) => m.userId))}::bigint[]) as w(business_id, user_id)
+        on w.business_id = p.business_id and w.user_id = p.user_id
+      where s.revoked_at is null and s.expires_at > now()
       order by p.id`,
   );
+  return rows.map((r) => ({
+    businessId: Number(r.business_id),
+    userId: Number(r.user_id),
+    id: Number(r.id),
+    endpoint: r.endpoint,
+    p256dh: r.p256dh,
+    auth: r.auth,
+  }));
 }
 
 export async function deletePushSubscription(
@@ -290,4 +319,53 @@ export async function insertWebPushKeys(db: Queryable, publicKey: string, privat
 
 export async function pruneReadNotifications(db: Queryable, olderThan: Date): Promise<void> {
   await db.delete(notifications).where(lt(notifications.readAt, olderThan));
+}
+
+/**
+ * Claims message changes (their change_log seqs) for this instance to derive, for `leaseMs`: those
+ * nobody claimed yet, and those whose claim lapsed undone (its instance died mid-batch). Answers the
+ * seqs claimed; one statement. In seq order, so two instances claiming overlapping batches wait on
+ * each other in one order (never a deadlock); the second finds them claimed.
+ */
+export async function claimDerivations(
+  db: Queryable,
+  seqs: readonly number[],
+  leaseMs: number,
+): Promise<Set<number>> {
+  if (seqs.length === 0) return new Set();
+  const rows = await rowsOf<{ seq: string | number }>(
+    db,
+    sql`insert into notification_derivations (seq, lease_until)
+      select s, now() + ${sql.param(leaseMs)} * interval '1 millisecond'
+      from unnest(${sql.param([...new Set(seqs)].sort((a, b) => a - b))}::bigint[]) as s order by s
+      on conflict (seq) do update set lease_until = excluded.lease_until
+        where notification_derivations.done_at is null and notification_derivations.lease_until < now()
+      returning seq`,
+  );
+  return new Set(rows.map((r) => Number(r.seq)));
+}
+
+/** The claimed changes' notifications are made: nobody derives them again. */
+export async function markDerived(db: Queryable, seqs: readonly number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  await db
+    .update(notificationDerivations)
+    .set({ doneAt: sql`now()` })
+    .where(inArray(notificationDerivations.seq, [...seqs]));
+}
+
+/** Claims whose lease lapsed undone, oldest first: their changes wait to be derived again. */
+export async function lapsedDerivations(db: Queryable, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ seq: notificationDerivations.seq })
+    .from(notificationDerivations)
+    .where(and(isNull(notificationDerivations.doneAt), lt(notificationDerivations.leaseUntil, sql`now()`)))
+    .orderBy(notificationDerivations.seq)
+    .limit(limit);
+  return rows.map((r) => Number(r.seq));
+}
+
+/** Forgets the claims of changes change_log no longer holds (older than its oldest seq). */
+export async function pruneDerivations(db: Queryable, beforeSeq: number): Promise<void> {
+  await db.delete(notificationDerivations).where(lt(notificationDerivations.seq, beforeSeq));
 }

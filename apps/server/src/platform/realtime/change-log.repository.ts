@@ -81,6 +81,16 @@ export async function recentChanges(db: Db, tables: string[], since: Date, limit
     .limit(limit);
 }
 
+/** The changes of these seqs still logged, oldest first (for claims to take again). */
+export async function changesBySeq(db: Db, seqs: readonly number[]) {
+  if (seqs.length === 0) return [];
+  return db
+    .select()
+    .from(changeLog)
+    .where(inArray(changeLog.seq, [...seqs]))
+    .orderBy(changeLog.seq);
+}
+
 export async function pruneChangeLog(db: Db, olderThan: Date): Promise<void> {
   await db.delete(changeLog).where(lt(changeLog.createdAt, olderThan));
 }

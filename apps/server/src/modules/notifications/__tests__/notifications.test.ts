@@ -10,7 +10,8 @@ import { createTestRuntime, type TestRuntime } from '../../../testing/test-runti
 import { addMember, as, type Session } from '../../../testing/identity';
 import { scopedBusiness, type ScopedBusiness } from '../../../testing/inbox-scope';
 import { authenticated, type WsClient } from '../../../testing/ws-client';
-import { deriveFromChange } from '../notifications.derive';
+import type { Change } from '../../../platform/change-feed';
+import { deriveClaimed, deriveFromChange } from '../notifications.derive';
 import { emailUnreadNotifications } from '../notifications.email';
 import { catchUpNotifications, sweepNotifications } from '../notifications.jobs';
 
@@ -208,14 +209,63 @@ describe('notifications', () => {
     );
     expect(again).toEqual([0, 0]);
     expect(await catchUpNotifications(rt.services.notifications)).toBe(0);
-    // What a feed dropped (here: a notification that never got written) the catch-up makes.
-    await rt.database.query(`delete from notifications where conversation_id = $1 and type = 'new_message'`, [
-      conversation.id,
-    ]);
+    const dropNotification = () =>
+      rt.database.query(`delete from notifications where conversation_id = $1 and type = 'new_message'`, [
+        conversation.id,
+      ]);
+    const heard: Change = {
+      table: 'messages',
+      op: 'INSERT',
+      id: change!.row_id,
+      business_id: String(s.shop.id),
+      conversation_id: String(conversation.id),
+      seq: Number(change!.seq),
+      sender_type: 'customer',
+      message_type: 'text',
+    };
+    // The change was claimed and derived once: an instance hearing it again passes it by, reading
+    // nothing — even with the notification gone (deriving it would make it again, as above).
+    const [claim] = await rt.database.query<{ done: boolean }>(
+      `select done_at is not null as done from notification_derivations where seq = $1`,
+      [change!.seq],
+    );
+    expect(claim?.done).toBe(true);
+    await dropNotification();
+    expect(await deriveClaimed(rt.services.notifications, [heard])).toBe(0);
+    expect(await catchUpNotifications(rt.services.notifications)).toBe(0);
+    // What a feed dropped (heard by no instance: no claim) the catch-up makes.
+    await rt.database.query(`delete from notification_derivations where seq = $1`, [change!.seq]);
     expect(await catchUpNotifications(rt.services.notifications)).toBe(1);
+    // Two instances hearing it at once: one claims and makes it, the other passes it by.
+    await dropNotification();
+    await rt.database.query(`delete from notification_derivations where seq = $1`, [change!.seq]);
+    const both = await Promise.all([0, 1].map(() => deriveClaimed(rt.services.notifications, [heard])));
+    expect(both.sort()).toEqual([0, 1]);
+    // An instance that claimed it and died mid-batch: nobody takes it while the lease holds; once
+    // it lapses, the minute's sweep derives it.
+    await dropNotification();
+    await rt.database.query(
+      `update notification_derivations set done_at = null, lease_until = now() + interval '1 minute' where seq = $1`,
+      [change!.seq],
+    );
+    expect(await catchUpNotifications(rt.services.notifications)).toBe(0);
+    await sweepNotifications(rt.services.notifications);
+    expect(
+      ofConversation(await page(s.agent), conversation.id).filter((n) => n.type === 'new_message'),
+    ).toHaveLength(0);
+    await rt.database.query(
+      `update notification_derivations set lease_until = now() - interval '1 second' where seq = $1`,
+      [change!.seq],
+    );
+    await sweepNotifications(rt.services.notifications);
     expect(
       ofConversation(await page(s.agent), conversation.id).filter((n) => n.type === 'new_message'),
     ).toHaveLength(1);
+    const [retaken] = await rt.database.query<{ done: boolean }>(
+      `select done_at is not null as done from notification_derivations where seq = $1`,
+      [change!.seq],
+    );
+    expect(retaken?.done).toBe(true);
   });
 
   it('keeps businesses apart: lists, reads and the topic', async () => {
