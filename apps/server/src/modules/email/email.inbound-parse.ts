@@ -2,16 +2,16 @@
 // alone — its MIME (postal-mime: about half mailparser's CPU on a mail with an attachment; see
 // docs/design/channel-conversations.md), its SPF/DKIM/DMARC results (mailauth, over DNS), its spam score,
 // whether it is an auto-reply, the reply without its quoted history and signature
-// (email-reply-parser), its HTML sanitised for display, its attachments, and the original a forward
+// (email-reply-parser's algorithm and patterns, email.reply-fold.ts), its HTML sanitised for display, its attachments, and the original a forward
 // carries. It needs no database, so it runs in the inbound threads (email.inbound-threads.ts), off
 // the thread that takes SMTP and writes the conversations; email.inbound.ts records the result.
 import { Resolver } from 'node:dns/promises';
-import EmailReplyParser from 'email-reply-parser';
 import { authenticate } from 'mailauth';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../../config';
 import { forwardedOriginal, looksForwarded, type ForwardedOriginal } from './email.forwarded';
+import { replyParserVisibleText } from './email.reply-fold';
 import { spamScore, type SpamVerdict } from './email.spam';
 import { textOf } from './email.text';
 
@@ -118,7 +118,7 @@ export function sanitizeMailHtml(html: string): string {
 /** The reply a person wrote, without the quoted history and the signature under it. */
 export function visibleReply(text: string): { visible: string; folded: boolean } {
   const normalised = text.replace(/\r\n?/g, '\n');
-  const visible = new EmailReplyParser().read(normalised).getVisibleText().trim();
+  const visible = replyParserVisibleText(normalised).trim();
   if (!visible) return { visible: normalised.trim(), folded: false };
   return { visible, folded: visible !== normalised.trim() };
 }

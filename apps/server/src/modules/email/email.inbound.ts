@@ -4,7 +4,7 @@
 // address belongs to one business, a reply address names one send. On the way it is authenticated
 // (SPF, DKIM, DMARC by mailauth, results kept on the message) and spam-scored (email.spam.ts: a
 // failing DMARC or SPF without a passing DKIM is spam alone; content rules add up), its HTML sanitised for display (sanitize-html), its quoted history
-// and signature folded away (email-reply-parser) — all of that read from the bytes by
+// and signature folded away (email-reply-parser's rules, email.reply-fold.ts) — all of that read from the bytes by
 // email.inbound-parse.ts in an inbound thread —, its attachments stored as files. It continues a
 // conversation by In-Reply-To / References, then by the reply address, then by subject and sender
 // within 30 days (conversations' findEmailThread). An auto-reply (RFC 3834 Auto-Submitted, the
