@@ -143,13 +143,33 @@ function answeredIds(mail: Pick<Email, 'inReplyTo' | 'references'>): string[] {
   return [...new Set(ids.filter(Boolean).map(bracketed))].slice(0, 50);
 }
 
+/**
+ * What mailauth needs to read of a message: all of it when the header carries a DKIM (or ARC)
+ * signature, whose body hash covers the body; the header alone otherwise (SPF reads the session,
+ * DMARC the From header and the signatures' results), so an unsigned mail's body is not
+ * re-read, its line ends normalised and hashed for nothing (about 2 ms of CPU on the bench's
+ * 270 KB mail). The results are the same either way.
+ */
+export function authenticatedPart(raw: Buffer): Buffer {
+  let end = raw.indexOf('\r\n\r\n');
+  let sep = 4;
+  const lf = raw.indexOf('\n\n');
+  if (lf !== -1 && (end === -1 || lf < end)) {
+    end = lf;
+    sep = 2;
+  }
+  if (end === -1) return raw;
+  const header = raw.subarray(0, end + sep);
+  return /^(dkim-signature|arc-[a-z-]+)\s*:/im.test(header.toString('latin1')) ? raw : header;
+}
+
 async function authenticateMail(
   dns: DnsSettings,
   raw: Buffer,
   session: SmtpSessionFacts,
 ): Promise<AuthSummary> {
   try {
-    const result = await authenticate(raw, {
+    const result = await authenticate(authenticatedPart(raw), {
       ip: session.ip,
       helo: session.helo,
       sender: session.mailFrom,
