@@ -176,15 +176,14 @@ export async function receiveChannelMessage(
     status: 'delivered',
     createdAt: at,
   });
+  // An email's spam mark rides on the same update (the conversation follows its latest mail).
   const { reopened } = await repo.applyMessageArrivals(tx, 'inbound', [
-    { businessId: input.businessId, conversationId, at },
+    { businessId: input.businessId, conversationId, at, spam: input.spam },
   ]);
   await emitConversationsOpened(
     tx,
     reopened.map((r) => ({ ...r, reopened: true })),
   );
-  if (input.spam !== undefined)
-    await repo.updateConversation(tx, input.businessId, conversationId, { spam: input.spam });
   // Built only when an endpoint listens, and with a preview of a long text (a 50 KB mail): the
   // body is the message's, which the API answers; an event carries ids and what a list shows.
   const content = message.content;

@@ -145,7 +145,13 @@ export async function updateConversation(
 }
 
 /** A message's mark on its conversation: the conversation and when the message was written. */
-export type MessageArrival = { businessId: number; conversationId: number; at: Date };
+export type MessageArrival = {
+  businessId: number;
+  conversationId: number;
+  at: Date;
+  /** Email: whether the mail scored as spam; the conversation takes its latest mail's mark. */
+  spam?: boolean;
+};
 
 /**
  * What new messages do to their conversations, one statement for the whole set (a conversation
@@ -169,7 +175,12 @@ export async function applyMessageArrivals(
             then v.first_at else least(c.awaiting_reply_since, v.first_at) end`
       : sql`is_read = true, business_replied = true, awaiting_reply_since = null`;
   const values = JSON.stringify(
-    arrivals.map((a) => ({ business_id: a.businessId, id: a.conversationId, at: a.at.toISOString() })),
+    arrivals.map((a) => ({
+      business_id: a.businessId,
+      id: a.conversationId,
+      at: a.at.toISOString(),
+      spam: a.spam ?? null,
+    })),
   );
   // SET reads the row being updated (its latest version); `o`, the row as this statement's snapshot
   // saw it, tells the outbound side whom it answered (two replies racing may both say so: a wait
@@ -186,9 +197,11 @@ export async function applyMessageArrivals(
     db,
     sql`update conversations c set ${state},
       last_message_at = greatest(c.last_message_at, v.at),
+      spam = coalesce(v.spam, c.spam),
       updated_at = now()
-    from (select business_id, id, max(at) as at, min(at) as first_at
-      from jsonb_to_recordset(${values}::jsonb) as r(business_id bigint, id bigint, at timestamptz)
+    from (select business_id, id, max(at) as at, min(at) as first_at,
+        (array_agg(spam order by at desc) filter (where spam is not null))[1] as spam
+      from jsonb_to_recordset(${values}::jsonb) as r(business_id bigint, id bigint, at timestamptz, spam boolean)
       group by business_id, id) v, conversations o
     where c.id = v.id and c.business_id = v.business_id and o.id = c.id
     returning c.id, c.business_id, c.initiator_id, c.channel, o.awaiting_reply_since as waited_since,

@@ -2,16 +2,16 @@
 // alone — its MIME (postal-mime: about half mailparser's CPU on a mail with an attachment; see
 // docs/design/channel-conversations.md), its SPF/DKIM/DMARC results (mailauth, over DNS), its spam score,
 // whether it is an auto-reply, the reply without its quoted history and signature
-// (email-reply-parser), its HTML sanitised for display, its attachments, and the original a forward
+// (email-reply-parser's algorithm and patterns, email.reply-fold.ts), its HTML sanitised for display, its attachments, and the original a forward
 // carries. It needs no database, so it runs in the inbound threads (email.inbound-threads.ts), off
 // the thread that takes SMTP and writes the conversations; email.inbound.ts records the result.
 import { Resolver } from 'node:dns/promises';
-import EmailReplyParser from 'email-reply-parser';
 import { authenticate } from 'mailauth';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../../config';
 import { forwardedOriginal, looksForwarded, type ForwardedOriginal } from './email.forwarded';
+import { replyParserVisibleText } from './email.reply-fold';
 import { spamScore, type SpamVerdict } from './email.spam';
 import { textOf } from './email.text';
 
@@ -118,7 +118,7 @@ export function sanitizeMailHtml(html: string): string {
 /** The reply a person wrote, without the quoted history and the signature under it. */
 export function visibleReply(text: string): { visible: string; folded: boolean } {
   const normalised = text.replace(/\r\n?/g, '\n');
-  const visible = new EmailReplyParser().read(normalised).getVisibleText().trim();
+  const visible = replyParserVisibleText(normalised).trim();
   if (!visible) return { visible: normalised.trim(), folded: false };
   return { visible, folded: visible !== normalised.trim() };
 }
@@ -143,13 +143,33 @@ function answeredIds(mail: Pick<Email, 'inReplyTo' | 'references'>): string[] {
   return [...new Set(ids.filter(Boolean).map(bracketed))].slice(0, 50);
 }
 
+/**
+ * What mailauth needs to read of a message: all of it when the header carries a DKIM (or ARC)
+ * signature, whose body hash covers the body; the header alone otherwise (SPF reads the session,
+ * DMARC the From header and the signatures' results), so an unsigned mail's body is not
+ * re-read, its line ends normalised and hashed for nothing (about 2 ms of CPU on the bench's
+ * 270 KB mail). The results are the same either way.
+ */
+export function authenticatedPart(raw: Buffer): Buffer {
+  let end = raw.indexOf('\r\n\r\n');
+  let sep = 4;
+  const lf = raw.indexOf('\n\n');
+  if (lf !== -1 && (end === -1 || lf < end)) {
+    end = lf;
+    sep = 2;
+  }
+  if (end === -1) return raw;
+  const header = raw.subarray(0, end + sep);
+  return /^(dkim-signature|arc-[a-z-]+)\s*:/im.test(header.toString('latin1')) ? raw : header;
+}
+
 async function authenticateMail(
   dns: DnsSettings,
   raw: Buffer,
   session: SmtpSessionFacts,
 ): Promise<AuthSummary> {
   try {
-    const result = await authenticate(raw, {
+    const result = await authenticate(authenticatedPart(raw), {
       ip: session.ip,
       helo: session.helo,
       sender: session.mailFrom,

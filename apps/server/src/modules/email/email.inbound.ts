@@ -4,7 +4,7 @@
 // address belongs to one business, a reply address names one send. On the way it is authenticated
 // (SPF, DKIM, DMARC by mailauth, results kept on the message) and spam-scored (email.spam.ts: a
 // failing DMARC or SPF without a passing DKIM is spam alone; content rules add up), its HTML sanitised for display (sanitize-html), its quoted history
-// and signature folded away (email-reply-parser) — all of that read from the bytes by
+// and signature folded away (email-reply-parser's rules, email.reply-fold.ts) — all of that read from the bytes by
 // email.inbound-parse.ts in an inbound thread —, its attachments stored as files. It continues a
 // conversation by In-Reply-To / References, then by the reply address, then by subject and sender
 // within 30 days (conversations' findEmailThread). An auto-reply (RFC 3834 Auto-Submitted, the
@@ -21,7 +21,7 @@ import {
   receiveChannelMessage,
 } from '../conversations';
 import * as directory from '../directory';
-import { storeUpload } from '../files';
+import { putFileBytes, recordStoredFiles, type PendingFile } from '../files';
 import { findSendById, type SendRow } from '../sends';
 import { findMembers } from '../team';
 import { bracketed, INBOUND_LIMITS, threadSubject, type ParsedInbound } from './email.inbound-parse';
@@ -78,26 +78,29 @@ export async function receiveMail(
       ? target.inbox.address
       : parseFrom(String(target.send.providerRequest.from)).address;
 
-  // Attachments are stored before the message (a file without a message is pruned like any upload).
-  const attachments: { key: string; file_name: string; mime_type: string; size: number }[] = [];
+  // The attachments' bytes are stored before the transaction; their rows are written in it, with the
+  // message (one commit; no row for a mail that is not stored).
+  const files: PendingFile[] = [];
   for (const a of mail.attachments) {
-    const stored = await storeUpload(
-      deps,
-      businessId,
-      `email_attachments/${businessId}`,
-      {
-        fileName: a.filename,
-        bytes: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength),
-      },
-      INBOUND_LIMITS.attachmentBytes,
+    files.push(
+      await putFileBytes(
+        deps,
+        businessId,
+        `email_attachments/${businessId}`,
+        {
+          fileName: a.filename,
+          bytes: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength),
+        },
+        INBOUND_LIMITS.attachmentBytes,
+      ),
     );
-    attachments.push({
-      key: stored.key,
-      file_name: stored.file_name,
-      mime_type: stored.mime_type,
-      size: stored.size,
-    });
   }
+  const attachments = files.map((f) => ({
+    key: f.key,
+    file_name: f.fileName,
+    mime_type: f.mimeType,
+    size: f.size,
+  }));
 
   return deps.db.transaction(async (tx) => {
     // One sender's mails take turns (two at once from a new address create one customer).
@@ -123,6 +126,7 @@ export async function receiveMail(
       thread = (await findLatestConversationOf(tx, businessId, 'email', customer.id))?.id ?? null;
     // An automatic answer continues a conversation at most; it never opens one.
     if (thread === null && auto) return { outcome: 'auto_reply_dropped' as const, businessId };
+    await recordStoredFiles(tx, files);
     const stored = await receiveChannelMessage(tx, {
       businessId,
       channel: 'email',

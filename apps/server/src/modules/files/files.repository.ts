@@ -1,6 +1,6 @@
 // The only code that touches stored_files.
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { storedFiles, visitorUploadDays } from '../../db/schema';
 
 export type StoredFileRow = typeof storedFiles.$inferSelect;
@@ -11,6 +11,11 @@ export async function insertStoredFile(
 ): Promise<StoredFileRow> {
   const [row] = await db.insert(storedFiles).values(values).returning();
   return row!;
+}
+
+/** Rows of many stored files in one statement (nothing for none). */
+export async function insertStoredFiles(db: Queryable, values: (typeof storedFiles.$inferInsert)[]) {
+  if (values.length > 0) await db.insert(storedFiles).values(values);
 }
 
 export async function findStoredFile(db: Db, key: string): Promise<StoredFileRow | null> {

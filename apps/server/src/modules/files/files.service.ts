@@ -2,7 +2,7 @@
 // every file is recorded with its owning business.
 import { fileTypeFromBuffer } from 'file-type';
 import { FILE_TOO_LARGE_MESSAGE, type TUploadPrefix, type TUploadResult } from '@titan/contracts';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { makeKey, type Storage } from '../../platform/storage';
 import * as repo from './files.repository';
@@ -52,26 +52,56 @@ export async function storeUpload(
   file: { fileName: string; bytes: Buffer },
   maxBytes: number,
 ): Promise<TUploadResult> {
+  const pending = await putFileBytes(deps, businessId, folder, file, maxBytes);
+  const row = await repo.insertStoredFile(deps.db, pending);
+  return {
+    presigned_url: await deps.storage.signedUrl(row.key, row.fileName),
+    key: row.key,
+    size: row.size,
+    mime_type: row.mimeType,
+    file_name: row.fileName,
+  };
+}
+
+/** A file whose bytes are stored and whose row recordStoredFiles writes. */
+export type PendingFile = {
+  key: string;
+  businessId: number | null;
+  fileName: string;
+  mimeType: string;
+  size: number;
+};
+
+/**
+ * The first half of storeUpload: checks the file, stores its bytes and answers the row to record.
+ * For a caller that records the row in its own transaction (inbound mail: the attachment's row with
+ * its message, in one commit, and none for a mail that is not stored).
+ */
+export async function putFileBytes(
+  deps: Pick<FilesDeps, 'storage'>,
+  businessId: number | null,
+  folder: string,
+  file: { fileName: string; bytes: Buffer },
+  maxBytes: number,
+): Promise<PendingFile> {
   if (file.bytes.length > maxBytes)
     throw new AppError('payload_too_large', FILE_TOO_LARGE_MESSAGE, { file: [FILE_TOO_LARGE_MESSAGE] });
   if (file.bytes.length === 0) throw AppError.fields({ file: ['The submitted file is empty.'] });
   const mimeType = await sniffMimeType(file.bytes, file.fileName);
   const key = makeKey(folder, file.fileName);
   await deps.storage.put(key, file.bytes, mimeType);
-  const row = await repo.insertStoredFile(deps.db, {
+  return {
     key,
     businessId,
     fileName: file.fileName.slice(0, 255) || 'file',
     mimeType,
     size: file.bytes.length,
-  });
-  return {
-    presigned_url: await deps.storage.signedUrl(key, row.fileName),
-    key,
-    size: row.size,
-    mime_type: row.mimeType,
-    file_name: row.fileName,
   };
+}
+
+/** The second half: the rows of files putFileBytes stored, in one statement on `db` (or a transaction). */
+export async function recordStoredFiles(db: Queryable, files: PendingFile[]): Promise<void> {
+  await repo.insertStoredFiles(db, files);
 }
 
 export async function findBusinessFile(db: Db, businessId: number, key: string) {

@@ -7,9 +7,12 @@ export {
   findBusinessFile,
   findFile,
   pruneVisitorUploadDays,
+  putFileBytes,
+  recordStoredFiles,
   sniffMimeType,
   storeUpload,
   takeVisitorUploadAllowance,
   whatsappMediaFolder,
 } from './files.service';
+export type { PendingFile } from './files.service';
 export { readParts, readUpload, registerMultipart } from './multipart';
