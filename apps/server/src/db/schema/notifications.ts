@@ -128,5 +128,9 @@ export const notificationDerivations = pgTable(
     leaseUntil: ts('lease_until').notNull(),
     doneAt: ts('done_at'),
   },
-  (t) => [index('notification_derivations_undone_idx').on(t.leaseUntil).where(sql`${t.doneAt} IS NULL`)],
+  (t) => [
+    index('notification_derivations_undone_idx')
+      .on(t.leaseUntil)
+      .where(sql`${t.doneAt} IS NULL`),
+  ],
 );

@@ -126,7 +126,11 @@ export async function pushNotifications(
 }
 
 /** Sends one notification to its member's browsers; marks it pushed when one took it. */
-async function pushTo(deps: NotificationDeps, row: repo.NotificationRow, targets: PushTarget[]): Promise<number> {
+async function pushTo(
+  deps: NotificationDeps,
+  row: repo.NotificationRow,
+  targets: PushTarget[],
+): Promise<number> {
   const business = await findBusinessById(deps.db, row.businessId);
   if (!business) return 0;
   const payload: TPushPayload = {

@@ -246,7 +246,9 @@ export async function listPushSubscriptions(db: Queryable, businessId: number, u
 export async function liveSubscriptionsOf(
   db: Queryable,
   members: readonly { businessId: number; userId: number }[],
-): Promise<{ businessId: number; userId: number; id: number; endpoint: string; p256dh: string; auth: string }[]> {
+): Promise<
+  { businessId: number; userId: number; id: number; endpoint: string; p256dh: string; auth: string }[]
+> {
   if (members.length === 0) return [];
   const rows = await rowsOf<{
     business_id: string | number;
