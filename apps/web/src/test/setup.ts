@@ -22,11 +22,14 @@ beforeEach(() => {
   installMatchMedia(false);
 });
 
-afterEach(() => {
+afterEach(async () => {
   // Sonner keeps toasts in module state: without this they reappear in the next test's toaster.
   act(() => {
     toast.dismiss();
   });
+  // The toaster applies each toast event in a timer of its own (setTimeout 0): let those run while
+  // it is still mounted, or one fires after the file's environment is gone (an unhandled error).
+  await act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
   cleanup();
   server.resetHandlers();
   resetClientState();
