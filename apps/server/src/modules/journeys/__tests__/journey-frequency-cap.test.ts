@@ -37,7 +37,12 @@ const CAP = { enabled: true, max_messages: 3, period_days: 7 };
 const deps = (): JourneyDeps => ({ ...rt.services.journeys, clock: () => now, wake: () => undefined });
 
 const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-  app.inject({ method, url, headers: as(owner, business), ...(payload ? { payload: payload as object } : {}) });
+  app.inject({
+    method,
+    url,
+    headers: as(owner, business),
+    ...(payload ? { payload: payload as object } : {}),
+  });
 
 beforeAll(async () => {
   rt = await createTestRuntime({ env: { PUBLIC_URL: 'https://titan.example.com' } });
@@ -143,7 +148,7 @@ describe("a journey's send step at the frequency cap's edge", () => {
 
     // One message recorded at the edge, not two: the holder's, queued; the step sent nothing.
     const sent = await rt.database.query<{ cause: string; status: string }>(
-      `select cause, status from sends where business_id = $1 and customer_id = $2 order by id`,
+      `select cause, status from sends where business_id = $1 and customer_id = $2 order by cause, status`,
       [business.id, edge],
     );
     expect(sent).toEqual([
