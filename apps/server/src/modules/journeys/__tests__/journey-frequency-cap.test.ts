@@ -1,12 +1,13 @@
 // A journey's email send step at the marketing frequency cap's edge (issue 32), through the engine's
-// real path (an event heard, the trigger passed, the send step in a batch of its own — the one
-// send step of its batch, so the batch holds no cap lock for it and the step must take its own),
-// on the real email channel (no workers: the send stays queued, which counts). Another sender (a
-// campaign's pass, say) holds the customer's cap lock: it counted, recorded the customer's last
-// marketing message of the week and is slow to commit. The step waits on that lock (on PostgreSQL
-// it is seen waiting before the other commits), then counts the other's send and is stopped with
-// the cap's reason: one message recorded, not two. Without the step's lock it would count before
-// the other's commit, pass, and record a message over the cap. Two senders racing on the cap:
+// real path (an event heard, the trigger passed, then the send step either as the one send step of
+// its batch, or run alone after its batch failed as a whole: in neither does a batch hold the cap
+// lock for it, so the step must take its own — 2b45647), on the real email channel (no workers:
+// the send stays queued, which counts). Another sender (a campaign's pass, say) holds the
+// customer's cap lock: it counted, recorded the customer's last marketing message of the week and
+// is slow to commit. The step waits on that lock (on PostgreSQL it is seen waiting before the other
+// commits), then counts the other's send and is stopped with the cap's reason: one message
+// recorded, not two. Without the step's lock it would count before the other's commit, pass, and
+// record a message over the cap (seen failing so on PostgreSQL). Two senders racing on the cap:
 // frequency-cap.test.ts; an agent's delivery racing: agents-runs-whatsapp.test.ts.
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -59,21 +60,10 @@ afterAll(async () => {
 });
 
 describe("a journey's send step at the frequency cap's edge", () => {
-  it("waits on the customer's cap lock held by another sender and is stopped with the cap's reason", async () => {
+  let journey: TJourney;
+
+  beforeAll(async () => {
     expect((await api('PUT', '/api/business/frequency-cap/', CAP)).statusCode).toBe(200);
-    const [row] = await rt.database.query<{ id: string }>(
-      `insert into customers (business_id, name, email, email_status)
-       values ($1, 'Edge', 'edge@example.test', 'subscribed') returning id`,
-      [business.id],
-    );
-    const edge = Number(row!.id);
-    // Two marketing messages this week: one left under the cap of 3.
-    for (let i = 0; i < 2; i++)
-      await rt.database.query(
-        `insert into sends (business_id, channel, cause, customer_id, recipient, status, provider_request)
-         values ($1, 'email', 'broadcast', $2, 'edge@example.test', 'delivered', '{}')`,
-        [business.id, edge],
-      );
     const template = await api('POST', '/api/template/', {
       name: 'Nudge',
       subject: 'A nudge',
@@ -100,8 +90,30 @@ describe("a journey's send step at the frequency cap's edge", () => {
       },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const journey = created.json().result as TJourney;
+    journey = created.json().result as TJourney;
     expect((await api('POST', `/api/journeys/${journey.id}/publish/`)).statusCode).toBe(200);
+  });
+
+  /**
+   * A customer one marketing message below the cap enters the journey; another sender holds the
+   * customer's cap lock, having recorded that last message, while the engine (`engine`) runs the
+   * send step; then it commits. Only the other's message is recorded; the step is stopped.
+   */
+  async function raceAtTheEdge(name: string, engine: JourneyDeps): Promise<void> {
+    const email = `${name.toLowerCase()}@example.test`;
+    const [row] = await rt.database.query<{ id: string }>(
+      `insert into customers (business_id, name, email, email_status)
+       values ($1, $2, $3, 'subscribed') returning id`,
+      [business.id, name, email],
+    );
+    const edge = Number(row!.id);
+    // Two marketing messages this week: one left under the cap of 3.
+    for (let i = 0; i < 2; i++)
+      await rt.database.query(
+        `insert into sends (business_id, channel, cause, customer_id, recipient, status, provider_request)
+         values ($1, 'email', 'broadcast', $2, $3, 'delivered', '{}')`,
+        [business.id, edge, email],
+      );
     expect(
       (await api('POST', '/api/events/', { name: 'nudge.due', customer: { id: edge } })).statusCode,
     ).toBe(202);
@@ -117,7 +129,7 @@ describe("a journey's send step at the frequency cap's edge", () => {
       expect(capped.has(edge)).toBe(false);
       await tx.execute(
         sql`insert into sends (business_id, channel, cause, customer_id, recipient, status, provider_request)
-            values (${business.id}, 'email', 'broadcast', ${edge}, 'edge@example.test', 'queued', '{}')`,
+            values (${business.id}, 'email', 'broadcast', ${edge}, ${email}, 'queued', '{}')`,
       );
       const [me] = await rowsOf<{ pid: number }>(tx, sql`select pg_backend_pid()::int as pid`);
       counted(me!.pid);
@@ -125,9 +137,9 @@ describe("a journey's send step at the frequency cap's edge", () => {
     });
     const holder = await firstCounted;
 
-    // Sender 2: the journey, its send step the only one of its batch.
+    // Sender 2: the journey's pass, at the same moment.
     let drained = false;
-    const second = drainJourneys(deps()).finally(() => (drained = true));
+    const second = drainJourneys(engine).finally(() => (drained = true));
     if (rt.database.kind === 'postgres') {
       // Either the step is seen waiting on the holder's advisory lock, or the drain ends without
       // ever waiting (no lock taken: it counted 2 and recorded a 4th message, failing below).
@@ -165,5 +177,29 @@ describe("a journey's send step at the frequency cap's edge", () => {
       ['done', 'exited'],
     ]);
     expect(steps[1]).toMatchObject({ send_id: null, reason: FREQUENCY_CAP_WORDS.reason(3, CAP) });
+  }
+
+  it("the one send step of its batch waits on another sender's cap lock and is stopped", async () => {
+    await raceAtTheEdge('Batched', deps());
+  });
+
+  it('a step run alone (its batch failed as a whole) waits on the lock too and is stopped', async () => {
+    // The batch's customer lookup fails once (the send step is the first step of the drain to read
+    // a customer): the batch is rolled back and its steps run one by one, each in its own
+    // transaction — the path where no batch took the step's cap lock for it.
+    const engine = deps();
+    let lookups = 0;
+    const findCustomers = engine.ports.findCustomers;
+    engine.ports = {
+      ...engine.ports,
+      findCustomers: (db, businessId, ids) => {
+        lookups++;
+        if (lookups === 1) return Promise.reject(new Error('the batch lookup failed'));
+        return findCustomers(db, businessId, ids);
+      },
+    };
+    await raceAtTheEdge('Alone', engine);
+    // The batch's lookup failed, then the step alone looked its customer up.
+    expect(lookups).toBe(2);
   });
 });
