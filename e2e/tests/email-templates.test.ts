@@ -104,6 +104,41 @@ describe.skipIf(!hasChromium)('email templates in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows the rendered mail in the preview on a phone (390 px), within the screen', async () => {
+    const phone = await signedInContext(browser, server.url, session, {
+      viewport: { width: 390, height: 844 },
+    });
+    try {
+      const small = await watchedPage(phone, problems);
+      await small.goto(page.url());
+      await small.getByRole('heading', { name: 'Edit email template' }).waitFor();
+      const frame = small.getByTitle('Rendered email');
+      await frame.scrollIntoViewIfNeeded();
+      const body = small.frameLocator('iframe[title="Rendered email"]').locator('body');
+      await expect.poll(() => body.innerText(), { timeout: 15_000 }).toContain('Hello');
+      const box = (await frame.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      // What a person sees: the frame painted with the mail, not left blank. A blank frame's PNG is
+      // one colour and compresses to well under 3 KB; the painted mail's is several times that.
+      const painted = await frame.screenshot();
+      const blank = await small.evaluate(({ width, height }) => {
+        const div = document.createElement('div');
+        Object.assign(div.style, { position: 'fixed', left: '0', top: '0', background: '#fff' });
+        Object.assign(div.style, { width: `${width}px`, height: `${height}px`, zIndex: '99999' });
+        div.id = 'blank-probe';
+        document.body.append(div);
+        return true;
+      }, box);
+      expect(blank).toBe(true);
+      const white = await small.locator('#blank-probe').screenshot();
+      expect(painted.length).toBeGreaterThan(white.length * 3);
+      expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('opens an MJML template in the visual editor with its content, under the app’s content policy', async () => {
     const visualProblems: string[] = [];
     const visual = await watchedPage(context, visualProblems, { consoleErrors: true });
