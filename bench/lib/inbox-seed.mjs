@@ -52,6 +52,27 @@ export async function prepareInboxSeed({ provisionDatabase, startTitan, progress
 }
 
 /** Creates the database of `url` when it does not exist (connecting through the `postgres` db). */
+/**
+ * A suite's PostgreSQL database: a fresh one (dropped at the end), or the one `envName` names —
+ * kept (`kept: true`): created when missing, seeded on a first run, reused after, never dropped.
+ */
+export async function keptOrFreshDatabase(ctx, envName, suite) {
+  const kept = process.env[envName];
+  if (!kept) {
+    const database = await ctx.database();
+    if (database.kind !== 'postgres') throw new Error(`${suite} needs PostgreSQL: ${database.describe}`);
+    return database;
+  }
+  await ensureDatabase(kept);
+  return {
+    kind: 'postgres',
+    url: kept,
+    name: new URL(kept).pathname.slice(1),
+    kept: true,
+    describe: `PostgreSQL at ${redactUrl(kept)} (${envName}, kept)`,
+  };
+}
+
 export async function ensureDatabase(url) {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));

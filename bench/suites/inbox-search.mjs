@@ -42,11 +42,10 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { redactUrl } from '../lib/database.mjs';
 import { intFromEnv } from '../lib/env.mjs';
 import { httpClient, interleavedLoads } from '../lib/fixed-load.mjs';
 import { authHeaders, login, ownerOnDevInstance } from '../lib/identity.mjs';
-import { ensureDatabase } from '../lib/inbox-seed.mjs';
+import { keptOrFreshDatabase } from '../lib/inbox-seed.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SEARCH_ENGINE = join(here, '..', '..', 'apps', 'server', 'dist', 'conversations-search.js');
@@ -337,23 +336,6 @@ async function seed(client, businessId, userId, sizes, progress) {
   return timings;
 }
 
-/** The database: a fresh one (dropped at the end), or BENCH_SEARCH_DATABASE_URL's (kept). */
-async function searchDatabase(ctx) {
-  const kept = process.env.BENCH_SEARCH_DATABASE_URL;
-  if (!kept) {
-    const database = await ctx.database();
-    if (database.kind !== 'postgres') throw new Error(`inbox-search needs PostgreSQL: ${database.describe}`);
-    return database;
-  }
-  await ensureDatabase(kept);
-  return {
-    kind: 'postgres',
-    url: kept,
-    name: new URL(kept).pathname.slice(1),
-    describe: `PostgreSQL at ${redactUrl(kept)} (BENCH_SEARCH_DATABASE_URL, kept)`,
-  };
-}
-
 /** The seeded business of a kept database, or null. */
 async function findSeeded(client) {
   const exists = await client.query(`select to_regclass('public.businesses') as t`);
@@ -398,7 +380,7 @@ export async function run(ctx) {
   const concurrency = intFromEnv('BENCH_SEARCH_CONCURRENCY', 2);
   const budgetMs = intFromEnv('BENCH_SEARCH_BUDGET_S', 20) * 1000;
 
-  const database = await searchDatabase(ctx);
+  const database = await keptOrFreshDatabase(ctx, 'BENCH_SEARCH_DATABASE_URL', 'inbox-search');
   const notes = [`database: ${database.describe}`];
   const client = new pg.Client({ connectionString: database.url, application_name: 'titan-bench-seed' });
   client.on('error', () => {});

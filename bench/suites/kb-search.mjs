@@ -20,9 +20,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { fixedLoad, httpClient } from '../lib/fixed-load.mjs';
 import { apiCall, authHeaders, login, ownerOnDevInstance } from '../lib/identity.mjs';
-import { redactUrl } from '../lib/database.mjs';
 import { intFromEnv } from '../lib/env.mjs';
-import { ensureDatabase } from '../lib/inbox-seed.mjs';
+import { keptOrFreshDatabase } from '../lib/inbox-seed.mjs';
 import { freePort, spawnNode, stopProcess, waitUntilReady } from '../lib/processes.mjs';
 import { REPO_ROOT } from '../lib/servers.mjs';
 
@@ -91,7 +90,7 @@ export async function run(ctx) {
   const perArticle = intFromEnv('BENCH_KB_CHUNKS', 10);
   const requests = intFromEnv('BENCH_KB_REQUESTS', 1_000);
   const concurrency = intFromEnv('BENCH_KB_CONCURRENCY', 4);
-  const database = await kbDatabase(ctx);
+  const database = await keptOrFreshDatabase(ctx, 'BENCH_KB_DATABASE_URL', 'kb-search');
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   ctx.defer(() => admin.end());
@@ -219,24 +218,6 @@ export async function run(ctx) {
 }
 
 // ---------------------------------------------------------------- the database
-
-/** A fresh database (dropped at the end), or BENCH_KB_DATABASE_URL's (kept: seeded once, reused). */
-async function kbDatabase(ctx) {
-  const kept = process.env.BENCH_KB_DATABASE_URL;
-  if (!kept) {
-    const database = await ctx.database();
-    if (database.kind !== 'postgres') throw new Error(`this suite needs PostgreSQL: ${database.describe}`);
-    return database;
-  }
-  await ensureDatabase(kept);
-  return {
-    kind: 'postgres',
-    url: kept,
-    name: new URL(kept).pathname.slice(1),
-    kept: true,
-    describe: `PostgreSQL at ${redactUrl(kept)} (BENCH_KB_DATABASE_URL, kept)`,
-  };
-}
 
 /** The kept database's seeded business when it holds the whole seed (else null: seed it). */
 async function findSeeded(client, chunks) {
