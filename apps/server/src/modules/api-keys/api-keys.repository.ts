@@ -43,8 +43,8 @@ export async function findApiKeyByHash(db: Db, keyHash: string) {
 }
 
 /** Records use at most once a minute per key, so authenticating is not a write per request. */
-export async function touchApiKey(db: Db, id: number): Promise<void> {
-  const minuteAgo = new Date(Date.now() - 60_000);
+export async function touchApiKey(db: Db, id: number, everyMs = 60_000): Promise<void> {
+  const minuteAgo = new Date(Date.now() - everyMs);
   await db
     .update(apiKeys)
     .set({ lastUsedAt: new Date() })

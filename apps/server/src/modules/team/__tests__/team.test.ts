@@ -432,9 +432,28 @@ describe('API keys', () => {
       headers: { authorization: `Api-Key ${key}` },
     });
     expect(used.statusCode).toBe(200);
-    expect(
-      (await req('GET', '/api/auth/api-keys/', owner, business)).json().result[0].last_used_at,
-    ).not.toBeNull();
+    const firstUse = (await req('GET', '/api/auth/api-keys/', owner, business)).json().result[0]
+      .last_used_at as string | null;
+    expect(firstUse).not.toBeNull();
+    // Use is recorded at most once a minute: a second call within it leaves the time alone, one
+    // after it (the stored time moved back) records the new use.
+    const useKey = () =>
+      app.inject({
+        method: 'GET',
+        url: '/api/business/users/',
+        headers: { authorization: `Api-Key ${key}` },
+      });
+    expect((await useKey()).statusCode).toBe(200);
+    expect((await req('GET', '/api/auth/api-keys/', owner, business)).json().result[0].last_used_at).toBe(
+      firstUse,
+    );
+    await rt.database.query(`update api_keys set last_used_at = now() - interval '2 minutes' where id = $1`, [
+      list[0].id,
+    ]);
+    expect((await useKey()).statusCode).toBe(200);
+    const later = (await req('GET', '/api/auth/api-keys/', owner, business)).json().result[0]
+      .last_used_at as string;
+    expect(Date.now() - new Date(later).getTime()).toBeLessThan(60_000);
     // The agent role plus sending: no team management, no user-only routes.
     const invite = await app.inject({
       method: 'POST',
