@@ -5,8 +5,9 @@
 // (notification_derivations, migration 0097) derives it, the others pass it by. A claim lapsed
 // undone (its instance died mid-batch) is taken again by a catch-up (at start, on a feed reset) or
 // the minute's sweep, which also re-read change_log for what the feed dropped; the unique cause key
-// still makes one notification if two ever derive the same change. The recipient must still be a member who may see the
-// conversation — an agent only within their chat groups — and never the one who caused it.
+// still makes one notification if two ever derive the same change. The recipient must still be a
+// member who may see the conversation — an agent only within their chat groups — and never the one
+// who caused it.
 import type { TConversation, TMessage, TNotificationType } from '@titan/contracts';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
 import { findMembershipRole, findMembershipRoles, listMembers } from '../business';

@@ -96,8 +96,9 @@ export async function sendPush(
 
 /**
  * Pushes new notifications to every browser of their members whose sign-in still stands: the
- * recipients' live subscriptions read in one statement (most members have none: nothing more is read for them). Answers, per row, how many
- * browsers took it; a row whose sending fails is logged and counts 0.
+ * recipients' live subscriptions read in one statement (most members have none: nothing more is
+ * read for them). Answers, per row, how many browsers took it; a row whose sending fails is logged
+ * and counts 0.
  */
 export async function pushNotifications(
   deps: NotificationDeps,
