@@ -24,6 +24,11 @@ export type QueueDefinition<T> = {
  * table of its own) and answers how much it did. The loop runs again at once while there was work,
  * else sleeps until `wake(name)` in this process or `pollIntervalMs` (work stored by other
  * instances). Runs only where workers run, like the queues.
+ *
+ * Of its `concurrency` passes only the first looks on the timer; a pass that found work wakes a
+ * sleeping one (so a burst has every pass within a few round trips) and the others sleep
+ * `SIBLING_POLL_FACTOR` times longer. An idle process so asks the database once a poll interval per
+ * loop, not once per pass (four webhook passes at 200 ms were 20 statements a second for nothing).
  */
 export type LoopDefinition = {
   name: string;
@@ -40,6 +45,12 @@ export type SendOptions = {
 };
 
 const DEFAULTS = { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60 };
+
+/**
+ * A loop's passes and a queue's workers but the first poll this many times less often: they are
+ * woken by work found or sent in this process; their own polls are only a safety net.
+ */
+export const SIBLING_POLL_FACTOR = 10;
 
 /** pg-boss speaks to PGlite through this adapter; on PostgreSQL it opens its own small pool. */
 /**
@@ -72,7 +83,7 @@ function bossOptions(
 }
 
 /** A LoopDefinition running: `concurrency` passes, each sleeping when it found nothing to do. */
-class Loop {
+export class Loop {
   private readonly sleepers = new Set<() => void>();
   /** A wake-up that came while every pass was busy: the next one to go idle looks again first. */
   private woken = false;
@@ -86,7 +97,7 @@ class Loop {
 
   start(): void {
     const n = this.definition.concurrency ?? 1;
-    for (let i = 0; i < n; i++) this.passes.push(this.spin());
+    for (let i = 0; i < n; i++) this.passes.push(this.spin(i === 0));
   }
 
   wake(): void {
@@ -112,8 +123,16 @@ class Loop {
     clearTimeout(timer);
   }
 
-  private async spin(): Promise<void> {
-    const poll = this.definition.pollIntervalMs ?? 1000;
+  /** Wakes one sleeping pass, if any: work was found, so there may be more for it. */
+  private wakeSibling(): void {
+    const [sleeper] = this.sleepers;
+    if (!sleeper) return;
+    this.sleepers.delete(sleeper);
+    sleeper();
+  }
+
+  private async spin(lead: boolean): Promise<void> {
+    const poll = (this.definition.pollIntervalMs ?? 1000) * (lead ? 1 : SIBLING_POLL_FACTOR);
     let failures = 0;
     while (!this.stopping) {
       let done = 0;
@@ -125,6 +144,7 @@ class Loop {
         this.logger.error({ err, loop: this.definition.name }, 'background loop failed; trying again');
       }
       if (this.stopping) break;
+      if (done > 0) this.wakeSibling();
       // The database may be down: back off.
       if (failures > 0) await this.idle(Math.min(30_000, poll * 2 ** failures));
       else if (this.woken) this.woken = false;
@@ -151,6 +171,10 @@ export class Jobs {
   private readonly loops = new Map<string, Loop>();
   /** pg-boss worker ids per queue in this process, to wake them when a job is sent from here. */
   private readonly workerIds = new Map<string, string[]>();
+  /** Workers running a job now (a wake-up goes to another). */
+  private readonly busyWorkers = new Set<string>();
+  /** When each worker was last woken: the one woken longest ago gets the next wake-up. */
+  private readonly wokenAt = new Map<string, number>();
   private working = false;
 
   private constructor(
@@ -206,7 +230,23 @@ export class Jobs {
   wake(name: string): void {
     if (!this.working) return;
     this.loops.get(name)?.wake();
-    for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
+    this.wakeOneWorker(name);
+  }
+
+  /**
+   * One idle worker of the queue fetches now: the one woken longest ago (so wake-ups close together
+   * reach different workers). None when all are running jobs: each fetches again as it finishes.
+   * Waking every worker for each job sent made a queue of 8 workers fetch 8 times per job.
+   */
+  private wakeOneWorker(name: string): void {
+    let chosen: string | undefined;
+    for (const id of this.workerIds.get(name) ?? []) {
+      if (this.busyWorkers.has(id)) continue;
+      if (chosen === undefined || (this.wokenAt.get(id) ?? 0) < (this.wokenAt.get(chosen) ?? 0)) chosen = id;
+    }
+    if (chosen === undefined) return;
+    this.wokenAt.set(chosen, performance.now());
+    this.boss.notifyWorker(chosen);
   }
 
   /** Runs the queue's job on a cron schedule (UTC); pg-boss makes sure one instance runs it. */
@@ -226,19 +266,30 @@ export class Jobs {
     const workers = definition.concurrency ?? 1;
     const ids = this.workerIds.get(definition.name) ?? [];
     this.workerIds.set(definition.name, ids);
+    const interval = definition.pollingIntervalSeconds ?? 1;
     for (let i = 0; i < workers; i++) {
       const worker = { id: '' };
+      // The first worker polls on the queue's interval; the others are woken by jobs sent here or
+      // found by a sibling, and poll only as a safety net (an idle process asked the database once
+      // a second per worker: 66 fetches a second, most of its idle statements).
+      const pollingIntervalSeconds = ids.length === 0 ? interval : interval * SIBLING_POLL_FACTOR;
       worker.id = await this.boss.work<never>(
         definition.name,
-        { batchSize: 1, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 1 },
+        { batchSize: 1, pollingIntervalSeconds },
         async ([job]) => {
           if (!job) return;
+          this.busyWorkers.add(worker.id);
+          // A job found: there may be more waiting (sent by another instance, or a burst); an
+          // idle sibling looks too, so the queue reaches its concurrency.
+          this.wakeOneWorker(definition.name);
           const log = this.logger.child({ job: job.name, job_id: job.id });
           try {
             await definition.handler(job.data, { id: job.id, name: job.name });
           } catch (err) {
             log.warn({ err }, 'job failed; it will be retried while retries remain');
             throw err;
+          } finally {
+            this.busyWorkers.delete(worker.id);
           }
           // pg-boss would wait out the polling interval after every job: while jobs are there,
           // fetch the next one at once (a failed job still waits, so retries cannot spin).

@@ -168,10 +168,16 @@ export async function messagesAwaitingResponder(
     created_at: string | Date;
   }>(
     db,
-    sql`(select m.id as message_id, null::text as wa_message_id, c.id as conversation_id, c.business_id,
+    // The groups whose responder is on come first (few, usually none): their waiting conversations
+    // are found through conversations_awaiting_assignment_idx. Joined the other way, every pass —
+    // one per customer message — read every conversation waiting for a person, in any group or none.
+    sql`with g as materialized (
+        select id, ai_responder from chat_groups where ai_responder->>'mode' in ('always', 'after_hours')
+      )
+      (select m.id as message_id, null::text as wa_message_id, c.id as conversation_id, c.business_id,
         c.assigned_chat_group_id as chat_group_id, m.created_at
-      from conversations c
-      join chat_groups g on g.id = c.assigned_chat_group_id
+      from g
+      join conversations c on c.assigned_chat_group_id = g.id and c.awaiting_assignment_at is not null
       join lateral (
         select x.id, x.sender_type, x.message_type, x.created_at from messages x
         where x.conversation_id = c.id and x.message_type in ('text', 'file')
@@ -184,8 +190,8 @@ export async function messagesAwaitingResponder(
       limit ${opts.limit})
       union all
       (select null, w.id, c.id, c.business_id, c.assigned_chat_group_id, w.created_at
-      from conversations c
-      join chat_groups g on g.id = c.assigned_chat_group_id
+      from g
+      join conversations c on c.assigned_chat_group_id = g.id and c.awaiting_assignment_at is not null
       join lateral (
         select x.id, x.sender_type, x.message_type, x.created_at from wa_messages x
         where x.conversation_id = c.id and x.message_type in ('text', 'file')

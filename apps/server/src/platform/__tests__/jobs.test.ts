@@ -106,6 +106,40 @@ describe('jobs', () => {
     }
   });
 
+  it("runs a burst of jobs on all of a queue's workers, each job once", async () => {
+    let running = 0;
+    let most = 0;
+    const ran: number[] = [];
+    const all = deferred<void>();
+    const rt = await createTestRuntime({
+      store,
+      workers: true,
+      queues: [
+        queue<{ n: number }>(
+          'test-burst',
+          async ({ n }) => {
+            running++;
+            most = Math.max(most, running);
+            await new Promise((r) => setTimeout(r, 150));
+            running--;
+            ran.push(n);
+            if (ran.length === 12) all.resolve();
+          },
+          // Siblings poll every 0.5 s × SIBLING_POLL_FACTOR: only wake-ups reach them in time.
+          { concurrency: 4 },
+        ),
+      ],
+    });
+    try {
+      for (let n = 0; n < 12; n++) await rt.jobs.send('test-burst', { n });
+      await all.promise;
+      expect([...ran].sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
+      expect(most).toBe(4);
+    } finally {
+      await rt.close();
+    }
+  });
+
   it('refuses to enqueue into a queue nobody defined', async () => {
     const rt = await createTestRuntime({ store, http: false });
     try {
