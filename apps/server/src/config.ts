@@ -66,6 +66,13 @@ export const ZConfigEnv = z.object({
     .regex(/^postgres(ql)?:\/\//, { message: 'expected a postgres:// or postgresql:// URL' })
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number({ message: 'expected a number' }).int().min(1).max(500).default(10),
+  /** Prepared statements kept per pooled connection (db/prepared.ts); 0 prepares none (poolers). */
+  DATABASE_STATEMENT_CACHE: z.coerce
+    .number({ message: 'expected a number' })
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(500),
   APP_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   AUTH_SITE_URL: z.string().min(1).default('/login'),
   /** The parent product domain the web app keeps its session cookies on; host-only when unset. */

@@ -47,7 +47,13 @@ export async function startRuntime(
 ): Promise<Runtime> {
   const database = await openDatabase(
     config.DATABASE_URL
-      ? { kind: 'postgres', url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger }
+      ? {
+          kind: 'postgres',
+          url: config.DATABASE_URL,
+          poolMax: config.DATABASE_POOL_MAX,
+          statementCache: config.DATABASE_STATEMENT_CACHE,
+          logger,
+        }
       : { kind: 'pglite', dataDir: `${config.DATA_DIR}`, logger },
   );
   const cleanups: (() => Promise<void>)[] = [() => database.close()];

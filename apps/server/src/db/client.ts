@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import * as schema from './schema';
 import { lockDataDir } from './lock';
+import { prepareStatements } from './prepared';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -47,7 +48,14 @@ export type Database = {
 };
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolMax?: number; logger?: Logger }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolMax?: number;
+      /** Prepared statements kept per connection (db/prepared.ts); 0 prepares none. Default 500. */
+      statementCache?: number;
+      logger?: Logger;
+    }
   /** dataDir undefined = in memory (tests). */
   | { kind: 'pglite'; dataDir?: string; logger?: Logger };
 
@@ -104,7 +112,12 @@ async function openPglite(options: { dataDir?: string }): Promise<Database> {
   };
 }
 
-async function openPostgres(options: { url: string; poolMax?: number; logger?: Logger }): Promise<Database> {
+async function openPostgres(options: {
+  url: string;
+  poolMax?: number;
+  statementCache?: number;
+  logger?: Logger;
+}): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolMax ?? 10,
@@ -114,6 +127,7 @@ async function openPostgres(options: { url: string; poolMax?: number; logger?: L
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (err) => options.logger?.warn({ err }, 'idle database connection lost'));
+  prepareStatements(pool, options.statementCache ?? 500);
   await pool.query('select 1'); // fail at boot, not on the first request
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const listeners = new Set<PgListener>();
