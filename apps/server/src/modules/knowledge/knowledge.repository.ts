@@ -269,7 +269,13 @@ export type SearchRow = {
 /**
  * The best chunk per article for `q` (web-search syntax: words, "phrases", -not, or), ranked by
  * ts_rank_cd over the chunk's document: the query in the searcher's language configuration OR'd
- * with 'simple', matching what writeChunks indexed. The snippet marks matches with «…».
+ * with 'simple', matching what writeChunks indexed — one query alone when both read the same (most
+ * words: the stem is the word), which ranks the same and costs half. The snippet marks matches
+ * with «…».
+ *
+ * Cost (bench/README.md, kb-search): every matching chunk is read and ranked — its document only:
+ * each chunk's rank is computed once, the best per article chosen without the article, and the
+ * articles (their filters), the chunk's text and its highlight are read for the returned page alone.
  */
 export async function searchChunks(
   db: Queryable,
@@ -278,32 +284,38 @@ export async function searchChunks(
   config: string,
   opts: { publishedOnly: boolean; locale?: string | undefined; limit: number },
 ): Promise<SearchRow[]> {
-  const query = sql`(websearch_to_tsquery(${config}::regconfig, ${q}) || websearch_to_tsquery('simple', ${q}))`;
   return rowsOf<SearchRow>(
     db,
     sql`
-      with q as (select ${query} as query),
-      hits as (
-        select c.article_id, c.heading, c.content, ts_rank_cd(c.tsv, q.query) as score,
-               row_number() over (partition by c.article_id order by ts_rank_cd(c.tsv, q.query) desc, c.position) as n
-        from kb_chunks c
-        join kb_articles a on a.id = c.article_id
-        cross join q
-        where c.business_id = ${businessId} and a.business_id = ${businessId}
-          and c.tsv @@ q.query
+      with q as (
+        select case when lang = plain then lang else lang || plain end as query
+        from (select websearch_to_tsquery(${config}::regconfig, ${q}) as lang,
+                     websearch_to_tsquery('simple', ${q}) as plain) w
+      ),
+      best as (
+        select distinct on (c.article_id) c.id, c.article_id, ts_rank_cd(c.tsv, q.query) as score
+        from kb_chunks c cross join q
+        where c.business_id = ${businessId} and c.tsv @@ q.query
+        order by c.article_id, score desc, c.position
+      ),
+      page as (
+        select b.id, b.article_id, b.score, a.title, a.slug, a.locale, a.status
+        from best b
+        join kb_articles a on a.id = b.article_id
+        where a.business_id = ${businessId}
           ${opts.publishedOnly ? sql`and a.status = 'published'` : sql``}
           ${opts.locale ? sql`and a.locale = ${opts.locale}` : sql``}
+        order by b.score desc, b.article_id
+        limit ${opts.limit}
       )
-      select h.article_id::int as article_id, a.title, a.slug, a.locale, a.status, h.heading,
-             ts_headline(${config}::regconfig, h.content, q.query,
+      select p.article_id::int as article_id, p.title, p.slug, p.locale, p.status, c.heading,
+             ts_headline(${config}::regconfig, c.content, q.query,
                'StartSel=«, StopSel=», MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "') as snippet,
-             h.score::float8 as score
-      from hits h
-      join kb_articles a on a.id = h.article_id
+             p.score::float8 as score
+      from page p
+      join kb_chunks c on c.id = p.id
       cross join q
-      where h.n = 1
-      order by h.score desc, h.article_id
-      limit ${opts.limit}
+      order by p.score desc, p.article_id
     `,
   );
 }
