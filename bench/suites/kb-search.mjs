@@ -296,7 +296,7 @@ function fullTextStatement(businessId, q, limit) {
                      websearch_to_tsquery('simple', $2) as plain) w
       ),
       best as (
-        select distinct on (c.article_id) c.id, c.article_id, ts_rank_cd(c.tsv, q.query) as score
+        select distinct on (c.article_id) c.id, c.article_id, ts_rank(c.tsv, q.query) as score
         from kb_chunks c cross join q
         where c.business_id = $1 and c.tsv @@ q.query
         order by c.article_id, score desc, c.position

@@ -268,14 +268,16 @@ export type SearchRow = {
 
 /**
  * The best chunk per article for `q` (web-search syntax: words, "phrases", -not, or), ranked by
- * ts_rank_cd over the chunk's document: the query in the searcher's language configuration OR'd
- * with 'simple', matching what writeChunks indexed — one query alone when both read the same (most
- * words: the stem is the word), which ranks the same and costs half. The snippet marks matches
- * with «…».
+ * ts_rank over the chunk's document (the title and heading weigh more than the text; words of an
+ * AND query count more the nearer they stand): the query in the searcher's language configuration
+ * OR'd with 'simple', matching what writeChunks indexed — the one query alone when both read the
+ * same (most words: the stem is the word), which ranks the same at half the cost. The snippet
+ * marks matches with «…».
  *
- * Cost (bench/README.md, kb-search): every matching chunk is read and ranked — its document only:
- * each chunk's rank is computed once, the best per article chosen without the article, and the
- * articles (their filters), the chunk's text and its highlight are read for the returned page alone.
+ * Cost (bench/README.md, kb-search): every matching chunk is read and ranked, so each is ranked
+ * once, by ts_rank (a third of ts_rank_cd's cost, and no worse on `npm run eval:kb`); the best per
+ * article is chosen from the chunks alone, and the articles (their filters), the chunk's text and
+ * its highlight are read for the returned page only.
  */
 export async function searchChunks(
   db: Queryable,
@@ -293,7 +295,7 @@ export async function searchChunks(
                      websearch_to_tsquery('simple', ${q}) as plain) w
       ),
       best as (
-        select distinct on (c.article_id) c.id, c.article_id, ts_rank_cd(c.tsv, q.query) as score
+        select distinct on (c.article_id) c.id, c.article_id, ts_rank(c.tsv, q.query) as score
         from kb_chunks c cross join q
         where c.business_id = ${businessId} and c.tsv @@ q.query
         order by c.article_id, score desc, c.position
