@@ -290,26 +290,33 @@ async function seed(client, businessId, articles, perArticle) {
 function fullTextStatement(businessId, q, limit) {
   return {
     text: `
-      with q as (select (websearch_to_tsquery('english'::regconfig, $2) || websearch_to_tsquery('simple', $2)) as query),
-      hits as (
-        select c.article_id, c.heading, c.content, ts_rank_cd(c.tsv, q.query) as score,
-               row_number() over (partition by c.article_id order by ts_rank_cd(c.tsv, q.query) desc, c.position) as n
-        from kb_chunks c
-        join kb_articles a on a.id = c.article_id
-        cross join q
-        where c.business_id = $1 and a.business_id = $1
-          and c.tsv @@ q.query
+      with q as (
+        select case when lang = plain then lang else lang || plain end as query
+        from (select websearch_to_tsquery('english'::regconfig, $2) as lang,
+                     websearch_to_tsquery('simple', $2) as plain) w
+      ),
+      best as (
+        select distinct on (c.article_id) c.id, c.article_id, ts_rank(c.tsv, q.query) as score
+        from kb_chunks c cross join q
+        where c.business_id = $1 and c.tsv @@ q.query
+        order by c.article_id, score desc, c.position
+      ),
+      page as (
+        select b.id, b.article_id, b.score, a.title, a.slug, a.locale, a.status
+        from best b
+        join kb_articles a on a.id = b.article_id
+        where a.business_id = $1
+        order by b.score desc, b.article_id
+        limit $3
       )
-      select h.article_id::int as article_id, a.title, a.slug, a.locale, a.status, h.heading,
-             ts_headline('english'::regconfig, h.content, q.query,
+      select p.article_id::int as article_id, p.title, p.slug, p.locale, p.status, c.heading,
+             ts_headline('english'::regconfig, c.content, q.query,
                'StartSel=«, StopSel=», MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "') as snippet,
-             h.score::float8 as score
-      from hits h
-      join kb_articles a on a.id = h.article_id
+             p.score::float8 as score
+      from page p
+      join kb_chunks c on c.id = p.id
       cross join q
-      where h.n = 1
-      order by h.score desc, h.article_id
-      limit $3`,
+      order by p.score desc, p.article_id`,
     values: [businessId, q, limit],
   };
 }
@@ -337,21 +344,27 @@ function vectorStatement(businessId, vector, limit) {
         order by distance
         limit $4
       ),
-      hits as (
-        select c.article_id, c.heading, c.content, n.distance,
-               row_number() over (partition by c.article_id order by n.distance, c.position) as n
+      best as (
+        select distinct on (c.article_id) c.id, c.article_id, n.distance
         from nearest n
         join kb_chunks c on c.id = n.chunk_id
-        join kb_articles a on a.id = c.article_id
-        where c.business_id = $1 and a.business_id = $1
+        where c.business_id = $1
+        order by c.article_id, n.distance, c.position
+      ),
+      page as (
+        select b.id, b.article_id, b.distance, a.title, a.slug, a.locale, a.status
+        from best b
+        join kb_articles a on a.id = b.article_id
+        where a.business_id = $1
+        order by b.distance, b.article_id
+        limit $5
       )
-      select h.article_id::int as article_id, a.title, a.slug, a.locale, a.status, h.heading,
-             left(regexp_replace(h.content, '\\s+', ' ', 'g'), 240) as snippet,
-             (1 - h.distance)::float8 as score
-      from hits h join kb_articles a on a.id = h.article_id
-      where h.n = 1
-      order by h.distance, h.article_id
-      limit $5`,
+      select p.article_id::int as article_id, p.title, p.slug, p.locale, p.status, c.heading,
+             left(regexp_replace(c.content, '\\s+', ' ', 'g'), 240) as snippet,
+             (1 - p.distance)::float8 as score
+      from page p
+      join kb_chunks c on c.id = p.id
+      order by p.distance, p.article_id`,
     values: [businessId, `[${vector.join(',')}]`, EMBEDDING_MODEL, limit * 4, limit],
   };
 }

@@ -268,8 +268,16 @@ export type SearchRow = {
 
 /**
  * The best chunk per article for `q` (web-search syntax: words, "phrases", -not, or), ranked by
- * ts_rank_cd over the chunk's document: the query in the searcher's language configuration OR'd
- * with 'simple', matching what writeChunks indexed. The snippet marks matches with «…».
+ * ts_rank over the chunk's document (the title and heading weigh more than the text; words of an
+ * AND query count more the nearer they stand): the query in the searcher's language configuration
+ * OR'd with 'simple', matching what writeChunks indexed — the one query alone when both read the
+ * same (most words: the stem is the word), which ranks the same at half the cost. The snippet
+ * marks matches with «…».
+ *
+ * Cost (bench/README.md, kb-search): every matching chunk is read and ranked, so each is ranked
+ * once, by ts_rank (a third of ts_rank_cd's cost, and no worse on `npm run eval:kb`); the best per
+ * article is chosen from the chunks alone, and the articles (their filters), the chunk's text and
+ * its highlight are read for the returned page only.
  */
 export async function searchChunks(
   db: Queryable,
@@ -278,32 +286,38 @@ export async function searchChunks(
   config: string,
   opts: { publishedOnly: boolean; locale?: string | undefined; limit: number },
 ): Promise<SearchRow[]> {
-  const query = sql`(websearch_to_tsquery(${config}::regconfig, ${q}) || websearch_to_tsquery('simple', ${q}))`;
   return rowsOf<SearchRow>(
     db,
     sql`
-      with q as (select ${query} as query),
-      hits as (
-        select c.article_id, c.heading, c.content, ts_rank_cd(c.tsv, q.query) as score,
-               row_number() over (partition by c.article_id order by ts_rank_cd(c.tsv, q.query) desc, c.position) as n
-        from kb_chunks c
-        join kb_articles a on a.id = c.article_id
-        cross join q
-        where c.business_id = ${businessId} and a.business_id = ${businessId}
-          and c.tsv @@ q.query
+      with q as (
+        select case when lang = plain then lang else lang || plain end as query
+        from (select websearch_to_tsquery(${config}::regconfig, ${q}) as lang,
+                     websearch_to_tsquery('simple', ${q}) as plain) w
+      ),
+      best as (
+        select distinct on (c.article_id) c.id, c.article_id, ts_rank(c.tsv, q.query) as score
+        from kb_chunks c cross join q
+        where c.business_id = ${businessId} and c.tsv @@ q.query
+        order by c.article_id, score desc, c.position
+      ),
+      page as (
+        select b.id, b.article_id, b.score, a.title, a.slug, a.locale, a.status
+        from best b
+        join kb_articles a on a.id = b.article_id
+        where a.business_id = ${businessId}
           ${opts.publishedOnly ? sql`and a.status = 'published'` : sql``}
           ${opts.locale ? sql`and a.locale = ${opts.locale}` : sql``}
+        order by b.score desc, b.article_id
+        limit ${opts.limit}
       )
-      select h.article_id::int as article_id, a.title, a.slug, a.locale, a.status, h.heading,
-             ts_headline(${config}::regconfig, h.content, q.query,
+      select p.article_id::int as article_id, p.title, p.slug, p.locale, p.status, c.heading,
+             ts_headline(${config}::regconfig, c.content, q.query,
                'StartSel=«, StopSel=», MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "') as snippet,
-             h.score::float8 as score
-      from hits h
-      join kb_articles a on a.id = h.article_id
+             p.score::float8 as score
+      from page p
+      join kb_chunks c on c.id = p.id
       cross join q
-      where h.n = 1
-      order by h.score desc, h.article_id
-      limit ${opts.limit}
+      order by p.score desc, p.article_id
     `,
   );
 }
@@ -402,23 +416,29 @@ export async function searchVectors(
         order by distance
         limit ${nearest}
       ),
-      hits as (
-        select c.article_id, c.heading, c.content, n.distance,
-               row_number() over (partition by c.article_id order by n.distance, c.position) as n
+      best as (
+        select distinct on (c.article_id) c.id, c.article_id, n.distance
         from nearest n
         join kb_chunks c on c.id = n.chunk_id
-        join kb_articles a on a.id = c.article_id
-        where c.business_id = ${businessId} and a.business_id = ${businessId}
+        where c.business_id = ${businessId}
+        order by c.article_id, n.distance, c.position
+      ),
+      page as (
+        select b.id, b.article_id, b.distance, a.title, a.slug, a.locale, a.status
+        from best b
+        join kb_articles a on a.id = b.article_id
+        where a.business_id = ${businessId}
           ${opts.publishedOnly ? sql`and a.status = 'published'` : sql``}
           ${opts.locale ? sql`and a.locale = ${opts.locale}` : sql``}
+        order by b.distance, b.article_id
+        limit ${opts.limit}
       )
-      select h.article_id::int as article_id, a.title, a.slug, a.locale, a.status, h.heading,
-             left(regexp_replace(h.content, '\s+', ' ', 'g'), 240) as snippet,
-             (1 - h.distance)::float8 as score
-      from hits h join kb_articles a on a.id = h.article_id
-      where h.n = 1
-      order by h.distance, h.article_id
-      limit ${opts.limit}
+      select p.article_id::int as article_id, p.title, p.slug, p.locale, p.status, c.heading,
+             left(regexp_replace(c.content, '\s+', ' ', 'g'), 240) as snippet,
+             (1 - p.distance)::float8 as score
+      from page p
+      join kb_chunks c on c.id = p.id
+      order by p.distance, p.article_id
     `,
     );
   });

@@ -191,7 +191,7 @@ describe('hybrid search', () => {
     expect(saved.status).toBe(200);
     const hits = await search(hybrid, 'parcels tracking');
     expect(hits.map((h) => h.title)).toEqual(['Shipping']);
-    // A full-text score (ts_rank_cd), not a fused one.
+    // A full-text hit (its matches marked), not a fused one.
     expect(hits[0]!.snippet).toContain('«');
   });
 });

@@ -195,6 +195,38 @@ describe('knowledge base', () => {
     expect(theirs.map((h) => h.title)).toEqual(['Refunds at Rival']);
   });
 
+  it('answers each article once, by its best section, the page filled from the articles the filters keep', async () => {
+    // Drafts matching better than the published article (the words in their titles, twice).
+    const drafts = [];
+    for (const n of [1, 2, 3])
+      drafts.push(
+        await article({ title: `Umbrella stand ${n}`, body_markdown: 'Umbrella stand, umbrella stand.' }),
+      );
+    const lobby = await article({
+      title: 'Lobby',
+      body_markdown:
+        'Welcome.\n\n## Coats\n\nLeave an umbrella on the stand by the door.\n\n## Umbrella stand hours\n\nThe umbrella stand is watched all day.',
+      status: 'published',
+    });
+
+    const staff = await search('umbrella stand');
+    const ids = staff.map((h) => h.article_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual([...drafts.map((d) => d.id), lobby.id].sort());
+    expect(staff.find((h) => h.article_id === lobby.id)).toMatchObject({ heading: 'Umbrella stand hours' });
+    expect(staff.every((h, i) => i === 0 || h.score <= staff[i - 1]!.score)).toBe(true);
+    expect((await search('umbrella stand', '&limit=2')).map((h) => h.article_id)).toHaveLength(2);
+    // The help centre's page of one: the drafts rank higher but never take its place.
+    const code = business.unique_code;
+    const page = (
+      await call('GET', `/api/public/kb/${code}/search/?q=umbrella%20stand&limit=1`, undefined, null)
+    ).body.result.results as TKbSearchHit[];
+    expect(page.map((h) => [h.article_id, h.heading])).toEqual([[lobby.id, 'Umbrella stand hours']]);
+    expect(page[0]!.snippet).toContain('«umbrella»');
+    // A language filter keeps only that language's articles.
+    expect(await search('umbrella stand', '&locale=de')).toEqual([]);
+  });
+
   it('lets agents read and search but not write', async () => {
     const agent = await addMember(app, rt.mailer, owner, business, 'agent');
     expect((await call('GET', '/api/kb/articles/', undefined, agent)).status).toBe(200);
