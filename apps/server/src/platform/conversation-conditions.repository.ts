@@ -48,7 +48,12 @@ export async function findUsersGroupIds(
   const rows = await db
     .select({ userId: chatGroupMembers.userId, id: chatGroupMembers.groupId })
     .from(chatGroupMembers)
-    .where(and(eq(chatGroupMembers.businessId, businessId), inArray(chatGroupMembers.userId, [...userIds])));
+    .where(
+      and(
+        eq(chatGroupMembers.businessId, businessId),
+        sql`${chatGroupMembers.userId} = any(${sql.param([...userIds])}::bigint[])`,
+      ),
+    );
   for (const r of rows) out.set(r.userId, [...(out.get(r.userId) ?? []), r.id]);
   return out;
 }

@@ -163,7 +163,12 @@ export async function findMembershipRoles(
   const rows = await db
     .select({ userId: memberships.userId, role: memberships.role })
     .from(memberships)
-    .where(and(eq(memberships.businessId, businessId), inArray(memberships.userId, [...userIds])));
+    .where(
+      and(
+        eq(memberships.businessId, businessId),
+        sql`${memberships.userId} = any(${sql.param([...userIds])}::bigint[])`,
+      ),
+    );
   return new Map(rows.map((r) => [r.userId, r.role]));
 }
 

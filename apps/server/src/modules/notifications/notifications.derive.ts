@@ -11,7 +11,7 @@
 import type { TConversation, TMessage, TNotificationType } from '@titan/contracts';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
 import { findMembershipRole, findMembershipRoles, listMembers } from '../business';
-import { loadChangedMessages, loadConversationsByIds } from '../conversations';
+import { type ConversationHead, loadChangedMessages, loadConversationHeads } from '../conversations';
 import { scopeFor, scopesFor } from '../../platform/inbox-scope';
 import { createNotifications, type NotificationDeps, type NotificationDraft } from './notifications.service';
 import { pushNotifications } from './notifications.push';
@@ -50,7 +50,7 @@ export function concernsNotifications(
 /** The notifications a message makes, before anyone's rights are checked. */
 export function draftsFor(
   businessId: number,
-  conversation: TConversation,
+  conversation: ConversationHead,
   message: TMessage,
 ): NotificationDraft[] {
   const source = `${message.message_type}:${conversation.id}:${message.id}`;
@@ -112,7 +112,7 @@ export function draftsFor(
 export async function slaBreachDrafts(
   deps: Pick<NotificationDeps, 'db'>,
   businessId: number,
-  conversation: TConversation,
+  conversation: ConversationHead,
   message: TMessage,
 ): Promise<NotificationDraft[]> {
   const target = message.meta_data.target === 'resolution' ? 'resolution' : 'first response';
@@ -180,11 +180,12 @@ export async function deriveFromChanges(deps: NotificationDeps, changes: readonl
     .map((r) => loaded.get(`${r.table}:${r.id}`))
     .filter((l): l is NonNullable<typeof l> => l !== undefined && mayNotify(l.row));
   if (messages.length === 0) return 0;
-  const conversations = await loadConversationsByIds(
+  // Their conversations' heads (title, group, assignee, initiator): all a draft and its audience need.
+  const conversations = await loadConversationHeads(
     deps.inbox,
     messages.map((m) => m.conversationId),
   );
-  const candidates: { draft: NotificationDraft; conversation: TConversation }[] = [];
+  const candidates: { draft: NotificationDraft; conversation: ConversationHead }[] = [];
   for (const { businessId, conversationId, row: message } of messages) {
     const conv = conversations.get(conversationId);
     if (!conv || conv.businessId !== businessId) continue;

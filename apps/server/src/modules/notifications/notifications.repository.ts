@@ -3,7 +3,7 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { TNotificationType } from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
-import { rowsOf } from '../../db/sql';
+import { recordset, rowsOf } from '../../db/sql';
 import {
   notificationDerivations,
   notificationPreferences,
@@ -20,18 +20,79 @@ export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 const member = (businessId: number, userId: number) =>
   and(eq(notifications.businessId, businessId), eq(notifications.userId, userId));
 
-/** Inserts unless this member already has this type for this cause; the row when it was new. */
-/** Several notifications in one statement; those whose member already has the cause are passed by. */
+/** A timestamp as either driver answers it in hand-written SQL (a Date, or PostgreSQL's text). */
+const dateOf = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
+
+/**
+ * Several notifications in one statement; those whose member already has the cause are passed by.
+ * The rows travel as one jsonb parameter (recordset): a batch of 50 is one parameter, not 550 for
+ * the query builder to assemble and the driver to send.
+ */
 export async function insertNotifications(
   db: Queryable,
   values: readonly NewNotification[],
 ): Promise<NotificationRow[]> {
   if (values.length === 0) return [];
-  return db
-    .insert(notifications)
-    .values([...values])
-    .onConflictDoNothing()
-    .returning();
+  const rows = await rowsOf<{
+    id: number;
+    business_id: number;
+    user_id: number;
+    type: NotificationRow['type'];
+    conversation_id: number | null;
+    source_key: string;
+    actor_id: number | null;
+    actor_name: string | null;
+    title: string;
+    body: string;
+    in_app: boolean;
+    read_at: Date | string | null;
+    email_claimed_at: Date | string | null;
+    pushed_at: Date | string | null;
+    created_at: Date | string;
+  }>(
+    db,
+    sql`insert into notifications (business_id, user_id, type, conversation_id, source_key, actor_id,
+        actor_name, title, body, in_app, email_claimed_at)
+      select business_id, user_id, type, conversation_id, source_key, actor_id, actor_name, title, body,
+        in_app, email_claimed_at
+      from jsonb_to_recordset(${recordset(
+        values.map((v) => ({
+          business_id: v.businessId,
+          user_id: v.userId,
+          type: v.type,
+          conversation_id: v.conversationId ?? null,
+          source_key: v.sourceKey,
+          actor_id: v.actorId ?? null,
+          actor_name: v.actorName ?? null,
+          title: v.title,
+          body: v.body ?? '',
+          in_app: v.inApp ?? true,
+          email_claimed_at: v.emailClaimedAt?.toISOString() ?? null,
+        })),
+      )}) as v(business_id bigint, user_id bigint, type text, conversation_id bigint, source_key text,
+        actor_id bigint, actor_name text, title text, body text, in_app boolean, email_claimed_at timestamptz)
+      on conflict do nothing
+      returning id::float8 as id, business_id::float8 as business_id, user_id::float8 as user_id, type,
+        conversation_id::float8 as conversation_id, source_key, actor_id::float8 as actor_id, actor_name,
+        title, body, in_app, read_at, email_claimed_at, pushed_at, created_at`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    businessId: Number(r.business_id),
+    userId: Number(r.user_id),
+    type: r.type,
+    conversationId: r.conversation_id === null ? null : Number(r.conversation_id),
+    sourceKey: r.source_key,
+    actorId: r.actor_id === null ? null : Number(r.actor_id),
+    actorName: r.actor_name,
+    title: r.title,
+    body: r.body,
+    inApp: r.in_app,
+    readAt: dateOf(r.read_at),
+    emailClaimedAt: dateOf(r.email_claimed_at),
+    pushedAt: dateOf(r.pushed_at),
+    createdAt: new Date(r.created_at),
+  }));
 }
 
 export async function findNotification(db: Queryable, id: number): Promise<NotificationRow | null> {
@@ -164,7 +225,7 @@ export async function findPreferencesOf(
     .where(
       and(
         eq(notificationPreferences.businessId, businessId),
-        inArray(notificationPreferences.userId, [...userIds]),
+        sql`${notificationPreferences.userId} = any(${sql.param([...userIds])}::bigint[])`,
       ),
     );
 }
@@ -350,10 +411,10 @@ export async function claimDerivations(
 /** The claimed changes' notifications are made: nobody derives them again. */
 export async function markDerived(db: Queryable, seqs: readonly number[]): Promise<void> {
   if (seqs.length === 0) return;
-  await db
-    .update(notificationDerivations)
-    .set({ doneAt: sql`now()` })
-    .where(inArray(notificationDerivations.seq, [...seqs]));
+  await db.execute(
+    sql`update notification_derivations set done_at = now()
+      where seq = any(${sql.param([...seqs])}::bigint[])`,
+  );
 }
 
 /** Claims whose lease lapsed undone, oldest first: their changes wait to be derived again. */
