@@ -163,10 +163,15 @@ export async function deriveFromChange(deps: NotificationDeps, change: Change): 
 
 /**
  * Derives, makes and pushes the notifications of several changes at once: the messages read in one
- * statement per table, their conversations in one, each member's rights and preferences once, the
- * notifications inserted in one. How many it made.
+ * statement per table, their conversations' heads in one, the members' rights once, the notifications
+ * made (preferences, insert, announcement) in one, with the derivation claims `done` marked done in
+ * it (or alone when nothing is made). How many it made.
  */
-export async function deriveFromChanges(deps: NotificationDeps, changes: readonly Change[]): Promise<number> {
+export async function deriveFromChanges(
+  deps: NotificationDeps,
+  changes: readonly Change[],
+  done: readonly number[] = [],
+): Promise<number> {
   const refs = changes
     .filter((c) => concernsNotifications(c) && c.id !== null)
     .map((c) => ({
@@ -174,12 +179,12 @@ export async function deriveFromChanges(deps: NotificationDeps, changes: readonl
       id: c.id!,
       businessId: c.business_id === null ? undefined : Number(c.business_id),
     }));
-  if (refs.length === 0) return 0;
+  if (refs.length === 0) return (await createNotifications(deps.db, [], done), 0);
   const loaded = await loadChangedMessages(deps.inbox, refs);
   const messages = refs
     .map((r) => loaded.get(`${r.table}:${r.id}`))
     .filter((l): l is NonNullable<typeof l> => l !== undefined && mayNotify(l.row));
-  if (messages.length === 0) return 0;
+  if (messages.length === 0) return (await createNotifications(deps.db, [], done), 0);
   // Their conversations' heads (title, group, assignee, initiator): all a draft and its audience need.
   const conversations = await loadConversationHeads(
     deps.inbox,
@@ -216,8 +221,9 @@ export async function deriveFromChanges(deps: NotificationDeps, changes: readonl
       return scope === null || group === null || scope.includes(group.id);
     })
     .map((c) => c.draft);
-  const created = await createNotifications(deps.db, drafts);
-  const toPush = created.filter((c) => c.push).map((c) => c.row);
+  const created = await createNotifications(deps.db, drafts, done);
+  // Only members with a browser to push to: most have none, and then nothing more is read.
+  const toPush = created.filter((c) => c.push && c.reachable).map((c) => c.row);
   // Not awaited: a slow push service must not hold up the next changes' notifications.
   if (toPush.length > 0)
     void pushNotifications(deps, toPush).catch((err: unknown) =>
@@ -234,8 +240,9 @@ export const DERIVE_LEASE_MS = 60_000;
 
 /**
  * deriveFromChanges for the changes this instance claims (one statement): those no other instance
- * claimed, or whose claim lapsed undone. Marked done once derived (one statement); a failure leaves
- * the claim to lapse, for a catch-up or the sweep to take again. How many notifications it made.
+ * claimed, or whose claim lapsed undone. Marked done in the statement that makes their
+ * notifications; a failure leaves the claim to lapse, for a catch-up or the sweep to take again. How
+ * many notifications it made.
  */
 export async function deriveClaimed(deps: NotificationDeps, changes: readonly Change[]): Promise<number> {
   const concerned = changes.filter((c) => concernsNotifications(c) && c.id !== null);
@@ -252,9 +259,8 @@ export async function deriveClaimed(deps: NotificationDeps, changes: readonly Ch
     return seq === null || claimed.has(seq);
   });
   if (mine.length === 0) return 0;
-  const made = await deriveFromChanges(deps, mine);
-  await repo.markDerived(deps.db, [...claimed]);
-  return made;
+  // Marked done with the notifications they made, in the same statement.
+  return deriveFromChanges(deps, mine, [...claimed]);
 }
 
 /**
