@@ -10,9 +10,9 @@
 // who caused it.
 import type { TConversation, TMessage, TNotificationType } from '@titan/contracts';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
-import { findMembershipRole, findMembershipRoles, listMembers } from '../business';
+import { findMembershipRole, listMembers } from '../business';
 import { type ConversationHead, loadChangedMessages, loadConversationHeads } from '../conversations';
-import { scopeFor, scopesFor } from '../../platform/inbox-scope';
+import { memberScopesOf, scopeFor } from '../../platform/inbox-scope';
 import { createNotifications, type NotificationDeps, type NotificationDraft } from './notifications.service';
 import { pushNotifications } from './notifications.push';
 import * as repo from './notifications.repository';
@@ -202,16 +202,13 @@ export async function deriveFromChanges(
     for (const draft of drafts) candidates.push({ draft, conversation });
   }
   // The recipients must still be members who may see the conversation: their roles and chat groups
-  // read once per business for the batch.
+  // read in one statement per business for the batch.
   const scopes = new Map<number, Map<number, number[] | null>>();
   for (const businessId of new Set(candidates.map((c) => c.draft.businessId))) {
     const userIds = [
       ...new Set(candidates.filter((c) => c.draft.businessId === businessId).map((c) => c.draft.userId)),
     ];
-    scopes.set(
-      businessId,
-      await scopesFor(deps.db, businessId, await findMembershipRoles(deps.db, businessId, userIds)),
-    );
+    scopes.set(businessId, await memberScopesOf(deps.db, businessId, userIds));
   }
   const drafts = candidates
     .filter(({ draft, conversation }) => {
