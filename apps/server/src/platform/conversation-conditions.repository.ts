@@ -5,6 +5,7 @@
 // every module that needs them. `platform/inbox-scope.ts` resolves a caller's scope.
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
+import { rowsOf } from '../db/sql';
 import { chatGroupMembers, conversations, messages, waMessages } from '../db/schema';
 
 /**
@@ -37,20 +38,26 @@ export async function findUserGroupIds(db: Queryable, businessId: number, userId
   return rows.map((r) => r.id);
 }
 
-/** findUserGroupIds for several users at once: each user's chat groups (users in none left out). */
-export async function findUsersGroupIds(
+/**
+ * Several users' built-in roles in a business (those not members left out) with the chat groups of
+ * each, in one statement.
+ */
+export async function findMembersRolesAndGroups(
   db: Queryable,
   businessId: number,
   userIds: readonly number[],
-): Promise<Map<number, number[]>> {
-  const out = new Map<number, number[]>();
-  if (userIds.length === 0) return out;
-  const rows = await db
-    .select({ userId: chatGroupMembers.userId, id: chatGroupMembers.groupId })
-    .from(chatGroupMembers)
-    .where(and(eq(chatGroupMembers.businessId, businessId), inArray(chatGroupMembers.userId, [...userIds])));
-  for (const r of rows) out.set(r.userId, [...(out.get(r.userId) ?? []), r.id]);
-  return out;
+): Promise<{ userId: number; role: string; groupIds: number[] }[]> {
+  if (userIds.length === 0) return [];
+  const rows = await rowsOf<{ user_id: number; role: string; group_ids: number[] }>(
+    db,
+    sql`select m.user_id::float8 as user_id, m.role,
+        coalesce(array_agg(g.group_id::float8) filter (where g.group_id is not null), '{}') as group_ids
+      from memberships m
+      left join chat_group_members g on g.business_id = m.business_id and g.user_id = m.user_id
+      where m.business_id = ${businessId} and m.user_id = any(${sql.param([...userIds])}::bigint[])
+      group by m.user_id, m.role`,
+  );
+  return rows.map((r) => ({ userId: Number(r.user_id), role: r.role, groupIds: r.group_ids.map(Number) }));
 }
 
 /**

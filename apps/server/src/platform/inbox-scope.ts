@@ -4,7 +4,11 @@
 // ones; one without a scope sees the whole business.
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
-import { findUserGroupIds, findUsersGroupIds, type InboxScope } from './conversation-conditions.repository';
+import {
+  findMembersRolesAndGroups,
+  findUserGroupIds,
+  type InboxScope,
+} from './conversation-conditions.repository';
 import { businessOf } from './request-context';
 
 export { type InboxScope, scopeConditions } from './conversation-conditions.repository';
@@ -25,19 +29,17 @@ export async function scopeFor(
 }
 
 /**
- * scopeFor several members of one business at once (by their built-in roles): each user's chat
- * groups (agents) or null (the whole business). Users without a role are left out.
+ * scopeFor several users of one business at once, by their built-in roles: each member's chat
+ * groups (agents) or null (the whole business), roles and groups read in one statement. Users who
+ * are not members are left out.
  */
-export async function scopesFor(
+export async function memberScopesOf(
   db: Db,
   businessId: number,
-  roles: ReadonlyMap<number, string>,
+  userIds: readonly number[],
 ): Promise<Map<number, number[] | null>> {
-  const agents = [...roles].filter(([, role]) => role === 'agent').map(([userId]) => userId);
-  const groups = await findUsersGroupIds(db, businessId, agents);
-  return new Map(
-    [...roles].map(([userId, role]) => [userId, role === 'agent' ? (groups.get(userId) ?? []) : null]),
-  );
+  const rows = await findMembersRolesAndGroups(db, businessId, userIds);
+  return new Map(rows.map((r) => [r.userId, r.role === 'agent' ? r.groupIds : null]));
 }
 
 export async function scopeOf(db: Db, request: FastifyRequest): Promise<InboxScope> {

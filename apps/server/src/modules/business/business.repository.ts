@@ -153,20 +153,6 @@ export async function findMembershipRole(
   return row?.role ?? null;
 }
 
-/** The roles of several users in a business (those not members left out). */
-export async function findMembershipRoles(
-  db: Db,
-  businessId: number,
-  userIds: readonly number[],
-): Promise<Map<number, MembershipRole>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db
-    .select({ userId: memberships.userId, role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.businessId, businessId), inArray(memberships.userId, [...userIds])));
-  return new Map(rows.map((r) => [r.userId, r.role]));
-}
-
 /** `subscription_status`, as Chargebee's webhooks report it (billing keeps it). */
 export async function setSubscriptionStatus(
   db: Queryable,

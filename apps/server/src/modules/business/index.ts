@@ -12,7 +12,6 @@ export {
   findMembershipByCode,
   findMembershipAccess,
   findMembershipRole,
-  findMembershipRoles,
   findCustomRole,
   insertMembership,
   listMembers,

@@ -526,7 +526,7 @@ export async function findMessagesByIds(db: Queryable, ids: readonly number[]): 
   return db
     .select()
     .from(messages)
-    .where(inArray(messages.id, [...ids]));
+    .where(sql`${messages.id} = any(${sql.param([...ids])}::bigint[])`);
 }
 
 /** Several WhatsApp messages of one business by wamid (missing ones left out). */
@@ -894,7 +894,67 @@ export async function findConversationsByIds(
     .leftJoin(customers, eq(customers.id, conversations.initiatorId))
     .leftJoin(chatGroups, eq(chatGroups.id, conversations.assignedChatGroupId))
     .leftJoin(users, eq(users.id, conversations.assigneeId))
-    .where(and(...(scope ? scopeConditions(scope) : []), inArray(conversations.id, ids)));
+    .where(
+      and(
+        ...(scope ? scopeConditions(scope) : []),
+        sql`${conversations.id} = any(${sql.param(ids)}::bigint[])`,
+      ),
+    );
+}
+
+/** What a listener of the feed needs of a conversation to tell who hears of it (no labels, SLA…). */
+export type ConversationHeadRow = {
+  id: number;
+  businessId: number;
+  title: string;
+  assignedChatGroupId: number | null;
+  assignee: AssigneeRow | null;
+  initiatorName: string | null;
+  initiatorId: number | null;
+};
+
+/**
+ * Conversations by id, their head only (title, group, assignee and initiator with their names): one
+ * plain statement where findConversationsByIds also builds each row's labels, preview and SLA.
+ */
+export async function findConversationHeads(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<ConversationHeadRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await rowsOf<{
+    id: number;
+    business_id: number;
+    title: string;
+    assigned_chat_group_id: number | null;
+    assignee_id: number | null;
+    first_name: string | null;
+    last_name: string | null;
+    email: string | null;
+    initiator_id: number | null;
+    initiator_name: string | null;
+  }>(
+    db,
+    sql`select c.id::float8 as id, c.business_id::float8 as business_id, c.title,
+        c.assigned_chat_group_id::float8 as assigned_chat_group_id, u.id::float8 as assignee_id,
+        u.first_name, u.last_name, u.email, cu.id::float8 as initiator_id, cu.name as initiator_name
+      from conversations c
+      left join users u on u.id = c.assignee_id
+      left join customers cu on cu.id = c.initiator_id
+      where c.id = any(${sql.param([...ids])}::bigint[])`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    businessId: Number(r.business_id),
+    title: r.title,
+    assignedChatGroupId: r.assigned_chat_group_id === null ? null : Number(r.assigned_chat_group_id),
+    assignee:
+      r.assignee_id === null
+        ? null
+        : { id: Number(r.assignee_id), firstName: r.first_name!, lastName: r.last_name!, email: r.email! },
+    initiatorId: r.initiator_id === null ? null : Number(r.initiator_id),
+    initiatorName: r.initiator_name,
+  }));
 }
 
 /** The staff message of a send (meta_data.send_id) marked failed with the reason. */

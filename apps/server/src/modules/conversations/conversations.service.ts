@@ -980,6 +980,41 @@ export async function loadConversationsByIds(
   );
 }
 
+/**
+ * A conversation as the feed's listeners need it to tell who hears of a change: its title, group,
+ * assignee and initiator (the shape of TConversation's fields of those names, nothing else).
+ */
+export type ConversationHead = {
+  id: number;
+  title: string;
+  assignee: { id: number; name: string } | null;
+  initiator: { id: number; name: string | null } | null;
+  assigned_chat_group: { id: number } | null;
+};
+
+/** loadConversationsByIds' rows, their heads only: one plain statement for many. */
+export async function loadConversationHeads(
+  deps: Pick<InboxDeps, 'db'>,
+  ids: readonly number[],
+): Promise<Map<number, { businessId: number; row: ConversationHead }>> {
+  const rows = await repo.findConversationHeads(deps.db, [...new Set(ids)]);
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        businessId: r.businessId,
+        row: {
+          id: r.id,
+          title: r.title,
+          assignee: r.assignee && { id: r.assignee.id, name: memberName(r.assignee) },
+          initiator: r.initiatorId === null ? null : { id: r.initiatorId, name: r.initiatorName },
+          assigned_chat_group: r.assignedChatGroupId === null ? null : { id: r.assignedChatGroupId },
+        },
+      },
+    ]),
+  );
+}
+
 export { findUserGroupIds } from './conversations.repository';
 
 /** A page of the conversations a customer started, as the visitor's page lists them. */

@@ -53,6 +53,8 @@ export {
   loadChangedMessages,
   loadChangedRow,
   loadConversationsByIds,
+  loadConversationHeads,
+  type ConversationHead,
   openConversation,
   receiveCustomerMessage,
   startConversation,

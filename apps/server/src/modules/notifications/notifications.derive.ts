@@ -10,9 +10,9 @@
 // who caused it.
 import type { TConversation, TMessage, TNotificationType } from '@titan/contracts';
 import type { Change, ChangeFeed } from '../../platform/change-feed';
-import { findMembershipRole, findMembershipRoles, listMembers } from '../business';
-import { loadChangedMessages, loadConversationsByIds } from '../conversations';
-import { scopeFor, scopesFor } from '../../platform/inbox-scope';
+import { findMembershipRole, listMembers } from '../business';
+import { type ConversationHead, loadChangedMessages, loadConversationHeads } from '../conversations';
+import { memberScopesOf, scopeFor } from '../../platform/inbox-scope';
 import { createNotifications, type NotificationDeps, type NotificationDraft } from './notifications.service';
 import { pushNotifications } from './notifications.push';
 import * as repo from './notifications.repository';
@@ -50,7 +50,7 @@ export function concernsNotifications(
 /** The notifications a message makes, before anyone's rights are checked. */
 export function draftsFor(
   businessId: number,
-  conversation: TConversation,
+  conversation: ConversationHead,
   message: TMessage,
 ): NotificationDraft[] {
   const source = `${message.message_type}:${conversation.id}:${message.id}`;
@@ -112,7 +112,7 @@ export function draftsFor(
 export async function slaBreachDrafts(
   deps: Pick<NotificationDeps, 'db'>,
   businessId: number,
-  conversation: TConversation,
+  conversation: ConversationHead,
   message: TMessage,
 ): Promise<NotificationDraft[]> {
   const target = message.meta_data.target === 'resolution' ? 'resolution' : 'first response';
@@ -163,10 +163,15 @@ export async function deriveFromChange(deps: NotificationDeps, change: Change): 
 
 /**
  * Derives, makes and pushes the notifications of several changes at once: the messages read in one
- * statement per table, their conversations in one, each member's rights and preferences once, the
- * notifications inserted in one. How many it made.
+ * statement per table, their conversations' heads in one, the members' rights once, the notifications
+ * made (preferences, insert, announcement) in one, with the derivation claims `done` marked done in
+ * it (or alone when nothing is made). How many it made.
  */
-export async function deriveFromChanges(deps: NotificationDeps, changes: readonly Change[]): Promise<number> {
+export async function deriveFromChanges(
+  deps: NotificationDeps,
+  changes: readonly Change[],
+  done: readonly number[] = [],
+): Promise<number> {
   const refs = changes
     .filter((c) => concernsNotifications(c) && c.id !== null)
     .map((c) => ({
@@ -174,17 +179,18 @@ export async function deriveFromChanges(deps: NotificationDeps, changes: readonl
       id: c.id!,
       businessId: c.business_id === null ? undefined : Number(c.business_id),
     }));
-  if (refs.length === 0) return 0;
+  if (refs.length === 0) return (await createNotifications(deps.db, [], done), 0);
   const loaded = await loadChangedMessages(deps.inbox, refs);
   const messages = refs
     .map((r) => loaded.get(`${r.table}:${r.id}`))
     .filter((l): l is NonNullable<typeof l> => l !== undefined && mayNotify(l.row));
-  if (messages.length === 0) return 0;
-  const conversations = await loadConversationsByIds(
+  if (messages.length === 0) return (await createNotifications(deps.db, [], done), 0);
+  // Their conversations' heads (title, group, assignee, initiator): all a draft and its audience need.
+  const conversations = await loadConversationHeads(
     deps.inbox,
     messages.map((m) => m.conversationId),
   );
-  const candidates: { draft: NotificationDraft; conversation: TConversation }[] = [];
+  const candidates: { draft: NotificationDraft; conversation: ConversationHead }[] = [];
   for (const { businessId, conversationId, row: message } of messages) {
     const conv = conversations.get(conversationId);
     if (!conv || conv.businessId !== businessId) continue;
@@ -196,16 +202,13 @@ export async function deriveFromChanges(deps: NotificationDeps, changes: readonl
     for (const draft of drafts) candidates.push({ draft, conversation });
   }
   // The recipients must still be members who may see the conversation: their roles and chat groups
-  // read once per business for the batch.
+  // read in one statement per business for the batch.
   const scopes = new Map<number, Map<number, number[] | null>>();
   for (const businessId of new Set(candidates.map((c) => c.draft.businessId))) {
     const userIds = [
       ...new Set(candidates.filter((c) => c.draft.businessId === businessId).map((c) => c.draft.userId)),
     ];
-    scopes.set(
-      businessId,
-      await scopesFor(deps.db, businessId, await findMembershipRoles(deps.db, businessId, userIds)),
-    );
+    scopes.set(businessId, await memberScopesOf(deps.db, businessId, userIds));
   }
   const drafts = candidates
     .filter(({ draft, conversation }) => {
@@ -215,8 +218,9 @@ export async function deriveFromChanges(deps: NotificationDeps, changes: readonl
       return scope === null || group === null || scope.includes(group.id);
     })
     .map((c) => c.draft);
-  const created = await createNotifications(deps.db, drafts);
-  const toPush = created.filter((c) => c.push).map((c) => c.row);
+  const created = await createNotifications(deps.db, drafts, done);
+  // Only members with a browser to push to: most have none, and then nothing more is read.
+  const toPush = created.filter((c) => c.push && c.reachable).map((c) => c.row);
   // Not awaited: a slow push service must not hold up the next changes' notifications.
   if (toPush.length > 0)
     void pushNotifications(deps, toPush).catch((err: unknown) =>
@@ -233,8 +237,9 @@ export const DERIVE_LEASE_MS = 60_000;
 
 /**
  * deriveFromChanges for the changes this instance claims (one statement): those no other instance
- * claimed, or whose claim lapsed undone. Marked done once derived (one statement); a failure leaves
- * the claim to lapse, for a catch-up or the sweep to take again. How many notifications it made.
+ * claimed, or whose claim lapsed undone. Marked done in the statement that makes their
+ * notifications; a failure leaves the claim to lapse, for a catch-up or the sweep to take again. How
+ * many notifications it made.
  */
 export async function deriveClaimed(deps: NotificationDeps, changes: readonly Change[]): Promise<number> {
   const concerned = changes.filter((c) => concernsNotifications(c) && c.id !== null);
@@ -251,9 +256,8 @@ export async function deriveClaimed(deps: NotificationDeps, changes: readonly Ch
     return seq === null || claimed.has(seq);
   });
   if (mine.length === 0) return 0;
-  const made = await deriveFromChanges(deps, mine);
-  await repo.markDerived(deps.db, [...claimed]);
-  return made;
+  // Marked done with the notifications they made, in the same statement.
+  return deriveFromChanges(deps, mine, [...claimed]);
 }
 
 /**

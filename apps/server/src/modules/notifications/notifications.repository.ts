@@ -1,9 +1,9 @@
 // The notifications module's tables: notifications, notification_preferences, push_subscriptions,
 // web_push_keys. Nothing else writes them.
-import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { TNotificationType } from '@titan/contracts';
 import type { Db, Queryable } from '../../db/client';
-import { rowsOf } from '../../db/sql';
+import { recordset, rowsOf } from '../../db/sql';
 import {
   notificationDerivations,
   notificationPreferences,
@@ -20,18 +20,131 @@ export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 const member = (businessId: number, userId: number) =>
   and(eq(notifications.businessId, businessId), eq(notifications.userId, userId));
 
-/** Inserts unless this member already has this type for this cause; the row when it was new. */
-/** Several notifications in one statement; those whose member already has the cause are passed by. */
-export async function insertNotifications(
+/** A timestamp as either driver answers it in hand-written SQL (a Date, or PostgreSQL's text). */
+const dateOf = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
+
+/** One notification to make, with its type's channels as they are when the member stored none. */
+export type NotificationToMake = Omit<
+  NewNotification,
+  'id' | 'inApp' | 'emailClaimedAt' | 'readAt' | 'pushedAt'
+> & {
+  defaults: { inApp: boolean; push: boolean; email: boolean };
+};
+
+/** A notification made, whether its member wants it pushed, and whether they have a browser to push to. */
+export type MadeNotification = { row: NotificationRow; push: boolean; reachable: boolean };
+
+/**
+ * Makes a batch of notifications in one statement (no transaction around several), the rows
+ * travelling as one jsonb parameter:
+ * - each member's stored preference for the type (else the defaults given) decides whether it is
+ *   made at all (some channel on), whether it shows in the bell (`in_app`) and whether it is mailed
+ *   (`email_claimed_at` set at once when not);
+ * - one the member already has for this cause (type and source key) is passed by;
+ * - the new bell ones are logged and announced on the realtime topic (`announce`: the platform's
+ *   change_log CTEs), and the derivation claims `done` (notification_derivations) marked done, in the
+ *   same statement: either all of it happens or none.
+ * Answers the rows made, each with its member's push choice and whether they have a live push
+ * subscription (a browser whose sign-in still stands: liveSubscriptionsOf's rule).
+ */
+export async function makeNotifications(
   db: Queryable,
-  values: readonly NewNotification[],
-): Promise<NotificationRow[]> {
-  if (values.length === 0) return [];
-  return db
-    .insert(notifications)
-    .values([...values])
-    .onConflictDoNothing()
-    .returning();
+  drafts: readonly NotificationToMake[],
+  announce: (source: SQL) => SQL,
+  done: readonly number[],
+): Promise<MadeNotification[]> {
+  const rows = await rowsOf<{
+    id: number;
+    business_id: number;
+    user_id: number;
+    type: NotificationRow['type'];
+    conversation_id: number | null;
+    source_key: string;
+    actor_id: number | null;
+    actor_name: string | null;
+    title: string;
+    body: string;
+    in_app: boolean;
+    read_at: Date | string | null;
+    email_claimed_at: Date | string | null;
+    pushed_at: Date | string | null;
+    created_at: Date | string;
+    push: boolean;
+    reachable: boolean;
+  }>(
+    db,
+    sql`with v as (
+        select distinct on (v.business_id, v.user_id, v.type, v.source_key) v.*,
+          coalesce(p.in_app, v.d_in_app) as in_app, coalesce(p.push, v.d_push) as push,
+          coalesce(p.email, v.d_email) as email
+        from jsonb_to_recordset(${recordset(
+          drafts.map((d) => ({
+            business_id: d.businessId,
+            user_id: d.userId,
+            type: d.type,
+            conversation_id: d.conversationId ?? null,
+            source_key: d.sourceKey,
+            actor_id: d.actorId ?? null,
+            actor_name: d.actorName ?? null,
+            title: d.title,
+            body: d.body ?? '',
+            d_in_app: d.defaults.inApp,
+            d_push: d.defaults.push,
+            d_email: d.defaults.email,
+          })),
+        )}) as v(business_id bigint, user_id bigint, type text, conversation_id bigint, source_key text,
+          actor_id bigint, actor_name text, title text, body text, d_in_app boolean, d_push boolean,
+          d_email boolean)
+        left join notification_preferences p
+          on p.business_id = v.business_id and p.user_id = v.user_id and p.type = v.type
+        order by v.business_id, v.user_id, v.type, v.source_key
+      ), made as (
+        insert into notifications (business_id, user_id, type, conversation_id, source_key, actor_id,
+          actor_name, title, body, in_app, email_claimed_at)
+        select business_id, user_id, type, conversation_id, source_key, actor_id, actor_name, title, body,
+          in_app, case when email then null else now() end
+        from v where in_app or push or email
+        on conflict do nothing
+        returning *
+      ), ${announce(sql`select business_id, id::text as row_id from made where in_app`)}, done as (
+        update notification_derivations set done_at = now()
+        where seq = any(${sql.param([...done])}::bigint[])
+      )
+      select m.id::float8 as id, m.business_id::float8 as business_id, m.user_id::float8 as user_id, m.type,
+        m.conversation_id::float8 as conversation_id, m.source_key, m.actor_id::float8 as actor_id,
+        m.actor_name, m.title, m.body, m.in_app, m.read_at, m.email_claimed_at, m.pushed_at, m.created_at,
+        v.push,
+        v.push and exists (
+          select 1 from push_subscriptions ps join sessions s on s.id = ps.session_id
+          where ps.business_id = m.business_id and ps.user_id = m.user_id
+            and s.revoked_at is null and s.expires_at > now()
+        ) as reachable,
+        (select n from announced) as announced
+      from made m
+      join v on v.business_id = m.business_id and v.user_id = m.user_id and v.type = m.type
+        and v.source_key = m.source_key`,
+  );
+  return rows.map((r) => ({
+    row: {
+      id: Number(r.id),
+      businessId: Number(r.business_id),
+      userId: Number(r.user_id),
+      type: r.type,
+      conversationId: r.conversation_id === null ? null : Number(r.conversation_id),
+      sourceKey: r.source_key,
+      actorId: r.actor_id === null ? null : Number(r.actor_id),
+      actorName: r.actor_name,
+      title: r.title,
+      body: r.body,
+      inApp: r.in_app,
+      readAt: dateOf(r.read_at),
+      emailClaimedAt: dateOf(r.email_claimed_at),
+      pushedAt: dateOf(r.pushed_at),
+      createdAt: new Date(r.created_at),
+    },
+    push: r.push,
+    reachable: r.reachable,
+  }));
 }
 
 export async function findNotification(db: Queryable, id: number): Promise<NotificationRow | null> {
@@ -164,7 +277,7 @@ export async function findPreferencesOf(
     .where(
       and(
         eq(notificationPreferences.businessId, businessId),
-        inArray(notificationPreferences.userId, [...userIds]),
+        sql`${notificationPreferences.userId} = any(${sql.param([...userIds])}::bigint[])`,
       ),
     );
 }
@@ -350,10 +463,10 @@ export async function claimDerivations(
 /** The claimed changes' notifications are made: nobody derives them again. */
 export async function markDerived(db: Queryable, seqs: readonly number[]): Promise<void> {
   if (seqs.length === 0) return;
-  await db
-    .update(notificationDerivations)
-    .set({ doneAt: sql`now()` })
-    .where(inArray(notificationDerivations.seq, [...seqs]));
+  await db.execute(
+    sql`update notification_derivations set done_at = now()
+      where seq = any(${sql.param([...seqs])}::bigint[])`,
+  );
 }
 
 /** Claims whose lease lapsed undone, oldest first: their changes wait to be derived again. */

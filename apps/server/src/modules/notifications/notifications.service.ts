@@ -17,7 +17,7 @@ import type { Db, Queryable } from '../../db/client';
 import type { SecretBox } from '../../platform/crypto';
 import { AppError } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
-import { announceChange, announceChanges } from '../../platform/realtime/change-log.repository';
+import { announceChange, announceChangesCte } from '../../platform/realtime/change-log.repository';
 import type { OutboundDeps } from '../../platform/safe-fetch';
 import type { InboxDeps } from '../conversations';
 import * as repo from './notifications.repository';
@@ -148,33 +148,25 @@ export type NotificationDraft = {
 
 /**
  * Makes the drafts' notifications (the feed's batches) unless the member has one already (one per
- * member, type and cause, however many instances try) or turned every channel of its type off:
- * each member's preferences read once, the new rows inserted in one statement and announced on the
- * realtime topic in the same transaction. Answers the rows made; the caller
- * pushes those with `push`.
+ * member, type and cause, however many instances try) or turned every channel of its type off: one
+ * statement (repo.makeNotifications) reads the members' preferences, inserts the new rows, announces
+ * them on the realtime topic and marks the derivation claims `done` done. Answers the rows made; the
+ * caller pushes those with `push` whose member is `reachable` (has a live browser subscription).
  */
 export async function createNotifications(
   db: Db,
   drafts: readonly NotificationDraft[],
-): Promise<{ row: repo.NotificationRow; push: boolean }[]> {
-  // Each member's preferences: one read per business for the batch.
-  const prefsOf = new Map<string, TNotificationPreferences>();
-  for (const businessId of new Set(drafts.map((d) => d.businessId))) {
-    const userIds = [...new Set(drafts.filter((d) => d.businessId === businessId).map((d) => d.userId))];
-    const rows = await repo.findPreferencesOf(db, businessId, userIds);
-    for (const userId of userIds)
-      prefsOf.set(`${businessId}:${userId}`, preferencesFrom(rows.filter((r) => r.userId === userId)));
+  done: readonly number[] = [],
+): Promise<repo.MadeNotification[]> {
+  if (drafts.length === 0) {
+    await repo.markDerived(db, done);
+    return [];
   }
-  const wanted: { draft: NotificationDraft; prefs: TNotificationPreferences[TNotificationType] }[] = [];
-  for (const draft of drafts) {
-    const prefs = prefsOf.get(`${draft.businessId}:${draft.userId}`)![draft.type];
-    if (prefs.in_app || prefs.push || prefs.email) wanted.push({ draft, prefs });
-  }
-  if (wanted.length === 0) return [];
-  return db.transaction(async (tx) => {
-    const rows = await repo.insertNotifications(
-      tx,
-      wanted.map(({ draft, prefs }) => ({
+  return repo.makeNotifications(
+    db,
+    drafts.map((draft) => {
+      const defaults = DEFAULT_NOTIFICATION_PREFERENCES[draft.type];
+      return {
         businessId: draft.businessId,
         userId: draft.userId,
         type: draft.type,
@@ -184,24 +176,12 @@ export async function createNotifications(
         actorName: draft.actor?.name ?? null,
         title: draft.title,
         body: draft.body,
-        inApp: prefs.in_app,
-        emailClaimedAt: prefs.email ? null : new Date(),
-      })),
-    );
-    const pushOf = new Map(
-      wanted.map(({ draft, prefs }) => [`${draft.userId}:${draft.type}:${draft.sourceKey}`, prefs.push]),
-    );
-    await announceChanges(
-      tx,
-      NOTIFICATIONS_TABLE,
-      'INSERT',
-      rows.filter((row) => row.inApp).map((row) => ({ businessId: row.businessId, rowId: String(row.id) })),
-    );
-    return rows.map((row) => ({
-      row,
-      push: pushOf.get(`${row.userId}:${row.type}:${row.sourceKey}`) ?? false,
-    }));
-  });
+        defaults: { inApp: defaults.in_app, push: defaults.push, email: defaults.email },
+      };
+    }),
+    (source) => announceChangesCte(NOTIFICATIONS_TABLE, 'INSERT', source),
+    done,
+  );
 }
 
 export async function loadNotification(db: Db, id: string): Promise<repo.NotificationRow | null> {

@@ -1,7 +1,7 @@
 // change_log: every realtime change with its per-business sequence number (filled by the
 // change-feed triggers, or by `announceChange` for rows that announce themselves), read back to
 // resume subscriptions and pruned after a day.
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { changeLog } from '../../db/schema';
 import { CHANGE_CHANNEL } from '../change-feed';
@@ -46,6 +46,25 @@ export async function announceChanges(
       'seq', seq, 'table', table_name, 'op', op, 'id', row_id,
       'business_id', business_id::text, 'conversation_id', null
     )::text) from logged`);
+}
+
+/**
+ * announceChanges as part of a caller's own statement (its write and the announcement in one round
+ * trip, without a transaction around two): two CTEs, `logged` and `announced`, that log and announce
+ * the rows `source` selects (columns `business_id` and `row_id`, text). The caller's statement must
+ * read `announced` (a CTE that only selects runs when read), e.g. `(select n from announced)`.
+ */
+export function announceChangesCte(table: string, op: 'INSERT' | 'UPDATE', source: SQL): SQL {
+  return sql`logged as (
+      insert into change_log (business_id, table_name, op, row_id)
+      select s.business_id, ${table}, ${op}, s.row_id from (${source}) as s
+      returning seq, business_id, table_name, op, row_id
+    ), announced as (
+      select count(pg_notify(${CHANGE_CHANNEL}, json_build_object(
+        'seq', seq, 'table', table_name, 'op', op, 'id', row_id,
+        'business_id', business_id::text, 'conversation_id', null
+      )::text)) as n from logged
+    )`;
 }
 
 export async function latestSeq(db: Db, businessId: number): Promise<number> {

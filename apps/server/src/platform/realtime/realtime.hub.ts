@@ -548,6 +548,16 @@ export class RealtimeHub {
       this.onTyping(change);
       return Promise.resolve();
     }
+    // What no subscription of this instance can receive (no row to send, or nobody here subscribed to
+    // its business) is passed by at once: on a busy instance that is most of the feed, and queueing
+    // it would cost a chain of promises per change for handleChange to drop it anyway.
+    if (
+      change.seq === undefined ||
+      !change.id ||
+      change.op === 'DELETE' ||
+      !this.byBusiness.has(Number(change.business_id))
+    )
+      return Promise.resolve();
     const key = `${change.table}:${change.id}`;
     const previous = this.rowQueues.get(key) ?? Promise.resolve();
     const next = previous

@@ -11,7 +11,7 @@ import { addMember, as, type Session } from '../../../testing/identity';
 import { scopedBusiness, type ScopedBusiness } from '../../../testing/inbox-scope';
 import { authenticated, type WsClient } from '../../../testing/ws-client';
 import type { Change } from '../../../platform/change-feed';
-import { deriveClaimed, deriveFromChange } from '../notifications.derive';
+import { deriveClaimed, deriveFromChange, deriveFromChanges } from '../notifications.derive';
 import { emailUnreadNotifications } from '../notifications.email';
 import { catchUpNotifications, sweepNotifications } from '../notifications.jobs';
 
@@ -356,9 +356,67 @@ describe('notifications', () => {
     await assign(s.boss, conversation.id, userId(bob));
     await catchUpNotifications(rt.services.notifications);
     expect(ofConversation(await page(bob), conversation.id)).toEqual([]);
+    const stored = (conversationId: number) =>
+      rt.database.query<{ in_app: boolean; mailed: boolean }>(
+        `select in_app, email_claimed_at is null as mailed from notifications
+         where user_id = $1 and conversation_id = $2`,
+        [userId(bob), conversationId],
+      );
+    // Every channel off: nothing is made at all (once the assignment's line is derived).
+    await until(
+      'the assignment is derived',
+      () =>
+        rt.database.query<{ done: boolean }>(
+          `select d.done_at is not null as done from notification_derivations d
+           join change_log c on c.seq = d.seq
+           where c.conversation_id = $1 and c.table_name = 'messages' and c.op = 'INSERT'`,
+          [conversation.id],
+        ),
+      (rows) => rows.length > 0 && rows.every((r) => r.done),
+    );
+    expect(await stored(conversation.id)).toEqual([]);
+    // Only the email on: made (to be mailed), never in the bell.
+    await call(bob, 'PUT', '/api/notifications/preferences/', {
+      assigned: { in_app: false, push: false, email: true },
+    });
+    const second = await visitorConversation(null);
+    await assign(s.boss, second.conversation.id, userId(bob));
+    const made = await until(
+      'the email-only notification is made',
+      () => stored(second.conversation.id),
+      (rows) => rows.length > 0,
+    );
+    expect(made).toEqual([{ in_app: false, mailed: true }]);
+    expect(ofConversation(await page(bob), second.conversation.id)).toEqual([]);
     await call(bob, 'PUT', '/api/notifications/preferences/', {
       assigned: { in_app: true, push: true, email: true },
     });
+  });
+
+  it('makes one notification of a change heard twice in one batch', async () => {
+    const { conversation } = await visitorConversation(null);
+    await note(s.boss, conversation.id, `Look @[Ann](member:${userId(ann)})`);
+    await until(
+      'Ann is told',
+      () => page(ann),
+      (p) => ofConversation(p, conversation.id).length === 1,
+    );
+    const [change] = await rt.database.query<{ row_id: string }>(
+      `select row_id from change_log where table_name = 'messages' and conversation_id = $1 and op = 'INSERT'
+       order by seq desc limit 1`,
+      [conversation.id],
+    );
+    await rt.database.query(`delete from notifications where conversation_id = $1`, [conversation.id]);
+    const heard: Change = {
+      table: 'messages',
+      op: 'INSERT',
+      id: change!.row_id,
+      business_id: String(s.shop.id),
+      conversation_id: String(conversation.id),
+    };
+    // The same change twice in one batch (the feed and a catch-up): one statement, one notification.
+    expect(await deriveFromChanges(rt.services.notifications, [heard, heard])).toBe(1);
+    expect(ofConversation(await page(ann), conversation.id)).toHaveLength(1);
   });
 });
 
