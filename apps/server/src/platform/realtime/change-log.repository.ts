@@ -27,29 +27,8 @@ export async function announceChange(
     )::text) from logged`);
 }
 
-/** announceChange for several rows of one table at once: one statement. */
-export async function announceChanges(
-  db: Db | Tx,
-  table: string,
-  op: 'INSERT' | 'UPDATE',
-  rows: readonly { businessId: number; rowId: string }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await db.execute(sql`with logged as (
-      insert into change_log (business_id, table_name, op, row_id)
-      select b, ${table}, ${op}, r
-      from unnest(${sql.param(rows.map((x) => x.businessId))}::bigint[],
-        ${sql.param(rows.map((x) => x.rowId))}::text[]) as t(b, r)
-      returning seq, business_id, table_name, op, row_id
-    )
-    select pg_notify(${CHANGE_CHANNEL}, json_build_object(
-      'seq', seq, 'table', table_name, 'op', op, 'id', row_id,
-      'business_id', business_id::text, 'conversation_id', null
-    )::text) from logged`);
-}
-
 /**
- * announceChanges as part of a caller's own statement (its write and the announcement in one round
+ * announceChange for several rows of one table, as part of a caller's own statement (its write and the announcement in one round
  * trip, without a transaction around two): two CTEs, `logged` and `announced`, that log and announce
  * the rows `source` selects (columns `business_id` and `row_id`, text). The caller's statement must
  * read `announced` (a CTE that only selects runs when read), e.g. `(select n from announced)`.
