@@ -155,7 +155,7 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<Extract<SendOutc
  * `email.send` jobs a process runs at once: 2 × EMAIL_JOB_CHUNK (100) mails in flight keep the
  * pooled connections (10) busy. More only waits longer in the SMTP threads' queues — each waiting
  * mail held, built and signed, across scavenges, so promoted and collected in full later: at 8
- * (400 in flight) a 10,000-mail campaign cost Titan 10–14% more CPU a mail (bench/README.md,
+ * (400 in flight) a 10,000-mail campaign cost Titan 11–16% more CPU a mail (bench/README.md,
  * campaign-send), at no gain in mails/s.
  */
 export const EMAIL_JOB_CONCURRENCY = 2;
