@@ -151,6 +151,15 @@ async function sendOne(deps: EmailDeps, send: SendRow): Promise<Extract<SendOutc
   return null;
 }
 
+/**
+ * `email.send` jobs a process runs at once: 2 × EMAIL_JOB_CHUNK (100) mails in flight keep the
+ * pooled connections (10) busy. More only waits longer in the SMTP threads' queues — each waiting
+ * mail held, built and signed, across scavenges, so promoted and collected in full later: at 8
+ * (400 in flight) a 10,000-mail campaign cost Titan 11–16% more CPU a mail (bench/README.md,
+ * campaign-send), at no gain in mails/s.
+ */
+export const EMAIL_JOB_CONCURRENCY = 2;
+
 export async function defineEmailQueues(jobs: Jobs, deps: EmailDeps, logger: Logger): Promise<void> {
   await jobs.define<EmailSendJob>({
     name: EMAIL_SEND_QUEUE,
@@ -160,7 +169,7 @@ export async function defineEmailQueues(jobs: Jobs, deps: EmailDeps, logger: Log
     retryLimit: 3,
     retryDelay: 5,
     retryBackoff: true,
-    concurrency: 8,
+    concurrency: EMAIL_JOB_CONCURRENCY,
     pollingIntervalSeconds: 0.5,
   });
   logger.debug({ queue: EMAIL_SEND_QUEUE }, 'email queue defined');

@@ -5,7 +5,7 @@
 import type { TFieldErrors, TEmailTemplateFormat } from '@titan/contracts';
 import { convert } from 'html-to-text';
 import { Liquid, LiquidError, Tag, type Template, type TagToken, type TopLevelToken } from 'liquidjs';
-import mjml2html from 'mjml';
+import type Mjml2html from 'mjml';
 import { escapeHtml } from '../../platform/html';
 
 export type TemplateField = 'subject' | 'preheader' | 'content' | 'text_content';
@@ -187,9 +187,17 @@ function textOfHtml(html: string): string {
 
 type MjmlError = { line?: number; message?: string; tagName?: string };
 
+/**
+ * MJML, loaded when a version is first compiled from MJML: ~17 MB of live heap a process that only
+ * renders saved versions (sending mail) never needs — and each full collection marks it again.
+ */
+let mjml: Promise<typeof Mjml2html> | undefined;
+const loadMjml = () => (mjml ??= import('mjml').then((m) => m.default));
+
 /** MJML to HTML, once per saved version. Includes are ignored: MJML reads no files either. */
 async function compileMjml(content: string): Promise<{ html: string; errors: string[] }> {
   try {
+    const mjml2html = await loadMjml();
     const result = await mjml2html(content, {
       validationLevel: 'soft',
       ignoreIncludes: true,
