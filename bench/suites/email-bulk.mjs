@@ -218,8 +218,8 @@ export async function run(ctx) {
   } = await pool.query('select id from businesses where unique_code = $1', [businessCode]);
   await pool.query(
     `with c as (
-       insert into customers (business_id, name, email, fields)
-       select $1, 'Customer ' || g, 'customer' || g || '@inbox.example.org',
+       insert into customers (business_id, name, email, email_status, fields)
+       select $1, 'Customer ' || g, 'customer' || g || '@inbox.example.org', 'subscribed',
          jsonb_build_object('plan', case when g % 3 = 0 then 'gold' else 'silver' end)
        from generate_series(1, $2) g returning id)
      insert into customer_list_members (list_id, customer_id) select $3, id from c`,
