@@ -6,19 +6,9 @@ import { access, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { dirname, resolve, sep } from 'node:path';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config';
 import { deriveKey, safeEqual } from './crypto';
+import { lazy } from './lazy';
 
 export const SIGNED_URL_TTL_SECONDS = 60 * 60;
 /** S3's smallest part but the last (5 MiB): the memory a streamed put holds at once. */
@@ -151,10 +141,20 @@ export class LocalStorage implements Storage {
 
 export class S3Storage implements Storage {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
+  /** The AWS SDK (~6 MB of heap) and the client, made on the first call: only where S3 is used. */
+  private readonly s3 = lazy(async () => {
+    const [sdk, { getSignedUrl }] = await Promise.all([
+      import('@aws-sdk/client-s3'),
+      import('@aws-sdk/s3-request-presigner'),
+    ]);
+    return { ...sdk, getSignedUrl, client: this.makeClient(sdk.S3Client) };
+  });
 
-  constructor(private readonly config: Config & { S3_BUCKET: string }) {
-    this.client = new S3Client({
+  constructor(private readonly config: Config & { S3_BUCKET: string }) {}
+
+  private makeClient(S3Client: typeof import('@aws-sdk/client-s3').S3Client) {
+    const config = this.config;
+    return new S3Client({
       region: config.S3_REGION,
       ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
       forcePathStyle: config.S3_FORCE_PATH_STYLE,
@@ -173,7 +173,8 @@ export class S3Storage implements Storage {
   }
 
   async put(key: string, body: Buffer, mimeType: string): Promise<void> {
-    await this.client.send(
+    const { client, PutObjectCommand } = await this.s3();
+    await client.send(
       new PutObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key, Body: body, ContentType: mimeType }),
     );
   }
@@ -185,6 +186,13 @@ export class S3Storage implements Storage {
    */
   async putStream(key: string, body: Readable, mimeType: string): Promise<void> {
     const Bucket = this.config.S3_BUCKET;
+    const {
+      client,
+      AbortMultipartUploadCommand,
+      CompleteMultipartUploadCommand,
+      CreateMultipartUploadCommand,
+      UploadPartCommand,
+    } = await this.s3();
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let uploadId: string | undefined;
@@ -196,12 +204,10 @@ export class S3Storage implements Storage {
         const part = rest.subarray(0, S3_PART_BYTES);
         rest = rest.subarray(part.length);
         uploadId ??= (
-          await this.client.send(
-            new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: mimeType }),
-          )
+          await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: mimeType }))
         ).UploadId;
         const PartNumber = parts.length + 1;
-        const { ETag } = await this.client.send(
+        const { ETag } = await client.send(
           new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber, Body: part }),
         );
         parts.push({ ETag, PartNumber });
@@ -217,7 +223,7 @@ export class S3Storage implements Storage {
       }
       if (uploadId === undefined) return await this.put(key, Buffer.concat(pending, pendingBytes), mimeType);
       await sendParts(true);
-      await this.client.send(
+      await client.send(
         new CompleteMultipartUploadCommand({
           Bucket,
           Key: key,
@@ -227,7 +233,7 @@ export class S3Storage implements Storage {
       );
     } catch (err) {
       if (uploadId !== undefined)
-        await this.client
+        await client
           .send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }))
           .catch(() => undefined);
       throw err;
@@ -235,8 +241,9 @@ export class S3Storage implements Storage {
   }
 
   async get(key: string): Promise<Buffer | null> {
+    const { client, GetObjectCommand } = await this.s3();
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
+      const res = await client.send(new GetObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
       return Buffer.from(await res.Body!.transformToByteArray());
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return null;
@@ -245,8 +252,9 @@ export class S3Storage implements Storage {
   }
 
   async openStream(key: string): Promise<Readable | null> {
+    const { client, GetObjectCommand } = await this.s3();
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
+      const res = await client.send(new GetObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
       return res.Body as Readable;
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return null;
@@ -255,12 +263,14 @@ export class S3Storage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
+    const { client, DeleteObjectCommand } = await this.s3();
+    await client.send(new DeleteObjectCommand({ Bucket: this.config.S3_BUCKET, Key: key }));
   }
 
   async signedUrl(key: string, fileName: string, ttlSeconds = SIGNED_URL_TTL_SECONDS): Promise<string> {
+    const { client, getSignedUrl, GetObjectCommand } = await this.s3();
     return getSignedUrl(
-      this.client,
+      client,
       new GetObjectCommand({
         Bucket: this.config.S3_BUCKET,
         Key: key,

@@ -4,14 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import Bowser from 'bowser';
 import * as OTPAuth from 'otpauth';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
   MFA_ERRORS,
   RECOVERY_CODE_COUNT,
@@ -30,6 +23,10 @@ import type { Queryable } from '../../db/client';
 import * as authRepo from './auth.repository';
 import { signIn, type AuthDeps, type ClientInfo } from './auth.service';
 import * as repo from './mfa.repository';
+import { lazy } from '../../platform/lazy';
+
+/** @simplewebauthn/server (~10 MB of heap) only once someone registers or uses a passkey. */
+const webauthn = lazy(() => import('@simplewebauthn/server'));
 
 const MINUTE = 60;
 const TOTP_PERIOD = 30;
@@ -265,6 +262,7 @@ export async function webauthnRegisterOptions(deps: AuthDeps, userId: number): P
   const user = await userOrFail(deps, userId);
   const { rpID, rpName } = relyingParty(deps);
   const existing = await repo.listCredentials(deps.db, userId);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName,
     rpID,
@@ -289,7 +287,9 @@ export async function webauthnRegisterVerify(
   const { rpID, origin } = relyingParty(deps);
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response: input.response as unknown as RegistrationResponseJSON,
       expectedChallenge: ceremony.challenge!,
       expectedOrigin: origin,
@@ -354,6 +354,7 @@ export async function webauthnAuthenticateOptions(
     userId = challenge.userId;
     allow = await repo.listCredentials(deps.db, userId);
   }
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID,
     allowCredentials: allow.map((c) => ({ id: c.id, transports: c.transports as never })),
@@ -386,7 +387,9 @@ export async function webauthnAuthenticateVerify(
   const { rpID, origin } = relyingParty(deps);
   let verification;
   try {
-    verification = await verifyAuthenticationResponse({
+    verification = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response,
       expectedChallenge: ceremony.challenge!,
       expectedOrigin: origin,

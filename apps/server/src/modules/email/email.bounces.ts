@@ -7,7 +7,7 @@
 // A hard bounce (5.x.x) marks the send `bounced` with the server's diagnostic and suppresses the
 // address; a soft one (4.x.x, delayed, or a full mailbox: X.2.2 and X.3.1 are "persistent
 // transient" in RFC 3463) is kept as an event; a complaint marks it `complained` and suppresses.
-import { simpleParser } from 'mailparser';
+
 import type { Db } from '../../db/client';
 import * as sends from '../sends';
 import { findSendById, type SendRow } from '../sends';
@@ -15,6 +15,10 @@ import { optOut } from '../consent';
 import type { UnsubscribeTokens, VerpKind } from './unsubscribe-tokens';
 import { parseTextBounce } from './email.bounce-text';
 import { unsubscribeSend } from './email.unsubscribe';
+import { lazy } from '../../platform/lazy';
+
+/** mailparser (~5 MB of heap) only in a process that receives a bounce report. */
+const mailparser = lazy(() => import('mailparser'));
 
 export type VerpAddress = { kind: VerpKind; sendId: string };
 
@@ -148,7 +152,9 @@ function originalMessageIdOf(text: string, reportFields: Record<string, string>[
 /** Reads a DSN, a plain-text bounce or an ARF report out of a raw message (else `other`). */
 export async function parseInboundReport(raw: Buffer): Promise<InboundReport> {
   // mailparser reads the top-level headers (encodings, folding); the parts are walked below.
-  const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextLinks: true, skipImageLinks: true });
+  const mail = await (
+    await mailparser()
+  ).simpleParser(raw, { skipHtmlToText: true, skipTextLinks: true, skipImageLinks: true });
   const type = mail.headers.get('content-type') as
     { value?: string; params?: Record<string, string> } | undefined;
   const reportType = type?.params?.['report-type']?.toLowerCase();

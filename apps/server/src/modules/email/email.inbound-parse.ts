@@ -6,7 +6,7 @@
 // carries. It needs no database, so it runs in the inbound threads (email.inbound-threads.ts), off
 // the thread that takes SMTP and writes the conversations; email.inbound.ts records the result.
 import { Resolver } from 'node:dns/promises';
-import { authenticate } from 'mailauth';
+
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../../config';
@@ -14,6 +14,10 @@ import { forwardedOriginal, looksForwarded, type ForwardedOriginal } from './ema
 import { replyParserVisibleText } from './email.reply-fold';
 import { spamScore, type SpamVerdict } from './email.spam';
 import { textOf } from './email.text';
+import { lazy } from '../../platform/lazy';
+
+/** mailauth (~10 MB of heap) only in a process that receives mail. */
+const mailauth = lazy(() => import('mailauth'));
 
 export const INBOUND_LIMITS = {
   /** Bytes of one inbound message (body and attachments, as encoded on the wire). */
@@ -169,7 +173,9 @@ async function authenticateMail(
   session: SmtpSessionFacts,
 ): Promise<AuthSummary> {
   try {
-    const result = await authenticate(authenticatedPart(raw), {
+    const result = await (
+      await mailauth()
+    ).authenticate(authenticatedPart(raw), {
       ip: session.ip,
       helo: session.helo,
       sender: session.mailFrom,
@@ -219,7 +225,7 @@ export async function parseInbound(
   const text = mail.text ?? (html ? textOf(html) : '');
   const auth = await authenticateMail(options.dns, raw, session);
   const replyTo = mailboxesOf(mail.replyTo);
-  const verdict = spamScore(
+  const verdict = await spamScore(
     {
       subject,
       html: html ?? false,

@@ -6,7 +6,10 @@
 // (docs/design/channel-conversations.md) and tested one by one (email-spam.test.ts). The score
 // and the reasons are kept on the message; the conversation is marked as its latest mail is.
 import type { ParsedMail } from 'mailparser';
-import { parseHTML } from 'linkedom';
+import { lazy } from '../../platform/lazy';
+
+/** linkedom (~5 MB of heap) only in a process that scores an HTML mail. */
+const linkedom = lazy(() => import('linkedom'));
 
 export const SPAM_THRESHOLD = 5;
 
@@ -102,7 +105,7 @@ const shownHost = (text: string): string | null => {
   return hostOf(/^https?:\/\//i.test(t) ? t : `https://${t}`);
 };
 
-export function spamScore(mail: SpamInput, auth: AuthResults): SpamVerdict {
+export async function spamScore(mail: SpamInput, auth: AuthResults): Promise<SpamVerdict> {
   const hits: { points: number; reason: string }[] = [];
   const add = (rule: { points: number; reason: string }, detail?: string) =>
     hits.push({ points: rule.points, reason: detail ? `${rule.reason} (${detail})` : rule.reason });
@@ -122,7 +125,7 @@ export function spamScore(mail: SpamInput, auth: AuthResults): SpamVerdict {
   if (replyTo && senderDomain && !related(replyTo, senderDomain)) add(SPAM_RULES.replyToElsewhere, replyTo);
 
   if (typeof mail.html === 'string' && mail.html) {
-    const { document } = parseHTML(`<html><body>${mail.html}</body></html>`);
+    const { document } = (await linkedom()).parseHTML(`<html><body>${mail.html}</body></html>`);
     let deceptive: string | null = null;
     let ip: string | null = null;
     const anchors = Array.from(document.querySelectorAll('a[href]')) as unknown as {

@@ -2,24 +2,31 @@
 // Readability over a linkedom DOM, then Turndown to Markdown), a Markdown file as it is, an HTML
 // file like a page, a PDF's text (PDF.js, page by page), and a sitemap's page addresses
 // (fast-xml-parser). Each answers a title and a body, or throws ImportItemError with the reason.
-import { Readability } from '@mozilla/readability';
 import { XMLParser } from 'fast-xml-parser';
-import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
 import { KB_IMPORT_ERRORS, KB_LIMITS } from '@titan/contracts';
+import { lazy } from '../../platform/lazy';
 
 /** One item could not be imported; the words are for the person who asked. */
 export class ImportItemError extends Error {}
 
 export type Extracted = { title: string; markdown: string };
 
-const turndown = new TurndownService({
-  headingStyle: 'atx',
-  codeBlockStyle: 'fenced',
-  bulletListMarker: '-',
+/** linkedom, Readability and Turndown (~8 MB of heap) only in a process that imports a page. */
+const pageLibraries = lazy(async () => {
+  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([
+    import('linkedom'),
+    import('@mozilla/readability'),
+    import('turndown'),
+  ]);
+  const turndown = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+  });
+  // Scripts, styles and forms are not content.
+  turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
+  return { parseHTML, Readability, turndown };
 });
-// Scripts, styles and forms are not content.
-turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
 
 const fitTitle = (title: string) => title.replace(/\s+/g, ' ').trim().slice(0, KB_LIMITS.titleMax);
 const fitBody = (body: string) => body.trim().slice(0, KB_LIMITS.bodyMax);
@@ -30,7 +37,8 @@ export const titleOfName = (name: string) =>
   'Untitled';
 
 /** The main content of an HTML page as Markdown, with the page's title. */
-export function htmlToArticle(html: string, fallbackTitle: string): Extracted {
+export async function htmlToArticle(html: string, fallbackTitle: string): Promise<Extracted> {
+  const { parseHTML, Readability, turndown } = await pageLibraries();
   const { document } = parseHTML(html);
   const pageTitle = document.querySelector('title')?.textContent ?? '';
   const headings = [...document.querySelectorAll('h1')].map((h) => fitTitle(h.textContent ?? ''));
@@ -169,7 +177,7 @@ export async function fileToArticle(name: string, bytes: Uint8Array): Promise<Ex
   const kind = fileKindOf(name, bytes);
   if (kind === 'pdf') return pdfToArticle(bytes, name);
   const text = new TextDecoder('utf-8').decode(bytes);
-  if (kind === 'html') return htmlToArticle(text, titleOfName(name));
+  if (kind === 'html') return await htmlToArticle(text, titleOfName(name));
   if (kind === 'markdown') return markdownToArticle(text, name);
   throw new ImportItemError(KB_IMPORT_ERRORS.fileType);
 }

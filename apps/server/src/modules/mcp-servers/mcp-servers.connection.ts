@@ -1,12 +1,8 @@
 // Talking to an MCP server: Streamable HTTP through `@modelcontextprotocol/sdk`, its OAuth tokens kept
 // fresh ahead of calls (refreshed under a lease), its tools listed and cached, a tool called with a
 // timeout and its failure in words. The deps, types and constants the module's files share.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_CALLBACK_PATH, type TExternalToolInfo } from '@titan/contracts';
 import { AppError } from '../../platform/errors';
@@ -18,6 +14,31 @@ import {
   type OAuthDeps,
 } from '../outside-connections';
 import * as repo from './mcp-servers.repository';
+import { lazy } from '../../platform/lazy';
+
+/**
+ * The MCP SDK (~7 MB of heap) only once a business's MCP server is talked to. Until it is loaded no
+ * error of its can exist, so `isHttpError` needs no import.
+ */
+let loadedSdk: { StreamableHTTPError: typeof StreamableHTTPError } | undefined;
+const sdk = lazy(async () => {
+  const [client, auth, http] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/auth.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  const loaded = {
+    Client: client.Client,
+    refreshAuthorization: auth.refreshAuthorization,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    StreamableHTTPError: http.StreamableHTTPError,
+  };
+  loadedSdk = loaded;
+  return loaded;
+});
+
+const isHttpError = (err: unknown): err is StreamableHTTPError =>
+  loadedSdk !== undefined && err instanceof loadedSdk.StreamableHTTPError;
 import type { CachedTool, McpOauthState } from './mcp-servers.repository';
 import { modelToolName } from './tool-names';
 
@@ -74,7 +95,7 @@ export function toolInfos(
 /** A server's answer as words for `last_error`. */
 export function mcpErrorWords(err: unknown, timeoutMs = DEFAULT_TIMEOUT_MS): string {
   if (err instanceof GrantExpired) return err.message;
-  if (err instanceof StreamableHTTPError) {
+  if (isHttpError(err)) {
     if (err.code === 401) return 'The server refused Titan’s credentials (HTTP 401).';
     if (err.code === 403) return 'The server refused access (HTTP 403).';
     if (err.code === 404) return 'No MCP server answers at this URL (HTTP 404).';
@@ -95,8 +116,9 @@ async function oauthRow(deps: McpDeps, row: Row, marginMs: number, rejected?: st
     connection: repo.leasedServer(deps.db, row),
     onExpired: () =>
       tellConnectionExpired(deps, row.businessId, { kind: 'MCP server', name: row.name, tab: 'mcp-servers' }),
-    refresh: (r, refreshToken) => {
+    refresh: async (r, refreshToken) => {
       const oauth = r.oauth as OauthColumn;
+      const { refreshAuthorization } = await sdk();
       return refreshAuthorization(oauth.issuer!, {
         metadata: oauth.metadata,
         clientInformation: clientInfoOf(deps, r),
@@ -150,6 +172,7 @@ async function withClient<T>(
         : current.auth === 'oauth' && current.accessTokenSealed
           ? deps.secrets.open(current.accessTokenSealed)
           : null;
+    const { Client, StreamableHTTPClientTransport } = await sdk();
     const client = new Client({ name: 'Titan', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(current.url), {
       fetch: safeFetch(deps),
@@ -167,7 +190,7 @@ async function withClient<T>(
   try {
     return await attempt(fresh);
   } catch (err) {
-    if (!(err instanceof StreamableHTTPError && err.code === 401)) throw err;
+    if (!(isHttpError(err) && err.code === 401)) throw err;
     // The server no longer takes this token (revoked, or its clock disagrees): one refresh, one retry.
     return attempt(await oauthRow(deps, fresh, CALL_MARGIN_MS, fresh.accessTokenSealed));
   }
@@ -245,7 +268,7 @@ export async function callMcpTool(
     return { ok: true, output: content };
   } catch (err) {
     const words = mcpErrorWords(err, deps.timeoutMs);
-    if (err instanceof StreamableHTTPError && err.code === 401 && row.auth === 'bearer')
+    if (isHttpError(err) && err.code === 401 && row.auth === 'bearer')
       await repo.updateServer(deps.db, row.businessId, row.id, { status: 'error', lastError: words });
     return { ok: false, error: words };
   }

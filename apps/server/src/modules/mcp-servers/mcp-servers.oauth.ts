@@ -2,13 +2,6 @@
 // authorization server metadata, a client registered in this order — pre-registered, client metadata
 // document, dynamic — with one redirect URI throughout, PKCE S256 (servers without it are refused),
 // the `resource` parameter, and the issuer checked on return.
-import {
-  discoverAuthorizationServerMetadata,
-  discoverOAuthProtectedResourceMetadata,
-  exchangeAuthorization,
-  registerClient,
-  startAuthorization,
-} from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   AuthorizationServerMetadata,
   OAuthProtectedResourceMetadata,
@@ -38,12 +31,16 @@ import {
   type Row,
 } from './mcp-servers.connection';
 import { present, urlField } from './mcp-servers.service';
+import { lazy } from '../../platform/lazy';
+
+/** The MCP SDK's OAuth client (~5.5 MB of heap with the schemas it shares) only once it is used. */
+const oauthSdk = lazy(() => import('@modelcontextprotocol/sdk/client/auth.js'));
 
 async function discover(deps: McpDeps, row: Row) {
   const fetchFn = safeFetch(deps);
   let resource: OAuthProtectedResourceMetadata | undefined;
   try {
-    resource = await discoverOAuthProtectedResourceMetadata(row.url, {}, fetchFn);
+    resource = await (await oauthSdk()).discoverOAuthProtectedResourceMetadata(row.url, {}, fetchFn);
   } catch (err) {
     throw new AppError(
       'bad_gateway',
@@ -58,7 +55,7 @@ async function discover(deps: McpDeps, row: Row) {
   if (problem) throw new AppError('bad_gateway', `Its authorization server: ${problem}`);
   let metadata: AuthorizationServerMetadata | undefined;
   try {
-    metadata = await discoverAuthorizationServerMetadata(asUrl, { fetchFn });
+    metadata = await (await oauthSdk()).discoverAuthorizationServerMetadata(asUrl, { fetchFn });
   } catch (err) {
     throw new AppError(
       'bad_gateway',
@@ -127,7 +124,9 @@ export async function connectMcpServer(
     };
   } else if (metadata.registration_endpoint) {
     try {
-      const registered = await registerClient(metadata.issuer, {
+      const registered = await (
+        await oauthSdk()
+      ).registerClient(metadata.issuer, {
         metadata,
         clientMetadata: {
           redirect_uris: [redirectUri],
@@ -167,7 +166,9 @@ export async function connectMcpServer(
     metadata,
   };
   const state = randomToken(32);
-  const { authorizationUrl, codeVerifier } = await startAuthorization(metadata.issuer, {
+  const { authorizationUrl, codeVerifier } = await (
+    await oauthSdk()
+  ).startAuthorization(metadata.issuer, {
     metadata,
     clientInformation: { client_id: client.client_id },
     redirectUrl: redirectUri,
@@ -207,7 +208,9 @@ export async function completeMcpOAuth(
   checkIssuer(state.issuer, body.iss, oauth.iss_parameter_supported === true);
   let tokens;
   try {
-    tokens = await exchangeAuthorization(oauth.issuer!, {
+    tokens = await (
+      await oauthSdk()
+    ).exchangeAuthorization(oauth.issuer!, {
       metadata: oauth.metadata,
       clientInformation: clientInfoOf(deps, row),
       authorizationCode: body.code,

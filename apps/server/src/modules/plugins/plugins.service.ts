@@ -4,11 +4,6 @@
 // are sealed, never answered (a signing secret Titan makes is shown once, at creation). Calls follow
 // the SSRF rules of every outside call.
 import { createHmac } from 'node:crypto';
-import {
-  exchangeAuthorization,
-  refreshAuthorization,
-  startAuthorization,
-} from '@modelcontextprotocol/sdk/client/auth.js';
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   PLUGIN_CALLBACK_PATH,
@@ -40,6 +35,10 @@ import {
 import { toolInfos } from '../mcp-servers';
 import { BUILTIN_PLUGINS } from './plugins.manifests';
 import * as repo from './plugins.repository';
+import { lazy } from '../../platform/lazy';
+
+/** The MCP SDK's OAuth client (~5.5 MB of heap) only once a plugin is connected or refreshed. */
+const oauthSdk = lazy(() => import('@modelcontextprotocol/sdk/client/auth.js'));
 
 export type PluginDeps = OAuthDeps & { timeoutMs?: number; pluginManifests?: TPluginManifest[] };
 export type { PluginConnectionRow } from './plugins.repository';
@@ -288,7 +287,9 @@ export async function connectUserPlugin(
   const metadata = oauthMetadata(auth);
   const redirectUri = redirectUriOf(deps);
   const state = randomToken(32);
-  const { authorizationUrl, codeVerifier } = await startAuthorization(metadata.issuer, {
+  const { authorizationUrl, codeVerifier } = await (
+    await oauthSdk()
+  ).startAuthorization(metadata.issuer, {
     metadata,
     clientInformation: { client_id: auth.client_id! },
     redirectUrl: redirectUri,
@@ -326,7 +327,9 @@ export async function completeUserPluginOAuth(
   checkIssuer(state.issuer, body.iss, false);
   let tokens;
   try {
-    tokens = await exchangeAuthorization(oauthMetadata(auth).issuer, {
+    tokens = await (
+      await oauthSdk()
+    ).exchangeAuthorization(oauthMetadata(auth).issuer, {
       metadata: oauthMetadata(auth),
       clientInformation: clientInfoOf(auth),
       authorizationCode: body.code,
@@ -367,8 +370,8 @@ export async function ensureFreshPlugin(
     connection: repo.leasedConnection(deps.db, row),
     onExpired: () =>
       tellConnectionExpired(deps, row.businessId, { kind: 'plugin', name: row.name, tab: 'plugins' }),
-    refresh: (_r, refreshToken) =>
-      refreshAuthorization(oauthMetadata(auth).issuer, {
+    refresh: async (_r, refreshToken) =>
+      (await oauthSdk()).refreshAuthorization(oauthMetadata(auth).issuer, {
         metadata: oauthMetadata(auth),
         clientInformation: clientInfoOf(auth),
         refreshToken,

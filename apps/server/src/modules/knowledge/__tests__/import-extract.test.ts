@@ -8,20 +8,20 @@ const page = (title: string, h1s: string[]) =>
   '</article></main></body></html>';
 
 describe('an imported page’s title', () => {
-  it('is the page’s one heading when the title only adds the site name after a separator', () => {
+  it('is the page’s one heading when the title only adds the site name after a separator', async () => {
     for (const title of ['Refunds · Umbrella Haven', 'Umbrella Haven: Refunds', 'Refunds | Umbrella Haven'])
-      expect(htmlToArticle(page(title, ['Refunds']), 'x').title, title).toBe('Refunds');
+      expect((await htmlToArticle(page(title, ['Refunds']), 'x')).title, title).toBe('Refunds');
   });
 
-  it('stays the page’s title when it says more than the heading, or the page has several headings', () => {
-    expect(htmlToArticle(page('Refunds policy', ['Refunds']), 'x').title).toBe('Refunds policy');
-    expect(htmlToArticle(page('Help · Umbrella Haven', ['Refunds', 'Help']), 'x').title).toBe(
+  it('stays the page’s title when it says more than the heading, or the page has several headings', async () => {
+    expect((await htmlToArticle(page('Refunds policy', ['Refunds']), 'x')).title).toBe('Refunds policy');
+    expect((await htmlToArticle(page('Help · Umbrella Haven', ['Refunds', 'Help']), 'x')).title).toBe(
       'Help · Umbrella Haven',
     );
   });
 
-  it('is not repeated as the body’s first heading', () => {
-    const { markdown } = htmlToArticle(page('Refunds · Umbrella Haven', ['Refunds']), 'x');
+  it('is not repeated as the body’s first heading', async () => {
+    const { markdown } = await htmlToArticle(page('Refunds · Umbrella Haven', ['Refunds']), 'x');
     expect(markdown.startsWith('We refund damaged umbrellas')).toBe(true);
   });
 });
