@@ -6,6 +6,7 @@ import { access, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { dirname, resolve, sep } from 'node:path';
+import type { S3Client as S3ClientClass } from '@aws-sdk/client-s3';
 import type { Config } from '../config';
 import { deriveKey, safeEqual } from './crypto';
 import { lazy } from './lazy';
@@ -152,7 +153,7 @@ export class S3Storage implements Storage {
 
   constructor(private readonly config: Config & { S3_BUCKET: string }) {}
 
-  private makeClient(S3Client: typeof import('@aws-sdk/client-s3').S3Client) {
+  private makeClient(S3Client: typeof S3ClientClass) {
     const config = this.config;
     return new S3Client({
       region: config.S3_REGION,
