@@ -209,8 +209,14 @@ export async function countSegment(
   businessId: number,
   filter: TSegmentFilter,
 ): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(customers).where(segmentCondition(businessId, filter));
-  return Number(row?.n ?? 0);
+  // Planned for its values every call, as before statements were prepared (db/prepared.ts): a
+  // segment's count reads up to every customer, and how much each rule's window or campaign matches
+  // decides its plan; a generic plan cannot know it (the planning is nothing beside the count).
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local plan_cache_mode = force_custom_plan`);
+    const [row] = await tx.select({ n: count() }).from(customers).where(segmentCondition(businessId, filter));
+    return Number(row?.n ?? 0);
+  });
 }
 
 /** A page of a segment's customers in id order, after `afterId` (keyset: stable while it grows). */
