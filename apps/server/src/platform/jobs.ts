@@ -101,13 +101,7 @@ export class Loop {
   }
 
   wake(): void {
-    const [sleeper] = this.sleepers;
-    if (!sleeper) {
-      this.woken = true;
-      return;
-    }
-    this.sleepers.delete(sleeper);
-    sleeper();
+    if (!this.wakeSibling()) this.woken = true;
   }
 
   /** Lets the passes under way finish (up to `timeoutMs`). */
@@ -123,12 +117,13 @@ export class Loop {
     clearTimeout(timer);
   }
 
-  /** Wakes one sleeping pass, if any: work was found, so there may be more for it. */
-  private wakeSibling(): void {
+  /** Wakes one sleeping pass; false when every pass is busy. */
+  private wakeSibling(): boolean {
     const [sleeper] = this.sleepers;
-    if (!sleeper) return;
+    if (!sleeper) return false;
     this.sleepers.delete(sleeper);
     sleeper();
+    return true;
   }
 
   private async spin(lead: boolean): Promise<void> {
